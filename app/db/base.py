@@ -1,0 +1,50 @@
+"""Declarative base and column helpers shared by every model."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import DateTime, MetaData, func
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+def created_at_column() -> Mapped[datetime]:
+    return mapped_column(DateTime(timezone=True), nullable=False, server_default=func.now())
+
+
+# Tables that hold a user's data: each has tenant_id and user_id and a row-level security
+# policy keyed on the per-transaction settings memlane.tenant_id / memlane.user_id.
+USER_OWNED_TABLES = (
+    "memories",
+    "memory_history",
+    "arbitrations",
+    "jobs",
+    "sessions",
+    "messages",
+)
+
+
+def execute_script(sql: str) -> None:
+    """Run a multi-statement SQL script inside an Alembic migration (asyncpg connection).
+
+    asyncpg prepares every statement it is given, and a prepared statement holds one command;
+    the raw connection's ``execute`` without arguments uses the simple query protocol instead.
+    """
+    from sqlalchemy.util import await_only
+
+    from alembic import op
+
+    raw = op.get_bind().connection.dbapi_connection
+    await_only(raw.driver_connection.execute(sql))  # type: ignore[union-attr]

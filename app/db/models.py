@@ -1,0 +1,246 @@
+"""Every table Memlane owns. Alembic migrations must agree with these (``alembic check``)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from pgvector.sqlalchemy import HALFVEC
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Identity,
+    Index,
+    Integer,
+    String,
+    Text,
+    func,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB, UUID
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.db.base import Base, created_at_column
+
+JSON_OBJECT = text("'{}'::jsonb")
+
+
+class Tenant(Base):
+    __tablename__ = "tenants"
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), nullable=False)
+    created_at: Mapped[datetime] = created_at_column()
+
+
+class ApiKey(Base):
+    """An API key of one tenant. Only the SHA-256 of the secret is stored."""
+
+    __tablename__ = "api_keys"
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(
+        UUID(as_uuid=True), ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
+    )
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), nullable=False, server_default="default")
+    prefix: Mapped[str] = mapped_column(String(16), nullable=False)
+    key_hash: Mapped[str] = mapped_column(String(64), nullable=False, unique=True)
+    created_at: Mapped[datetime] = created_at_column()
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class Memory(Base):
+    """One memory item: a typed fact about a user, with bi-temporal validity."""
+
+    __tablename__ = "memories"
+    __table_args__ = (
+        # Exact per-user scan that never touches the heap (see docs/recall.md).
+        Index(
+            "ix_memories_recall",
+            "tenant_id",
+            "user_id",
+            "status",
+            postgresql_include=[
+                "id",
+                "scope",
+                "scope_id",
+                "type",
+                "confidence",
+                "valid_from",
+                "half_life_days",
+                "embedding_model",
+                "embedding",
+            ],
+        ),
+        # At most one active value of a single-valued key per user and scope: the database,
+        # not a Python lock, guarantees it under concurrent writers.
+        Index(
+            "uq_memories_active_single_key",
+            "tenant_id",
+            "user_id",
+            "scope",
+            "scope_id",
+            "key",
+            unique=True,
+            postgresql_where=text("status = 'active' AND single_valued"),
+        ),
+        Index("ix_memories_tenant_user_created", "tenant_id", "user_id", "created_at", "id"),
+        Index("ix_memories_tenant_user_key", "tenant_id", "user_id", "key"),
+        Index("ix_memories_tenant_user_hash", "tenant_id", "user_id", "content_hash"),
+    )
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(128), nullable=False)
+    scope: Mapped[str] = mapped_column(String(16), nullable=False, server_default="user")
+    scope_id: Mapped[str] = mapped_column(String(128), nullable=False, server_default="")
+    type: Mapped[str] = mapped_column(String(16), nullable=False)
+    key: Mapped[str | None] = mapped_column(String(128))
+    value: Mapped[str | None] = mapped_column(Text)
+    content: Mapped[str] = mapped_column(Text, nullable=False)
+    source: Mapped[str] = mapped_column(String(32), nullable=False)
+    confidence: Mapped[float] = mapped_column(Float, nullable=False)
+    status: Mapped[str] = mapped_column(String(16), nullable=False, server_default="active")
+    single_valued: Mapped[bool] = mapped_column(
+        Boolean, nullable=False, server_default=text("false")
+    )
+    supersedes: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
+    superseded_by: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
+    confirmations: Mapped[int] = mapped_column(Integer, nullable=False, server_default="1")
+    half_life_days: Mapped[float | None] = mapped_column(Float)
+    embedding: Mapped[Any] = mapped_column(HALFVEC(), nullable=True)
+    embedding_model: Mapped[str | None] = mapped_column(String(128))
+    content_hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    origin: Mapped[dict[str, Any]] = mapped_column(
+        JSONB, nullable=False, server_default=JSON_OBJECT
+    )
+    metadata_: Mapped[dict[str, Any]] = mapped_column(
+        "metadata", JSONB, nullable=False, server_default=JSON_OBJECT
+    )
+    # When the fact holds in the user's world (from the message's own time) ...
+    valid_from: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    valid_to: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # ... and when Memlane learned and retired it.
+    created_at: Mapped[datetime] = created_at_column()
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )
+    superseded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    last_accessed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    access_count: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
+
+
+class MemoryHistory(Base):
+    """Every change of a memory: action, old and new state, actor, request id, time."""
+
+    __tablename__ = "memory_history"
+    __table_args__ = (Index("ix_memory_history_memory", "tenant_id", "memory_id", "id"),)
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(128), nullable=False)
+    memory_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), nullable=False)
+    action: Mapped[str] = mapped_column(String(32), nullable=False)
+    old: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    new: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    actor: Mapped[str] = mapped_column(String(64), nullable=False)
+    request_id: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = created_at_column()
+
+
+class Arbitration(Base):
+    """The audit of one arbitration decision between a new and an existing memory."""
+
+    __tablename__ = "arbitrations"
+    __table_args__ = (Index("ix_arbitrations_user_created", "tenant_id", "user_id", "created_at"),)
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(128), nullable=False)
+    new_memory_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
+    existing_memory_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
+    trigger: Mapped[str] = mapped_column(String(32), nullable=False)
+    rule: Mapped[str] = mapped_column(String(32), nullable=False)
+    outcome: Mapped[str] = mapped_column(String(32), nullable=False)
+    reason: Mapped[str] = mapped_column(Text, nullable=False)
+    actor: Mapped[str] = mapped_column(String(64), nullable=False)
+    request_id: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = created_at_column()
+
+
+class Job(Base):
+    """A queued unit of work and its intake: the write is acknowledged iff this row exists."""
+
+    __tablename__ = "jobs"
+    __table_args__ = (
+        Index(
+            "uq_jobs_idempotency",
+            "tenant_id",
+            "user_id",
+            "idempotency_key",
+            unique=True,
+            postgresql_where=text("idempotency_key IS NOT NULL"),
+        ),
+        Index("ix_jobs_status", "status", "updated_at"),
+    )
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(128), nullable=False)
+    kind: Mapped[str] = mapped_column(String(32), nullable=False)
+    status: Mapped[str] = mapped_column(String(16), nullable=False, server_default="queued")
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    error: Mapped[str | None] = mapped_column(Text)
+    attempts: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
+    idempotency_key: Mapped[str | None] = mapped_column(String(200))
+    request_hash: Mapped[str | None] = mapped_column(String(64))
+    request_id: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = created_at_column()
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class ChatSession(Base):
+    """A conversation session of one user: its rolling summary lives here."""
+
+    __tablename__ = "sessions"
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    summary: Mapped[str] = mapped_column(Text, nullable=False, server_default="")
+    created_at: Mapped[datetime] = created_at_column()
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )
+
+
+class Message(Base):
+    """One conversation turn, kept verbatim."""
+
+    __tablename__ = "messages"
+    __table_args__ = (
+        Index("ix_messages_session", "tenant_id", "user_id", "session_id", "occurred_at", "seq"),
+    )
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    seq: Mapped[int] = mapped_column(BigInteger, Identity(), nullable=False)
+    user_id: Mapped[str] = mapped_column(String(128), nullable=False)
+    session_id: Mapped[str] = mapped_column(String(128), nullable=False)
+    task_id: Mapped[str | None] = mapped_column(String(128))
+    job_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
+    role: Mapped[str] = mapped_column(String(16), nullable=False)
+    content: Mapped[str] = mapped_column(Text, nullable=False)
+    occurred_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    metadata_: Mapped[dict[str, Any]] = mapped_column(
+        "metadata", JSONB, nullable=False, server_default=JSON_OBJECT
+    )
+    created_at: Mapped[datetime] = created_at_column()

@@ -1,0 +1,75 @@
+"""SQL on sessions and messages."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import ChatSession, Message
+from app.kit.time import utcnow
+
+
+class ConversationRepository:
+    def __init__(self, session: AsyncSession, tenant_id: uuid.UUID, user_id: str):
+        self.session = session
+        self.tenant_id = tenant_id
+        self.user_id = user_id
+
+    async def touch_session(self, session_id: str) -> None:
+        """Create the session row if new, else bump its updated_at."""
+        now = utcnow()
+        stmt = insert(ChatSession).values(
+            tenant_id=self.tenant_id,
+            user_id=self.user_id,
+            id=session_id,
+            created_at=now,
+            updated_at=now,
+        )
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["tenant_id", "user_id", "id"], set_={"updated_at": now}
+        )
+        await self.session.execute(stmt)
+
+    def add_messages(
+        self,
+        session_id: str,
+        task_id: str | None,
+        job_id: uuid.UUID | None,
+        turns: Sequence[tuple[str, str, datetime, dict[str, Any]]],
+    ) -> list[Message]:
+        rows = [
+            Message(
+                tenant_id=self.tenant_id,
+                id=uuid.uuid4(),
+                user_id=self.user_id,
+                session_id=session_id,
+                task_id=task_id,
+                job_id=job_id,
+                role=role,
+                content=content,
+                occurred_at=occurred_at,
+                metadata_=metadata,
+                created_at=utcnow(),
+            )
+            for role, content, occurred_at, metadata in turns
+        ]
+        self.session.add_all(rows)
+        return rows
+
+    async def messages(self, ids: Sequence[uuid.UUID]) -> list[Message]:
+        stmt = (
+            select(Message)
+            .where(
+                Message.tenant_id == self.tenant_id,
+                Message.user_id == self.user_id,
+                Message.id.in_(list(ids)),
+            )
+            .order_by(Message.occurred_at, Message.seq)
+        )
+        return list((await self.session.scalars(stmt)).all())

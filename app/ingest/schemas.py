@@ -1,0 +1,34 @@
+"""Conversation turns sent for ingestion."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
+
+from app.memories.schemas import ID_PATTERN, MAX_CONTENT_CHARS
+
+
+class MessageIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    role: Literal["user", "assistant", "system", "tool"]
+    content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
+    occurred_at: AwareDatetime | None = Field(
+        default=None, description="When it was said (ISO-8601 with offset); default arrival time"
+    )
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("content")
+    @classmethod
+    def _no_nul(cls, value: str) -> str:
+        if "\x00" in value:
+            raise ValueError("must not contain NUL characters")
+        return value
+
+
+class MessagesCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    messages: list[MessageIn] = Field(min_length=1, max_length=200)
+    task_id: str | None = Field(default=None, pattern=ID_PATTERN)

@@ -1,0 +1,140 @@
+"""Queue job: extract facts from conversation turns and arbitrate each into memory."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from app.arbitration.service import ArbitrationService, Candidate, Outcome
+from app.config import Settings
+from app.db.models import Job
+from app.ingest.extraction.base import ExtractedFact, Turn
+from app.ingest.repository import ConversationRepository
+from app.jobs.worker import handler
+from app.memories.repository import MemoryRepository
+from app.memories.service import base_confidence, outcome_result
+from app.runtime import Runtime
+
+KIND = "messages.ingest"
+
+
+def to_candidate(
+    fact: ExtractedFact,
+    *,
+    occurred_at: datetime,
+    session_id: str | None,
+    task_id: str | None,
+    job_id: uuid.UUID,
+    settings: Settings,
+) -> Candidate:
+    """An extracted fact as an arbitration candidate, with its origin and defaults."""
+    scope, scope_id = ("task", task_id) if fact.scope == "task" and task_id else ("user", "")
+    origin: dict[str, Any] = {"job_id": str(job_id), "message_ids": fact.message_ids}
+    if session_id:
+        origin["session_id"] = session_id
+        origin["sessions"] = [session_id]
+    if task_id:
+        origin["task_id"] = task_id
+    return Candidate(
+        content=fact.content,
+        type=fact.type,
+        key=fact.key,
+        value=fact.value,
+        source=fact.source,
+        confidence=fact.confidence if fact.confidence is not None else base_confidence(fact.source),
+        scope=scope,
+        scope_id=scope_id,
+        valid_from=fact.valid_from or occurred_at,
+        valid_to=fact.valid_to,
+        trigger="extraction",
+        is_correction=fact.is_correction,
+        retracts=list(fact.retracts),
+        origin=origin,
+        metadata={
+            **fact.metadata,
+            **({"inferred": True} if fact.source == "model_inferred" else {}),
+        },
+    )
+
+
+async def arbitrate_facts(
+    rt: Runtime,
+    job: Job,
+    facts: list[ExtractedFact],
+    *,
+    occurred_at: dict[str, datetime],
+    default_at: datetime,
+    session_id: str | None,
+    task_id: str | None,
+) -> dict[str, Any]:
+    """Embed every fact (one batch), then arbitrate them in order in one transaction."""
+    if not facts:
+        return outcome_result([])
+    embeddings = await rt.embedder.embed_passages([f.content for f in facts])
+    outcomes: list[Outcome] = []
+    async with rt.scoped(job.tenant_id, job.user_id) as session:
+        arbiter = ArbitrationService(
+            MemoryRepository(session, job.tenant_id, job.user_id),
+            actor="extractor:" + rt.extractor.name,
+            request_id=job.request_id,
+        )
+        for fact, embedding in zip(facts, embeddings, strict=True):
+            at = max(
+                (occurred_at[m] for m in fact.message_ids if m in occurred_at), default=default_at
+            )
+            cand = to_candidate(
+                fact,
+                occurred_at=at,
+                session_id=session_id,
+                task_id=task_id,
+                job_id=job.id,
+                settings=rt.settings,
+            )
+            cand.embedding, cand.embedding_model = embedding, rt.embedder.model
+            outcomes.append(await arbiter.apply(cand))
+        result = outcome_result(outcomes)
+        await session.commit()
+    return result
+
+
+@handler(KIND)
+async def ingest_messages(rt: Runtime, job: Job) -> dict[str, Any]:
+    """Extract facts from a stored batch of turns. Returns ``{memory_ids, arbitrations}``."""
+    payload = job.payload
+    ids = [uuid.UUID(i) for i in payload["message_ids"]]
+    async with rt.scoped(job.tenant_id, job.user_id) as session:
+        messages = await ConversationRepository(session, job.tenant_id, job.user_id).messages(ids)
+    turns = [
+        Turn(message_id=str(m.id), role=m.role, content=m.content, occurred_at=m.occurred_at)
+        for m in messages
+    ]  # type: ignore[arg-type]
+    task_id = payload.get("task_id")
+    facts = await rt.extractor.extract(turns, has_task=task_id is not None)
+    return await arbitrate_facts(
+        rt,
+        job,
+        facts,
+        occurred_at={str(m.id): m.occurred_at for m in messages},
+        default_at=max(
+            (m.occurred_at for m in messages),
+            default=datetime.fromisoformat(payload["received_at"]),
+        ),
+        session_id=payload["session_id"],
+        task_id=task_id,
+    )
+
+
+async def ingest_texts(
+    rt: Runtime, job: Job, texts: list[str], *, session_id: str | None, task_id: str | None
+) -> dict[str, Any]:
+    """``infer=true`` on an explicit memory: the content is one user turn through extraction."""
+    at = datetime.fromisoformat(job.payload["occurred_at"])
+    turns = [
+        Turn(message_id=f"{job.id}:{i}", role="user", content=t, occurred_at=at)
+        for i, t in enumerate(texts)
+    ]
+    facts = await rt.extractor.extract(turns, has_task=task_id is not None)
+    return await arbitrate_facts(
+        rt, job, facts, occurred_at={}, default_at=at, session_id=session_id, task_id=task_id
+    )

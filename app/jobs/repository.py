@@ -1,0 +1,75 @@
+"""SQL on the jobs table (the intake rows) and the pgqueuer queue."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from pgqueuer.db import AsyncpgDriver
+from pgqueuer.queries import Queries
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Job
+from app.kit.time import utcnow
+
+ENTRYPOINT = "memlane.job"
+
+
+class JobRepository:
+    def __init__(self, session: AsyncSession, tenant_id: uuid.UUID):
+        self.session = session
+        self.tenant_id = tenant_id
+
+    async def get(self, job_id: uuid.UUID, *, for_update: bool = False) -> Job | None:
+        stmt = select(Job).where(Job.tenant_id == self.tenant_id, Job.id == job_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.scalars(stmt)).first()
+
+    async def by_idempotency_key(self, user_id: str, key: str) -> Job | None:
+        stmt = select(Job).where(
+            Job.tenant_id == self.tenant_id, Job.user_id == user_id, Job.idempotency_key == key
+        )
+        return (await self.session.scalars(stmt)).first()
+
+    async def add_and_enqueue(
+        self,
+        *,
+        user_id: str,
+        kind: str,
+        payload: dict[str, Any],
+        idempotency_key: str | None,
+        request_hash: str | None,
+        request_id: str | None,
+        job_id: uuid.UUID | None = None,
+    ) -> Job:
+        """Insert the intake row and enqueue its job on the same connection and transaction:
+        the job exists if and only if the caller's commit succeeds."""
+        now = utcnow()
+        job = Job(
+            tenant_id=self.tenant_id,
+            id=job_id or uuid.uuid4(),
+            user_id=user_id,
+            kind=kind,
+            status="queued",
+            payload=payload,
+            attempts=0,
+            idempotency_key=idempotency_key,
+            request_hash=request_hash,
+            request_id=request_id,
+            created_at=now,
+            updated_at=now,
+        )
+        self.session.add(job)
+        await self.session.flush()
+        conn = await self.session.connection()
+        raw = (await conn.get_raw_connection()).driver_connection
+        ref = {"tenant_id": str(self.tenant_id), "user_id": user_id, "job_id": str(job.id)}
+        await Queries(AsyncpgDriver(raw)).enqueue(ENTRYPOINT, json.dumps(ref).encode())  # type: ignore[arg-type]
+        return job
+
+    async def count_by_status(self) -> dict[str, int]:
+        stmt = select(Job.status, func.count()).group_by(Job.status)
+        return {status: int(n) for status, n in (await self.session.execute(stmt)).all()}

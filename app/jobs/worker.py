@@ -1,0 +1,187 @@
+"""Queue workers: pgqueuer dispatches, Memlane's ``jobs`` table records status and results.
+
+A job is retried with exponential backoff (pgqueuer ``RetryRequested``) until
+``settings.job_max_attempts``; then it ends ``failed`` with its error, visible at
+``GET /v1/jobs/{id}``. A worker killed mid-job stops heartbeating; pgqueuer hands the job to a
+live worker once the heartbeat is older than ``HEARTBEAT_TIMEOUT``. Handlers are idempotent
+per job: a job already ``done`` is not run twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import Any
+
+import asyncpg
+from pgqueuer import QueueManager
+from pgqueuer.db import AsyncpgDriver
+from pgqueuer.errors import RetryRequested
+from pgqueuer.models import Job as QueueJob
+from pgqueuer.queries import Queries
+from sqlalchemy.exc import IntegrityError
+
+from app.db.models import Job
+from app.jobs.repository import ENTRYPOINT, JobRepository
+from app.kit.time import utcnow
+from app.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_TIMEOUT = timedelta(seconds=15)
+MAX_RETRY_DELAY = timedelta(minutes=5)
+RACE_RETRIES = 5
+
+Handler = Callable[[Runtime, Job], Awaitable[dict[str, Any]]]
+HANDLERS: dict[str, Handler] = {}
+
+
+def handler(kind: str) -> Callable[[Handler], Handler]:
+    """Register the coroutine that runs jobs of ``kind``."""
+
+    def register(fn: Handler) -> Handler:
+        HANDLERS[kind] = fn
+        return fn
+
+    return register
+
+
+async def run_job(rt: Runtime, ref: dict[str, str], queue_attempt: int = 0) -> None:
+    """Run one job by reference ``{tenant_id, user_id, job_id}``.
+
+    Raises ``RetryRequested`` when it failed and has attempts left.
+    """
+    tenant_id, user_id, job_id = (
+        uuid.UUID(ref["tenant_id"]),
+        ref["user_id"],
+        uuid.UUID(ref["job_id"]),
+    )
+    async with rt.scoped(tenant_id, user_id) as session:
+        job = await JobRepository(session, tenant_id).get(job_id, for_update=True)
+        if job is None or job.status in ("done", "failed"):
+            return
+        job.status, job.attempts, job.updated_at = "running", job.attempts + 1, utcnow()
+        await session.commit()
+        attempts = job.attempts
+    try:
+        fn = HANDLERS[job.kind]
+        for race in range(RACE_RETRIES):
+            try:
+                result = await fn(rt, job)
+                break
+            except IntegrityError:
+                # A concurrent writer took the same single-valued key: arbitrate again
+                # against what it wrote.
+                if race == RACE_RETRIES - 1:
+                    raise
+                await asyncio.sleep(0.01 * (race + 1))
+    except Exception as exc:
+        failed = attempts >= rt.settings.job_max_attempts
+        log.warning(
+            "job failed",
+            extra={
+                "job_id": str(job_id),
+                "kind": job.kind,
+                "attempt": attempts,
+                "final": failed,
+                "error": type(exc).__name__,
+            },
+        )
+        async with rt.scoped(tenant_id, user_id) as session:
+            row = await JobRepository(session, tenant_id).get(job_id, for_update=True)
+            if row is not None:
+                row.status = "failed" if failed else "queued"
+                row.error = f"{type(exc).__name__}: {exc}"[:2000]
+                row.updated_at = utcnow()
+                if failed:
+                    row.finished_at = utcnow()
+                await session.commit()
+        if failed:
+            return
+        delay = min(
+            timedelta(seconds=rt.settings.job_retry_initial_delay_s * 2 ** (attempts - 1)),
+            MAX_RETRY_DELAY,
+        )
+        raise RetryRequested(delay=delay, reason=str(exc)[:200]) from exc
+    async with rt.scoped(tenant_id, user_id) as session:
+        row = await JobRepository(session, tenant_id).get(job_id, for_update=True)
+        if row is not None and row.status != "done":
+            row.status, row.result, row.error = "done", result, None
+            row.updated_at = row.finished_at = utcnow()
+            await session.commit()
+
+
+class Worker:
+    """A pgqueuer QueueManager on its own connection, running jobs until stopped."""
+
+    def __init__(self, rt: Runtime):
+        self.rt = rt
+        self._task: asyncio.Task[None] | None = None
+        self._qm: QueueManager | None = None
+        self._conn: asyncpg.Connection | None = None
+        self.alive = False
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._run_forever(), name="memlane-worker")
+
+    async def _run_forever(self) -> None:
+        # Reconnect after the database went away (restart, failover).
+        while True:
+            try:
+                await self._run_once()
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self.alive = False
+                log.exception("worker lost its connection; reconnecting in 1 s")
+                await asyncio.sleep(1.0)
+
+    async def _run_once(self) -> None:
+        settings = self.rt.settings
+        self._conn = await asyncpg.connect(
+            self.rt.asyncpg_dsn, server_settings={"role": settings.app_role}
+        )
+        qm = QueueManager(Queries(AsyncpgDriver(self._conn)))
+        self._qm = qm
+        rt = self.rt
+
+        @qm.entrypoint(ENTRYPOINT, on_failure="hold")
+        async def _entry(job: QueueJob) -> None:
+            ref = json.loads(job.payload or b"{}")
+            try:
+                await run_job(rt, ref, job.attempts)
+            except RetryRequested:
+                raise
+            except Exception as exc:
+                # The database went away before the job's own bookkeeping could run: retry.
+                log.warning("job could not run; retrying", extra={"error": type(exc).__name__})
+                raise RetryRequested(delay=timedelta(seconds=2), reason=str(exc)[:200]) from exc
+
+        self.alive = True
+        try:
+            await qm.run(
+                batch_size=settings.worker_concurrency,
+                max_concurrent_tasks=settings.worker_concurrency * 2,
+                heartbeat_timeout=HEARTBEAT_TIMEOUT,
+                dequeue_timeout=timedelta(seconds=5),
+            )
+        finally:
+            self.alive = False
+            if not self._conn.is_closed():
+                await self._conn.close()
+
+    async def stop(self) -> None:
+        if self._qm is not None:
+            self._qm.shutdown.set()
+        if self._task is not None:
+            try:
+                await asyncio.wait_for(self._task, timeout=10)
+            except (TimeoutError, asyncio.CancelledError):
+                self._task.cancel()
+            except Exception:
+                log.exception("worker stopped with an error")

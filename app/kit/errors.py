@@ -1,0 +1,178 @@
+"""RFC 9457 problem details: one error base, one handler, a stable ``type`` per error."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+log = logging.getLogger(__name__)
+
+PROBLEM_JSON = "application/problem+json"
+TYPE_PREFIX = "urn:memlane:problem:"
+
+
+class Problem(BaseModel):
+    """An RFC 9457 problem document, as every error response of Memlane is shaped."""
+
+    type: str
+    title: str
+    status: int
+    detail: str | None = None
+    instance: str | None = None
+    request_id: str | None = None
+    errors: list[dict[str, Any]] | None = None
+
+
+class MemlaneError(Exception):
+    """Base of every error that maps to an HTTP problem response."""
+
+    status: int = 500
+    slug: str = "internal-error"
+    title: str = "Internal error"
+
+    def __init__(self, detail: str | None = None, *, headers: dict[str, str] | None = None):
+        super().__init__(detail or self.title)
+        self.detail = detail
+        self.headers = headers
+
+    @classmethod
+    def problem_type(cls) -> str:
+        return TYPE_PREFIX + cls.slug
+
+
+class NotFound(MemlaneError):
+    status, slug, title = 404, "not-found", "Not found"
+
+
+class Unauthorized(MemlaneError):
+    status, slug, title = 401, "unauthorized", "Missing or invalid API key"
+
+
+class Forbidden(MemlaneError):
+    status, slug, title = 403, "forbidden", "This key may not do that"
+
+
+class Conflict(MemlaneError):
+    status, slug, title = 409, "conflict", "Conflict"
+
+
+class IdempotencyKeyReused(MemlaneError):
+    status, slug, title = 409, "idempotency-key-reused", "Idempotency-Key reused with another body"
+
+
+class PayloadTooLarge(MemlaneError):
+    status, slug, title = 413, "payload-too-large", "Request body too large"
+
+
+class InvalidRequest(MemlaneError):
+    status, slug, title = 422, "validation-error", "The request is not valid"
+
+
+class ServiceUnavailable(MemlaneError):
+    status, slug, title = 503, "service-unavailable", "A dependency is unavailable"
+
+
+def problem_response(
+    request: Request,
+    *,
+    status: int,
+    slug: str,
+    title: str,
+    detail: str | None = None,
+    errors: list[dict[str, Any]] | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    body = Problem(
+        type=TYPE_PREFIX + slug,
+        title=title,
+        status=status,
+        detail=detail,
+        instance=request.url.path,
+        request_id=getattr(request.state, "request_id", None),
+        errors=errors,
+    )
+    return JSONResponse(
+        body.model_dump(exclude_none=True),
+        status_code=status,
+        media_type=PROBLEM_JSON,
+        headers=headers,
+    )
+
+
+def error_responses(*errors: type[MemlaneError]) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` for a route: each listed error documented as problem+json."""
+    out: dict[int | str, dict[str, Any]] = {}
+    for err in (*errors, InvalidRequest):
+        out[err.status] = {
+            "model": Problem,
+            "description": err.title,
+            "content": {PROBLEM_JSON: {}},
+        }
+    return out
+
+
+_STATUS_SLUGS = {
+    401: ("unauthorized", "Missing or invalid API key"),
+    404: ("not-found", "Not found"),
+    405: ("method-not-allowed", "Method not allowed"),
+    413: ("payload-too-large", "Request body too large"),
+}
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Register the handlers: MemlaneError, validation errors, HTTP errors, anything else."""
+
+    @app.exception_handler(MemlaneError)
+    async def _memlane(request: Request, exc: MemlaneError) -> JSONResponse:
+        return problem_response(
+            request,
+            status=exc.status,
+            slug=exc.slug,
+            title=exc.title,
+            detail=exc.detail,
+            headers=exc.headers,
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [
+            {
+                "loc": list(e.get("loc", ())),
+                "msg": str(e.get("msg", "")),
+                "type": str(e.get("type", "")),
+            }
+            for e in exc.errors()
+        ]
+        first = errors[0] if errors else None
+        detail = f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}" if first else None
+        return problem_response(
+            request,
+            status=422,
+            slug=InvalidRequest.slug,
+            title=InvalidRequest.title,
+            detail=detail,
+            errors=errors,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        slug, title = _STATUS_SLUGS.get(exc.status_code, ("http-error", "HTTP error"))
+        return problem_response(
+            request,
+            status=exc.status_code,
+            slug=slug,
+            title=title,
+            detail=str(exc.detail) if exc.detail else None,
+            headers=getattr(exc, "headers", None),
+        )
+
+    @app.exception_handler(Exception)
+    async def _unknown(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error", extra={"path": request.url.path})
+        return problem_response(request, status=500, slug="internal-error", title="Internal error")

@@ -1,0 +1,98 @@
+"""create_app(): lifespan, routers, error handlers — nothing else."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from app import health
+from app.auth import endpoints as auth_endpoints
+from app.auth.admin import resolve_admin_key
+from app.config import Settings, get_settings
+from app.db.session import create_engine, create_sessionmaker
+from app.db.setup import Database, locate_database
+from app.ingest import endpoints as ingest_endpoints
+from app.ingest.extraction.factory import build_extractor
+from app.jobs import endpoints as job_endpoints
+from app.jobs.worker import Worker
+from app.kit.errors import install_error_handlers
+from app.kit.middleware import RequestContextMiddleware
+from app.memories import endpoints as memory_endpoints
+from app.providers.embeddings import build_embedder
+from app.recall import endpoints as recall_endpoints
+from app.recall.access import AccessRecorder
+from app.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+# Job handlers register themselves on import.
+import app.ingest.tasks  # noqa: E402
+import app.memories.tasks  # noqa: E402, F401
+
+
+async def build_runtime(settings: Settings, database: Database | None) -> Runtime:
+    """Engine, providers and background helpers of one process."""
+    db = database or locate_database(settings)
+    engine = create_engine(db.owner_url, role=settings.app_role, pool_size=settings.db_pool_size)
+    rt = Runtime(
+        settings=settings,
+        engine=engine,
+        sessionmaker=create_sessionmaker(engine),
+        embedder=build_embedder(settings),
+        extractor=build_extractor(settings),
+        admin_key=resolve_admin_key(settings),
+        asyncpg_dsn=db.asyncpg_dsn,
+    )
+    access = AccessRecorder(rt)
+    rt.extras["access"] = access
+    await access.start()
+    rt.extras["worker"] = Worker(rt)
+    return rt
+
+
+async def close_runtime(rt: Runtime) -> None:
+    await rt.extras["worker"].stop()
+    await rt.extras["access"].stop()
+    for closeable in (rt.embedder, rt.extractor):
+        aclose = getattr(closeable, "aclose", None)
+        if aclose is not None:
+            await aclose()
+    await rt.engine.dispose()
+
+
+def create_app(settings: Settings | None = None, database: Database | None = None) -> FastAPI:
+    """The ASGI app. ``database`` defaults to the configured or embedded server."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        rt = await build_runtime(settings, database)
+        app.state.memlane = rt
+        if settings.run_worker:
+            await rt.extras["worker"].start()
+        try:
+            yield
+        finally:
+            await close_runtime(rt)
+
+    app = FastAPI(
+        title="Memlane",
+        version="0.1.0",
+        summary="Long-term and short-term memory for AI agents",
+        lifespan=lifespan,
+    )
+    install_error_handlers(app)
+    app.add_middleware(RequestContextMiddleware, max_body_bytes=settings.max_body_bytes)
+    for router in (
+        health.router,
+        auth_endpoints.router,
+        memory_endpoints.router,
+        recall_endpoints.router,
+        ingest_endpoints.router,
+        job_endpoints.router,
+    ):
+        app.include_router(router)
+    return app

@@ -1,0 +1,196 @@
+"""Memories of one user: write, list, read, edit, delete, history, arbitrations."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, Request, Response, status
+from fastapi.responses import JSONResponse
+from pydantic import AwareDatetime
+
+from app.auth.principal import TenantPrincipal
+from app.kit.deps import IdempotencyKey, UserId, get_runtime, request_id
+from app.kit.errors import (
+    Forbidden,
+    IdempotencyKeyReused,
+    NotFound,
+    Unauthorized,
+    error_responses,
+)
+from app.kit.time import utcnow
+from app.memories.schemas import (
+    ArbitrationList,
+    JobAccepted,
+    MemoryCreate,
+    MemoryHistoryRead,
+    MemoryList,
+    MemoryRead,
+    MemoryScope,
+    MemorySource,
+    MemoryStatus,
+    MemoryType,
+    MemoryUpdate,
+    WriteResult,
+)
+from app.memories.service import MemoryService, request_hash
+from app.memories.tasks import KIND as WRITE_KIND
+from app.runtime import Runtime
+
+router = APIRouter(prefix="/v1/tenants/{tenant_id}/users/{user_id}", tags=["memories"])
+RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+COMMON_ERRORS = (Unauthorized, Forbidden, NotFound)
+
+
+async def accepted_or_waited(
+    service: MemoryService, job_id: uuid.UUID, created: bool, wait: bool, timeout_s: float
+) -> Response:
+    """202 {job_id, status}; with wait, 201 {job_id, memories, arbitrations} once done."""
+    if wait:
+        job = await service.wait(job_id, timeout_s)
+        if job.status == "done":
+            memories, arbitrations = await service.result_of(job)
+            body = WriteResult(job_id=job.id, memories=memories, arbitrations=arbitrations)
+            return JSONResponse(body.model_dump(mode="json"), status_code=status.HTTP_201_CREATED)
+        state = job.status
+    else:
+        state = "queued"
+    body_accepted = JobAccepted(job_id=job_id, status=state)  # type: ignore[arg-type]
+    return JSONResponse(
+        body_accepted.model_dump(mode="json"),
+        status_code=status.HTTP_202_ACCEPTED,
+        headers={"Location": f"/v1/jobs/{job_id}"},
+    )
+
+
+@router.post(
+    "/memories",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=JobAccepted,
+    responses={
+        201: {"model": WriteResult, "description": "With wait=true: the stored memories"},
+        **error_responses(*COMMON_ERRORS, IdempotencyKeyReused),
+    },
+)
+async def create_memory(
+    tenant_id: uuid.UUID,
+    user_id: UserId,
+    body: MemoryCreate,
+    request: Request,
+    rt: RuntimeDep,
+    _: TenantPrincipal,
+    idempotency_key: IdempotencyKey = None,
+    wait: Annotated[bool, Query(description="Wait for the job and return what it stored")] = False,
+) -> Response:
+    """Write a memory: persisted and queued at once, stored by a worker."""
+    service = MemoryService(rt, tenant_id, user_id)
+    payload = {
+        "body": body.model_dump(mode="json"),
+        "occurred_at": (body.occurred_at or utcnow()).isoformat(),
+    }
+    job, created = await service.enqueue(
+        WRITE_KIND,
+        payload,
+        # The body alone identifies a retry (not defaults such as the arrival time).
+        digest=request_hash(payload["body"]),
+        idempotency_key=idempotency_key,
+        request_id=request_id(request),
+    )
+    return await accepted_or_waited(service, job.id, created, wait, rt.settings.job_wait_timeout_s)
+
+
+@router.get("/memories", response_model=MemoryList, responses=error_responses(*COMMON_ERRORS))
+async def list_memories(
+    tenant_id: uuid.UUID,
+    user_id: UserId,
+    rt: RuntimeDep,
+    _: TenantPrincipal,
+    type: MemoryType | None = None,
+    status_: Annotated[MemoryStatus | None, Query(alias="status")] = None,
+    scope: MemoryScope | None = None,
+    source: MemorySource | None = None,
+    key: Annotated[str | None, Query(max_length=128)] = None,
+    cursor: Annotated[str | None, Query(max_length=200)] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> MemoryList:
+    """List memories, newest first, with cursor pagination and filters."""
+    filters = {"type": type, "status": status_, "scope": scope, "source": source, "key": key}
+    return await MemoryService(rt, tenant_id, user_id).list(
+        limit=limit, cursor=cursor, filters=filters
+    )
+
+
+@router.get(
+    "/memories/{memory_id}", response_model=MemoryRead, responses=error_responses(*COMMON_ERRORS)
+)
+async def get_memory(
+    tenant_id: uuid.UUID, user_id: UserId, memory_id: uuid.UUID, rt: RuntimeDep, _: TenantPrincipal
+) -> MemoryRead:
+    """Read one memory."""
+    return await MemoryService(rt, tenant_id, user_id).get(memory_id)
+
+
+@router.patch(
+    "/memories/{memory_id}", response_model=MemoryRead, responses=error_responses(*COMMON_ERRORS)
+)
+async def update_memory(
+    tenant_id: uuid.UUID,
+    user_id: UserId,
+    memory_id: uuid.UUID,
+    body: MemoryUpdate,
+    request: Request,
+    rt: RuntimeDep,
+    _: TenantPrincipal,
+) -> MemoryRead:
+    """Edit a memory (content, value, confidence, metadata, archive); recorded in its history."""
+    return await MemoryService(rt, tenant_id, user_id).update(memory_id, body, request_id(request))
+
+
+@router.delete(
+    "/memories/{memory_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=error_responses(*COMMON_ERRORS),
+)
+async def delete_memory(
+    tenant_id: uuid.UUID,
+    user_id: UserId,
+    memory_id: uuid.UUID,
+    request: Request,
+    rt: RuntimeDep,
+    _: TenantPrincipal,
+) -> Response:
+    """Delete a memory for real: its content and embedding are erased."""
+    await MemoryService(rt, tenant_id, user_id).delete(memory_id, request_id(request))
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.get(
+    "/memories/{memory_id}/history",
+    response_model=MemoryHistoryRead,
+    responses=error_responses(*COMMON_ERRORS),
+)
+async def get_memory_history(
+    tenant_id: uuid.UUID, user_id: UserId, memory_id: uuid.UUID, rt: RuntimeDep, _: TenantPrincipal
+) -> MemoryHistoryRead:
+    """The supersession chain of a memory (both ways) and every change to it."""
+    return await MemoryService(rt, tenant_id, user_id).history(memory_id)
+
+
+@router.get(
+    "/arbitrations", response_model=ArbitrationList, responses=error_responses(*COMMON_ERRORS)
+)
+async def list_arbitrations(
+    tenant_id: uuid.UUID,
+    user_id: UserId,
+    rt: RuntimeDep,
+    _: TenantPrincipal,
+    memory_id: uuid.UUID | None = None,
+    outcome: Annotated[str | None, Query(max_length=32)] = None,
+    since: AwareDatetime | None = None,
+    until: AwareDatetime | None = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> ArbitrationList:
+    """The arbitration audit of the user, newest first, filtered by memory, outcome and time."""
+    return await MemoryService(rt, tenant_id, user_id).arbitrations(
+        memory_id=memory_id, outcome=outcome, since=since, until=until, limit=limit
+    )

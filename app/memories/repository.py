@@ -1,0 +1,252 @@
+"""All SQL on memories, their history and the arbitration audit."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Arbitration, Memory, MemoryHistory
+from app.kit.time import utcnow
+
+SNAPSHOT_FIELDS = (
+    "content",
+    "type",
+    "key",
+    "value",
+    "source",
+    "confidence",
+    "status",
+    "scope",
+    "scope_id",
+    "supersedes",
+    "superseded_by",
+    "confirmations",
+    "valid_from",
+    "valid_to",
+)
+
+
+def snapshot(memory: Memory) -> dict[str, Any]:
+    """The memory's state as JSON-able dict, for memory_history."""
+    out: dict[str, Any] = {}
+    for name in SNAPSHOT_FIELDS:
+        v = getattr(memory, name)
+        out[name] = (
+            v.isoformat()
+            if isinstance(v, datetime)
+            else (str(v) if isinstance(v, uuid.UUID) else v)
+        )
+    return out
+
+
+class MemoryRepository:
+    def __init__(self, session: AsyncSession, tenant_id: uuid.UUID, user_id: str):
+        self.session = session
+        self.tenant_id = tenant_id
+        self.user_id = user_id
+
+    def _mine(self) -> Any:
+        return and_(Memory.tenant_id == self.tenant_id, Memory.user_id == self.user_id)
+
+    async def get(self, memory_id: uuid.UUID, *, for_update: bool = False) -> Memory | None:
+        stmt = select(Memory).where(self._mine(), Memory.id == memory_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.scalars(stmt)).first()
+
+    async def get_many(self, ids: Sequence[uuid.UUID]) -> list[Memory]:
+        if not ids:
+            return []
+        stmt = select(Memory).where(self._mine(), Memory.id.in_(list(ids)))
+        rows = {m.id: m for m in (await self.session.scalars(stmt)).all()}
+        return [rows[i] for i in ids if i in rows]
+
+    async def list(
+        self,
+        *,
+        limit: int,
+        after: tuple[datetime, uuid.UUID] | None,
+        filters: dict[str, Any],
+    ) -> list[Memory]:
+        """Newest first; ``status`` None lists every status but deleted."""
+        stmt = select(Memory).where(self._mine())
+        status = filters.pop("status", None)
+        stmt = (
+            stmt.where(Memory.status == status)
+            if status
+            else stmt.where(Memory.status != "deleted")
+        )
+        for name, value in filters.items():
+            if value is not None:
+                stmt = stmt.where(getattr(Memory, name) == value)
+        if after is not None:
+            at, row_id = after
+            stmt = stmt.where(
+                or_(Memory.created_at < at, and_(Memory.created_at == at, Memory.id < row_id))
+            )
+        stmt = stmt.order_by(Memory.created_at.desc(), Memory.id.desc()).limit(limit)
+        return list((await self.session.scalars(stmt)).all())
+
+    async def active_duplicate(
+        self, content_hash: str, scope: str, scope_id: str, key: str | None, value: str | None
+    ) -> Memory | None:
+        """An active memory in the same scope saying the same thing (same text, or same key and
+        value), locked for update."""
+        same = Memory.content_hash == content_hash
+        if key is not None and value is not None:
+            same = or_(same, and_(Memory.key == key, Memory.value == value))
+        stmt = (
+            select(Memory)
+            .where(
+                self._mine(),
+                Memory.status == "active",
+                Memory.scope == scope,
+                Memory.scope_id == scope_id,
+                same,
+            )
+            .order_by(Memory.created_at)
+            .limit(1)
+            .with_for_update()
+        )
+        return (await self.session.scalars(stmt)).first()
+
+    async def active_with_keys(
+        self, keys: Sequence[str], scope: str, scope_id: str, value: str | None = None
+    ) -> list[Memory]:
+        """Active memories of these keys in one scope (optionally of one value), locked."""
+        if not keys:
+            return []
+        stmt = select(Memory).where(
+            self._mine(),
+            Memory.status == "active",
+            Memory.scope == scope,
+            Memory.scope_id == scope_id,
+            Memory.key.in_(list(keys)),
+        )
+        if value is not None:
+            stmt = stmt.where(Memory.value == value)
+        stmt = stmt.order_by(Memory.created_at).with_for_update()
+        return list((await self.session.scalars(stmt)).all())
+
+    async def active_with_values(self, values: Sequence[str]) -> list[Memory]:
+        """Active non-constraint memories whose value is one of ``values`` (any scope), locked."""
+        if not values:
+            return []
+        stmt = (
+            select(Memory)
+            .where(
+                self._mine(),
+                Memory.status == "active",
+                Memory.type != "constraint",
+                Memory.value.in_(list(values)),
+            )
+            .with_for_update()
+        )
+        return list((await self.session.scalars(stmt)).all())
+
+    async def frozen_reminders(self, ids_or_none: None = None, limit: int = 5) -> list[Memory]:
+        stmt = (
+            select(Memory)
+            .where(self._mine(), Memory.status == "frozen")
+            .order_by(Memory.superseded_at.desc().nulls_last())
+            .limit(limit)
+        )
+        return list((await self.session.scalars(stmt)).all())
+
+    def add(self, memory: Memory) -> None:
+        self.session.add(memory)
+
+    async def flush(self) -> None:
+        await self.session.flush()
+
+    def add_history(
+        self,
+        memory: Memory,
+        action: str,
+        *,
+        old: dict[str, Any] | None,
+        new: dict[str, Any] | None,
+        actor: str,
+        request_id: str | None,
+    ) -> None:
+        self.session.add(
+            MemoryHistory(
+                tenant_id=self.tenant_id,
+                user_id=self.user_id,
+                memory_id=memory.id,
+                action=action,
+                old=old,
+                new=new,
+                actor=actor,
+                request_id=request_id,
+                created_at=utcnow(),
+            )
+        )
+
+    def add_arbitration(self, **fields: Any) -> Arbitration:
+        row = Arbitration(
+            tenant_id=self.tenant_id,
+            id=uuid.uuid4(),
+            user_id=self.user_id,
+            created_at=utcnow(),
+            **fields,
+        )
+        self.session.add(row)
+        return row
+
+    async def history(self, memory_ids: Sequence[uuid.UUID]) -> list[MemoryHistory]:
+        stmt = (
+            select(MemoryHistory)
+            .where(
+                MemoryHistory.tenant_id == self.tenant_id,
+                MemoryHistory.user_id == self.user_id,
+                MemoryHistory.memory_id.in_(list(memory_ids)),
+            )
+            .order_by(MemoryHistory.id)
+        )
+        return list((await self.session.scalars(stmt)).all())
+
+    async def scrub_history(self, memory_id: uuid.UUID) -> None:
+        """Forget what a deleted memory said: keep that it existed and when."""
+        await self.session.execute(
+            update(MemoryHistory)
+            .where(
+                MemoryHistory.tenant_id == self.tenant_id,
+                MemoryHistory.user_id == self.user_id,
+                MemoryHistory.memory_id == memory_id,
+            )
+            .values(old=None, new=None)
+        )
+
+    async def arbitrations(
+        self,
+        *,
+        memory_id: uuid.UUID | None,
+        outcome: str | None,
+        since: datetime | None,
+        until: datetime | None,
+        limit: int,
+    ) -> list[Arbitration]:
+        stmt = select(Arbitration).where(
+            Arbitration.tenant_id == self.tenant_id, Arbitration.user_id == self.user_id
+        )
+        if memory_id is not None:
+            stmt = stmt.where(
+                or_(
+                    Arbitration.new_memory_id == memory_id,
+                    Arbitration.existing_memory_id == memory_id,
+                )
+            )
+        if outcome is not None:
+            stmt = stmt.where(Arbitration.outcome == outcome)
+        if since is not None:
+            stmt = stmt.where(Arbitration.created_at >= since)
+        if until is not None:
+            stmt = stmt.where(Arbitration.created_at < until)
+        stmt = stmt.order_by(Arbitration.created_at.desc()).limit(limit)
+        return list((await self.session.scalars(stmt)).all())

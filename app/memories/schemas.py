@@ -1,0 +1,177 @@
+"""Request and response shapes of memories."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
+
+MemoryType = Literal["profile", "preference", "fact", "event", "constraint"]
+MemorySource = Literal["user_declared", "form", "behavior_observed", "model_inferred", "import"]
+MemoryScope = Literal["user", "task", "session", "global"]
+MemoryStatus = Literal["active", "frozen", "archived", "deleted"]
+
+MAX_CONTENT_CHARS = 8000
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:@\-]{0,127}$"
+KEY_PATTERN = r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$"
+MAX_METADATA_BYTES = 16_384
+
+
+def _check_text(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("must not contain NUL characters")
+    return value
+
+
+class MemoryCreate(BaseModel):
+    """An explicit memory write. With ``infer=true`` the content goes through extraction."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
+    type: MemoryType = "fact"
+    key: str | None = Field(default=None, max_length=128, pattern=KEY_PATTERN)
+    value: str | None = Field(default=None, max_length=2000)
+    source: MemorySource = "user_declared"
+    confidence: float | None = Field(default=None, ge=0, le=1)
+    scope: MemoryScope = "user"
+    scope_id: str | None = Field(default=None, pattern=ID_PATTERN)
+    occurred_at: AwareDatetime | None = Field(
+        default=None, description="When the fact became true (ISO-8601 with offset); default now."
+    )
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    infer: bool = False
+
+    _text = field_validator("content", "value")(lambda v: v if v is None else _check_text(v))
+
+    @field_validator("content")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be blank")
+        return value
+
+    @field_validator("metadata")
+    @classmethod
+    def _small_metadata(cls, value: dict[str, Any]) -> dict[str, Any]:
+        import json
+
+        if len(json.dumps(value, ensure_ascii=False)) > MAX_METADATA_BYTES:
+            raise ValueError(f"must serialise to at most {MAX_METADATA_BYTES} bytes")
+        return value
+
+    @model_validator(mode="after")
+    def _scope_needs_id(self) -> MemoryCreate:
+        if self.scope in ("task", "session") and not self.scope_id:
+            raise ValueError(f"scope={self.scope} needs a scope_id")
+        return self
+
+
+class MemoryUpdate(BaseModel):
+    """Fields a client may change on a memory. Changing content re-embeds it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    content: str | None = Field(default=None, min_length=1, max_length=MAX_CONTENT_CHARS)
+    value: str | None = Field(default=None, max_length=2000)
+    confidence: float | None = Field(default=None, ge=0, le=1)
+    metadata: dict[str, Any] | None = None
+    status: Literal["active", "archived"] | None = None
+
+    _text = field_validator("content", "value")(lambda v: v if v is None else _check_text(v))
+
+
+class MemoryRead(BaseModel):
+    id: uuid.UUID
+    user_id: str
+    content: str
+    type: MemoryType
+    key: str | None
+    value: str | None
+    source: MemorySource
+    confidence: float
+    status: MemoryStatus
+    scope: MemoryScope
+    scope_id: str | None
+    supersedes: uuid.UUID | None
+    superseded_by: uuid.UUID | None
+    confirmations: int
+    metadata: dict[str, Any]
+    origin: dict[str, Any]
+    occurred_at: datetime = Field(description="valid_from: when the fact became true")
+    valid_from: datetime
+    valid_to: datetime | None
+    created_at: datetime
+    updated_at: datetime
+    superseded_at: datetime | None
+    last_accessed_at: datetime | None
+    access_count: int
+    embedding_model: str | None
+
+
+class MemoryList(BaseModel):
+    items: list[MemoryRead]
+    next_cursor: str | None
+
+
+class ArbitrationRead(BaseModel):
+    id: uuid.UUID
+    new_memory_id: uuid.UUID | None
+    existing_memory_id: uuid.UUID | None
+    trigger: str
+    rule: str
+    outcome: str
+    reason: str
+    actor: str
+    request_id: str | None
+    created_at: datetime
+
+
+class WriteResult(BaseModel):
+    """What a finished write did: memories stored or refreshed, and the decisions taken."""
+
+    job_id: uuid.UUID
+    memories: list[MemoryRead]
+    arbitrations: list[ArbitrationRead]
+
+
+class JobAccepted(BaseModel):
+    job_id: uuid.UUID
+    status: Literal["queued", "running", "done", "failed"]
+
+
+class JobRead(BaseModel):
+    id: uuid.UUID
+    kind: str
+    status: Literal["queued", "running", "done", "failed"]
+    attempts: int
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None = None
+
+
+class HistoryEntry(BaseModel):
+    id: int
+    memory_id: uuid.UUID
+    action: str
+    old: dict[str, Any] | None
+    new: dict[str, Any] | None
+    actor: str
+    request_id: str | None
+    created_at: datetime
+
+
+class MemoryHistoryRead(BaseModel):
+    """The supersession chain of a memory, both ways, oldest first, and every change of it."""
+
+    memory_id: uuid.UUID
+    chain: list[MemoryRead]
+    entries: list[HistoryEntry]
+
+
+class ArbitrationList(BaseModel):
+    items: list[ArbitrationRead]

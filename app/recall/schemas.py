@@ -1,0 +1,79 @@
+"""Recall request and response shapes (pinned in DESIGN.md)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from app.memories.schemas import ID_PATTERN, MemoryScope, MemorySource, MemoryStatus, MemoryType
+
+
+class RecallRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(min_length=1, max_length=4000)
+    top_k: int | None = Field(default=None, ge=1, le=100)
+    session_id: str | None = Field(default=None, pattern=ID_PATTERN)
+    task_id: str | None = Field(default=None, pattern=ID_PATTERN)
+    types: list[MemoryType] | None = Field(default=None, min_length=1, max_length=5)
+    include_reminders: bool = False
+    explain: bool = False
+    at: AwareDatetime | None = Field(default=None, description="Evaluate decay as of this time")
+
+
+class ScoreFactors(BaseModel):
+    """Every factor of ``score = similarity × confidence × decay × scope_weight``."""
+
+    similarity: float
+    confidence: float
+    decay: float
+    scope_weight: float
+    age_days: float
+    half_life_days: float | None
+    decay_floor: float
+    score: float
+
+
+class RecalledMemory(BaseModel):
+    id: uuid.UUID
+    content: str
+    type: MemoryType
+    key: str | None
+    value: str | None
+    score: float
+    similarity: float
+    confidence: float
+    decay: float
+    status: MemoryStatus
+    source: MemorySource
+    scope: MemoryScope
+    scope_id: str | None
+    metadata: dict[str, Any]
+    occurred_at: datetime
+    created_at: datetime
+    superseded_by: uuid.UUID | None = None
+    explain: ScoreFactors | None = None
+
+
+class ConstraintRead(BaseModel):
+    id: uuid.UUID
+    content: str
+    key: str | None
+    value: str | None
+    scope: MemoryScope
+    scope_id: str | None
+    occurred_at: datetime
+
+
+class RecallResponse(BaseModel):
+    memories: list[RecalledMemory]
+    constraints: list[ConstraintRead]
+    reminders: list[RecalledMemory] = Field(
+        default_factory=list,
+        description="Superseded (frozen) memories close to the query, flagged status=frozen: "
+        "'you said earlier … — still true?'",
+    )
+    degraded: bool = Field(default=False, description="True when recall ran without embeddings")

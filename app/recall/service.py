@@ -1,0 +1,137 @@
+"""Recall: the memories that matter for a query, strictly inside one tenant, user and scope."""
+
+from __future__ import annotations
+
+import uuid
+from typing import TYPE_CHECKING
+
+from app.kit.time import utcnow
+from app.recall.repository import RankedRow, RecallRepository
+from app.recall.schemas import (
+    ConstraintRead,
+    RecalledMemory,
+    RecallRequest,
+    RecallResponse,
+    ScoreFactors,
+)
+
+if TYPE_CHECKING:
+    from app.db.models import Memory
+    from app.runtime import Runtime
+
+RANKED_TYPES = ("profile", "preference", "fact", "event")
+REMINDERS_TOP_K = 3
+
+
+def _recalled(row: RankedRow, explain: bool) -> RecalledMemory:
+    m = row.memory
+    return RecalledMemory(
+        id=m.id,
+        content=m.content,
+        type=m.type,  # type: ignore[arg-type]
+        key=m.key,
+        value=m.value,
+        score=row.score,
+        similarity=row.similarity,
+        confidence=row.confidence,
+        decay=row.decay,
+        status=m.status,  # type: ignore[arg-type]
+        source=m.source,  # type: ignore[arg-type]
+        scope=m.scope,  # type: ignore[arg-type]
+        scope_id=m.scope_id or None,
+        metadata=m.metadata_ or {},
+        occurred_at=m.valid_from,
+        created_at=m.created_at,
+        superseded_by=m.superseded_by,
+        explain=ScoreFactors(
+            similarity=row.similarity,
+            confidence=row.confidence,
+            decay=row.decay,
+            scope_weight=row.scope_weight,
+            age_days=row.age_days,
+            half_life_days=row.half_life_days,
+            decay_floor=row.decay_floor,
+            score=row.score,
+        )
+        if explain
+        else None,
+    )
+
+
+def constraint_read(m: Memory) -> ConstraintRead:
+    return ConstraintRead(
+        id=m.id,
+        content=m.content,
+        key=m.key,
+        value=m.value,
+        scope=m.scope,  # type: ignore[arg-type]
+        scope_id=m.scope_id or None,
+        occurred_at=m.valid_from,
+    )
+
+
+class RecallService:
+    def __init__(self, rt: Runtime, tenant_id: uuid.UUID, user_id: str):
+        self.rt = rt
+        self.tenant_id = tenant_id
+        self.user_id = user_id
+
+    def _params(self) -> dict[str, float]:
+        s = self.rt.settings
+        return {
+            "hl_profile": s.half_life_profile_days,
+            "hl_preference": s.half_life_preference_days,
+            "hl_fact": s.half_life_fact_days,
+            "hl_event": s.half_life_event_days,
+            "fl_profile": s.decay_floor_profile,
+            "fl_preference": s.decay_floor_preference,
+            "fl_fact": s.decay_floor_fact,
+            "fl_event": s.decay_floor_event,
+            "w_user": s.scope_weight_user,
+            "w_global": s.scope_weight_global,
+            "w_session": s.scope_weight_session,
+            "w_task": s.scope_weight_task,
+            "min_decay": s.recall_min_decay,
+        }
+
+    async def recall(self, req: RecallRequest) -> RecallResponse:
+        """Rank the user's active memories for ``req.query``.
+
+        ``score = similarity × confidence × decay × scope_weight`` where similarity is the
+        cosine similarity of the query and memory embeddings, ``decay = max(floor_type,
+        0.5^(age_days / half_life_days))`` (DESIGN.md, with a per-type floor so an old but
+        relevant profile fact stays recallable) and age is measured from the memory's
+        ``valid_from`` to ``req.at`` (default now). Constraints of the user, task and session
+        come back separately, always, outside ``top_k``. Raises EmbeddingError when the
+        embedder fails.
+        """
+        at = req.at or utcnow()
+        top_k = req.top_k or self.rt.settings.recall_default_top_k
+        types = [t for t in (req.types or RANKED_TYPES)]
+        query_embedding = await self.rt.embedder.embed_query(req.query)
+        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
+            repo = RecallRepository(session, self.tenant_id, self.user_id)
+            common = {
+                "query_embedding": query_embedding,
+                "model": self.rt.embedder.model,
+                "at": at,
+                "types": types,
+                "task_id": req.task_id,
+                "session_id": req.session_id,
+                "params": self._params(),
+            }
+            rows = await repo.ranked(status="active", top_k=top_k, **common)
+            reminders = (
+                await repo.ranked(status="frozen", top_k=REMINDERS_TOP_K, **common)
+                if req.include_reminders
+                else []
+            )
+            constraints = await repo.constraints(task_id=req.task_id, session_id=req.session_id)
+        recorder = self.rt.extras.get("access")
+        if recorder is not None:
+            recorder.record(self.tenant_id, self.user_id, [r.memory.id for r in rows])
+        return RecallResponse(
+            memories=[_recalled(r, req.explain) for r in rows],
+            constraints=[constraint_read(c) for c in constraints],
+            reminders=[_recalled(r, req.explain) for r in reminders],
+        )

@@ -1,0 +1,127 @@
+"""Test fixtures: one real embedded PostgreSQL + pgvector per run, migrated once; each test
+gets its own tenant, so tests never see each other's rows."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.config import Settings
+from app.db.embedded import start_embedded
+from app.db.setup import Database, migrate
+
+ADMIN_KEY = "mla_test-admin-key-" + uuid.uuid4().hex
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Iterator[Path]:
+    with tempfile.TemporaryDirectory(prefix="memlane-test-") as d:
+        yield Path(d)
+
+
+@pytest.fixture(scope="session")
+def database(data_dir: Path) -> Iterator[Database]:
+    pg = start_embedded(data_dir)
+    migrate(pg.owner_url)
+    yield Database(owner_url=pg.owner_url, embedded=pg)
+    pg.stop()
+
+
+@pytest.fixture(scope="session")
+def settings(data_dir: Path) -> Settings:
+    return Settings(
+        data_dir=data_dir,
+        admin_key=ADMIN_KEY,
+        job_retry_initial_delay_s=0.2,
+        job_max_attempts=3,
+        _env_file=None,  # type: ignore[call-arg]
+    )
+
+
+@pytest.fixture(scope="session")
+async def app(settings: Settings, database: Database) -> AsyncIterator[object]:
+    from app.main import create_app
+
+    application = create_app(settings, database)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest.fixture(scope="session")
+async def client(app: object) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
+    async with httpx.AsyncClient(transport=transport, base_url="http://memlane.test", timeout=60) as c:
+        yield c
+
+
+@pytest.fixture
+def admin_headers() -> dict[str, str]:
+    return {"Authorization": f"Bearer {ADMIN_KEY}"}
+
+
+@dataclass
+class TenantCtx:
+    id: str
+    key: str
+    client: httpx.AsyncClient
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.key}"}
+
+    def user(self, user_id: str) -> str:
+        return f"/v1/tenants/{self.id}/users/{user_id}"
+
+    async def remember(self, user_id: str, content: str, **fields: object) -> dict:
+        r = await self.client.post(
+            f"{self.user(user_id)}/memories?wait=true",
+            json={"content": content, **fields},
+            headers=self.headers,
+        )
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    async def recall(self, user_id: str, query: str, **fields: object) -> dict:
+        r = await self.client.post(
+            f"{self.user(user_id)}/recall", json={"query": query, **fields}, headers=self.headers
+        )
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    async def say(self, user_id: str, session_id: str, *texts: str, at: str | None = None, task_id: str | None = None) -> dict:
+        messages = [{"role": "user", "content": t, **({"occurred_at": at} if at else {})} for t in texts]
+        body: dict[str, object] = {"messages": messages}
+        if task_id:
+            body["task_id"] = task_id
+        r = await self.client.post(
+            f"{self.user(user_id)}/sessions/{session_id}/messages?wait=true", json=body, headers=self.headers
+        )
+        assert r.status_code == 201, r.text
+        return r.json()
+
+
+async def new_tenant(client: httpx.AsyncClient, name: str = "t") -> TenantCtx:
+    r = await client.post("/v1/tenants", json={"name": name}, headers={"Authorization": f"Bearer {ADMIN_KEY}"})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    return TenantCtx(id=body["id"], key=body["api_key"], client=client)
+
+
+@pytest.fixture
+async def tenant(client: httpx.AsyncClient) -> TenantCtx:
+    return await new_tenant(client, "tenant-a")
+
+
+@pytest.fixture
+async def other_tenant(client: httpx.AsyncClient) -> TenantCtx:
+    return await new_tenant(client, "tenant-b")
+
+
+os.environ.setdefault("MEMLANE_LOG_LEVEL", "WARNING")
