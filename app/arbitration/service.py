@@ -69,11 +69,9 @@ def normalize_text(text: str) -> str:
     return text.rstrip("。.!！?？~～ ")
 
 
-def content_hash(content: str, scope: str, scope_id: str) -> str:
-    """SHA-256 of the normalised content within its scope: equal hashes are duplicates."""
-    return hashlib.sha256(
-        f"{scope}\x1f{scope_id}\x1f{normalize_text(content)}".encode()
-    ).hexdigest()
+def content_hash(content: str) -> str:
+    """SHA-256 hex of the normalised content: within one scope, equal hashes are duplicates."""
+    return hashlib.sha256(normalize_text(content).encode()).hexdigest()
 
 
 @dataclass(slots=True)
@@ -141,7 +139,7 @@ class ArbitrationService:
         out = Outcome()
         self.trigger = cand.trigger
         spec = key_spec(cand.key)
-        chash = content_hash(cand.content, cand.scope, cand.scope_id)
+        chash = content_hash(cand.content)
 
         # Rule 1: duplicate -> refresh.
         dup = await self.repo.active_duplicate(
@@ -180,7 +178,7 @@ class ArbitrationService:
                 merged = self._range_value(old, cand)
                 if merged is not None:
                     new.value, new.content = merged
-                    new.content_hash = content_hash(new.content, cand.scope, cand.scope_id)
+                    new.content_hash = content_hash(new.content)
             if winner_is_new:
                 losers.append((old, rule, reason))
             else:
@@ -192,22 +190,7 @@ class ArbitrationService:
         # Freeze the losers before inserting the winner: the single-key unique index only
         # admits the new active row once the old one is frozen.
         for old, rule, reason in losers:
-            before = snapshot(old)
-            old.status = "frozen"
-            old.superseded_by = new.id
-            old.superseded_at = utcnow()
-            old.valid_to = max(cand.valid_from, old.valid_from)
-            old.updated_at = utcnow()
-            self.repo.add_history(
-                old,
-                "supersede",
-                old=before,
-                new=snapshot(old),
-                actor=self.actor,
-                request_id=self.request_id,
-            )
-            self._audit(out, new, old, rule, "superseded", reason)
-            out.memories.append(old)
+            await self._freeze(old, new, rule, reason, out, flush=False)
         if losers:
             new.supersedes = losers[0][0].id
             await self.repo.flush()
@@ -271,6 +254,23 @@ class ArbitrationService:
         cand.metadata["range"] = [lo, hi]
         return value, f"{label}{value}"
 
+    async def _freeze(
+        self, old: Memory, winner: Memory, rule: str, reason: str, out: Outcome, flush: bool = True
+    ) -> None:
+        """Retire ``old`` in favour of ``winner``: frozen, never deleted, valid until the winner
+        began."""
+        before = snapshot(old)
+        now = utcnow()
+        old.status, old.superseded_by, old.superseded_at, old.updated_at = "frozen", winner.id, now, now
+        old.valid_to = max(winner.valid_from, old.valid_from)
+        self.repo.add_history(
+            old, "supersede", old=before, new=snapshot(old), actor=self.actor, request_id=self.request_id
+        )
+        self._audit(out, winner, old, rule, "superseded", reason)
+        out.memories.append(old)
+        if flush:
+            await self.repo.flush()
+
     async def _refresh(self, dup: Memory, cand: Candidate, out: Outcome) -> None:
         before = snapshot(dup)
         dup.confirmations += 1
@@ -279,7 +279,14 @@ class ArbitrationService:
         )
         dup.updated_at = utcnow()
         sessions = list(
-            dict.fromkeys([*dup.origin.get("sessions", []), *cand.origin.get("sessions", [])])
+            dict.fromkeys(
+                [
+                    *dup.origin.get("sessions", []),
+                    *([dup.scope_id] if dup.scope == "session" else []),
+                    *cand.origin.get("sessions", []),
+                    *([cand.scope_id] if cand.scope == "session" else []),
+                ]
+            )
         )
         dup.origin = {
             **dup.origin,
@@ -292,8 +299,11 @@ class ArbitrationService:
         }
         rule, reason = "duplicate", "the same fact was already known; confirmed again"
         if dup.scope == "session" and len(sessions) >= PROMOTE_AFTER_SESSIONS:
+            if dup.single_valued and dup.key is not None:
+                # The promoted value replaces the user-scope value of the same key.
+                for old in await self.repo.active_with_keys([dup.key], "user", ""):
+                    await self._freeze(old, dup, "session_layer", "replaced by a promoted session fact", out)
             dup.scope, dup.scope_id = "user", ""
-            dup.content_hash = content_hash(dup.content, "user", "")
             rule, reason = (
                 "session_layer",
                 f"confirmed in {len(sessions)} sessions: promoted to user scope",

@@ -96,7 +96,8 @@ class MemoryRepository:
         self, content_hash: str, scope: str, scope_id: str, key: str | None, value: str | None
     ) -> Memory | None:
         """An active memory in the same scope saying the same thing (same text, or same key and
-        value), locked for update."""
+        value), locked for update. A session-scoped fact matches its twin in any session (the
+        session layer counts confirmations across sessions)."""
         same = Memory.content_hash == content_hash
         if key is not None and value is not None:
             same = or_(same, and_(Memory.key == key, Memory.value == value))
@@ -106,8 +107,7 @@ class MemoryRepository:
                 self._mine(),
                 Memory.status == "active",
                 Memory.scope == scope,
-                Memory.scope_id == scope_id,
-                same,
+                same if scope == "session" else and_(Memory.scope_id == scope_id, same),
             )
             .order_by(Memory.created_at)
             .limit(1)

@@ -207,7 +207,7 @@ class MemoryService:
 
             if "content" in changes and changes["content"] is not None:
                 m.content = changes["content"]
-                m.content_hash = content_hash(m.content, m.scope, m.scope_id)
+                m.content_hash = content_hash(m.content)
                 m.embedding, m.embedding_model = embedding, self.rt.embedder.model
             if "value" in changes:
                 m.value = changes["value"]

@@ -21,6 +21,26 @@ if TYPE_CHECKING:
 
 RANKED_TYPES = ("profile", "preference", "fact", "event")
 REMINDERS_TOP_K = 3
+# Extra rows fetched so that dropping shadowed single-valued rows still leaves top_k.
+SCOPE_SLACK = 4
+SCOPE_PRECEDENCE = {"session": 0, "task": 1, "user": 2, "global": 3}
+
+
+def narrowest_scope_wins(rows: list[RankedRow]) -> list[RankedRow]:
+    """One value per single-valued key: a session fact wins in its session over the task's,
+    which wins over the user's (DESIGN.md rule 6). Order is kept."""
+    best: dict[str, int] = {}
+    for r in rows:
+        m = r.memory
+        if m.single_valued and m.key is not None:
+            rank = SCOPE_PRECEDENCE.get(m.scope, 9)
+            best[m.key] = min(best.get(m.key, rank), rank)
+    return [
+        r
+        for r in rows
+        if not (r.memory.single_valued and r.memory.key is not None)
+        or SCOPE_PRECEDENCE.get(r.memory.scope, 9) == best[r.memory.key]
+    ]
 
 
 def _recalled(row: RankedRow, explain: bool) -> RecalledMemory:
@@ -120,7 +140,9 @@ class RecallService:
                 "session_id": req.session_id,
                 "params": self._params(),
             }
-            rows = await repo.ranked(status="active", top_k=top_k, **common)
+            rows = narrowest_scope_wins(
+                await repo.ranked(status="active", top_k=top_k + SCOPE_SLACK, **common)
+            )[:top_k]
             reminders = (
                 await repo.ranked(status="frozen", top_k=REMINDERS_TOP_K, **common)
                 if req.include_reminders
