@@ -83,6 +83,17 @@ class Settings(BaseSettings):
     scope_weight_session: float = 1.1
     scope_weight_task: float = 1.1
 
+    # --- short-term memory and context -----------------------------------------------------
+    session_window_turns: int = Field(default=12, ge=1, le=500, description="Turns kept verbatim")
+    session_window_tokens: int = Field(default=1500, ge=50, description="Token cap of the window")
+    summary_max_tokens: int = Field(default=400, ge=50, le=8000)
+    context_default_token_budget: int = Field(default=2000, ge=100, le=200_000)
+    context_tokenizer: Literal["cl100k", "estimate"] = Field(
+        default="cl100k",
+        description="cl100k: exact counts for OpenAI cl100k models (bundled offline); "
+        "estimate: CJK characters count one each, other text one per 4 characters",
+    )
+
     # --- limits ----------------------------------------------------------------------------
     max_content_chars: int = Field(default=8000, ge=1)
     max_body_bytes: int = Field(default=1_000_000, ge=1024)

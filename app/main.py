@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 
 from app import health
 from app.auth import endpoints as auth_endpoints
@@ -25,6 +26,7 @@ from app.providers.embeddings import build_embedder
 from app.recall import endpoints as recall_endpoints
 from app.recall.access import AccessRecorder
 from app.runtime import Runtime
+from app.tasks import endpoints as task_endpoints
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +65,17 @@ async def close_runtime(rt: Runtime) -> None:
     await rt.engine.dispose()
 
 
+ROUTERS = (
+    health.router,
+    auth_endpoints.router,
+    memory_endpoints.router,
+    recall_endpoints.router,
+    ingest_endpoints.router,
+    task_endpoints.router,
+    job_endpoints.router,
+)
+
+
 def create_app(settings: Settings | None = None, database: Database | None = None) -> FastAPI:
     """The ASGI app. ``database`` defaults to the configured or embedded server."""
     settings = settings or get_settings()
@@ -86,13 +99,10 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     )
     install_error_handlers(app)
     app.add_middleware(RequestContextMiddleware, max_body_bytes=settings.max_body_bytes)
-    for router in (
-        health.router,
-        auth_endpoints.router,
-        memory_endpoints.router,
-        recall_endpoints.router,
-        ingest_endpoints.router,
-        job_endpoints.router,
-    ):
+    for router in ROUTERS:
+        for route in router.routes:
+            # The one-line endpoint docstring is the operation's summary (CONVENTIONS.md).
+            if isinstance(route, APIRoute) and route.summary is None and route.description:
+                route.summary, route.description = route.description.strip().splitlines()[0], ""
         app.include_router(router)
     return app

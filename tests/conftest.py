@@ -57,7 +57,9 @@ async def app(settings: Settings, database: Database) -> AsyncIterator[object]:
 @pytest.fixture(scope="session")
 async def client(app: object) -> AsyncIterator[httpx.AsyncClient]:
     transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
-    async with httpx.AsyncClient(transport=transport, base_url="http://memlane.test", timeout=60) as c:
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://memlane.test", timeout=60
+    ) as c:
         yield c
 
 
@@ -95,20 +97,33 @@ class TenantCtx:
         assert r.status_code == 200, r.text
         return r.json()
 
-    async def say(self, user_id: str, session_id: str, *texts: str, at: str | None = None, task_id: str | None = None) -> dict:
-        messages = [{"role": "user", "content": t, **({"occurred_at": at} if at else {})} for t in texts]
+    async def say(
+        self,
+        user_id: str,
+        session_id: str,
+        *texts: str,
+        at: str | None = None,
+        task_id: str | None = None,
+    ) -> dict:
+        messages = [
+            {"role": "user", "content": t, **({"occurred_at": at} if at else {})} for t in texts
+        ]
         body: dict[str, object] = {"messages": messages}
         if task_id:
             body["task_id"] = task_id
         r = await self.client.post(
-            f"{self.user(user_id)}/sessions/{session_id}/messages?wait=true", json=body, headers=self.headers
+            f"{self.user(user_id)}/sessions/{session_id}/messages?wait=true",
+            json=body,
+            headers=self.headers,
         )
         assert r.status_code == 201, r.text
         return r.json()
 
 
 async def new_tenant(client: httpx.AsyncClient, name: str = "t") -> TenantCtx:
-    r = await client.post("/v1/tenants", json={"name": name}, headers={"Authorization": f"Bearer {ADMIN_KEY}"})
+    r = await client.post(
+        "/v1/tenants", json={"name": name}, headers={"Authorization": f"Bearer {ADMIN_KEY}"}
+    )
     assert r.status_code == 201, r.text
     body = r.json()
     return TenantCtx(id=body["id"], key=body["api_key"], client=client)

@@ -13,7 +13,8 @@ from pgvector.sqlalchemy import HALFVEC
 from sqlalchemy.dialects import postgresql
 
 from alembic import op
-from app.db.base import USER_OWNED_TABLES, execute_script
+from app.db.base import execute_script
+from app.db.rls import POLICY, isolate_table
 from app.db.roles import app_role
 
 revision: str = "40e09050d57d"
@@ -21,7 +22,8 @@ down_revision: str | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-POLICY = "memlane_isolation"
+# Frozen here: a migration must not follow later changes of the app's constants.
+USER_OWNED_TABLES = ("memories", "memory_history", "arbitrations", "jobs", "sessions", "messages")
 # A row is visible when it belongs to the transaction's tenant and user ('*' = every user of
 # that one tenant). Unset settings match nothing: current_setting(..., true) is NULL or ''.
 ISOLATION_PREDICATE = (
@@ -320,11 +322,8 @@ def upgrade() -> None:
 
     # --- row-level security: one tenant and one user per transaction -------------------
     for table in USER_OWNED_TABLES:
-        op.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY")
-        op.execute(
-            f"""CREATE POLICY {POLICY} ON {table}
-                USING ({ISOLATION_PREDICATE}) WITH CHECK ({ISOLATION_PREDICATE})"""
-        )
+        for statement in isolate_table(table, role):
+            op.execute(statement)
 
 
 def downgrade() -> None:

@@ -261,10 +261,20 @@ class ArbitrationService:
         began."""
         before = snapshot(old)
         now = utcnow()
-        old.status, old.superseded_by, old.superseded_at, old.updated_at = "frozen", winner.id, now, now
+        old.status, old.superseded_by, old.superseded_at, old.updated_at = (
+            "frozen",
+            winner.id,
+            now,
+            now,
+        )
         old.valid_to = max(winner.valid_from, old.valid_from)
         self.repo.add_history(
-            old, "supersede", old=before, new=snapshot(old), actor=self.actor, request_id=self.request_id
+            old,
+            "supersede",
+            old=before,
+            new=snapshot(old),
+            actor=self.actor,
+            request_id=self.request_id,
         )
         self._audit(out, winner, old, rule, "superseded", reason)
         out.memories.append(old)
@@ -302,7 +312,9 @@ class ArbitrationService:
             if dup.single_valued and dup.key is not None:
                 # The promoted value replaces the user-scope value of the same key.
                 for old in await self.repo.active_with_keys([dup.key], "user", ""):
-                    await self._freeze(old, dup, "session_layer", "replaced by a promoted session fact", out)
+                    await self._freeze(
+                        old, dup, "session_layer", "replaced by a promoted session fact", out
+                    )
             dup.scope, dup.scope_id = "user", ""
             rule, reason = (
                 "session_layer",

@@ -33,6 +33,7 @@ USER_OWNED_TABLES = (
     "jobs",
     "sessions",
     "messages",
+    "tasks",
 )
 
 

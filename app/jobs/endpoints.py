@@ -26,7 +26,7 @@ router = APIRouter(prefix="/v1/jobs", tags=["jobs"])
 async def get_job(
     job_id: uuid.UUID, principal: CurrentPrincipal, rt: Annotated[Runtime, Depends(get_runtime)]
 ) -> JobRead:
-    """Status of a queued write: queued, running, done (with its result) or failed (with its error)."""
+    """Status of a queued write: queued, running, done (with result) or failed (with error)."""
     if principal.tenant_id is None:
         raise Forbidden("jobs belong to tenants; use a tenant API key")
     async with rt.scoped(principal.tenant_id, ALL_USERS) as session:

@@ -67,7 +67,7 @@ class JobRepository:
         conn = await self.session.connection()
         raw = (await conn.get_raw_connection()).driver_connection
         ref = {"tenant_id": str(self.tenant_id), "user_id": user_id, "job_id": str(job.id)}
-        await Queries(AsyncpgDriver(raw)).enqueue(ENTRYPOINT, json.dumps(ref).encode())  # type: ignore[arg-type]
+        await Queries(AsyncpgDriver(raw)).enqueue(ENTRYPOINT, json.dumps(ref).encode())
         return job
 
     async def count_by_status(self) -> dict[str, int]:

@@ -11,7 +11,7 @@ from app.runtime import Runtime
 
 
 def get_runtime(request: Request) -> Runtime:
-    return request.app.state.memlane  # type: ignore[no-any-return]
+    return request.app.state.memlane
 
 
 def request_id(request: Request) -> str | None:

@@ -108,6 +108,7 @@ def problem_response(
 def error_responses(*errors: type[MemlaneError]) -> dict[int | str, dict[str, Any]]:
     """``responses=`` for a route: each listed error documented as problem+json."""
     out: dict[int | str, dict[str, Any]] = {}
+    err: type[MemlaneError]
     for err in (*errors, InvalidRequest):
         out[err.status] = {
             "model": Problem,

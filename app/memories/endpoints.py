@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response, status
 from fastapi.responses import JSONResponse
@@ -84,7 +84,7 @@ async def create_memory(
 ) -> Response:
     """Write a memory: persisted and queued at once, stored by a worker."""
     service = MemoryService(rt, tenant_id, user_id)
-    payload = {
+    payload: dict[str, Any] = {
         "body": body.model_dump(mode="json"),
         "occurred_at": (body.occurred_at or utcnow()).isoformat(),
     }
@@ -115,7 +115,7 @@ async def list_memories(
 ) -> MemoryList:
     """List memories, newest first, with cursor pagination and filters."""
     filters = {"type": type, "status": status_, "scope": scope, "source": source, "key": key}
-    return await MemoryService(rt, tenant_id, user_id).list(
+    return await MemoryService(rt, tenant_id, user_id).list_page(
         limit=limit, cursor=cursor, filters=filters
     )
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Arbitration, Memory, MemoryHistory
@@ -66,7 +66,7 @@ class MemoryRepository:
         rows = {m.id: m for m in (await self.session.scalars(stmt)).all()}
         return [rows[i] for i in ids if i in rows]
 
-    async def list(
+    async def list_page(
         self,
         *,
         limit: int,
@@ -134,7 +134,8 @@ class MemoryRepository:
         return list((await self.session.scalars(stmt)).all())
 
     async def active_with_values(self, values: Sequence[str]) -> list[Memory]:
-        """Active non-constraint memories whose value is one of ``values`` (any scope), locked."""
+        """Active non-constraint memories whose value is one of ``values`` (any scope, compared
+        case-insensitively), locked."""
         if not values:
             return []
         stmt = (
@@ -143,7 +144,7 @@ class MemoryRepository:
                 self._mine(),
                 Memory.status == "active",
                 Memory.type != "constraint",
-                Memory.value.in_(list(values)),
+                func.lower(Memory.value).in_([v.lower() for v in values]),
             )
             .with_for_update()
         )

@@ -171,10 +171,12 @@ class MemoryService:
         arbitrations = [ArbitrationRead.model_validate(a) for a in result.get("arbitrations", [])]
         return [to_read(m) for m in memories], arbitrations
 
-    async def list(self, *, limit: int, cursor: str | None, filters: dict[str, Any]) -> MemoryList:
+    async def list_page(
+        self, *, limit: int, cursor: str | None, filters: dict[str, Any]
+    ) -> MemoryList:
         after = decode_cursor(cursor) if cursor else None
         async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-            rows = await MemoryRepository(session, self.tenant_id, self.user_id).list(
+            rows = await MemoryRepository(session, self.tenant_id, self.user_id).list_page(
                 limit=limit + 1, after=after, filters=filters
             )
         more = len(rows) > limit

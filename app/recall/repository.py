@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, select, text
+from sqlalchemy import ColumnElement, and_, bindparam, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Memory
@@ -159,12 +159,12 @@ class RecallRepository:
             )
             .order_by(Memory.created_at, Memory.id)
         )
-        scope_ok = Memory.scope.in_(["user", "global"])
+        allowed: list[ColumnElement[bool]] = [Memory.scope.in_(["user", "global"])]
         if task_id:
-            scope_ok = scope_ok | ((Memory.scope == "task") & (Memory.scope_id == task_id))
+            allowed.append(and_(Memory.scope == "task", Memory.scope_id == task_id))
         if session_id:
-            scope_ok = scope_ok | ((Memory.scope == "session") & (Memory.scope_id == session_id))
-        return list((await self.session.scalars(stmt.where(scope_ok))).all())
+            allowed.append(and_(Memory.scope == "session", Memory.scope_id == session_id))
+        return list((await self.session.scalars(stmt.where(or_(*allowed)))).all())
 
     async def record_access(self, ids: list[uuid.UUID], at: datetime) -> None:
         """Bump access statistics of recalled memories (one statement for a batch)."""

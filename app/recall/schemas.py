@@ -77,3 +77,30 @@ class RecallResponse(BaseModel):
         "'you said earlier … — still true?'",
     )
     degraded: bool = Field(default=False, description="True when recall ran without embeddings")
+
+
+class ChatMessage(BaseModel):
+    role: str
+    content: str
+
+
+class ContextSection(BaseModel):
+    tokens: int = Field(description="Tokens this section costs in the text form")
+    items: int = Field(description="Items kept (memories, turns, lines, constraints)")
+    dropped: int = Field(default=0, description="Items dropped to fit the budget")
+
+
+class ContextResponse(BaseModel):
+    """A prompt-ready block: as one text, and as OpenAI-style chat messages."""
+
+    text: str
+    messages: list[ChatMessage]
+    tokens: int = Field(description="Tokens of the messages form (≥ the text form's)")
+    text_tokens: int
+    token_budget: int
+    over_budget: bool = Field(
+        description="True only when the constraints alone exceed the budget (they are never cut)"
+    )
+    tokenizer: str
+    query: str | None
+    sections: dict[str, ContextSection]

@@ -131,23 +131,22 @@ class RecallService:
         query_embedding = await self.rt.embedder.embed_query(req.query)
         async with self.rt.scoped(self.tenant_id, self.user_id) as session:
             repo = RecallRepository(session, self.tenant_id, self.user_id)
-            common = {
-                "query_embedding": query_embedding,
-                "model": self.rt.embedder.model,
-                "at": at,
-                "types": types,
-                "task_id": req.task_id,
-                "session_id": req.session_id,
-                "params": self._params(),
-            }
-            rows = narrowest_scope_wins(
-                await repo.ranked(status="active", top_k=top_k + SCOPE_SLACK, **common)
-            )[:top_k]
-            reminders = (
-                await repo.ranked(status="frozen", top_k=REMINDERS_TOP_K, **common)
-                if req.include_reminders
-                else []
-            )
+
+            async def ranked(status: str, limit: int) -> list[RankedRow]:
+                return await repo.ranked(
+                    query_embedding=query_embedding,
+                    model=self.rt.embedder.model,
+                    at=at,
+                    types=types,
+                    task_id=req.task_id,
+                    session_id=req.session_id,
+                    status=status,
+                    top_k=limit,
+                    params=self._params(),
+                )
+
+            rows = narrowest_scope_wins(await ranked("active", top_k + SCOPE_SLACK))[:top_k]
+            reminders = await ranked("frozen", REMINDERS_TOP_K) if req.include_reminders else []
             constraints = await repo.constraints(task_id=req.task_id, session_id=req.session_id)
         recorder = self.rt.extras.get("access")
         if recorder is not None:
@@ -157,3 +156,13 @@ class RecallService:
             constraints=[constraint_read(c) for c in constraints],
             reminders=[_recalled(r, req.explain) for r in reminders],
         )
+
+    async def constraints(
+        self, *, session_id: str | None, task_id: str | None
+    ) -> list[ConstraintRead]:
+        """Active constraints of the user, the task and the session (no query needed)."""
+        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
+            rows = await RecallRepository(session, self.tenant_id, self.user_id).constraints(
+                task_id=task_id, session_id=session_id
+            )
+        return [constraint_read(c) for c in rows]

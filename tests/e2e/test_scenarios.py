@@ -22,8 +22,6 @@ SCENARIOS_PATH = Path(
     )
 )
 PENDING = {
-    "constraint-always": "context assembly (GET …/sessions/{id}/context) is not built yet",
-    "long-session-bounded": "context assembly (GET …/sessions/{id}/context) is not built yet",
     "sensitive-id": "sensitive-value encryption and masking is not built yet",
 }
 
@@ -59,7 +57,11 @@ class Runner:
 
     def __init__(self, server: ServeProcess, http: httpx.Client, scenario_id: str):
         self.server, self.http = server, http
-        r = http.post("/v1/tenants", json={"name": scenario_id}, headers={"Authorization": f"Bearer {server.admin_key}"})
+        r = http.post(
+            "/v1/tenants",
+            json={"name": scenario_id},
+            headers={"Authorization": f"Bearer {server.admin_key}"},
+        )
         assert r.status_code == 201, r.text
         self.tenant = r.json()
         self.headers = {"Authorization": f"Bearer {self.tenant['api_key']}"}
@@ -70,14 +72,22 @@ class Runner:
     def send(self, step: dict[str, Any], contents: list[str]) -> None:
         start = datetime.fromisoformat(step["at"])
         messages = [
-            {"role": "user", "content": c, "occurred_at": (start + timedelta(seconds=i)).isoformat()}
+            {
+                "role": "user",
+                "content": c,
+                "occurred_at": (start + timedelta(seconds=i)).isoformat(),
+            }
             for i, c in enumerate(contents)
         ]
         for i in range(0, len(messages), 100):
             body: dict[str, Any] = {"messages": messages[i : i + 100]}
             if step.get("task"):
                 body["task_id"] = step["task"]
-            r = self.http.post(f"{self.url(step['user'])}/sessions/{step['session']}/messages?wait=true", json=body, headers=self.headers)
+            r = self.http.post(
+                f"{self.url(step['user'])}/sessions/{step['session']}/messages?wait=true",
+                json=body,
+                headers=self.headers,
+            )
             assert r.status_code == 201, r.text
 
     def recall_texts(self, step: dict[str, Any]) -> list[str]:
@@ -90,10 +100,17 @@ class Runner:
         return [m["content"] for m in out["memories"]] + [c["content"] for c in out["constraints"]]
 
     def context(self, step: dict[str, Any]) -> tuple[str, int]:
-        params = {"query": step["context"]["query"], "token_budget": step["context"]["token_budget"]}
+        params = {
+            "query": step["context"]["query"],
+            "token_budget": step["context"]["token_budget"],
+        }
         if step.get("task"):
             params["task_id"] = step["task"]
-        r = self.http.get(f"{self.url(step['user'])}/sessions/{step['session']}/context", params=params, headers=self.headers)
+        r = self.http.get(
+            f"{self.url(step['user'])}/sessions/{step['session']}/context",
+            params=params,
+            headers=self.headers,
+        )
         assert r.status_code == 200, r.text
         return r.json()["text"], r.json()["tokens"]
 
@@ -105,10 +122,14 @@ class Runner:
             self.send(step, [step["say"]])
         elif "say_many" in step:
             spec = step["say_many"]
-            self.send(step, [spec["template"].replace("{n}", str(n)) for n in range(1, spec["count"] + 1)])
+            self.send(
+                step, [spec["template"].replace("{n}", str(n)) for n in range(1, spec["count"] + 1)]
+            )
         elif "remember" in step:
             body = {**step["remember"], "occurred_at": step["at"]}
-            r = self.http.post(f"{self.url(step['user'])}/memories?wait=true", json=body, headers=self.headers)
+            r = self.http.post(
+                f"{self.url(step['user'])}/memories?wait=true", json=body, headers=self.headers
+            )
             assert r.status_code == 201, r.text
         elif "recall" in step:
             texts = self.recall_texts(step)
@@ -127,7 +148,9 @@ class Runner:
 def check(step: dict[str, Any], texts: list[str]) -> None:
     joined = "\n".join(texts)
     for s in step.get("expect_any", []):
-        assert any(s in t for t in texts), f"{s!r} not recalled for {step.get('recall') or step.get('context')}; got {texts}"
+        assert any(s in t for t in texts), (
+            f"{s!r} not recalled for {step.get('recall') or step.get('context')}; got {texts}"
+        )
     for s in step.get("expect_none", []):
         assert s not in joined, f"{s!r} must not be recalled; got {texts}"
     if step.get("expect_empty"):

@@ -9,7 +9,9 @@ from tests.conftest import TenantCtx
 
 async def test_write_returns_202_and_job_finishes(tenant: TenantCtx) -> None:
     r = await tenant.client.post(
-        f"{tenant.user('u1')}/memories", json={"content": "I live in Lisbon"}, headers=tenant.headers
+        f"{tenant.user('u1')}/memories",
+        json={"content": "I live in Lisbon"},
+        headers=tenant.headers,
     )
     assert r.status_code == 202
     job_id = r.json()["job_id"]
@@ -20,14 +22,18 @@ async def test_write_returns_202_and_job_finishes(tenant: TenantCtx) -> None:
         await asyncio.sleep(0.05)
     assert job["status"] == "done", job
     [memory_id] = job["result"]["memory_ids"]
-    got = await tenant.client.get(f"{tenant.user('u1')}/memories/{memory_id}", headers=tenant.headers)
+    got = await tenant.client.get(
+        f"{tenant.user('u1')}/memories/{memory_id}", headers=tenant.headers
+    )
     assert got.status_code == 200
     assert got.json()["content"] == "I live in Lisbon"
     assert got.json()["embedding_model"]
 
 
 async def test_wait_returns_the_stored_memory_with_defaults(tenant: TenantCtx) -> None:
-    body = await tenant.remember("u1", "My sister is called Ana", type="profile", occurred_at="2026-01-02T03:04:05+08:00")
+    body = await tenant.remember(
+        "u1", "My sister is called Ana", type="profile", occurred_at="2026-01-02T03:04:05+08:00"
+    )
     [m] = body["memories"]
     assert m["content"] == "My sister is called Ana"
     assert m["type"] == "profile"
@@ -44,7 +50,9 @@ async def test_same_content_twice_is_refreshed_not_duplicated(tenant: TenantCtx)
     assert second["memories"][0]["id"] == first["memories"][0]["id"]
     assert second["memories"][0]["confirmations"] == 2
     assert second["arbitrations"][0]["rule"] == "duplicate"
-    listed = (await tenant.client.get(f"{tenant.user('u1')}/memories", headers=tenant.headers)).json()
+    listed = (
+        await tenant.client.get(f"{tenant.user('u1')}/memories", headers=tenant.headers)
+    ).json()
     assert len(listed["items"]) == 1
 
 
@@ -67,13 +75,25 @@ async def test_list_paginates_with_cursor_and_filters(tenant: TenantCtx) -> None
     url = f"{tenant.user('u2')}/memories"
     page1 = (await tenant.client.get(url, params={"limit": 2}, headers=tenant.headers)).json()
     assert len(page1["items"]) == 2 and page1["next_cursor"]
-    page2 = (await tenant.client.get(url, params={"limit": 2, "cursor": page1["next_cursor"]}, headers=tenant.headers)).json()
-    page3 = (await tenant.client.get(url, params={"limit": 2, "cursor": page2["next_cursor"]}, headers=tenant.headers)).json()
+    page2 = (
+        await tenant.client.get(
+            url, params={"limit": 2, "cursor": page1["next_cursor"]}, headers=tenant.headers
+        )
+    ).json()
+    page3 = (
+        await tenant.client.get(
+            url, params={"limit": 2, "cursor": page2["next_cursor"]}, headers=tenant.headers
+        )
+    ).json()
     contents = [m["content"] for p in (page1, page2, page3) for m in p["items"]]
     assert sorted(contents) == [f"fact number {i}" for i in range(5)]
     assert page3["next_cursor"] is None
     events = (await tenant.client.get(url, params={"type": "event"}, headers=tenant.headers)).json()
-    assert {m["content"] for m in events["items"]} == {"fact number 0", "fact number 2", "fact number 4"}
+    assert {m["content"] for m in events["items"]} == {
+        "fact number 0",
+        "fact number 2",
+        "fact number 4",
+    }
     bad = await tenant.client.get(url, params={"cursor": "not-a-cursor"}, headers=tenant.headers)
     assert bad.status_code == 422
 
@@ -81,7 +101,9 @@ async def test_list_paginates_with_cursor_and_filters(tenant: TenantCtx) -> None
 async def test_patch_changes_content_and_records_history(tenant: TenantCtx) -> None:
     [m] = (await tenant.remember("u3", "I drive a blue car"))["memories"]
     url = f"{tenant.user('u3')}/memories/{m['id']}"
-    r = await tenant.client.patch(url, json={"content": "I drive a red car", "confidence": 0.6}, headers=tenant.headers)
+    r = await tenant.client.patch(
+        url, json={"content": "I drive a red car", "confidence": 0.6}, headers=tenant.headers
+    )
     assert r.status_code == 200
     assert r.json()["content"] == "I drive a red car" and r.json()["confidence"] == 0.6
     hist = (await tenant.client.get(f"{url}/history", headers=tenant.headers)).json()

@@ -8,8 +8,12 @@ AT = "2026-06-01T12:00:00+00:00"
 
 
 async def test_fresher_memory_beats_equally_similar_older_one(tenant: TenantCtx) -> None:
-    await tenant.remember("u", "I am training for a marathon", type="fact", occurred_at="2026-01-01T00:00:00+00:00")
-    await tenant.remember("u", "I am training for a triathlon", type="fact", occurred_at="2026-05-30T00:00:00+00:00")
+    await tenant.remember(
+        "u", "I am training for a marathon", type="fact", occurred_at="2026-01-01T00:00:00+00:00"
+    )
+    await tenant.remember(
+        "u", "I am training for a triathlon", type="fact", occurred_at="2026-05-30T00:00:00+00:00"
+    )
     r = await tenant.recall("u", "what sport am I training for", at=AT, explain=True)
     first, second = r["memories"][:2]
     assert first["content"] == "I am training for a triathlon"
@@ -18,8 +22,12 @@ async def test_fresher_memory_beats_equally_similar_older_one(tenant: TenantCtx)
 
 
 async def test_confident_memory_beats_an_inferred_one(tenant: TenantCtx) -> None:
-    await tenant.remember("u", "My favourite colour is green", source="model_inferred", occurred_at=AT)
-    await tenant.remember("u", "My favourite colour is blue", source="user_declared", occurred_at=AT)
+    await tenant.remember(
+        "u", "My favourite colour is green", source="model_inferred", occurred_at=AT
+    )
+    await tenant.remember(
+        "u", "My favourite colour is blue", source="user_declared", occurred_at=AT
+    )
     r = await tenant.recall("u", "favourite colour", at=AT)
     assert r["memories"][0]["content"] == "My favourite colour is blue"
     assert r["memories"][0]["confidence"] == 0.9
@@ -27,26 +35,39 @@ async def test_confident_memory_beats_an_inferred_one(tenant: TenantCtx) -> None
 
 
 async def test_explain_returns_every_factor_and_they_multiply(tenant: TenantCtx) -> None:
-    await tenant.remember("u", "I have a cat called Miso", type="profile", occurred_at="2026-04-02T12:00:00+00:00")
+    await tenant.remember(
+        "u", "I have a cat called Miso", type="profile", occurred_at="2026-04-02T12:00:00+00:00"
+    )
     [m] = (await tenant.recall("u", "pet name", at=AT, explain=True))["memories"]
     e = m["explain"]
     assert e["half_life_days"] == 60 and round(e["age_days"]) == 60
     assert abs(e["decay"] - 0.6) < 1e-6  # 0.5 after one half-life, lifted to the profile floor
-    assert abs(e["score"] - e["similarity"] * e["confidence"] * e["decay"] * e["scope_weight"]) < 1e-9
+    assert (
+        abs(e["score"] - e["similarity"] * e["confidence"] * e["decay"] * e["scope_weight"]) < 1e-9
+    )
     plain = (await tenant.recall("u", "pet name", at=AT))["memories"][0]
     assert "explain" not in plain
 
 
 async def test_decay_floor_keeps_old_profile_fact_but_event_fades(tenant: TenantCtx) -> None:
-    await tenant.remember("u", "I was born in Porto", type="profile", occurred_at="2024-01-01T00:00:00+00:00")
-    await tenant.remember("u", "Dentist appointment on Friday in Porto", type="event", occurred_at="2026-03-01T00:00:00+00:00")
+    await tenant.remember(
+        "u", "I was born in Porto", type="profile", occurred_at="2024-01-01T00:00:00+00:00"
+    )
+    await tenant.remember(
+        "u",
+        "Dentist appointment on Friday in Porto",
+        type="event",
+        occurred_at="2026-03-01T00:00:00+00:00",
+    )
     r = await tenant.recall("u", "Porto", at=AT, explain=True)
     assert [m["content"] for m in r["memories"]] == ["I was born in Porto"]
     assert r["memories"][0]["decay"] == 0.6
 
 
 async def test_at_replays_history(tenant: TenantCtx) -> None:
-    await tenant.remember("u", "Dinner with Sam tonight", type="event", occurred_at="2026-05-01T18:00:00+00:00")
+    await tenant.remember(
+        "u", "Dinner with Sam tonight", type="event", occurred_at="2026-05-01T18:00:00+00:00"
+    )
     same_day = await tenant.recall("u", "dinner", at="2026-05-01T20:00:00+00:00", explain=True)
     assert same_day["memories"][0]["decay"] > 0.9
     month_later = await tenant.recall("u", "dinner", at="2026-06-01T20:00:00+00:00")
@@ -72,7 +93,13 @@ async def test_task_scope_is_seen_only_in_its_task(tenant: TenantCtx) -> None:
 
 async def test_recall_validates_input(tenant: TenantCtx) -> None:
     url = f"{tenant.user('u')}/recall"
-    for body in ({"query": ""}, {"query": "x", "top_k": 0}, {"query": "x", "top_k": 101}, {"query": "x", "at": "2026-01-01T00:00:00"}, {"query": "x", "unknown": 1}):
+    for body in (
+        {"query": ""},
+        {"query": "x", "top_k": 0},
+        {"query": "x", "top_k": 101},
+        {"query": "x", "at": "2026-01-01T00:00:00"},
+        {"query": "x", "unknown": 1},
+    ):
         r = await tenant.client.post(url, json=body, headers=tenant.headers)
         assert r.status_code == 422, body
         assert r.headers["content-type"] == "application/problem+json"

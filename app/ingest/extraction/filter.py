@@ -1,0 +1,123 @@
+"""The write filter: is a clause worth remembering, or small talk?
+
+A clause is worth remembering when it states something about the user or the work (a fact,
+preference, constraint or plan) and is none of: a question, a greeting, thanks or an
+acknowledgement, weather chatter, or one-off conversational filler ("let's keep chatting…").
+The rule extractor asks this per clause; a clause may also borrow the subject of an earlier
+clause of the same sentence ("我叫李明，是广东人"), see ``has_memory_signal``.
+"""
+
+from __future__ import annotations
+
+import re
+
+_TRAILING = " \t\r\n\"'”’」』)）~～…"
+
+_QUESTION_EN = re.compile(
+    r"^(?:what|how|where|when|who|whom|whose|why|which|can you|could you|would you|will you"
+    r"|do you|did you|does|is it|is that|is there|are you|are there|should i|shall|may i|can i"
+    r"|could i|do i|am i|any idea|have you|is this)\b",
+    re.I,
+)
+_QUESTION_ZH = re.compile(
+    r"怎么|怎样|如何|为什么|为啥|干嘛|哪里|哪儿|哪个|哪家|哪些|哪位|什么时候|什么样|是什么|叫什么|"
+    r"多少|几点|几个|几号|是不是|有没有|能不能|可不可以|要不要|会不会|对不对|好不好|行不行|"
+    r"吗[\s。！!.~～]*$|么[\s。！!.~～]*$"
+)
+_GREETING = re.compile(
+    r"^(?:hi|hello|hey|yo|hiya|howdy|good (?:morning|afternoon|evening|night)|bye|goodbye|"
+    r"see you|see ya|你好|您好|嗨|哈喽|哈啰|早上好|上午好|下午好|晚上好|早安|午安|晚安|早|在吗|"
+    r"再见|拜拜|回见)[\s,，!！.。~～]*(?:there|everyone|all|呀|啊|哦)?[\s!！.。~～]*$",
+    re.I,
+)
+_THANKS = re.compile(r"\b(?:thank(?:s| you)|thx|ty|cheers)\b|谢谢|多谢|感谢|辛苦了|麻烦你了", re.I)
+_ACK = re.compile(
+    r"^(?:ok(?:ay)?|sure|yes|no|yeah|yep|nope|cool|great|nice|got it|sounds good|lol|haha+|"
+    r"hmm+|fine|alright|right|好的?|嗯+|哦+|噢|行|可以|没问题|收到|明白了?|了解|知道了|哈+|呵呵|"
+    r"是的|对|对的|好吧)[\s!！.。~～,，]*$",
+    re.I,
+)
+_CHATTER = re.compile(
+    r"^message\s*\d+\s*:|\blet'?s (?:keep|just|continue|go on)?\s*(?:chat|talk)|"
+    r"\b(?:just|keep) (?:chatting|talking)\b|\bnever ?mind\b|\bno worries\b|\bdon'?t worry\b|"
+    r"随便聊聊|聊聊天|闲聊|继续聊|接着聊|没事了?$|算了$|帮我记(?:一下|住)|记一下|记住(?:啊|哦)?$",
+    re.I,
+)
+_WEATHER = re.compile(
+    r"天气|好热|有点热|太热了|真热|热死|好冷|有点冷|太冷了|真冷|冷死|下雨|下雪|刮风|雾霾|"
+    r"\bweather\b|\b(?:so|very|really|pretty) (?:hot|cold|humid|rainy)\b|\bit'?s (?:hot|cold"
+    r"|raining"
+    r"|snowing|sunny)\b",
+    re.I,
+)
+# "我讨厌下雨天" / "I love rainy days" state a taste; "今天好热" / "it's so hot" is chatter.
+_OWN_TASTE = re.compile(
+    r"我(?:很|最|特别|不太|不)?(?:喜欢|讨厌|怕|受不了|爱)|\bI (?:really )?(?:love|like|hate"
+    r"|enjoy|can't stand)\b",
+    re.I,
+)
+_FIRST_PERSON = re.compile(
+    r"我|咱|俺|本人|\b(?:i|i'm|i've|i'll|i'd|my|me|mine|we|we're|our|us)\b", re.I
+)
+_DIRECTIVE = re.compile(
+    r"以后|今后|从现在|不要|别|请|不许|不准|禁止|记得|务必|控制在|限制在|"
+    r"\b(?:please|always|never|don'?t|do not|stop|avoid|from now on|make sure)\b",
+    re.I,
+)
+_DOMAIN = re.compile(
+    r"预算|生日|邮箱|电话|手机|微信|地址|身份证|护照|银行卡|卡号|密码|决定|定了|截止|项目|"
+    r"\b(?:budget|birthday|email|e-mail|phone|deadline|decided|decision|project|passport"
+    r"|password|card number)\b",
+    re.I,
+)
+
+
+def _core(text: str) -> str:
+    return text.strip().rstrip(_TRAILING).strip()
+
+
+def is_question(text: str) -> bool:
+    """True if ``text`` asks something (ends in ?/？, ends in 吗/么, has 怎么/哪里/多少…, or opens
+    with what/how/where/can you…); a question never yields a fact."""
+    core = _core(text)
+    if core.endswith(("?", "？")):
+        return True
+    if core.endswith(("呢", "呢。")) and re.search(r"你|什么|怎|哪|谁", core):
+        return True
+    return bool(_QUESTION_EN.search(core) or _QUESTION_ZH.search(core))
+
+
+def is_small_talk(text: str) -> bool:
+    """True if ``text`` is a greeting, thanks, an acknowledgement, weather talk or filler
+    ("let's keep chatting…", "Message 7: …", "帮我记一下")."""
+    core = _core(text).rstrip("。.!！,，")
+    if not core:
+        return True
+    return bool(
+        _GREETING.match(core)
+        or _ACK.match(core)
+        or _THANKS.search(core)
+        or _CHATTER.search(core)
+        or (_WEATHER.search(core) and not _OWN_TASTE.search(core))
+    )
+
+
+def is_noise(text: str) -> bool:
+    """True if ``text`` is a question or small talk: it must never yield a fact."""
+    return is_question(text) or is_small_talk(text)
+
+
+def has_memory_signal(text: str) -> bool:
+    """True if ``text`` talks about the user (我/I/my/we…), instructs the assistant
+    (以后/不要/别/always/don't…) or names a remembered attribute (预算/budget/邮箱/email…)."""
+    return bool(_FIRST_PERSON.search(text) or _DIRECTIVE.search(text) or _DOMAIN.search(text))
+
+
+def is_worth_remembering(text: str) -> bool:
+    """Decide whether a clause states a fact, preference, constraint or plan.
+
+    Returns ``False`` for questions, greetings, thanks, acknowledgements, weather chatter and
+    one-off filler, and for text that neither talks about the user nor instructs the
+    assistant; ``True`` otherwise.
+    """
+    return not is_noise(text) and has_memory_signal(text)

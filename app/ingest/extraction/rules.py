@@ -1,0 +1,1597 @@
+"""The offline rule-based extractor (Chinese and English).
+
+Pipeline per user turn: split into sentences and clauses → drop questions and small talk
+(``filter``) → try the rule table in order, first match wins per clause → one
+``ExtractedFact`` per atomic fact. A little state lives across the clauses of a sentence
+(the subject "我" of "我叫李明，是广东人", a pet kind for "一只叫馒头", a constraint or a habit
+that the next clause continues, a correction) and across the turn (values the user withdrew,
+"我已经从星河科技离职了" → retracted by the next employer fact, or emitted as a retraction).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+from app.arbitration.keys import key_spec
+from app.ingest.extraction import segment
+from app.ingest.extraction.base import ExtractedFact, MemoryType, Turn
+from app.ingest.extraction.dates import (
+    DateMatch,
+    cn_int,
+    describe,
+    find_date,
+    parse_month_day,
+    replace_date,
+)
+from app.ingest.extraction.filter import has_memory_signal, is_noise
+
+Lang = Literal["zh", "en"]
+
+# ---------------------------------------------------------------- vocabularies
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_LATIN = re.compile(r"[A-Za-z]")
+_PETS_ZH = (
+    "猫咪|小猫|猫|小狗|狗狗|狗|兔子|仓鼠|鹦鹉|乌龟|金鱼|鱼|鸟|龙猫|刺猬|蜥蜴|柯基"
+    "|柴犬|金毛|泰迪|哈士奇|布偶猫|英短|宠物"
+)
+_PETS_EN = (
+    r"dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|bird|fish|turtle|tortoise"
+    r"|guinea pig|lizard|snake|ferret|horse|pet"
+)
+_FAMILY_ZH = (
+    "女儿|儿子|孩子|老婆|老公|妻子|丈夫|太太|先生|爸爸|妈妈|父亲|母亲|哥哥|姐姐|弟弟|妹妹|"
+    "爷爷|奶奶|外公|外婆|姥姥|姥爷|男朋友|女朋友|对象|未婚妻|未婚夫|孙子|孙女"
+)
+_FAMILY_EN = (
+    r"daughter|son|kid|child|wife|husband|partner|mom|mother|dad|father|brother|sister"
+    r"|grandma|grandmother|grandpa|grandfather|boyfriend|girlfriend|fiancee|fiance|baby"
+)
+_JOB_ZH = (
+    r"(?:工程师|程序员|开发|设计师|经理|总监|主管|医生|大夫|护士|老师|教师|教授|学生|研究生|博士生|律师|"
+    r"会计|司机|厨师|记者|编辑|作家|主播|博主|创始人|老板|总裁|CEO|CTO|产品|运营|前端|后端|全栈|"
+    r"顾问|分析师|架构师|科学家|销售|客服|警察|公务员|店长|实习生|工人|演员|歌手|画家|翻译|秘书|"
+    r"助理|HR|测试|研究员|[^\s]{0,6}师|[^\s]{0,6}员)"
+)
+_JOB_EN = re.compile(
+    r"(?:nurse|doctor|teacher|engineer|developer|designer|manager|student|consultant|architect"
+    r"|lawyer|accountant|chef|cook|writer|analyst|scientist|founder|ceo|cto|cfo|intern"
+    r"|freelancer|researcher|professor|pharmacist|dentist|surgeon|barista|programmer|coder"
+    r"|pilot|officer|director|editor|journalist|artist|musician|photographer|translator"
+    r"|[a-z]+(?:er|or|ist|ian))s?$",
+    re.I,
+)
+_NOT_JOB_EN = re.compile(
+    r"(?:father|mother|brother|sister|daughter|lover|fan|eater|drinker|sleeper|beginner|user"
+    r"|member|speaker|smoker|customer|owner|person|vegetarian|other|christian|asian|italian"
+    r"|canadian|australian|indian|brazilian|korean|german|russian)$",
+    re.I,
+)
+_LANGS_ZH = (
+    "中文|汉语|普通话|粤语|广东话|英语|英文|日语|日文|韩语|法语|德语|西班牙语"
+    "|俄语|葡萄牙语|意大利语|阿拉伯语|上海话|四川话|闽南语"
+)
+_LANGS_EN = (
+    r"english|chinese|mandarin|cantonese|japanese|korean|french|german|spanish|russian"
+    r"|portuguese|italian|arabic|hindi|dutch|vietnamese|thai"
+)
+_DRINKS = re.compile(
+    r"^(?:(?:iced|hot|black|oat|decaf|green|black|herbal|milk|bubble)\s+)*(?:coffee|tea|latte|lattes"
+    r"|americano|americanos|espresso|cappuccino|mocha|flat white|juice|milk|water|beer|wine"
+    r"|soda|cola|coke|matcha|kombucha|smoothie|chai)s?$|咖啡|美式|拿铁|茶|奶茶|果汁|牛奶|豆浆|"
+    r"可乐|啤酒|红酒|白酒|酒|摩卡|卡布奇诺|抹茶|气泡水|燕麦奶|澳白|苏打水|酸奶",
+    re.I,
+)
+_TECH = re.compile(
+    r"^(?:python|go|golang|rust|java|javascript|typescript|js|ts|c|c\+\+|c#|ruby|php|kotlin"
+    r"|swift|scala|sql|postgres|postgresql|mysql|sqlite|redis|mongodb|react|vue|angular|svelte"
+    r"|django|flask|fastapi|spring|docker|kubernetes|k8s|linux|macos|mac|windows|vim|neovim"
+    r"|emacs|vscode|vs code|pycharm|intellij|git|aws|gcp|azure|terraform|spark|kafka|elixir"
+    r"|haskell|clojure|lua|dart|flutter|node|nodejs|node\.js|deno|bun|tailwind|graphql|grpc)$",
+    re.I,
+)
+_GENDER = (
+    {w: "男" for w in ("男生", "男的", "男人", "男性", "男孩")}
+    | {w: "女" for w in ("女生", "女的", "女人", "女性", "女孩")}
+    | {"man": "male", "guy": "male", "male": "male", "boy": "male", "woman": "female"}
+)
+_GENDER |= {"girl": "female", "female": "female", "non-binary": "non-binary"}
+_PRONOUNS = {
+    "你",
+    "你们",
+    "他",
+    "她",
+    "它",
+    "他们",
+    "这个",
+    "那个",
+    "这",
+    "那",
+    "it",
+    "this",
+    "that",
+    "you",
+    "them",
+}
+
+# ---------------------------------------------------------------- text helpers
+
+_ZH_FILLER = re.compile(
+    r"^(?:其实|实际上|事实上|说实话|说真的|老实说|对了|另外|还有就是|而且|然后|不过|但是|可是|所以|"
+    r"那么?|嗯+|哦+|啊|呃|好吧|而|首先|其次|再确认一下|确认一下|顺便说一下|顺便|补充一下|重申一下)[，,\s]*"
+)
+_EN_FILLER = re.compile(
+    r"^(?:actually|well|so|oh|um|uh|also|and|but|btw|by the way|fyi|ok|okay|yeah|hey|anyway"
+    r"|honestly|to be honest|just so you know|just fyi|oh and|rather|instead|to clarify"
+    r"|correction|just to confirm|to confirm|now|these days|nowadays)\b[,:\s]*",
+    re.I,
+)
+_ZH_TAIL = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯的~～\s]+$")
+_EN_TAIL = re.compile(
+    r"(?:\s+(?:anymore|any more|too|as well|a lot|so much|very much|either|please|now|these days"
+    r"|right now|at the moment|lately|nowadays|for now))+$|[\s.!~]+$",
+    re.I,
+)
+_MARKER_ZH = re.compile(
+    r"其实|实际上|改(?:喝|吃|用|成|为|到|去|住)|换成|不再|已经不|搬到|搬去|搬家|离职|辞职|跳槽|说错|更正|纠正|而是|戒了|现在改"
+)
+_MARKER_EN = re.compile(
+    r"\b(?:actually|no longer|anymore|any more|instead|switched|changed|moved|relocated"
+    r"|correction|i meant|i now|i'm now|now i|not anymore|these days)\b",
+    re.I,
+)
+_EN_ADVERBS = {
+    "usually", "always", "often", "never", "really", "also", "now", "actually", "normally",
+    "generally", "still", "just", "mostly", "sometimes", "currently", "typically", "rarely",
+    "definitely", "totally", "absolutely", "truly", "recently", "finally", "already", "only",
+    "no", "longer", "even", "probably", "kinda", "literally",
+}  # fmt: skip
+_EN_SAME = {
+    "can", "can't", "cannot", "will", "won't", "would", "wouldn't", "should", "shouldn't",
+    "must", "might", "may", "could", "couldn't", "was", "wasn't", "had", "did", "didn't",
+    "quit", "left", "went", "got", "made", "took", "came", "grew", "became", "began", "bought",
+    "built", "ate", "drank", "met", "flew", "found", "lost", "sold", "set", "put", "read", "ran",
+    "spent", "told", "wrote", "gave", "saw", "joined", "need", "used", "won", "held", "felt",
+    "kept", "slept", "taught", "thought", "brought", "caught", "spoke", "broke", "chose", "drove",
+    "rode", "wore", "swam", "sang", "sat", "stood", "heard", "paid", "said", "sent", "lent",
+    "meant", "led", "fed", "hung", "hit", "hurt", "cut", "let", "knew", "threw", "forgot",
+}  # fmt: skip
+_EN_CONJ = {
+    "am": "is", "'m": "is", "are": "is", "have": "has", "'ve": "has", "do": "does",
+    "don't": "doesn't", "go": "goes", "'ll": "will", "'d": "would", "aren't": "isn't",
+    "haven't": "hasn't",
+}  # fmt: skip
+
+
+def _is_latin(text: str) -> bool:
+    return bool(_LATIN.search(text)) and not _HAN.search(text)
+
+
+def _conjugate(word: str) -> str:
+    low = word.lower()
+    if low in _EN_CONJ:
+        return _EN_CONJ[low]
+    if low in _EN_SAME or low.endswith("ed") or not low.isalpha():
+        return word
+    if low.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return word + "es"
+    if low.endswith("y") and len(low) > 1 and low[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def third_person(text: str) -> str:
+    """Rewrite a first-person English clause without its subject: ``"I live in Shenzhen"`` →
+    ``"lives in Shenzhen"``, ``"I'm allergic to nuts"`` → ``"is allergic to nuts"``,
+    ``"my birthday is May 5"`` → ``"birthday is May 5"``. Returns the rewritten clause; other
+    pronouns ("my doctor") are left as written."""
+    text = text.strip()
+    m = re.match(r"^(?:I|we)('m|'ve|'ll|'d|'re)\s*", text, re.I)
+    if m:
+        head = {"'re": "are"}.get(m.group(1).lower()) or _EN_CONJ[m.group(1).lower()]
+        return f"{head} {text[m.end() :]}".strip()
+    m = re.match(r"^I\s+", text)
+    if m:
+        words = text[m.end() :].split(" ")
+        for index, word in enumerate(words):
+            if word.lower() not in _EN_ADVERBS:
+                words[index] = _conjugate(word)
+                if word.lower() == "do" and index + 1 < len(words) and words[index + 1] == "not":
+                    words[index] = "does"
+                break
+        return " ".join(words)
+    if re.match(r"^we\s+", text, re.I):
+        return text[3:].strip()
+    return re.sub(r"^my\s+", "", text, flags=re.I)
+
+
+def _clean_zh(text: str) -> str:
+    previous = None
+    while previous != text:
+        previous = text
+        text = _ZH_FILLER.sub("", text.strip())
+    return text.strip(" 。！!；;，,")
+
+
+def _clean_en(text: str) -> str:
+    text = text.replace("\u2019", "'").replace("\u2018", "'").strip()
+    previous = None
+    while previous != text:
+        previous = text
+        text = _EN_FILLER.sub("", text).strip()
+    text = re.sub(r",?\s*(?:please|thanks|thank you)[.!]*$", "", text, flags=re.I)
+    return text.strip(" .!;,")
+
+
+def _zh_content(text: str) -> str:
+    """A Chinese clause without the leading subject and trailing particles."""
+    text = re.sub(r"^我家(?:里)?", "家里", text)
+    text = re.sub(r"^(?:我们|咱们|我的|我)", "", text)
+    text = re.sub(r"^(?:也|还|都)(?=不|没)", "", text)
+    return _ZH_TAIL.sub("", text).strip()
+
+
+def _norm(value: str, key: str | None) -> str:
+    """The normalised value of a fact: trimmed, particles and fillers dropped; multi-valued
+    keys are lower-cased for Latin text."""
+    value = value.strip().strip("\"'“”‘’「」《》()（）")
+    value = _ZH_TAIL.sub("", value) if _HAN.search(value) else value
+    value = re.sub(r"^(?:a|an|the|some)\s+", "", _EN_TAIL.sub("", value), flags=re.I)
+    value = value.strip(" ，,。.!！")
+    spec = key_spec(key)
+    if spec is not None and spec.cardinality == "multi" and _LATIN.search(value):
+        value = value.lower()
+    return value
+
+
+def _items(value: str, lang: Lang) -> list[str]:
+    """Split a list ("Python 和 Go", "peanuts and shellfish") into items; a split that would
+    leave an empty part ("和牛") is not a list."""
+    sep = (
+        r"\s*(?:、|，|,|和|及|以及|与|跟|还有|或者|或)\s*"
+        if lang == "zh"
+        else r"\s*(?:,|\band\b|\bor\b|&)\s*"
+    )
+    parts = [p.strip() for p in re.split(sep, value.strip())]
+    if len(parts) > 1 and all(parts):
+        return parts
+    return [value.strip()]
+
+
+def _join_zh(head: str, tail: str) -> str:
+    return f"{head} {tail}" if tail[:1].isascii() and head and _HAN.match(head[-1]) else head + tail
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _mask(value: str) -> str:
+    return "*" * max(len(value) - 4, 0) + value[-4:]
+
+
+# ---------------------------------------------------------------- state and rules
+
+
+@dataclass(slots=True)
+class _Clause:
+    text: str  # cleaned for matching: fillers stripped, trailing punctuation dropped
+    raw: str
+    lang: Lang
+    marker: bool  # a correction marker ("其实", "改喝", "actually", "no longer") in the clause
+    date: DateMatch | None
+
+
+@dataclass(slots=True)
+class _State:
+    turn: Turn
+    has_task: bool
+    pending: dict[str, list[tuple[str, str]]] = field(
+        default_factory=dict
+    )  # key → (value, content)
+    correction: bool = False  # the sentence corrects something
+    last_family: str | None = None
+    pet_kind: str | None = None
+    neg_prefix: str | None = None  # "I'm " of "I'm not a programmer", for "but a designer"
+
+    def new_sentence(self) -> None:
+        self.correction, self.last_family, self.pet_kind, self.neg_prefix = False, None, None, None
+
+
+Built = list[ExtractedFact] | None
+Builder = Callable[[re.Match[str], _Clause, _State], Built]
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    family: str
+    lang: Lang
+    pattern: re.Pattern[str]
+    build: Builder
+    after: str | None = None  # only right after a clause of this family in the same sentence
+
+
+def _fact(
+    state: _State,
+    clause: _Clause,
+    key: str,
+    value: str | None,
+    content: str,
+    *,
+    type_: MemoryType | None = None,
+    correction: bool = False,
+    dated: bool = False,
+    metadata: dict[str, object] | None = None,
+) -> ExtractedFact:
+    """One fact for ``key``: consumes the retractions pending for ``key``, inherits the
+    sentence's correcting intent, stamps the date of the clause when ``dated``."""
+    spec = key_spec(key)
+    kind: MemoryType = type_ or (spec.type if spec else "fact")  # type: ignore[assignment]
+    retracted = state.pending.pop(key, [])
+    retracts = [v.lower() if _LATIN.search(v) else v for v, _ in retracted]
+    if kind == "constraint":
+        is_correction = False
+    else:
+        is_correction = correction or bool(retracts) or clause.marker or state.correction
+    date = clause.date if dated else None
+    return ExtractedFact(
+        type=kind,
+        content=content.strip(),
+        key=key,
+        value=_norm(value, key) if value is not None else None,
+        is_correction=is_correction,
+        retracts=retracts,
+        valid_from=date.start if date else None,
+        valid_to=date.end if date and kind == "event" else None,
+        message_ids=[state.turn.message_id],
+        metadata=metadata or {},
+    )
+
+
+def _content(clause: _Clause, text: str | None = None) -> str:
+    """The clause in the user's own words: subject dropped (zh) or third person (en), relative
+    dates replaced by absolute ones."""
+    text = clause.text if text is None else text
+    if clause.date is not None and text == clause.text:
+        text = replace_date(text, clause.date, clause.lang)
+    return _zh_content(text) if clause.lang == "zh" else third_person(text)
+
+
+def simple(
+    key: str,
+    template: str | None = None,
+    *,
+    split: bool = False,
+    correction: bool = False,
+    check: Callable[[str], bool] | None = None,
+    metadata: dict[str, object] | None = None,
+) -> Builder:
+    """A builder for one value group ``v``: content from ``template`` (``{v}`` and the other
+    named groups) or the clause itself; ``split`` makes one fact per list item."""
+
+    def build(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+        groups = {k: (v or "") for k, v in m.groupdict().items()}
+        raw = groups.get("v", "")
+        values = _items(raw, clause.lang) if split else [raw]
+        facts = []
+        for item in values:
+            value = _norm(item, key)
+            if not value or value.lower() in _PRONOUNS or (check and not check(value)):
+                return None
+            if template is None:
+                content = _content(clause)
+            else:
+                content = template.format(**{**groups, "v": item.strip()})
+                content = _content(clause, content) if clause.lang == "en" else content
+            facts.append(
+                _fact(state, clause, key, value, content, correction=correction, metadata=metadata)
+            )
+        return facts
+
+    return build
+
+
+def _place(value: str) -> str | None:
+    """The place at the head of ``value`` (``"上海两个月了"`` → ``"上海"``), or ``None``."""
+    value = _norm(value, None)
+    if _is_latin(value):
+        return value if value[:1].isupper() else None
+    head = segment.leading_place(value)
+    return head if head else (value if segment.is_place(value) else None)
+
+
+def place(key: str, template: str, *, correction: bool = False, dated: bool = False) -> Builder:
+    """A builder for a place-valued key (hometown, residence); rejects non-places."""
+
+    def build(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+        text = m.group("v")
+        if clause.date is not None:  # "搬到上海上个月" / "to Shanghai last month"
+            for start, end in sorted(clause.date.spans, reverse=True):
+                offset = m.start("v")
+                if offset <= start <= m.end("v"):
+                    text = text[: start - offset] + text[end - offset :]
+        where = _place(text.strip())
+        if where is None:
+            return None
+        content = template.format(v=where)
+        if dated and clause.date is not None:
+            when = describe(clause.date, clause.lang)
+            content += f"（{when}搬来）" if clause.lang == "zh" else f" (moved {when})"
+        return [_fact(state, clause, key, where, content, correction=correction, dated=dated)]
+
+    return build
+
+
+def work(*, correction: bool = False) -> Builder:
+    """Employer and/or role from groups ``org`` and ``role``; a place as ``org`` becomes
+    ``work.location``."""
+
+    def build(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+        groups = m.groupdict()
+        if groups.get("old"):
+            old = _norm(groups["old"], "work.employer")
+            state.pending.setdefault("work.employer", []).append((old, ""))
+        org = _norm(groups.get("org") or "", "work.employer")
+        role = _norm(re.sub(r"(?:的)?工作$", "", groups.get("role") or ""), "work.role")
+        zh = clause.lang == "zh"
+        if role and not zh and (not _JOB_EN.search(role) or _NOT_JOB_EN.search(role)):
+            return None
+        if (
+            org.lower() in _PRONOUNS
+            or org in ("家", "家里", "公司", "学校")
+            or (zh and len(org) < 2)
+            or (not zh and not re.match(r"^[A-Z0-9]", org))  # "joined in", "work at home"
+        ):
+            org = ""
+        facts = []
+        if org and zh and segment.is_place(org):
+            facts.append(
+                _fact(state, clause, "work.location", org, f"在{org}工作", correction=correction)
+            )
+        elif org:
+            text = _zh_content(clause.text) if zh and role else f"在{org}工作"
+            text = text if zh else f"works at {org}"
+            facts.append(_fact(state, clause, "work.employer", org, text, correction=correction))
+        if role:
+            text = f"职业是{role}" if zh else f"works as {_article(role)} {role}"
+            facts.append(_fact(state, clause, "work.role", role, text, correction=correction))
+        return facts or None
+
+    return build
+
+
+def retract(key: str) -> Builder:
+    """A withdrawn value ("我已经从星河科技离职了", "I quit Acme"): remembered as pending for
+    ``key``; the next fact under ``key`` retracts it, otherwise it is emitted at the end."""
+
+    def build(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+        value = _norm(m.group("v"), key)
+        if not value or re.match(r"^(?:my |the )?(?:job|work|company)$", value, re.I):
+            return None
+        if clause.lang == "en" and not re.match(r"^[A-Z0-9]", value):  # "left for vacation"
+            return None
+        state.pending.setdefault(key, []).append((value, _content(clause)))
+        state.correction = True
+        return []
+
+    return build
+
+
+def drink(*, correction: bool = False) -> Builder:
+    """The usual drink: ``preference.drink``; a change ("改喝", "switched to") corrects."""
+
+    def build(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+        value = _norm(m.group("v"), "preference.drink")
+        groups = m.groupdict()
+        if clause.lang == "en":
+            value = re.sub(r"\s+(?:every|in the|each|daily|at|with)\b.*$", "", value, flags=re.I)
+            if not _DRINKS.search(value):
+                return None
+        if not value or re.match(r"^(?:多|醉|不|完|过|了|点)", value):
+            return None
+        changed = correction or bool(groups.get("old")) or clause.marker
+        if groups.get("old"):
+            old = _norm(groups["old"], "preference.drink")
+            state.pending.setdefault("preference.drink", []).append((old, ""))
+        if clause.lang == "zh":
+            content = f"改喝{value}" if changed else _zh_content(clause.text)
+        else:
+            content = f"switched to {value}" if changed else third_person(clause.text)
+        return [_fact(state, clause, "preference.drink", value, content, correction=changed)]
+
+    return build
+
+
+_NOT_A_TASTE = re.compile(
+    r"^(?:how|the way|way|that|this|these|those|it|its|it's|your|you|what|when|where|why|hearing"
+    r"|seeing you|to hear|to see|him|her|them|us|me|everything|anything|that you|when you)\b",
+    re.I,
+)
+
+
+def _is_taste(value: str) -> bool:
+    """A liked/disliked thing is a short noun phrase, not an opinion about the conversation."""
+    if _is_latin(value):
+        return not _NOT_A_TASTE.match(value) and len(value.split()) <= 8
+    return len(value) <= 16 and not re.match(r"^(?:你|你们|这|那|它|他|她)", value)
+
+
+def prefer(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """A stated preference, routed per item: a human language → ``language.preferred``, a drink
+    → ``preference.drink``, a programming language/tool → ``tech.preferred``, else likes."""
+    verb = m.group("verb")
+    facts = []
+    wanted = re.sub(
+        r"\s+(?:over|to|rather than|instead of|more than)\s+.*$|(?:而不是|胜过|多过).*$",
+        "",
+        m.group("v"),
+    )
+    for item in _items(wanted, clause.lang):
+        item = _norm(item, None)
+        if not item:
+            continue
+        low = item.lower()
+        if re.fullmatch(_LANGS_ZH + "|" + _LANGS_EN, low):
+            key = "language.preferred"
+        elif _DRINKS.search(low) and len(item) <= 20:
+            key = "preference.drink"
+        elif _TECH.match(low) or (clause.lang == "zh" and _is_latin(item)):
+            key = "tech.preferred"
+        else:
+            key = "preference.likes"
+        if clause.lang == "zh":
+            content = _join_zh(verb, item)
+        else:
+            content = f"{_conjugate(verb) if ' ' not in verb else third_person('I ' + verb)} {item}"
+        facts.append(_fact(state, clause, key, item, content))
+    return facts or None
+
+
+def pet(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """Pets: the kind (``pets.kind``) and/or the name (``pets.name``)."""
+    groups = m.groupdict()
+    kind = (groups.get("kind") or state.pet_kind or "").lower()
+    name = groups.get("name")
+    if not kind and not name:
+        return None
+    facts = []
+    if kind and not name:
+        state.pet_kind = kind
+        facts.append(_fact(state, clause, "pets.kind", kind, _content(clause)))
+    if name:
+        if not kind:
+            return None
+        name = _norm(name, None)
+        state.pet_kind = kind
+        if clause.lang == "zh":
+            content = f"有一只{kind}叫{name}" if kind != "宠物" else f"宠物叫{name}"
+        else:
+            content = f"has {_article(kind)} {kind} named {name}"
+        facts.append(_fact(state, clause, "pets.name", name, content, metadata={"kind": kind}))
+        if groups.get("kind") and clause.lang == "en":
+            facts.append(_fact(state, clause, "pets.kind", kind, f"has {_article(kind)} {kind}"))
+    return facts
+
+
+def family(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """A family member: its name when given (metadata ``relation``), else the relation."""
+    relation = m.group("rel").lower()
+    name = _norm(m.groupdict().get("name") or "", None)
+    if name and clause.lang == "zh" and (len(name) > 4 or re.search(_JOB_ZH + "$", name)):
+        return None
+    content = _content(clause)
+    if name and clause.lang == "en":
+        content = f"{relation}'s name is {name}"
+    return [
+        _fact(
+            state,
+            clause,
+            "family.member",
+            name or relation,
+            content,
+            metadata={"relation": relation},
+        )
+    ]
+
+
+def contact(key: str, sensitivity: str = "personal") -> Builder:
+    """An email/phone (kept exactly as written) or a secret number (content masked)."""
+
+    def build(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+        value = m.group("v").strip()
+        zh = clause.lang == "zh"
+        if sensitivity == "secret":
+            label = m.group("label")
+            content = f"{label}是 {_mask(value)}" if zh else f"{label} is {_mask(value)}"
+        elif key == "contact.email":
+            content = f"邮箱是 {value}" if zh else f"email is {value}"
+        else:
+            content = f"电话是 {value}" if zh else f"phone number is {value}"
+        fact = _fact(state, clause, key, value, content, metadata={"sensitivity": sensitivity})
+        fact.value = value  # exactly as written
+        return [fact]
+
+    return build
+
+
+_BUDGET_MAX = re.compile(
+    r"最多|最高|不超过|上限|以内|封顶|at most|up to|max|no more than|under|cap"
+)
+_BUDGET_MIN = re.compile(r"至少|最少|不低于|起码|at least|min")
+
+
+def budget(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """``project.budget``: the amount as written ("50万", "$5,000"), validated as a number."""
+    value = re.sub(r"\s+", "", m.group("v")) if clause.lang == "zh" else m.group("v").strip()
+    value = re.sub(r"(?:元|块钱?|人民币)$", "", value)
+    if not re.search(r"\d", value):
+        return None
+    qualifier = m.group("q") or ""
+    bound = (
+        "max" if _BUDGET_MAX.search(qualifier) else "min" if _BUDGET_MIN.search(qualifier) else None
+    )
+    project = re.search(r"项目|project", clause.text, re.I)
+    if clause.lang == "zh":
+        content = ("项目" if project else "") + re.sub(r"\s+", "", m.group(0)).rstrip("元")
+    else:
+        content = ("project " if project else "") + m.group(0).strip()
+    meta: dict[str, object] = {"bound": bound} if bound else {}
+    return [_fact(state, clause, "project.budget", value, content, metadata=meta)]
+
+
+def birthday(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """``birthday`` as ``MM-DD`` (``YYYY-MM-DD`` when the year is given)."""
+    parsed = parse_month_day(m.group("v"))
+    if parsed is None:
+        return None
+    year, month, day = parsed
+    value = f"{year:04d}-{month:02d}-{day:02d}" if year else f"{month:02d}-{day:02d}"
+    if clause.lang == "zh":
+        content = f"生日是{f'{year}年' if year else ''}{month}月{day}日"
+    else:
+        month_name = datetime(2000, month, 1).strftime("%B")
+        content = f"birthday is {month_name} {day}{f', {year}' if year else ''}"
+    return [_fact(state, clause, "birthday", value, content)]
+
+
+def age(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """``age`` in years, validated (1–129)."""
+    years = cn_int(m.group("v"))
+    if years is None or not 0 < years < 130:
+        return None
+    content = f"今年{years}岁" if clause.lang == "zh" else f"is {years} years old"
+    return [_fact(state, clause, "age", str(years), content)]
+
+
+def constraint(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """A rule for the assistant (``assistant.constraint``, type constraint)."""
+    text = clause.text
+    if clause.lang == "zh":
+        text = _ZH_TAIL.sub(
+            "", re.sub(r"^(?:以后|今后|之后|往后|从现在起|从今以后|从今天起)[，,]?", "", text)
+        )
+        text = re.sub(r"^(?:请|麻烦)?你?", "", text)
+        if re.match(r"^(?:控制|限制|保持|压缩)在", text):  # "控制在三句话以内" is about answers
+            text = "回答" + text
+    else:
+        text = re.sub(
+            r"^(?:please\s+)?(?:(?:from now on|going forward|in (?:the )?future),?\s+)?",
+            "",
+            text,
+            flags=re.I,
+        )
+        text = re.sub(r"^please\s+", "", text, flags=re.I)
+        text = re.sub(r"^I (?:don't|do not) want you to\s+", "don't ", text, flags=re.I)
+        text = re.sub(r"^I(?:'d| would) like you to\s+|^I want you to\s+", "", text, flags=re.I)
+    if len(text) < 2:
+        return None
+    return [
+        _fact(
+            state,
+            clause,
+            "assistant.constraint",
+            text.lower() if clause.lang == "en" else text,
+            text,
+        )
+    ]
+
+
+def decision(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """``task.decision`` (type fact), scoped to the task when the turns came with one."""
+    what = m.group("v").strip()
+    personal = (m.groupdict().get("who") or "").lower() in ("我", "i")
+    if personal and not state.has_task and not re.search("项目|project", clause.text, re.I):
+        # "我决定明年考研" / "I decided to run again" is the user's own plan; "I chose them" is
+        # a past choice, nothing to keep.
+        verb = (m.groupdict().get("verb") or "决定").lower()
+        return event("plan")(m, clause, state) if verb in ("决定", "decided") else []
+    if clause.date is not None:
+        what = replace_date(
+            what, find_date(what, state.turn.occurred_at) or clause.date, clause.lang
+        )
+    if clause.lang == "zh":
+        content = ("项目" if "项目" in clause.text else "") + "决定" + what
+    else:
+        verb = third_person("we " + m.group("verb")) if m.group("verb") else "decided"
+        content = f"{verb} {what}"
+    fact = _fact(state, clause, "task.decision", what, _ZH_TAIL.sub("", content))
+    fact.scope = "task" if state.has_task else "user"
+    return [fact]
+
+
+_ZH_ACTION = re.compile(
+    r"要|得|会|将|约了?|安排|有个|有一个|去|飞|回|出差|参加|开会|面试|考试|见|出发|上课|拜访|聚餐|看病|体检|搬"
+)
+
+
+def event(key: str) -> Builder:
+    """A dated happening (``event``) or an intention (``plan``); type event, ``valid_from`` the
+    resolved date, ``valid_to`` the end of that period."""
+
+    def build(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+        date = clause.date
+        if key == "event":
+            if date is None or date.granularity not in ("minute", "part", "day"):
+                return None
+            if clause.lang == "zh" and not _ZH_ACTION.search(clause.text):
+                return None
+        content = _content(clause)
+        value = clause.text
+        if date is not None:
+            for start, end in sorted(date.spans, reverse=True):
+                value = value[:start] + value[end:]
+        value = re.sub(
+            r"^(?:我们|我|I(?:'m| am| will|'ll| have|'ve got)?|we)\s*",
+            "",
+            value.strip(),
+            flags=re.I,
+        )
+        value = re.sub(r"^(?:要|得|会|将)", "", value).strip(" ，,")
+        if len(value) < 2:
+            return None
+        return [_fact(state, clause, key, value, content, dated=True)]
+
+    return build
+
+
+# What a behaviour rule is about: how the assistant answers, says, recommends, calls the user.
+# "别担心" / "never give up" / "don't let it get you down" are encouragement, not rules.
+_ZH_ASSIST_VERBS = (
+    r"用|使用|提|提起|提到|说|讲|回复|回答|答|推荐|建议|写|发|叫|称呼|问|加|带|列|输出|总结|翻译|解释|"
+    r"啰嗦|废话|长篇大论|超过|重复|打扰|透露|告诉|分享|给我|帮我|替我|主动|评论|安排|涉及|出现|"
+    r"举例|比喻|表情|emoji"
+)
+_EN_ASSIST_VERBS = (
+    r"answer|reply|respond|write|use|say|mention|recommend|suggest|call|talk|speak|tell|remind"
+    r"|ask|bring up|send|include|show|explain|format|list|summari[sz]e|translate|add|refer"
+    r"|address|interrupt|give me|offer|share|reveal|book|schedule|order|sign|start|end|apologi[sz]e"
+    r"|repeat|quote|cite|emojis?|jargon|abbreviations?"
+)
+
+# Each entry: (family, language, pattern, builder[, after]). First match wins per clause.
+_S = (
+    r"^(?:我|本人)?(?:现在|目前|如今|平时|其实|已经|最近|刚刚|刚|也|还|都|一直|真的|比较"
+    r"|很|最|特别|非常|超|挺|就|确实)*"
+)
+_I = (
+    r"^I\b\s*(?:(?:really|just|also|absolutely|totally|truly|still|now|currently|usually"
+    r"|generally|mostly|normally|actually|definitely)\s+)*"
+)
+_R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] = [
+    # contacts and secrets first: they can sit inside any clause
+    (
+        "secret",
+        "zh",
+        r"(?P<label>身份证号?码?|护照号?码?)(?:是|为|[:：])?\s*(?P<v>[0-9A-Za-z]{6,})",
+        contact("identity.document", "secret"),
+    ),
+    (
+        "secret",
+        "zh",
+        r"(?P<label>银行卡号?码?|信用卡号?码?|卡号)(?:是|为|[:：])?\s*(?P<v>[\d\s-]{8,}\d)",
+        contact("finance.card", "secret"),
+    ),
+    (
+        "secret",
+        "zh",
+        r"(?P<label>密码)(?:是|为|[:：])\s*(?P<v>\S{4,})",
+        contact("account.password", "secret"),
+    ),
+    (
+        "secret",
+        "en",
+        r"(?P<label>(?:ssn|social security number|passport(?: number)?|id number))\s*(?:is"
+        r"|:)?\s*(?P<v>[0-9A-Za-z-]{6,})",
+        contact("identity.document", "secret"),
+    ),
+    (
+        "secret",
+        "en",
+        r"(?P<label>(?:credit |debit |bank )?card(?: number)?)\s*(?:is|:)\s*(?P<v>[\d\s-]{8,}\d)",
+        contact("finance.card", "secret"),
+    ),
+    (
+        "secret",
+        "en",
+        r"(?P<label>password)\s*(?:is|:)\s*(?P<v>\S{4,})",
+        contact("account.password", "secret"),
+    ),
+    ("contact", "zh", r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)", contact("contact.email")),
+    ("contact", "en", r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)", contact("contact.email")),
+    (
+        "contact",
+        "zh",
+        r"(?:电话|手机|号码|手机号|联系方式)\D{0,8}?(?P<v>\+?\d[\d\s-]{5,}\d)",
+        contact("contact.phone"),
+    ),
+    (
+        "contact",
+        "en",
+        r"(?:phone|mobile|cell|number|tel|call me at|reach me at"
+        r"|text me at)\D{0,12}?(?P<v>\+?\(?\d[\d\s().-]{5,}\d)",
+        contact("contact.phone"),
+    ),
+    # numbers and dates about the user
+    (
+        "budget",
+        "zh",
+        r"预算(?P<q>[^\d]{0,6}?)(?P<v>\d+(?:\.\d+)?\s*(?:万|千|百|亿|k|K|w|W)?(?:元|块钱?|人民币|美元|美金|刀)?)",
+        budget,
+    ),
+    (
+        "budget",
+        "en",
+        r"budget\b(?P<q>[^$€£¥\d]{0,30}?)(?P<v>[$€£¥]?\s?\d[\d,]*(?:\.\d+)?\s?(?:k|m|thousand|million|dollars|usd|euros?|rmb|yuan)?\b)",
+        budget,
+    ),
+    ("birthday", "zh", r"生日(?:是|在|为)?(?P<v>.+)$", birthday),
+    (
+        "birthday",
+        "en",
+        r"(?:birthday is|birthday's|i was born on)\s+(?:on\s+)?(?P<v>.+)$",
+        birthday,
+    ),
+    ("age", "zh", r"^我?(?:今年|已经|快)*(?P<v>[\d零一二两三四五六七八九十]{1,3})(?:周)?岁", age),
+    ("age", "en", r"^I(?:'m| am) (?P<v>\d{1,3})(?: years? old| yo)?$", age),
+    # identity
+    (
+        "name",
+        "zh",
+        r"^(?:我|本人)(?:的名字|的全名)?(?:叫做?|名叫)(?P<v>[^\s，,]{1,10})$",
+        simple("name.full", "名字叫{v}", check=lambda v: len(v) <= 4 or segment.is_person_name(v)),
+    ),
+    (
+        "name",
+        "zh",
+        r"^(?:我的)?(?:名字|全名|姓名)(?:是|叫)(?P<v>[^\s，,]{1,10})$",
+        simple("name.full", "名字叫{v}"),
+    ),
+    (
+        "name",
+        "zh",
+        r"^(?:以后)?(?:你)?(?:就|可以)*叫我(?P<v>[^\s，,]{1,8}?)(?:就行|就好|就可以|吧|好了)?$",
+        simple("name.nickname", "希望被称为{v}"),
+    ),
+    (
+        "name",
+        "en",
+        r"^my (?:full )?name is (?P<v>[A-Za-z][\w'-]*(?: [A-Z][\w'-]*)*)",
+        simple("name.full", "name is {v}"),
+    ),
+    (
+        "name",
+        "en",
+        r"^(?:please\s+)?call me (?P<v>[A-Za-z][\w'-]*)",
+        simple("name.nickname", "likes to be called {v}"),
+    ),
+    (
+        "gender",
+        "zh",
+        r"^我是(?:一个|个|一名)?(?P<v>男生|女生|男的|女的|男人|女人|男性|女性|男孩|女孩)$",
+        lambda m, c, s: [_fact(s, c, "identity.gender", _GENDER[m["v"].lower()], _content(c))],
+    ),
+    (
+        "gender",
+        "en",
+        r"^I(?:'m| am) (?:an? )?(?P<v>man|woman|guy|girl|male|female|boy|non-binary)$",
+        lambda m, c, s: [_fact(s, c, "identity.gender", _GENDER[m["v"].lower()], _content(c))],
+    ),
+    # places
+    (
+        "hometown",
+        "zh",
+        r"^(?:我的?)?(?:老家|家乡|籍贯)(?:是|在)(?P<v>.+?)的?$",
+        place("hometown", "家乡是{v}"),
+    ),
+    (
+        "hometown",
+        "zh",
+        r"^我?(?:是|来自|出生在|出生于|生在|生于)(?P<v>.+?)(?:人|的)$",
+        place("hometown", "家乡是{v}"),
+    ),
+    (
+        "hometown",
+        "zh",
+        r"^我?(?:来自|出生在|出生于|生在|生于)(?P<v>.+?)$",
+        place("hometown", "家乡是{v}"),
+    ),
+    (
+        "hometown",
+        "en",
+        r"^(?:I(?:'m| am) (?:originally )?from|I come from|I grew up in|I was born in"
+        r"|my hometown is)\s+(?P<v>.+)$",
+        place("hometown", "is from {v}"),
+    ),
+    (
+        "move",
+        "zh",
+        r"^我?(?:.{0,6}?)(?:搬到|搬去|搬家到|搬来|迁到)了?(?P<v>.+?)(?:去|来)?(?:住|生活)?了?$",
+        place("residence.city", "现在住在{v}", correction=True, dated=True),
+    ),
+    (
+        "move",
+        "en",
+        r"^I(?:'ve| have)? (?:just |recently |finally )?(?:moved"
+        r"|relocated) (?:back )?to (?P<v>.+)$",
+        place("residence.city", "now lives in {v}", correction=True, dated=True),
+    ),
+    (
+        "residence",
+        "zh",
+        r"^我?(?:现在|目前|一直)?(?:住在|住|定居在|定居于?|生活在|常住)(?P<v>.+)$",
+        place("residence.city", "住在{v}"),
+    ),
+    (
+        "residence",
+        "zh",
+        r"^我?(?:现在|目前|一直)?在(?P<v>.+?)(?:住|生活|定居)$",
+        place("residence.city", "住在{v}"),
+    ),
+    (
+        "residence",
+        "en",
+        r"^I (?:currently |now |still )?(?:live|reside|am living|'m living|am based"
+        r"|'m based) in (?P<v>.+)$",
+        place("residence.city", "lives in {v}"),
+    ),
+    (
+        "residence",
+        "en",
+        r"^I(?:'m| am) (?:currently |now )?(?:living|based) in (?P<v>.+)$",
+        place("residence.city", "lives in {v}"),
+    ),
+    # work and study
+    (
+        "quit",
+        "zh",
+        r"^我?(?:已经|刚刚?|最近|上个月|去年)*从(?P<v>.+?)(?:离职|辞职|退出|出来|走)了?$",
+        retract("work.employer"),
+    ),
+    (
+        "quit",
+        "zh",
+        r"^我?(?:已经|刚刚?|最近)*(?:离开了?|辞掉了?)(?P<v>.+?)(?:的工作)?了?$",
+        retract("work.employer"),
+    ),
+    (
+        "quit",
+        "en",
+        r"^I(?:'ve| have)? (?:just |recently )?(?:quit|left|resigned from|was laid off from"
+        r"|got laid off from|no longer work (?:at|for)|don't work (?:at"
+        r"|for)) (?P<v>.+?)(?: anymore| any more)?$",
+        retract("work.employer"),
+    ),
+    (
+        "job",
+        "zh",
+        r"从(?P<old>.+?)跳槽到了?(?P<org>.+?)(?:(?:做|当|担任)(?P<role>.+))?$",
+        work(correction=True),
+    ),
+    (
+        "school",
+        "zh",
+        r"^我?(?:是)?(?:毕业于|毕业自)(?P<v>.+)$",
+        simple("education.school", "毕业于{v}"),
+    ),
+    (
+        "school",
+        "zh",
+        r"^我?(?:在|是)?(?P<v>[^在]{2,12}?(?:大学|学院|中学|高中|小学|学校|北大|清华))(?:读书|上学|读研|读博|念书|读大学|读本科|读硕士|读博士|毕业|的学生|毕业的|的)$",
+        simple("education.school"),
+    ),
+    (
+        "school",
+        "en",
+        r"^I (?:graduated from|studied at|study at|am studying at|'m studying at) (?P<v>[A-Z].*)$",
+        simple("education.school", "studied at {v}"),
+    ),
+    (
+        "school",
+        "en",
+        r"^I (?:go to|attend|attended|went to) (?P<v>.*?(?:university|college|school|institute"
+        r"|academy|polytechnic)\b.*)$",
+        simple("education.school", "studied at {v}"),
+    ),
+    (
+        "job",
+        "zh",
+        r"^我?(?:现在|目前|如今|还)*(?:入职|加入)了?(?P<org>[^，,做当]+?)(?:(?:做|当|担任)(?P<role>.+))?$",
+        work(correction=True),
+    ),
+    (
+        "job",
+        "zh",
+        r"^(?:我)?(?:现在|目前|如今|还|一直)*在(?P<org>[^，。在]+?)(?:做|当|担任|任职|工作|上班|实习|打工|干)(?P<role>.*)$",
+        work(),
+    ),
+    ("job", "zh", rf"^我?(?:现在|目前)*是(?P<org>[^的]+?)的(?P<role>.*?{_JOB_ZH})$", work()),
+    (
+        "job",
+        "zh",
+        rf"^我?(?:现在|目前|如今|已经)*(?:是|当|做)了?(?:一[名个位])?(?P<role>[^，,的]{{0,8}}?{_JOB_ZH})了?$",
+        work(),
+    ),
+    ("job", "zh", r"^我?(?:的)?(?:工作|职业)是(?P<role>.+)$", work()),
+    (
+        "job",
+        "en",
+        r"^I (?:currently |now |still )?work as (?:an? )?(?P<role>.+?)(?: (?:at"
+        r"|for) (?P<org>.+))?$",
+        work(),
+    ),
+    (
+        "job",
+        "en",
+        r"^I (?:currently |now |still )?work (?:at"
+        r"|for) (?P<org>.+?)(?: as (?:an? )?(?P<role>.+))?$",
+        work(),
+    ),
+    (
+        "job",
+        "en",
+        r"^I(?:'ve| have)? (?:just |recently )?(?:joined|started at|started working at"
+        r"|got a job at) (?P<org>.+?)(?: as (?:an? )?(?P<role>.+))?$",
+        work(correction=True),
+    ),
+    (
+        "job",
+        "en",
+        r"^I(?:'m| am) (?:now |currently )?(?:an? )(?P<role>[\w -]+?)(?: (?:at|for) (?P<org>.+))?$",
+        work(),
+    ),
+    # health and diet
+    ("allergy", "zh", _S + r"对(?P<v>.+?)过敏$", simple("health.allergy", "对{v}过敏", split=True)),
+    (
+        "allergy",
+        "zh",
+        _S + r"(?P<v>[^对]+?)过敏$",
+        simple("health.allergy", "对{v}过敏", split=True),
+    ),
+    (
+        "allergy",
+        "en",
+        r"^I(?:'m| am) (?:also |very |severely |highly |deathly )?allergic to (?P<v>.+)$",
+        simple("health.allergy", "is allergic to {v}", split=True),
+    ),
+    (
+        "allergy",
+        "en",
+        r"^I have (?:an? |a severe )?(?P<v>.+?) allergy$",
+        simple("health.allergy", "is allergic to {v}", split=True),
+    ),
+    (
+        "condition",
+        "zh",
+        _S + r"(?:有|得了|患有|患了)(?P<v>高血压|糖尿病|哮喘|心脏病|胃病|抑郁症|焦虑症|痛风"
+        r"|.{1,4}?(?:病|症|炎))$",
+        simple("health.condition", "有{v}"),
+    ),
+    (
+        "condition",
+        "en",
+        r"^I have (?P<v>diabetes|asthma|hypertension|high blood pressure|celiac disease"
+        r"|arthritis|migraines|gout|ibs|adhd|epilepsy)$",
+        simple("health.condition", "has {v}"),
+    ),
+    (
+        "diet",
+        "zh",
+        _S + r"(?:吃素|只吃素|是素食主义者|是素食者|是吃素的)$",
+        lambda m, c, s: [_fact(s, c, "diet.style", "素食", "吃素")],
+    ),
+    (
+        "diet",
+        "zh",
+        _S + r"(?P<verb>不吃|不能吃|不可以吃|吃不了|不敢吃|不碰|忌口|不喝|不能喝|戒了"
+        r"|戒掉了)(?P<v>.+)$",
+        simple("diet.avoid", "{verb}{v}", split=True),
+    ),
+    (
+        "diet",
+        "en",
+        r"^I(?:'m| am) (?:an? )?(?P<v>vegetarian|vegan|pescatarian|pescetarian)$",
+        simple("diet.style", "is {v}"),
+    ),
+    (
+        "diet",
+        "en",
+        _I + r"(?P<verb>can't|cannot|can not|don't|do not|no longer|never|won't|shouldn't"
+        r"|am not allowed to|'m not allowed to)\s+(?P<eat>eat|drink|consume|tolerate|digest"
+        # "have" only after can't/shouldn't/allowed to: "I don't have big plans" is no diet
+        r"|(?:(?<=can't )|(?<=cannot )|(?<=shouldn't )|(?<=allowed to )|(?<=no longer ))have)"
+        r"\s+(?P<v>.+)$",
+        simple("diet.avoid", "I {verb} {eat} {v}", split=True),
+    ),
+    (
+        "diet",
+        "en",
+        _I + r"(?:avoid|stay away from|cut out|gave up|quit eating)\s+(?P<v>.+)$",
+        simple("diet.avoid", "avoids {v}", split=True),
+    ),
+    # pets and family
+    (
+        "pets",
+        "zh",
+        rf"^(?:我|我们)?(?:家)?(?:里)?(?:有|养了?|养着)(?P<n>[一二两三四五六七八九十几\d]+)?(?:只|条|个|头|匹|尾)?(?P<kind>{_PETS_ZH})(?:[，,]?(?:叫|名叫)(?P<name>.+))?$",
+        pet,
+    ),
+    (
+        "pets",
+        "zh",
+        rf"^(?:我的?|我家的?)?(?P<kind>{_PETS_ZH})?(?:(?:一|另一|还有一|其中一|另外一)(?:只|条|个|头))?(?:的名字)?(?:叫做?|名叫|名字是|名字叫)(?P<name>[^\s，,]{{1,8}})$",
+        pet,
+    ),
+    (
+        "pets",
+        "en",
+        rf"^I have (?:an? |one |two |three |\d+ )?(?P<kind>{_PETS_EN})s? (?:named"
+        rf"|called) (?P<name>[\w'-]+)$",
+        pet,
+    ),
+    (
+        "pets",
+        "en",
+        rf"^my (?P<kind>{_PETS_EN})(?:'s name is| is named| is called) (?P<name>[\w'-]+)$",
+        pet,
+    ),
+    ("pets", "en", rf"^I have (?:an?|one|two|three|\d+) (?P<kind>{_PETS_EN})s?$", pet),
+    (
+        "family",
+        "zh",
+        rf"^(?:我的?)?(?P<rel>{_FAMILY_ZH})(?:的名字)?(?:叫做?|名叫|名字是|名字叫)(?P<name>[^\s，,]{{1,6}})$",
+        family,
+    ),
+    ("family", "zh", rf"^我?(?:有|生了)(?:一个|两个|三个|个|\d+个)?(?P<rel>{_FAMILY_ZH})$", family),
+    (
+        "family",
+        "en",
+        rf"^my (?P<rel>{_FAMILY_EN})(?:'s name is| is named| is called) (?P<name>[\w'-]+)$",
+        family,
+    ),
+    (
+        "family",
+        "en",
+        rf"^I have an? (?P<rel>{_FAMILY_EN}) (?:named|called) (?P<name>[\w'-]+)$",
+        family,
+    ),
+    ("family", "en", rf"^I have (?:an?|one|two|three|\d+) (?P<rel>{_FAMILY_EN})s?$", family),
+    # behaviour rules for the assistant
+    (
+        "constraint",
+        "zh",
+        rf"^(?:以后|今后|之后|往后|从现在起|从今以后|从今天起)?[，,]?(?:请|麻烦)?你?(?:在)?(?:回答|回复|说话|聊天|写|输出)?(?:的)?(?:时候|时)?(?:都|也|一律|永远)?(?:不要|别|不许|不准|禁止|请勿|不用|无需|避免|不能|少)(?:再|总是|老是|一直)?"
+        rf"(?:{_ZH_ASSIST_VERBS})(?P<rest>.*)$",
+        constraint,
+    ),
+    (
+        "constraint",
+        "zh",
+        r"^(?:以后|今后|之后|从现在起|每次|永远|一直)?(?:请|麻烦)?你?(?:都|务必|一定要?|要|只|尽量)*(?:用|使用|以)(?P<rest>.+?)(?:回答|回复|交流|沟通|来回答|写|输出)(?P<tail>.*)$",
+        constraint,
+    ),
+    (
+        "constraint",
+        "zh",
+        r"^(?:以后|今后)?(?:请|麻烦)?你?(?:把)?(?:回答|回复|答案|内容)?(?:都)?(?:控制|限制|保持|压缩)在(?P<rest>.+)$",
+        constraint,
+    ),
+    (
+        "constraint",
+        "zh",
+        r"^(?:以后|今后|从现在起|从今以后|每次)[，,]?(?!我)(?P<rest>.{2,})$",
+        constraint,
+    ),
+    (
+        "constraint",
+        "zh",
+        r"^(?:我希望你|我要你|我需要你|希望你|请你|请|麻烦你)(?P<rest>.*(?:以后|每次|总是|一直|始终|永远|都|不要|别|回答|回复).*)$",
+        constraint,
+    ),
+    (
+        "constraint",
+        "zh",
+        r"^(?!我)(?:控制|保持|尽量|多|少|只|先|直接|简短|简洁|不超过|每次|用|加上?|给出?|回答|回复|并且|还要|要)(?P<rest>.+)$",
+        constraint,
+        "constraint",
+    ),
+    (
+        "constraint",
+        "en",
+        r"^(?:please\s+)?(?:(?:from now on|going forward"
+        r"|in (?:the )?future),?\s+)?(?:please\s+)?(?:always|never|don't|do not|stop|avoid"
+        rf"|no more|refrain from|make sure to always)\s+(?:\w+\s+)?(?:{_EN_ASSIST_VERBS})\b.*$",
+        constraint,
+    ),
+    (
+        "constraint",
+        "en",
+        r"^(?:please\s+)?(?:from now on|going forward|in (?:the )?future),?\s+.+$",
+        constraint,
+    ),
+    (
+        "constraint",
+        "en",
+        rf"^(?:please\s+)?(?:answer|reply|respond|write|speak|talk|keep|use|be"
+        rf"|give me)\b.*\b(?:always|every time|all|only|in (?:{_LANGS_EN})|bullet|short|brief"
+        rf"|concise|formal|casual|simple)\b.*$",
+        constraint,
+    ),
+    (
+        "constraint",
+        "en",
+        r"^I (?:don't|do not) want you to .+$|^I(?:'d| would) like you to (?:always|never) .+$"
+        r"|^I want you to (?:always|never) .+$",
+        constraint,
+    ),
+    # drinks, then preferences
+    (
+        "drink",
+        "zh",
+        _S + r"(?:从(?P<old>.+?))?(?:改喝|换成喝|改成喝|换喝|开始喝)了?(?P<v>.+)$",
+        drink(correction=True),
+    ),
+    (
+        "drink",
+        "zh",
+        _S + r"(?:喜欢喝|爱喝|常喝|只喝|每天喝|一般喝|习惯喝|最近喝|喝)(?P<v>.+)$",
+        drink(),
+    ),
+    (
+        "drink",
+        "en",
+        r"^I(?:'ve| have)? (?:just |recently )?(?:switched|changed|moved"
+        r"|gone over) (?:from (?P<old>.+?) )?to (?P<v>.+)$",
+        drink(correction=True),
+    ),
+    (
+        "drink",
+        "en",
+        r"^I(?:'ve| have)? (?:just |recently )?started drinking (?P<v>.+)$",
+        drink(correction=True),
+    ),
+    (
+        "drink",
+        "en",
+        _I + r"(?:drink|have|like drinking|love drinking|prefer|enjoy drinking)\s+(?P<v>.+)$",
+        drink(),
+    ),
+    (
+        "language",
+        "zh",
+        rf"^我?(?:的)?(?:母语是|会说|会讲|说|讲|更习惯用|习惯用)(?P<v>(?:{_LANGS_ZH})(?:[和、及与](?:{_LANGS_ZH}))*)(?:交流|沟通|聊天)?$",
+        simple("language.preferred", "会说{v}", split=True),
+    ),
+    (
+        "language",
+        "en",
+        rf"^(?:I (?:speak|understand|am fluent in|'m fluent in)|my (?:native|first"
+        rf"|mother) (?:language|tongue) is) (?P<v>(?:{_LANGS_EN})(?:(?:,|and"
+        rf"| )+(?:{_LANGS_EN}))*)$",
+        simple("language.preferred", "speaks {v}", split=True),
+    ),
+    (
+        "tech",
+        "zh",
+        _S + r"(?P<verb>偏好|偏爱|更喜欢用|喜欢用|习惯用|常用|主要用|爱用|更倾向于用?"
+        r"|倾向于用?)\s*(?P<v>.+)$",
+        prefer,
+    ),
+    (
+        "tech",
+        "en",
+        _I + r"(?P<verb>prefer|mostly use|use|code in|program in|like using|love using"
+        r"|like to use)\s+(?P<v>.+)$",
+        lambda m, c, s: (
+            prefer(m, c, s)
+            if m.group("verb") == "prefer"
+            or all(_TECH.match(_norm(i, None)) for i in _items(m.group("v"), "en"))
+            else None
+        ),
+    ),
+    (
+        "habit",
+        "zh",
+        _S + r"(?:一般|通常|平时|习惯|总是|经常|往往|基本上?|大多|每天)+(?P<v>(?:在)?(?:早上"
+        r"|上午|中午|下午|晚上|周末|工作日|晚饭后|饭后|睡前|每天|每周.).+)$",
+        simple("schedule.habit"),
+    ),
+    (
+        "habit",
+        "zh",
+        _S + r"(?P<v>(?:每天|每周.|每晚|每天早上|每天晚上|每个周末)(?:都)?.{2,})$",
+        simple("schedule.habit"),
+    ),
+    (
+        "habit",
+        "zh",
+        r"^(?:在)?(?P<v>(?:早上|上午|中午|下午|晚上|周末|工作日|睡前).{2,})$",
+        simple("schedule.habit"),
+        "habit",
+    ),
+    (
+        "habit",
+        "en",
+        r"^I (?:usually|normally|generally|always|often|typically|tend to) (?P<v>.+\b(?:morning"
+        r"|afternoon|evening|night|weekends?|weekdays?|every|daily|before|after)\b.*)$",
+        simple("schedule.habit"),
+    ),
+    (
+        "habit",
+        "en",
+        r"^I (?P<v>.+?\bevery (?:day|morning|evening|night|week|weekend|monday|tuesday"
+        r"|wednesday|thursday|friday|saturday|sunday)\b.*)$",
+        simple("schedule.habit"),
+    ),
+    (
+        "dislikes",
+        "zh",
+        _S + r"(?P<verb>不太喜欢|不怎么喜欢|不喜欢|讨厌|受不了|不爱|反感|厌恶"
+        r"|怕)(?P<eat>吃)?(?P<v>.+)$",
+        simple("preference.dislikes", "{verb}{eat}{v}", split=True, check=_is_taste),
+    ),
+    (
+        "likes",
+        "zh",
+        _S + r"(?P<verb>喜欢|爱|热爱|钟爱|迷上了?|爱上了?)(?P<eat>吃)?(?P<v>.+)$",
+        simple("preference.likes", "{verb}{eat}{v}", split=True, check=_is_taste),
+    ),
+    (
+        "likes",
+        "zh",
+        r"^(?:我)?最(?:喜欢|爱)的(?P<what>.{1,6})是(?P<v>.+)$",
+        simple("preference.likes", "最喜欢的{what}是{v}"),
+    ),
+    (
+        "dislikes",
+        "en",
+        _I + r"(?P<verb>hate|dislike|detest|can't stand|cannot stand|don't like|do not like"
+        r"|don't enjoy|do not enjoy|am not a fan of|'m not a fan of|'m not into|am not into"
+        r"|don't care for)\s+(?P<v>.+)$",
+        simple("preference.dislikes", "I {verb} {v}", check=_is_taste),
+    ),
+    (
+        "likes",
+        "en",
+        _I + r"(?P<verb>love|like|enjoy|adore|am into|'m into|am a (?:big |huge )?fan of"
+        r"|'m a (?:big |huge )?fan of)\s+(?:eating\s+|to eat\s+)?(?P<v>.+)$",
+        simple("preference.likes", "I {verb} {v}", check=_is_taste),
+    ),
+    (
+        "likes",
+        "en",
+        r"^my favou?rite (?P<what>\w+) is (?P<v>.+)$",
+        simple("preference.likes", "favorite {what} is {v}"),
+    ),
+    # decisions, plans, events
+    (
+        "decision",
+        "zh",
+        r"(?P<who>我们|我|咱们|大家|团队)?(?:已经|最终|最后)?(?<!不)(?:决定|定了|敲定|确定|选定)了?(?P<v>.{2,})$",
+        decision,
+    ),
+    (
+        "decision",
+        "en",
+        r"\b(?P<who>we|I|the team)(?:'ve| have)? (?P<verb>decided|agreed|chose|settled on"
+        r"|are going with|'re going with|will go with|'ll go with)\s+(?P<v>.+)$",
+        decision,
+    ),
+    ("decision", "en", r"^let'?s (?P<verb>go with|use|stick with) (?P<v>.+)$", decision),
+    ("plan", "zh", r"^(?:我|我们)?.{0,8}?(?:打算|计划|准备|考虑)(?P<v>.{2,})$", event("plan")),
+    (
+        "plan",
+        "en",
+        r"^I(?:'m| am)? (?:planning|plan|intend|intending|thinking about"
+        r"|considering) (?:to )?(?P<v>.+)$",
+        event("plan"),
+    ),
+    ("event", "zh", r"^(?P<v>.+)$", event("event")),
+    (
+        "event",
+        "en",
+        r"^(?:I|we)(?:'m| am|'re| are| will|'ll| have| 've got| need to| have to| must"
+        r"|'m going to| am going to|'m gonna)?\s+(?P<v>.+)$",
+        event("event"),
+    ),
+]
+
+RULES: list[_Rule] = [
+    _Rule(
+        family=entry[0],
+        lang=entry[1],
+        pattern=re.compile(entry[2], re.I if entry[1] == "en" else 0),
+        build=entry[3],
+        after=entry[4] if len(entry) > 4 else None,
+    )
+    for entry in _R
+]
+
+# A negative clause is probed in its positive form: what it matches is withdrawn (pending)
+# and the next fact under that key retracts it ("我不是程序员，是设计师").
+_NEGATIONS: list[tuple[Lang, re.Pattern[str], str]] = [
+    (
+        "zh",
+        re.compile(r"^(?P<pre>我?)(?:已经|并)?(?:不是|不再是)(?P<rest>.+)$"),
+        r"\g<pre>是\g<rest>",
+    ),
+    (
+        "zh",
+        re.compile(r"^我?(?:已经)?(?:不住在|不住|不再住在?)(?P<rest>.+?)了?$"),
+        r"我住在\g<rest>",
+    ),
+    ("zh", re.compile(r"^我?(?:已经)?(?:不在|不再在)(?P<rest>.+?)了?$"), r"我在\g<rest>"),
+    (
+        "en",
+        re.compile(r"^I(?:'m| am) (?:not|no longer) (?P<rest>.+?)(?: anymore| any more)?$", re.I),
+        r"I'm \g<rest>",
+    ),
+    (
+        "en",
+        re.compile(
+            r"^I (?:no longer|don't|do not) (?P<rest>(?:live|work|study)\b.+?)(?: anymore"
+            r"| any more)?$",
+            re.I,
+        ),
+        r"I \g<rest>",
+    ),
+    ("en", re.compile(r"^(?P<pre>I\s+\w+)\s+not\s+(?P<rest>.+)$", re.I), r"\g<pre> \g<rest>"),
+]
+
+_SENTENCE = re.compile(r"(?<=[。！？!?；;\n])\s*|(?<=[.])\s+(?=\S)")
+_CLAUSE = re.compile(
+    r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s+(?:and|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't)\b)"
+    r"|\s+(?=but\s+(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't|not|a|an|in|at)\b))\s*",
+    re.I,
+)
+
+
+def split_clauses(text: str) -> list[list[str]]:
+    """Split a turn into sentences, each a list of clauses (punctuation kept on the last)."""
+    sentences = [s for s in _SENTENCE.split(text) if s and s.strip()]
+    return [[c for c in _CLAUSE.split(s) if c and c.strip()] for s in sentences]
+
+
+def _lang(text: str) -> Lang:
+    return "zh" if _HAN.search(text) else "en"
+
+
+def _make_clause(raw: str, now_turn: Turn) -> _Clause:
+    lang = _lang(raw)
+    text = _clean_zh(raw) if lang == "zh" else _clean_en(raw)
+    marker = bool((_MARKER_ZH if lang == "zh" else _MARKER_EN).search(raw))
+    return _Clause(text, raw, lang, marker, find_date(text, now_turn.occurred_at))
+
+
+def _apply(
+    clause: _Clause, state: _State, *, skip: tuple[str, ...] = ()
+) -> tuple[str, list[ExtractedFact]] | None:
+    for rule in RULES:
+        if rule.lang != clause.lang or rule.family in skip:
+            continue
+        if rule.after is not None and state.last_family != rule.after:
+            continue
+        m = rule.pattern.search(clause.text)
+        if m is None:
+            continue
+        facts = rule.build(m, clause, state)
+        if facts is not None:
+            return rule.family, facts
+    return None
+
+
+def _negate(clause: _Clause, state: _State) -> bool:
+    """Probe a negative clause in its positive form; what it asserts becomes pending."""
+    for lang, pattern, positive in _NEGATIONS:
+        m = pattern.match(clause.text)
+        if lang != clause.lang or m is None:
+            continue
+        probe = _Clause(m.expand(positive), clause.raw, lang, False, clause.date)
+        scratch = _State(state.turn, state.has_task)  # the probe must not touch real state
+        found = _apply(probe, scratch, skip=("event", "plan", "constraint", "decision", "quit"))
+        if not found or not found[1]:
+            return False
+        content = _content(clause)
+        for fact in found[1]:
+            if fact.key and fact.value:
+                state.pending.setdefault(fact.key, []).append((fact.value, content))
+        state.correction = True
+        if lang == "en":
+            state.neg_prefix = re.sub(r"\s+(?:not|no longer)\s.*$", " ", clause.text, flags=re.I)
+        return True
+    return False
+
+
+def _leftovers(state: _State) -> list[ExtractedFact]:
+    """Withdrawn values no later fact replaced: one retraction fact per key (value ``None``)."""
+    facts = []
+    for key, items in state.pending.items():
+        contents = [c for _, c in items if c]
+        if not contents:
+            continue
+        spec = key_spec(key)
+        facts.append(
+            ExtractedFact(
+                type=spec.type if spec else "fact",  # type: ignore[arg-type]
+                content=contents[-1],
+                key=key,
+                value=None,
+                is_correction=True,
+                retracts=[v.lower() if _LATIN.search(v) else v for v, _ in items],
+                message_ids=[state.turn.message_id],
+                metadata={"retraction": True},
+            )
+        )
+    return facts
+
+
+def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
+    """The facts one user turn states, in order (``[]`` for other roles and for small talk)."""
+    if turn.role != "user" or not turn.content.strip():
+        return []
+    state = _State(turn, has_task)
+    facts: list[ExtractedFact] = []
+    for sentence in split_clauses(turn.content):
+        state.new_sentence()
+        subject = False
+        for raw in sentence:
+            if is_noise(raw):
+                state.last_family = None
+                continue
+            signal = has_memory_signal(raw)
+            if not (signal or subject):
+                continue
+            subject = True
+            clause = _make_clause(raw, turn)
+            if state.neg_prefix and re.match(r"^\s*(?:but|rather|instead)\b", raw, re.I):
+                clause.text = state.neg_prefix + re.sub(r"^(?:I'm|I am)\s+", "", clause.text)
+            state.correction = state.correction or clause.marker
+            found = _apply(clause, state)
+            if found is None:
+                if not _negate(clause, state):
+                    state.last_family = None
+                continue
+            family_name, new = found
+            state.last_family = family_name
+            facts.extend(new)
+    return facts + _leftovers(state)
+
+
+class RuleExtractor:
+    """The offline extractor: deterministic regex + jieba rules for Chinese and English."""
+
+    name = "rules"
+
+    async def extract(self, turns: list[Turn], *, has_task: bool = False) -> list[ExtractedFact]:
+        """Return the atomic facts stated by the ``user`` turns, in turn order.
+
+        Each fact has ``source="user_declared"``, ``confidence=None`` (the service fills the
+        default) and ``message_ids=[turn.message_id]``. Never raises ``ExtractionError``.
+        """
+        facts: list[ExtractedFact] = []
+        for turn in turns:
+            facts.extend(extract_turn(turn, has_task=has_task))
+        return facts

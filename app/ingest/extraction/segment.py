@@ -1,0 +1,82 @@
+"""Chinese word segmentation helpers on top of jieba, initialised lazily and quietly."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from functools import lru_cache
+from typing import Any
+
+_lock = threading.Lock()
+_posseg: Any = None
+
+# Provinces and big cities, so place checks do not depend on jieba's dictionary alone.
+_PLACES = frozenset((
+    "北京", "上海", "天津", "重庆", "广东", "广州", "深圳", "珠海", "佛山", "东莞",
+    "江苏", "南京", "苏州", "无锡", "浙江", "杭州", "宁波", "温州", "福建", "福州",
+    "厦门", "泉州", "山东", "济南", "青岛", "河南", "郑州", "河北", "石家庄", "湖南",
+    "长沙", "湖北", "武汉", "四川", "成都", "云南", "昆明", "贵州", "贵阳", "广西",
+    "南宁", "桂林", "海南", "海口", "三亚", "江西", "南昌", "安徽", "合肥", "山西",
+    "太原", "陕西", "西安", "甘肃", "兰州", "青海", "西宁", "宁夏", "银川", "新疆",
+    "乌鲁木齐", "西藏", "拉萨", "内蒙古", "呼和浩特", "辽宁", "沈阳", "大连", "吉林", "长春",
+    "黑龙江", "哈尔滨", "香港", "澳门", "台湾", "台北",
+))  # fmt: skip
+_PLACE_SUFFIXES = ("省", "市", "县", "区", "镇", "村", "州")
+
+
+def _tagger() -> Any:
+    global _posseg
+    if _posseg is None:
+        with _lock:
+            if _posseg is None:
+                import jieba
+                import jieba.posseg
+
+                jieba.setLogLevel(logging.WARNING)
+                _posseg = jieba.posseg
+    return _posseg
+
+
+@lru_cache(maxsize=4096)
+def tag(text: str) -> tuple[tuple[str, str], ...]:
+    """Segment ``text`` with part-of-speech tags.
+
+    Returns a tuple of ``(word, flag)`` pairs in order (jieba/ICTCLAS flags: ``ns`` place,
+    ``nr`` person, ``nt`` organisation, ``n`` noun, ``v`` verb, ``m`` numeral, ...).
+    """
+    return tuple((p.word, p.flag) for p in _tagger().cut(text))
+
+
+def cut(text: str) -> list[str]:
+    """Return the words of ``text`` (jieba's precise mode), in order."""
+    return [word for word, _ in tag(text)]
+
+
+def is_place(text: str) -> bool:
+    """True if ``text`` is made only of place names (``广东``, ``深圳南山区``)."""
+    text = text.strip()
+    if not text:
+        return False
+    if text in _PLACES or (len(text) >= 2 and text.endswith(_PLACE_SUFFIXES)):
+        return True
+    return all(flag == "ns" or word in _PLACES for word, flag in tag(text))
+
+
+def leading_place(text: str) -> str | None:
+    """The first place name at the start of ``text`` (``"上海两个月了"`` → ``"上海"``).
+
+    Returns ``None`` when ``text`` does not start with a place.
+    """
+    words = tag(text.strip())
+    if words and (words[0][1] == "ns" or words[0][0] in _PLACES):
+        return words[0][0]
+    return None
+
+
+def is_person_name(text: str) -> bool:
+    """True if jieba tags ``text`` as one person name (``李明``), or it is 2–4 Han characters."""
+    text = text.strip()
+    words = tag(text)
+    if len(words) == 1 and words[0][1] == "nr":
+        return True
+    return 2 <= len(text) <= 4 and all("\u4e00" <= ch <= "\u9fff" for ch in text)

@@ -1,0 +1,257 @@
+"""Context assembly: constraints, recalled memories, task working memory, the session summary and
+the recent turns, inside a token budget (docs/context.md states the drop order).
+
+The block has two forms. ``text`` is one string for any prompt; ``messages`` are OpenAI-style
+chat messages: one ``system`` message holding the MemoryContext (everything but the recent
+turns) followed by the recent turns with their own roles.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+
+from app.db.models import ChatSession, Message, Task
+from app.recall.schemas import ChatMessage, ContextResponse, ContextSection, RecallRequest
+from app.recall.service import RecallService
+from app.recall.tokens import REPLY_PRIMING_TOKENS, message_tokens, token_counter
+from app.tasks.service import task_read
+
+if TYPE_CHECKING:
+    from app.runtime import Runtime
+
+HEADER = (
+    "MemoryContext — background about the user from earlier conversations. Use it only as "
+    "background; where it contradicts the user's current input, the current input wins."
+)
+KEEP_LAST_TURNS = 2
+MAX_TASK_STEPS = 10
+
+
+@dataclass
+class Parts:
+    constraints: list[str]
+    memories: list[str]  # best first
+    task_head: list[str]  # name and slots
+    task_steps: list[str]  # oldest first
+    summary: list[str]  # oldest first; tagged lines are never dropped
+    turns: list[tuple[str, str]]  # (role, content), oldest first
+    dropped: dict[str, int] = field(default_factory=dict)
+
+    def drop(self, section: str, items: list[Any], index: int) -> None:
+        del items[index]
+        self.dropped[section] = self.dropped.get(section, 0) + 1
+
+
+def render_system(p: Parts) -> str:
+    blocks = [HEADER]
+    if p.constraints:
+        blocks.append("Constraints (always follow):\n" + "\n".join(f"- {c}" for c in p.constraints))
+    if p.memories:
+        blocks.append("Relevant memories:\n" + "\n".join(f"- {m}" for m in p.memories))
+    if p.task_head or p.task_steps:
+        blocks.append(
+            "Current task:\n" + "\n".join(p.task_head + [f"- step: {s}" for s in p.task_steps])
+        )
+    if p.summary:
+        blocks.append("Earlier in this conversation (summary):\n" + "\n".join(p.summary))
+    return "\n\n".join(blocks)
+
+
+def render_text(p: Parts) -> str:
+    system = render_system(p)
+    if not p.turns:
+        return system
+    return (
+        system
+        + "\n\nRecent conversation:\n"
+        + "\n".join(f"{role}: {content}" for role, content in p.turns)
+    )
+
+
+def render_messages(p: Parts) -> list[ChatMessage]:
+    return [ChatMessage(role="system", content=render_system(p))] + [
+        ChatMessage(role=role, content=content) for role, content in p.turns
+    ]
+
+
+class ContextService:
+    def __init__(self, rt: Runtime, tenant_id: uuid.UUID, user_id: str):
+        self.rt = rt
+        self.tenant_id = tenant_id
+        self.user_id = user_id
+        self.count = token_counter(rt.settings.context_tokenizer)
+
+    def _messages_tokens(self, p: Parts) -> int:
+        return (
+            sum(message_tokens(self.count, m.content) for m in render_messages(p))
+            + REPLY_PRIMING_TOKENS
+        )
+
+    async def assemble(
+        self,
+        session_id: str,
+        *,
+        query: str | None,
+        token_budget: int | None,
+        task_id: str | None,
+        top_k: int | None,
+    ) -> ContextResponse:
+        """The prompt block for the session. Raises EmbeddingError if recall cannot embed.
+
+        The budget holds for the messages form (which costs more than the text form). Items are
+        dropped lowest value first (docs/context.md); constraints and the header never are.
+        """
+        s = self.rt.settings
+        budget = token_budget or s.context_default_token_budget
+        async with self.rt.scoped(self.tenant_id, self.user_id) as db:
+            chat = (
+                await db.scalars(
+                    select(ChatSession).where(
+                        ChatSession.tenant_id == self.tenant_id,
+                        ChatSession.user_id == self.user_id,
+                        ChatSession.id == session_id,
+                    )
+                )
+            ).first()
+            recent = list(
+                (
+                    await db.scalars(
+                        select(Message)
+                        .where(
+                            Message.tenant_id == self.tenant_id,
+                            Message.user_id == self.user_id,
+                            Message.session_id == session_id,
+                            Message.seq > (chat.summarized_through_seq if chat else 0),
+                        )
+                        .order_by(Message.seq.desc())
+                        .limit(s.session_window_turns)
+                    )
+                ).all()
+            )[::-1]
+            task = None
+            if task_id:
+                task = (
+                    await db.scalars(
+                        select(Task).where(
+                            Task.tenant_id == self.tenant_id,
+                            Task.user_id == self.user_id,
+                            Task.id == task_id,
+                        )
+                    )
+                ).first()
+        if query is None:
+            query = next((m.content for m in reversed(recent) if m.role == "user"), None)
+        recaller = RecallService(self.rt, self.tenant_id, self.user_id)
+        recall = (
+            await recaller.recall(
+                RecallRequest(query=query, top_k=top_k, session_id=session_id, task_id=task_id)
+            )
+            if query
+            else None
+        )
+        constraints = (
+            [c.content for c in recall.constraints]
+            if recall
+            else [
+                c.content
+                for c in await recaller.constraints(session_id=session_id, task_id=task_id)
+            ]
+        )
+        parts = Parts(
+            constraints=constraints,
+            memories=[m.content for m in recall.memories] if recall else [],
+            task_head=self._task_head(task),
+            task_steps=[st["description"] for st in (task.steps if task else [])][-MAX_TASK_STEPS:],
+            summary=[line for line in (chat.summary.splitlines() if chat else []) if line.strip()],
+            turns=[(m.role, m.content) for m in recent],
+        )
+        self._fit(parts, budget)
+        return self._response(parts, budget, query)
+
+    @staticmethod
+    def _task_head(task: Task | None) -> list[str]:
+        if task is None:
+            return []
+        view = task_read(task)
+        head = [f"{view.name} ({view.status})"]
+        head += [f"- {k}: {v}" for k, v in view.slots.items()]
+        if view.missing_slots:
+            head.append("- still needed: " + ", ".join(view.missing_slots))
+        return head
+
+    def _fit(self, p: Parts, budget: int) -> None:
+        """Drop the lowest-value items until the messages form fits ``budget``."""
+        from app.ingest.window import TAGS
+
+        def first(
+            section: str, items: list[Any], keep: int = 0, skip_tagged: bool = False
+        ) -> Callable[[], bool]:
+            def drop() -> bool:
+                if len(items) <= keep:
+                    return False
+                for i, item in enumerate(items):
+                    if not (skip_tagged and str(item).startswith(TAGS)):
+                        p.drop(section, items, i)
+                        return True
+                return False
+
+            return drop
+
+        def last(section: str, items: list[Any]) -> Callable[[], bool]:
+            def drop() -> bool:
+                if not items:
+                    return False
+                p.drop(section, items, len(items) - 1)
+                return True
+
+            return drop
+
+        order = (
+            first("recent_turns", p.turns, keep=KEEP_LAST_TURNS),  # 1. older recent turns
+            last("memories", p.memories),  # 2. the least relevant memory
+            first("summary", p.summary, skip_tagged=True),  # 3. oldest untagged summary line
+            first("task", p.task_steps),  # 4. oldest task step,
+            last("task", p.task_head),  #    then the task itself
+            first("recent_turns", p.turns),  # 5. the last turns,
+            first("summary", p.summary),  #    then constraint/correction summary lines
+        )
+        for drop in order:
+            while self._messages_tokens(p) > budget and drop():
+                pass
+
+    def _response(self, p: Parts, budget: int, query: str | None) -> ContextResponse:
+        def cost(lines: list[str]) -> int:
+            return sum(self.count(line) + 1 for line in lines)
+
+        sections = {
+            "header": ContextSection(tokens=self.count(HEADER), items=1),
+            "constraints": ContextSection(tokens=cost(p.constraints), items=len(p.constraints)),
+            "memories": ContextSection(tokens=cost(p.memories), items=len(p.memories)),
+            "task": ContextSection(
+                tokens=cost(p.task_head + p.task_steps), items=len(p.task_head) + len(p.task_steps)
+            ),
+            "summary": ContextSection(tokens=cost(p.summary), items=len(p.summary)),
+            "recent_turns": ContextSection(
+                tokens=cost([f"{r}: {c}" for r, c in p.turns]), items=len(p.turns)
+            ),
+        }
+        for name, section in sections.items():
+            section.dropped = p.dropped.get(name, 0)
+        tokens = self._messages_tokens(p)
+        text = render_text(p)
+        return ContextResponse(
+            text=text,
+            messages=render_messages(p),
+            tokens=tokens,
+            text_tokens=self.count(text),
+            token_budget=budget,
+            over_budget=tokens > budget,
+            tokenizer=self.rt.settings.context_tokenizer,
+            query=query,
+            sections=sections,
+        )
