@@ -1,4 +1,4 @@
-"""tasks and session window
+"""tasks, session window, message UTC offsets
 
 Revision ID: 9d5385aa9f93
 Revises: 40e09050d57d
@@ -66,11 +66,16 @@ def upgrade() -> None:
         "sessions",
         sa.Column("summarized_through_seq", sa.BigInteger(), server_default="0", nullable=False),
     )
+    op.add_column(
+        "messages",
+        sa.Column("utc_offset_minutes", sa.Integer(), server_default="0", nullable=False),
+    )
     for statement in isolate_table("tasks", app_role()):
         op.execute(statement)
 
 
 def downgrade() -> None:
     op.execute(f"DROP POLICY IF EXISTS {POLICY} ON tasks")
+    op.drop_column("messages", "utc_offset_minutes")
     op.drop_column("sessions", "summarized_through_seq")
     op.drop_table("tasks")

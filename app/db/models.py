@@ -244,6 +244,8 @@ class Message(Base):
     role: Mapped[str] = mapped_column(String(16), nullable=False)
     content: Mapped[str] = mapped_column(Text, nullable=False)
     occurred_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    # The sender's UTC offset: "明天下午三点" means 15:00 where the user is, not in UTC.
+    utc_offset_minutes: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
     metadata_: Mapped[dict[str, Any]] = mapped_column(
         "metadata", JSONB, nullable=False, server_default=JSON_OBJECT
     )

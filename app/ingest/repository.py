@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any, cast
 
 from sqlalchemy import select
@@ -16,11 +16,15 @@ from app.ingest.extraction.base import Role, Turn
 from app.kit.time import utcnow
 
 
+def offset_minutes(at: datetime) -> int:
+    """The UTC offset of an aware datetime, in minutes."""
+    return int((at.utcoffset() or timedelta()).total_seconds() // 60)
+
+
 def to_turn(m: Message) -> Turn:
-    """A stored message as the extractor and summariser see it."""
-    return Turn(
-        message_id=str(m.id), role=cast(Role, m.role), content=m.content, occurred_at=m.occurred_at
-    )
+    """A stored message as the extractor and summariser see it, in the sender's own UTC offset."""
+    local = m.occurred_at.astimezone(timezone(timedelta(minutes=m.utc_offset_minutes)))
+    return Turn(message_id=str(m.id), role=cast(Role, m.role), content=m.content, occurred_at=local)
 
 
 class ConversationRepository:
@@ -62,6 +66,7 @@ class ConversationRepository:
                 role=role,
                 content=content,
                 occurred_at=occurred_at,
+                utc_offset_minutes=offset_minutes(occurred_at),
                 metadata_=metadata,
                 created_at=utcnow(),
             )

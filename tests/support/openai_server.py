@@ -119,10 +119,13 @@ class FakeOpenAIServer:
 
     def script_chat(self, contents: list[Any]) -> None:
         """Queue chat answers: each is the ``message.content`` of one completion (a string
-        as is; anything else JSON-encoded)."""
+        as is; a callable is called with the request body and its answer used; anything else
+        JSON-encoded)."""
         with self._lock:
             for item in contents:
-                self._script.append(item if isinstance(item, str) else json.dumps(item))
+                self._script.append(
+                    item if isinstance(item, str) or callable(item) else json.dumps(item)
+                )
 
     def requests_to(self, suffix: str) -> list[RecordedRequest]:
         """The recorded requests whose path ends with ``suffix``."""
@@ -225,6 +228,9 @@ class FakeOpenAIServer:
                 return failed
             with self._lock:
                 content = self._script.popleft() if self._script else self.default_chat
+            if callable(content):
+                answer = content(body)
+                content = answer if isinstance(answer, str) else json.dumps(answer)
             model = body.get("model") if isinstance(body, dict) else None
             return JSONResponse(
                 {
