@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import asyncio
 
+from alembic import context
 from sqlalchemy import pool
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from alembic import context
 from app.config import get_settings
 from app.db import models  # noqa: F401  (registers every table)
 from app.db.base import Base

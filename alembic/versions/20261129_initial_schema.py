@@ -8,11 +8,11 @@ Create Date: 2026-11-29 13:39:15.058080
 from collections.abc import Sequence
 
 import sqlalchemy as sa
+from alembic import op
 from pgqueuer.adapters.persistence.qb import QueryBuilderEnvironment
 from pgvector.sqlalchemy import HALFVEC
 from sqlalchemy.dialects import postgresql
 
-from alembic import op
 from app.db.base import execute_script
 from app.db.rls import POLICY, isolate_table
 from app.db.roles import app_role

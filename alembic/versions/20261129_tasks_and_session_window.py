@@ -8,9 +8,9 @@ Create Date: 2026-11-29 13:48:03.651975
 from collections.abc import Sequence
 
 import sqlalchemy as sa
+from alembic import op
 from sqlalchemy.dialects import postgresql
 
-from alembic import op
 from app.db.rls import POLICY, isolate_table
 from app.db.roles import app_role
 

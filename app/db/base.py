@@ -43,9 +43,8 @@ def execute_script(sql: str) -> None:
     asyncpg prepares every statement it is given, and a prepared statement holds one command;
     the raw connection's ``execute`` without arguments uses the simple query protocol instead.
     """
-    from sqlalchemy.util import await_only
-
     from alembic import op
+    from sqlalchemy.util import await_only
 
     raw = op.get_bind().connection.dbapi_connection
     await_only(raw.driver_connection.execute(sql))  # type: ignore[union-attr]

@@ -6,12 +6,12 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
+from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from alembic import command
 from app.config import Settings
 from app.db.embedded import EmbeddedPostgres, start_embedded
 

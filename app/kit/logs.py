@@ -30,5 +30,5 @@ def configure_logging(level: str) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
-    for noisy in ("uvicorn.access", "jieba", "pgqueuer"):
+    for noisy in ("uvicorn.access", "jieba", "pgqueuer", "alembic"):
         logging.getLogger(noisy).setLevel(logging.WARNING)

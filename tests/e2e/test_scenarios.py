@@ -26,15 +26,11 @@ PENDING = {
 }
 
 
-def _load() -> list[dict[str, Any]]:
-    if not SCENARIOS_PATH.exists():
-        pytest.skip(f"scenario file not found: {SCENARIOS_PATH} (set MEMLANE_SCENARIOS)")
-    return json.loads(SCENARIOS_PATH.read_text())
-
-
 def _params() -> list[Any]:
     if not SCENARIOS_PATH.exists():
-        return []
+        if os.environ.get("CI"):
+            raise FileNotFoundError(f"scenario file not found: {SCENARIOS_PATH}")
+        return [pytest.param(None, marks=pytest.mark.skip(reason=f"no {SCENARIOS_PATH}"))]
     return [
         pytest.param(s, id=s["id"], marks=[pytest.mark.xfail(strict=True, reason=PENDING[s["id"]])])
         if s["id"] in PENDING
