@@ -57,6 +57,10 @@ def _worker(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
+        if args.metrics_port:
+            from prometheus_client import start_http_server
+
+            start_http_server(args.metrics_port, addr=settings.host)
         await rt.extras["worker"].start()
         log.info("worker running")
         await stop.wait()
@@ -118,6 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     serve.set_defaults(fn=_serve)
     worker = sub.add_parser("worker", help="run queue workers only")
+    worker.add_argument(
+        "--metrics-port", type=int, default=None, help="serve /metrics of this worker on this port"
+    )
     worker.set_defaults(fn=_worker)
     migrate = sub.add_parser("migrate", help="apply database migrations")
     migrate.add_argument(

@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     job_retry_initial_delay_s: float = Field(default=1.0, gt=0)
     job_wait_timeout_s: float = Field(default=30.0, gt=0, le=300)
     log_level: str = "INFO"
+    metrics_sample_interval_s: float = Field(
+        default=10.0, gt=0, description="How often queue depth and memory counts are sampled"
+    )
 
     # --- embeddings ------------------------------------------------------------------------
     embedding_provider: Literal["local", "openai"] = "local"

@@ -6,12 +6,13 @@ import asyncio
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 from sqlalchemy import text
 
 from app.db.setup import current_revision, head_revision
 from app.kit.deps import get_runtime
+from app.kit.metrics import exposition
 from app.runtime import Runtime
 
 router = APIRouter(tags=["health"])
@@ -27,6 +28,17 @@ class Health(BaseModel):
 async def healthz() -> Health:
     """The process is alive."""
     return Health(status="ok")
+
+
+@router.get(
+    "/metrics",
+    response_class=Response,
+    responses={200: {"content": {"text/plain": {}}, "description": "Prometheus exposition"}},
+)
+async def metrics() -> Response:
+    """Prometheus metrics of this process (all processes in multiprocess mode)."""
+    body, content_type = exposition()
+    return Response(body, media_type=content_type)
 
 
 @router.get("/readyz", response_model=Health, responses={503: {"model": Health}})

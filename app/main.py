@@ -18,6 +18,7 @@ from app.db.setup import Database, locate_database
 from app.ingest import endpoints as ingest_endpoints
 from app.ingest.extraction.factory import build_extractor
 from app.jobs import endpoints as job_endpoints
+from app.jobs.monitor import Monitor
 from app.jobs.worker import Worker
 from app.kit.errors import install_error_handlers
 from app.kit.middleware import RequestContextMiddleware
@@ -52,11 +53,15 @@ async def build_runtime(settings: Settings, database: Database | None) -> Runtim
     rt.extras["access"] = access
     await access.start()
     rt.extras["worker"] = Worker(rt)
+    monitor = Monitor(rt)
+    rt.extras["monitor"] = monitor
+    await monitor.start()
     return rt
 
 
 async def close_runtime(rt: Runtime) -> None:
     await rt.extras["worker"].stop()
+    await rt.extras["monitor"].stop()
     await rt.extras["access"].stop()
     for closeable in (rt.embedder, rt.extractor):
         aclose = getattr(closeable, "aclose", None)

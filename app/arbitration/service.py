@@ -34,6 +34,7 @@ from typing import Any
 
 from app.arbitration.keys import key_spec
 from app.db.models import Arbitration, Memory
+from app.kit.metrics import observe_arbitration
 from app.kit.time import utcnow
 from app.memories.repository import MemoryRepository, snapshot
 
@@ -371,6 +372,7 @@ class ArbitrationService:
         outcome: str,
         reason: str,
     ) -> None:
+        observe_arbitration(rule, outcome)
         out.arbitrations.append(
             self.repo.add_arbitration(
                 new_memory_id=new.id if new is not None else None,

@@ -17,6 +17,7 @@ from app.ingest.repository import ConversationRepository, to_turn
 from app.ingest.window import KIND as COMPRESS_KIND
 from app.jobs.repository import JobRepository
 from app.jobs.worker import handler
+from app.kit.metrics import EXTRACTED_FACTS
 from app.kit.time import utcnow
 from app.memories.repository import MemoryRepository
 from app.memories.service import base_confidence, outcome_result
@@ -79,6 +80,8 @@ async def arbitrate_facts(
 ) -> dict[str, Any]:
     """Embed every fact (one batch), then arbitrate them in order in one transaction; ``also``
     runs in that transaction before the commit."""
+    for fact in facts:
+        EXTRACTED_FACTS.labels(rt.extractor.name, fact.type).inc()
     embeddings = await rt.embedder.embed_passages([f.content for f in facts]) if facts else []
     outcomes: list[Outcome] = []
     async with rt.scoped(job.tenant_id, job.user_id) as session:

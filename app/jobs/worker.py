@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
@@ -27,6 +28,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.db.models import Job
 from app.jobs.repository import ENTRYPOINT, JobRepository
+from app.kit.metrics import JOB_FAILURES, JOB_LATENCY
 from app.kit.time import utcnow
 from app.runtime import Runtime
 
@@ -50,7 +52,7 @@ def handler(kind: str) -> Callable[[Handler], Handler]:
     return register
 
 
-async def run_job(rt: Runtime, ref: dict[str, str], queue_attempt: int = 0) -> None:
+async def run_job(rt: Runtime, ref: dict[str, str]) -> None:
     """Run one job by reference ``{tenant_id, user_id, job_id}``.
 
     Raises ``RetryRequested`` when it failed and has attempts left.
@@ -67,6 +69,7 @@ async def run_job(rt: Runtime, ref: dict[str, str], queue_attempt: int = 0) -> N
         job.status, job.attempts, job.updated_at = "running", job.attempts + 1, utcnow()
         await session.commit()
         attempts = job.attempts
+    started = time.perf_counter()
     try:
         fn = HANDLERS[job.kind]
         for race in range(RACE_RETRIES):
@@ -81,6 +84,8 @@ async def run_job(rt: Runtime, ref: dict[str, str], queue_attempt: int = 0) -> N
                 await asyncio.sleep(0.01 * (race + 1))
     except Exception as exc:
         failed = attempts >= rt.settings.job_max_attempts
+        JOB_LATENCY.labels(job.kind, "error").observe(time.perf_counter() - started)
+        JOB_FAILURES.labels(job.kind, str(failed).lower()).inc()
         log.warning(
             "job failed",
             extra={
@@ -107,6 +112,7 @@ async def run_job(rt: Runtime, ref: dict[str, str], queue_attempt: int = 0) -> N
             MAX_RETRY_DELAY,
         )
         raise RetryRequested(delay=delay, reason=str(exc)[:200]) from exc
+    JOB_LATENCY.labels(job.kind, "done").observe(time.perf_counter() - started)
     async with rt.scoped(tenant_id, user_id) as session:
         row = await JobRepository(session, tenant_id).get(job_id, for_update=True)
         if row is not None and row.status != "done":
@@ -154,7 +160,7 @@ class Worker:
         async def _entry(job: QueueJob) -> None:
             ref = json.loads(job.payload or b"{}")
             try:
-                await run_job(rt, ref, job.attempts)
+                await run_job(rt, ref)
             except RetryRequested:
                 raise
             except Exception as exc:

@@ -10,6 +10,7 @@ import uuid
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.kit.errors import PayloadTooLarge
+from app.kit.metrics import HTTP_LATENCY, HTTP_REQUESTS
 
 log = logging.getLogger("memlane.access")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._\-]{1,64}$")
@@ -62,14 +63,19 @@ class RequestContextMiddleware:
             await self.app(scope, limited_receive, send_with_id)
         finally:
             route = scope.get("route")
+            template = getattr(route, "path", None) or "unmatched"
+            elapsed = time.perf_counter() - started
+            method = str(scope.get("method"))
+            HTTP_REQUESTS.labels(method, template, str(status_code)).inc()
+            HTTP_LATENCY.labels(method, template).observe(elapsed)
             log.info(
                 "request",
                 extra={
                     "request_id": request_id,
                     "method": scope.get("method"),
-                    "route": getattr(route, "path", None) or "unmatched",
+                    "route": template,
                     "status": status_code,
-                    "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+                    "duration_ms": round(elapsed * 1000, 2),
                     "tenant_id": scope.get("state", {}).get("tenant_id"),
                 },
             )

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
 
+from app.kit.metrics import PROVIDER_ERRORS, PROVIDER_LATENCY, timed
+
 if TYPE_CHECKING:
     from app.config import Settings
 
@@ -287,8 +289,42 @@ def build_embedder(settings: Settings) -> Embedder:
     """The embedder ``settings.embedding_provider`` names: ``"local"`` -> LocalE5Embedder,
     ``"openai"`` -> OpenAIEmbedder. Raises ``ValueError`` for an unknown provider or an
     inconsistent configuration."""
+    inner: Embedder
     if settings.embedding_provider == "local":
-        return LocalE5Embedder(settings)
-    if settings.embedding_provider == "openai":
-        return OpenAIEmbedder(settings)
-    raise ValueError(f"unknown embedding provider {settings.embedding_provider!r}")
+        inner = LocalE5Embedder(settings)
+    elif settings.embedding_provider == "openai":
+        inner = OpenAIEmbedder(settings)
+    else:
+        raise ValueError(f"unknown embedding provider {settings.embedding_provider!r}")
+    return InstrumentedEmbedder(inner, settings.embedding_provider)
+
+
+class InstrumentedEmbedder:
+    """Counts latency and errors of another embedder (``memlane_provider_*`` metrics)."""
+
+    def __init__(self, inner: Embedder, provider: str):
+        self.inner = inner
+        self.provider = provider
+        self.model = inner.model
+        self.dim = inner.dim
+
+    async def embed_passages(self, texts: list[str]) -> list[list[float]]:
+        try:
+            with timed(PROVIDER_LATENCY, f"embedding:{self.provider}", "passages"):
+                return await self.inner.embed_passages(texts)
+        except EmbeddingError:
+            PROVIDER_ERRORS.labels(f"embedding:{self.provider}", "passages").inc()
+            raise
+
+    async def embed_query(self, text: str) -> list[float]:
+        try:
+            with timed(PROVIDER_LATENCY, f"embedding:{self.provider}", "query"):
+                return await self.inner.embed_query(text)
+        except EmbeddingError:
+            PROVIDER_ERRORS.labels(f"embedding:{self.provider}", "query").inc()
+            raise
+
+    async def aclose(self) -> None:
+        aclose = getattr(self.inner, "aclose", None)
+        if aclose is not None:
+            await aclose()

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from app.kit.metrics import PROVIDER_ERRORS, PROVIDER_LATENCY, timed
+
 if TYPE_CHECKING:
     from app.config import Settings
 
@@ -87,6 +89,15 @@ class ChatClient:
         await self._client.aclose()
 
     async def _complete(self, system: str, user: str, *, json_mode: bool) -> str:
+        operation = "complete_json" if json_mode else "complete_text"
+        try:
+            with timed(PROVIDER_LATENCY, "llm", operation):
+                return await self._request(system, user, json_mode=json_mode)
+        except LLMError:
+            PROVIDER_ERRORS.labels("llm", operation).inc()
+            raise
+
+    async def _request(self, system: str, user: str, *, json_mode: bool) -> str:
         body: dict[str, Any] = {
             "model": self.model,
             "messages": [

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 
 from app.db.models import ChatSession, Message, Task
+from app.kit.metrics import CONTEXT_TOKENS
 from app.recall.schemas import ChatMessage, ContextResponse, ContextSection, RecallRequest
 from app.recall.service import RecallService
 from app.recall.tokens import REPLY_PRIMING_TOKENS, message_tokens, token_counter
@@ -243,6 +244,7 @@ class ContextService:
         for name, section in sections.items():
             section.dropped = p.dropped.get(name, 0)
         tokens = self._messages_tokens(p)
+        CONTEXT_TOKENS.observe(tokens)
         text = render_text(p)
         return ContextResponse(
             text=text,

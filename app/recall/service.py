@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from typing import TYPE_CHECKING
 
+from app.kit.metrics import RECALL_HIT, RECALL_LATENCY, timed
 from app.kit.time import utcnow
 from app.recall.repository import RankedRow, RecallRepository
 from app.recall.schemas import (
@@ -125,10 +127,18 @@ class RecallService:
         come back separately, always, outside ``top_k``. Raises EmbeddingError when the
         embedder fails.
         """
+        with timed(RECALL_LATENCY, "total"):
+            response = await self._recall(req)
+        RECALL_HIT.labels(str(bool(response.memories)).lower()).inc()
+        return response
+
+    async def _recall(self, req: RecallRequest) -> RecallResponse:
         at = req.at or utcnow()
         top_k = req.top_k or self.rt.settings.recall_default_top_k
-        types = [t for t in (req.types or RANKED_TYPES)]
-        query_embedding = await self.rt.embedder.embed_query(req.query)
+        types = list(req.types or RANKED_TYPES)
+        with timed(RECALL_LATENCY, "embed"):
+            query_embedding = await self.rt.embedder.embed_query(req.query)
+        db_started = time.perf_counter()
         async with self.rt.scoped(self.tenant_id, self.user_id) as session:
             repo = RecallRepository(session, self.tenant_id, self.user_id)
 
@@ -148,6 +158,7 @@ class RecallService:
             rows = narrowest_scope_wins(await ranked("active", top_k + SCOPE_SLACK))[:top_k]
             reminders = await ranked("frozen", REMINDERS_TOP_K) if req.include_reminders else []
             constraints = await repo.constraints(task_id=req.task_id, session_id=req.session_id)
+        RECALL_LATENCY.labels("db").observe(time.perf_counter() - db_started)
         recorder = self.rt.extras.get("access")
         if recorder is not None:
             recorder.record(self.tenant_id, self.user_id, [r.memory.id for r in rows])

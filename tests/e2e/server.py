@@ -34,6 +34,7 @@ class ServeProcess:
             "MEMLANE_DATA_DIR": str(data_dir),
             "MEMLANE_ADMIN_KEY": self.admin_key,
             "MEMLANE_LOG_LEVEL": "INFO",
+            "MEMLANE_METRICS_SAMPLE_INTERVAL_S": "1",
             **(env or {}),
         }
         self.env.pop("MEMLANE_DATABASE_URL", None)

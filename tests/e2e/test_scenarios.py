@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -161,3 +162,49 @@ def test_scenario(scenario: dict[str, Any], server: ServeProcess) -> None:
             if server.proc is None:
                 server.start()
             runner.run(step)
+
+
+# Every metric the dashboards use, with a non-zero sample after the scenarios ran. Failure
+# counters (job failures, provider errors, degraded recalls) are checked where failures are
+# provoked: tests/e2e/test_failures.py.
+SCRAPED_AFTER_SCENARIOS = (
+    'memlane_http_requests_total{method="POST",route="/v1/tenants/{tenant_id}/users/{user_id}/recall",status="200"}',
+    'memlane_http_request_duration_seconds_count{method="POST",route="/v1/tenants/{tenant_id}/users/{user_id}/recall"}',
+    'memlane_job_duration_seconds_count{kind="messages.ingest",outcome="done"}',
+    'memlane_job_duration_seconds_count{kind="session.compress",outcome="done"}',
+    'memlane_recall_latency_seconds_count{stage="total"}',
+    'memlane_recall_latency_seconds_count{stage="embed"}',
+    'memlane_recall_latency_seconds_count{stage="db"}',
+    'memlane_memory_recall_hit_total{hit="true"}',
+    'memlane_memory_recall_hit_total{hit="false"}',
+    "memlane_context_token_usage_count",
+    'memlane_extract_fact_count_total{extractor="rules",type="constraint"}',
+    'memlane_arbitration_outcomes_total{outcome="superseded",rule="user_correction"}',
+    "memlane_memory_conflict_rate",
+    'memlane_provider_latency_seconds_count{operation="query",provider="embedding:local"}',
+    'memlane_provider_latency_seconds_count{operation="passages",provider="embedding:local"}',
+    "memlane_long_term_mem_size{",
+    'memlane_queue_depth{state="queued"}',
+    "memlane_queue_lag_seconds",
+)
+
+
+def test_metrics_after_the_scenarios(server: ServeProcess) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        text = httpx.get(f"{server.base_url}/metrics", timeout=10).text
+        samples = {}
+        for line in text.splitlines():
+            if line and not line.startswith("#"):
+                name, _, value = line.rpartition(" ")
+                samples[name] = float(value)
+        missing = [m for m in SCRAPED_AFTER_SCENARIOS if not any(k.startswith(m) for k in samples)]
+        tenants = [k for k in samples if k.startswith("memlane_long_term_mem_size{")]
+        if (not missing and len(tenants) >= 10) or time.monotonic() > deadline:
+            break
+        time.sleep(1)  # the queue and memory gauges are sampled every few seconds
+    assert not missing, missing
+    nonzero = [m for m in SCRAPED_AFTER_SCENARIOS if "queue" not in m]
+    for m in nonzero:
+        assert any(v > 0 for k, v in samples.items() if k.startswith(m)), m
+    assert len(tenants) >= 10 and all('tenant_id="' in k and "user" not in k for k in tenants)

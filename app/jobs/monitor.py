@@ -1,0 +1,64 @@
+"""Samples queue depth, queue lag and per-tenant memory counts into gauges, off the request path."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from sqlalchemy import text
+
+from app.kit.metrics import LONG_TERM_MEM_SIZE, QUEUE_DEPTH, QUEUE_LAG
+
+if TYPE_CHECKING:
+    from app.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+QUEUE_STATES = ("queued", "picked")
+
+
+async def sample(rt: Runtime) -> None:
+    """One sample. The queue tables hold ids only (no user data, no row-level security);
+    memory counts come from ``memlane_memory_counts()``, which returns aggregates per tenant
+    and nothing else (SECURITY DEFINER, see the migration)."""
+    async with rt.engine.connect() as conn:
+        rows = await conn.execute(text("SELECT status::text, count(*) FROM pgqueuer GROUP BY 1"))
+        depth: dict[str, int] = {str(state): int(n) for state, n in rows.all()}
+        lag = (
+            await conn.execute(
+                text(
+                    "SELECT coalesce(extract(epoch FROM now() - min(execute_after)), 0)::float8"
+                    " FROM pgqueuer WHERE status = 'queued' AND execute_after <= now()"
+                )
+            )
+        ).scalar_one()
+        counts = (
+            await conn.execute(text("SELECT tenant_id, active FROM memlane_memory_counts()"))
+        ).all()
+    for state in QUEUE_STATES:
+        QUEUE_DEPTH.labels(state).set(depth.get(state, 0))
+    QUEUE_LAG.set(max(0.0, float(lag)))
+    for tenant_id, active in counts:
+        LONG_TERM_MEM_SIZE.labels(str(tenant_id)).set(active)
+
+
+class Monitor:
+    def __init__(self, rt: Runtime):
+        self.rt = rt
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._loop(), name="memlane-monitor")
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                await sample(self.rt)
+            except Exception:
+                log.warning("could not sample queue and memory gauges", exc_info=True)
+            await asyncio.sleep(self.rt.settings.metrics_sample_interval_s)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
