@@ -101,6 +101,9 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         version="0.1.0",
         summary="Long-term and short-term memory for AI agents",
         lifespan=lifespan,
+        # operationId = the endpoint's name (create_memory, recall, …): stable, readable
+        # method names in generated clients.
+        generate_unique_id_function=lambda route: route.name,
     )
     install_error_handlers(app)
     app.add_middleware(RequestContextMiddleware, max_body_bytes=settings.max_body_bytes)

@@ -11,7 +11,6 @@ from alembic import op
 
 from app.db.roles import app_role
 
-
 revision: str = "34737a9b6045"
 down_revision: str | None = "9d5385aa9f93"
 branch_labels: str | Sequence[str] | None = None

@@ -84,7 +84,8 @@ CATALOGUE: dict[str, KeySpec] = dict(
         _spec("tech.preferred", "multi", "preference", "preferred languages, tools, stacks"),
         _spec("schedule.habit", "multi", "preference", "recurring routines"),
         # health, family, pets, contacts
-        _spec("health.allergy", "multi", "profile", "allergens"),
+        # an allergy binds every recommendation: a standing constraint, never decayed
+        _spec("health.allergy", "multi", "constraint", "allergens"),
         _spec("health.condition", "multi", "profile", "chronic conditions"),
         _spec("pets.name", "multi", "profile", "names of the user's pets"),
         _spec("pets.kind", "multi", "profile", "kinds of pets the user has"),

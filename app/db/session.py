@@ -37,6 +37,8 @@ def create_engine(url: str, *, role: str | None, pool_size: int = 10) -> AsyncEn
         max_overflow=pool_size,
         pool_pre_ping=True,
         pool_recycle=1800,
+        # SQL parameters (memory content) never reach error messages or logs
+        hide_parameters=True,
         connect_args=connect_args,
     )
 

@@ -31,4 +31,10 @@ class MessagesCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     messages: list[MessageIn] = Field(min_length=1, max_length=200)
-    task_id: str | None = Field(default=None, pattern=ID_PATTERN)
+    task_id: str | None = Field(
+        default=None,
+        pattern=ID_PATTERN,
+        description="The task these turns belong to: decisions and project facts (keys "
+        "project.*, task.*) said here are remembered in that task's scope only, and facts "
+        "whose key names one of the task's required slots fill that slot.",
+    )

@@ -26,6 +26,7 @@ from app.tasks.repository import TaskRepository
 from app.tasks.service import slot_for_key
 
 KIND = "messages.ingest"
+TASK_KEY_PREFIXES = ("project.", "task.")
 
 
 def to_candidate(
@@ -38,7 +39,9 @@ def to_candidate(
     settings: Settings,
 ) -> Candidate:
     """An extracted fact as an arbitration candidate, with its origin and defaults."""
-    scope, scope_id = ("task", task_id) if fact.scope == "task" and task_id else ("user", "")
+    # Said inside a task, decisions and project facts belong to that task, never to others.
+    in_task = fact.scope == "task" or (fact.key or "").startswith(TASK_KEY_PREFIXES)
+    scope, scope_id = ("task", task_id) if in_task and task_id else ("user", "")
     origin: dict[str, Any] = {"job_id": str(job_id), "message_ids": fact.message_ids}
     if session_id:
         origin["session_id"] = session_id

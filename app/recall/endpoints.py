@@ -22,7 +22,6 @@ router = APIRouter(prefix="/v1/tenants/{tenant_id}/users/{user_id}", tags=["reca
 @router.post(
     "/recall",
     response_model=RecallResponse,
-    response_model_exclude_none=True,
     responses=error_responses(Unauthorized, Forbidden, NotFound),
 )
 async def recall(

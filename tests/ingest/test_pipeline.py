@@ -163,3 +163,27 @@ async def test_messages_validation(tenant: TenantCtx) -> None:
         headers=tenant.headers,
     )
     assert r.status_code == 422
+
+
+async def test_project_facts_said_in_a_task_stay_in_it(tenant: TenantCtx) -> None:
+    body = await tenant.say("u", "s1", "这个项目预算50万。", task_id="site")
+    assert [(m["key"], m["scope"], m["scope_id"]) for m in body["memories"]] == [
+        ("project.budget", "task", "site")
+    ]
+    assert (await tenant.recall("u", "预算多少", task_id="other"))["memories"] == []
+
+
+async def test_an_allergy_is_a_constraint_that_always_reaches_the_context(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "我对花生过敏。")
+    for i in range(5):
+        await tenant.remember("u", f"I collected stamp series number {i} from Portugal and Spain")
+    r = await tenant.client.get(
+        f"{tenant.user('u')}/sessions/s1/context",
+        params={"query": "stamps", "token_budget": 120},
+        headers=tenant.headers,
+    )
+    ctx = r.json()
+    assert "对花生过敏" in ctx["text"] and ctx["sections"]["constraints"]["items"] == 1
+    assert ctx["sections"]["memories"]["dropped"] > 0

@@ -171,7 +171,7 @@ def test_budget_values_and_bounds() -> None:
 
 def test_health_allergy() -> None:
     fact = one("我对花生过敏。", "health.allergy")
-    assert fact.value == "花生" and "花生" in fact.content and fact.type == "profile"
+    assert fact.value == "花生" and "花生" in fact.content and fact.type == "constraint"
 
 
 def test_event_resolves_the_date_in_the_message_offset() -> None:

@@ -10,6 +10,7 @@ import pytest
 from app.config import Settings
 from app.providers.embeddings import (
     EmbeddingError,
+    InstrumentedEmbedder,
     LocalE5Embedder,
     OpenAIEmbedder,
     build_embedder,
@@ -104,8 +105,11 @@ def test_local_refuses_other_dimension() -> None:
 
 
 def test_build_embedder_picks_provider(openai_server: FakeOpenAIServer) -> None:
-    assert isinstance(build_embedder(_settings()), LocalE5Embedder)
-    assert isinstance(build_embedder(_openai_settings(openai_server)), OpenAIEmbedder)
+    local = build_embedder(_settings())
+    remote = build_embedder(_openai_settings(openai_server))
+    assert isinstance(local, InstrumentedEmbedder) and isinstance(local.inner, LocalE5Embedder)
+    assert isinstance(remote, InstrumentedEmbedder) and isinstance(remote.inner, OpenAIEmbedder)
+    assert (local.model, local.dim) == (local.inner.model, 384)
 
 
 # --- OpenAI-compatible -----------------------------------------------------------------------

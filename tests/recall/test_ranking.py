@@ -46,7 +46,7 @@ async def test_explain_returns_every_factor_and_they_multiply(tenant: TenantCtx)
         abs(e["score"] - e["similarity"] * e["confidence"] * e["decay"] * e["scope_weight"]) < 1e-9
     )
     plain = (await tenant.recall("u", "pet name", at=AT))["memories"][0]
-    assert "explain" not in plain
+    assert plain["explain"] is None
 
 
 async def test_decay_floor_keeps_old_profile_fact_but_event_fades(tenant: TenantCtx) -> None:

@@ -9,7 +9,7 @@ from fastapi.routing import APIRoute
 
 from app.main import create_app
 
-COMMITTED = Path(__file__).resolve().parents[1] / "openapi" / "openapi.json"
+COMMITTED = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 
 def test_committed_openapi_matches_the_app() -> None:
