@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 
 from alembic import context
-from sqlalchemy import pool
+from sqlalchemy import pool, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
@@ -19,6 +19,7 @@ from app.db import models  # noqa: F401  (registers every table)
 from app.db.base import Base
 
 config = context.config
+MIGRATION_LOCK_KEY = 0x6D656D6C616E65  # "memlane"
 target_metadata = Base.metadata
 
 
@@ -54,6 +55,8 @@ def _run(connection: Connection) -> None:
         compare_type=True,
     )
     with context.begin_transaction():
+        # Replicas starting together migrate one at a time; the next finds the schema at head.
+        connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK_KEY})
         context.run_migrations()
 
 

@@ -1,4 +1,4 @@
-"""The ``memlane`` command: serve, worker, migrate, openapi."""
+"""The ``memlane`` command: serve, worker, migrate, forget, openapi."""
 
 from __future__ import annotations
 
@@ -6,12 +6,17 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.config import get_settings
 from app.kit.logs import configure_logging
+
+if TYPE_CHECKING:
+    from app.db.setup import Database
 
 log = logging.getLogger("memlane")
 OPENAPI_PATH = Path("openapi/openapi.json")
@@ -26,8 +31,15 @@ def _serve(args: argparse.Namespace) -> int:
     settings = get_settings()
     if args.no_worker:
         settings.run_worker = False
+    if settings.database_url is None and not _lock_data_dir(settings.data_dir):
+        print(
+            f"another memlane serve is using {settings.data_dir}: stop it, or give this one "
+            "its own MEMLANE_DATA_DIR",
+            file=sys.stderr,
+        )
+        return 1
     db = locate_database(settings)
-    migrate(db.owner_url)
+    migrate(db.owner_url, settings)
     app = create_app(settings, db)
     try:
         uvicorn.run(
@@ -43,6 +55,25 @@ def _serve(args: argparse.Namespace) -> int:
             log.info("stopping embedded postgres")
             db.embedded.stop()
     return 0
+
+
+_held_locks: list[object] = []
+
+
+def _lock_data_dir(data_dir: Path) -> bool:
+    """Hold an exclusive lock on the data directory for this process's life: two services on
+    one embedded database would stop it under each other."""
+    import fcntl
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    handle = open(data_dir / "serve.lock", "w")  # noqa: SIM115 - held until the process exits
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return False
+    _held_locks.append(handle)
+    return True
 
 
 def _worker(args: argparse.Namespace) -> int:
@@ -76,9 +107,10 @@ def _migrate(args: argparse.Namespace) -> int:
 
     from app.db.setup import alembic_config, locate_database, migrate
 
-    db = locate_database(get_settings())
+    settings = get_settings()
+    db = locate_database(settings)
     try:
-        migrate(db.owner_url)
+        migrate(db.owner_url, settings)
         print("database is at the latest migration")
         if args.check:
             try:
@@ -88,9 +120,42 @@ def _migrate(args: argparse.Namespace) -> int:
                 return 1
             print("models and migrations agree")
     finally:
-        if db.embedded is not None:
-            db.embedded.stop()
+        _stop_if_started_here(db)
     return 0
+
+
+def _forget(args: argparse.Namespace) -> int:
+    """One forgetting pass on the configured or embedded database; prints its summary."""
+    from app.db.session import create_engine, create_sessionmaker
+    from app.db.setup import locate_database, migrate
+    from app.lifecycle.forget import DatabaseRuntime, forget_pass
+
+    settings = get_settings()
+    db = locate_database(settings)
+    summary: dict[str, object] = {"tenants_failed": ["not run"]}
+    try:
+        migrate(db.owner_url, settings)
+
+        async def run() -> dict[str, object]:
+            engine = create_engine(db.app_url(settings), pool_size=2)
+            try:
+                rt = DatabaseRuntime(settings, engine, create_sessionmaker(engine))
+                return (await forget_pass(rt)).as_dict()
+            finally:
+                await engine.dispose()
+
+        summary = asyncio.run(run())
+        print(json.dumps(summary))
+    finally:
+        _stop_if_started_here(db)
+    return 1 if summary["tenants_failed"] else 0
+
+
+def _stop_if_started_here(db: Database) -> None:
+    """Stop the embedded server only if this command started it: a `memlane serve` may be
+    using it."""
+    if db.embedded is not None and db.embedded.started_here:
+        db.embedded.stop()
 
 
 def _openapi(args: argparse.Namespace) -> int:
@@ -107,6 +172,80 @@ def _openapi(args: argparse.Namespace) -> int:
     OPENAPI_PATH.write_text(document)
     print(f"wrote {OPENAPI_PATH}")
     return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    """Stream a user's export from a running server to a file (or stdout)."""
+    from app.portability.client import ClientError, export_user
+
+    try:
+        count = export_user(
+            url=args.url,
+            api_key=args.api_key,
+            tenant=args.tenant,
+            user=args.user,
+            include_messages=args.include_messages,
+            output=args.output,
+            timeout_s=args.timeout,
+        )
+    except (ClientError, OSError) as exc:
+        print(f"memlane export: {exc}", file=sys.stderr)
+        return 1
+    where = f" to {args.output}" if args.output else ""
+    print(f"exported {count} memories of {args.user}{where}", file=sys.stderr)
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    """Upload an export document to a running server and print what the import did."""
+    from app.portability.client import ClientError, dumps, import_user, summary
+
+    try:
+        result = import_user(
+            url=args.url,
+            api_key=args.api_key,
+            tenant=args.tenant,
+            user=args.user,
+            path=args.file,
+            dry_run=args.dry_run,
+            timeout_s=args.timeout,
+        )
+    except (ClientError, OSError) as exc:
+        print(f"memlane import: {exc}", file=sys.stderr)
+        return 1
+    print(dumps(result) if args.json else summary(result))
+    return 0
+
+
+def _add_portability_commands(sub: argparse._SubParsersAction) -> None:
+    """`memlane export` and `memlane import` (docs/portability.md)."""
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--url",
+            default=os.environ.get("MEMLANE_URL", "http://127.0.0.1:8080"),
+            help="the server (default $MEMLANE_URL or http://127.0.0.1:8080)",
+        )
+        p.add_argument("--api-key", default=None, help="a tenant API key (or $MEMLANE_API_KEY)")
+        p.add_argument("--tenant", required=True, help="tenant id")
+        p.add_argument("--user", required=True, help="user id")
+        p.add_argument(
+            "--timeout", type=float, default=3600.0, help="seconds to wait for the server"
+        )
+
+    export = sub.add_parser("export", help="export a user of a running server to a JSON file")
+    common(export)
+    export.add_argument("--include-messages", action="store_true", help="also export messages")
+    export.add_argument("-o", "--output", type=Path, default=None, help="file (default stdout)")
+    export.set_defaults(fn=_export)
+    imp = sub.add_parser("import", help="import an export file into a user of a running server")
+    common(imp)
+    imp.add_argument(
+        "--dry-run", action="store_true", help="report what would change; write nothing"
+    )
+    imp.add_argument("--json", action="store_true", help="print the full result with decisions")
+    imp.add_argument("file", type=Path, help="an export document")
+    imp.set_defaults(fn=_import)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -131,9 +270,14 @@ def main(argv: list[str] | None = None) -> int:
         "--check", action="store_true", help="then fail if the models differ from the migrations"
     )
     migrate.set_defaults(fn=_migrate)
+    forget = sub.add_parser(
+        "forget", help="run one forgetting pass (archive decayed and over-capacity memories)"
+    )
+    forget.set_defaults(fn=_forget)
     openapi = sub.add_parser("openapi", help="write openapi/openapi.json")
     openapi.add_argument("--check", action="store_true", help="fail if the committed file drifted")
     openapi.set_defaults(fn=_openapi)
+    _add_portability_commands(sub)
     args = parser.parse_args(argv)
     configure_logging(get_settings().log_level)
     return int(args.fn(args))

@@ -30,7 +30,12 @@ class Settings(BaseSettings):
     )
     app_role: str = Field(
         default="memlane_app",
-        description="Role the service runs its queries as (no superuser, no owner, no BYPASSRLS).",
+        description="Role the service logs in as (no superuser, no owner, no BYPASSRLS).",
+    )
+    app_role_password: SecretStr | None = Field(
+        default=None,
+        description="Password given to the application role at migration (needed when the "
+        "database authenticates network logins; the embedded server needs none)",
     )
     admin_key: SecretStr | None = Field(
         default=None, description="Admin bearer key; generated and printed once when unset."
@@ -44,6 +49,11 @@ class Settings(BaseSettings):
     job_retry_initial_delay_s: float = Field(default=1.0, gt=0)
     job_wait_timeout_s: float = Field(default=30.0, gt=0, le=300)
     log_level: str = "INFO"
+    metrics_token: SecretStr | None = Field(
+        default=None,
+        description="When set, GET /metrics needs 'Authorization: Bearer <token>' (the metrics "
+        "name tenant ids)",
+    )
     metrics_sample_interval_s: float = Field(
         default=10.0, gt=0, description="How often queue depth and memory counts are sampled"
     )
@@ -81,10 +91,33 @@ class Settings(BaseSettings):
         description="Memories whose decay factor fell below this are faded and leave recall.",
     )
     recall_default_top_k: int = Field(default=8, ge=1, le=100)
+    recall_mode: Literal["vector", "hybrid"] = Field(
+        default="vector",
+        description="vector: cosine similarity; hybrid: reciprocal rank fusion of vector and "
+        "full-text rankings (docs/recall.md)",
+    )
     scope_weight_user: float = 1.0
     scope_weight_global: float = 0.8
     scope_weight_session: float = 1.1
     scope_weight_task: float = 1.1
+
+    # --- forgetting (docs/forgetting.md) ---------------------------------------------------
+    forget_interval_s: float = Field(
+        default=3600.0,
+        ge=0,
+        description="Seconds between forgetting passes in processes that run workers; 0 disables",
+    )
+    forget_decay_threshold: float = Field(
+        default=0.02,
+        ge=0,
+        le=1,
+        description="Active memories whose decay factor fell below this are archived",
+    )
+    max_active_memories_per_user: int = Field(
+        default=10_000,
+        ge=1,
+        description="Per-user capacity: beyond it the lowest-value memories are archived",
+    )
 
     # --- short-term memory and context -----------------------------------------------------
     session_window_turns: int = Field(default=12, ge=1, le=500, description="Turns kept verbatim")
@@ -97,18 +130,43 @@ class Settings(BaseSettings):
         "estimate: CJK characters count one each, other text one per 4 characters",
     )
 
+    # --- privacy -------------------------------------------------------------------------
+    encryption_key: SecretStr | None = Field(
+        default=None,
+        description="base64 of 32 random bytes (AES-256-GCM); unset in development: a key file "
+        "is generated in data_dir",
+    )
+    encryption_key_id: str = Field(default="k1", pattern=r"^[A-Za-z0-9_-]{1,32}$")
+    encryption_previous_keys: SecretStr | None = Field(
+        default=None, description='JSON {"key id": "base64 key"} of retired keys, still readable'
+    )
+
     # --- limits ----------------------------------------------------------------------------
     max_content_chars: int = Field(default=8000, ge=1)
     max_body_bytes: int = Field(default=1_000_000, ge=1024)
+    max_import_bytes: int = Field(
+        default=50_000_000,
+        ge=1024,
+        description="Body limit of POST …/import (an export document); other routes keep "
+        "max_body_bytes",
+    )
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
         if self.env == "production":
-            if self.admin_key is None:
-                raise ValueError("MEMLANE_ENV=production needs MEMLANE_ADMIN_KEY to be set")
+            if self.admin_key is None or len(self.admin_key.get_secret_value()) < 32:
+                raise ValueError(
+                    "MEMLANE_ENV=production needs MEMLANE_ADMIN_KEY of at least 32 characters "
+                    "(`openssl rand -hex 24`)"
+                )
             if self.database_url is None:
                 raise ValueError(
                     "MEMLANE_ENV=production needs MEMLANE_DATABASE_URL (no embedded database)"
+                )
+            if self.encryption_key is None:
+                raise ValueError(
+                    "MEMLANE_ENV=production needs MEMLANE_ENCRYPTION_KEY "
+                    "(base64 of 32 random bytes: `openssl rand -base64 32`)"
                 )
         if self.embedding_provider == "openai" and not self.embedding_base_url:
             raise ValueError("MEMLANE_EMBEDDING_PROVIDER=openai needs MEMLANE_EMBEDDING_BASE_URL")

@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 from sqlalchemy import text
 
+from app.auth.keys import same_secret
 from app.db.setup import current_revision, head_revision
 from app.kit.deps import get_runtime
+from app.kit.errors import Unauthorized
 from app.kit.metrics import exposition
 from app.runtime import Runtime
 
@@ -35,8 +37,15 @@ async def healthz() -> Health:
     response_class=Response,
     responses={200: {"content": {"text/plain": {}}, "description": "Prometheus exposition"}},
 )
-async def metrics() -> Response:
+async def metrics(rt: Annotated[Runtime, Depends(get_runtime)], request: Request) -> Response:
     """Prometheus metrics of this process (all processes in multiprocess mode)."""
+    token = rt.settings.metrics_token
+    if token is not None:
+        sent = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
+        if not same_secret(sent, token.get_secret_value()):
+            raise Unauthorized(
+                "this /metrics needs the metrics token", headers={"WWW-Authenticate": "Bearer"}
+            )
     body, content_type = exposition()
     return Response(body, media_type=content_type)
 

@@ -22,7 +22,10 @@ from app.jobs.monitor import Monitor
 from app.jobs.worker import Worker
 from app.kit.errors import install_error_handlers
 from app.kit.middleware import RequestContextMiddleware
+from app.lifecycle.forget import ForgetScheduler
 from app.memories import endpoints as memory_endpoints
+from app.portability import endpoints as portability_endpoints
+from app.privacy import endpoints as privacy_endpoints
 from app.providers.embeddings import build_embedder
 from app.recall import endpoints as recall_endpoints
 from app.recall.access import AccessRecorder
@@ -39,7 +42,7 @@ import app.memories.tasks  # noqa: E402, F401
 async def build_runtime(settings: Settings, database: Database | None) -> Runtime:
     """Engine, providers and background helpers of one process."""
     db = database or locate_database(settings)
-    engine = create_engine(db.owner_url, role=settings.app_role, pool_size=settings.db_pool_size)
+    engine = create_engine(db.app_url(settings), pool_size=settings.db_pool_size)
     rt = Runtime(
         settings=settings,
         engine=engine,
@@ -47,7 +50,7 @@ async def build_runtime(settings: Settings, database: Database | None) -> Runtim
         embedder=build_embedder(settings),
         extractor=build_extractor(settings),
         admin_key=resolve_admin_key(settings),
-        asyncpg_dsn=db.asyncpg_dsn,
+        asyncpg_dsn=db.app_dsn(settings),
     )
     access = AccessRecorder(rt)
     rt.extras["access"] = access
@@ -56,10 +59,17 @@ async def build_runtime(settings: Settings, database: Database | None) -> Runtim
     monitor = Monitor(rt)
     rt.extras["monitor"] = monitor
     await monitor.start()
+    if settings.run_worker:
+        # Forgetting runs where queue workers run (`memlane serve`, `memlane worker`).
+        forgetting = ForgetScheduler(rt)
+        rt.extras["forgetting"] = forgetting
+        await forgetting.start()
     return rt
 
 
 async def close_runtime(rt: Runtime) -> None:
+    if "forgetting" in rt.extras:
+        await rt.extras["forgetting"].stop()
     await rt.extras["worker"].stop()
     await rt.extras["monitor"].stop()
     await rt.extras["access"].stop()
@@ -78,6 +88,8 @@ ROUTERS = (
     ingest_endpoints.router,
     task_endpoints.router,
     job_endpoints.router,
+    portability_endpoints.router,
+    privacy_endpoints.router,
 )
 
 
@@ -106,7 +118,11 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         generate_unique_id_function=lambda route: route.name,
     )
     install_error_handlers(app)
-    app.add_middleware(RequestContextMiddleware, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        RequestContextMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        max_import_bytes=settings.max_import_bytes,
+    )
     for router in ROUTERS:
         for route in router.routes:
             # The one-line endpoint docstring is the operation's summary (CONVENTIONS.md).

@@ -37,6 +37,7 @@ from app.db.models import Arbitration, Memory
 from app.kit.metrics import observe_arbitration
 from app.kit.time import utcnow
 from app.memories.repository import MemoryRepository, snapshot
+from app.recall.text import index_text
 
 SOURCE_RANK = {
     "user_declared": 4,
@@ -94,6 +95,7 @@ class Candidate:
     valid_to: datetime | None = None
     origin: dict[str, Any] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
+    sealed: list[dict[str, Any]] = field(default_factory=list)
     embedding: list[float] | None = None
     embedding_model: str | None = None
     half_life_days: float | None = None
@@ -179,6 +181,7 @@ class ArbitrationService:
                 merged = self._range_value(old, cand)
                 if merged is not None:
                     new.value, new.content = merged
+                    new.search_text = index_text(new.content)
                     new.content_hash = content_hash(new.content)
             if winner_is_new:
                 losers.append((old, rule, reason))
@@ -345,6 +348,7 @@ class ArbitrationService:
             key=cand.key,
             value=cand.value,
             content=cand.content,
+            search_text=index_text(cand.content),
             source=cand.source,
             confidence=cand.confidence,
             status="active",
@@ -356,6 +360,7 @@ class ArbitrationService:
             content_hash=chash,
             origin=cand.origin,
             metadata_=cand.metadata,
+            sealed=cand.sealed,
             valid_from=cand.valid_from,
             valid_to=cand.valid_to,
             created_at=now,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from fastapi import APIRouter, Request, status
+from fastapi import APIRouter, Request, Response, status
 
 from app.auth.keys import hash_key, new_api_key
 from app.auth.principal import AdminPrincipal, TenantOrAdminPrincipal
@@ -83,13 +83,17 @@ async def list_api_keys(
 ) -> list[ApiKeyRead]:
     """List the tenant's API keys (never their secrets)."""
     async with request.app.state.memlane.sessionmaker() as session:
-        keys = await TenantRepository(session).list_keys(tenant_id)
+        repo = TenantRepository(session)
+        if await repo.get_tenant(tenant_id) is None:
+            raise NotFound("no such tenant")
+        keys = await repo.list_keys(tenant_id)
     return [_key_read(k) for k in keys]
 
 
 @router.delete(
     "/{tenant_id}/keys/{key_id}",
     status_code=status.HTTP_204_NO_CONTENT,
+    response_class=Response,
     responses=error_responses(Unauthorized, NotFound),
 )
 async def revoke_api_key(

@@ -8,6 +8,7 @@ outlives a killed Memlane process: the next start finds it running and reuses it
 from __future__ import annotations
 
 import logging
+import os
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ class EmbeddedPostgres:
     pgdata: Path
     socket_dir: str
     _server: object
+    started_here: bool = True  # False when the server was already running (another process)
 
     @property
     def owner_url(self) -> str:
@@ -49,6 +51,7 @@ def start_embedded(data_dir: Path) -> EmbeddedPostgres:
     """
     data_dir.mkdir(parents=True, exist_ok=True)
     pgdata = data_dir / "pgdata"
+    was_running = _running(pgdata)
     with warnings.catch_warnings():
         # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI) and falls back
         # to /tmp, which is what we want.
@@ -62,4 +65,19 @@ def start_embedded(data_dir: Path) -> EmbeddedPostgres:
     if "(1 row)" not in exists:
         server.psql(f"CREATE DATABASE {DATABASE_NAME};")
     log.info("embedded postgres ready", extra={"pgdata": str(pgdata)})
-    return EmbeddedPostgres(pgdata=pgdata, socket_dir=socket_dir, _server=server)
+    return EmbeddedPostgres(
+        pgdata=pgdata, socket_dir=socket_dir, _server=server, started_here=not was_running
+    )
+
+
+def _running(pgdata: Path) -> bool:
+    """Whether a server runs on ``pgdata`` (its postmaster.pid names a live process, which may
+    belong to the server's own system user)."""
+    try:
+        pid = int((pgdata / "postmaster.pid").read_text().split()[0])
+        os.kill(pid, 0)
+    except PermissionError:
+        return True
+    except (OSError, ValueError, IndexError):
+        return False
+    return True

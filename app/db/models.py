@@ -10,6 +10,7 @@ from pgvector.sqlalchemy import HALFVEC
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    Computed,
     DateTime,
     Float,
     ForeignKey,
@@ -21,12 +22,13 @@ from sqlalchemy import (
     func,
     text,
 )
-from sqlalchemy.dialects.postgresql import JSONB, UUID
+from sqlalchemy.dialects.postgresql import JSONB, TSVECTOR, UUID
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base, created_at_column
 
 JSON_OBJECT = text("'{}'::jsonb")
+JSON_ARRAY = text("'[]'::jsonb")
 
 
 class Tenant(Base):
@@ -91,6 +93,7 @@ class Memory(Base):
         Index("ix_memories_tenant_user_created", "tenant_id", "user_id", "created_at", "id"),
         Index("ix_memories_tenant_user_key", "tenant_id", "user_id", "key"),
         Index("ix_memories_tenant_user_hash", "tenant_id", "user_id", "content_hash"),
+        Index("ix_memories_tsv", "tsv", postgresql_using="gin"),
     )
 
     tenant_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
@@ -115,11 +118,20 @@ class Memory(Base):
     embedding: Mapped[Any] = mapped_column(HALFVEC(), nullable=True)
     embedding_model: Mapped[str | None] = mapped_column(String(128))
     content_hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    # Full-text search: segmented terms (app/recall/text.py) and their tsvector.
+    search_text: Mapped[str] = mapped_column(Text, nullable=False, server_default="")
+    tsv: Mapped[Any] = mapped_column(
+        TSVECTOR, Computed("to_tsvector('english', search_text)", persisted=True)
+    )
     origin: Mapped[dict[str, Any]] = mapped_column(
         JSONB, nullable=False, server_default=JSON_OBJECT
     )
     metadata_: Mapped[dict[str, Any]] = mapped_column(
         "metadata", JSONB, nullable=False, server_default=JSON_OBJECT
+    )
+    # Sensitive values taken out of content/value, sealed (app/privacy/protect.py).
+    sealed: Mapped[list[dict[str, Any]]] = mapped_column(
+        JSONB, nullable=False, server_default=JSON_ARRAY
     )
     # When the fact holds in the user's world (from the message's own time) ...
     valid_from: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
@@ -246,6 +258,9 @@ class Message(Base):
     occurred_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     # The sender's UTC offset: "明天下午三点" means 15:00 where the user is, not in UTC.
     utc_offset_minutes: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
+    sealed: Mapped[list[dict[str, Any]]] = mapped_column(
+        JSONB, nullable=False, server_default=JSON_ARRAY
+    )
     metadata_: Mapped[dict[str, Any]] = mapped_column(
         "metadata", JSONB, nullable=False, server_default=JSON_OBJECT
     )
@@ -262,11 +277,11 @@ class Task(Base):
     id: Mapped[str] = mapped_column(String(128), primary_key=True)
     name: Mapped[str] = mapped_column(String(200), nullable=False)
     required_slots: Mapped[list[str]] = mapped_column(
-        JSONB, nullable=False, server_default=text("'[]'::jsonb")
+        JSONB, nullable=False, server_default=JSON_ARRAY
     )
     slots: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False, server_default=JSON_OBJECT)
     steps: Mapped[list[dict[str, Any]]] = mapped_column(
-        JSONB, nullable=False, server_default=text("'[]'::jsonb")
+        JSONB, nullable=False, server_default=JSON_ARRAY
     )
     status: Mapped[str] = mapped_column(String(16), nullable=False, server_default="open")
     conclusion: Mapped[str | None] = mapped_column(Text)

@@ -26,11 +26,8 @@ from sqlalchemy.orm import Session
 ALL_USERS = "*"
 
 
-def create_engine(url: str, *, role: str | None, pool_size: int = 10) -> AsyncEngine:
-    """An asyncpg engine; with ``role`` every connection runs as that role from its start."""
-    connect_args: dict[str, object] = {}
-    if role:
-        connect_args["server_settings"] = {"role": role}
+def create_engine(url: str, *, pool_size: int = 10) -> AsyncEngine:
+    """An asyncpg engine on ``url`` (the application role's URL: ``Database.app_url``)."""
     return create_async_engine(
         url,
         pool_size=pool_size,
@@ -39,7 +36,6 @@ def create_engine(url: str, *, role: str | None, pool_size: int = 10) -> AsyncEn
         pool_recycle=1800,
         # SQL parameters (memory content) never reach error messages or logs
         hide_parameters=True,
-        connect_args=connect_args,
     )
 
 

@@ -53,7 +53,7 @@ class ConversationRepository:
         session_id: str,
         task_id: str | None,
         job_id: uuid.UUID | None,
-        turns: Sequence[tuple[str, str, datetime, dict[str, Any]]],
+        turns: Sequence[tuple[str, str, datetime, dict[str, Any], list[dict[str, Any]]]],
     ) -> list[Message]:
         rows = [
             Message(
@@ -68,9 +68,10 @@ class ConversationRepository:
                 occurred_at=occurred_at,
                 utc_offset_minutes=offset_minutes(occurred_at),
                 metadata_=metadata,
+                sealed=sealed,
                 created_at=utcnow(),
             )
-            for role, content, occurred_at, metadata in turns
+            for role, content, occurred_at, metadata, sealed in turns
         ]
         self.session.add_all(rows)
         return rows

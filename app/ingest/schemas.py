@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.memories.schemas import ID_PATTERN, MAX_CONTENT_CHARS
+from app.kit.types import Timestamp
+from app.memories.schemas import ID_PATTERN, MAX_CONTENT_CHARS, small_metadata
 
 
 class MessageIn(BaseModel):
@@ -14,10 +15,12 @@ class MessageIn(BaseModel):
 
     role: Literal["user", "assistant", "system", "tool"]
     content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
-    occurred_at: AwareDatetime | None = Field(
+    occurred_at: Timestamp | None = Field(
         default=None, description="When it was said (ISO-8601 with offset); default arrival time"
     )
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    _metadata = field_validator("metadata")(lambda v: small_metadata(v))
 
     @field_validator("content")
     @classmethod

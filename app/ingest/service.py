@@ -12,7 +12,8 @@ from app.ingest.repository import ConversationRepository
 from app.ingest.schemas import MessagesCreate
 from app.ingest.tasks import KIND
 from app.kit.time import utcnow
-from app.memories.service import MemoryService, request_hash
+from app.memories.service import MemoryService, request_digest
+from app.privacy.protect import owner_of
 
 if TYPE_CHECKING:
     from app.runtime import Runtime
@@ -39,6 +40,9 @@ class IngestService:
         ``occurred_at`` take the arrival time.
         """
         received_at = utcnow()
+        privacy, owner = self.rt.privacy, owner_of(self.tenant_id, self.user_id)
+        # Sensitive values are sealed before the turns are stored (messages keep tokens/masks).
+        protected = [privacy.protect(m.content, owner) for m in body.messages]
 
         async def store_turns(session: AsyncSession, job_id: uuid.UUID) -> dict[str, Any]:
             conv = ConversationRepository(session, self.tenant_id, self.user_id)
@@ -48,8 +52,8 @@ class IngestService:
                 body.task_id,
                 job_id,
                 [
-                    (m.role, m.content, m.occurred_at or received_at, m.metadata)
-                    for m in body.messages
+                    (m.role, p.text, m.occurred_at or received_at, m.metadata, p.sealed)
+                    for m, p in zip(body.messages, protected, strict=True)
                 ],
             )
             await session.flush()
@@ -62,7 +66,9 @@ class IngestService:
                 "task_id": body.task_id,
                 "received_at": received_at.isoformat(),
             },
-            digest=request_hash({"session_id": session_id, **body.model_dump(mode="json")}),
+            digest=request_digest(
+                privacy, {"session_id": session_id, **body.model_dump(mode="json")}
+            ),
             idempotency_key=idempotency_key,
             request_id=request_id,
             prepare=store_turns,

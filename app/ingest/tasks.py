@@ -4,23 +4,25 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.arbitration.service import ArbitrationService, Candidate, Outcome
+from app.arbitration.service import ArbitrationService, Candidate, Outcome, normalize_text
 from app.config import Settings
 from app.db.models import Job
 from app.ingest.extraction.base import ExtractedFact, Turn
 from app.ingest.repository import ConversationRepository, to_turn
 from app.ingest.window import KIND as COMPRESS_KIND
 from app.jobs.repository import JobRepository
-from app.jobs.worker import handler
+from app.jobs.worker import handler, hold_job_row, mark_done
 from app.kit.metrics import EXTRACTED_FACTS
 from app.kit.time import utcnow
 from app.memories.repository import MemoryRepository
 from app.memories.service import base_confidence, outcome_result
+from app.privacy.protect import SECRET_KEYS, embedding_text, merge_sealed, owner_of
 from app.runtime import Runtime
 from app.tasks.repository import TaskRepository
 from app.tasks.service import slot_for_key
@@ -74,6 +76,7 @@ async def arbitrate_facts(
     rt: Runtime,
     job: Job,
     facts: list[ExtractedFact],
+    sealed: list[list[dict[str, Any]]],
     *,
     occurred_at: dict[str, datetime],
     default_at: datetime,
@@ -85,15 +88,20 @@ async def arbitrate_facts(
     runs in that transaction before the commit."""
     for fact in facts:
         EXTRACTED_FACTS.labels(rt.extractor.name, fact.type).inc()
-    embeddings = await rt.embedder.embed_passages([f.content for f in facts]) if facts else []
+    embeddings = (
+        await rt.embedder.embed_passages([embedding_text(f.content) for f in facts])
+        if facts
+        else []
+    )
     outcomes: list[Outcome] = []
     async with rt.scoped(job.tenant_id, job.user_id) as session:
+        row = await hold_job_row(session, job)
         arbiter = ArbitrationService(
             MemoryRepository(session, job.tenant_id, job.user_id),
             actor="extractor:" + rt.extractor.name,
             request_id=job.request_id,
         )
-        for fact, embedding in zip(facts, embeddings, strict=True):
+        for fact, entries, embedding in zip(facts, sealed, embeddings, strict=True):
             at = max(
                 (occurred_at[m] for m in fact.message_ids if m in occurred_at), default=default_at
             )
@@ -106,10 +114,12 @@ async def arbitrate_facts(
                 settings=rt.settings,
             )
             cand.embedding, cand.embedding_model = embedding, rt.embedder.model
+            cand.sealed = entries
             outcomes.append(await arbiter.apply(cand))
         if also is not None:
             await also(session, facts)
         result = outcome_result(outcomes)
+        mark_done(row, result)
         await session.commit()
     return result
 
@@ -121,10 +131,11 @@ async def ingest_messages(rt: Runtime, job: Job) -> dict[str, Any]:
     ids = [uuid.UUID(i) for i in payload["message_ids"]]
     async with rt.scoped(job.tenant_id, job.user_id) as session:
         messages = await ConversationRepository(session, job.tenant_id, job.user_id).messages(ids)
-    turns = [to_turn(m) for m in messages]
     task_id = payload.get("task_id")
     session_id = payload["session_id"]
-    facts = await rt.extractor.extract(turns, has_task=task_id is not None)
+    facts, sealed = await extract_protected(
+        rt, job, [to_turn(m) for m in messages], [e for m in messages for e in m.sealed], task_id
+    )
 
     async def fill_slots_and_compress(session: AsyncSession, facts: list[ExtractedFact]) -> None:
         if task_id is not None:
@@ -143,6 +154,7 @@ async def ingest_messages(rt: Runtime, job: Job) -> dict[str, Any]:
         rt,
         job,
         facts,
+        sealed,
         occurred_at={str(m.id): m.occurred_at for m in messages},
         default_at=max(
             (m.occurred_at for m in messages),
@@ -172,15 +184,75 @@ async def fill_task_slots(
 
 
 async def ingest_texts(
-    rt: Runtime, job: Job, texts: list[str], *, session_id: str | None, task_id: str | None
+    rt: Runtime,
+    job: Job,
+    texts: list[str],
+    sealed: list[dict[str, Any]],
+    *,
+    task_id: str | None,
 ) -> dict[str, Any]:
-    """``infer=true`` on an explicit memory: the content is one user turn through extraction."""
+    """``infer=true`` on an explicit memory: the (protected) content is one user turn through
+    extraction."""
     at = datetime.fromisoformat(job.payload["occurred_at"])
     turns = [
         Turn(message_id=f"{job.id}:{i}", role="user", content=t, occurred_at=at)
         for i, t in enumerate(texts)
     ]
-    facts = await rt.extractor.extract(turns, has_task=task_id is not None)
+    facts, fact_sealed = await extract_protected(rt, job, turns, sealed, task_id)
     return await arbitrate_facts(
-        rt, job, facts, occurred_at={}, default_at=at, session_id=session_id, task_id=task_id
+        rt, job, facts, fact_sealed, occurred_at={}, default_at=at, session_id=None, task_id=task_id
     )
+
+
+async def extract_protected(
+    rt: Runtime,
+    job: Job,
+    turns: list[Turn],
+    pool: list[dict[str, Any]],
+    task_id: str | None,
+) -> tuple[list[ExtractedFact], list[list[dict[str, Any]]]]:
+    """Extract facts from stored (protected) turns; returns the facts with their sensitive
+    values sealed again, and each fact's sealed entries.
+
+    The offline rule extractor runs in this process and reads the clear text (opened in
+    memory only); a remote LLM only ever sees the protected text, tokens and masks.
+    """
+    privacy, owner = rt.privacy, owner_of(job.tenant_id, job.user_id)
+    if rt.extractor.name == "rules":
+        turns = [replace(t, content=privacy.reveal_all(t.content, pool, owner)) for t in turns]
+    facts = await rt.extractor.extract(turns, has_task=task_id is not None)
+    sealed: list[list[dict[str, Any]]] = []
+    for fact in facts:
+        content = privacy.protect(privacy.reveal_all(fact.content, pool, owner), owner)
+        fact.content = content.text
+        entries = content.sealed
+        if fact.value:
+            secret = SECRET_KEYS.get(fact.key or "") or (
+                "secret" if fact.metadata.get("sensitivity") == "secret" else None
+            )
+            value = privacy.protect(
+                privacy.reveal_all(fact.value, pool, owner), owner, whole_secret=secret
+            )
+            fact.value, entries = value.text, merge_sealed(entries, value.sealed)
+        sealed.append(entries)
+    return dedupe(facts, sealed)
+
+
+def dedupe(
+    facts: list[ExtractedFact], sealed: list[list[dict[str, Any]]]
+) -> tuple[list[ExtractedFact], list[list[dict[str, Any]]]]:
+    """One fact per (type, key, value, text, scope) in a batch: a sentence repeated inside one
+    request is one statement, not several confirmations. Message ids are merged."""
+    kept: dict[tuple[Any, ...], int] = {}
+    out_facts: list[ExtractedFact] = []
+    out_sealed: list[list[dict[str, Any]]] = []
+    for fact, entries in zip(facts, sealed, strict=True):
+        ident = (fact.type, fact.key, fact.value, normalize_text(fact.content), fact.scope)
+        if ident in kept:
+            first = out_facts[kept[ident]]
+            first.message_ids = list(dict.fromkeys([*first.message_ids, *fact.message_ids]))
+            continue
+        kept[ident] = len(out_facts)
+        out_facts.append(fact)
+        out_sealed.append(entries)
+    return out_facts, out_sealed

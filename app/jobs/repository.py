@@ -8,7 +8,7 @@ from typing import Any
 
 from pgqueuer.db import AsyncpgDriver
 from pgqueuer.queries import Queries
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Job
@@ -70,6 +70,9 @@ class JobRepository:
         await Queries(AsyncpgDriver(raw)).enqueue(ENTRYPOINT, json.dumps(ref).encode())
         return job
 
-    async def count_by_status(self) -> dict[str, int]:
-        stmt = select(Job.status, func.count()).group_by(Job.status)
-        return {status: int(n) for status, n in (await self.session.execute(stmt)).all()}
+    async def scrub_write(self, job_id: uuid.UUID) -> None:
+        """Erase the content of an explicit write's request (its memory was deleted)."""
+        job = await self.get(job_id, for_update=True)
+        if job is not None and "body" in job.payload:
+            body = {**job.payload["body"], "content": "", "value": None, "metadata": {}}
+            job.payload = {**job.payload, "body": body, "sealed": []}

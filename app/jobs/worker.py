@@ -25,6 +25,7 @@ from pgqueuer.errors import RetryRequested
 from pgqueuer.models import Job as QueueJob
 from pgqueuer.queries import Queries
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Job
 from app.jobs.repository import ENTRYPOINT, JobRepository
@@ -39,6 +40,37 @@ MAX_RETRY_DELAY = timedelta(minutes=5)
 RACE_RETRIES = 5
 
 Handler = Callable[[Runtime, Job], Awaitable[dict[str, Any]]]
+
+
+def job_error(exc: BaseException) -> str:
+    """The error a failed job shows: its type and the first line of its message (a database
+    error's later lines carry the SQL statement)."""
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {first}"[:500]
+
+
+class JobGone(Exception):
+    """The job's row was deleted while it ran (its user was erased): write nothing."""
+
+
+async def hold_job_row(session: AsyncSession, job: Job) -> Job:
+    """Lock the job's row in the transaction that writes its results, and return it. Raises
+    JobGone when the row is gone, so an erase that committed first is never undone by a late
+    job; an erase that comes second waits for this transaction and then deletes what it
+    wrote."""
+    row = await JobRepository(session, job.tenant_id).get(job.id, for_update=True)
+    if row is None:
+        raise JobGone(str(job.id))
+    return row
+
+
+def mark_done(row: Job, result: dict[str, Any]) -> None:
+    """Record the result on the held job row: committed with the job's writes, so a crash can
+    never leave the writes done and the job still to run (it would run twice)."""
+    row.status, row.result, row.error = "done", result, None
+    row.updated_at = row.finished_at = utcnow()
+
+
 HANDLERS: dict[str, Handler] = {}
 
 
@@ -82,6 +114,9 @@ async def run_job(rt: Runtime, ref: dict[str, str]) -> None:
                 if race == RACE_RETRIES - 1:
                     raise
                 await asyncio.sleep(0.01 * (race + 1))
+    except JobGone:
+        log.info("job dropped: its user was erased", extra={"job_id": str(job_id)})
+        return
     except Exception as exc:
         failed = attempts >= rt.settings.job_max_attempts
         JOB_LATENCY.labels(job.kind, "error").observe(time.perf_counter() - started)
@@ -100,7 +135,7 @@ async def run_job(rt: Runtime, ref: dict[str, str]) -> None:
             row = await JobRepository(session, tenant_id).get(job_id, for_update=True)
             if row is not None:
                 row.status = "failed" if failed else "queued"
-                row.error = f"{type(exc).__name__}: {exc}"[:2000]
+                row.error = job_error(exc)
                 row.updated_at = utcnow()
                 if failed:
                     row.finished_at = utcnow()
@@ -115,9 +150,8 @@ async def run_job(rt: Runtime, ref: dict[str, str]) -> None:
     JOB_LATENCY.labels(job.kind, "done").observe(time.perf_counter() - started)
     async with rt.scoped(tenant_id, user_id) as session:
         row = await JobRepository(session, tenant_id).get(job_id, for_update=True)
-        if row is not None and row.status != "done":
-            row.status, row.result, row.error = "done", result, None
-            row.updated_at = row.finished_at = utcnow()
+        if row is not None and row.status != "done":  # handlers without their own mark_done
+            mark_done(row, result)
             await session.commit()
 
 
@@ -149,9 +183,7 @@ class Worker:
 
     async def _run_once(self) -> None:
         settings = self.rt.settings
-        self._conn = await asyncpg.connect(
-            self.rt.asyncpg_dsn, server_settings={"role": settings.app_role}
-        )
+        self._conn = await asyncpg.connect(self.rt.asyncpg_dsn)
         qm = QueueManager(Queries(AsyncpgDriver(self._conn)))
         self._qm = qm
         rt = self.rt

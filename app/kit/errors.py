@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 log = logging.getLogger(__name__)
@@ -74,6 +75,12 @@ class InvalidRequest(MemlaneError):
     status, slug, title = 422, "validation-error", "The request is not valid"
 
 
+class UnsupportedSchemaVersion(InvalidRequest):
+    """An import document of a ``schema_version`` this server cannot read."""
+
+    slug, title = "unsupported-schema-version", "Unsupported schema version"
+
+
 class ServiceUnavailable(MemlaneError):
     status, slug, title = 503, "service-unavailable", "A dependency is unavailable"
 
@@ -116,6 +123,20 @@ def error_responses(*errors: type[MemlaneError]) -> dict[int | str, dict[str, An
             "content": {PROBLEM_JSON: {}},
         }
     return out
+
+
+DB_RETRY_AFTER_S = 5
+
+
+def _unavailable(request: Request) -> JSONResponse:
+    return problem_response(
+        request,
+        status=503,
+        slug=ServiceUnavailable.slug,
+        title=ServiceUnavailable.title,
+        detail="the database is unreachable; retry shortly",
+        headers={"Retry-After": str(DB_RETRY_AFTER_S)},
+    )
 
 
 _STATUS_SLUGS = {
@@ -172,6 +193,30 @@ def install_error_handlers(app: FastAPI) -> None:
             detail=str(exc.detail) if exc.detail else None,
             headers=getattr(exc, "headers", None),
         )
+
+    @app.exception_handler(DBAPIError)
+    async def _database(request: Request, exc: DBAPIError) -> JSONResponse:
+        sqlstate = str(getattr(exc.orig, "sqlstate", "") or getattr(exc.orig, "pgcode", "") or "")
+        if sqlstate.startswith("22"):
+            # data exception: a value the database cannot hold (out-of-range time, …)
+            return problem_response(
+                request,
+                status=422,
+                slug=InvalidRequest.slug,
+                title=InvalidRequest.title,
+                detail="a value in the request cannot be stored (out of range or malformed)",
+            )
+        if exc.connection_invalidated or sqlstate[:2] in ("08", "57") or not sqlstate:
+            return _unavailable(request)
+        log.exception("database error", extra={"path": request.url.path, "sqlstate": sqlstate})
+        return problem_response(request, status=500, slug="internal-error", title="Internal error")
+
+    @app.exception_handler(OSError)
+    async def _connection(request: Request, exc: OSError) -> JSONResponse:
+        log.warning(
+            "database unreachable", extra={"path": request.url.path, "error": type(exc).__name__}
+        )
+        return _unavailable(request)
 
     @app.exception_handler(Exception)
     async def _unknown(request: Request, exc: Exception) -> JSONResponse:

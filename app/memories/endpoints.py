@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request, Response, status
 from fastapi.responses import JSONResponse
-from pydantic import AwareDatetime
 
 from app.auth.principal import TenantPrincipal
 from app.kit.deps import IdempotencyKey, UserId, get_runtime, request_id
@@ -18,7 +17,7 @@ from app.kit.errors import (
     Unauthorized,
     error_responses,
 )
-from app.kit.time import utcnow
+from app.kit.types import Timestamp
 from app.memories.schemas import (
     ArbitrationList,
     JobAccepted,
@@ -31,10 +30,10 @@ from app.memories.schemas import (
     MemoryStatus,
     MemoryType,
     MemoryUpdate,
+    RevealResponse,
     WriteResult,
 )
-from app.memories.service import MemoryService, request_hash
-from app.memories.tasks import KIND as WRITE_KIND
+from app.memories.service import MemoryService
 from app.runtime import Runtime
 
 router = APIRouter(prefix="/v1/tenants/{tenant_id}/users/{user_id}", tags=["memories"])
@@ -84,17 +83,8 @@ async def create_memory(
 ) -> Response:
     """Write a memory: persisted and queued at once, stored by a worker."""
     service = MemoryService(rt, tenant_id, user_id)
-    payload: dict[str, Any] = {
-        "body": body.model_dump(mode="json"),
-        "occurred_at": (body.occurred_at or utcnow()).isoformat(),
-    }
-    job, created = await service.enqueue(
-        WRITE_KIND,
-        payload,
-        # The body alone identifies a retry (not defaults such as the arrival time).
-        digest=request_hash(payload["body"]),
-        idempotency_key=idempotency_key,
-        request_id=request_id(request),
+    job, created = await service.submit(
+        body, idempotency_key=idempotency_key, request_id=request_id(request)
     )
     return await accepted_or_waited(service, job.id, created, wait, rt.settings.job_wait_timeout_s)
 
@@ -186,11 +176,28 @@ async def list_arbitrations(
     _: TenantPrincipal,
     memory_id: uuid.UUID | None = None,
     outcome: Annotated[str | None, Query(max_length=32)] = None,
-    since: AwareDatetime | None = None,
-    until: AwareDatetime | None = None,
+    since: Timestamp | None = None,
+    until: Timestamp | None = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> ArbitrationList:
     """The arbitration audit of the user, newest first, filtered by memory, outcome and time."""
     return await MemoryService(rt, tenant_id, user_id).arbitrations(
         memory_id=memory_id, outcome=outcome, since=since, until=until, limit=limit
     )
+
+
+@router.post(
+    "/memories/{memory_id}/reveal",
+    response_model=RevealResponse,
+    responses=error_responses(*COMMON_ERRORS),
+)
+async def reveal_memory_secrets(
+    tenant_id: uuid.UUID,
+    user_id: UserId,
+    memory_id: uuid.UUID,
+    request: Request,
+    rt: RuntimeDep,
+    _: TenantPrincipal,
+) -> RevealResponse:
+    """Reveal a memory's secret values to its owner; audited in the memory's history."""
+    return await MemoryService(rt, tenant_id, user_id).reveal(memory_id, request_id(request))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from app.kit.types import Timestamp
 
 MemoryType = Literal["profile", "preference", "fact", "event", "constraint"]
 MemorySource = Literal["user_declared", "form", "behavior_observed", "model_inferred", "import"]
@@ -17,6 +20,19 @@ MAX_CONTENT_CHARS = 8000
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:@\-]{0,127}$"
 KEY_PATTERN = r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$"
 MAX_METADATA_BYTES = 16_384
+
+
+def not_blank(value: str | None) -> str | None:
+    if value is not None and not value.strip():
+        raise ValueError("must not be blank")
+    return value
+
+
+def small_metadata(value: dict[str, Any] | None) -> dict[str, Any] | None:
+    """At most MAX_METADATA_BYTES once serialised."""
+    if value is not None and len(json.dumps(value, ensure_ascii=False)) > MAX_METADATA_BYTES:
+        raise ValueError(f"must serialise to at most {MAX_METADATA_BYTES} bytes")
+    return value
 
 
 def _check_text(value: str) -> str:
@@ -38,7 +54,7 @@ class MemoryCreate(BaseModel):
     confidence: float | None = Field(default=None, ge=0, le=1)
     scope: MemoryScope = "user"
     scope_id: str | None = Field(default=None, pattern=ID_PATTERN)
-    occurred_at: AwareDatetime | None = Field(
+    occurred_at: Timestamp | None = Field(
         default=None, description="When the fact became true (ISO-8601 with offset); default now."
     )
     metadata: dict[str, Any] = Field(default_factory=dict)
@@ -46,26 +62,15 @@ class MemoryCreate(BaseModel):
 
     _text = field_validator("content", "value")(lambda v: v if v is None else _check_text(v))
 
-    @field_validator("content")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("must not be blank")
-        return value
-
-    @field_validator("metadata")
-    @classmethod
-    def _small_metadata(cls, value: dict[str, Any]) -> dict[str, Any]:
-        import json
-
-        if len(json.dumps(value, ensure_ascii=False)) > MAX_METADATA_BYTES:
-            raise ValueError(f"must serialise to at most {MAX_METADATA_BYTES} bytes")
-        return value
+    _content = field_validator("content")(lambda v: not_blank(v))
+    _metadata = field_validator("metadata")(lambda v: small_metadata(v))
 
     @model_validator(mode="after")
     def _scope_needs_id(self) -> MemoryCreate:
         if self.scope in ("task", "session") and not self.scope_id:
             raise ValueError(f"scope={self.scope} needs a scope_id")
+        if self.scope in ("user", "global") and self.scope_id:
+            raise ValueError(f"scope_id is for task and session scopes, not scope={self.scope}")
         return self
 
 
@@ -78,9 +83,19 @@ class MemoryUpdate(BaseModel):
     value: str | None = Field(default=None, max_length=2000)
     confidence: float | None = Field(default=None, ge=0, le=1)
     metadata: dict[str, Any] | None = None
+
+    _content = field_validator("content")(lambda v: not_blank(v))
+    _metadata = field_validator("metadata")(lambda v: small_metadata(v))
     status: Literal["active", "archived"] | None = None
 
     _text = field_validator("content", "value")(lambda v: v if v is None else _check_text(v))
+
+
+class SecretRef(BaseModel):
+    """A secret value sealed out of the memory: its kind and the mask shown in its place."""
+
+    kind: str
+    mask: str
 
 
 class MemoryRead(BaseModel):
@@ -109,6 +124,23 @@ class MemoryRead(BaseModel):
     last_accessed_at: datetime | None
     access_count: int
     embedding_model: str | None
+    secrets: list[SecretRef] = Field(
+        default_factory=list,
+        description="Secret values masked in content/value; POST …/reveal opens them (audited)",
+    )
+
+
+class RevealedSecret(BaseModel):
+    kind: str
+    mask: str
+    value: str
+
+
+class RevealResponse(BaseModel):
+    """The secret values of a memory, in the clear. Every reveal is written to its history."""
+
+    memory_id: uuid.UUID
+    secrets: list[RevealedSecret]
 
 
 class MemoryList(BaseModel):

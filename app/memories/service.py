@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import uuid
 from collections.abc import Awaitable, Callable, Iterable
@@ -12,9 +11,10 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.arbitration.service import content_hash
 from app.db.models import Arbitration, Job, Memory
 from app.jobs.repository import JobRepository
-from app.kit.errors import IdempotencyKeyReused, NotFound
+from app.kit.errors import Conflict, IdempotencyKeyReused, NotFound
 from app.kit.pagination import decode_cursor, encode_cursor
 from app.kit.time import utcnow
 from app.memories.repository import MemoryRepository, snapshot
@@ -22,11 +22,17 @@ from app.memories.schemas import (
     ArbitrationList,
     ArbitrationRead,
     HistoryEntry,
+    MemoryCreate,
     MemoryHistoryRead,
     MemoryList,
     MemoryRead,
     MemoryUpdate,
+    RevealedSecret,
+    RevealResponse,
+    SecretRef,
 )
+from app.privacy.protect import SECRET_KEYS, Privacy, embedding_text, merge_sealed, owner_of
+from app.recall.text import index_text
 
 if TYPE_CHECKING:
     from app.arbitration.service import Outcome
@@ -40,6 +46,8 @@ BASE_CONFIDENCE = {
     "model_inferred": 0.5,
 }
 WAIT_POLL_S = 0.02
+MAX_RESULT_DECISIONS = 500
+KIND_WRITE = "memory.write"
 Prepare = Callable[[AsyncSession, uuid.UUID], Awaitable[dict[str, Any]]]
 
 
@@ -48,14 +56,16 @@ def base_confidence(source: str) -> float:
     return BASE_CONFIDENCE.get(source, 0.5)
 
 
-def to_read(m: Memory) -> MemoryRead:
+def to_read(m: Memory, privacy: Privacy) -> MemoryRead:
+    """The owner's view of a memory: personal values revealed, secrets masked."""
+    owner = owner_of(m.tenant_id, m.user_id)
     return MemoryRead(
         id=m.id,
         user_id=m.user_id,
-        content=m.content,
+        content=privacy.reveal_personal(m.content, m.sealed, owner) or "",
         type=m.type,  # type: ignore[arg-type]
         key=m.key,
-        value=m.value,
+        value=privacy.reveal_personal(m.value, m.sealed, owner),
         source=m.source,  # type: ignore[arg-type]
         confidence=m.confidence,
         status=m.status,  # type: ignore[arg-type]
@@ -75,6 +85,11 @@ def to_read(m: Memory) -> MemoryRead:
         last_accessed_at=m.last_accessed_at,
         access_count=m.access_count,
         embedding_model=m.embedding_model,
+        secrets=[
+            SecretRef(kind=e["kind"], mask=e["mask"])
+            for e in m.sealed
+            if e.get("level") == "secret"
+        ],
     )
 
 
@@ -83,17 +98,27 @@ def arbitration_read(a: Arbitration) -> ArbitrationRead:
 
 
 def outcome_result(outcomes: Iterable[Outcome]) -> dict[str, Any]:
-    """A job result: ids of the memories touched and the decisions, JSON-able."""
-    memory_ids: list[str] = []
+    """A job result: ids of the memories touched and the decisions, JSON-able. At most
+    ``MAX_RESULT_DECISIONS`` decisions are listed (``arbitrations_total`` counts them all;
+    the audit at GET …/arbitrations has every one)."""
+    memory_ids: dict[str, None] = {}
     arbitrations: list[dict[str, Any]] = []
+    total = 0
     for o in outcomes:
-        memory_ids += [str(m.id) for m in o.memories if str(m.id) not in memory_ids]
-        arbitrations += [arbitration_read(a).model_dump(mode="json") for a in o.arbitrations]
-    return {"memory_ids": memory_ids, "arbitrations": arbitrations}
+        memory_ids.update((str(m.id), None) for m in o.memories)
+        total += len(o.arbitrations)
+        room = MAX_RESULT_DECISIONS - len(arbitrations)
+        arbitrations += [arbitration_read(a).model_dump(mode="json") for a in o.arbitrations[:room]]
+    return {
+        "memory_ids": list(memory_ids),
+        "arbitrations": arbitrations,
+        "arbitrations_total": total,
+    }
 
 
-def request_hash(body: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
+def request_digest(privacy: Privacy, body: dict[str, Any]) -> str:
+    """Identifies a request body for idempotency (keyed: it may hold sensitive values)."""
+    return privacy.digest(json.dumps(body, sort_keys=True, default=str))
 
 
 class MemoryService:
@@ -101,6 +126,35 @@ class MemoryService:
         self.rt = rt
         self.tenant_id = tenant_id
         self.user_id = user_id
+
+    async def submit(
+        self, body: MemoryCreate, *, idempotency_key: str | None, request_id: str | None
+    ) -> tuple[Job, bool]:
+        """Queue an explicit write. Sensitive values are sealed before anything is stored:
+        the job's payload holds the protected content and value, never the clear ones."""
+        privacy = self.rt.privacy
+        owner = owner_of(self.tenant_id, self.user_id)
+        raw = body.model_dump(mode="json")
+        content = privacy.protect(body.content, owner)
+        value = (
+            privacy.protect(body.value, owner, whole_secret=SECRET_KEYS.get(body.key or ""))
+            if body.value
+            else None
+        )
+        protected = {**raw, "content": content.text, "value": value.text if value else None}
+        payload = {
+            "body": protected,
+            "sealed": merge_sealed(content.sealed, value.sealed if value else []),
+            "occurred_at": (body.occurred_at or utcnow()).isoformat(),
+        }
+        return await self.enqueue(
+            KIND_WRITE,
+            payload,
+            # The body alone identifies a retry (not defaults such as the arrival time).
+            digest=request_digest(privacy, raw),
+            idempotency_key=idempotency_key,
+            request_id=request_id,
+        )
 
     async def enqueue(
         self,
@@ -169,7 +223,7 @@ class MemoryService:
         async with self.rt.scoped(self.tenant_id, self.user_id) as session:
             memories = await MemoryRepository(session, self.tenant_id, self.user_id).get_many(ids)
         arbitrations = [ArbitrationRead.model_validate(a) for a in result.get("arbitrations", [])]
-        return [to_read(m) for m in memories], arbitrations
+        return [to_read(m, self.rt.privacy) for m in memories], arbitrations
 
     async def list_page(
         self, *, limit: int, cursor: str | None, filters: dict[str, Any]
@@ -182,37 +236,44 @@ class MemoryService:
         more = len(rows) > limit
         rows = rows[:limit]
         next_cursor = encode_cursor(rows[-1].created_at, rows[-1].id) if more and rows else None
-        return MemoryList(items=[to_read(m) for m in rows], next_cursor=next_cursor)
+        return MemoryList(
+            items=[to_read(m, self.rt.privacy) for m in rows], next_cursor=next_cursor
+        )
 
     async def get(self, memory_id: uuid.UUID) -> MemoryRead:
         async with self.rt.scoped(self.tenant_id, self.user_id) as session:
             m = await MemoryRepository(session, self.tenant_id, self.user_id).get(memory_id)
         if m is None or m.status == "deleted":
             raise NotFound("no such memory")
-        return to_read(m)
+        return to_read(m, self.rt.privacy)
 
     async def update(
         self, memory_id: uuid.UUID, patch: MemoryUpdate, request_id: str | None
     ) -> MemoryRead:
-        """Apply ``patch``; new content is re-embedded. Raises NotFound."""
+        """Apply ``patch``; new content is protected and re-embedded. Raises NotFound."""
         changes = patch.model_dump(exclude_unset=True)
+        privacy, owner = self.rt.privacy, owner_of(self.tenant_id, self.user_id)
+        content = privacy.protect(changes["content"], owner) if changes.get("content") else None
+        value = privacy.protect(changes["value"], owner) if changes.get("value") else None
         embedding = None
-        if changes.get("content"):
-            [embedding] = await self.rt.embedder.embed_passages([changes["content"]])
+        if content is not None:
+            [embedding] = await self.rt.embedder.embed_passages([embedding_text(content.text)])
         async with self.rt.scoped(self.tenant_id, self.user_id) as session:
             repo = MemoryRepository(session, self.tenant_id, self.user_id)
             m = await repo.get(memory_id, for_update=True)
             if m is None or m.status == "deleted":
                 raise NotFound("no such memory")
             before = snapshot(m)
-            from app.arbitration.service import content_hash
-
-            if "content" in changes and changes["content"] is not None:
-                m.content = changes["content"]
+            if content is not None:
+                m.content = content.text
                 m.content_hash = content_hash(m.content)
+                m.search_text = index_text(m.content)
                 m.embedding, m.embedding_model = embedding, self.rt.embedder.model
             if "value" in changes:
-                m.value = changes["value"]
+                m.value = value.text if value is not None else None
+            new_sealed = (content.sealed if content else []) + (value.sealed if value else [])
+            if new_sealed:
+                m.sealed = merge_sealed(m.sealed, new_sealed)
             if changes.get("confidence") is not None:
                 m.confidence = changes["confidence"]
             if changes.get("metadata") is not None:
@@ -223,8 +284,13 @@ class MemoryService:
             repo.add_history(
                 m, "update", old=before, new=snapshot(m), actor="api", request_id=request_id
             )
-            await session.commit()
-        return to_read(m)
+            try:
+                await session.commit()
+            except IntegrityError as exc:
+                raise Conflict(
+                    "another active memory holds this single-valued key; supersede it instead"
+                ) from exc
+        return to_read(m, self.rt.privacy)
 
     async def delete(self, memory_id: uuid.UUID, request_id: str | None) -> None:
         """Real deletion: content, value, embedding and metadata are erased; the history keeps
@@ -234,8 +300,13 @@ class MemoryService:
             m = await repo.get(memory_id, for_update=True)
             if m is None or m.status == "deleted":
                 raise NotFound("no such memory")
+            job_id = (m.origin or {}).get("job_id")
             m.status, m.content, m.value, m.embedding, m.metadata_ = "deleted", "", None, None, {}
             m.content_hash, m.origin, m.updated_at = "", {}, utcnow()
+            if job_id:
+                # an explicit write's request still held the words: erase them there too
+                await JobRepository(session, self.tenant_id).scrub_write(uuid.UUID(job_id))
+            m.search_text, m.sealed = "", []
             await repo.scrub_history(m.id)
             repo.add_history(m, "delete", old=None, new=None, actor="api", request_id=request_id)
             await session.commit()
@@ -261,7 +332,7 @@ class MemoryService:
             entries = await repo.history([m.id for m in chain])
         return MemoryHistoryRead(
             memory_id=memory_id,
-            chain=[to_read(m) for m in chain],
+            chain=[to_read(m, self.rt.privacy) for m in chain],
             entries=[HistoryEntry.model_validate(e, from_attributes=True) for e in entries],
         )
 
@@ -271,3 +342,19 @@ class MemoryService:
                 **filters
             )
         return ArbitrationList(items=[arbitration_read(a) for a in rows])
+
+    async def reveal(self, memory_id: uuid.UUID, request_id: str | None) -> RevealResponse:
+        """Open the memory's secret values for its owner; the reveal is recorded in the
+        memory's history (who, when, which kinds — never the values). Raises NotFound."""
+        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
+            repo = MemoryRepository(session, self.tenant_id, self.user_id)
+            m = await repo.get(memory_id)
+            if m is None or m.status == "deleted":
+                raise NotFound("no such memory")
+            secrets = self.rt.privacy.open_secrets(m.sealed, owner_of(m.tenant_id, m.user_id))
+            kinds = [s["kind"] for s in secrets]
+            repo.add_history(
+                m, "reveal", old=None, new={"revealed": kinds}, actor="api", request_id=request_id
+            )
+            await session.commit()
+        return RevealResponse(memory_id=memory_id, secrets=[RevealedSecret(**s) for s in secrets])

@@ -17,6 +17,7 @@ from sqlalchemy import select
 
 from app.db.models import ChatSession, Message, Task
 from app.kit.metrics import CONTEXT_TOKENS
+from app.privacy.protect import embedding_text, owner_of
 from app.recall.schemas import ChatMessage, ContextResponse, ContextSection, RecallRequest
 from app.recall.service import RecallService
 from app.recall.tokens import REPLY_PRIMING_TOKENS, message_tokens, token_counter
@@ -30,6 +31,7 @@ HEADER = (
     "background; where it contradicts the user's current input, the current input wins."
 )
 KEEP_LAST_TURNS = 2
+MAX_QUERY_CHARS = 4000  # RecallRequest.query's limit
 MAX_TASK_STEPS = 10
 
 
@@ -145,8 +147,13 @@ class ContextService:
                         )
                     )
                 ).first()
+        privacy, owner = self.rt.privacy, owner_of(self.tenant_id, self.user_id)
         if query is None:
-            query = next((m.content for m in reversed(recent) if m.role == "user"), None)
+            # The latest user turn, as the embedder may see it (no sensitive values).
+            query = next(
+                (embedding_text(m.content) for m in reversed(recent) if m.role == "user"), None
+            )
+            query = query[:MAX_QUERY_CHARS] if query else None
         recaller = RecallService(self.rt, self.tenant_id, self.user_id)
         recall = (
             await recaller.recall(
@@ -168,8 +175,19 @@ class ContextService:
             memories=[m.content for m in recall.memories] if recall else [],
             task_head=self._task_head(task),
             task_steps=[st["description"] for st in (task.steps if task else [])][-MAX_TASK_STEPS:],
-            summary=[line for line in (chat.summary.splitlines() if chat else []) if line.strip()],
-            turns=[(m.role, m.content) for m in recent],
+            # The summary keeps tokens, not values: personal values show as their kind.
+            summary=[
+                privacy.reveal_personal(line, [], owner) or ""
+                for line in (chat.summary.splitlines() if chat else [])
+                if line.strip()
+            ],
+            # Only the conversation itself: a client's "system" or "tool" turns are not replayed
+            # as instructions.
+            turns=[
+                (m.role, privacy.reveal_personal(m.content, m.sealed, owner) or "")
+                for m in recent
+                if m.role in ("user", "assistant")
+            ],
         )
         self._fit(parts, budget)
         return self._response(parts, budget, query)

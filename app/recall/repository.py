@@ -5,71 +5,172 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import ColumnElement, and_, bindparam, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.config import Settings
 from app.db.models import Memory
 
-# Every active row of the user in the allowed scopes is scored, not only the nearest N:
-# ranking by similarity first and reranking after gives a different top_k than ranking all
-# rows (DESIGN.md measured a top-8 overlap of 0.32–0.75), and the scan reads the same rows.
-# The inner query touches only columns of ix_memories_recall (an index-only scan).
-# decay = greatest(floor, 0.5 ^ (age / half_life)); age = max(0, at - valid_from) in days.
-_RANKED = """
-WITH scored AS MATERIALIZED (
-    SELECT m.id,
-           1 - (m.embedding <=> CAST(:query AS halfvec)) AS similarity,
-           m.confidence,
-           m.scope,
-           m.type,
-           greatest(0, date_part('epoch', CAST(:at AS timestamptz) - m.valid_from)) / 86400.0
+
+def decay_params(settings: Settings) -> dict[str, float]:
+    """The bind parameters of ``decay_inputs_sql``: half-lives (days) and floors (0..1) per type,
+    as ``{"hl_profile": …, "fl_event": …}``."""
+    return {
+        "hl_profile": settings.half_life_profile_days,
+        "hl_preference": settings.half_life_preference_days,
+        "hl_fact": settings.half_life_fact_days,
+        "hl_event": settings.half_life_event_days,
+        "fl_profile": settings.decay_floor_profile,
+        "fl_preference": settings.decay_floor_preference,
+        "fl_fact": settings.decay_floor_fact,
+        "fl_event": settings.decay_floor_event,
+    }
+
+
+def decay_inputs_sql(alias: str, at: str = ":at") -> str:
+    """SQL select-list items ``age_days, half_life_days, decay_floor`` of the memories row
+    ``alias``, at the timestamptz expression ``at``; needs the binds of ``decay_params``.
+
+    age_days = max(0, at - valid_from) in days (``date_part``, not ``extract``: see DESIGN.md);
+    half_life_days = the row's own, else its type's, NULL for constraints (no decay);
+    decay_floor = its type's floor, 1.0 for constraints.
+    Recall (``_RANKED``) and forgetting (``app/lifecycle``) both use this: one formula.
+    """
+    m = alias
+    return f"""greatest(0, date_part('epoch', CAST({at} AS timestamptz) - {m}.valid_from)) / 86400.0
                AS age_days,
-           coalesce(m.half_life_days, CASE m.type
+           coalesce({m}.half_life_days, CASE {m}.type
                WHEN 'profile' THEN CAST(:hl_profile AS float8)
                WHEN 'preference' THEN CAST(:hl_preference AS float8)
                WHEN 'fact' THEN CAST(:hl_fact AS float8)
                WHEN 'event' THEN CAST(:hl_event AS float8) END) AS half_life_days,
-           CASE m.type
+           CASE {m}.type
                WHEN 'profile' THEN CAST(:fl_profile AS float8)
                WHEN 'preference' THEN CAST(:fl_preference AS float8)
                WHEN 'fact' THEN CAST(:fl_fact AS float8)
                WHEN 'event' THEN CAST(:fl_event AS float8)
-               ELSE 1.0 END AS decay_floor,
+               ELSE 1.0 END AS decay_floor"""
+
+
+MAX_HALF_LIVES = 1000
+
+
+def decay_sql(alias: str) -> str:
+    """The decay factor (0..1) of a row ``alias`` that carries the columns of
+    ``decay_inputs_sql``: ``greatest(decay_floor, 0.5 ^ (age_days / half_life_days))``, and 1.0
+    when there is no half-life (constraints never decay)."""
+    s = alias
+    return (
+        f"CASE WHEN {s}.half_life_days IS NULL THEN 1.0"
+        # The exponent is capped: 0.5^1000 is already 0 for any floor, and 0.5^1075 underflows
+        # a float8 (an event a few years old would make the query fail).
+        f" ELSE greatest({s}.decay_floor,"
+        f" power(0.5, least({s}.age_days / {s}.half_life_days, {MAX_HALF_LIVES}))) END"
+    )
+
+
+RecallMode = Literal["vector", "text", "hybrid"]
+# Reciprocal rank fusion constant (Cormack, Clarke & Büttcher, SIGIR 2009: k = 60).
+RRF_K = 60
+_FILTERS = """m.tenant_id = :tenant_id
+       AND m.user_id = :user_id
+       AND m.status = :status
+       AND m.type = ANY(:types)
+       AND (m.scope IN ('user', 'global')
+            OR (m.scope = 'task' AND m.scope_id = :task_id)
+            OR (m.scope = 'session' AND m.scope_id = :session_id))"""
+
+
+def ranked_sql(mode: RecallMode) -> str:
+    """The recall query for ``mode`` (see docs/recall.md).
+
+    Every active row of the user in the allowed scopes is scored, not only the nearest N:
+    ranking by similarity first and reranking after gives a different top_k than ranking all
+    rows (DESIGN.md measured a top-8 overlap of 0.32–0.75), and the scan reads the same rows.
+    ``base`` touches only columns of ix_memories_recall (an index-only scan); full-text
+    candidates come from the GIN index on ``tsv``.
+
+    relevance: ``vector`` — the cosine similarity; ``text`` (the embedder is down) — the
+    ``ts_rank_cd`` of the row divided by the best one; ``hybrid`` — reciprocal rank fusion of
+    both rankings, ``(1/(k+rank_vector) + 1/(k+rank_text)) / (2/(k+1))`` so that the best
+    possible is 1. score = relevance × confidence × decay × scope_weight.
+    """
+    vector = mode in ("vector", "hybrid")
+    textual = mode in ("text", "hybrid")
+    model_filter = "AND m.embedding_model = :model" if vector else ""
+    similarity = "1 - (m.embedding <=> CAST(:query AS halfvec))" if vector else "NULL::float8"
+    ctes = [
+        f"""base AS MATERIALIZED (
+    SELECT m.id,
+           {similarity} AS similarity,
+           m.confidence,
+           m.scope,
+           m.type,
+           {decay_inputs_sql("m")},
            CASE m.scope
                WHEN 'user' THEN CAST(:w_user AS float8)
                WHEN 'global' THEN CAST(:w_global AS float8)
                WHEN 'session' THEN CAST(:w_session AS float8)
                ELSE CAST(:w_task AS float8) END AS scope_weight
       FROM memories m
-     WHERE m.tenant_id = :tenant_id
-       AND m.user_id = :user_id
-       AND m.status = :status
-       AND m.embedding_model = :model
-       AND m.type = ANY(:types)
-       AND (m.scope IN ('user', 'global')
-            OR (m.scope = 'task' AND m.scope_id = :task_id)
-            OR (m.scope = 'session' AND m.scope_id = :session_id))
-), decayed AS (
-    SELECT s.*,
-           CASE WHEN s.half_life_days IS NULL THEN 1.0
-                ELSE greatest(s.decay_floor, power(0.5, s.age_days / s.half_life_days)) END
-               AS decay
-      FROM scored s
-)
-SELECT d.*, d.similarity * d.confidence * d.decay * d.scope_weight AS score
-  FROM decayed d
- WHERE d.decay >= :min_decay
- ORDER BY score DESC, d.id
- LIMIT :top_k
-"""
+     WHERE {_FILTERS} {model_filter}
+)"""
+    ]
+    if textual:
+        ctes.append(
+            f"""txt AS MATERIALIZED (
+    SELECT m.id, ts_rank_cd(m.tsv, q.query) AS text_rank,
+           row_number() OVER (ORDER BY ts_rank_cd(m.tsv, q.query) DESC, m.id) AS text_pos
+      FROM memories m, (SELECT to_tsquery('english', :tsquery) AS query) q
+     WHERE {_FILTERS} AND m.tsv @@ q.query
+)"""
+        )
+    if mode == "vector":
+        relevance, joins = "b.similarity", ""
+    elif mode == "text":
+        relevance = "t.text_rank / nullif(max(t.text_rank) OVER (), 0)"
+        joins = "JOIN txt t ON t.id = b.id"
+    else:
+        relevance = (
+            f"(1.0 / ({RRF_K} + row_number() OVER (ORDER BY b.similarity DESC, b.id))"
+            f" + coalesce(1.0 / ({RRF_K} + t.text_pos), 0)) / (2.0 / ({RRF_K} + 1))"
+        )
+        joins = "LEFT JOIN txt t ON t.id = b.id"
+    text_rank = "t.text_rank" if textual else "NULL::float8"
+    ctes.append(
+        f"""fused AS (
+    SELECT b.*, {text_rank} AS text_rank, {relevance} AS relevance, {decay_sql("b")} AS decay
+      FROM base b {joins}
+)"""
+    )
+    return (
+        "WITH "
+        + ",\n".join(ctes)
+        + """
+SELECT f.*, f.relevance * f.confidence * f.decay * f.scope_weight AS score
+  FROM fused f
+ WHERE f.decay >= :min_decay
+ ORDER BY score DESC, f.id
+ LIMIT :top_k"""
+    )
+
+
+_RANKED_SQL = {mode: ranked_sql(mode) for mode in ("vector", "text", "hybrid")}
+
+
+def to_tsquery_text(terms: list[str]) -> str:
+    """An OR-query of plain terms for ``to_tsquery`` (each term quoted as a phrase)."""
+    return " | ".join("'" + t.replace("'", "") + "'" for t in terms if t)
 
 
 @dataclass(slots=True)
 class RankedRow:
     memory: Memory
-    similarity: float
+    similarity: float | None
+    text_rank: float | None
+    relevance: float
     confidence: float
     decay: float
     scope_weight: float
@@ -77,6 +178,10 @@ class RankedRow:
     half_life_days: float | None
     decay_floor: float
     score: float
+
+
+def _float(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 class RecallRepository:
@@ -88,7 +193,9 @@ class RecallRepository:
     async def ranked(
         self,
         *,
-        query_embedding: list[float],
+        query_embedding: list[float] | None,
+        query_terms: list[str],
+        mode: RecallMode,
         model: str,
         at: datetime,
         types: list[str],
@@ -98,14 +205,23 @@ class RecallRepository:
         top_k: int,
         params: dict[str, float],
     ) -> list[RankedRow]:
-        """The top_k rows by score, best first, with every factor."""
-        stmt = text(_RANKED).bindparams(bindparam("types", expanding=False))
+        """The top_k rows by score, best first, with every factor. ``text`` and ``hybrid`` need
+        ``query_terms``; ``vector`` and ``hybrid`` need ``query_embedding``. With no terms,
+        ``hybrid`` ranks by vector alone and ``text`` finds nothing."""
+        if mode == "hybrid" and not query_terms:
+            mode = "vector"
+        if mode == "text" and not query_terms:
+            return []
+        stmt = text(_RANKED_SQL[mode]).bindparams(bindparam("types", expanding=False))
         rows = (
             (
                 await self.session.execute(
                     stmt,
                     {
-                        "query": "[" + ",".join(f"{x:.6f}" for x in query_embedding) + "]",
+                        "query": "[" + ",".join(f"{x:.6f}" for x in query_embedding) + "]"
+                        if query_embedding is not None
+                        else None,
+                        "tsquery": to_tsquery_text(query_terms),
                         "at": at,
                         "tenant_id": self.tenant_id,
                         "user_id": self.user_id,
@@ -126,7 +242,9 @@ class RecallRepository:
         return [
             RankedRow(
                 memory=by_id[r["id"]],
-                similarity=float(r["similarity"]),
+                similarity=_float(r["similarity"]),
+                text_rank=_float(r["text_rank"]),
+                relevance=float(r["relevance"]),
                 confidence=float(r["confidence"]),
                 decay=float(r["decay"]),
                 scope_weight=float(r["scope_weight"]),

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from app.kit.types import Timestamp
 from app.memories.schemas import ID_PATTERN, MemoryScope, MemorySource, MemoryStatus, MemoryType
 
 
@@ -21,13 +22,16 @@ class RecallRequest(BaseModel):
     types: list[MemoryType] | None = Field(default=None, min_length=1, max_length=5)
     include_reminders: bool = False
     explain: bool = False
-    at: AwareDatetime | None = Field(default=None, description="Evaluate decay as of this time")
+    at: Timestamp | None = Field(default=None, description="Evaluate decay as of this time")
 
 
 class ScoreFactors(BaseModel):
-    """Every factor of ``score = similarity × confidence × decay × scope_weight``."""
+    """Every factor of ``score = relevance × confidence × decay × scope_weight``
+    (docs/recall.md says how relevance comes from similarity and the text rank)."""
 
-    similarity: float
+    similarity: float | None = Field(description="Cosine similarity; null when recall degraded")
+    text_rank: float | None = Field(description="Full-text rank (ts_rank_cd); null if no match")
+    relevance: float
     confidence: float
     decay: float
     scope_weight: float
@@ -44,7 +48,7 @@ class RecalledMemory(BaseModel):
     key: str | None
     value: str | None
     score: float
-    similarity: float
+    similarity: float | None
     confidence: float
     decay: float
     status: MemoryStatus
@@ -76,7 +80,11 @@ class RecallResponse(BaseModel):
         description="Superseded (frozen) memories close to the query, flagged status=frozen: "
         "'you said earlier … — still true?'",
     )
-    degraded: bool = Field(default=False, description="True when recall ran without embeddings")
+    mode: Literal["vector", "text", "hybrid"] = Field(description="How relevance was computed")
+    degraded: bool = Field(
+        default=False,
+        description="True when the embedder failed and recall fell back to full-text search",
+    )
 
 
 class ChatMessage(BaseModel):

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from typing import TYPE_CHECKING
 
-from app.kit.metrics import RECALL_HIT, RECALL_LATENCY, timed
+from app.kit.metrics import RECALL_DEGRADED, RECALL_HIT, RECALL_LATENCY, timed
 from app.kit.time import utcnow
-from app.recall.repository import RankedRow, RecallRepository
+from app.privacy.protect import Privacy, embedding_text, owner_of
+from app.providers.embeddings import EmbeddingError
+from app.recall.repository import RankedRow, RecallMode, RecallRepository, decay_params
 from app.recall.schemas import (
     ConstraintRead,
     RecalledMemory,
@@ -16,10 +19,13 @@ from app.recall.schemas import (
     RecallResponse,
     ScoreFactors,
 )
+from app.recall.text import query_terms
 
 if TYPE_CHECKING:
     from app.db.models import Memory
     from app.runtime import Runtime
+
+log = logging.getLogger(__name__)
 
 RANKED_TYPES = ("profile", "preference", "fact", "event")
 REMINDERS_TOP_K = 3
@@ -45,14 +51,15 @@ def narrowest_scope_wins(rows: list[RankedRow]) -> list[RankedRow]:
     ]
 
 
-def _recalled(row: RankedRow, explain: bool) -> RecalledMemory:
+def _recalled(row: RankedRow, explain: bool, privacy: Privacy) -> RecalledMemory:
     m = row.memory
+    owner = owner_of(m.tenant_id, m.user_id)
     return RecalledMemory(
         id=m.id,
-        content=m.content,
+        content=privacy.reveal_personal(m.content, m.sealed, owner) or "",
         type=m.type,  # type: ignore[arg-type]
         key=m.key,
-        value=m.value,
+        value=privacy.reveal_personal(m.value, m.sealed, owner),
         score=row.score,
         similarity=row.similarity,
         confidence=row.confidence,
@@ -67,6 +74,8 @@ def _recalled(row: RankedRow, explain: bool) -> RecalledMemory:
         superseded_by=m.superseded_by,
         explain=ScoreFactors(
             similarity=row.similarity,
+            text_rank=row.text_rank,
+            relevance=row.relevance,
             confidence=row.confidence,
             decay=row.decay,
             scope_weight=row.scope_weight,
@@ -80,12 +89,13 @@ def _recalled(row: RankedRow, explain: bool) -> RecalledMemory:
     )
 
 
-def constraint_read(m: Memory) -> ConstraintRead:
+def constraint_read(m: Memory, privacy: Privacy) -> ConstraintRead:
+    owner = owner_of(m.tenant_id, m.user_id)
     return ConstraintRead(
         id=m.id,
-        content=m.content,
+        content=privacy.reveal_personal(m.content, m.sealed, owner) or "",
         key=m.key,
-        value=m.value,
+        value=privacy.reveal_personal(m.value, m.sealed, owner),
         scope=m.scope,  # type: ignore[arg-type]
         scope_id=m.scope_id or None,
         occurred_at=m.valid_from,
@@ -101,14 +111,7 @@ class RecallService:
     def _params(self) -> dict[str, float]:
         s = self.rt.settings
         return {
-            "hl_profile": s.half_life_profile_days,
-            "hl_preference": s.half_life_preference_days,
-            "hl_fact": s.half_life_fact_days,
-            "hl_event": s.half_life_event_days,
-            "fl_profile": s.decay_floor_profile,
-            "fl_preference": s.decay_floor_preference,
-            "fl_fact": s.decay_floor_fact,
-            "fl_event": s.decay_floor_event,
+            **decay_params(s),
             "w_user": s.scope_weight_user,
             "w_global": s.scope_weight_global,
             "w_session": s.scope_weight_session,
@@ -136,8 +139,20 @@ class RecallService:
         at = req.at or utcnow()
         top_k = req.top_k or self.rt.settings.recall_default_top_k
         types = list(req.types or RANKED_TYPES)
-        with timed(RECALL_LATENCY, "embed"):
-            query_embedding = await self.rt.embedder.embed_query(req.query)
+        # The embedder never sees a sensitive value, not even in a query.
+        owner = owner_of(self.tenant_id, self.user_id)
+        query_text = embedding_text(self.rt.privacy.protect(req.query, owner).text)
+        mode: RecallMode = self.rt.settings.recall_mode
+        query_embedding: list[float] | None = None
+        try:
+            with timed(RECALL_LATENCY, "embed"):
+                query_embedding = await self.rt.embedder.embed_query(query_text)
+        except EmbeddingError:
+            # The embedder is down or broken: answer from full-text search, and say so.
+            log.warning("recall degraded to full-text search: the embedder failed")
+            RECALL_DEGRADED.inc()
+            mode = "text"
+        terms = query_terms(query_text)
         db_started = time.perf_counter()
         async with self.rt.scoped(self.tenant_id, self.user_id) as session:
             repo = RecallRepository(session, self.tenant_id, self.user_id)
@@ -145,6 +160,8 @@ class RecallService:
             async def ranked(status: str, limit: int) -> list[RankedRow]:
                 return await repo.ranked(
                     query_embedding=query_embedding,
+                    query_terms=terms,
+                    mode=mode,
                     model=self.rt.embedder.model,
                     at=at,
                     types=types,
@@ -163,9 +180,11 @@ class RecallService:
         if recorder is not None:
             recorder.record(self.tenant_id, self.user_id, [r.memory.id for r in rows])
         return RecallResponse(
-            memories=[_recalled(r, req.explain) for r in rows],
-            constraints=[constraint_read(c) for c in constraints],
-            reminders=[_recalled(r, req.explain) for r in reminders],
+            memories=[_recalled(r, req.explain, self.rt.privacy) for r in rows],
+            constraints=[constraint_read(c, self.rt.privacy) for c in constraints],
+            reminders=[_recalled(r, req.explain, self.rt.privacy) for r in reminders],
+            mode=mode,
+            degraded=mode == "text",
         )
 
     async def constraints(
@@ -176,4 +195,4 @@ class RecallService:
             rows = await RecallRepository(session, self.tenant_id, self.user_id).constraints(
                 task_id=task_id, session_id=session_id
             )
-        return [constraint_read(c) for c in rows]
+        return [constraint_read(c, self.rt.privacy) for c in rows]

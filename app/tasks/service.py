@@ -165,4 +165,6 @@ class TaskService:
                     )
                     memories += outcome.memories[:1]
             await session.commit()
-        return TaskFinished(task=task_read(task), memories=[to_read(m) for m in memories])
+        return TaskFinished(
+            task=task_read(task), memories=[to_read(m, self.rt.privacy) for m in memories]
+        )

@@ -6,6 +6,7 @@ import uuid
 
 import asyncpg
 
+from app.config import Settings
 from app.db.setup import Database
 from tests.conftest import TenantCtx
 
@@ -15,7 +16,8 @@ SCOPE_SQL = (
 
 
 async def _connect(database: Database) -> asyncpg.Connection:
-    return await asyncpg.connect(database.asyncpg_dsn, server_settings={"role": "memlane_app"})
+    # the way the service connects: logged in as the application role itself
+    return await asyncpg.connect(database.app_dsn(Settings(_env_file=None)))  # type: ignore[call-arg]
 
 
 async def test_the_app_role_cannot_bypass_rls(database: Database) -> None:
@@ -28,6 +30,18 @@ async def test_the_app_role_cannot_bypass_rls(database: Database) -> None:
         assert row["u"] == "memlane_app" and not row["rolsuper"] and not row["rolbypassrls"]
         owner = await conn.fetchval("SELECT tableowner FROM pg_tables WHERE tablename = 'memories'")
         assert owner != "memlane_app"
+        # it cannot become the owner or a superuser to step around the policies
+        for other in (owner, "postgres"):
+            try:
+                await conn.execute(f'SET ROLE "{other}"')
+                raise AssertionError(f"memlane_app could SET ROLE {other}")
+            except asyncpg.InsufficientPrivilegeError:
+                pass
+        try:
+            await conn.execute("UPDATE alembic_version SET version_num = version_num")
+            raise AssertionError("memlane_app could change the migration state")
+        except asyncpg.InsufficientPrivilegeError:
+            pass
     finally:
         await conn.close()
 

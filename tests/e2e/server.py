@@ -84,5 +84,41 @@ class ServeProcess:
         self.stop()
         self.start()
 
+    def dump_database(self) -> list[str]:
+        """Every row of every table of the embedded database, as text (read as the owner,
+        which row-level security does not restrict)."""
+        import asyncio
+
+        import asyncpg
+
+        lines = (self.data_dir / "pgdata" / "postmaster.pid").read_text().splitlines()
+        socket_dir = lines[4]
+
+        async def dump() -> list[str]:
+            conn = await asyncpg.connect(host=socket_dir, user="postgres", database="memlane")
+            try:
+                tables = await conn.fetch(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+                )
+                rows: list[str] = []
+                for t in tables:
+                    name = t["tablename"]
+                    rows += [
+                        f"{name}: {r[0]}"
+                        for r in await conn.fetch(f'SELECT t::text FROM "{name}" t')
+                    ]
+                    if name == "pgqueuer":
+                        rows += [
+                            f"{name}.payload: {bytes(r[0]).decode(errors='replace')}"
+                            for r in await conn.fetch(
+                                "SELECT payload FROM pgqueuer WHERE payload IS NOT NULL"
+                            )
+                        ]
+                return rows
+            finally:
+                await conn.close()
+
+        return asyncio.run(dump())
+
     def client(self) -> httpx.Client:
         return httpx.Client(base_url=self.base_url, timeout=60)

@@ -22,9 +22,7 @@ SCENARIOS_PATH = Path(
         Path(__file__).resolve().parents[3] / "shared" / "data" / "scenarios" / "public.json",
     )
 )
-PENDING = {
-    "sensitive-id": "sensitive-value encryption and masking is not built yet",
-}
+PENDING: dict[str, str] = {}  # scenario id -> reason, for scenarios not passing yet
 
 
 def _params() -> list[Any]:
@@ -137,7 +135,12 @@ class Runner:
             if "max_tokens" in step:
                 assert tokens <= step["max_tokens"], f"context used {tokens} tokens"
         elif step.get("inspect"):
-            raise NotImplementedError("inspect steps need the privacy work")
+            rows = self.server.dump_database()
+            log = self.server.log_path.read_text()
+            for s in step.get("stored_none", []):
+                leaked = [r for r in rows if s in r]
+                assert not leaked, f"{s!r} stored in plain text: {leaked[:3]}"
+                assert s not in log, f"{s!r} in the server log"
         else:
             raise AssertionError(f"unknown step {step}")
 

@@ -270,7 +270,10 @@ def _article(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
-def _mask(value: str) -> str:
+def _mask(value: str, key: str | None = None) -> str:
+    """A secret's stand-in: a password is hidden whole, a number keeps its last 4 digits."""
+    if key == "account.password":
+        return "******"
     return "*" * max(len(value) - 4, 0) + value[-4:]
 
 
@@ -606,7 +609,8 @@ def contact(key: str, sensitivity: str = "personal") -> Builder:
         zh = clause.lang == "zh"
         if sensitivity == "secret":
             label = m.group("label")
-            content = f"{label}是 {_mask(value)}" if zh else f"{label} is {_mask(value)}"
+            masked = _mask(value, key)
+            content = f"{label}是 {masked}" if zh else f"{label} is {masked}"
         elif key == "contact.email":
             content = f"邮箱是 {value}" if zh else f"email is {value}"
         else:

@@ -1,0 +1,32 @@
+"""Validated field types shared by request schemas."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, AwareDatetime, BeforeValidator
+
+# Times Memlane accepts: wide enough for any history and any plan, narrow enough that every
+# value survives conversion to UTC and the decay arithmetic.
+EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
+LATEST = datetime(2200, 1, 1, tzinfo=UTC)
+
+
+def _iso_string_only(value: Any) -> Any:
+    # An integer would be read as a unix timestamp in UTC; say so instead of guessing.
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        raise ValueError("give an ISO-8601 string with a UTC offset, not a number")
+    return value
+
+
+def _in_range(value: datetime) -> datetime:
+    if not EARLIEST <= value <= LATEST:
+        raise ValueError(
+            f"must lie between {EARLIEST.date().isoformat()} and {LATEST.date().isoformat()} (UTC)"
+        )
+    return value
+
+
+Timestamp = Annotated[AwareDatetime, BeforeValidator(_iso_string_only), AfterValidator(_in_range)]
+"""An ISO-8601 time with a UTC offset (naive times are rejected), between 1900 and 2200."""

@@ -1,0 +1,1 @@
+"""Memory lifecycle: forgetting (archive what decayed, enforce a per-user capacity)."""

@@ -1,0 +1,167 @@
+"""All SQL of the forgetting pass. Every statement runs in a session scoped to one tenant
+(``ALL_USERS``) and still filters tenant and user itself (isolation in depth)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, text
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+
+from app.db.models import Memory, Tenant
+from app.recall.repository import decay_inputs_sql, decay_sql
+
+# One active memory of the user with its decay at :at and what protects it. A profile fact
+# the user confirmed (said twice, or declared it / filled it in a form) is never archived by
+# decay alone.
+_ACTIVE = f"""
+WITH scored AS MATERIALIZED (
+    SELECT m.id,
+           m.type,
+           m.confidence,
+           m.access_count,
+           m.valid_from,
+           (m.type = 'profile'
+            AND (m.confirmations >= 2 OR m.source IN ('user_declared', 'form')))
+               AS confirmed_profile,
+           {decay_inputs_sql("m")}
+      FROM memories m
+     WHERE m.tenant_id = :tenant_id
+       AND m.user_id = :user_id
+       AND m.status = 'active'
+), decayed AS (
+    SELECT s.*, {decay_sql("s")} AS decay
+      FROM scored s
+)"""
+
+_DECAYED = (
+    _ACTIVE
+    + """
+SELECT d.id, d.decay
+  FROM decayed d
+ WHERE d.type <> 'constraint'
+   AND NOT d.confirmed_profile
+   AND d.decay < :threshold
+ ORDER BY d.id
+"""
+)
+
+# value_score = w_recency · decay
+#             + w_frequency · min(1, ln(1 + access_count) / ln(1 + access_saturation))
+#             + w_confidence · confidence
+# (app.lifecycle.forget states the weights and why). Only the rows beyond the capacity are
+# returned, counted here, in the same snapshot, constraints included.
+_LOWEST_VALUE = (
+    _ACTIVE
+    + """, valued AS (
+    SELECT d.id, d.type, d.confirmed_profile, d.valid_from, d.decay,
+           CAST(:w_recency AS float8) * d.decay
+           + CAST(:w_frequency AS float8)
+             * least(1.0, ln(1 + CAST(d.access_count AS float8))
+                        / ln(1 + CAST(:access_saturation AS float8)))
+           + CAST(:w_confidence AS float8) * d.confidence AS value_score
+      FROM decayed d
+)
+SELECT v.id, v.decay, v.value_score, v.confirmed_profile
+  FROM valued v
+ WHERE v.type <> 'constraint'
+ ORDER BY v.confirmed_profile, v.value_score, v.valid_from, v.id
+ LIMIT greatest(0, (SELECT count(*) FROM scored) - :capacity)
+"""
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A memory the pass archives and why: ``reason`` goes into its history row."""
+
+    id: uuid.UUID
+    reason: dict[str, Any]
+
+
+async def tenant_ids(conn: AsyncConnection) -> list[uuid.UUID]:
+    """Every tenant id, oldest first (``tenants`` has no row-level security)."""
+    rows = await conn.execute(select(Tenant.id).order_by(Tenant.created_at, Tenant.id))
+    return [r[0] for r in rows]
+
+
+class ForgetRepository:
+    """SQL of one tenant; ``session`` must be scoped to (tenant_id, ALL_USERS)."""
+
+    def __init__(self, session: AsyncSession, tenant_id: uuid.UUID):
+        self.session = session
+        self.tenant_id = tenant_id
+
+    async def active_counts(self) -> dict[str, int]:
+        """``{user_id: number of active memories}`` of every user with at least one."""
+        rows = await self.session.execute(
+            text(
+                "SELECT user_id, count(*) FROM memories"
+                " WHERE tenant_id = :t AND status = 'active' GROUP BY user_id ORDER BY user_id"
+            ),
+            {"t": self.tenant_id},
+        )
+        return {str(u): int(n) for u, n in rows.all()}
+
+    async def decayed(
+        self, user_id: str, *, at: datetime, threshold: float, params: dict[str, float]
+    ) -> list[Candidate]:
+        """Active memories of the user whose decay at ``at`` is below ``threshold``, except
+        constraints and confirmed profile facts."""
+        rows = await self.session.execute(
+            text(_DECAYED),
+            {"tenant_id": self.tenant_id, "user_id": user_id, "at": at, "threshold": threshold}
+            | params,
+        )
+        return [
+            Candidate(r.id, {"reason": "decay", "decay": float(r.decay), "threshold": threshold})
+            for r in rows
+        ]
+
+    async def lowest_value(
+        self, user_id: str, *, at: datetime, capacity: int, params: dict[str, float]
+    ) -> list[Candidate]:
+        """The active memories of the user beyond ``capacity``, lowest value at ``at`` first:
+        never a constraint, a confirmed profile fact only after every other kind (so fewer than
+        the excess when only constraints are left). ``params``: ``decay_params`` plus the
+        weights ``w_recency``, ``w_frequency``, ``w_confidence``, ``access_saturation``."""
+        rows = await self.session.execute(
+            text(_LOWEST_VALUE),
+            {"tenant_id": self.tenant_id, "user_id": user_id, "at": at, "capacity": capacity}
+            | params,
+        )
+        return [
+            Candidate(
+                r.id,
+                {
+                    "reason": "capacity",
+                    "value_score": float(r.value_score),
+                    "decay": float(r.decay),
+                    "capacity": capacity,
+                    "confirmed_profile": bool(r.confirmed_profile),
+                },
+            )
+            for r in rows
+        ]
+
+    async def lock_active(self, user_id: str, ids: Sequence[uuid.UUID]) -> list[Memory]:
+        """The rows of ``ids`` that are still active, locked for update (a concurrent pass or
+        writer that changed them first wins; they are skipped)."""
+        if not ids:
+            return []
+        stmt = (
+            select(Memory)
+            .where(
+                Memory.tenant_id == self.tenant_id,
+                Memory.user_id == user_id,
+                Memory.id.in_(list(ids)),
+                Memory.status == "active",
+            )
+            .order_by(Memory.id)
+            .with_for_update()
+        )
+        return list((await self.session.scalars(stmt)).all())

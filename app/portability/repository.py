@@ -1,0 +1,175 @@
+"""All SQL of export and import: keyset pages of one user's rows, and the import's lookups."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, func, or_, select, tuple_
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import defer
+
+from app.db.models import ChatSession, Memory, MemoryHistory, Message
+from app.ingest.repository import offset_minutes
+from app.kit.time import utcnow
+
+MessageCursor = tuple[str, datetime, int]
+
+
+class PortabilityRepository:
+    def __init__(self, session: AsyncSession, tenant_id: uuid.UUID, user_id: str):
+        self.session = session
+        self.tenant_id = tenant_id
+        self.user_id = user_id
+
+    def _mine(self) -> Any:
+        return and_(Memory.tenant_id == self.tenant_id, Memory.user_id == self.user_id)
+
+    async def begin_snapshot(self) -> None:
+        """Start a read-only REPEATABLE READ transaction: every page of an export reads the same
+        snapshot, so supersession chains are consistent even while the user keeps writing."""
+        await self.session.connection(
+            execution_options={"isolation_level": "REPEATABLE READ", "postgresql_readonly": True}
+        )
+
+    # --- export ----------------------------------------------------------------------------
+
+    async def count_memories(self) -> int:
+        """How many memories an export holds (every status but deleted)."""
+        stmt = select(func.count()).where(self._mine(), Memory.status != "deleted")
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    async def memory_page(
+        self, after: tuple[datetime, uuid.UUID] | None, limit: int
+    ) -> list[Memory]:
+        """Up to ``limit`` memories after the keyset ``(created_at, id)``, oldest first, not
+        deleted, without their embeddings (ix_memories_tenant_user_created)."""
+        stmt = (
+            select(Memory)
+            .options(defer(Memory.embedding))
+            .where(self._mine(), Memory.status != "deleted")
+        )
+        if after is not None:
+            stmt = stmt.where(tuple_(Memory.created_at, Memory.id) > tuple_(*after))
+        stmt = stmt.order_by(Memory.created_at, Memory.id).limit(limit)
+        return list((await self.session.scalars(stmt)).all())
+
+    async def history_of(self, memory_ids: Sequence[uuid.UUID]) -> list[MemoryHistory]:
+        """Every history row of these memories, oldest first (ix_memory_history_memory)."""
+        if not memory_ids:
+            return []
+        stmt = (
+            select(MemoryHistory)
+            .where(
+                MemoryHistory.tenant_id == self.tenant_id,
+                MemoryHistory.user_id == self.user_id,
+                MemoryHistory.memory_id.in_(list(memory_ids)),
+            )
+            .order_by(MemoryHistory.memory_id, MemoryHistory.id)
+        )
+        return list((await self.session.scalars(stmt)).all())
+
+    async def message_page(self, after: MessageCursor | None, limit: int) -> list[Message]:
+        """Up to ``limit`` messages after the keyset ``(session_id, occurred_at, seq)``, by
+        session and time (ix_messages_session)."""
+        stmt = select(Message).where(
+            Message.tenant_id == self.tenant_id, Message.user_id == self.user_id
+        )
+        if after is not None:
+            stmt = stmt.where(
+                tuple_(Message.session_id, Message.occurred_at, Message.seq) > tuple_(*after)
+            )
+        stmt = stmt.order_by(Message.session_id, Message.occurred_at, Message.seq).limit(limit)
+        return list((await self.session.scalars(stmt)).all())
+
+    # --- import ----------------------------------------------------------------------------
+
+    async def known_frozen(
+        self,
+        *,
+        scope: str,
+        scope_id: str,
+        content_hash: str,
+        key: str | None,
+        value: str | None,
+        valid_from: datetime,
+    ) -> Memory | None:
+        """A frozen memory that is the same historical fact (same scope, same text or same key
+        and value, true from the same instant), locked for update."""
+        same = Memory.content_hash == content_hash
+        if key is not None and value is not None:
+            same = or_(same, and_(Memory.key == key, Memory.value == value))
+        stmt = (
+            select(Memory)
+            .where(
+                self._mine(),
+                Memory.status == "frozen",
+                Memory.scope == scope,
+                Memory.scope_id == scope_id,
+                Memory.valid_from == valid_from,
+                same,
+            )
+            .order_by(Memory.created_at)
+            .limit(1)
+            .with_for_update()
+        )
+        return (await self.session.scalars(stmt)).first()
+
+    async def get_for_update(self, memory_id: uuid.UUID) -> Memory | None:
+        stmt = select(Memory).where(self._mine(), Memory.id == memory_id).with_for_update()
+        return (await self.session.scalars(stmt)).first()
+
+    async def known_messages(
+        self, session_ids: Iterable[str], times: Iterable[datetime]
+    ) -> set[tuple[str, datetime, str, str]]:
+        """``(session_id, occurred_at, role, content)`` of the user's messages in these sessions
+        at these times: what an import must not write twice."""
+        stmt = select(Message.session_id, Message.occurred_at, Message.role, Message.content).where(
+            Message.tenant_id == self.tenant_id,
+            Message.user_id == self.user_id,
+            Message.session_id.in_(list(set(session_ids))),
+            Message.occurred_at.in_(list(set(times))),
+        )
+        return {(s, at, r, c) for s, at, r, c in (await self.session.execute(stmt)).all()}
+
+    async def add_messages(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Insert messages (``session_id, task_id, role, content, occurred_at, metadata``) and
+        create their sessions when new."""
+        now = utcnow()
+        self.session.add_all(
+            Message(
+                tenant_id=self.tenant_id,
+                id=uuid.uuid4(),
+                user_id=self.user_id,
+                session_id=r["session_id"],
+                task_id=r["task_id"],
+                job_id=None,
+                role=r["role"],
+                content=r["content"],
+                occurred_at=r["occurred_at"],
+                utc_offset_minutes=offset_minutes(r["occurred_at"]),
+                metadata_=r["metadata"],
+                sealed=r.get("sealed", []),
+                created_at=now,
+            )
+            for r in rows
+        )
+        session_ids = sorted({r["session_id"] for r in rows})
+        if session_ids:
+            stmt = insert(ChatSession).values(
+                [
+                    {
+                        "tenant_id": self.tenant_id,
+                        "user_id": self.user_id,
+                        "id": s,
+                        "created_at": now,
+                        "updated_at": now,
+                    }
+                    for s in session_ids
+                ]
+            )
+            await self.session.execute(stmt.on_conflict_do_nothing())
+        await self.session.flush()

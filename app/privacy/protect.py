@@ -1,0 +1,143 @@
+"""Sealing sensitive values out of stored text, and opening them for their owner.
+
+Stored text never holds a sensitive value in the clear:
+- a ``personal`` value (email, phone) is replaced by a token ``⟦email:3f9a2c1b7e⟧`` (a keyed
+  fingerprint: equal values give equal tokens, so duplicates are still recognised), revealed
+  to the owner on read, and shown as ``[email]`` to the embedder;
+- a ``secret`` value (ID number, bank card, password) is replaced by a mask that keeps at most
+  its last 4 characters (``**************1230``); it is opened only by the audited reveal
+  endpoint.
+Every replaced value is kept sealed (AES-GCM, bound to the owner) in the row's ``sealed`` list:
+``{"token", "kind", "level", "mask", "kid", "n", "ct"}``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.privacy.crypto import Cipher, SealError
+from app.privacy.detect import Level, detect
+
+TOKEN = re.compile(r"⟦(?P<kind>[a-z_]+):(?P<fp>[0-9a-f]{10})⟧")
+SECRET_KEYS = {
+    "identity.document": "cn_id",
+    "finance.card": "bank_card",
+    "account.password": "password",
+}
+
+
+def owner_of(tenant_id: object, user_id: str) -> str:
+    """The associated data that binds a sealed value to one user of one tenant."""
+    return f"{tenant_id}:{user_id}"
+
+
+def mask(value: str, kind: str) -> str:
+    """The visible stand-in of a secret: passwords fully hidden, numbers keep their last 4."""
+    if kind == "password":
+        return "******"
+    digits = re.sub(r"[ -]", "", value)
+    return "*" * max(len(digits) - 4, 0) + digits[-4:]
+
+
+@dataclass
+class Protected:
+    text: str
+    sealed: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Privacy:
+    """Seals and opens sensitive values with one cipher."""
+
+    def __init__(self, cipher: Cipher):
+        self.cipher = cipher
+
+    def digest(self, text: str) -> str:
+        """A keyed SHA-256 (HMAC) of ``text``: identifies a request body without storing a hash
+        that a dictionary could reverse (a short password, an ID number)."""
+        return hmac.new(
+            self.cipher.keys[self.cipher.current], text.encode(), hashlib.sha256
+        ).hexdigest()
+
+    def _entry(self, value: str, kind: str, level: Level, owner: str) -> dict[str, Any]:
+        token = f"⟦{kind}:{self.cipher.fingerprint(value)}⟧"
+        return {
+            "token": token,
+            "kind": kind,
+            "level": level,
+            "mask": mask(value, kind) if level == "secret" else token,
+            **self.cipher.seal(value, owner),
+        }
+
+    def protect(self, text: str, owner: str, *, whole_secret: str | None = None) -> Protected:
+        """``text`` with every sensitive value replaced. ``whole_secret`` names the kind of a
+        value that is secret as a whole (the value of an ``account.password`` fact)."""
+        if whole_secret and text and not TOKEN.fullmatch(text):
+            entry = self._entry(text, whole_secret, "secret", owner)
+            return Protected(entry["mask"], [entry])
+        out, sealed, last = [], [], 0
+        for f in detect(text):
+            entry = self._entry(f.value, f.kind, f.level, owner)
+            out.append(text[last : f.start] + entry["mask"])
+            sealed.append(entry)
+            last = f.end
+        out.append(text[last:])
+        return Protected("".join(out), sealed)
+
+    def reveal_personal(
+        self, text: str | None, sealed: list[dict[str, Any]], owner: str
+    ) -> str | None:
+        """The owner's view: personal tokens replaced by their values; secrets stay masked."""
+        if not text or "⟦" not in text:
+            return text
+        entries = {e["token"]: e for e in sealed if e.get("level") == "personal"}
+
+        def sub(m: re.Match[str]) -> str:
+            entry = entries.get(m.group(0))
+            if entry is None:
+                return f"[{m.group('kind')}]"
+            try:
+                return self.cipher.open(entry, owner)
+            except SealError:
+                return f"[{m.group('kind')}]"
+
+        return TOKEN.sub(sub, text)
+
+    def reveal_all(self, text: str, sealed: list[dict[str, Any]], owner: str) -> str:
+        """Every sealed value back in place — in memory only, for the local extractor."""
+        for entry in sealed:
+            try:
+                value = self.cipher.open(entry, owner)
+            except SealError:
+                continue
+            text = (
+                text.replace(entry["mask"], value)
+                if entry["level"] == "secret"
+                else text.replace(entry["token"], value)
+            )
+        return text
+
+    def open_secrets(self, sealed: list[dict[str, Any]], owner: str) -> list[dict[str, str]]:
+        """``[{kind, mask, value}]`` of the secret entries (for the audited reveal)."""
+        return [
+            {"kind": e["kind"], "mask": e["mask"], "value": self.cipher.open(e, owner)}
+            for e in sealed
+            if e.get("level") == "secret"
+        ]
+
+
+def embedding_text(text: str) -> str:
+    """What the embedder sees: personal tokens as ``[kind]``; secrets are already masked."""
+    return TOKEN.sub(lambda m: f"[{m.group('kind')}]", text)
+
+
+def merge_sealed(*lists: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One entry per token."""
+    seen: dict[str, dict[str, Any]] = {}
+    for entries in lists:
+        for e in entries:
+            seen.setdefault(e["token"], e)
+    return list(seen.values())

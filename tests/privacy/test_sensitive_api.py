@@ -1,0 +1,108 @@
+"""Sensitive values through the HTTP API: sealed at rest, masked or revealed as documented."""
+
+from __future__ import annotations
+
+import logging
+
+import asyncpg
+import pytest
+
+from app.db.setup import Database
+from tests.conftest import TenantCtx
+
+ID = "440301199003071230"
+CARD = "6222021234567894"
+PASSWORD = "Tr0ub4dor&3"
+EMAIL = "liming@example.com"
+PHONE = "13812345678"
+PLAIN = (ID, CARD, PASSWORD, EMAIL, PHONE)
+
+
+async def _dump(database: Database) -> list[str]:
+    """Every row of every table, read as the owner (no row-level security)."""
+    conn = await asyncpg.connect(database.asyncpg_dsn)
+    try:
+        tables = [
+            r[0]
+            for r in await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+        ]
+        rows = []
+        for t in tables:
+            rows += [f"{t}: {r[0]}" for r in await conn.fetch(f'SELECT x::text FROM "{t}" x')]
+        rows += [
+            bytes(r[0]).decode(errors="replace")
+            for r in await conn.fetch("SELECT payload FROM pgqueuer WHERE payload IS NOT NULL")
+        ]
+        return rows
+    finally:
+        await conn.close()
+
+
+async def test_nothing_sensitive_is_stored_in_the_clear(
+    tenant: TenantCtx, database: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    await tenant.say(
+        "u",
+        "s1",
+        f"我的身份证号是 {ID}，帮我记一下。",
+        f"我的银行卡号是{CARD}。",
+        f"my password is {PASSWORD}",
+        f"我的邮箱是 {EMAIL}，手机号是{PHONE}。",
+    )
+    await tenant.remember(
+        "u", f"Backup password: {PASSWORD}", key="account.password", value=PASSWORD
+    )
+    await tenant.recall("u", f"what is my id {ID}?")
+    rows = await _dump(database)
+    assert any(tenant.id in r for r in rows), "the scan must see this tenant's rows"
+    for value in PLAIN:
+        assert not [r for r in rows if value in r], value
+        assert value not in caplog.text, value
+
+
+async def test_owner_sees_personal_values_and_masked_secrets(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", f"我的邮箱是 {EMAIL}。", f"我的身份证号是 {ID}，帮我记一下。")
+    got = await tenant.recall("u", "我的邮箱和身份证号")
+    texts = " ".join(m["content"] + " " + str(m["value"]) for m in got["memories"])
+    assert EMAIL in texts
+    assert ID not in texts and "**************1230" in texts
+    ctx = (
+        await tenant.client.get(
+            f"{tenant.user('u')}/sessions/s1/context",
+            params={"query": "邮箱"},
+            headers=tenant.headers,
+        )
+    ).json()
+    assert EMAIL in ctx["text"] and ID not in ctx["text"]
+
+
+async def test_reveal_is_audited_and_only_for_the_owner(
+    tenant: TenantCtx, other_tenant: TenantCtx
+) -> None:
+    body = await tenant.say("u", "s1", f"我的身份证号是 {ID}，帮我记一下。")
+    [m] = [x for x in body["memories"] if x["secrets"]]
+    assert m["secrets"] == [{"kind": "cn_id", "mask": "**************1230"}]
+    url = f"{tenant.user('u')}/memories/{m['id']}"
+    r = await tenant.client.post(f"{url}/reveal", headers=tenant.headers)
+    assert r.status_code == 200
+    assert r.json()["secrets"] == [{"kind": "cn_id", "mask": "**************1230", "value": ID}]
+    hist = (await tenant.client.get(f"{url}/history", headers=tenant.headers)).json()
+    reveal = [e for e in hist["entries"] if e["action"] == "reveal"]
+    assert len(reveal) == 1 and reveal[0]["new"] == {"revealed": ["cn_id"]} and ID not in str(hist)
+    other = await other_tenant.client.post(
+        f"/v1/tenants/{tenant.id}/users/u/memories/{m['id']}/reveal", headers=other_tenant.headers
+    )
+    assert other.status_code == 404 and ID not in other.text
+    assert (
+        await tenant.client.post(
+            f"{tenant.user('v')}/memories/{m['id']}/reveal", headers=tenant.headers
+        )
+    ).status_code == 404
+
+
+async def test_duplicates_with_sensitive_values_are_still_recognised(tenant: TenantCtx) -> None:
+    a = await tenant.remember("u", f"My email is {EMAIL}")
+    b = await tenant.remember("u", f"my email is {EMAIL}.")
+    assert a["memories"][0]["id"] == b["memories"][0]["id"]
+    assert b["memories"][0]["content"] == f"My email is {EMAIL}"
