@@ -30,6 +30,9 @@ def test_compose_services_and_healthchecks() -> None:
     assert services["worker"]["depends_on"]["api"]["condition"] == "service_healthy"
     assert services["worker"]["command"][0] == "worker"
     assert services["api"]["environment"]["MEMLANE_RUN_WORKER"] == "false"
+    # API and worker seal and open the same values, as the same role
+    for var in ("MEMLANE_ENCRYPTION_KEY", "MEMLANE_APP_ROLE_PASSWORD", "MEMLANE_DATABASE_URL"):
+        assert services["api"]["environment"][var] == services["worker"]["environment"][var], var
 
 
 def test_every_memlane_variable_in_compose_is_a_setting() -> None:
