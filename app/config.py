@@ -48,6 +48,11 @@ class Settings(BaseSettings):
     job_max_attempts: int = Field(default=5, ge=1, le=50)
     job_retry_initial_delay_s: float = Field(default=1.0, gt=0)
     job_wait_timeout_s: float = Field(default=30.0, gt=0, le=300)
+    job_heartbeat_timeout_s: float = Field(
+        default=15.0,
+        ge=2,
+        description="A job whose worker stopped heartbeating this long is run by another worker",
+    )
     log_level: str = "INFO"
     metrics_token: SecretStr | None = Field(
         default=None,

@@ -3,8 +3,8 @@
 A job is retried with exponential backoff (pgqueuer ``RetryRequested``) until
 ``settings.job_max_attempts``; then it ends ``failed`` with its error, visible at
 ``GET /v1/jobs/{id}``. A worker killed mid-job stops heartbeating; pgqueuer hands the job to a
-live worker once the heartbeat is older than ``HEARTBEAT_TIMEOUT``. Handlers are idempotent
-per job: a job already ``done`` is not run twice.
+live worker once the heartbeat is older than ``settings.job_heartbeat_timeout_s``. A job's
+writes and its ``done`` mark commit together, so a job already done is never run twice.
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ from app.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
-HEARTBEAT_TIMEOUT = timedelta(seconds=15)
 MAX_RETRY_DELAY = timedelta(minutes=5)
 RACE_RETRIES = 5
 
@@ -205,7 +204,7 @@ class Worker:
             await qm.run(
                 batch_size=settings.worker_concurrency,
                 max_concurrent_tasks=settings.worker_concurrency * 2,
-                heartbeat_timeout=HEARTBEAT_TIMEOUT,
+                heartbeat_timeout=timedelta(seconds=settings.job_heartbeat_timeout_s),
                 dequeue_timeout=timedelta(seconds=5),
             )
         finally:

