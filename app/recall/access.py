@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections import defaultdict
+from collections import Counter, defaultdict
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -27,13 +27,13 @@ class AccessRecorder:
 
     def __init__(self, rt: Runtime):
         self.rt = rt
-        self._pending: dict[tuple[uuid.UUID, str], set[uuid.UUID]] = defaultdict(set)
+        self._pending: dict[tuple[uuid.UUID, str], Counter[uuid.UUID]] = defaultdict(Counter)
         self._last_at: datetime = utcnow()
         self._task: asyncio.Task[None] | None = None
 
     def record(self, tenant_id: uuid.UUID, user_id: str, ids: list[uuid.UUID]) -> None:
         if ids:
-            self._pending[(tenant_id, user_id)].update(ids)
+            self._pending[(tenant_id, user_id)].update(ids)  # one count per recall
             self._last_at = utcnow()
 
     async def start(self) -> None:
@@ -50,11 +50,11 @@ class AccessRecorder:
     async def flush(self) -> None:
         from app.recall.repository import RecallRepository
 
-        pending, self._pending = self._pending, defaultdict(set)
+        pending, self._pending = self._pending, defaultdict(Counter)
         for (tenant_id, user_id), ids in pending.items():
             async with self.rt.scoped(tenant_id, user_id) as session:
                 await RecallRepository(session, tenant_id, user_id).record_access(
-                    sorted(ids), self._last_at
+                    dict(ids), self._last_at
                 )
                 await session.commit()
 

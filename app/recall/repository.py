@@ -284,12 +284,21 @@ class RecallRepository:
             allowed.append(and_(Memory.scope == "session", Memory.scope_id == session_id))
         return list((await self.session.scalars(stmt.where(or_(*allowed)))).all())
 
-    async def record_access(self, ids: list[uuid.UUID], at: datetime) -> None:
-        """Bump access statistics of recalled memories (one statement for a batch)."""
+    async def record_access(self, counts: dict[uuid.UUID, int], at: datetime) -> None:
+        """Add ``counts`` (memory id -> times recalled) to the access statistics, in one
+        statement for the batch."""
+        ids = sorted(counts)
         await self.session.execute(
             text(
-                "UPDATE memories SET access_count = access_count + 1, last_accessed_at = :at"
-                " WHERE tenant_id = :t AND user_id = :u AND id = ANY(:ids)"
+                "UPDATE memories m SET access_count = m.access_count + c.n, last_accessed_at = :at"
+                " FROM unnest(CAST(:ids AS uuid[]), CAST(:ns AS int[])) AS c(id, n)"
+                " WHERE m.tenant_id = :t AND m.user_id = :u AND m.id = c.id"
             ),
-            {"at": at, "t": self.tenant_id, "u": self.user_id, "ids": ids},
+            {
+                "at": at,
+                "t": self.tenant_id,
+                "u": self.user_id,
+                "ids": ids,
+                "ns": [counts[i] for i in ids],
+            },
         )

@@ -280,3 +280,88 @@ async def test_concurrent_recall_never_sees_two_values_of_a_single_key(tenant: T
         seen[-1] == ["Town14"]
         or (await tenant.recall("r", "where do I live"))["memories"][0]["value"] == "Town14"
     )
+
+
+# The same rules in Chinese: arbitration reads keys, sources and times, not the language, and
+# these prove it on Chinese contents.
+async def test_rules_on_chinese_contents(tenant: TenantCtx) -> None:
+    a = await tenant.remember(
+        "zh",
+        "我住在杭州",
+        key="residence.city",
+        value="杭州",
+        type="profile",
+        occurred_at="2026-01-01T00:00:00+08:00",
+    )
+    b = await tenant.remember(
+        "zh",
+        "我住在杭州。",
+        key="residence.city",
+        value="杭州",
+        type="profile",
+        occurred_at="2026-01-02T00:00:00+08:00",
+    )
+    assert (
+        b["memories"][0]["id"] == a["memories"][0]["id"]
+        and b["arbitrations"][0]["rule"] == "duplicate"
+    )
+    late = await tenant.remember(
+        "zh",
+        "我住在苏州",
+        key="residence.city",
+        value="苏州",
+        type="profile",
+        occurred_at="2025-12-01T00:00:00+08:00",
+    )
+    assert (late["arbitrations"][0]["rule"], late["arbitrations"][0]["outcome"]) == (
+        "newer_wins",
+        "new_frozen",
+    )
+    newer = await tenant.remember(
+        "zh",
+        "我住在南京",
+        key="residence.city",
+        value="南京",
+        type="profile",
+        occurred_at="2026-03-01T00:00:00+08:00",
+    )
+    assert (newer["arbitrations"][0]["rule"], newer["arbitrations"][0]["outcome"]) == (
+        "newer_wins",
+        "superseded",
+    )
+    guess = await tenant.remember(
+        "zh", "可能喜欢喝咖啡", key="preference.drink", value="咖啡", source="model_inferred"
+    )
+    stated = await tenant.remember(
+        "zh", "我喜欢喝茶", key="preference.drink", value="茶", source="user_declared"
+    )
+    assert guess["arbitrations"][0]["outcome"] == "stored"
+    assert (stated["arbitrations"][0]["rule"], stated["arbitrations"][0]["outcome"]) == (
+        "source_priority",
+        "superseded",
+    )
+    await tenant.remember(
+        "zh",
+        "我喜欢吃辣",
+        key="preference.likes",
+        value="辣",
+        type="preference",
+        occurred_at="2026-02-01T00:00:00+08:00",
+    )
+    no_spice = await tenant.remember(
+        "zh",
+        "我不能吃辣了",
+        key="diet.avoid",
+        value="辣",
+        type="preference",
+        occurred_at="2026-02-20T00:00:00+08:00",
+    )
+    assert [(x["rule"], x["outcome"]) for x in no_spice["arbitrations"]] == [
+        ("newer_wins", "superseded")
+    ]
+    s1 = await tenant.remember("zh", "叫我小王", scope="session", scope_id="s1")
+    s2 = await tenant.remember("zh", "叫我小王", scope="session", scope_id="s2")
+    assert (
+        s2["memories"][0]["id"] == s1["memories"][0]["id"] and s2["memories"][0]["scope"] == "user"
+    )
+    assert [m["value"] for m in await _active(tenant, "zh", "residence.city")] == ["南京"]

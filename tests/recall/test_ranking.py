@@ -104,3 +104,14 @@ async def test_recall_validates_input(tenant: TenantCtx) -> None:
         assert r.status_code == 422, body
         assert r.headers["content-type"] == "application/problem+json"
         assert r.json()["type"] == "urn:memlane:problem:validation-error"
+
+
+async def test_recall_counts_accesses_off_the_request_path(tenant: TenantCtx, app: object) -> None:
+    [m] = (await tenant.remember("u", "I collect vintage radios"))["memories"]
+    for _ in range(3):
+        await tenant.recall("u", "radios")
+    await app.state.memlane.extras["access"].flush()  # type: ignore[attr-defined]
+    got = (
+        await tenant.client.get(f"{tenant.user('u')}/memories/{m['id']}", headers=tenant.headers)
+    ).json()
+    assert got["access_count"] == 3 and got["last_accessed_at"] is not None
