@@ -11,6 +11,9 @@ from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATA_DIR = Path(user_data_dir("memlane", appauthor=False))
+# Requests per API key per minute when MEMLANE_ENV=production leaves the limit unset: ten a
+# second, far above an agent's turn rate, low enough to stop a runaway loop.
+PRODUCTION_RATE_LIMIT_PER_MINUTE = 600
 
 
 class Settings(BaseSettings):
@@ -155,6 +158,20 @@ class Settings(BaseSettings):
         description="Body limit of POST …/import (an export document); other routes keep "
         "max_body_bytes",
     )
+    rate_limit_per_minute: int | None = Field(
+        default=None,
+        ge=0,
+        description="Requests per API key (the admin key: one budget) in any moving minute, "
+        "then 429 with Retry-After; /healthz, /readyz, /metrics are never limited. Counted per "
+        "process (N replicas allow N times this). 0 turns it off; unset: off in development, "
+        f"{PRODUCTION_RATE_LIMIT_PER_MINUTE} in production",
+    )
+
+    @model_validator(mode="after")
+    def _default_rate_limit(self) -> Settings:
+        if self.rate_limit_per_minute is None and self.env == "production":
+            self.rate_limit_per_minute = PRODUCTION_RATE_LIMIT_PER_MINUTE
+        return self
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
@@ -167,6 +184,10 @@ class Settings(BaseSettings):
             if self.database_url is None:
                 raise ValueError(
                     "MEMLANE_ENV=production needs MEMLANE_DATABASE_URL (no embedded database)"
+                )
+            if self.metrics_token is None:
+                raise ValueError(
+                    "MEMLANE_ENV=production needs MEMLANE_METRICS_TOKEN (/metrics names tenants)"
                 )
             if self.encryption_key is None:
                 raise ValueError(

@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.routing import APIRoute
 
 from app import health
@@ -20,8 +21,9 @@ from app.ingest.extraction.factory import build_extractor
 from app.jobs import endpoints as job_endpoints
 from app.jobs.monitor import Monitor
 from app.jobs.worker import Worker
-from app.kit.errors import install_error_handlers
+from app.kit.errors import install_error_handlers, problem_json_errors
 from app.kit.middleware import RequestContextMiddleware
+from app.kit.ratelimit import RATE_LIMITED_RESPONSES, build_rate_limiter
 from app.lifecycle.forget import ForgetScheduler
 from app.memories import endpoints as memory_endpoints
 from app.portability import endpoints as portability_endpoints
@@ -118,15 +120,32 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         generate_unique_id_function=lambda route: route.name,
     )
     install_error_handlers(app)
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = problem_json_errors(FastAPI.openapi(app))
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     app.add_middleware(
         RequestContextMiddleware,
         max_body_bytes=settings.max_body_bytes,
         max_import_bytes=settings.max_import_bytes,
     )
+    # Per-key rate limit on every authenticated router (app/kit/ratelimit.py); the 429 is
+    # documented even when the limit is off, as a deployment may turn it on.
+    limiter = build_rate_limiter(settings.rate_limit_per_minute)
     for router in ROUTERS:
         for route in router.routes:
             # The one-line endpoint docstring is the operation's summary (CONVENTIONS.md).
             if isinstance(route, APIRoute) and route.summary is None and route.description:
                 route.summary, route.description = route.description.strip().splitlines()[0], ""
-        app.include_router(router)
+        if router is health.router:
+            app.include_router(router)
+        else:
+            app.include_router(
+                router,
+                dependencies=[Depends(limiter)] if limiter is not None else None,
+                responses=RATE_LIMITED_RESPONSES,
+            )
     return app

@@ -39,6 +39,10 @@ async def sample(rt: Runtime) -> None:
     for state in QUEUE_STATES:
         QUEUE_DEPTH.labels(state).set(depth.get(state, 0))
     QUEUE_LAG.set(max(0.0, float(lag)))
+    if rt.settings.metrics_token is None:
+        # An open /metrics must not list tenants (their ids are what a 404 hides): one total.
+        LONG_TERM_MEM_SIZE.labels("*").set(sum(active for _, active in counts))
+        return
     for tenant_id, active in counts:
         LONG_TERM_MEM_SIZE.labels(str(tenant_id)).set(active)
 

@@ -81,6 +81,12 @@ class UnsupportedSchemaVersion(InvalidRequest):
     slug, title = "unsupported-schema-version", "Unsupported schema version"
 
 
+class TooManyRequests(MemlaneError):
+    """The key's request budget is spent; ``Retry-After`` says when to come back."""
+
+    status, slug, title = 429, "rate-limited", "Too many requests"
+
+
 class ServiceUnavailable(MemlaneError):
     status, slug, title = 503, "service-unavailable", "A dependency is unavailable"
 
@@ -117,12 +123,26 @@ def error_responses(*errors: type[MemlaneError]) -> dict[int | str, dict[str, An
     out: dict[int | str, dict[str, Any]] = {}
     err: type[MemlaneError]
     for err in (*errors, InvalidRequest):
+        # "model" registers the Problem schema; problem_json_errors() moves it to the
+        # media type the responses really have.
         out[err.status] = {
             "model": Problem,
             "description": err.title,
             "content": {PROBLEM_JSON: {}},
         }
     return out
+
+
+def problem_json_errors(document: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAPI document with every error response's schema under
+    ``application/problem+json`` (FastAPI files a response model under application/json)."""
+    for path in document.get("paths", {}).values():
+        for operation in path.values():
+            for response in operation.get("responses", {}).values():
+                content = response.get("content", {})
+                if PROBLEM_JSON in content and "application/json" in content:
+                    content[PROBLEM_JSON] = content.pop("application/json")
+    return document
 
 
 DB_RETRY_AFTER_S = 5

@@ -22,6 +22,7 @@ SCENARIOS_PATH = Path(
         Path(__file__).resolve().parents[3] / "shared" / "data" / "scenarios" / "public.json",
     )
 )
+METRICS_TOKEN = "metrics-" + "x" * 24
 PENDING: dict[str, str] = {}  # scenario id -> reason, for scenarios not passing yet
 
 
@@ -40,7 +41,10 @@ def _params() -> list[Any]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
-    proc = ServeProcess(tmp_path_factory.mktemp("scenarios"))
+    # with a metrics token, /metrics is closed and may name tenants
+    proc = ServeProcess(
+        tmp_path_factory.mktemp("scenarios"), env={"MEMLANE_METRICS_TOKEN": METRICS_TOKEN}
+    )
     proc.start()
     yield proc
     if proc.proc is not None:
@@ -193,9 +197,11 @@ SCRAPED_AFTER_SCENARIOS = (
 
 
 def test_metrics_after_the_scenarios(server: ServeProcess) -> None:
+    assert httpx.get(f"{server.base_url}/metrics", timeout=10).status_code == 401
+    token = {"Authorization": f"Bearer {METRICS_TOKEN}"}
     deadline = time.monotonic() + 30
     while True:
-        text = httpx.get(f"{server.base_url}/metrics", timeout=10).text
+        text = httpx.get(f"{server.base_url}/metrics", headers=token, timeout=10).text
         samples = {}
         for line in text.splitlines():
             if line and not line.startswith("#"):

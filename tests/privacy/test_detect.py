@@ -115,6 +115,18 @@ def test_production_refuses_to_start_without_a_key() -> None:
             env="production",
             admin_key="a" * 48,
             database_url="postgresql://x/y",
+            metrics_token="m" * 32,
+            _env_file=None,  # type: ignore[call-arg]
+        )
+
+
+def test_production_refuses_an_open_metrics_page() -> None:
+    with pytest.raises(ValueError, match="MEMLANE_METRICS_TOKEN"):
+        Settings(
+            env="production",
+            admin_key="a" * 48,
+            database_url="postgresql://x/y",
+            encryption_key="A" * 43 + "=",
             _env_file=None,  # type: ignore[call-arg]
         )
 
