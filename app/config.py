@@ -100,9 +100,31 @@ class Settings(BaseSettings):
     )
     recall_default_top_k: int = Field(default=8, ge=1, le=100)
     recall_mode: Literal["vector", "hybrid"] = Field(
-        default="vector",
-        description="vector: cosine similarity; hybrid: reciprocal rank fusion of vector and "
-        "full-text rankings (docs/recall.md)",
+        default="hybrid",
+        description="vector: rank of the cosine similarity; hybrid: reciprocal rank fusion of "
+        "the vector and full-text rankings (docs/recall.md, Ranking formula; hybrid measured "
+        "better on LoCoMo, docs/benchmarks.md)",
+    )
+    recall_vector_relevance: Literal["rank", "cosine"] = Field(
+        default="rank",
+        description="Relevance in vector mode: rank = (k+1)/(k+rank of the memory's cosine "
+        "similarity among the user's memories); cosine = the similarity itself, whose narrow "
+        "band (0.75-0.9 for e5) lets decay and confidence outweigh it (docs/recall.md)",
+    )
+    recall_recency_weight: float = Field(
+        default=0.2,
+        ge=0,
+        le=1,
+        description="How far age may lower a score: the score is multiplied by 1 - w·(1 - decay), "
+        "so by at least 1 - w; 1 = by the whole decay; 0 = age only fades memories "
+        "(recall_min_decay) (docs/recall.md, Ranking formula)",
+    )
+    recall_rank_k: float = Field(
+        default=10.0,
+        ge=1,
+        le=1000,
+        description="k of rank-based relevance (k+1)/(k+rank) and of reciprocal rank fusion in "
+        "hybrid mode; a smaller k widens the gap between neighbouring ranks",
     )
     scope_weight_user: float = 1.0
     scope_weight_global: float = 0.8

@@ -72,8 +72,10 @@ def decay_sql(alias: str) -> str:
 
 
 RecallMode = Literal["vector", "text", "hybrid"]
-# Reciprocal rank fusion constant (Cormack, Clarke & Büttcher, SIGIR 2009: k = 60).
-RRF_K = 60
+VectorRelevance = Literal["rank", "cosine"]
+# The rank constant k of rank-based relevance, (k+1)/(k+rank), and of reciprocal rank fusion
+# (Cormack, Clarke & Büttcher, SIGIR 2009) is the bind ``:rank_k`` (settings.recall_rank_k).
+_K = "CAST(:rank_k AS float8)"
 _FILTERS = """m.tenant_id = :tenant_id
        AND m.user_id = :user_id
        AND m.status = :status
@@ -83,7 +85,16 @@ _FILTERS = """m.tenant_id = :tenant_id
             OR (m.scope = 'session' AND m.scope_id = :session_id))"""
 
 
-def ranked_sql(mode: RecallMode) -> str:
+def recency_sql(alias: str) -> str:
+    """The recency factor of the score (docs/recall.md, "Ranking formula"): ``1 - w × (1 -
+    decay)`` with ``w`` = ``:w_recency`` (``settings.recall_recency_weight``). It lies in
+    ``[1 - w, 1]``: age can lower a memory's score by at most ``w``, however old it is. ``w =
+    1`` is the plain ``× decay``. Fading is separate: a row whose ``decay`` is below
+    ``min_decay`` leaves recall whatever ``w`` is."""
+    return f"(1.0 - CAST(:w_recency AS float8) * (1.0 - {alias}.decay))"
+
+
+def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> str:
     """The recall query for ``mode`` (see docs/recall.md).
 
     Every active row of the user in the allowed scopes is scored, not only the nearest N:
@@ -92,10 +103,12 @@ def ranked_sql(mode: RecallMode) -> str:
     ``base`` touches only columns of ix_memories_recall (an index-only scan); full-text
     candidates come from the GIN index on ``tsv``.
 
-    relevance: ``vector`` — the cosine similarity; ``text`` (the embedder is down) — the
-    ``ts_rank_cd`` of the row divided by the best one; ``hybrid`` — reciprocal rank fusion of
-    both rankings, ``(1/(k+rank_vector) + 1/(k+rank_text)) / (2/(k+1))`` so that the best
-    possible is 1. score = relevance × confidence × decay × scope_weight.
+    relevance, in 0..1: ``vector`` — by rank of the cosine similarity among the user's rows,
+    ``(k+1) / (k+rank)`` (``vector_relevance="rank"``), or the cosine similarity itself
+    (``"cosine"``); ``text`` (the embedder is down) — the ``ts_rank_cd`` of the row divided by
+    the best one; ``hybrid`` — reciprocal rank fusion of both rankings, ``(1/(k+rank_vector) +
+    1/(k+rank_text)) / (2/(k+1))`` so that the best possible is 1.
+    score = relevance × confidence × recency × scope_weight, recency = ``recency_sql``.
     """
     vector = mode in ("vector", "hybrid")
     textual = mode in ("text", "hybrid")
@@ -127,15 +140,21 @@ def ranked_sql(mode: RecallMode) -> str:
      WHERE {_FILTERS} AND m.tsv @@ q.query
 )"""
         )
+    vector_pos = "row_number() OVER (ORDER BY b.similarity DESC, b.id)"
     if mode == "vector":
-        relevance, joins = "b.similarity", ""
+        relevance = (
+            f"({_K} + 1.0) / ({_K} + {vector_pos})"
+            if vector_relevance == "rank"
+            else "b.similarity"
+        )
+        joins = ""
     elif mode == "text":
         relevance = "t.text_rank / nullif(max(t.text_rank) OVER (), 0)"
         joins = "JOIN txt t ON t.id = b.id"
     else:
         relevance = (
-            f"(1.0 / ({RRF_K} + row_number() OVER (ORDER BY b.similarity DESC, b.id))"
-            f" + coalesce(1.0 / ({RRF_K} + t.text_pos), 0)) / (2.0 / ({RRF_K} + 1))"
+            f"(1.0 / ({_K} + {vector_pos})"
+            f" + coalesce(1.0 / ({_K} + t.text_pos), 0)) / (2.0 / ({_K} + 1.0))"
         )
         joins = "LEFT JOIN txt t ON t.id = b.id"
     text_rank = "t.text_rank" if textual else "NULL::float8"
@@ -148,8 +167,8 @@ def ranked_sql(mode: RecallMode) -> str:
     return (
         "WITH "
         + ",\n".join(ctes)
-        + """
-SELECT f.*, f.relevance * f.confidence * f.decay * f.scope_weight AS score
+        + f"""
+SELECT f.*, f.relevance * f.confidence * {recency_sql("f")} * f.scope_weight AS score
   FROM fused f
  WHERE f.decay >= :min_decay
  ORDER BY score DESC, f.id
@@ -157,7 +176,11 @@ SELECT f.*, f.relevance * f.confidence * f.decay * f.scope_weight AS score
     )
 
 
-_RANKED_SQL = {mode: ranked_sql(mode) for mode in ("vector", "text", "hybrid")}
+_RANKED_SQL = {
+    (mode, rel): ranked_sql(mode, rel)
+    for mode in ("vector", "text", "hybrid")
+    for rel in ("rank", "cosine")
+}
 
 
 def to_tsquery_text(terms: list[str]) -> str:
@@ -204,6 +227,7 @@ class RecallRepository:
         status: str,
         top_k: int,
         params: dict[str, float],
+        vector_relevance: VectorRelevance = "rank",
     ) -> list[RankedRow]:
         """The top_k rows by score, best first, with every factor. ``text`` and ``hybrid`` need
         ``query_terms``; ``vector`` and ``hybrid`` need ``query_embedding``. With no terms,
@@ -212,7 +236,9 @@ class RecallRepository:
             mode = "vector"
         if mode == "text" and not query_terms:
             return []
-        stmt = text(_RANKED_SQL[mode]).bindparams(bindparam("types", expanding=False))
+        stmt = text(_RANKED_SQL[(mode, vector_relevance)]).bindparams(
+            bindparam("types", expanding=False)
+        )
         rows = (
             (
                 await self.session.execute(

@@ -117,18 +117,21 @@ class RecallService:
             "w_session": s.scope_weight_session,
             "w_task": s.scope_weight_task,
             "min_decay": s.recall_min_decay,
+            "w_recency": s.recall_recency_weight,
+            "rank_k": s.recall_rank_k,
         }
 
     async def recall(self, req: RecallRequest) -> RecallResponse:
         """Rank the user's active memories for ``req.query``.
 
-        ``score = similarity × confidence × decay × scope_weight`` where similarity is the
-        cosine similarity of the query and memory embeddings, ``decay = max(floor_type,
-        0.5^(age_days / half_life_days))`` (DESIGN.md, with a per-type floor so an old but
-        relevant profile fact stays recallable) and age is measured from the memory's
-        ``valid_from`` to ``req.at`` (default now). Constraints of the user, task and session
-        come back separately, always, outside ``top_k``. Raises EmbeddingError when the
-        embedder fails.
+        ``score = relevance × confidence × recency × scope_weight`` (docs/recall.md, "Ranking
+        formula"): relevance in 0..1 by the rank of the memory's cosine similarity among the
+        user's rows (hybrid: fused with its full-text rank), ``recency = 1 - w × (1 - decay)``
+        with ``w = settings.recall_recency_weight``, ``decay = max(floor_type, 0.5^(age_days /
+        half_life_days))`` and age measured from the memory's ``valid_from`` to ``req.at``
+        (default now); a memory whose decay fell below ``recall_min_decay`` has faded and is
+        left out. Constraints of the user, task and session come back separately, always,
+        outside ``top_k``. Raises EmbeddingError when the embedder fails.
         """
         with timed(RECALL_LATENCY, "total"):
             response = await self._recall(req)
@@ -170,6 +173,7 @@ class RecallService:
                     status=status,
                     top_k=limit,
                     params=self._params(),
+                    vector_relevance=self.rt.settings.recall_vector_relevance,
                 )
 
             rows = narrowest_scope_wins(await ranked("active", top_k + SCOPE_SLACK))[:top_k]

@@ -1,7 +1,9 @@
-"""Recall ranking: similarity × confidence × decay × scope weight, with explain."""
+"""Recall ranking: relevance × confidence × recency × scope weight, with explain
+(docs/recall.md, "Ranking formula")."""
 
 from __future__ import annotations
 
+from app.config import Settings
 from tests.conftest import TenantCtx
 
 AT = "2026-06-01T12:00:00+00:00"
@@ -34,7 +36,9 @@ async def test_confident_memory_beats_an_inferred_one(tenant: TenantCtx) -> None
     assert r["memories"][1]["confidence"] == 0.5
 
 
-async def test_explain_returns_every_factor_and_they_multiply(tenant: TenantCtx) -> None:
+async def test_explain_returns_every_factor_and_they_multiply(
+    tenant: TenantCtx, settings: Settings
+) -> None:
     await tenant.remember(
         "u", "I have a cat called Miso", type="profile", occurred_at="2026-04-02T12:00:00+00:00"
     )
@@ -42,11 +46,32 @@ async def test_explain_returns_every_factor_and_they_multiply(tenant: TenantCtx)
     e = m["explain"]
     assert e["half_life_days"] == 60 and round(e["age_days"]) == 60
     assert abs(e["decay"] - 0.6) < 1e-6  # 0.5 after one half-life, lifted to the profile floor
-    assert (
-        abs(e["score"] - e["similarity"] * e["confidence"] * e["decay"] * e["scope_weight"]) < 1e-9
-    )
+    # age lowers the score by at most the recency weight: × (1 - w·(1 - decay))
+    recency = 1 - settings.recall_recency_weight * (1 - e["decay"])
+    assert abs(e["score"] - e["relevance"] * e["confidence"] * recency * e["scope_weight"]) < 1e-9
+    assert 0 < e["relevance"] <= 1 and 0 < e["similarity"] < 1
     plain = (await tenant.recall("u", "pet name", at=AT))["memories"][0]
     assert plain["explain"] is None
+
+
+async def test_an_old_relevant_memory_outranks_fresh_unrelated_ones(tenant: TenantCtx) -> None:
+    """LoCoMo (docs/benchmarks.md): with the plain × decay, any fresh memory outranked a
+    months-old relevant one, whose decay sat at the fact floor (0.3)."""
+    await tenant.remember(
+        "u", "My sister Lena lives in Vancouver", occurred_at="2025-06-01T12:00:00+00:00"
+    )
+    for text in (
+        "I had pasta for dinner",
+        "I went jogging this morning",
+        "I am reading a book about the Roman empire",
+        "My laptop battery is almost dead",
+        "I watched a documentary about whales",
+    ):
+        await tenant.remember("u", text, occurred_at="2026-05-31T12:00:00+00:00")
+    r = await tenant.recall("u", "where does my sister live", at=AT, explain=True)
+    first = r["memories"][0]
+    assert first["content"] == "My sister Lena lives in Vancouver"
+    assert first["decay"] == 0.3  # a year old: at the fact floor, yet first
 
 
 async def test_decay_floor_keeps_old_profile_fact_but_event_fades(tenant: TenantCtx) -> None:
