@@ -304,6 +304,30 @@ def histogram_summary(before: Buckets, after: Buckets) -> dict[str, Any]:
     return out
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process and of its waited-for children (/proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_snapshot(srv: Serve) -> dict[str, float]:
+    """CPU seconds so far of the memlane process and of PostgreSQL (postmaster, its live
+    backends, and — through the postmaster's children counters — the exited ones)."""
+    out = {"memlane": cpu_seconds(srv.proc.pid) if srv.proc else 0.0, "postgres": 0.0}
+    pid_file = srv.data_dir / "pgdata" / "postmaster.pid"
+    postmaster = int(pid_file.read_text().split()[0])
+    out["postgres"] = cpu_seconds(postmaster)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == postmaster:  # ppid
+                    out["postgres"] += sum(int(x) for x in fields[11:13]) / os.sysconf("SC_CLK_TCK")
+            except (OSError, ValueError, IndexError):
+                continue
+    return out
+
+
 def load1() -> float:
     return round(os.getloadavg()[0], 2)
 
@@ -653,11 +677,13 @@ async def http_writes(
 
     async with httpx.AsyncClient(base_url=srv.base_url) as plain:
         sums_before = metric_sums((await plain.get("/metrics")).text)
+    cpu_before = cpu_snapshot(srv)
     load_before = load1()
     t_start = time.monotonic()
     await asyncio.gather(*(client() for _ in range(args.clients)))
     t_accepted = time.monotonic()
     t_done, counts = await drain(conn, tenant_id, already + len(bodies), args.drain_timeout)
+    cpu_after = cpu_snapshot(srv)
     # Server-side: run time of a write job, and of the embedding call inside it.
     async with httpx.AsyncClient(base_url=srv.base_url) as plain:
         sums_after = metric_sums((await plain.get("/metrics")).text)
@@ -679,6 +705,11 @@ async def http_writes(
         "memories_per_s": round(done / (t_done - t_start), 1),
         "load1_before_after": [load_before, load1()],
         "server_per_call_ms": per_call,
+        # CPU time per write (ms) by process: where the two cores went, embedding included
+        # (the memlane process runs the embedder in its threads).
+        "cpu_ms_per_write": {
+            k: round((cpu_after[k] - cpu_before[k]) / max(1, done) * 1000, 1) for k in cpu_after
+        },
     }
 
 

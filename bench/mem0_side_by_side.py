@@ -314,6 +314,33 @@ class MemlaneClient:
         return [m.get("metadata") or {} for m in r.json()["memories"]]
 
 
+def server_means(metrics_text: str) -> dict[str, Any]:
+    """Mean ms and calls of Memlane's recall stages, embedding calls and jobs (/metrics)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    wanted = (
+        "memlane_recall_latency_seconds",
+        "memlane_provider_latency_seconds",
+        "memlane_job_duration_seconds",
+    )
+    sums: dict[str, float] = {}
+    counts: dict[str, float] = {}
+    for family in text_string_to_metric_families(metrics_text):
+        if family.name not in wanted:
+            continue
+        for sample in family.samples:
+            key = family.name + str(sorted(sample.labels.items()))
+            if sample.name.endswith("_sum"):
+                sums[key] = sample.value
+            elif sample.name.endswith("_count"):
+                counts[key] = sample.value
+    return {
+        k: {"calls": int(counts[k]), "mean_ms": round(sums[k] / counts[k] * 1000, 2)}
+        for k in sums
+        if counts.get(k)
+    }
+
+
 def last_session_times(harness: Any, data: list[dict[str, Any]], prefix: str) -> dict[str, str]:
     out = {}
     for sample in data:
@@ -481,6 +508,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "load1_before_after": [load0, round(os.getloadavg()[0], 2)],
         }
         result["memlane"] = memlane
+        result["memlane_server_means_ms"] = server_means(httpx.get(f"{base}/metrics").text)
         # Memlane, asked at the end of each conversation instead of now (search only).
         client.at = last_session_times(harness, data, "locomo-")
         client.search_s = []
