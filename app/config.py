@@ -126,6 +126,14 @@ class Settings(BaseSettings):
         description="k of rank-based relevance (k+1)/(k+rank) and of reciprocal rank fusion in "
         "hybrid mode; a smaller k widens the gap between neighbouring ranks",
     )
+    recall_candidates: int = Field(
+        default=200,
+        ge=1,
+        le=10_000,
+        description="Rows each ranking (vector, full-text) contributes before the rerank: the "
+        "nearest by cosine distance (an exact scan) and the best full-text matches; a row "
+        "outside both lists scores 0 (docs/recall.md, Query plan)",
+    )
     scope_weight_user: float = 1.0
     scope_weight_global: float = 0.8
     scope_weight_session: float = 1.1

@@ -987,19 +987,22 @@ class Exact:
     ) -> np.ndarray:
         """Relevance in 0..1 as the settings' mode computes it: cosine, the rank of the cosine
         ``(k+1)/(k+rank)``, or (hybrid) reciprocal rank fusion with the full-text rank, whose
-        ``ts_rank_cd`` is read from the database (the same tsquery the service builds)."""
+        ``ts_rank_cd`` is read from the database (the same tsquery the service builds). Each
+        ranking contributes its best ``recall_candidates`` rows; a row outside both lists is
+        not a candidate (NaN)."""
         s = self.s
         mode = getattr(s, "recall_mode", "vector")
-        if mode == "vector" and getattr(s, "recall_vector_relevance", "cosine") == "cosine":
-            return sim
         k = float(getattr(s, "recall_rank_k", 60.0))
+        cut = max(int(getattr(s, "recall_candidates", 10**9)), TOP_K)
         ids = d["id"]
         idx = np.flatnonzero(base)
         vpos = np.zeros(len(ids))
-        for pos, i in enumerate(sorted(idx, key=lambda i: (-sim[i], ids[i])), start=1):
+        for pos, i in enumerate(sorted(idx, key=lambda i: (-sim[i], ids[i]))[:cut], start=1):
             vpos[i] = pos
+        if mode == "vector" and getattr(s, "recall_vector_relevance", "cosine") == "cosine":
+            return np.where(vpos > 0, sim, np.nan)
         if mode == "vector":
-            return np.where(vpos > 0, (k + 1.0) / (k + np.maximum(vpos, 1)), 0.0)
+            return np.where(vpos > 0, (k + 1.0) / (k + np.maximum(vpos, 1)), np.nan)
         from app.recall.repository import to_tsquery_text
         from app.recall.text import query_terms
 
@@ -1015,11 +1018,13 @@ class Exact:
             )
             where = {rid: n for n, rid in enumerate(ids)}
             matched = [(where[r["id"]], float(r["r"])) for r in recs if base[where[r["id"]]]]
-            ranked = sorted(matched, key=lambda x: (-x[1], ids[x[0]]))
+            ranked = sorted(matched, key=lambda x: (-x[1], ids[x[0]]))[:cut]
             for pos, (i, _) in enumerate(ranked, start=1):
                 tpos[i] = pos
         text_part = np.where(tpos > 0, 1.0 / (k + np.maximum(tpos, 1)), 0.0)
-        return (1.0 / (k + np.maximum(vpos, 1)) + text_part) / (2.0 / (k + 1.0))
+        vector_part = np.where(vpos > 0, 1.0 / (k + np.maximum(vpos, 1)), 0.0)
+        fused = (vector_part + text_part) / (2.0 / (k + 1.0))
+        return np.where((vpos > 0) | (tpos > 0), fused, np.nan)
 
     async def top(self, q: Q, qvec: np.ndarray, at: datetime) -> tuple[list[Any], np.ndarray]:
         d = await self.rows(q.user_id)
@@ -1056,7 +1061,7 @@ class Exact:
         # (docs/recall.md, "Ranking formula"); rows whose decay fell below min_decay have faded.
         recency = 1.0 - getattr(s, "recall_recency_weight", 1.0) * (1.0 - decay)
         score = relevance * d["confidence"] * recency * weight
-        idx = np.flatnonzero(base & (decay >= s.recall_min_decay))
+        idx = np.flatnonzero(base & (decay >= s.recall_min_decay) & ~np.isnan(relevance))
         order = sorted(idx, key=lambda i: (-score[i], d["id"][i]))[:TOP_K]
         return [d["id"][i] for i in order], sim
 

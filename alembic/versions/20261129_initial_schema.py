@@ -24,13 +24,6 @@ depends_on: str | Sequence[str] | None = None
 
 # Frozen here: a migration must not follow later changes of the app's constants.
 USER_OWNED_TABLES = ("memories", "memory_history", "arbitrations", "jobs", "sessions", "messages")
-# A row is visible when it belongs to the transaction's tenant and user ('*' = every user of
-# that one tenant). Unset settings match nothing: current_setting(..., true) is NULL or ''.
-ISOLATION_PREDICATE = (
-    "tenant_id = NULLIF(current_setting('memlane.tenant_id', true), '')::uuid"
-    " AND (user_id = current_setting('memlane.user_id', true)"
-    " OR current_setting('memlane.user_id', true) = '*')"
-)
 
 
 def upgrade() -> None:

@@ -90,6 +90,15 @@ class Memory(Base):
             unique=True,
             postgresql_where=text("status = 'active' AND single_valued"),
         ),
+        # The constraints a recall returns beside the ranking, without reading the user's rows.
+        Index(
+            "ix_memories_active_constraints",
+            "tenant_id",
+            "user_id",
+            "created_at",
+            "id",
+            postgresql_where=text("type = 'constraint' AND status = 'active'"),
+        ),
         Index("ix_memories_tenant_user_created", "tenant_id", "user_id", "created_at", "id"),
         Index("ix_memories_tenant_user_key", "tenant_id", "user_id", "key"),
         Index("ix_memories_tenant_user_hash", "tenant_id", "user_id", "content_hash"),

@@ -95,68 +95,90 @@ def recency_sql(alias: str) -> str:
 
 
 def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> str:
-    """The recall query for ``mode`` (see docs/recall.md).
+    """The recall query for ``mode`` (see docs/recall.md, "Query plan").
 
-    Every active row of the user in the allowed scopes is scored, not only the nearest N:
-    ranking by similarity first and reranking after gives a different top_k than ranking all
-    rows (DESIGN.md measured a top-8 overlap of 0.32–0.75), and the scan reads the same rows.
-    ``base`` touches only columns of ix_memories_recall (an index-only scan); full-text
-    candidates come from the GIN index on ``tsv``.
+    Each ranking contributes its best ``:candidates`` rows (settings.recall_candidates):
+    ``vec`` — the rows nearest to the query by cosine distance, found by an exact scan of the
+    user's rows in ix_memories_recall (index-only: every column it reads is in the index) with
+    a top-N sort; ``txt`` — the rows whose ``tsv`` matches the query, best ``ts_rank_cd``
+    first. Only their union is scored, so the per-row work of the rerank (decay, recency, scope
+    weight) is done for at most 2 × candidates rows, however many memories the user has.
 
-    relevance, in 0..1: ``vector`` — by rank of the cosine similarity among the user's rows,
-    ``(k+1) / (k+rank)`` (``vector_relevance="rank"``), or the cosine similarity itself
-    (``"cosine"``); ``text`` (the embedder is down) — the ``ts_rank_cd`` of the row divided by
-    the best one; ``hybrid`` — reciprocal rank fusion of both rankings, ``(1/(k+rank_vector) +
-    1/(k+rank_text)) / (2/(k+1))`` so that the best possible is 1.
+    relevance, in 0..1: ``vector`` — by rank of the cosine similarity, ``(k+1) / (k+rank)``
+    (``vector_relevance="rank"``), or the cosine similarity itself (``"cosine"``); ``text``
+    (the embedder is down) — the ``ts_rank_cd`` of the row divided by the best one; ``hybrid``
+    — reciprocal rank fusion of both rankings, ``(1/(k+rank_vector) + 1/(k+rank_text)) /
+    (2/(k+1))`` so that the best possible is 1, a ranking the row is not a candidate of
+    contributing 0 (Cormack, Clarke & Büttcher, SIGIR 2009, fuse the top of each list).
     score = relevance × confidence × recency × scope_weight, recency = ``recency_sql``.
+    ``similarity`` is NULL for a row that entered by its text rank only.
     """
     vector = mode in ("vector", "hybrid")
     textual = mode in ("text", "hybrid")
     model_filter = "AND m.embedding_model = :model" if vector else ""
-    similarity = "1 - (m.embedding <=> CAST(:query AS halfvec))" if vector else "NULL::float8"
-    ctes = [
-        f"""base AS MATERIALIZED (
-    SELECT m.id,
-           {similarity} AS similarity,
-           m.confidence,
-           m.scope,
-           m.type,
+    columns = "m.id, m.confidence, m.scope, m.type, m.valid_from, m.half_life_days"
+    ctes = []
+    if vector:
+        ctes.append(
+            f"""vec AS MATERIALIZED (
+    SELECT c.*, row_number() OVER (ORDER BY c.similarity DESC, c.id) AS vector_pos
+      FROM (SELECT {columns}, 1 - (m.embedding <=> CAST(:query AS halfvec)) AS similarity
+              FROM memories m
+             WHERE {_FILTERS} {model_filter}
+             ORDER BY m.embedding <=> CAST(:query AS halfvec), m.id
+             LIMIT :candidates) c
+)"""
+        )
+    if textual:
+        ctes.append(
+            f"""txt AS MATERIALIZED (
+    SELECT c.*, row_number() OVER (ORDER BY c.text_rank DESC, c.id) AS text_pos
+      FROM (SELECT {columns}, ts_rank_cd(m.tsv, q.query) AS text_rank
+              FROM memories m, (SELECT to_tsquery('english', :tsquery) AS query) q
+             WHERE {_FILTERS} {model_filter} AND m.tsv @@ q.query
+             ORDER BY text_rank DESC, m.id
+             LIMIT :candidates) c
+)"""
+        )
+    keep = "id, confidence, scope, type, valid_from, half_life_days"
+    if mode == "vector":
+        candidates = f"SELECT {keep}, similarity FROM vec"
+    elif mode == "text":
+        candidates = f"SELECT {keep}, NULL::float8 AS similarity FROM txt"
+    else:
+        candidates = (
+            f"SELECT {keep}, similarity FROM vec UNION ALL"
+            f" SELECT {keep}, NULL::float8 FROM txt t"
+            " WHERE NOT EXISTS (SELECT 1 FROM vec v WHERE v.id = t.id)"
+        )
+    ctes.append(
+        f"""base AS (
+    SELECT m.id, m.similarity, m.confidence, m.scope, m.type,
            {decay_inputs_sql("m")},
            CASE m.scope
                WHEN 'user' THEN CAST(:w_user AS float8)
                WHEN 'global' THEN CAST(:w_global AS float8)
                WHEN 'session' THEN CAST(:w_session AS float8)
                ELSE CAST(:w_task AS float8) END AS scope_weight
-      FROM memories m
-     WHERE {_FILTERS} {model_filter}
+      FROM ({candidates}) m
 )"""
-    ]
-    if textual:
-        ctes.append(
-            f"""txt AS MATERIALIZED (
-    SELECT m.id, ts_rank_cd(m.tsv, q.query) AS text_rank,
-           row_number() OVER (ORDER BY ts_rank_cd(m.tsv, q.query) DESC, m.id) AS text_pos
-      FROM memories m, (SELECT to_tsquery('english', :tsquery) AS query) q
-     WHERE {_FILTERS} AND m.tsv @@ q.query
-)"""
-        )
-    vector_pos = "row_number() OVER (ORDER BY b.similarity DESC, b.id)"
+    )
     if mode == "vector":
         relevance = (
-            f"({_K} + 1.0) / ({_K} + {vector_pos})"
+            f"({_K} + 1.0) / ({_K} + v.vector_pos)"
             if vector_relevance == "rank"
             else "b.similarity"
         )
-        joins = ""
+        joins = "JOIN vec v ON v.id = b.id"
     elif mode == "text":
         relevance = "t.text_rank / nullif(max(t.text_rank) OVER (), 0)"
         joins = "JOIN txt t ON t.id = b.id"
     else:
         relevance = (
-            f"(1.0 / ({_K} + {vector_pos})"
+            f"(coalesce(1.0 / ({_K} + v.vector_pos), 0)"
             f" + coalesce(1.0 / ({_K} + t.text_pos), 0)) / (2.0 / ({_K} + 1.0))"
         )
-        joins = "LEFT JOIN txt t ON t.id = b.id"
+        joins = "LEFT JOIN vec v ON v.id = b.id LEFT JOIN txt t ON t.id = b.id"
     text_rank = "t.text_rank" if textual else "NULL::float8"
     ctes.append(
         f"""fused AS (
@@ -228,6 +250,7 @@ class RecallRepository:
         top_k: int,
         params: dict[str, float],
         vector_relevance: VectorRelevance = "rank",
+        candidates: int = 200,
     ) -> list[RankedRow]:
         """The top_k rows by score, best first, with every factor. ``text`` and ``hybrid`` need
         ``query_terms``; ``vector`` and ``hybrid`` need ``query_embedding``. With no terms,
@@ -257,6 +280,7 @@ class RecallRepository:
                         "task_id": task_id or "",
                         "session_id": session_id or "",
                         "top_k": top_k,
+                        "candidates": max(candidates, top_k),
                         **params,
                     },
                 )
@@ -298,8 +322,9 @@ class RecallRepository:
             .where(
                 Memory.tenant_id == self.tenant_id,
                 Memory.user_id == self.user_id,
-                Memory.status == "active",
-                Memory.type == "constraint",
+                # Literals, not bind parameters: the planner must see that the partial index
+                # ix_memories_active_constraints covers the query, in generic plans too.
+                text("memories.status = 'active' AND memories.type = 'constraint'"),
             )
             .order_by(Memory.created_at, Memory.id)
         )

@@ -174,6 +174,7 @@ class RecallService:
                     top_k=limit,
                     params=self._params(),
                     vector_relevance=self.rt.settings.recall_vector_relevance,
+                    candidates=self.rt.settings.recall_candidates,
                 )
 
             rows = narrowest_scope_wins(await ranked("active", top_k + SCOPE_SLACK))[:top_k]

@@ -1,0 +1,66 @@
+"""The two candidate lists of the recall query (docs/recall.md, "Query plan"): each ranking
+contributes its best ``recall_candidates`` rows, and only their union is scored."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from app.db.models import Memory
+from app.recall.repository import RecallRepository
+from app.recall.service import RANKED_TYPES, RecallService
+from tests.conftest import TenantCtx
+
+TEXTS = (
+    "My cat Miso sleeps on the windowsill",
+    "My cat Miso chases the neighbour's birds",
+    "I repaired the bicycle chain on Sunday",
+    "Our team ships the release every second Thursday",
+)
+
+
+async def _ranked(app: Any, tenant: TenantCtx, query_of: str, terms: list[str], **kw: Any) -> list:
+    rt = app.state.memlane
+    tenant_id = uuid.UUID(tenant.id)
+    async with rt.scoped(tenant_id, "u") as session:
+        anchor = await session.scalar(select(Memory).where(Memory.content == query_of))
+        assert anchor is not None and anchor.embedding is not None
+        return await RecallRepository(session, tenant_id, "u").ranked(
+            query_embedding=[float(x) for x in anchor.embedding],
+            query_terms=terms,
+            model=rt.embedder.model,
+            at=datetime.now(UTC),
+            types=list(RANKED_TYPES),
+            task_id=None,
+            session_id=None,
+            status="active",
+            params=RecallService(rt, tenant_id, "u")._params(),
+            **kw,
+        )
+
+
+async def test_top_k_widens_the_candidate_lists(tenant: TenantCtx, app: Any) -> None:
+    for text in TEXTS:
+        await tenant.remember("u", text, type="fact")
+    rows = await _ranked(app, tenant, TEXTS[0], [], mode="vector", top_k=4, candidates=1)
+    # a list is never shorter than top_k: every row is a vector candidate, best first
+    assert {r.memory.content for r in rows} == set(TEXTS) and rows[0].memory.content == TEXTS[0]
+    assert all(r.similarity is not None for r in rows)
+
+
+async def test_a_text_only_candidate_has_no_similarity(tenant: TenantCtx, app: Any) -> None:
+    for text in TEXTS:
+        await tenant.remember("u", text, type="fact")
+    vector_only = await _ranked(app, tenant, TEXTS[0], [], mode="hybrid", top_k=2, candidates=2)
+    assert TEXTS[3] not in {r.memory.content for r in vector_only}  # not among the 2 nearest
+    rows = await _ranked(app, tenant, TEXTS[0], ["thursday"], mode="hybrid", top_k=2, candidates=2)
+    by_content = {r.memory.content: r for r in rows}
+    assert by_content.keys() == {TEXTS[0], TEXTS[3]}
+    ship = by_content[TEXTS[3]]
+    # it entered by its text rank alone: rank 1 of the text list, no vector rank
+    assert ship.similarity is None and ship.text_rank is not None and ship.text_rank > 0
+    assert abs(ship.relevance - 0.5) < 1e-9  # (1/(k+1)) / (2/(k+1))
+    assert abs(by_content[TEXTS[0]].relevance - 0.5) < 1e-9  # vector rank 1, no text match
