@@ -102,7 +102,27 @@ class Memory(Base):
         Index("ix_memories_tenant_user_created", "tenant_id", "user_id", "created_at", "id"),
         Index("ix_memories_tenant_user_key", "tenant_id", "user_id", "key"),
         Index("ix_memories_tenant_user_hash", "tenant_id", "user_id", "content_hash"),
-        Index("ix_memories_tsv", "tsv", postgresql_using="gin"),
+        # The full-text ranking's scan: under row-level security ``tsv @@ query`` is never an
+        # index condition (``@@`` is not leakproof), so a GIN index goes unused and every row
+        # of the user would be read from the heap; this range is read instead, index-only.
+        # ``search_text`` bounds ``tsv`` to fit a btree entry (app/recall/text.py).
+        Index(
+            "ix_memories_text",
+            "tenant_id",
+            "user_id",
+            "status",
+            postgresql_include=[
+                "id",
+                "scope",
+                "scope_id",
+                "type",
+                "confidence",
+                "valid_from",
+                "half_life_days",
+                "embedding_model",
+                "tsv",
+            ],
+        ),
     )
 
     tenant_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)

@@ -1,8 +1,18 @@
 """Full-text search terms: jieba-segmented Chinese and lower-cased words, stopwords removed.
 
-Postgres' ``simple`` configuration only splits on spaces and punctuation, which leaves a Chinese
-sentence as one token; Memlane segments the text itself and stores the terms space-separated
-(``memories.search_text``), from which the generated ``tsv`` column is built.
+PostgreSQL's parser only splits on spaces and punctuation, which leaves a Chinese sentence as
+one token; Memlane segments the text itself and stores the terms space-separated
+(``memories.search_text``), from which the generated ``tsv`` column is built
+(``to_tsvector('english', search_text)``).
+
+``tsv`` is carried by the covering index ``ix_memories_text`` (docs/recall.md, "Query plan"),
+and a btree entry holds at most 2,704 bytes: ``search_text`` keeps the terms, in order, while
+an upper bound of the tsvector they make stays within ``MAX_TSV_BYTES``. A tsvector stores, per
+distinct lexeme, a 4-byte entry, the lexeme (at most the term's bytes: stemming only shortens),
+a pad byte, a 2-byte position count and 2 bytes per position (PostgreSQL docs, "tsvector",
+and ``src/include/tsearch/ts_type.h``); a term the parser splits at an apostrophe makes one
+lexeme more. About 150–200 English words or 400 Chinese words fit; a longer memory's later
+words are found by its embedding only.
 """
 
 from __future__ import annotations
@@ -62,9 +72,29 @@ def _latin(text: str) -> list[str]:
     return [w for w in words if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
 
 
+MAX_TERM_BYTES = 64
+MAX_TSV_BYTES = 2000
+
+
 def search_text(text: str) -> str:
-    """The stored form: terms separated by spaces (what ``to_tsvector('simple', …)`` reads)."""
-    return " ".join(terms(text))
+    """The stored form: terms separated by spaces, as many leading terms as keep the tsvector's
+    size bound within ``MAX_TSV_BYTES`` (see the module docstring); terms longer than
+    ``MAX_TERM_BYTES`` (no word is) are left out."""
+    kept: list[str] = []
+    seen: set[str] = set()
+    size = 0
+    for term in terms(text):
+        n = len(term.encode())
+        if n > MAX_TERM_BYTES:
+            continue
+        lexemes = 1 + term.count("'")
+        cost = 2 * lexemes if term in seen else n + 9 * lexemes
+        if size + cost > MAX_TSV_BYTES:
+            break
+        size += cost
+        seen.add(term)
+        kept.append(term)
+    return " ".join(kept)
 
 
 def index_text(content: str) -> str:

@@ -1,0 +1,65 @@
+"""The full-text side of recall (app/recall/text.py): what a memory is found by, and a bound
+that keeps every memory's terms inside the covering index ix_memories_text."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select
+
+from app.db.models import Memory
+from app.recall.repository import RecallRepository
+from app.recall.service import RANKED_TYPES, RecallService
+from app.recall.text import MAX_TSV_BYTES, search_text, terms
+from tests.conftest import TenantCtx
+
+# 2,600 distinct CJK characters, one per term: the densest tsvector a text can make.
+DENSE_CJK = " ".join(chr(0x4E00 + i) for i in range(2600))
+
+
+async def _text_ranked(app: Any, tenant: TenantCtx, terms: list[str]) -> list[str]:
+    rt = app.state.memlane
+    tenant_id = uuid.UUID(tenant.id)
+    async with rt.scoped(tenant_id, "u") as session:
+        rows = await RecallRepository(session, tenant_id, "u").ranked(
+            query_embedding=None,
+            query_terms=terms,
+            mode="text",
+            model=rt.embedder.model,
+            at=datetime.now(UTC),
+            types=list(RANKED_TYPES),
+            task_id=None,
+            session_id=None,
+            status="active",
+            top_k=5,
+            params=RecallService(rt, tenant_id, "u")._params(),
+        )
+    return [r.memory.content for r in rows]
+
+
+async def test_a_memory_of_any_length_is_stored_and_found_by_its_first_words(
+    tenant: TenantCtx, app: Any
+) -> None:
+    long_words = " ".join(f"{'x' * 40}{i:04d}" for i in range(150))
+    for content in (DENSE_CJK, f"Zanzibar trip notes: {long_words} the very last word is okapi"):
+        assert len(content) <= 8000
+        await tenant.remember("u", content, type="fact")
+    rt = app.state.memlane
+    async with rt.scoped(uuid.UUID(tenant.id), "u") as session:
+        sizes = (await session.execute(select(func.pg_column_size(Memory.tsv)))).scalars().all()
+    assert len(sizes) == 2 and max(sizes) <= MAX_TSV_BYTES
+    [found] = await _text_ranked(app, tenant, ["zanzibar"])
+    assert found.startswith("Zanzibar trip notes")
+    # past the bound, a word is found by the memory's embedding only
+    assert await _text_ranked(app, tenant, ["okapi"]) == []
+    assert await _text_ranked(app, tenant, [chr(0x4E00)]) == [DENSE_CJK]
+
+
+def test_search_text_keeps_leading_terms_in_order() -> None:
+    assert search_text("I moved to Lisbon in 2021, and I love Lisbon") == (
+        "moved lisbon 2021 love lisbon"
+    )
+    kept = search_text(DENSE_CJK).split()
+    assert 0 < len(kept) < 2600 and kept == terms(DENSE_CJK)[: len(kept)]
