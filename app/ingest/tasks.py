@@ -10,19 +10,19 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.arbitration.service import ArbitrationService, Candidate, Outcome, normalize_text
+from app.arbitration.service import Candidate, normalize_text
 from app.config import Settings
 from app.db.models import Job
 from app.ingest.extraction.base import ExtractedFact, Turn
 from app.ingest.repository import ConversationRepository, to_turn
 from app.ingest.window import KIND as COMPRESS_KIND
 from app.jobs.repository import JobRepository
-from app.jobs.worker import handler, hold_job_row, mark_done
+from app.jobs.worker import handler
 from app.kit.metrics import EXTRACTED_FACTS
 from app.kit.time import utcnow
-from app.memories.repository import MemoryRepository
-from app.memories.service import base_confidence, outcome_result
-from app.privacy.protect import SECRET_KEYS, embedding_text, merge_sealed, owner_of
+from app.memories.service import base_confidence
+from app.memories.tasks import embed_and_arbitrate
+from app.privacy.protect import SECRET_KEYS, merge_sealed, owner_of
 from app.runtime import Runtime
 from app.tasks.repository import TaskRepository
 from app.tasks.service import slot_for_key
@@ -85,43 +85,30 @@ async def arbitrate_facts(
     also: Callable[[AsyncSession, list[ExtractedFact]], Awaitable[None]] | None = None,
 ) -> dict[str, Any]:
     """Embed every fact (one batch), then arbitrate them in order in one transaction; ``also``
-    runs in that transaction before the commit."""
+    runs in that transaction before the commit (see ``embed_and_arbitrate``)."""
     for fact in facts:
         EXTRACTED_FACTS.labels(rt.extractor.name, fact.type).inc()
-    embeddings = (
-        await rt.embedder.embed_passages([embedding_text(f.content) for f in facts])
-        if facts
-        else []
-    )
-    outcomes: list[Outcome] = []
-    async with rt.scoped(job.tenant_id, job.user_id) as session:
-        row = await hold_job_row(session, job)
-        arbiter = ArbitrationService(
-            MemoryRepository(session, job.tenant_id, job.user_id),
-            actor="extractor:" + rt.extractor.name,
-            request_id=job.request_id,
+    candidates: list[Candidate] = []
+    for fact, entries in zip(facts, sealed, strict=True):
+        at = max((occurred_at[m] for m in fact.message_ids if m in occurred_at), default=default_at)
+        cand = to_candidate(
+            fact,
+            occurred_at=at,
+            session_id=session_id,
+            task_id=task_id,
+            job_id=job.id,
+            settings=rt.settings,
         )
-        for fact, entries, embedding in zip(facts, sealed, embeddings, strict=True):
-            at = max(
-                (occurred_at[m] for m in fact.message_ids if m in occurred_at), default=default_at
-            )
-            cand = to_candidate(
-                fact,
-                occurred_at=at,
-                session_id=session_id,
-                task_id=task_id,
-                job_id=job.id,
-                settings=rt.settings,
-            )
-            cand.embedding, cand.embedding_model = embedding, rt.embedder.model
-            cand.sealed = entries
-            outcomes.append(await arbiter.apply(cand))
+        cand.sealed = entries
+        candidates.append(cand)
+
+    async def then(session: AsyncSession) -> None:
         if also is not None:
             await also(session, facts)
-        result = outcome_result(outcomes)
-        mark_done(row, result)
-        await session.commit()
-    return result
+
+    return await embed_and_arbitrate(
+        rt, job, candidates, actor="extractor:" + rt.extractor.name, also=then
+    )
 
 
 @handler(KIND)

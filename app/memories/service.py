@@ -6,6 +6,7 @@ import asyncio
 import json
 import uuid
 from collections.abc import Awaitable, Callable, Iterable
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import IntegrityError
@@ -127,31 +128,40 @@ class MemoryService:
         self.tenant_id = tenant_id
         self.user_id = user_id
 
-    async def submit(
-        self, body: MemoryCreate, *, idempotency_key: str | None, request_id: str | None
-    ) -> tuple[Job, bool]:
-        """Queue an explicit write. Sensitive values are sealed before anything is stored:
-        the job's payload holds the protected content and value, never the clear ones."""
+    def protected_write(self, body: MemoryCreate, received_at: datetime) -> dict[str, Any]:
+        """The job payload of one explicit write, ``{body, sealed, occurred_at}``: ``body`` is
+        the request with its sensitive values sealed (the payload never holds the clear ones),
+        ``sealed`` their encrypted entries, ``occurred_at`` the write's own time or
+        ``received_at`` (ISO-8601)."""
         privacy = self.rt.privacy
         owner = owner_of(self.tenant_id, self.user_id)
-        raw = body.model_dump(mode="json")
         content = privacy.protect(body.content, owner)
         value = (
             privacy.protect(body.value, owner, whole_secret=SECRET_KEYS.get(body.key or ""))
             if body.value
             else None
         )
-        protected = {**raw, "content": content.text, "value": value.text if value else None}
-        payload = {
+        protected = {
+            **body.model_dump(mode="json"),
+            "content": content.text,
+            "value": value.text if value else None,
+        }
+        return {
             "body": protected,
             "sealed": merge_sealed(content.sealed, value.sealed if value else []),
-            "occurred_at": (body.occurred_at or utcnow()).isoformat(),
+            "occurred_at": (body.occurred_at or received_at).isoformat(),
         }
+
+    async def submit(
+        self, body: MemoryCreate, *, idempotency_key: str | None, request_id: str | None
+    ) -> tuple[Job, bool]:
+        """Queue an explicit write (``protected_write`` is its payload). Returns (job, created);
+        see ``enqueue`` for idempotency."""
         return await self.enqueue(
             KIND_WRITE,
-            payload,
+            self.protected_write(body, utcnow()),
             # The body alone identifies a retry (not defaults such as the arrival time).
-            digest=request_digest(privacy, raw),
+            digest=request_digest(self.rt.privacy, body.model_dump(mode="json")),
             idempotency_key=idempotency_key,
             request_id=request_id,
         )

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.arbitration.service import ArbitrationService, Candidate
 from app.db.models import Job
@@ -13,23 +16,53 @@ from app.memories.service import KIND_WRITE, base_confidence, outcome_result
 from app.privacy.protect import embedding_text
 from app.runtime import Runtime
 
-KIND = KIND_WRITE
 
+async def embed_and_arbitrate(
+    rt: Runtime,
+    job: Job,
+    candidates: list[Candidate],
+    *,
+    actor: str,
+    also: Callable[[AsyncSession], Awaitable[None]] | None = None,
+) -> dict[str, Any]:
+    """Embed the candidates' contents in one ``embed_passages`` call, then arbitrate them in
+    order in one transaction that also marks the job done (so a later candidate meets what an
+    earlier one wrote, exactly as separate writes would); ``also`` runs in that transaction
+    before the commit.
 
-@handler(KIND)
-async def write_memory(rt: Runtime, job: Job) -> dict[str, Any]:
-    """Embed the content, arbitrate it, store it. Returns ``{memories: [...], arbitrations: [...]}``
-    (ids and decisions) for ``GET /v1/jobs/{id}`` and ``?wait=true``."""
-    body = job.payload["body"]
-    if body.get("infer"):
-        from app.ingest.tasks import ingest_texts
-
-        task_id = body.get("scope_id") if body.get("scope") == "task" else None
-        return await ingest_texts(
-            rt, job, [body["content"]], job.payload.get("sealed", []), task_id=task_id
+    Returns the job result of ``outcome_result``: ``{memory_ids, arbitrations,
+    arbitrations_total}``. Raises ``JobGone`` when the job's user was erased meanwhile, and
+    ``IntegrityError`` when a concurrent writer took a single-valued key (the worker runs the
+    job again).
+    """
+    embeddings = (
+        await rt.embedder.embed_passages([embedding_text(c.content) for c in candidates])
+        if candidates
+        else []
+    )
+    for cand, embedding in zip(candidates, embeddings, strict=True):
+        cand.embedding, cand.embedding_model = embedding, rt.embedder.model
+    async with rt.scoped(job.tenant_id, job.user_id) as session:
+        row = await hold_job_row(session, job)
+        arbiter = ArbitrationService(
+            MemoryRepository(session, job.tenant_id, job.user_id),
+            actor=actor,
+            request_id=job.request_id,
         )
-    [embedding] = await rt.embedder.embed_passages([embedding_text(body["content"])])
-    cand = Candidate(
+        outcomes = [await arbiter.apply(cand) for cand in candidates]
+        if also is not None:
+            await also(session)
+        result = outcome_result(outcomes)
+        mark_done(row, result)
+        await session.commit()
+    return result
+
+
+def explicit_candidate(write: dict[str, Any], job: Job) -> Candidate:
+    """The arbitration candidate of one explicit write's payload (``{body, sealed,
+    occurred_at}``, see ``MemoryService.protected_write``)."""
+    body = write["body"]
+    return Candidate(
         content=body["content"],
         type=body["type"],
         key=body.get("key"),
@@ -40,19 +73,24 @@ async def write_memory(rt: Runtime, job: Job) -> dict[str, Any]:
         else base_confidence(body["source"]),
         scope=body["scope"],
         scope_id=body.get("scope_id") or "",
-        valid_from=datetime.fromisoformat(job.payload["occurred_at"]),
+        valid_from=datetime.fromisoformat(write["occurred_at"]),
         trigger="explicit",
         metadata=body.get("metadata") or {},
-        sealed=job.payload.get("sealed", []),
+        sealed=write.get("sealed", []),
         origin={"job_id": str(job.id)},
-        embedding=embedding,
-        embedding_model=rt.embedder.model,
     )
-    async with rt.scoped(job.tenant_id, job.user_id) as session:
-        row = await hold_job_row(session, job)
-        repo = MemoryRepository(session, job.tenant_id, job.user_id)
-        outcome = await ArbitrationService(repo, actor="api", request_id=job.request_id).apply(cand)
-        result = outcome_result([outcome])
-        mark_done(row, result)
-        await session.commit()
-    return result
+
+
+@handler(KIND_WRITE)
+async def write_memory(rt: Runtime, job: Job) -> dict[str, Any]:
+    """Embed the content, arbitrate it, store it. Returns ``{memory_ids, arbitrations,
+    arbitrations_total}`` for ``GET /v1/jobs/{id}`` and ``?wait=true``."""
+    body = job.payload["body"]
+    if body.get("infer"):
+        from app.ingest.tasks import ingest_texts
+
+        task_id = body.get("scope_id") if body.get("scope") == "task" else None
+        return await ingest_texts(
+            rt, job, [body["content"]], job.payload.get("sealed", []), task_id=task_id
+        )
+    return await embed_and_arbitrate(rt, job, [explicit_candidate(job.payload, job)], actor="api")
