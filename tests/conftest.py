@@ -3,6 +3,7 @@ gets its own tenant, so tests never see each other's rows."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import tempfile
 import uuid
@@ -88,6 +89,16 @@ class TenantCtx:
             headers=self.headers,
         )
         assert r.status_code == 201, r.text
+        return r.json()
+
+    async def finished_job(self, job_id: str) -> dict:
+        """``GET /v1/jobs/{job_id}`` once the job is done or failed (polled for up to 10 s)."""
+        for _ in range(200):
+            r = await self.client.get(f"/v1/jobs/{job_id}", headers=self.headers)
+            assert r.status_code == 200, r.text
+            if r.json()["status"] in ("done", "failed"):
+                break
+            await asyncio.sleep(0.05)
         return r.json()
 
     async def recall(self, user_id: str, query: str, **fields: object) -> dict:

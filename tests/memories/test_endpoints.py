@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from tests.conftest import TenantCtx
 
 
@@ -14,12 +12,7 @@ async def test_write_returns_202_and_job_finishes(tenant: TenantCtx) -> None:
         headers=tenant.headers,
     )
     assert r.status_code == 202
-    job_id = r.json()["job_id"]
-    for _ in range(200):
-        job = (await tenant.client.get(f"/v1/jobs/{job_id}", headers=tenant.headers)).json()
-        if job["status"] in ("done", "failed"):
-            break
-        await asyncio.sleep(0.05)
+    job = await tenant.finished_job(r.json()["job_id"])
     assert job["status"] == "done", job
     [memory_id] = job["result"]["memory_ids"]
     got = await tenant.client.get(
