@@ -137,9 +137,13 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     limiter = build_rate_limiter(settings.rate_limit_per_minute)
     for router in ROUTERS:
         for route in router.routes:
-            # The one-line endpoint docstring is the operation's summary (CONVENTIONS.md).
+            # The one-line endpoint docstring is the operation's summary (CONVENTIONS.md); a
+            # route that needs more says it in its own ``description=``, which is kept.
             if isinstance(route, APIRoute) and route.summary is None and route.description:
-                route.summary, route.description = route.description.strip().splitlines()[0], ""
+                doc = (route.endpoint.__doc__ or "").strip()
+                route.summary = (doc or route.description.strip()).splitlines()[0]
+                if not doc or route.description.strip() == doc:
+                    route.description = ""
         if router is health.router:
             app.include_router(router)
         else:

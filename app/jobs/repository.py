@@ -70,9 +70,21 @@ class JobRepository:
         await Queries(AsyncpgDriver(raw)).enqueue(ENTRYPOINT, json.dumps(ref).encode())
         return job
 
-    async def scrub_write(self, job_id: uuid.UUID) -> None:
-        """Erase the content of an explicit write's request (its memory was deleted)."""
+    async def scrub_write(self, job_id: uuid.UUID, item: int | None = None) -> None:
+        """Erase the content of an explicit write's request (its memory was deleted): the body
+        of a single write, or item number ``item`` of a batch write (the other items keep
+        theirs: their memories still exist)."""
         job = await self.get(job_id, for_update=True)
-        if job is not None and "body" in job.payload:
-            body = {**job.payload["body"], "content": "", "value": None, "metadata": {}}
-            job.payload = {**job.payload, "body": body, "sealed": []}
+        if job is None:
+            return
+        if "body" in job.payload:
+            job.payload = _scrubbed(job.payload)
+        elif item is not None and 0 <= item < len(items := job.payload.get("items", [])):
+            items = [*items[:item], _scrubbed(items[item]), *items[item + 1 :]]
+            job.payload = {**job.payload, "items": items}
+
+
+def _scrubbed(write: dict[str, Any]) -> dict[str, Any]:
+    """One write's payload ``{body, sealed, …}`` without what the user said."""
+    body = {**write["body"], "content": "", "value": None, "metadata": {}}
+    return {**write, "body": body, "sealed": []}

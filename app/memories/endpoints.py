@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response, status
 from fastapi.responses import JSONResponse
@@ -19,8 +19,10 @@ from app.kit.errors import (
 )
 from app.kit.types import Timestamp
 from app.memories.schemas import (
+    MAX_BATCH_MEMORIES,
     ArbitrationList,
     JobAccepted,
+    MemoryBatchCreate,
     MemoryCreate,
     MemoryHistoryRead,
     MemoryList,
@@ -39,6 +41,12 @@ from app.runtime import Runtime
 router = APIRouter(prefix="/v1/tenants/{tenant_id}/users/{user_id}", tags=["memories"])
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
 COMMON_ERRORS = (Unauthorized, Forbidden, NotFound)
+# What a write answers: 202 + JobAccepted, or 201 + WriteResult with ?wait=true.
+WRITE_RESPONSES: dict[int | str, dict[str, Any]] = {
+    201: {"model": WriteResult, "description": "With wait=true: the stored memories"},
+    **error_responses(*COMMON_ERRORS, IdempotencyKeyReused),
+}
+WaitForJob = Annotated[bool, Query(description="Wait for the job and return what it stored")]
 
 
 async def accepted_or_waited(
@@ -66,10 +74,7 @@ async def accepted_or_waited(
     "/memories",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=JobAccepted,
-    responses={
-        201: {"model": WriteResult, "description": "With wait=true: the stored memories"},
-        **error_responses(*COMMON_ERRORS, IdempotencyKeyReused),
-    },
+    responses=WRITE_RESPONSES,
 )
 async def create_memory(
     tenant_id: uuid.UUID,
@@ -79,11 +84,44 @@ async def create_memory(
     rt: RuntimeDep,
     _: TenantPrincipal,
     idempotency_key: IdempotencyKey = None,
-    wait: Annotated[bool, Query(description="Wait for the job and return what it stored")] = False,
+    wait: WaitForJob = False,
 ) -> Response:
     """Write a memory: persisted and queued at once, stored by a worker."""
     service = MemoryService(rt, tenant_id, user_id)
     job, created = await service.submit(
+        body, idempotency_key=idempotency_key, request_id=request_id(request)
+    )
+    return await accepted_or_waited(service, job.id, created, wait, rt.settings.job_wait_timeout_s)
+
+
+@router.post(
+    "/memories/batch",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=JobAccepted,
+    responses=WRITE_RESPONSES,
+    description=(
+        f"Stores 1 to {MAX_BATCH_MEMORIES} memories as given (infer=false; an item with "
+        "infer=true is refused with 422 — send such content to POST …/memories one at a "
+        "time). Each item follows the rules of a single write (defaults, occurred_at = "
+        "arrival time, sensitive values sealed). One job embeds them together and arbitrates "
+        "them in item order in one transaction, so a later item that corrects an earlier "
+        "one's single-valued key supersedes it, as two writes would. Idempotency-Key and "
+        "wait=true behave as for a single write; the result lists the memories in item order."
+    ),
+)
+async def create_memories(
+    tenant_id: uuid.UUID,
+    user_id: UserId,
+    body: MemoryBatchCreate,
+    request: Request,
+    rt: RuntimeDep,
+    _: TenantPrincipal,
+    idempotency_key: IdempotencyKey = None,
+    wait: WaitForJob = False,
+) -> Response:
+    """Write a batch of memories as given (infer=false): persisted and queued as one job."""
+    service = MemoryService(rt, tenant_id, user_id)
+    job, created = await service.submit_batch(
         body, idempotency_key=idempotency_key, request_id=request_id(request)
     )
     return await accepted_or_waited(service, job.id, created, wait, rt.settings.job_wait_timeout_s)

@@ -20,6 +20,10 @@ MAX_CONTENT_CHARS = 8000
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:@\-]{0,127}$"
 KEY_PATTERN = r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$"
 MAX_METADATA_BYTES = 16_384
+# Items of one batch write. A request-shape limit, like the 200 turns of a messages request: it
+# is part of the OpenAPI contract, so it is a constant rather than a setting (the committed
+# document and the clients generated from it would otherwise depend on the environment).
+MAX_BATCH_MEMORIES = 100
 
 
 def not_blank(value: str | None) -> str | None:
@@ -72,6 +76,30 @@ class MemoryCreate(BaseModel):
         if self.scope in ("user", "global") and self.scope_id:
             raise ValueError(f"scope_id is for task and session scopes, not scope={self.scope}")
         return self
+
+
+class MemoryBatchCreate(BaseModel):
+    """Explicit memories stored as given (``infer=false``), in item order, by one job."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    memories: list[MemoryCreate] = Field(
+        min_length=1,
+        max_length=MAX_BATCH_MEMORIES,
+        description="Each item is a memory write with the rules of POST …/memories; "
+        "infer=true is refused (422): send such content to POST …/memories one at a time",
+    )
+
+    @field_validator("memories")
+    @classmethod
+    def _explicit_only(cls, items: list[MemoryCreate]) -> list[MemoryCreate]:
+        inferred = [str(i) for i, m in enumerate(items) if m.infer]
+        if inferred:
+            raise ValueError(
+                f"infer=true is not accepted in a batch (items {', '.join(inferred)}); "
+                "a batch stores memories as given"
+            )
+        return items
 
 
 class MemoryUpdate(BaseModel):

@@ -23,6 +23,7 @@ from app.memories.schemas import (
     ArbitrationList,
     ArbitrationRead,
     HistoryEntry,
+    MemoryBatchCreate,
     MemoryCreate,
     MemoryHistoryRead,
     MemoryList,
@@ -49,6 +50,7 @@ BASE_CONFIDENCE = {
 WAIT_POLL_S = 0.02
 MAX_RESULT_DECISIONS = 500
 KIND_WRITE = "memory.write"
+KIND_WRITE_BATCH = "memory.write_batch"
 Prepare = Callable[[AsyncSession, uuid.UUID], Awaitable[dict[str, Any]]]
 
 
@@ -162,6 +164,21 @@ class MemoryService:
             self.protected_write(body, utcnow()),
             # The body alone identifies a retry (not defaults such as the arrival time).
             digest=request_digest(self.rt.privacy, body.model_dump(mode="json")),
+            idempotency_key=idempotency_key,
+            request_id=request_id,
+        )
+
+    async def submit_batch(
+        self, batch: MemoryBatchCreate, *, idempotency_key: str | None, request_id: str | None
+    ) -> tuple[Job, bool]:
+        """Queue explicit writes as one job whose payload is ``{items: [protected_write, …]}``
+        in request order; items without ``occurred_at`` take the arrival time. Returns (job,
+        created); see ``enqueue`` for idempotency."""
+        received_at = utcnow()
+        return await self.enqueue(
+            KIND_WRITE_BATCH,
+            {"items": [self.protected_write(m, received_at) for m in batch.memories]},
+            digest=request_digest(self.rt.privacy, batch.model_dump(mode="json")),
             idempotency_key=idempotency_key,
             request_id=request_id,
         )
@@ -310,12 +327,13 @@ class MemoryService:
             m = await repo.get(memory_id, for_update=True)
             if m is None or m.status == "deleted":
                 raise NotFound("no such memory")
-            job_id = (m.origin or {}).get("job_id")
+            origin = m.origin or {}
+            job_id, item = origin.get("job_id"), origin.get("item")
             m.status, m.content, m.value, m.embedding, m.metadata_ = "deleted", "", None, None, {}
             m.content_hash, m.origin, m.updated_at = "", {}, utcnow()
             if job_id:
                 # an explicit write's request still held the words: erase them there too
-                await JobRepository(session, self.tenant_id).scrub_write(uuid.UUID(job_id))
+                await JobRepository(session, self.tenant_id).scrub_write(uuid.UUID(job_id), item)
             m.search_text, m.sealed = "", []
             await repo.scrub_history(m.id)
             repo.add_history(m, "delete", old=None, new=None, actor="api", request_id=request_id)

@@ -1,4 +1,4 @@
-"""Queue job: store an explicit memory (``infer=false``) through arbitration."""
+"""Queue jobs: store explicit memories (``infer=false``), one or a batch, through arbitration."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from app.arbitration.service import ArbitrationService, Candidate
 from app.db.models import Job
 from app.jobs.worker import handler, hold_job_row, mark_done
 from app.memories.repository import MemoryRepository
-from app.memories.service import KIND_WRITE, base_confidence, outcome_result
+from app.memories.service import KIND_WRITE, KIND_WRITE_BATCH, base_confidence, outcome_result
 from app.privacy.protect import embedding_text
 from app.runtime import Runtime
 
@@ -58,10 +58,14 @@ async def embed_and_arbitrate(
     return result
 
 
-def explicit_candidate(write: dict[str, Any], job: Job) -> Candidate:
+def explicit_candidate(write: dict[str, Any], job: Job, item: int | None = None) -> Candidate:
     """The arbitration candidate of one explicit write's payload (``{body, sealed,
-    occurred_at}``, see ``MemoryService.protected_write``)."""
+    occurred_at}``, see ``MemoryService.protected_write``); ``item`` is its position in a batch
+    and is kept in the memory's origin (a deletion erases that item from the job's payload)."""
     body = write["body"]
+    origin: dict[str, Any] = {"job_id": str(job.id)}
+    if item is not None:
+        origin["item"] = item
     return Candidate(
         content=body["content"],
         type=body["type"],
@@ -77,7 +81,7 @@ def explicit_candidate(write: dict[str, Any], job: Job) -> Candidate:
         trigger="explicit",
         metadata=body.get("metadata") or {},
         sealed=write.get("sealed", []),
-        origin={"job_id": str(job.id)},
+        origin=origin,
     )
 
 
@@ -94,3 +98,13 @@ async def write_memory(rt: Runtime, job: Job) -> dict[str, Any]:
             rt, job, [body["content"]], job.payload.get("sealed", []), task_id=task_id
         )
     return await embed_and_arbitrate(rt, job, [explicit_candidate(job.payload, job)], actor="api")
+
+
+@handler(KIND_WRITE_BATCH)
+async def write_memories(rt: Runtime, job: Job) -> dict[str, Any]:
+    """Store a batch of explicit writes: one embedding call, then arbitration item by item in
+    one transaction. Returns the result of ``write_memory`` over every item."""
+    candidates = [
+        explicit_candidate(write, job, item=i) for i, write in enumerate(job.payload["items"])
+    ]
+    return await embed_and_arbitrate(rt, job, candidates, actor="api")

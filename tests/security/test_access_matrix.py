@@ -45,6 +45,7 @@ EXPECTATIONS: dict[str, Access] = {
     "list_api_keys": "tenant_or_admin",
     "revoke_api_key": "tenant_or_admin",
     "create_memory": "user",
+    "create_memories": "user",
     "list_memories": "user",
     "get_memory": "user",
     "update_memory": "user",
@@ -72,6 +73,7 @@ BODIES: dict[str, Any] = {
     "create_tenant": {"name": "probe"},
     "create_api_key": {"name": "probe"},
     "create_memory": {"content": "probe memory"},
+    "create_memories": {"memories": [{"content": "probe memory"}, {"content": "probe two"}]},
     "update_memory": {"content": "overwritten by a probe"},
     "recall": {"query": "vault code locker"},
     "add_messages": {"messages": [{"role": "user", "content": "probe turn"}]},
@@ -615,6 +617,9 @@ async def test_zz_the_victim_is_intact(world: World) -> None:
         task = await client.get(f"{a.user(user)}/tasks/t-{user}", headers=a.headers)
         assert task.status_code == 200 and task.json()["status"] == "open"
         assert task.json()["slots"]["city"] != "overwritten"
+        listed = await client.get(f"{a.user(user)}/memories", headers=a.headers)
+        written = {m["content"] for m in listed.json()["items"]}
+        assert not written & {"probe memory", "probe two"}, "a refused write was stored"
     spare = {"Authorization": f"Bearer {world.spare_key}"}
     assert (await client.get(f"{a.user('bob')}/memories", headers=spare)).status_code == 200
     listed = await client.get(f"/v1/tenants/{a.id}/keys", headers=a.headers)
