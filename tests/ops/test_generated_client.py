@@ -37,6 +37,7 @@ def test_generated_client_runs_tenant_write_recall(tmp_path: Path) -> None:
         client_mod = importlib.import_module("memlane_client")
         create_tenant = importlib.import_module("memlane_client.api.tenants.create_tenant")
         create_memory = importlib.import_module("memlane_client.api.memories.create_memory")
+        create_memories = importlib.import_module("memlane_client.api.memories.create_memories")
         recall = importlib.import_module("memlane_client.api.recall.recall")
         models = importlib.import_module("memlane_client.models")
 
@@ -73,6 +74,26 @@ def test_generated_client_runs_tenant_write_recall(tmp_path: Path) -> None:
                 body=models.RecallRequest(query="x"),
             )
             assert other.status_code == 403
+            # a batch write: a later item supersedes an earlier one's single-valued key
+            moves = [("I live in Lyon", "Lyon"), ("I moved to Nantes", "Nantes")]
+            batch = create_memories.sync_detailed(
+                tenant_id=tenant.id,
+                user_id="bea",
+                client=client,
+                body=models.MemoryBatchCreate(
+                    memories=[
+                        models.MemoryCreate(content=text, key="residence.city", value=city)
+                        for text, city in moves
+                    ]
+                ),
+                wait=True,
+            )
+            assert batch.status_code == 201, batch.content
+            assert isinstance(batch.parsed, models.WriteResult)
+            assert [(m.value, m.status) for m in batch.parsed.memories] == [
+                ("Lyon", models.MemoryReadStatus.FROZEN),
+                ("Nantes", models.MemoryReadStatus.ACTIVE),
+            ]
         finally:
             server.stop()
     finally:
