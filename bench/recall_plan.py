@@ -28,7 +28,7 @@ replay with the same parameters — lists its scans (expected for the vector sid
 Scan on ``ix_memories_recall``; the full-text side shows which index finds the matches) and the
 heap fetches, checks the top-8 of a sample of queries against a brute-force numpy computation
 of the score of docs/recall.md "Ranking formula" over every row of the user (recall@8 vs exact;
-in text and hybrid mode the full-text ranks are ``ts_rank_cd`` values read from the database),
+in text and hybrid mode the full-text ranks are ``ts_rank`` values read from the database),
 prints a markdown table and writes JSON to ``bench/results/recall_plan-<timestamp>.json``.
 See bench/README.md.
 """
@@ -94,7 +94,7 @@ SECOND_TOPIC_WEIGHT = 0.6
 # Synthetic text, so that full-text search has something to match: every topic has a small
 # vocabulary of pseudo-words (none of them a stopword, all distinct); a memory's
 # content is WORDS_PER_MEMORY words of its main topic's vocabulary (drawn with replacement, so
-# some repeat and ts_rank_cd differs) plus one of its second topic's when it has one, and its
+# some repeat and ts_rank differs) plus one of its second topic's when it has one, and its
 # search_text is what the app stores for that content (app/recall/text.py). A query's text is
 # QUERY_WORDS words of the topic its vector is about.
 VOCAB_PER_TOPIC = 12
@@ -600,11 +600,11 @@ class Exact:
     score = relevance × confidence × recency × scope_weight, recency = 1 − w (1 − decay),
     decay = max(floor, 0.5^min(age/half_life, 1000)) (1 without a half-life); relevance: in
     ``vector`` mode (k+1)/(k+rank of the cosine), or the cosine with ``vector_relevance =
-    "cosine"``; in ``text`` mode ts_rank_cd / the best ts_rank_cd (float4, as in SQL), only rows
+    "cosine"``; in ``text`` mode ts_rank / the best ts_rank (float4, as in SQL), only rows
     that match; in ``hybrid`` mode (1/(k+rank_vector) + 1/(k+rank_text)) / (2/(k+1)), the text
     term 0 without a match. Ranks are among the user's rows that pass the filters (status,
     type, scope, and the embedding model when vectors take part), ties to the lower id, before
-    rows whose decay is below ``min_decay`` are left out. The ts_rank_cd values are read from
+    rows whose decay is below ``min_decay`` are left out. The ts_rank values are read from
     the database (the same tsquery the repository builds); the cosine is computed here, on the
     stored halfvec values and the query rounded to halfvec as the server does.
     """
@@ -652,12 +652,12 @@ class Exact:
         return self.cache[user_id]
 
     async def text_ranks(self, q: Query, d: dict[str, Any]) -> np.ndarray:
-        """ts_rank_cd of every row of the user that matches the query's terms (NaN otherwise)."""
+        """ts_rank of every row of the user that matches the query's terms (NaN otherwise)."""
         out = np.full(len(d["id"]), np.nan)
         if not q.terms:
             return out
         recs = await self.conn.fetch(
-            "SELECT id, ts_rank_cd(tsv, to_tsquery('english', $3)) AS r FROM memories"
+            "SELECT id, ts_rank(tsv, to_tsquery('english', $3)) AS r FROM memories"
             " WHERE tenant_id = $1 AND user_id = $2 AND tsv @@ to_tsquery('english', $3)",
             TENANT_ID,
             q.user_id,
@@ -727,7 +727,7 @@ class Exact:
                 relevance = (k + 1.0) / (k + np.maximum(vpos, 1))
         elif mode == "text":
             eligible = matched
-            # ts_rank_cd is a float4, and so is float4 / float4 in SQL.
+            # ts_rank is a float4, and so is float4 / float4 in SQL.
             tr32 = np.where(matched, tr, 0.0).astype(np.float32)
             best = tr32[matched].max() if matched.any() else np.float32(0)
             with np.errstate(invalid="ignore", divide="ignore"):
@@ -983,7 +983,7 @@ def markdown(result: dict[str, Any]) -> str:
     lines = [
         f"mode `{result['mode']}`, {result['rows']:,} rows. recall@8 vs exact: the top-8 of"
         " ranked() against a numpy brute force of the same score over every row of the user"
-        + ("" if result["mode"] == "vector" else " (full-text ranks: ts_rank_cd read from SQL)")
+        + ("" if result["mode"] == "vector" else " (full-text ranks: ts_rank read from SQL)")
         + (
             f"; within candidates: against the same brute force on the rows the repository's"
             f" candidate limit ({candidates} per ranking) lets through (must be 1.000)"

@@ -100,13 +100,13 @@ def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> 
     Each ranking contributes its best ``:candidates`` rows (settings.recall_candidates):
     ``vec`` — the rows nearest to the query by cosine distance, found by an exact scan of the
     user's rows in ix_memories_recall (index-only: every column it reads is in the index) with
-    a top-N sort; ``txt`` — the rows whose ``tsv`` matches the query, best ``ts_rank_cd``
+    a top-N sort; ``txt`` — the rows whose ``tsv`` matches the query, best ``ts_rank``
     first. Only their union is scored, so the per-row work of the rerank (decay, recency, scope
     weight) is done for at most 2 × candidates rows, however many memories the user has.
 
     relevance, in 0..1: ``vector`` — by rank of the cosine similarity, ``(k+1) / (k+rank)``
     (``vector_relevance="rank"``), or the cosine similarity itself (``"cosine"``); ``text``
-    (the embedder is down) — the ``ts_rank_cd`` of the row divided by the best one; ``hybrid``
+    (the embedder is down) — the ``ts_rank`` of the row divided by the best one; ``hybrid``
     — reciprocal rank fusion of both rankings, ``(1/(k+rank_vector) + 1/(k+rank_text)) /
     (2/(k+1))`` so that the best possible is 1, a ranking the row is not a candidate of
     contributing 0 (Cormack, Clarke & Büttcher, SIGIR 2009, fuse the top of each list).
@@ -133,7 +133,7 @@ def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> 
         ctes.append(
             f"""txt AS MATERIALIZED (
     SELECT c.*, row_number() OVER (ORDER BY c.text_rank DESC, c.id) AS text_pos
-      FROM (SELECT {columns}, ts_rank_cd(m.tsv, q.query) AS text_rank
+      FROM (SELECT {columns}, ts_rank(m.tsv, q.query) AS text_rank
               FROM memories m, (SELECT to_tsquery('english', :tsquery) AS query) q
              WHERE {_FILTERS} {model_filter} AND m.tsv @@ q.query
              ORDER BY text_rank DESC, m.id

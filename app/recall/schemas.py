@@ -30,7 +30,7 @@ class ScoreFactors(BaseModel):
     (docs/recall.md says how relevance comes from similarity and the text rank)."""
 
     similarity: float | None = Field(description="Cosine similarity; null when recall degraded")
-    text_rank: float | None = Field(description="Full-text rank (ts_rank_cd); null if no match")
+    text_rank: float | None = Field(description="Full-text rank (ts_rank); null if no match")
     relevance: float
     confidence: float
     decay: float
