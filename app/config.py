@@ -126,6 +126,12 @@ class Settings(BaseSettings):
         description="k of rank-based relevance (k+1)/(k+rank) and of reciprocal rank fusion in "
         "hybrid mode; a smaller k widens the gap between neighbouring ranks",
     )
+    recall_embed_timeout_s: float = Field(
+        default=2.0,
+        gt=0,
+        description="How long recall waits for the query embedding before it answers from "
+        "full-text search alone (mode text, degraded true)",
+    )
     recall_candidates: int = Field(
         default=200,
         ge=1,

@@ -104,7 +104,8 @@ class ContextService:
         task_id: str | None,
         top_k: int | None,
     ) -> ContextResponse:
-        """The prompt block for the session. Raises EmbeddingError if recall cannot embed.
+        """The prompt block for the session (recall falls back to full-text search when the
+        query cannot be embedded in time).
 
         The budget holds for the messages form (which costs more than the text form). Items are
         dropped lowest value first (docs/context.md); constraints and the header never are.

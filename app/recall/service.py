@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import uuid
@@ -131,7 +132,9 @@ class RecallService:
         half_life_days))`` and age measured from the memory's ``valid_from`` to ``req.at``
         (default now); a memory whose decay fell below ``recall_min_decay`` has faded and is
         left out. Constraints of the user, task and session come back separately, always,
-        outside ``top_k``. Raises EmbeddingError when the embedder fails.
+        outside ``top_k``. When the query embedding fails or takes longer than
+        ``recall_embed_timeout_s``, the ranking is full-text only (``mode: text``,
+        ``degraded: true``).
         """
         with timed(RECALL_LATENCY, "total"):
             response = await self._recall(req)
@@ -149,10 +152,14 @@ class RecallService:
         query_embedding: list[float] | None = None
         try:
             with timed(RECALL_LATENCY, "embed"):
-                query_embedding = await self.rt.embedder.embed_query(query_text)
-        except EmbeddingError:
-            # The embedder is down or broken: answer from full-text search, and say so.
-            log.warning("recall degraded to full-text search: the embedder failed")
+                query_embedding = await asyncio.wait_for(
+                    self.rt.embedder.embed_query(query_text),
+                    self.rt.settings.recall_embed_timeout_s,
+                )
+        except (EmbeddingError, TimeoutError):
+            # The embedder is down, broken or busy past the deadline: answer from full-text
+            # search, and say so.
+            log.warning("recall degraded to full-text search: the embedder failed or was late")
             RECALL_DEGRADED.inc()
             mode = "text"
         terms = query_terms(query_text)

