@@ -895,7 +895,8 @@ def context_pass(c: httpx.Client, tenant_id: uuid.UUID, n: int) -> dict[str, Any
 _LOG_ENTRY = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \w+ \[\d+\] ", re.M)
 _DURATION = re.compile(r"duration: ([\d.]+) ms\s+(?:execute [^:]*|statement): (.*)", re.S)
 STATEMENT_KINDS = (
-    ("ranked", "WITH base AS MATERIALIZED"),
+    ("ranked", "WITH vec AS MATERIALIZED"),
+    ("ranked", "WITH txt AS MATERIALIZED"),
     ("constraints", "ORDER BY memories.created_at"),
     ("load_rows", "memories.id IN"),
     ("set_config", "set_config"),
@@ -1126,7 +1127,8 @@ async def exactness(
             d = await exact.rows(q.user_id)
             pos = {str(i): k for k, i in enumerate(d["id"])}
             for m in got:
-                sim_diff = max(sim_diff, abs(m["similarity"] - sim[pos[m["id"]]]))
+                if m["similarity"] is not None:  # None: a full-text-only candidate
+                    sim_diff = max(sim_diff, abs(m["similarity"] - sim[pos[m["id"]]]))
         out[label] = {
             "queries": len(qs),
             "recall_at_8_mean": round(float(np.mean(recalls)), 4),
