@@ -55,6 +55,20 @@ class ApiKey(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
+# What a recall scan reads of every row besides its vector or its terms: the filters and the
+# factors of the score (app/recall/repository.py).
+RECALL_SCAN_COLUMNS = (
+    "id",
+    "scope",
+    "scope_id",
+    "type",
+    "confidence",
+    "valid_from",
+    "half_life_days",
+    "embedding_model",
+)
+
+
 class Memory(Base):
     """One memory item: a typed fact about a user, with bi-temporal validity."""
 
@@ -66,17 +80,7 @@ class Memory(Base):
             "tenant_id",
             "user_id",
             "status",
-            postgresql_include=[
-                "id",
-                "scope",
-                "scope_id",
-                "type",
-                "confidence",
-                "valid_from",
-                "half_life_days",
-                "embedding_model",
-                "embedding",
-            ],
+            postgresql_include=[*RECALL_SCAN_COLUMNS, "embedding"],
         ),
         # At most one active value of a single-valued key per user and scope: the database,
         # not a Python lock, guarantees it under concurrent writers.
@@ -111,17 +115,7 @@ class Memory(Base):
             "tenant_id",
             "user_id",
             "status",
-            postgresql_include=[
-                "id",
-                "scope",
-                "scope_id",
-                "type",
-                "confidence",
-                "valid_from",
-                "half_life_days",
-                "embedding_model",
-                "tsv",
-            ],
+            postgresql_include=[*RECALL_SCAN_COLUMNS, "tsv"],
         ),
     )
 

@@ -3,16 +3,10 @@ contributes its best ``recall_candidates`` rows, and only their union is scored.
 
 from __future__ import annotations
 
-import uuid
-from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
-
-from app.db.models import Memory
-from app.recall.repository import RecallRepository
-from app.recall.service import RANKED_TYPES, RecallService
 from tests.conftest import TenantCtx
+from tests.recall.support import ranked
 
 TEXTS = (
     "My cat Miso sleeps on the windowsill",
@@ -22,30 +16,10 @@ TEXTS = (
 )
 
 
-async def _ranked(app: Any, tenant: TenantCtx, query_of: str, terms: list[str], **kw: Any) -> list:
-    rt = app.state.memlane
-    tenant_id = uuid.UUID(tenant.id)
-    async with rt.scoped(tenant_id, "u") as session:
-        anchor = await session.scalar(select(Memory).where(Memory.content == query_of))
-        assert anchor is not None and anchor.embedding is not None
-        return await RecallRepository(session, tenant_id, "u").ranked(
-            query_embedding=[float(x) for x in anchor.embedding],
-            query_terms=terms,
-            model=rt.embedder.model,
-            at=datetime.now(UTC),
-            types=list(RANKED_TYPES),
-            task_id=None,
-            session_id=None,
-            status="active",
-            params=RecallService(rt, tenant_id, "u")._params(),
-            **kw,
-        )
-
-
 async def test_top_k_widens_the_candidate_lists(tenant: TenantCtx, app: Any) -> None:
     for text in TEXTS:
         await tenant.remember("u", text, type="fact")
-    rows = await _ranked(app, tenant, TEXTS[0], [], mode="vector", top_k=4, candidates=1)
+    rows = await ranked(app, tenant, [], vector_of=TEXTS[0], mode="vector", top_k=4, candidates=1)
     # a list is never shorter than top_k: every row is a vector candidate, best first
     assert {r.memory.content for r in rows} == set(TEXTS) and rows[0].memory.content == TEXTS[0]
     assert all(r.similarity is not None for r in rows)
@@ -54,9 +28,13 @@ async def test_top_k_widens_the_candidate_lists(tenant: TenantCtx, app: Any) -> 
 async def test_a_text_only_candidate_has_no_similarity(tenant: TenantCtx, app: Any) -> None:
     for text in TEXTS:
         await tenant.remember("u", text, type="fact")
-    vector_only = await _ranked(app, tenant, TEXTS[0], [], mode="hybrid", top_k=2, candidates=2)
+    vector_only = await ranked(
+        app, tenant, [], vector_of=TEXTS[0], mode="hybrid", top_k=2, candidates=2
+    )
     assert TEXTS[3] not in {r.memory.content for r in vector_only}  # not among the 2 nearest
-    rows = await _ranked(app, tenant, TEXTS[0], ["thursday"], mode="hybrid", top_k=2, candidates=2)
+    rows = await ranked(
+        app, tenant, ["thursday"], vector_of=TEXTS[0], mode="hybrid", top_k=2, candidates=2
+    )
     by_content = {r.memory.content: r for r in rows}
     assert by_content.keys() == {TEXTS[0], TEXTS[3]}
     ship = by_content[TEXTS[3]]

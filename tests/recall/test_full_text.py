@@ -4,38 +4,21 @@ that keeps every memory's terms inside the covering index ix_memories_text."""
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select
 
 from app.db.models import Memory
-from app.recall.repository import RecallRepository
-from app.recall.service import RANKED_TYPES, RecallService
 from app.recall.text import MAX_TSV_BYTES, search_text, terms
 from tests.conftest import TenantCtx
+from tests.recall.support import ranked
 
 # 2,600 distinct CJK characters, one per term: the densest tsvector a text can make.
 DENSE_CJK = " ".join(chr(0x4E00 + i) for i in range(2600))
 
 
 async def _text_ranked(app: Any, tenant: TenantCtx, terms: list[str]) -> list[str]:
-    rt = app.state.memlane
-    tenant_id = uuid.UUID(tenant.id)
-    async with rt.scoped(tenant_id, "u") as session:
-        rows = await RecallRepository(session, tenant_id, "u").ranked(
-            query_embedding=None,
-            query_terms=terms,
-            mode="text",
-            model=rt.embedder.model,
-            at=datetime.now(UTC),
-            types=list(RANKED_TYPES),
-            task_id=None,
-            session_id=None,
-            status="active",
-            top_k=5,
-            params=RecallService(rt, tenant_id, "u")._params(),
-        )
+    rows = await ranked(app, tenant, terms, mode="text", top_k=5)
     return [r.memory.content for r in rows]
 
 
