@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every benchmark of docs/benchmarks.md, one after the other, at one commit on one machine
-# (about an hour on the reference machine). Each script writes its own JSON to bench/results/;
+# (33 min on the reference machine). Each script writes its own JSON to bench/results/;
 # this prints the list of those files at the end. Options of the scripts: bench/README.md.
 #
 #   bash bench/all.sh                 # from the repository root, inside the project's venv
