@@ -11,8 +11,9 @@ an upper bound of the tsvector they make stays within ``MAX_TSV_BYTES``. A tsvec
 distinct lexeme, a 4-byte entry, the lexeme (at most the term's bytes: stemming only shortens),
 a pad byte, a 2-byte position count and 2 bytes per position (PostgreSQL docs, "tsvector",
 and ``src/include/tsearch/ts_type.h``); a term the parser splits at an apostrophe makes one
-lexeme more. About 150–200 English words or 400 Chinese words fit; a longer memory's later
-words are found by its embedding only.
+lexeme more. About 130 distinct words fit (English or Chinese, ~15 bytes each; a repeated
+word costs 2 bytes), typically the first 1,000–2,000 characters of prose; a longer memory's
+later words are found by its embedding only.
 """
 
 from __future__ import annotations
