@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import inspect
 import json
 import os
 import platform
@@ -387,16 +386,6 @@ def make_queries(
     return out
 
 
-def ranked_extra(settings: Settings) -> dict[str, Any]:
-    """Keyword arguments of ``ranked()`` that the service passes from settings and that only
-    some versions of the repository take (the candidate limit): passed when both exist."""
-    accepted = inspect.signature(RecallRepository.ranked).parameters
-    extra: dict[str, Any] = {}
-    if "candidates" in accepted and hasattr(settings, "recall_candidates"):
-        extra["candidates"] = settings.recall_candidates
-    return extra
-
-
 class Runner:
     """The app's recall path: engine as the app role, scoped session, RecallRepository."""
 
@@ -411,7 +400,6 @@ class Runner:
         self.at = at
         self.mode = mode
         self.params = service_params(settings)
-        self.extra = ranked_extra(settings)
 
     async def whoami(self) -> dict[str, Any]:
         """The role the engine logs in as and its RLS-relevant attributes."""
@@ -445,7 +433,7 @@ class Runner:
                 top_k=FETCH_K,
                 params=self.params,
                 vector_relevance=self.settings.recall_vector_relevance,
-                **self.extra,
+                candidates=self.settings.recall_candidates,
             )
             wall = time.perf_counter() - t0
         cap = self.captured
@@ -831,7 +819,7 @@ async def bench(args: argparse.Namespace, pg: EmbeddedPostgres) -> dict[str, Any
             "recall_mode": settings.recall_mode,
             "recall_vector_relevance": settings.recall_vector_relevance,
             **service_params(settings),
-            **ranked_extra(settings),
+            "candidates": settings.recall_candidates,
         },
     }
     layout = await existing_layout(owner)
@@ -878,8 +866,8 @@ async def bench(args: argparse.Namespace, pg: EmbeddedPostgres) -> dict[str, Any
     print(f"mode {mode}; the app's engine logs in as", json.dumps(result["connection"]))
     server = ServerSide(owner, pg.pgdata / "log")
     exact = Exact(owner, settings, at, mode)
-    # The repository's candidate limit, if it has one (it takes max(candidates, top_k)).
-    candidates = max(runner.extra["candidates"], FETCH_K) if "candidates" in runner.extra else None
+    # The repository's candidate limit (it takes max(candidates, top_k)).
+    candidates = max(settings.recall_candidates, FETCH_K)
     sizes: dict[str, Any] = {str(size): {"runs": []} for size in USER_SIZES}
     first: dict[int, tuple[list[Query], list[Any], list[Any]]] = {}
     try:
@@ -943,17 +931,16 @@ async def bench(args: argparse.Namespace, pg: EmbeddedPostgres) -> dict[str, Any
                 print(f"--- EXPLAIN (ANALYZE, BUFFERS) replay, user of {size:,} ---")
                 print(replay)
             # Exactness on a sample of the measured queries of run 1: against every row of the
-            # user, and (when the repository takes a candidate limit) against the rows that
-            # limit lets through — the first measures what the limit loses, the second must
-            # be 1.000 (anything less is a wrong result, not an approximation).
+            # user, and against the rows the candidate limit lets through — the first measures
+            # what the limit loses, the second must be 1.000 (anything less is a wrong result,
+            # not an approximation).
             recalls, within, max_diff = [], [], 0.0
             for q, (ids, scores) in list(zip(queries, answers, strict=True))[: args.exact_sample]:
                 ids, scores = ids[:TOP_K], scores[:TOP_K]
                 exact_ids, exact_scores = await exact.top(q)
                 recalls.append(overlap(ids, exact_ids))
-                if candidates is not None:
-                    exact_ids, exact_scores = await exact.top(q, candidates)
-                    within.append(overlap(ids, exact_ids))
+                exact_ids, exact_scores = await exact.top(q, candidates)
+                within.append(overlap(ids, exact_ids))
                 if ids == exact_ids:
                     diffs = np.abs(np.array(scores) - np.array(exact_scores))
                     max_diff = max(max_diff, float(diffs.max(initial=0.0)))
@@ -979,17 +966,13 @@ def markdown(result: dict[str, Any]) -> str:
     def trio(d: dict[str, float]) -> str:
         return " / ".join(f"{d[p]:.2f}" for p in ("p50", "p95", "p99"))
 
-    candidates = result["settings"].get("candidates")
+    candidates = result["settings"]["candidates"]
     lines = [
         f"mode `{result['mode']}`, {result['rows']:,} rows. recall@8 vs exact: the top-8 of"
         " ranked() against a numpy brute force of the same score over every row of the user"
         + ("" if result["mode"] == "vector" else " (full-text ranks: ts_rank read from SQL)")
-        + (
-            f"; within candidates: against the same brute force on the rows the repository's"
-            f" candidate limit ({candidates} per ranking) lets through (must be 1.000)"
-            if candidates is not None
-            else ""
-        ),
+        + f"; within candidates: against the same brute force on the rows the repository's"
+        f" candidate limit ({candidates} per ranking) lets through (must be 1.000)",
         "",
         "| user size | users | run | ranked() p50 / p95 / p99 ms | statement p50 / p95 / p99 ms"
         " | server exec p50 / p95 / p99 ms | load 1m |",
@@ -1015,12 +998,8 @@ def markdown(result: dict[str, Any]) -> str:
             f"| {int(size):,} | {scans} | {heap} | {p['buffers']}"
             f" | {'yes' if p['jit'] else 'no'}"
             f" | {e['recall_at_8']:.3f} ({e['min_recall_at_8']:.3f}, {e['sample']})"
-            + (
-                f" | {e['recall_at_8_within_candidates']:.3f}"
-                f" ({e['min_recall_at_8_within_candidates']:.3f}) |"
-                if e.get("candidates") is not None
-                else " | – (no candidate limit) |"
-            )
+            f" | {e['recall_at_8_within_candidates']:.3f}"
+            f" ({e['min_recall_at_8_within_candidates']:.3f}) |"
         )
     return "\n".join(lines)
 

@@ -249,8 +249,8 @@ class RecallRepository:
         status: str,
         top_k: int,
         params: dict[str, float],
+        candidates: int,
         vector_relevance: VectorRelevance = "rank",
-        candidates: int = 200,
     ) -> list[RankedRow]:
         """The top_k rows by score, best first, with every factor. ``text`` and ``hybrid`` need
         ``query_terms``; ``vector`` and ``hybrid`` need ``query_embedding``. With no terms,

@@ -45,5 +45,5 @@ async def ranked(
             session_id=None,
             status="active",
             params=RecallService(rt, tenant_id, user_id)._params(),
-            **kw,
+            **{"candidates": rt.settings.recall_candidates, **kw},
         )
