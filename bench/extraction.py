@@ -432,7 +432,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", choices=["dev", "test", "all"], default="dev")
     ap.add_argument("--extractor", choices=["rules", "llm"], default="rules")
-    ap.add_argument("--json", type=Path, help="write every figure (and dev failures) here")
+    ap.add_argument(
+        "--json",
+        type=Path,
+        help="write every figure (and dev failures) here "
+        "(default bench/results/extraction-<split>-<UTC time>.json)",
+    )
     ap.add_argument("--limit", type=int, help="only the first N cases of the split")
     ap.add_argument("--concurrency", type=int, default=4, help="cases in flight at once")
     args = ap.parse_args(argv)
@@ -476,6 +481,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{os.getloadavg()[0]:.2f}; commit {git_commit()}"
     )
 
+    if args.json is None:
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        args.json = RESULTS_DIR / f"extraction-{args.split}-{stamp}.json"
     if args.json:
         report: dict[str, Any] = {
             "command": "python bench/extraction.py " + " ".join(argv or sys.argv[1:]),
