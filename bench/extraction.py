@@ -269,8 +269,9 @@ def fmt(x: float | None) -> str:
 def table(title: str, groups: dict[str, list[CaseResult]]) -> str:
     lines = [
         f"\n{title}\n",
-        "| group | cases | expected | P | R | F1 | sup. R | sup. P | wrong sup. |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| group | cases | expected | matched | unexpected | P | R | F1 "
+        "| sup. R | sup. P | wrong sup. |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, results in groups.items():
         f = figures(results)
@@ -280,7 +281,8 @@ def table(title: str, groups: dict[str, list[CaseResult]]) -> str:
             else "–"
         )
         lines.append(
-            f"| {name} | {f['cases']} | {f['expected']} | {fmt(f['precision'])} | "
+            f"| {name} | {f['cases']} | {f['expected']} | {f['tp']} | {f['fp']} | "
+            f"{fmt(f['precision'])} | "
             f"{fmt(f['recall'])} | {fmt(f['f1'])} | {fmt(f['supersession_recall'])} | "
             f"{fmt(f['supersession_precision'])} | {wrong} |"
         )
@@ -450,6 +452,7 @@ def main(argv: list[str] | None = None) -> int:
         file=sys.stderr,
         flush=True,
     )
+    commit = git_commit()
     t0 = time.perf_counter()
     out = run_on_embedded(args, cases)
     wall = time.perf_counter() - t0
@@ -478,7 +481,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"\n{len(cases)} cases in {wall:.0f} s (setup {out['setup_s']:.0f} s, cases "
         f"{out['run_s']:.0f} s, concurrency {args.concurrency}); load average "
-        f"{os.getloadavg()[0]:.2f}; commit {git_commit()}"
+        f"{os.getloadavg()[0]:.2f}; commit {commit}"
     )
 
     if args.json is None:
@@ -488,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
         report: dict[str, Any] = {
             "command": "python bench/extraction.py " + " ".join(argv or sys.argv[1:]),
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
-            "commit": git_commit(),
+            "commit": commit,
             "split": args.split,
             "extractor": args.extractor,
             "llm_model": out["model"],
