@@ -106,12 +106,19 @@ def memory_texts(m: dict[str, Any]) -> list[str | None]:
     return [m.get("value")]
 
 
-def spec_matches(spec: dict[str, Any], m: dict[str, Any]) -> bool:
+def spec_matches(spec: dict[str, Any], m: dict[str, Any], *, exact: bool = False) -> bool:
+    """Key (or, keyless, type) equal and value matching; ``exact``: the memory's value equals
+    the spec's value or an alias after ``norm`` (no containment, content not used)."""
     if spec["key"] is not None:
         if m.get("key") != spec["key"]:
             return False
     elif m.get("key") is not None or m.get("type") != spec["type"]:
         return False
+    if exact:
+        got = norm(m.get("value"))
+        return bool(got) and any(
+            norm(v) == got for v in [spec["value"], *spec.get("value_aliases", [])]
+        )
     return value_matches(spec, memory_texts(m))
 
 
@@ -190,7 +197,8 @@ def score_case(case: dict[str, Any], memories: list[dict[str, Any]]) -> CaseResu
 
     for spec in case.get("frozen", []):
         res.frozen_expected += 1
-        still = any(spec_matches(spec, m) for m in active)
+        # the old value itself still active ("拿铁" must not count as kept by "燕麦拿铁")
+        still = any(spec_matches(spec, m, exact=True) for m in active)
         hit = not still and any(
             spec_matches(spec, m) and superseded_by_active(m, by_id) for m in frozen
         )
