@@ -336,10 +336,11 @@ async def run_case(
     case: dict[str, Any],
     index: int,
     start: datetime,
-) -> tuple[list[dict[str, Any]], float]:
+) -> tuple[list[dict[str, Any]], float, int]:
     headers = {"Authorization": f"Bearer {tenant['key']}"}
     base = f"/v1/tenants/{tenant['id']}/users/case-{index}"
     t0 = time.perf_counter()
+    failed_jobs = 0
     for n, text in enumerate(case["turns"]):
         at = (start + timedelta(minutes=n)).isoformat()
         r = await client.post(
@@ -348,13 +349,31 @@ async def run_case(
             json={"messages": [{"role": "user", "content": text, "occurred_at": at}]},
             headers=headers,
         )
-        if r.status_code != 201:
+        if r.status_code == 202:  # not done within the wait: follow the job to its end
+            job = await finished_job(client, r.json()["job_id"], headers)
+            if job.get("status") != "done":
+                failed_jobs += 1
+        elif r.status_code != 201:
             raise RuntimeError(f"case {case['id']}: POST messages -> {r.status_code}")
     memories = await list_memories(client, base, headers)
     for m in memories:
         if m.get("secrets"):
             await reveal_secrets(client, base, headers, m)
-    return memories, time.perf_counter() - t0
+    return memories, time.perf_counter() - t0, failed_jobs
+
+
+async def finished_job(
+    client: httpx.AsyncClient, job_id: str, headers: dict[str, str], timeout_s: float = 300
+) -> dict[str, Any]:
+    """``GET /v1/jobs/{job_id}`` until it is done or failed (or ``timeout_s`` passed)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        r = await client.get(f"/v1/jobs/{job_id}", headers=headers)
+        r.raise_for_status()
+        job: dict[str, Any] = r.json()
+        if job["status"] in ("done", "failed") or time.monotonic() > deadline:
+            return job
+        await asyncio.sleep(0.5)
 
 
 async def run(
@@ -398,6 +417,7 @@ async def run(
     return {
         "memories": [o[0] for o in outs],
         "case_seconds": [o[1] for o in outs],
+        "failed_jobs": sum(o[2] for o in outs),
         "setup_s": setup_s,
         "run_s": run_s,
         "model": settings.llm_model if args.extractor == "llm" else None,
@@ -452,6 +472,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--concurrency", type=int, default=4, help="cases in flight at once")
     args = ap.parse_args(argv)
 
+    from pydantic import ValidationError
+
+    from app.config import Settings
+
+    try:  # a missing MEMLANE_LLM_BASE_URL is reported before any server starts
+        Settings(extractor=args.extractor)
+    except ValidationError as exc:
+        raise SystemExit(f"settings: {exc.errors()[0]['msg']}") from None
+
     cases = load_cases(args.split)
     if args.limit:
         cases = cases[: args.limit]
@@ -491,6 +520,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{out['run_s']:.0f} s, concurrency {args.concurrency}); load average "
         f"{os.getloadavg()[0]:.2f}; commit {commit}"
     )
+    if out["failed_jobs"]:
+        print(f"{out['failed_jobs']} extraction jobs failed (their turns formed nothing)")
 
     if args.json is None:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
@@ -510,6 +541,7 @@ def main(argv: list[str] | None = None) -> int:
                 "load1": os.getloadavg()[0],
             },
             "seconds": {"wall": wall, "setup": out["setup_s"], "cases": out["run_s"]},
+            "failed_jobs": out["failed_jobs"],
             "overall": {k: figures(v) for k, v in overall.items()},
             "per_language": {k: figures(v) for k, v in langs.items()},
             "per_kind": {k: figures(v) for k, v in kinds.items()},
