@@ -141,3 +141,44 @@ def merge_sealed(*lists: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for e in entries:
             seen.setdefault(e["token"], e)
     return list(seen.values())
+
+
+@dataclass
+class ProtectedMemory:
+    """A memory's text fields as stored: ``content`` and ``value`` with every sensitive value
+    replaced, and the sealed entries of both (one per token)."""
+
+    content: str
+    value: str | None
+    sealed: list[dict[str, Any]]
+
+
+def protect_memory(
+    privacy: Privacy,
+    owner: str,
+    *,
+    content: str,
+    key: str | None,
+    value: str | None,
+    secret_kind: str | None = None,
+) -> ProtectedMemory:
+    """The one protection of a memory's clear ``content`` and ``value`` (every write path
+    calls it through the memory writer, and a write's intake through the same writer step).
+
+    The value of a secret key (``SECRET_KEYS``: ``account.password`` → ``password``) or of a
+    fact marked secret (``secret_kind``) is sealed as a whole, and where the content repeats it
+    verbatim the content shows the mask too, whether or not detection recognises it there.
+    """
+    whole = secret_kind or SECRET_KEYS.get(key or "")
+    if whole and value and not TOKEN.fullmatch(value) and len(value) >= 4 and value in content:
+        entry = privacy._entry(value, whole, "secret", owner)
+        masked = privacy.protect(content.replace(value, entry["mask"]), owner)
+        protected_value = Protected(entry["mask"], [entry])
+        return ProtectedMemory(
+            masked.text, protected_value.text, merge_sealed([entry], masked.sealed)
+        )
+    c = privacy.protect(content, owner)
+    v = privacy.protect(value, owner, whole_secret=whole) if value else None
+    return ProtectedMemory(
+        c.text, v.text if v is not None else value, merge_sealed(c.sealed, v.sealed if v else [])
+    )
