@@ -94,6 +94,22 @@ class Memory(Base):
             unique=True,
             postgresql_where=text("status = 'active' AND single_valued"),
         ),
+        # At most one active row per value of a multi-valued key (the value compared
+        # case-insensitively, hashed to bound the entry): the last guard behind the memory
+        # writer's lock (app/db/repository.py).
+        Index(
+            "uq_memories_active_value",
+            "tenant_id",
+            "user_id",
+            "scope",
+            "scope_id",
+            "key",
+            text("md5(lower(value))"),
+            unique=True,
+            postgresql_where=text(
+                "status = 'active' AND NOT single_valued AND key IS NOT NULL AND value IS NOT NULL"
+            ),
+        ),
         # The constraints a recall returns beside the ranking, without reading the user's rows.
         Index(
             "ix_memories_active_constraints",

@@ -33,7 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.arbitration.service import ArbitrationService, Candidate, Outcome, fingerprint
 from app.db.models import Memory
-from app.kit.errors import Conflict, NotFound
+from app.kit.errors import Conflict, InvalidRequest, NotFound
 from app.kit.time import utcnow
 from app.memories.repository import MemoryRepository, snapshot
 from app.privacy.protect import Privacy, embedding_text, merge_sealed, owner_of, protect_memory
@@ -254,13 +254,26 @@ class MemoryWriter:
         ``user_correction``: the old one is frozen, ``superseded_by`` the new one). Never an
         in-place edit of what a memory says.
 
-        Raises NotFound, Conflict (409) when the memory is not active (frozen, archived).
+        A new ``value`` without ``content`` replaces the old value where the content says it
+        ("I live in Porto" → "I live in Tokyo").
+
+        Raises NotFound, Conflict (409) when the memory is not active (frozen, archived),
+        InvalidRequest (422) for a new value alone when the content does not contain the old
+        one.
         """
         old = await self._active(memory_id)
         clear_content = self.privacy.reveal_all(old.content, old.sealed, self.owner)
         clear_value = (
             self.privacy.reveal_all(old.value, old.sealed, self.owner) if old.value else None
         )
+        if content is None and value_set and value != clear_value:
+            # A new value alone: the text says it too, or the two would disagree.
+            if not clear_value or not value or clear_value not in clear_content:
+                raise InvalidRequest(
+                    "the memory's content does not contain its value: send the new content "
+                    "with the new value"
+                )
+            content = clear_content.replace(clear_value, value)
         draft = MemoryDraft(
             content=content if content is not None else clear_content,
             type=old.type,

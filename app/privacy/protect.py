@@ -170,15 +170,14 @@ def protect_memory(
     verbatim the content shows the mask too, whether or not detection recognises it there.
     """
     whole = secret_kind or SECRET_KEYS.get(key or "")
-    if whole and value and not TOKEN.fullmatch(value) and len(value) >= 4 and value in content:
-        entry = privacy._entry(value, whole, "secret", owner)
-        masked = privacy.protect(content.replace(value, entry["mask"]), owner)
-        protected_value = Protected(entry["mask"], [entry])
-        return ProtectedMemory(
-            masked.text, protected_value.text, merge_sealed([entry], masked.sealed)
-        )
     c = privacy.protect(content, owner)
-    v = privacy.protect(value, owner, whole_secret=whole) if value else None
+    if whole and value and not TOKEN.fullmatch(value):
+        entry = privacy._entry(value, whole, "secret", owner)
+        # Detection may have sealed it in the content already (same token); if not, the
+        # content's verbatim copies are masked here.
+        text = c.text.replace(value, entry["mask"]) if len(value) >= 4 else c.text
+        return ProtectedMemory(text, entry["mask"], merge_sealed(c.sealed, [entry]))
+    v = privacy.protect(value, owner) if value else None
     return ProtectedMemory(
         c.text, v.text if v is not None else value, merge_sealed(c.sealed, v.sealed if v else [])
     )
