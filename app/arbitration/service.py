@@ -28,15 +28,16 @@ import hashlib
 import re
 import unicodedata
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from app.arbitration.keys import key_spec
 from app.db.models import Arbitration, Memory
+from app.db.models import memory_snapshot as snapshot
 from app.kit.metrics import observe_arbitration
 from app.kit.time import utcnow
-from app.memories.repository import MemoryRepository, snapshot
 from app.recall.text import index_text
 
 SOURCE_RANK = {
@@ -80,6 +81,42 @@ def fingerprint(content: str) -> tuple[str, str]:
     """``(content_hash, search_text)`` of a memory's stored (protected) content: the hash that
     finds its duplicates and the segmented terms of its full-text search."""
     return content_hash(content), index_text(content)
+
+
+class MemoryStore(Protocol):
+    """The memory rows arbitration reads and writes: one user's, in the caller's transaction
+    (``app.memories.repository.MemoryRepository`` is the one implementation). Arbitration is
+    handed it, so it imports nothing above the database layer."""
+
+    tenant_id: uuid.UUID
+    user_id: str
+
+    async def active_duplicate(
+        self, content_hash: str, scope: str, scope_id: str, key: str | None, value: str | None
+    ) -> Memory | None: ...
+
+    async def active_with_keys(
+        self, keys: Sequence[str], scope: str, scope_id: str, value: str | None = None
+    ) -> list[Memory]: ...
+
+    async def active_with_values(self, values: Sequence[str]) -> list[Memory]: ...
+
+    def add(self, memory: Memory) -> None: ...
+
+    async def flush(self) -> None: ...
+
+    def add_history(
+        self,
+        memory: Memory,
+        action: str,
+        *,
+        old: dict[str, Any] | None,
+        new: dict[str, Any] | None,
+        actor: str,
+        request_id: str | None,
+    ) -> None: ...
+
+    def add_arbitration(self, **fields: Any) -> Arbitration: ...
 
 
 @dataclass(slots=True)
@@ -134,7 +171,7 @@ def _format_amount(amount: float, unit: str) -> str:
 class ArbitrationService:
     """Applies the rules for one user inside the caller's transaction (it only flushes)."""
 
-    def __init__(self, repo: MemoryRepository, *, actor: str, request_id: str | None):
+    def __init__(self, repo: MemoryStore, *, actor: str, request_id: str | None):
         self.repo = repo
         self.actor = actor
         self.request_id = request_id

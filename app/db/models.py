@@ -329,3 +329,34 @@ class Task(Base):
         DateTime(timezone=True), nullable=False, server_default=func.now()
     )
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+SNAPSHOT_FIELDS = (
+    "content",
+    "type",
+    "key",
+    "value",
+    "source",
+    "confidence",
+    "status",
+    "scope",
+    "scope_id",
+    "supersedes",
+    "superseded_by",
+    "confirmations",
+    "valid_from",
+    "valid_to",
+)
+
+
+def memory_snapshot(memory: Memory) -> dict[str, Any]:
+    """The memory's state as JSON-able dict, for memory_history."""
+    out: dict[str, Any] = {}
+    for name in SNAPSHOT_FIELDS:
+        v = getattr(memory, name)
+        out[name] = (
+            v.isoformat()
+            if isinstance(v, datetime)
+            else (str(v) if isinstance(v, uuid.UUID) else v)
+        )
+    return out

@@ -20,6 +20,7 @@ from app.ingest.repository import ConversationRepository, to_turn
 from app.jobs import kinds
 from app.jobs.worker import JobContext, handler
 from app.kit.time import utcnow
+from app.recall.tokens import SUMMARY_TAGS as TAGS
 from app.recall.tokens import token_counter
 
 if TYPE_CHECKING:
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 KIND = kinds.COMPRESS
-TAGS = ("[constraint] ", "[correction] ")
 MAX_LINE_CHARS = 300
 
 

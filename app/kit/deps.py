@@ -10,7 +10,7 @@ from typing import Annotated
 from fastapi import Depends, Header, Path, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.memories.schemas import ID_PATTERN
+from app.kit.types import ID_PATTERN
 from app.runtime import Runtime
 
 

@@ -10,38 +10,11 @@ from typing import Any
 from sqlalchemy import and_, func, or_, select, update
 
 from app.db.models import Arbitration, Memory, MemoryHistory
+from app.db.models import memory_snapshot as snapshot
 from app.db.repository import UserScopedRepository
 from app.kit.time import utcnow
 
-SNAPSHOT_FIELDS = (
-    "content",
-    "type",
-    "key",
-    "value",
-    "source",
-    "confidence",
-    "status",
-    "scope",
-    "scope_id",
-    "supersedes",
-    "superseded_by",
-    "confirmations",
-    "valid_from",
-    "valid_to",
-)
-
-
-def snapshot(memory: Memory) -> dict[str, Any]:
-    """The memory's state as JSON-able dict, for memory_history."""
-    out: dict[str, Any] = {}
-    for name in SNAPSHOT_FIELDS:
-        v = getattr(memory, name)
-        out[name] = (
-            v.isoformat()
-            if isinstance(v, datetime)
-            else (str(v) if isinstance(v, uuid.UUID) else v)
-        )
-    return out
+__all__ = ["MemoryRepository", "snapshot"]
 
 
 class MemoryRepository(UserScopedRepository):

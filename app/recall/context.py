@@ -19,7 +19,7 @@ from app.privacy.protect import embedding_text, owner_of
 from app.recall.repository import ContextRepository
 from app.recall.schemas import ChatMessage, ContextResponse, ContextSection, RecallRequest
 from app.recall.service import RecallService
-from app.recall.tokens import REPLY_PRIMING_TOKENS, message_tokens, token_counter
+from app.recall.tokens import REPLY_PRIMING_TOKENS, SUMMARY_TAGS, message_tokens, token_counter
 from app.tasks.service import task_read
 
 if TYPE_CHECKING:
@@ -176,7 +176,6 @@ class ContextService:
 
     def _fit(self, p: Parts, budget: int) -> None:
         """Drop the lowest-value items until the messages form fits ``budget``."""
-        from app.ingest.window import TAGS
 
         def first(
             section: str, items: list[Any], keep: int = 0, skip_tagged: bool = False
@@ -185,7 +184,7 @@ class ContextService:
                 if len(items) <= keep:
                     return False
                 for i, item in enumerate(items):
-                    if not (skip_tagged and str(item).startswith(TAGS)):
+                    if not (skip_tagged and str(item).startswith(SUMMARY_TAGS)):
                         p.drop(section, items, i)
                         return True
                 return False
