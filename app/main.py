@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 
 # Job handlers register themselves on import.
 import app.ingest.tasks  # noqa: E402
+import app.ingest.window  # noqa: E402
 import app.memories.tasks  # noqa: E402, F401
 
 

@@ -28,15 +28,16 @@ import hashlib
 import re
 import unicodedata
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from app.arbitration.keys import key_spec
 from app.db.models import Arbitration, Memory
+from app.db.models import memory_snapshot as snapshot
 from app.kit.metrics import observe_arbitration
 from app.kit.time import utcnow
-from app.memories.repository import MemoryRepository, snapshot
 from app.recall.text import index_text
 
 SOURCE_RANK = {
@@ -76,6 +77,48 @@ def content_hash(content: str) -> str:
     return hashlib.sha256(normalize_text(content).encode()).hexdigest()
 
 
+def fingerprint(content: str) -> tuple[str, str]:
+    """``(content_hash, search_text)`` of a memory's stored (protected) content: the hash that
+    finds its duplicates and the segmented terms of its full-text search."""
+    return content_hash(content), index_text(content)
+
+
+class MemoryStore(Protocol):
+    """The memory rows arbitration reads and writes: one user's, in the caller's transaction
+    (``app.memories.repository.MemoryRepository`` is the one implementation). Arbitration is
+    handed it, so it imports nothing above the database layer."""
+
+    tenant_id: uuid.UUID
+    user_id: str
+
+    async def active_duplicate(
+        self, content_hash: str, scope: str, scope_id: str, key: str | None, value: str | None
+    ) -> Memory | None: ...
+
+    async def active_with_keys(
+        self, keys: Sequence[str], scope: str, scope_id: str, value: str | None = None
+    ) -> list[Memory]: ...
+
+    async def active_with_values(self, values: Sequence[str]) -> list[Memory]: ...
+
+    def add(self, memory: Memory) -> None: ...
+
+    async def flush(self) -> None: ...
+
+    def add_history(
+        self,
+        memory: Memory,
+        action: str,
+        *,
+        old: dict[str, Any] | None,
+        new: dict[str, Any] | None,
+        actor: str,
+        request_id: str | None,
+    ) -> None: ...
+
+    def add_arbitration(self, **fields: Any) -> Arbitration: ...
+
+
 @dataclass(slots=True)
 class Candidate:
     """A fact on its way into memory, with everything arbitration needs."""
@@ -99,6 +142,8 @@ class Candidate:
     embedding: list[float] | None = None
     embedding_model: str | None = None
     half_life_days: float | None = None
+    content_hash: str = ""
+    search_text: str = ""
 
 
 @dataclass(slots=True)
@@ -126,7 +171,7 @@ def _format_amount(amount: float, unit: str) -> str:
 class ArbitrationService:
     """Applies the rules for one user inside the caller's transaction (it only flushes)."""
 
-    def __init__(self, repo: MemoryRepository, *, actor: str, request_id: str | None):
+    def __init__(self, repo: MemoryStore, *, actor: str, request_id: str | None):
         self.repo = repo
         self.actor = actor
         self.request_id = request_id
@@ -142,7 +187,9 @@ class ArbitrationService:
         out = Outcome()
         self.trigger = cand.trigger
         spec = key_spec(cand.key)
-        chash = content_hash(cand.content)
+        if not cand.content_hash:
+            cand.content_hash, cand.search_text = fingerprint(cand.content)
+        chash = cand.content_hash
 
         # Rule 1: duplicate -> refresh.
         dup = await self.repo.active_duplicate(
@@ -181,8 +228,7 @@ class ArbitrationService:
                 merged = self._range_value(old, cand)
                 if merged is not None:
                     new.value, new.content = merged
-                    new.search_text = index_text(new.content)
-                    new.content_hash = content_hash(new.content)
+                    new.content_hash, new.search_text = fingerprint(new.content)
             if winner_is_new:
                 losers.append((old, rule, reason))
             else:
@@ -214,6 +260,79 @@ class ArbitrationService:
         )
         await self.repo.flush()
         out.memories.insert(0, new)
+        return out
+
+    async def supersede(self, old: Memory, cand: Candidate) -> Outcome:
+        """The user corrected ``old`` itself (a new version of it): ``old`` is frozen and
+        superseded by what ``cand`` becomes — a new memory, or the active one that already
+        says the same (refreshed). Rule ``user_correction``; audited like ``apply``."""
+        before = snapshot(old)
+        now = utcnow()
+        old.status, old.superseded_at, old.updated_at = "frozen", now, now
+        old.valid_to = max(cand.valid_from, old.valid_from)
+        await self.repo.flush()  # frozen before the new version takes its unique slot
+        out = await self.apply(cand)
+        winner = next((m for m in out.memories if m.status == "active"), out.memories[0])
+        old.superseded_by = winner.id
+        if winner.supersedes is None and winner.created_at >= now:
+            winner.supersedes = old.id
+        self.repo.add_history(
+            old,
+            "supersede",
+            old=before,
+            new=snapshot(old),
+            actor=self.actor,
+            request_id=self.request_id,
+        )
+        self._audit(out, winner, old, "user_correction", "superseded", "the user edited the memory")
+        out.memories.append(old)
+        await self.repo.flush()
+        return out
+
+    async def restore(
+        self,
+        cand: Candidate,
+        *,
+        memory_id: uuid.UUID,
+        superseded_by: uuid.UUID | None,
+        supersedes: uuid.UUID | None,
+        superseded_at: datetime | None,
+        confirmations: int,
+    ) -> Outcome:
+        """Store a retired memory as it was recorded elsewhere: frozen, with the given id and
+        links, not arbitrated (rule ``import_chain``, outcome ``superseded``)."""
+        self.trigger = cand.trigger
+        out = Outcome()
+        if not cand.content_hash:
+            cand.content_hash, cand.search_text = fingerprint(cand.content)
+        spec = key_spec(cand.key)
+        new = self._new_memory(
+            cand, cand.content_hash, single=spec is not None and spec.cardinality == "single"
+        )
+        new.id, new.status = memory_id, "frozen"
+        new.superseded_by, new.supersedes = superseded_by, supersedes
+        new.superseded_at = superseded_at or utcnow()
+        new.confirmations = max(1, confirmations)
+        self.repo.add(new)
+        self.repo.add_history(
+            new, "create", old=None, new=snapshot(new), actor=self.actor, request_id=self.request_id
+        )
+        observe_arbitration("import_chain", "superseded")
+        out.arbitrations.append(
+            self.repo.add_arbitration(
+                new_memory_id=superseded_by,
+                existing_memory_id=new.id,
+                trigger=self.trigger,
+                rule="import_chain",
+                outcome="superseded",
+                reason="restored as recorded: superseded"
+                + (" by a memory imported with it" if superseded_by else ""),
+                actor=self.actor,
+                request_id=self.request_id,
+            )
+        )
+        out.memories.append(new)
+        await self.repo.flush()
         return out
 
     def _decide(self, cand: Candidate, old: Memory, spec: Any) -> tuple[str, bool, str]:
@@ -292,6 +411,9 @@ class ArbitrationService:
             MAX_CONFIDENCE, max(dup.confidence, cand.confidence) + CONFIRMATION_BOOST
         )
         dup.updated_at = utcnow()
+        if cand.metadata:
+            # The same fact said again with more context: the newer metadata is kept too.
+            dup.metadata_ = {**(dup.metadata_ or {}), **cand.metadata}
         sessions = list(
             dict.fromkeys(
                 [
@@ -348,7 +470,7 @@ class ArbitrationService:
             key=cand.key,
             value=cand.value,
             content=cand.content,
-            search_text=index_text(cand.content),
+            search_text=cand.search_text,
             source=cand.source,
             confidence=cand.confidence,
             status="active",

@@ -94,6 +94,22 @@ class Memory(Base):
             unique=True,
             postgresql_where=text("status = 'active' AND single_valued"),
         ),
+        # At most one active row per value of a multi-valued key (the value compared
+        # case-insensitively, hashed to bound the entry): the last guard behind the memory
+        # writer's lock (app/db/repository.py).
+        Index(
+            "uq_memories_active_value",
+            "tenant_id",
+            "user_id",
+            "scope",
+            "scope_id",
+            "key",
+            text("md5(lower(value))"),
+            unique=True,
+            postgresql_where=text(
+                "status = 'active' AND NOT single_valued AND key IS NOT NULL AND value IS NOT NULL"
+            ),
+        ),
         # The constraints a recall returns beside the ranking, without reading the user's rows.
         Index(
             "ix_memories_active_constraints",
@@ -313,3 +329,34 @@ class Task(Base):
         DateTime(timezone=True), nullable=False, server_default=func.now()
     )
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+SNAPSHOT_FIELDS = (
+    "content",
+    "type",
+    "key",
+    "value",
+    "source",
+    "confidence",
+    "status",
+    "scope",
+    "scope_id",
+    "supersedes",
+    "superseded_by",
+    "confirmations",
+    "valid_from",
+    "valid_to",
+)
+
+
+def memory_snapshot(memory: Memory) -> dict[str, Any]:
+    """The memory's state as JSON-able dict, for memory_history."""
+    out: dict[str, Any] = {}
+    for name in SNAPSHOT_FIELDS:
+        v = getattr(memory, name)
+        out[name] = (
+            v.isoformat()
+            if isinstance(v, datetime)
+            else (str(v) if isinstance(v, uuid.UUID) else v)
+        )
+    return out

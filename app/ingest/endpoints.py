@@ -10,10 +10,11 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
 from app.auth.principal import TenantPrincipal
 from app.ingest.schemas import MessagesCreate
 from app.ingest.service import IngestService
-from app.kit.deps import IdempotencyKey, UserId, get_runtime, request_id
+from app.kit.deps import IdempotencyKey, UserId, UserSession, get_runtime, request_id
 from app.kit.errors import Forbidden, IdempotencyKeyReused, NotFound, Unauthorized, error_responses
 from app.memories.endpoints import accepted_or_waited
 from app.memories.schemas import ID_PATTERN, JobAccepted, WriteResult
+from app.memories.service import MemoryService
 from app.runtime import Runtime
 
 router = APIRouter(prefix="/v1/tenants/{tenant_id}/users/{user_id}/sessions", tags=["sessions"])
@@ -40,14 +41,19 @@ async def add_messages(
     request: Request,
     rt: Annotated[Runtime, Depends(get_runtime)],
     _: TenantPrincipal,
+    db: UserSession,
     idempotency_key: IdempotencyKey = None,
     wait: Annotated[bool, Query(description="Wait for extraction and return its result")] = False,
 ) -> Response:
     """Send conversation turns: stored at once, facts extracted and arbitrated by a worker."""
-    service = IngestService(rt, tenant_id, user_id)
-    job, created = await service.add_messages(
-        session_id, body, idempotency_key=idempotency_key, request_id=request_id(request)
+    rid = request_id(request)
+    job, created = await IngestService(rt, db, tenant_id, user_id, rid).add_messages(
+        session_id, body, idempotency_key=idempotency_key
     )
     return await accepted_or_waited(
-        service.memories, job.id, created, wait, rt.settings.job_wait_timeout_s
+        MemoryService(rt, db, tenant_id, user_id, rid),
+        job.id,
+        created,
+        wait,
+        rt.settings.job_wait_timeout_s,
     )

@@ -9,9 +9,9 @@ from typing import Any, cast
 
 from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import ChatSession, Message
+from app.db.repository import UserScopedRepository
 from app.ingest.extraction.base import Role, Turn
 from app.kit.time import utcnow
 
@@ -27,11 +27,21 @@ def to_turn(m: Message) -> Turn:
     return Turn(message_id=str(m.id), role=cast(Role, m.role), content=m.content, occurred_at=local)
 
 
-class ConversationRepository:
-    def __init__(self, session: AsyncSession, tenant_id: uuid.UUID, user_id: str):
-        self.session = session
-        self.tenant_id = tenant_id
-        self.user_id = user_id
+class ConversationRepository(UserScopedRepository):
+    async def get_session(self, session_id: str, *, for_update: bool = False) -> ChatSession | None:
+        stmt = select(ChatSession).where(self.mine(ChatSession), ChatSession.id == session_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.scalars(stmt)).first()
+
+    async def messages_after(self, session_id: str, seq: int) -> list[Message]:
+        """The session's messages after ``seq``, oldest first."""
+        stmt = (
+            select(Message)
+            .where(self.mine(Message), Message.session_id == session_id, Message.seq > seq)
+            .order_by(Message.seq)
+        )
+        return list((await self.session.scalars(stmt)).all())
 
     async def touch_session(self, session_id: str) -> None:
         """Create the session row if new, else bump its updated_at."""

@@ -1,18 +1,19 @@
-"""Conversation intake: turns and their extraction job, stored in one transaction."""
+"""Conversation intake: turns and their extraction job, stored in the request's transaction."""
 
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Job
 from app.ingest.repository import ConversationRepository
 from app.ingest.schemas import MessagesCreate
-from app.ingest.tasks import KIND
+from app.jobs import kinds
+from app.jobs.intake import JobIntake
 from app.kit.time import utcnow
-from app.memories.service import MemoryService, request_digest
+from app.memories.service import request_digest
 from app.privacy.protect import owner_of
 
 if TYPE_CHECKING:
@@ -20,56 +21,64 @@ if TYPE_CHECKING:
 
 
 class IngestService:
-    def __init__(self, rt: Runtime, tenant_id: uuid.UUID, user_id: str):
+    """One user's conversation intake in the request's session (it only flushes)."""
+
+    def __init__(
+        self,
+        rt: Runtime,
+        session: AsyncSession,
+        tenant_id: uuid.UUID,
+        user_id: str,
+        request_id: str | None = None,
+    ):
         self.rt = rt
+        self.session = session
         self.tenant_id = tenant_id
         self.user_id = user_id
-        self.memories = MemoryService(rt, tenant_id, user_id)
+        self.request_id = request_id
 
     async def add_messages(
-        self,
-        session_id: str,
-        body: MessagesCreate,
-        *,
-        idempotency_key: str | None,
-        request_id: str | None,
+        self, session_id: str, body: MessagesCreate, *, idempotency_key: str | None
     ) -> tuple[Job, bool]:
-        """Store the turns and enqueue one extraction job, atomically.
+        """Store the turns and enqueue one extraction job, in the request's transaction.
 
-        Returns (job, created); see ``MemoryService.enqueue`` for idempotency. Turns without
-        ``occurred_at`` take the arrival time.
+        Returns (job, created): a retry with the same Idempotency-Key and body returns the
+        first job (created=False); another body raises IdempotencyKeyReused (409). Turns
+        without ``occurred_at`` take the arrival time.
         """
         received_at = utcnow()
         privacy, owner = self.rt.privacy, owner_of(self.tenant_id, self.user_id)
+        digest = request_digest(privacy, {"session_id": session_id, **body.model_dump(mode="json")})
+        intake = JobIntake(self.session, self.tenant_id, self.user_id)
+        existing = await intake.replay(idempotency_key, digest)
+        if existing is not None:
+            return existing, False
         # Sensitive values are sealed before the turns are stored (messages keep tokens/masks).
         protected = [privacy.protect(m.content, owner) for m in body.messages]
-
-        async def store_turns(session: AsyncSession, job_id: uuid.UUID) -> dict[str, Any]:
-            conv = ConversationRepository(session, self.tenant_id, self.user_id)
-            await conv.touch_session(session_id)
-            rows = conv.add_messages(
-                session_id,
-                body.task_id,
-                job_id,
-                [
-                    (m.role, p.text, m.occurred_at or received_at, m.metadata, p.sealed)
-                    for m, p in zip(body.messages, protected, strict=True)
-                ],
-            )
-            await session.flush()
-            return {"message_ids": [str(r.id) for r in rows]}
-
-        return await self.memories.enqueue(
-            KIND,
+        job_id = uuid.uuid4()
+        conv = ConversationRepository(self.session, self.tenant_id, self.user_id)
+        await conv.touch_session(session_id)
+        rows = conv.add_messages(
+            session_id,
+            body.task_id,
+            job_id,
+            [
+                (m.role, p.text, m.occurred_at or received_at, m.metadata, p.sealed)
+                for m, p in zip(body.messages, protected, strict=True)
+            ],
+        )
+        await self.session.flush()
+        job = await intake.submit(
+            kinds.INGEST,
             {
                 "session_id": session_id,
                 "task_id": body.task_id,
                 "received_at": received_at.isoformat(),
+                "message_ids": [str(r.id) for r in rows],
             },
-            digest=request_digest(
-                privacy, {"session_id": session_id, **body.model_dump(mode="json")}
-            ),
+            digest=digest,
             idempotency_key=idempotency_key,
-            request_id=request_id,
-            prepare=store_turns,
+            request_id=self.request_id,
+            job_id=job_id,
         )
+        return job, True

@@ -13,14 +13,14 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sqlalchemy import select
-
-from app.db.models import ChatSession, Job, Message
+from app.db.models import Message
 from app.ingest.extraction.base import Turn
 from app.ingest.extraction.filter import is_worth_remembering
-from app.ingest.repository import to_turn
-from app.jobs.worker import handler
+from app.ingest.repository import ConversationRepository, to_turn
+from app.jobs import kinds
+from app.jobs.worker import JobContext, handler
 from app.kit.time import utcnow
+from app.recall.tokens import SUMMARY_TAGS as TAGS
 from app.recall.tokens import token_counter
 
 if TYPE_CHECKING:
@@ -28,8 +28,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-KIND = "session.compress"
-TAGS = ("[constraint] ", "[correction] ")
+KIND = kinds.COMPRESS
 MAX_LINE_CHARS = 300
 
 
@@ -142,49 +141,27 @@ def window_start(messages: Sequence[Message], max_turns: int, max_tokens: int, c
 
 
 @handler(KIND)
-async def compress_session(rt: Runtime, job: Job) -> dict[str, Any]:
+async def compress_session(ctx: JobContext) -> dict[str, Any]:
     """Fold the turns that left the window into the session summary. Idempotent: it starts
     after ``summarized_through_seq``. Returns ``{folded, summarized_through_seq}``."""
+    rt, job = ctx.rt, ctx.job
     session_id = job.payload["session_id"]
     s = rt.settings
     count = token_counter(s.context_tokenizer)
-    async with rt.scoped(job.tenant_id, job.user_id) as db:
-        chat_session = (
-            await db.scalars(
-                select(ChatSession)
-                .where(
-                    ChatSession.tenant_id == job.tenant_id,
-                    ChatSession.user_id == job.user_id,
-                    ChatSession.id == session_id,
-                )
-                .with_for_update()
-            )
-        ).first()
-        if chat_session is None:
-            return {"folded": 0, "summarized_through_seq": 0}
-        messages = list(
-            (
-                await db.scalars(
-                    select(Message)
-                    .where(
-                        Message.tenant_id == job.tenant_id,
-                        Message.user_id == job.user_id,
-                        Message.session_id == session_id,
-                        Message.seq > chat_session.summarized_through_seq,
-                    )
-                    .order_by(Message.seq)
-                )
-            ).all()
-        )
-        start = window_start(messages, s.session_window_turns, s.session_window_tokens, count)
-        fallen = messages[:start]
-        if fallen:
-            turns = [to_turn(m) for m in fallen]
-            chat_session.summary = await build_summarizer(rt).fold(chat_session.summary, turns)
-            chat_session.summarized_through_seq = max(m.seq for m in fallen)
-            chat_session.updated_at = utcnow()
-        await db.commit()
-        return {
-            "folded": len(fallen),
-            "summarized_through_seq": chat_session.summarized_through_seq,
-        }
+    conv = ConversationRepository(ctx.session, job.tenant_id, job.user_id)
+    chat_session = await conv.get_session(session_id, for_update=True)
+    if chat_session is None:
+        return {"folded": 0, "summarized_through_seq": 0}
+    messages = await conv.messages_after(session_id, chat_session.summarized_through_seq)
+    start = window_start(messages, s.session_window_turns, s.session_window_tokens, count)
+    fallen = messages[:start]
+    if fallen:
+        turns = [to_turn(m) for m in fallen]
+        chat_session.summary = await build_summarizer(rt).fold(chat_session.summary, turns)
+        chat_session.summarized_through_seq = max(m.seq for m in fallen)
+        chat_session.updated_at = utcnow()
+    await ctx.session.flush()
+    return {
+        "folded": len(fallen),
+        "summarized_through_seq": chat_session.summarized_through_seq,
+    }

@@ -10,9 +10,9 @@ from fastapi import APIRouter, Depends
 from app.auth.principal import CurrentPrincipal
 from app.db.session import ALL_USERS
 from app.jobs.repository import JobRepository
+from app.jobs.schemas import JobRead
 from app.kit.deps import get_runtime
 from app.kit.errors import Forbidden, NotFound, Unauthorized, error_responses
-from app.memories.schemas import JobRead
 from app.runtime import Runtime
 
 router = APIRouter(prefix="/v1/jobs", tags=["jobs"])

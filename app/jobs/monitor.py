@@ -6,8 +6,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from sqlalchemy import text
-
+from app.jobs.repository import QueueStatsRepository
 from app.kit.metrics import LONG_TERM_MEM_SIZE, QUEUE_DEPTH, QUEUE_LAG
 
 if TYPE_CHECKING:
@@ -23,19 +22,10 @@ async def sample(rt: Runtime) -> None:
     memory counts come from ``memlane_memory_counts()``, which returns aggregates per tenant
     and nothing else (SECURITY DEFINER, see the migration)."""
     async with rt.engine.connect() as conn:
-        rows = await conn.execute(text("SELECT status::text, count(*) FROM pgqueuer GROUP BY 1"))
-        depth: dict[str, int] = {str(state): int(n) for state, n in rows.all()}
-        lag = (
-            await conn.execute(
-                text(
-                    "SELECT coalesce(extract(epoch FROM now() - min(execute_after)), 0)::float8"
-                    " FROM pgqueuer WHERE status = 'queued' AND execute_after <= now()"
-                )
-            )
-        ).scalar_one()
-        counts = (
-            await conn.execute(text("SELECT tenant_id, active FROM memlane_memory_counts()"))
-        ).all()
+        stats = QueueStatsRepository(conn)
+        depth = await stats.depth()
+        lag = await stats.lag_s()
+        counts = await stats.memory_counts()
     for state in QUEUE_STATES:
         QUEUE_DEPTH.labels(state).set(depth.get(state, 0))
     QUEUE_LAG.set(max(0.0, float(lag)))

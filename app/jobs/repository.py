@@ -8,8 +8,8 @@ from typing import Any
 
 from pgqueuer.db import AsyncpgDriver
 from pgqueuer.queries import Queries
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import select, text
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.db.models import Job
 from app.kit.time import utcnow
@@ -27,6 +27,14 @@ class JobRepository:
         if for_update:
             stmt = stmt.with_for_update()
         return (await self.session.scalars(stmt)).first()
+
+    async def lock_idempotency_key(self, user_id: str, key: str) -> None:
+        """Hold a transaction lock on (tenant, user, Idempotency-Key): two concurrent retries
+        of one request are taken in turn, and the second finds the first's job."""
+        await self.session.execute(
+            text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"),
+            {"k": f"idempotency:{self.tenant_id}:{user_id}:{key}"},
+        )
 
     async def by_idempotency_key(self, user_id: str, key: str) -> Job | None:
         stmt = select(Job).where(
@@ -88,3 +96,37 @@ def _scrubbed(write: dict[str, Any]) -> dict[str, Any]:
     """One write's payload ``{body, sealed, …}`` without what the user said."""
     body = {**write["body"], "content": "", "value": None, "metadata": {}}
     return {**write, "body": body, "sealed": []}
+
+
+class QueueStatsRepository:
+    """The monitor's reads: queue depth and lag (the queue tables hold ids only, no user
+    data, no row-level security) and per-tenant memory counts (``memlane_memory_counts()``
+    returns aggregates per tenant and nothing else: SECURITY DEFINER, see the migration)."""
+
+    def __init__(self, conn: AsyncConnection):
+        self.conn = conn
+
+    async def depth(self) -> dict[str, int]:
+        """Queue entries per pgqueuer status."""
+        rows = await self.conn.execute(
+            text("SELECT status::text, count(*) FROM pgqueuer GROUP BY 1")
+        )
+        return {str(state): int(n) for state, n in rows.all()}
+
+    async def lag_s(self) -> float:
+        """Seconds the oldest due queue entry has waited (0 when none)."""
+        lag = (
+            await self.conn.execute(
+                text(
+                    "SELECT coalesce(extract(epoch FROM now() - min(execute_after)), 0)::float8"
+                    " FROM pgqueuer WHERE status = 'queued' AND execute_after <= now()"
+                )
+            )
+        ).scalar_one()
+        return float(lag)
+
+    async def memory_counts(self) -> list[tuple[uuid.UUID, int]]:
+        rows = await self.conn.execute(
+            text("SELECT tenant_id, active FROM memlane_memory_counts()")
+        )
+        return [(t, int(n)) for t, n in rows.all()]

@@ -15,6 +15,7 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -28,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Job
+from app.db.repository import UserScopedRepository
 from app.jobs.repository import ENTRYPOINT, JobRepository
 from app.kit.metrics import JOB_FAILURES, JOB_LATENCY
 from app.kit.time import utcnow
@@ -37,8 +39,6 @@ log = logging.getLogger(__name__)
 
 MAX_RETRY_DELAY = timedelta(minutes=5)
 RACE_RETRIES = 5
-
-Handler = Callable[[Runtime, Job], Awaitable[dict[str, Any]]]
 
 
 def job_error(exc: BaseException) -> str:
@@ -55,8 +55,8 @@ class JobGone(Exception):
 async def hold_job_row(session: AsyncSession, job: Job) -> Job:
     """Lock the job's row in the transaction that writes its results, and return it. Raises
     JobGone when the row is gone, so an erase that committed first is never undone by a late
-    job; an erase that comes second waits for this transaction and then deletes what it
-    wrote."""
+    job; an erase that comes second waits for this transaction (user lock) and then deletes
+    what it wrote."""
     row = await JobRepository(session, job.tenant_id).get(job.id, for_update=True)
     if row is None:
         raise JobGone(str(job.id))
@@ -70,17 +70,53 @@ def mark_done(row: Job, result: dict[str, Any]) -> None:
     row.updated_at = row.finished_at = utcnow()
 
 
+@dataclass
+class JobContext:
+    """What a handler works with: the runtime, the job (read before the unit began) and the
+    job's one session. The handler only flushes; the runner commits its writes together with
+    the job's done mark."""
+
+    rt: Runtime
+    job: Job
+    session: AsyncSession
+
+
+Handler = Callable[[JobContext], Awaitable[dict[str, Any]]]
 HANDLERS: dict[str, Handler] = {}
 
 
 def handler(kind: str) -> Callable[[Handler], Handler]:
-    """Register the coroutine that runs jobs of ``kind``."""
+    """Register the coroutine that runs jobs of ``kind`` (``app.jobs.kinds``)."""
 
     def register(fn: Handler) -> Handler:
         HANDLERS[kind] = fn
         return fn
 
     return register
+
+
+async def _start(rt: Runtime, tenant_id: uuid.UUID, user_id: str, job_id: uuid.UUID) -> Job | None:
+    """Mark the job running (its own short transaction: pollers see it at once)."""
+    async with rt.scoped(tenant_id, user_id) as session:
+        job = await JobRepository(session, tenant_id).get(job_id, for_update=True)
+        if job is None or job.status in ("done", "failed"):
+            return None
+        job.status, job.attempts, job.updated_at = "running", job.attempts + 1, utcnow()
+        await session.commit()
+        return job
+
+
+async def _unit(rt: Runtime, job: Job) -> dict[str, Any]:
+    """The job's unit of work: one session, user lock (shared) first, the handler, the done
+    mark, one commit. Raises JobGone when the user was erased meanwhile."""
+    fn = HANDLERS[job.kind]
+    async with rt.scoped(job.tenant_id, job.user_id) as session:
+        await UserScopedRepository(session, job.tenant_id, job.user_id).lock_user()
+        result = await fn(JobContext(rt, job, session))
+        row = await hold_job_row(session, job)
+        mark_done(row, result)
+        await session.commit()
+    return result
 
 
 async def run_job(rt: Runtime, ref: dict[str, str]) -> None:
@@ -93,23 +129,19 @@ async def run_job(rt: Runtime, ref: dict[str, str]) -> None:
         ref["user_id"],
         uuid.UUID(ref["job_id"]),
     )
-    async with rt.scoped(tenant_id, user_id) as session:
-        job = await JobRepository(session, tenant_id).get(job_id, for_update=True)
-        if job is None or job.status in ("done", "failed"):
-            return
-        job.status, job.attempts, job.updated_at = "running", job.attempts + 1, utcnow()
-        await session.commit()
-        attempts = job.attempts
+    job = await _start(rt, tenant_id, user_id, job_id)
+    if job is None:
+        return
+    attempts = job.attempts
     started = time.perf_counter()
     try:
-        fn = HANDLERS[job.kind]
         for race in range(RACE_RETRIES):
             try:
-                result = await fn(rt, job)
+                await _unit(rt, job)
                 break
             except IntegrityError:
-                # A concurrent writer took the same single-valued key: arbitrate again
-                # against what it wrote.
+                # The database refused a second active row of one fact: arbitrate again
+                # against what the other writer stored.
                 if race == RACE_RETRIES - 1:
                     raise
                 await asyncio.sleep(0.01 * (race + 1))
@@ -147,11 +179,6 @@ async def run_job(rt: Runtime, ref: dict[str, str]) -> None:
         )
         raise RetryRequested(delay=delay, reason=str(exc)[:200]) from exc
     JOB_LATENCY.labels(job.kind, "done").observe(time.perf_counter() - started)
-    async with rt.scoped(tenant_id, user_id) as session:
-        row = await JobRepository(session, tenant_id).get(job_id, for_update=True)
-        if row is not None and row.status != "done":  # handlers without their own mark_done
-            mark_done(row, result)
-            await session.commit()
 
 
 class Worker:

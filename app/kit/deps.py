@@ -1,12 +1,16 @@
-"""Shared endpoint dependencies: the runtime, the request id, path parameters."""
+"""Shared endpoint dependencies: the runtime, the request id, path parameters, and the
+request's unit of work."""
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Header, Path, Request
+from fastapi import Depends, Header, Path, Request
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.memories.schemas import ID_PATTERN
+from app.kit.types import ID_PATTERN
 from app.runtime import Runtime
 
 
@@ -31,3 +35,28 @@ IdempotencyKey = Annotated[
         description="Makes a retried write safe: the same key and body return the first job.",
     ),
 ]
+
+
+async def user_session(
+    tenant_id: uuid.UUID, user_id: UserId, request: Request
+) -> AsyncIterator[AsyncSession]:
+    """The request's one unit of work: a session scoped to the path's (tenant, user).
+
+    Services and repositories only flush; the transaction commits when the endpoint function
+    returned, and rolls back when it raised. The dependency has ``scope="function"``, so this
+    runs before the response is sent: a failed commit is the client's error response, never
+    a success (with the default request scope, FastAPI >= 0.118 runs it after the response).
+    The session opens its connection at its first statement, so an endpoint that fails
+    validation or authorization first never takes one.
+    """
+    rt: Runtime = request.app.state.memlane
+    async with rt.scoped(tenant_id, user_id) as session:
+        try:
+            yield session
+        except BaseException:
+            await session.rollback()
+            raise
+        await session.commit()
+
+
+UserSession = Annotated[AsyncSession, Depends(user_session, scope="function")]

@@ -37,10 +37,17 @@ class MemlaneError(Exception):
     slug: str = "internal-error"
     title: str = "Internal error"
 
-    def __init__(self, detail: str | None = None, *, headers: dict[str, str] | None = None):
+    def __init__(
+        self,
+        detail: str | None = None,
+        *,
+        headers: dict[str, str] | None = None,
+        errors: list[dict[str, Any]] | None = None,
+    ):
         super().__init__(detail or self.title)
         self.detail = detail
         self.headers = headers
+        self.errors = errors
 
     @classmethod
     def problem_type(cls) -> str:
@@ -73,6 +80,12 @@ class PayloadTooLarge(MemlaneError):
 
 class InvalidRequest(MemlaneError):
     status, slug, title = 422, "validation-error", "The request is not valid"
+
+
+class UnknownFilter(InvalidRequest):
+    """A list request named a query parameter that is not one of the list's filters."""
+
+    slug, title = "unknown-filter", "Unknown filter"
 
 
 class UnsupportedSchemaVersion(InvalidRequest):
@@ -179,6 +192,7 @@ def install_error_handlers(app: FastAPI) -> None:
             title=exc.title,
             detail=exc.detail,
             headers=exc.headers,
+            errors=exc.errors,
         )
 
     @app.exception_handler(RequestValidationError)

@@ -7,6 +7,9 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, AwareDatetime, BeforeValidator
 
+# Ids chosen by clients (users, sessions, tasks, scope ids).
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:@\-]{0,127}$"
+
 # Times Memlane accepts: wide enough for any history and any plan, narrow enough that every
 # value survives conversion to UTC and the decay arithmetic.
 EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)

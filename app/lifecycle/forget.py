@@ -35,7 +35,6 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import text
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -46,7 +45,13 @@ from sqlalchemy.ext.asyncio import (
 from app.config import Settings
 from app.db.session import ALL_USERS, scoped_session
 from app.kit.time import utcnow
-from app.lifecycle.repository import Candidate, ForgetRepository, tenant_ids
+from app.lifecycle.repository import (
+    Candidate,
+    ForgetRepository,
+    release_pass_lock,
+    tenant_ids,
+    try_pass_lock,
+)
 from app.memories.repository import MemoryRepository, snapshot
 from app.recall.repository import decay_params
 
@@ -153,8 +158,7 @@ async def pass_lock(engine: AsyncEngine) -> AsyncIterator[AsyncConnection | None
     """Try the forgetting lock (``pg_try_advisory_lock``, never waits) on a connection of its
     own and hold it until exit. Yields that connection when the lock was acquired, else None."""
     async with engine.connect() as conn:
-        key = {"k": FORGET_LOCK_KEY}
-        got = bool((await conn.execute(text("SELECT pg_try_advisory_lock(:k)"), key)).scalar())
+        got = await try_pass_lock(conn, FORGET_LOCK_KEY)
         # End the statement's transaction: the session-level lock stays, and the connection
         # does not sit "idle in transaction" for the whole pass.
         await conn.commit()
@@ -164,7 +168,7 @@ async def pass_lock(engine: AsyncEngine) -> AsyncIterator[AsyncConnection | None
             if got:
                 try:
                     await conn.rollback()
-                    await conn.execute(text("SELECT pg_advisory_unlock(:k)"), key)
+                    await release_pass_lock(conn, FORGET_LOCK_KEY)
                     await conn.commit()
                 except BaseException:
                     # Closing the connection releases the lock; never pool a locked one.

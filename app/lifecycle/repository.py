@@ -165,3 +165,12 @@ class ForgetRepository:
             .with_for_update()
         )
         return list((await self.session.scalars(stmt)).all())
+
+
+async def try_pass_lock(conn: AsyncConnection, key: int) -> bool:
+    """Try the session-level advisory lock ``key`` on ``conn`` (never waits)."""
+    return bool((await conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": key})).scalar())
+
+
+async def release_pass_lock(conn: AsyncConnection, key: int) -> None:
+    await conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": key})

@@ -9,12 +9,15 @@ from fastapi import APIRouter, Depends, Query, Request, Response, status
 from fastapi.responses import JSONResponse
 
 from app.auth.principal import TenantPrincipal
-from app.kit.deps import IdempotencyKey, UserId, get_runtime, request_id
+from app.jobs.waiting import wait_for_job
+from app.kit.deps import IdempotencyKey, UserId, UserSession, get_runtime, request_id
 from app.kit.errors import (
+    Conflict,
     Forbidden,
     IdempotencyKeyReused,
     NotFound,
     Unauthorized,
+    UnknownFilter,
     error_responses,
 )
 from app.kit.types import Timestamp
@@ -52,9 +55,13 @@ WaitForJob = Annotated[bool, Query(description="Wait for the job and return what
 async def accepted_or_waited(
     service: MemoryService, job_id: uuid.UUID, created: bool, wait: bool, timeout_s: float
 ) -> Response:
-    """202 {job_id, status}; with wait, 201 {job_id, memories, arbitrations} once done."""
+    """202 {job_id, status}; with wait, 201 {job_id, memories, arbitrations} once done.
+
+    The intake is committed here, before waiting: the job must exist for a worker to run it.
+    """
+    await service.session.commit()
     if wait:
-        job = await service.wait(job_id, timeout_s)
+        job = await wait_for_job(service.rt, service.tenant_id, service.user_id, job_id, timeout_s)
         if job.status == "done":
             memories, arbitrations = await service.result_of(job)
             body = WriteResult(job_id=job.id, memories=memories, arbitrations=arbitrations)
@@ -83,14 +90,13 @@ async def create_memory(
     request: Request,
     rt: RuntimeDep,
     _: TenantPrincipal,
+    db: UserSession,
     idempotency_key: IdempotencyKey = None,
     wait: WaitForJob = False,
 ) -> Response:
     """Write a memory: persisted and queued at once, stored by a worker."""
-    service = MemoryService(rt, tenant_id, user_id)
-    job, created = await service.submit(
-        body, idempotency_key=idempotency_key, request_id=request_id(request)
-    )
+    service = MemoryService(rt, db, tenant_id, user_id, request_id(request))
+    job, created = await service.submit(body, idempotency_key=idempotency_key)
     return await accepted_or_waited(service, job.id, created, wait, rt.settings.job_wait_timeout_s)
 
 
@@ -116,23 +122,27 @@ async def create_memories(
     request: Request,
     rt: RuntimeDep,
     _: TenantPrincipal,
+    db: UserSession,
     idempotency_key: IdempotencyKey = None,
     wait: WaitForJob = False,
 ) -> Response:
     """Write a batch of memories as given (infer=false): persisted and queued as one job."""
-    service = MemoryService(rt, tenant_id, user_id)
-    job, created = await service.submit_batch(
-        body, idempotency_key=idempotency_key, request_id=request_id(request)
-    )
+    service = MemoryService(rt, db, tenant_id, user_id, request_id(request))
+    job, created = await service.submit_batch(body, idempotency_key=idempotency_key)
     return await accepted_or_waited(service, job.id, created, wait, rt.settings.job_wait_timeout_s)
+
+
+LIST_FILTERS = frozenset({"type", "status", "scope", "source", "key", "cursor", "limit"})
 
 
 @router.get("/memories", response_model=MemoryList, responses=error_responses(*COMMON_ERRORS))
 async def list_memories(
     tenant_id: uuid.UUID,
     user_id: UserId,
+    request: Request,
     rt: RuntimeDep,
     _: TenantPrincipal,
+    db: UserSession,
     type: MemoryType | None = None,
     status_: Annotated[MemoryStatus | None, Query(alias="status")] = None,
     scope: MemoryScope | None = None,
@@ -142,8 +152,15 @@ async def list_memories(
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> MemoryList:
     """List memories, newest first, with cursor pagination and filters."""
+    unknown = sorted(set(request.query_params) - LIST_FILTERS)
+    if unknown:
+        # A misspelt filter must not silently list everything.
+        raise UnknownFilter(
+            f"unknown query parameter(s): {', '.join(unknown)}; "
+            f"the filters are {', '.join(sorted(LIST_FILTERS))}"
+        )
     filters = {"type": type, "status": status_, "scope": scope, "source": source, "key": key}
-    return await MemoryService(rt, tenant_id, user_id).list_page(
+    return await MemoryService(rt, db, tenant_id, user_id).list_page(
         limit=limit, cursor=cursor, filters=filters
     )
 
@@ -152,14 +169,28 @@ async def list_memories(
     "/memories/{memory_id}", response_model=MemoryRead, responses=error_responses(*COMMON_ERRORS)
 )
 async def get_memory(
-    tenant_id: uuid.UUID, user_id: UserId, memory_id: uuid.UUID, rt: RuntimeDep, _: TenantPrincipal
+    tenant_id: uuid.UUID,
+    user_id: UserId,
+    memory_id: uuid.UUID,
+    rt: RuntimeDep,
+    _: TenantPrincipal,
+    db: UserSession,
 ) -> MemoryRead:
     """Read one memory."""
-    return await MemoryService(rt, tenant_id, user_id).get(memory_id)
+    return await MemoryService(rt, db, tenant_id, user_id).get(memory_id)
 
 
 @router.patch(
-    "/memories/{memory_id}", response_model=MemoryRead, responses=error_responses(*COMMON_ERRORS)
+    "/memories/{memory_id}",
+    response_model=MemoryRead,
+    responses=error_responses(*COMMON_ERRORS, Conflict),
+    description=(
+        "A new content or value is a new version: it is stored as the user's correction of "
+        "this memory (rule user_correction: this one is frozen and superseded by it) and the "
+        "answer is the new version, with a new id. Only an active memory takes a new version "
+        "(409 otherwise). Confidence, metadata and archiving change the memory itself. Every "
+        "change is recorded in the history."
+    ),
 )
 async def update_memory(
     tenant_id: uuid.UUID,
@@ -169,9 +200,12 @@ async def update_memory(
     request: Request,
     rt: RuntimeDep,
     _: TenantPrincipal,
+    db: UserSession,
 ) -> MemoryRead:
-    """Edit a memory (content, value, confidence, metadata, archive); recorded in its history."""
-    return await MemoryService(rt, tenant_id, user_id).update(memory_id, body, request_id(request))
+    """Edit a memory: a new content or value becomes a new version that supersedes it."""
+    return await MemoryService(rt, db, tenant_id, user_id, request_id(request)).update(
+        memory_id, body
+    )
 
 
 @router.delete(
@@ -186,9 +220,10 @@ async def delete_memory(
     request: Request,
     rt: RuntimeDep,
     _: TenantPrincipal,
+    db: UserSession,
 ) -> Response:
     """Delete a memory for real: its content and embedding are erased."""
-    await MemoryService(rt, tenant_id, user_id).delete(memory_id, request_id(request))
+    await MemoryService(rt, db, tenant_id, user_id, request_id(request)).delete(memory_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -198,10 +233,15 @@ async def delete_memory(
     responses=error_responses(*COMMON_ERRORS),
 )
 async def get_memory_history(
-    tenant_id: uuid.UUID, user_id: UserId, memory_id: uuid.UUID, rt: RuntimeDep, _: TenantPrincipal
+    tenant_id: uuid.UUID,
+    user_id: UserId,
+    memory_id: uuid.UUID,
+    rt: RuntimeDep,
+    _: TenantPrincipal,
+    db: UserSession,
 ) -> MemoryHistoryRead:
     """The supersession chain of a memory (both ways) and every change to it."""
-    return await MemoryService(rt, tenant_id, user_id).history(memory_id)
+    return await MemoryService(rt, db, tenant_id, user_id).history(memory_id)
 
 
 @router.get(
@@ -212,6 +252,7 @@ async def list_arbitrations(
     user_id: UserId,
     rt: RuntimeDep,
     _: TenantPrincipal,
+    db: UserSession,
     memory_id: uuid.UUID | None = None,
     outcome: Annotated[str | None, Query(max_length=32)] = None,
     since: Timestamp | None = None,
@@ -219,7 +260,7 @@ async def list_arbitrations(
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> ArbitrationList:
     """The arbitration audit of the user, newest first, filtered by memory, outcome and time."""
-    return await MemoryService(rt, tenant_id, user_id).arbitrations(
+    return await MemoryService(rt, db, tenant_id, user_id).arbitrations(
         memory_id=memory_id, outcome=outcome, since=since, until=until, limit=limit
     )
 
@@ -236,6 +277,7 @@ async def reveal_memory_secrets(
     request: Request,
     rt: RuntimeDep,
     _: TenantPrincipal,
+    db: UserSession,
 ) -> RevealResponse:
     """Reveal a memory's secret values to its owner; audited in the memory's history."""
-    return await MemoryService(rt, tenant_id, user_id).reveal(memory_id, request_id(request))
+    return await MemoryService(rt, db, tenant_id, user_id, request_id(request)).reveal(memory_id)

@@ -8,50 +8,18 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import and_, func, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Arbitration, Memory, MemoryHistory
+from app.db.models import memory_snapshot as snapshot
+from app.db.repository import UserScopedRepository
 from app.kit.time import utcnow
 
-SNAPSHOT_FIELDS = (
-    "content",
-    "type",
-    "key",
-    "value",
-    "source",
-    "confidence",
-    "status",
-    "scope",
-    "scope_id",
-    "supersedes",
-    "superseded_by",
-    "confirmations",
-    "valid_from",
-    "valid_to",
-)
+__all__ = ["MemoryRepository", "snapshot"]
 
 
-def snapshot(memory: Memory) -> dict[str, Any]:
-    """The memory's state as JSON-able dict, for memory_history."""
-    out: dict[str, Any] = {}
-    for name in SNAPSHOT_FIELDS:
-        v = getattr(memory, name)
-        out[name] = (
-            v.isoformat()
-            if isinstance(v, datetime)
-            else (str(v) if isinstance(v, uuid.UUID) else v)
-        )
-    return out
-
-
-class MemoryRepository:
-    def __init__(self, session: AsyncSession, tenant_id: uuid.UUID, user_id: str):
-        self.session = session
-        self.tenant_id = tenant_id
-        self.user_id = user_id
-
+class MemoryRepository(UserScopedRepository):
     def _mine(self) -> Any:
-        return and_(Memory.tenant_id == self.tenant_id, Memory.user_id == self.user_id)
+        return self.mine(Memory)
 
     async def get(self, memory_id: uuid.UUID, *, for_update: bool = False) -> Memory | None:
         stmt = select(Memory).where(self._mine(), Memory.id == memory_id)
@@ -100,7 +68,8 @@ class MemoryRepository:
         session layer counts confirmations across sessions)."""
         same = Memory.content_hash == content_hash
         if key is not None and value is not None:
-            same = or_(same, and_(Memory.key == key, Memory.value == value))
+            # The value compared as the unique index uq_memories_active_value normalises it.
+            same = or_(same, and_(Memory.key == key, func.lower(Memory.value) == value.lower()))
         stmt = (
             select(Memory)
             .where(
@@ -161,9 +130,6 @@ class MemoryRepository:
 
     def add(self, memory: Memory) -> None:
         self.session.add(memory)
-
-    async def flush(self) -> None:
-        await self.session.flush()
 
     def add_history(
         self,

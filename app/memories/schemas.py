@@ -9,7 +9,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from app.kit.types import Timestamp
+from app.jobs.schemas import JobAccepted, JobRead
+from app.kit.types import ID_PATTERN, Timestamp
+
+__all__ = ["ID_PATTERN", "JobAccepted", "JobRead"]  # re-exported for the routers
 
 MemoryType = Literal["profile", "preference", "fact", "event", "constraint"]
 MemorySource = Literal["user_declared", "form", "behavior_observed", "model_inferred", "import"]
@@ -17,7 +20,6 @@ MemoryScope = Literal["user", "task", "session", "global"]
 MemoryStatus = Literal["active", "frozen", "archived", "deleted"]
 
 MAX_CONTENT_CHARS = 8000
-ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:@\-]{0,127}$"
 KEY_PATTERN = r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$"
 MAX_METADATA_BYTES = 16_384
 # Items of one batch write. A request-shape limit, like the 200 turns of a messages request: it
@@ -195,23 +197,6 @@ class WriteResult(BaseModel):
     job_id: uuid.UUID
     memories: list[MemoryRead]
     arbitrations: list[ArbitrationRead]
-
-
-class JobAccepted(BaseModel):
-    job_id: uuid.UUID
-    status: Literal["queued", "running", "done", "failed"]
-
-
-class JobRead(BaseModel):
-    id: uuid.UUID
-    kind: str
-    status: Literal["queued", "running", "done", "failed"]
-    attempts: int
-    result: dict[str, Any] | None = None
-    error: str | None = None
-    created_at: datetime
-    updated_at: datetime
-    finished_at: datetime | None = None
 
 
 class HistoryEntry(BaseModel):

@@ -1,24 +1,28 @@
-"""Memory rules: write intake, reads, edits and real deletion."""
+"""Memory rules: write intake, reads, edits and real deletion, in the request's unit of work.
+
+Every method works in the session the endpoint's unit of work hands it (``app.kit.deps``) and
+only flushes; the endpoint commits before the response is sent. Every change of a memory goes
+through the memory writer (``app/memories/writer.py``).
+"""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import uuid
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.arbitration.service import content_hash
 from app.db.models import Arbitration, Job, Memory
+from app.jobs import kinds
+from app.jobs.intake import JobIntake
 from app.jobs.repository import JobRepository
-from app.kit.errors import Conflict, IdempotencyKeyReused, NotFound
+from app.kit.errors import NotFound
 from app.kit.pagination import decode_cursor, encode_cursor
 from app.kit.time import utcnow
-from app.memories.repository import MemoryRepository, snapshot
+from app.memories.repository import MemoryRepository
 from app.memories.schemas import (
     ArbitrationList,
     ArbitrationRead,
@@ -33,30 +37,34 @@ from app.memories.schemas import (
     RevealResponse,
     SecretRef,
 )
-from app.privacy.protect import SECRET_KEYS, Privacy, embedding_text, merge_sealed, owner_of
-from app.recall.text import index_text
+from app.memories.writer import MemoryDraft, MemoryWriter
+from app.privacy.protect import Privacy, owner_of
 
 if TYPE_CHECKING:
     from app.arbitration.service import Outcome
     from app.runtime import Runtime
 
-BASE_CONFIDENCE = {
-    "user_declared": 0.9,
-    "form": 0.9,
-    "import": 0.8,
-    "behavior_observed": 0.7,
-    "model_inferred": 0.5,
-}
-WAIT_POLL_S = 0.02
 MAX_RESULT_DECISIONS = 500
-KIND_WRITE = "memory.write"
-KIND_WRITE_BATCH = "memory.write_batch"
-Prepare = Callable[[AsyncSession, uuid.UUID], Awaitable[dict[str, Any]]]
 
 
-def base_confidence(source: str) -> float:
-    """Default confidence (0..1) of a memory from ``source`` (DESIGN.md)."""
-    return BASE_CONFIDENCE.get(source, 0.5)
+def writer_for(
+    rt: Runtime,
+    session: AsyncSession,
+    tenant_id: uuid.UUID,
+    user_id: str,
+    actor: str,
+    request_id: str | None,
+) -> MemoryWriter:
+    """The memory writer of one user in ``session``, with the process's privacy and embedder."""
+    return MemoryWriter(
+        session,
+        tenant_id=tenant_id,
+        user_id=user_id,
+        privacy=rt.privacy,
+        embedder=rt.embedder,
+        actor=actor,
+        request_id=request_id,
+    )
 
 
 def to_read(m: Memory, privacy: Privacy) -> MemoryRead:
@@ -124,131 +132,135 @@ def request_digest(privacy: Privacy, body: dict[str, Any]) -> str:
     return privacy.digest(json.dumps(body, sort_keys=True, default=str))
 
 
+def draft_of_body(body: MemoryCreate, occurred_at: datetime) -> MemoryDraft:
+    """The writer's draft of an explicit write (clear text)."""
+    return MemoryDraft(
+        content=body.content,
+        type=body.type,
+        key=body.key,
+        value=body.value,
+        source=body.source,
+        confidence=body.confidence,
+        scope=body.scope,
+        scope_id=body.scope_id or "",
+        valid_from=occurred_at,
+        trigger="explicit",
+        metadata=dict(body.metadata),
+    )
+
+
+def draft_of_write(
+    write: dict[str, Any], job_id: uuid.UUID, item: int | None = None
+) -> MemoryDraft:
+    """The protected draft of one explicit write's job payload (``{body, sealed,
+    occurred_at}``, see ``MemoryService.protected_write``); ``item`` is its position in a batch
+    and is kept in the memory's origin (a deletion erases that item from the job's payload)."""
+    body = write["body"]
+    origin: dict[str, Any] = {"job_id": str(job_id)}
+    if item is not None:
+        origin["item"] = item
+    return MemoryDraft(
+        content=body["content"],
+        type=body["type"],
+        key=body.get("key"),
+        value=body.get("value"),
+        source=body["source"],
+        confidence=body.get("confidence"),
+        scope=body["scope"],
+        scope_id=body.get("scope_id") or "",
+        valid_from=datetime.fromisoformat(write["occurred_at"]),
+        trigger="explicit",
+        metadata=body.get("metadata") or {},
+        sealed=write.get("sealed", []),
+        origin=origin,
+        protected=True,
+    )
+
+
 class MemoryService:
-    def __init__(self, rt: Runtime, tenant_id: uuid.UUID, user_id: str):
+    """One user's memories in the request's session (it only flushes)."""
+
+    def __init__(
+        self,
+        rt: Runtime,
+        session: AsyncSession,
+        tenant_id: uuid.UUID,
+        user_id: str,
+        request_id: str | None = None,
+    ):
         self.rt = rt
+        self.session = session
         self.tenant_id = tenant_id
         self.user_id = user_id
+        self.request_id = request_id
+        self.repo = MemoryRepository(session, tenant_id, user_id)
+
+    def writer(self, actor: str = "api") -> MemoryWriter:
+        return writer_for(
+            self.rt, self.session, self.tenant_id, self.user_id, actor, self.request_id
+        )
 
     def protected_write(self, body: MemoryCreate, received_at: datetime) -> dict[str, Any]:
         """The job payload of one explicit write, ``{body, sealed, occurred_at}``: ``body`` is
-        the request with its sensitive values sealed (the payload never holds the clear ones),
-        ``sealed`` their encrypted entries, ``occurred_at`` the write's own time or
-        ``received_at`` (ISO-8601)."""
-        privacy = self.rt.privacy
-        owner = owner_of(self.tenant_id, self.user_id)
-        content = privacy.protect(body.content, owner)
-        value = (
-            privacy.protect(body.value, owner, whole_secret=SECRET_KEYS.get(body.key or ""))
-            if body.value
-            else None
-        )
+        the request with its sensitive values sealed by the writer's protect step (the payload
+        never holds the clear ones), ``sealed`` their encrypted entries, ``occurred_at`` the
+        write's own time or ``received_at`` (ISO-8601)."""
+        occurred_at = body.occurred_at or received_at
+        draft = self.writer().protect(draft_of_body(body, occurred_at))
         protected = {
             **body.model_dump(mode="json"),
-            "content": content.text,
-            "value": value.text if value else None,
+            "content": draft.content,
+            "value": draft.value,
         }
-        return {
-            "body": protected,
-            "sealed": merge_sealed(content.sealed, value.sealed if value else []),
-            "occurred_at": (body.occurred_at or received_at).isoformat(),
-        }
+        return {"body": protected, "sealed": draft.sealed, "occurred_at": occurred_at.isoformat()}
 
-    async def submit(
-        self, body: MemoryCreate, *, idempotency_key: str | None, request_id: str | None
+    async def _submit(
+        self, kind: str, payload: dict[str, Any], digest: str, idempotency_key: str | None
     ) -> tuple[Job, bool]:
-        """Queue an explicit write (``protected_write`` is its payload). Returns (job, created);
-        see ``enqueue`` for idempotency."""
-        return await self.enqueue(
-            KIND_WRITE,
+        intake = JobIntake(self.session, self.tenant_id, self.user_id)
+        existing = await intake.replay(idempotency_key, digest)
+        if existing is not None:
+            return existing, False
+        job = await intake.submit(
+            kind,
+            payload,
+            digest=digest,
+            idempotency_key=idempotency_key,
+            request_id=self.request_id,
+        )
+        return job, True
+
+    async def submit(self, body: MemoryCreate, *, idempotency_key: str | None) -> tuple[Job, bool]:
+        """Queue an explicit write (``protected_write`` is its payload; with ``infer=true`` an
+        extraction job). Returns (job, created): a retry with the same Idempotency-Key and body
+        returns the first job (created=False); another body raises IdempotencyKeyReused."""
+        return await self._submit(
+            kinds.INFER if body.infer else kinds.WRITE,
             self.protected_write(body, utcnow()),
             # The body alone identifies a retry (not defaults such as the arrival time).
-            digest=request_digest(self.rt.privacy, body.model_dump(mode="json")),
-            idempotency_key=idempotency_key,
-            request_id=request_id,
+            request_digest(self.rt.privacy, body.model_dump(mode="json")),
+            idempotency_key,
         )
 
     async def submit_batch(
-        self, batch: MemoryBatchCreate, *, idempotency_key: str | None, request_id: str | None
+        self, batch: MemoryBatchCreate, *, idempotency_key: str | None
     ) -> tuple[Job, bool]:
         """Queue explicit writes as one job whose payload is ``{items: [protected_write, …]}``
         in request order; items without ``occurred_at`` take the arrival time. Returns (job,
-        created); see ``enqueue`` for idempotency."""
+        created); see ``submit`` for idempotency."""
         received_at = utcnow()
-        return await self.enqueue(
-            KIND_WRITE_BATCH,
+        return await self._submit(
+            kinds.WRITE_BATCH,
             {"items": [self.protected_write(m, received_at) for m in batch.memories]},
-            digest=request_digest(self.rt.privacy, batch.model_dump(mode="json")),
-            idempotency_key=idempotency_key,
-            request_id=request_id,
+            request_digest(self.rt.privacy, batch.model_dump(mode="json")),
+            idempotency_key,
         )
-
-    async def enqueue(
-        self,
-        kind: str,
-        payload: dict[str, Any],
-        *,
-        digest: str,
-        idempotency_key: str | None,
-        request_id: str | None,
-        prepare: Prepare | None = None,
-    ) -> tuple[Job, bool]:
-        """Persist the intake and enqueue its job in one transaction; commit before returning.
-
-        ``prepare(session, job_id)`` stores intake rows (e.g. messages) in that transaction and
-        returns what to add to the payload. ``digest`` identifies the request body. Returns
-        (job, created): a retry with the same Idempotency-Key and digest returns the first job
-        (created=False); another body raises IdempotencyKeyReused (409).
-        """
-        for _ in range(2):
-            async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-                jobs = JobRepository(session, self.tenant_id)
-                if idempotency_key is not None:
-                    existing = await jobs.by_idempotency_key(self.user_id, idempotency_key)
-                    if existing is not None:
-                        if existing.request_hash != digest:
-                            raise IdempotencyKeyReused(
-                                "this Idempotency-Key was used with a different request body"
-                            )
-                        return existing, False
-                job_id = uuid.uuid4()
-                extra = await prepare(session, job_id) if prepare is not None else {}
-                try:
-                    job = await jobs.add_and_enqueue(
-                        user_id=self.user_id,
-                        kind=kind,
-                        payload={**payload, **extra},
-                        idempotency_key=idempotency_key,
-                        request_hash=digest,
-                        request_id=request_id,
-                        job_id=job_id,
-                    )
-                except IntegrityError:
-                    if idempotency_key is None:
-                        raise
-                    continue  # a concurrent retry with the same key won: read its job
-                await session.commit()
-                return job, True
-        raise IdempotencyKeyReused("concurrent requests with the same Idempotency-Key")
-
-    async def wait(self, job_id: uuid.UUID, timeout_s: float) -> Job:
-        """Poll the job until done or failed, or ``timeout_s`` passed; returns its last state."""
-        deadline = asyncio.get_running_loop().time() + timeout_s
-        while True:
-            async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-                job = await JobRepository(session, self.tenant_id).get(job_id)
-            if job is None:
-                raise NotFound("no such job")
-            if job.status in ("done", "failed") or asyncio.get_running_loop().time() >= deadline:
-                return job
-            await asyncio.sleep(WAIT_POLL_S)
 
     async def result_of(self, job: Job) -> tuple[list[MemoryRead], list[ArbitrationRead]]:
         """The memories (current state) and decisions of a finished job."""
         result = job.result or {}
         ids = [uuid.UUID(i) for i in result.get("memory_ids", [])]
-        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-            memories = await MemoryRepository(session, self.tenant_id, self.user_id).get_many(ids)
+        memories = await self.repo.get_many(ids)
         arbitrations = [ArbitrationRead.model_validate(a) for a in result.get("arbitrations", [])]
         return [to_read(m, self.rt.privacy) for m in memories], arbitrations
 
@@ -256,10 +268,7 @@ class MemoryService:
         self, *, limit: int, cursor: str | None, filters: dict[str, Any]
     ) -> MemoryList:
         after = decode_cursor(cursor) if cursor else None
-        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-            rows = await MemoryRepository(session, self.tenant_id, self.user_id).list_page(
-                limit=limit + 1, after=after, filters=filters
-            )
+        rows = await self.repo.list_page(limit=limit + 1, after=after, filters=filters)
         more = len(rows) > limit
         rows = rows[:limit]
         next_cursor = encode_cursor(rows[-1].created_at, rows[-1].id) if more and rows else None
@@ -268,96 +277,70 @@ class MemoryService:
         )
 
     async def get(self, memory_id: uuid.UUID) -> MemoryRead:
-        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-            m = await MemoryRepository(session, self.tenant_id, self.user_id).get(memory_id)
+        m = await self.repo.get(memory_id)
         if m is None or m.status == "deleted":
             raise NotFound("no such memory")
         return to_read(m, self.rt.privacy)
 
-    async def update(
-        self, memory_id: uuid.UUID, patch: MemoryUpdate, request_id: str | None
-    ) -> MemoryRead:
-        """Apply ``patch``; new content is protected and re-embedded. Raises NotFound."""
+    async def update(self, memory_id: uuid.UUID, patch: MemoryUpdate) -> MemoryRead:
+        """Apply ``patch``. A new ``content`` or ``value`` is a new version of the memory,
+        written through the writer as the user's correction (the old one frozen, superseded
+        by it); the answer is the new version. ``confidence``, ``metadata`` and archiving
+        (``status: archived``) change the memory itself, recorded in its history.
+
+        Raises NotFound, Conflict (409) when content or value change on a memory that is not
+        active (a frozen memory is history: write a new memory instead).
+        """
         changes = patch.model_dump(exclude_unset=True)
-        privacy, owner = self.rt.privacy, owner_of(self.tenant_id, self.user_id)
-        content = privacy.protect(changes["content"], owner) if changes.get("content") else None
-        value = privacy.protect(changes["value"], owner) if changes.get("value") else None
-        embedding = None
-        if content is not None:
-            [embedding] = await self.rt.embedder.embed_passages([embedding_text(content.text)])
-        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-            repo = MemoryRepository(session, self.tenant_id, self.user_id)
-            m = await repo.get(memory_id, for_update=True)
-            if m is None or m.status == "deleted":
-                raise NotFound("no such memory")
-            before = snapshot(m)
-            if content is not None:
-                m.content = content.text
-                m.content_hash = content_hash(m.content)
-                m.search_text = index_text(m.content)
-                m.embedding, m.embedding_model = embedding, self.rt.embedder.model
-            if "value" in changes:
-                m.value = value.text if value is not None else None
-            new_sealed = (content.sealed if content else []) + (value.sealed if value else [])
-            if new_sealed:
-                m.sealed = merge_sealed(m.sealed, new_sealed)
-            if changes.get("confidence") is not None:
-                m.confidence = changes["confidence"]
-            if changes.get("metadata") is not None:
-                m.metadata_ = changes["metadata"]
-            if changes.get("status") is not None:
-                m.status = changes["status"]
-            m.updated_at = utcnow()
-            repo.add_history(
-                m, "update", old=before, new=snapshot(m), actor="api", request_id=request_id
+        writer = self.writer()
+        if changes.get("content") is not None or "value" in changes:
+            outcome = await writer.revise(
+                memory_id,
+                content=changes.get("content"),
+                value=changes.get("value"),
+                value_set="value" in changes,
+                metadata=changes.get("metadata"),
+                confidence=changes.get("confidence"),
             )
-            try:
-                await session.commit()
-            except IntegrityError as exc:
-                raise Conflict(
-                    "another active memory holds this single-valued key; supersede it instead"
-                ) from exc
+            old = outcome.memories[-1]  # MemoryWriter.revise lists the old version last
+            current = next(m for m in outcome.memories if m.id == old.superseded_by)
+            if changes.get("status") == "archived":
+                current = await writer.annotate(current.id, status="archived")
+            return to_read(current, self.rt.privacy)
+        m = await writer.annotate(
+            memory_id,
+            confidence=changes.get("confidence"),
+            metadata=changes.get("metadata"),
+            status=changes.get("status"),
+        )
         return to_read(m, self.rt.privacy)
 
-    async def delete(self, memory_id: uuid.UUID, request_id: str | None) -> None:
-        """Real deletion: content, value, embedding and metadata are erased; the history keeps
-        that the memory existed and when, not what it said. Raises NotFound."""
-        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-            repo = MemoryRepository(session, self.tenant_id, self.user_id)
-            m = await repo.get(memory_id, for_update=True)
-            if m is None or m.status == "deleted":
-                raise NotFound("no such memory")
-            origin = m.origin or {}
-            job_id, item = origin.get("job_id"), origin.get("item")
-            m.status, m.content, m.value, m.embedding, m.metadata_ = "deleted", "", None, None, {}
-            m.content_hash, m.origin, m.updated_at = "", {}, utcnow()
-            if job_id:
-                # an explicit write's request still held the words: erase them there too
-                await JobRepository(session, self.tenant_id).scrub_write(uuid.UUID(job_id), item)
-            m.search_text, m.sealed = "", []
-            await repo.scrub_history(m.id)
-            repo.add_history(m, "delete", old=None, new=None, actor="api", request_id=request_id)
-            await session.commit()
+    async def delete(self, memory_id: uuid.UUID) -> None:
+        """Real deletion (``MemoryWriter.delete``); the explicit write's request that still held
+        the words is scrubbed too. Raises NotFound."""
+        origin = await self.writer().delete(memory_id)
+        job_id, item = origin.get("job_id"), origin.get("item")
+        if job_id:
+            await JobRepository(self.session, self.tenant_id).scrub_write(uuid.UUID(job_id), item)
 
     async def history(self, memory_id: uuid.UUID) -> MemoryHistoryRead:
         """Walk ``supersedes`` back and ``superseded_by`` forward from ``memory_id``."""
-        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-            repo = MemoryRepository(session, self.tenant_id, self.user_id)
-            start = await repo.get(memory_id)
-            if start is None:
-                raise NotFound("no such memory")
-            chain = [start]
-            seen = {start.id}
-            for direction in ("supersedes", "superseded_by"):
-                cur = start
-                while (next_id := getattr(cur, direction)) is not None and next_id not in seen:
-                    nxt = await repo.get(next_id)
-                    if nxt is None:
-                        break
-                    seen.add(nxt.id)
-                    chain = [nxt, *chain] if direction == "supersedes" else [*chain, nxt]
-                    cur = nxt
-            entries = await repo.history([m.id for m in chain])
+        repo = self.repo
+        start = await repo.get(memory_id)
+        if start is None:
+            raise NotFound("no such memory")
+        chain = [start]
+        seen = {start.id}
+        for direction in ("supersedes", "superseded_by"):
+            cur = start
+            while (next_id := getattr(cur, direction)) is not None and next_id not in seen:
+                nxt = await repo.get(next_id)
+                if nxt is None:
+                    break
+                seen.add(nxt.id)
+                chain = [nxt, *chain] if direction == "supersedes" else [*chain, nxt]
+                cur = nxt
+        entries = await repo.history([m.id for m in chain])
         return MemoryHistoryRead(
             memory_id=memory_id,
             chain=[to_read(m, self.rt.privacy) for m in chain],
@@ -365,24 +348,19 @@ class MemoryService:
         )
 
     async def arbitrations(self, **filters: Any) -> ArbitrationList:
-        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-            rows = await MemoryRepository(session, self.tenant_id, self.user_id).arbitrations(
-                **filters
-            )
+        rows = await self.repo.arbitrations(**filters)
         return ArbitrationList(items=[arbitration_read(a) for a in rows])
 
-    async def reveal(self, memory_id: uuid.UUID, request_id: str | None) -> RevealResponse:
+    async def reveal(self, memory_id: uuid.UUID) -> RevealResponse:
         """Open the memory's secret values for its owner; the reveal is recorded in the
         memory's history (who, when, which kinds — never the values). Raises NotFound."""
-        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-            repo = MemoryRepository(session, self.tenant_id, self.user_id)
-            m = await repo.get(memory_id)
-            if m is None or m.status == "deleted":
-                raise NotFound("no such memory")
-            secrets = self.rt.privacy.open_secrets(m.sealed, owner_of(m.tenant_id, m.user_id))
-            kinds = [s["kind"] for s in secrets]
-            repo.add_history(
-                m, "reveal", old=None, new={"revealed": kinds}, actor="api", request_id=request_id
-            )
-            await session.commit()
+        m = await self.repo.get(memory_id)
+        if m is None or m.status == "deleted":
+            raise NotFound("no such memory")
+        secrets = self.rt.privacy.open_secrets(m.sealed, owner_of(m.tenant_id, m.user_id))
+        kinds_ = [s["kind"] for s in secrets]
+        self.repo.add_history(
+            m, "reveal", old=None, new={"revealed": kinds_}, actor="api", request_id=self.request_id
+        )
+        await self.repo.flush()
         return RevealResponse(memory_id=memory_id, secrets=[RevealedSecret(**s) for s in secrets])

@@ -10,7 +10,7 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from app.auth.principal import TenantPrincipal
-from app.kit.deps import UserId, get_runtime, request_id
+from app.kit.deps import UserId, UserSession, get_runtime, request_id
 from app.kit.errors import (
     Conflict,
     Forbidden,
@@ -53,12 +53,13 @@ async def export_user(
     user_id: UserId,
     rt: RuntimeDep,
     _: TenantPrincipal,
+    db: UserSession,
     include_messages: Annotated[
         bool, Query(description="Also export the user's conversation messages")
     ] = False,
 ) -> StreamingResponse:
     """Export the user's memories (and messages) as one JSON document, streamed."""
-    service = PortabilityService(rt, tenant_id, user_id)
+    service = PortabilityService(rt, db, tenant_id, user_id)
     count = await service.count_memories()
     return StreamingResponse(
         service.export_chunks(include_messages=include_messages),
@@ -92,6 +93,7 @@ async def import_user(
     request: Request,
     rt: RuntimeDep,
     _: TenantPrincipal,
+    db: UserSession,
     dry_run: Annotated[
         bool, Query(description="Arbitrate in a transaction that is rolled back: report only")
     ] = False,
@@ -99,6 +101,9 @@ async def import_user(
     """Import an export document into this user, arbitrating every memory against theirs."""
     # Parsed off the event loop: a document may be tens of megabytes.
     document = await run_in_threadpool(parse_document, await request.body())
-    return await PortabilityService(rt, tenant_id, user_id).import_document(
+    result = await PortabilityService(rt, db, tenant_id, user_id).import_document(
         document, dry_run=dry_run, request_id=request_id(request)
     )
+    if dry_run:
+        await db.rollback()  # a dry run reports what the import would do, and keeps nothing
+    return result

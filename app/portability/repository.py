@@ -7,26 +7,21 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select, tuple_
+from sqlalchemy import func, or_, select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert
-from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
 
 from app.db.models import ChatSession, Memory, MemoryHistory, Message
+from app.db.repository import UserScopedRepository
 from app.ingest.repository import offset_minutes
 from app.kit.time import utcnow
 
 MessageCursor = tuple[str, datetime, int]
 
 
-class PortabilityRepository:
-    def __init__(self, session: AsyncSession, tenant_id: uuid.UUID, user_id: str):
-        self.session = session
-        self.tenant_id = tenant_id
-        self.user_id = user_id
-
+class PortabilityRepository(UserScopedRepository):
     def _mine(self) -> Any:
-        return and_(Memory.tenant_id == self.tenant_id, Memory.user_id == self.user_id)
+        return self.mine(Memory)
 
     async def begin_snapshot(self) -> None:
         """Start a read-only REPEATABLE READ transaction: every page of an export reads the same
@@ -87,40 +82,35 @@ class PortabilityRepository:
 
     # --- import ----------------------------------------------------------------------------
 
-    async def known_frozen(
-        self,
-        *,
-        scope: str,
-        scope_id: str,
-        content_hash: str,
-        key: str | None,
-        value: str | None,
-        valid_from: datetime,
-    ) -> Memory | None:
-        """A frozen memory that is the same historical fact (same scope, same text or same key
-        and value, true from the same instant), locked for update."""
-        same = Memory.content_hash == content_hash
-        if key is not None and value is not None:
-            same = or_(same, and_(Memory.key == key, Memory.value == value))
-        stmt = (
-            select(Memory)
-            .where(
-                self._mine(),
-                Memory.status == "frozen",
-                Memory.scope == scope,
-                Memory.scope_id == scope_id,
-                Memory.valid_from == valid_from,
-                same,
-            )
-            .order_by(Memory.created_at)
-            .limit(1)
-            .with_for_update()
+    async def imported_ids(self, document_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, uuid.UUID]:
+        """``{document id: memory id here}`` for the entries already here: a memory of that very
+        id (the user's own export), or one imported from it (``origin.imported_from``), in any
+        status but deleted."""
+        if not document_ids:
+            return {}
+        wanted = [str(i) for i in document_ids]
+        imported_from = Memory.origin["imported_from"]["memory_id"].astext
+        stmt = select(Memory.id, imported_from).where(
+            self._mine(),
+            Memory.status != "deleted",
+            or_(Memory.id.in_(list(document_ids)), imported_from.in_(wanted)),
         )
-        return (await self.session.scalars(stmt)).first()
+        ids = set(document_ids)
+        out: dict[uuid.UUID, uuid.UUID] = {}
+        for mine, source in (await self.session.execute(stmt)).all():
+            if source and uuid.UUID(source) in ids:
+                out.setdefault(uuid.UUID(source), mine)
+            if mine in ids:
+                out[mine] = mine
+        return out
 
-    async def get_for_update(self, memory_id: uuid.UUID) -> Memory | None:
-        stmt = select(Memory).where(self._mine(), Memory.id == memory_id).with_for_update()
-        return (await self.session.scalars(stmt)).first()
+    async def link_supersedes(self, memory_id: uuid.UUID, supersedes: uuid.UUID) -> None:
+        """Point an imported memory back at the one it superseded, unless it points already."""
+        await self.session.execute(
+            update(Memory)
+            .where(self._mine(), Memory.id == memory_id, Memory.supersedes.is_(None))
+            .values(supersedes=supersedes)
+        )
 
     async def known_messages(
         self, session_ids: Iterable[str], times: Iterable[datetime]

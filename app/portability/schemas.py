@@ -205,6 +205,10 @@ class ImportResult(BaseModel):
     memories_in_document: int
     imported: int = Field(description="Active and frozen entries arbitrated into the user")
     created: int = Field(description="New memories written (the rest refreshed known ones)")
+    unchanged: int = Field(
+        default=0,
+        description="Entries imported before (or the target's own memories): left as they are",
+    )
     skipped: int = Field(description="Archived entries, which are not imported")
     outcomes: OutcomeCounts = Field(description="Decisions per outcome")
     rules: dict[str, int] = Field(description="Decisions per rule")

@@ -1,35 +1,28 @@
 """Export and import of one user's memories.
 
 Export streams one JSON document in keyset pages from one read-only snapshot: the server never
-holds the whole user in memory. Import replays the document's active and frozen memories
-through arbitration (trigger ``import``), oldest ``valid_from`` first, so the rules decide
-against the target user's own memories exactly as if the facts had arrived in their order.
-Replaying history reproduces the document's supersession chains; what it cannot reproduce (a
-frozen entry no rule would freeze here) is kept by a last pass, rule ``import_chain``.
-docs/portability.md explains the format and every decision.
+holds the whole user in memory. Import restores the document's supersession chains as they
+are (after checking they hold no self-link and no cycle), arbitrates the document's current
+memories against the target user's own, and writes everything through the memory writer in
+the request's one transaction. docs/portability.md explains the format and every decision.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import uuid
 from collections import Counter, defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Iterator, Sequence
 from datetime import datetime, timedelta, timezone
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.arbitration.service import ArbitrationService, Candidate, content_hash
 from app.db.models import Arbitration, Memory, MemoryHistory, Message
-from app.kit.errors import Conflict, ServiceUnavailable
-from app.kit.metrics import observe_arbitration
+from app.kit.errors import InvalidRequest, ServiceUnavailable
 from app.kit.time import utcnow
-from app.memories.repository import MemoryRepository, snapshot
+from app.memories.service import writer_for
+from app.memories.writer import MemoryDraft, Restore
 from app.portability.repository import MessageCursor, PortabilityRepository
 from app.portability.schemas import (
     SCHEMA_VERSION,
@@ -41,24 +34,14 @@ from app.portability.schemas import (
     ImportResult,
     OutcomeCounts,
 )
-from app.privacy.protect import (
-    SECRET_KEYS,
-    Privacy,
-    embedding_text,
-    merge_sealed,
-    owner_of,
-)
+from app.privacy.protect import Privacy, owner_of
 from app.providers.embeddings import EmbeddingError
 
 if TYPE_CHECKING:
     from app.runtime import Runtime
 
 EXPORT_PAGE_SIZE = 500
-# Memories arbitrated per transaction: small enough to keep locks and a retry short, large
-# enough to embed in few calls.
-IMPORT_BATCH_SIZE = 200
 IMPORT_MESSAGE_BATCH_SIZE = 1000
-RACE_RETRIES = 5
 ACTOR = "import"
 
 
@@ -113,36 +96,23 @@ def exported_message(m: Message, privacy: Privacy) -> ExportedMessage:
     )
 
 
-@dataclass
-class _Progress:
-    """What an import did so far; a batch works on a copy, kept only if it commits."""
-
-    mapping: dict[uuid.UUID, uuid.UUID] = field(default_factory=dict)  # document id -> here
-    created: set[uuid.UUID] = field(default_factory=set)  # memories this import wrote
-    decisions: list[ImportDecision] = field(default_factory=list)
-    messages_imported: int = 0
-
-    def copy(self) -> _Progress:
-        return _Progress(
-            dict(self.mapping), set(self.created), list(self.decisions), self.messages_imported
-        )
-
-
 class PortabilityService:
-    def __init__(self, rt: Runtime, tenant_id: uuid.UUID, user_id: str):
+    """Export (its own read-only snapshot, streamed) and import (in the request's session,
+    which it only flushes) of one user."""
+
+    def __init__(self, rt: Runtime, session: AsyncSession, tenant_id: uuid.UUID, user_id: str):
         self.rt = rt
+        self.session = session
         self.tenant_id = tenant_id
         self.user_id = user_id
-        # A dry run leaves the arbitration metrics alone where this module writes them.
         self.dry_run = False
 
     # --- export ----------------------------------------------------------------------------
 
     async def count_memories(self) -> int:
-        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-            return await PortabilityRepository(
-                session, self.tenant_id, self.user_id
-            ).count_memories()
+        return await PortabilityRepository(
+            self.session, self.tenant_id, self.user_id
+        ).count_memories()
 
     async def export_chunks(self, *, include_messages: bool) -> AsyncIterator[bytes]:
         """The export document as UTF-8 chunks, one per page of EXPORT_PAGE_SIZE rows.
@@ -213,277 +183,135 @@ class PortabilityService:
     async def import_document(
         self, doc: ExportDocument, *, dry_run: bool, request_id: str | None
     ) -> ImportResult:
-        """Arbitrate the document's memories into this user and write its messages.
+        """Import the document's memories and messages into this user, in the request's one
+        transaction (a dry run does the same work without embedding; the endpoint rolls it
+        back).
 
-        Every memory is written for ``(self.tenant_id, self.user_id)``; the document's own
-        tenant and user are not used. With ``dry_run`` the same work runs in one transaction
-        that is rolled back (and nothing is embedded). Otherwise each batch of
-        IMPORT_BATCH_SIZE memories is its own transaction: an import that fails half-way can be
-        run again, since importing known memories only refreshes them.
+        Every memory is written for ``(self.tenant_id, self.user_id)`` by the memory writer;
+        the document's own tenant and user are not used. The document's supersession chains
+        are restored as they are (``validate_chains`` refuses self-links and cycles first):
+        its active entries are arbitrated against the user's own active memories, oldest
+        ``valid_from`` first, and its frozen entries are stored frozen, linked to what their
+        successors became (rule ``import_chain``). An entry imported before (same document id)
+        is not imported again: a second import of one document changes nothing.
 
-        Raises Conflict (409) when concurrent writes to the same keys kept winning, and
-        ServiceUnavailable (503) when the embedding provider failed.
+        Raises InvalidChains (422), ServiceUnavailable (503) when the embedding provider failed.
         """
-        # Sensitive values are sealed for the target user before anything is written.
-        privacy, owner = self.rt.privacy, owner_of(self.tenant_id, self.user_id)
-        self.sealed: dict[uuid.UUID, list[dict[str, Any]]] = {}
-        entries = []
-        for m in doc.memories:
-            if m.status not in ("active", "frozen"):
-                continue
-            content = privacy.protect(m.content, owner)
-            value = (
-                privacy.protect(m.value, owner, whole_secret=SECRET_KEYS.get(m.key or ""))
-                if m.value
-                else None
-            )
-            self.sealed[m.id] = merge_sealed(content.sealed, value.sealed if value else [])
-            entries.append(
-                m.model_copy(
-                    update={"content": content.text, "value": value.text if value else None}
-                )
-            )
-        entries.sort(key=lambda m: (m.valid_from, m.created_at))
+        validate_chains(doc.memories)
+        session = self.session
+        repo = PortabilityRepository(session, self.tenant_id, self.user_id)
+        writer = writer_for(self.rt, session, self.tenant_id, self.user_id, ACTOR, request_id)
         self.dry_run = dry_run
-        progress = _Progress()
-        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-            for start in range(0, len(entries), IMPORT_BATCH_SIZE):
-                batch = entries[start : start + IMPORT_BATCH_SIZE]
-                embeddings = None if dry_run else await self._embed(batch)
-                await self._unit(
-                    session,
-                    dry_run,
-                    progress,
-                    partial(self._arbitrate, session, batch, embeddings, request_id),
-                )
-            await self._unit(
-                session, dry_run, progress, partial(self._keep_chains, session, entries, request_id)
-            )
-            messages = doc.messages or []
-            for start in range(0, len(messages), IMPORT_MESSAGE_BATCH_SIZE):
-                chunk = messages[start : start + IMPORT_MESSAGE_BATCH_SIZE]
-                await self._unit(
-                    session, dry_run, progress, partial(self._write_messages, session, chunk)
-                )
-            if dry_run:
-                await session.rollback()
+        entries = [m for m in doc.memories if m.status in ("active", "frozen")]
+        # Take the write lock before looking for earlier imports: two imports of one
+        # document are taken in turn, and the second finds the first's rows.
+        await writer.repo.lock_writes()
+        known = await repo.imported_ids([m.id for m in entries])
+        todo = [m for m in entries if m.id not in known]
+        mapping: dict[uuid.UUID, uuid.UUID] = dict(known)
+        for m in todo:
+            if m.status == "frozen":
+                mapping[m.id] = uuid.uuid4()
+        created: set[uuid.UUID] = set()
+        decisions: list[ImportDecision] = []
 
-        outcomes = Counter(d.outcome for d in progress.decisions)
-        return ImportResult(
-            dry_run=dry_run,
-            memories_in_document=len(doc.memories),
-            imported=len(entries),
-            created=len(progress.created),
-            skipped=len(doc.memories) - len(entries),
-            outcomes=OutcomeCounts.model_validate(dict(outcomes)),
-            rules=dict(Counter(d.rule for d in progress.decisions)),
-            decisions=progress.decisions,
-            messages_in_document=len(messages),
-            messages_imported=progress.messages_imported,
+        current = sorted(
+            (m for m in todo if m.status == "active"), key=lambda m: (m.valid_from, m.created_at)
         )
-
-    async def _embed(self, batch: list[ExportedMemory]) -> list[list[float]]:
+        drafts = [self._draft(m) for m in current]
         try:
-            return await self.rt.embedder.embed_passages([embedding_text(m.content) for m in batch])
+            outcomes = await writer.write(drafts, embed=not dry_run)
         except EmbeddingError as exc:
             raise ServiceUnavailable(
-                f"the embedding provider failed ({exc}); the batches before this one are "
-                "imported: run the import again to finish it"
+                f"the embedding provider failed ({exc}); nothing was imported: run it again"
             ) from exc
-
-    async def _unit(
-        self,
-        session: AsyncSession,
-        dry_run: bool,
-        progress: _Progress,
-        work: Callable[[_Progress], Awaitable[None]],
-    ) -> None:
-        """Run ``work`` as one unit: committed (retried when a concurrent writer won a
-        single-key race), or in a dry run only flushed into the one transaction."""
-        for attempt in range(1 if dry_run else RACE_RETRIES):
-            trial = progress.copy()
-            try:
-                await work(trial)
-                await session.flush()
-                if not dry_run:
-                    await session.commit()
-            except IntegrityError as exc:
-                await session.rollback()
-                if dry_run or attempt == RACE_RETRIES - 1:
-                    raise Conflict(
-                        "concurrent writes to this user's memories kept conflicting with the "
-                        "import; run it again"
-                    ) from exc
-                await asyncio.sleep(0.01 * (attempt + 1))
-                continue
-            progress.mapping, progress.created = trial.mapping, trial.created
-            progress.decisions, progress.messages_imported = (
-                trial.decisions,
-                trial.messages_imported,
-            )
-            session.expunge_all()  # keep one batch in memory, not the user
-            return
-
-    async def _arbitrate(
-        self,
-        session: AsyncSession,
-        batch: list[ExportedMemory],
-        embeddings: list[list[float]] | None,
-        request_id: str | None,
-        progress: _Progress,
-    ) -> None:
-        memories = MemoryRepository(session, self.tenant_id, self.user_id)
-        repo = PortabilityRepository(session, self.tenant_id, self.user_id)
-        arbiter = ArbitrationService(memories, actor=ACTOR, request_id=request_id)
-        for i, entry in enumerate(batch):
-            scope_id = entry.scope_id or ""
-            chash = content_hash(entry.content)
-            known = await repo.known_frozen(
-                scope=entry.scope,
-                scope_id=scope_id,
-                content_hash=chash,
-                key=entry.key,
-                value=entry.value,
-                valid_from=entry.valid_from,
-            )
-            if known is not None:
-                # The same retired fact is already here (a second import of one document):
-                # confirm it, leave it frozen. Arbitration only looks at active memories.
-                progress.mapping[entry.id] = known.id
-                progress.decisions.append(self._confirm_known(memories, known, entry, request_id))
-                continue
-            outcome = await arbiter.apply(
-                Candidate(
-                    content=entry.content,
-                    type=entry.type,
-                    source=entry.source,
-                    confidence=entry.confidence,
-                    scope=entry.scope,
-                    scope_id=scope_id,
-                    valid_from=entry.valid_from,
-                    valid_to=entry.valid_to,
-                    trigger="import",
-                    key=entry.key,
-                    value=entry.value,
-                    origin={
-                        **entry.origin,
-                        "imported_from": {
-                            "memory_id": str(entry.id),
-                            "created_at": entry.created_at.isoformat(),
-                        },
-                    },
-                    metadata=dict(entry.metadata),
-                    sealed=self.sealed.get(entry.id, []),
-                    embedding=embeddings[i] if embeddings is not None else None,
-                    embedding_model=self.rt.embedder.model if embeddings is not None else None,
-                )
-            )
+        for entry, outcome in zip(current, outcomes, strict=True):
             refreshed = next((a for a in outcome.arbitrations if a.outcome == "refreshed"), None)
             if refreshed is not None and refreshed.existing_memory_id is not None:
-                progress.mapping[entry.id] = refreshed.existing_memory_id
+                mapping[entry.id] = refreshed.existing_memory_id
             else:
                 new = outcome.memories[0]
                 # How often the user confirmed it travels with it (forgetting spares confirmed
                 # memories).
                 new.confirmations = max(new.confirmations, entry.confirmations)
-                progress.mapping[entry.id] = new.id
-                progress.created.add(new.id)
-            progress.decisions += [_decision(entry.id, a) for a in outcome.arbitrations]
+                mapping[entry.id] = new.id
+                created.add(new.id)
+            decisions += [_decision(entry.id, a) for a in outcome.arbitrations]
 
-    def _confirm_known(
-        self,
-        memories: MemoryRepository,
-        known: Memory,
-        entry: ExportedMemory,
-        request_id: str | None,
-    ) -> ImportDecision:
-        before = snapshot(known)
-        known.confirmations += 1
-        known.updated_at = utcnow()
-        memories.add_history(
-            known, "refresh", old=before, new=snapshot(known), actor=ACTOR, request_id=request_id
+        frozen = [m for m in todo if m.status == "frozen"]
+        restored = await writer.restore(
+            [
+                (
+                    self._draft(m),
+                    Restore(
+                        memory_id=mapping[m.id],
+                        superseded_by=mapping.get(m.superseded_by) if m.superseded_by else None,
+                        supersedes=mapping.get(m.supersedes) if m.supersedes else None,
+                        superseded_at=m.superseded_at,
+                        confirmations=m.confirmations,
+                    ),
+                )
+                for m in frozen
+            ],
+            embed=not dry_run,
         )
-        rule, outcome = "duplicate", "refreshed"
-        if not self.dry_run:
-            observe_arbitration(rule, outcome)
-        row = memories.add_arbitration(
-            new_memory_id=None,
-            existing_memory_id=known.id,
+        for entry, outcome in zip(frozen, restored, strict=True):
+            created.add(mapping[entry.id])
+            decisions += [_decision(entry.id, a) for a in outcome.arbitrations]
+        # The document's current entries point back at the frozen ones they superseded.
+        for entry in current:
+            mine = mapping[entry.id]
+            if mine in created and entry.supersedes is not None and entry.supersedes in mapping:
+                await repo.link_supersedes(mine, mapping[entry.supersedes])
+
+        messages = doc.messages or []
+        messages_imported = 0
+        for start in range(0, len(messages), IMPORT_MESSAGE_BATCH_SIZE):
+            chunk = messages[start : start + IMPORT_MESSAGE_BATCH_SIZE]
+            messages_imported += await self._write_messages(repo, chunk)
+        await session.flush()
+
+        outcomes_count = Counter(d.outcome for d in decisions)
+        return ImportResult(
+            dry_run=dry_run,
+            memories_in_document=len(doc.memories),
+            imported=len(entries),
+            created=len(created),
+            unchanged=len(entries) - len(todo),
+            skipped=len(doc.memories) - len(entries),
+            outcomes=OutcomeCounts.model_validate(dict(outcomes_count)),
+            rules=dict(Counter(d.rule for d in decisions)),
+            decisions=decisions,
+            messages_in_document=len(messages),
+            messages_imported=messages_imported,
+        )
+
+    def _draft(self, m: ExportedMemory) -> MemoryDraft:
+        """The writer's draft of a document entry (clear text, as the owner saw it)."""
+        return MemoryDraft(
+            content=m.content,
+            type=m.type,
+            key=m.key,
+            value=m.value,
+            source=m.source,
+            confidence=m.confidence,
+            scope=m.scope,
+            scope_id=m.scope_id or "",
+            valid_from=m.valid_from,
+            valid_to=m.valid_to,
             trigger="import",
-            rule=rule,
-            outcome=outcome,
-            reason="the same fact, true from the same time, is already known and retired: "
-            "confirmed again, it stays frozen",
-            actor=ACTOR,
-            request_id=request_id,
+            origin={
+                **m.origin,
+                "imported_from": {"memory_id": str(m.id), "created_at": m.created_at.isoformat()},
+            },
+            metadata=dict(m.metadata),
         )
-        return _decision(entry.id, row)
-
-    async def _keep_chains(
-        self,
-        session: AsyncSession,
-        entries: list[ExportedMemory],
-        request_id: str | None,
-        progress: _Progress,
-    ) -> None:
-        """Frozen entries end frozen, pointing at the memory their successor became.
-
-        Only memories this import wrote are changed: the target's own memories change only
-        through the arbitration rules.
-        """
-        memories = MemoryRepository(session, self.tenant_id, self.user_id)
-        repo = PortabilityRepository(session, self.tenant_id, self.user_id)
-        for entry in entries:
-            if entry.status != "frozen":
-                continue
-            mine = progress.mapping.get(entry.id)
-            if mine is None or mine not in progress.created:
-                continue
-            row = await repo.get_for_update(mine)
-            if row is None or row.status != "active":
-                continue  # arbitration already froze it
-            successor_id = (
-                progress.mapping.get(entry.superseded_by) if entry.superseded_by else None
-            )
-            successor = await repo.get_for_update(successor_id) if successor_id else None
-            before = snapshot(row)
-            now = utcnow()
-            row.status, row.superseded_at, row.updated_at = "frozen", now, now
-            row.superseded_by = successor.id if successor is not None else None
-            row.valid_to = entry.valid_to or (
-                max(successor.valid_from, row.valid_from) if successor is not None else None
-            )
-            memories.add_history(
-                row, "supersede", old=before, new=snapshot(row), actor=ACTOR, request_id=request_id
-            )
-            if (
-                successor is not None
-                and successor.id in progress.created
-                and successor.supersedes is None
-            ):
-                successor.supersedes = row.id
-            rule, outcome = "import_chain", "superseded"
-            if not self.dry_run:
-                observe_arbitration(rule, outcome)
-            audit = memories.add_arbitration(
-                new_memory_id=successor.id if successor is not None else None,
-                existing_memory_id=row.id,
-                trigger="import",
-                rule=rule,
-                outcome=outcome,
-                reason="the document records it as superseded"
-                + (" by an entry imported with it" if successor is not None else ""),
-                actor=ACTOR,
-                request_id=request_id,
-            )
-            progress.decisions.append(_decision(entry.id, audit))
 
     async def _write_messages(
-        self, session: AsyncSession, chunk: list[ExportedMessage], progress: _Progress
-    ) -> None:
-        """Write the messages the user does not have yet (same session, time, role, text).
-        They are not extracted again: the facts they held travel as memories."""
-        repo = PortabilityRepository(session, self.tenant_id, self.user_id)
+        self, repo: PortabilityRepository, chunk: list[ExportedMessage]
+    ) -> int:
+        """Write the messages the user does not have yet (same session, time, role, text);
+        returns how many. They are not extracted again: their facts travel as memories."""
         known = await repo.known_messages(
             (m.session_id for m in chunk), (m.occurred_at for m in chunk)
         )
@@ -498,7 +326,7 @@ class PortabilityService:
             rows.append({**m.model_dump(), "content": protected.text, "sealed": protected.sealed})
         if rows:
             await repo.add_messages(rows)
-        progress.messages_imported += len(rows)
+        return len(rows)
 
 
 def _decision(document_memory_id: uuid.UUID, a: Arbitration) -> ImportDecision:
@@ -510,3 +338,60 @@ def _decision(document_memory_id: uuid.UUID, a: Arbitration) -> ImportDecision:
         outcome=a.outcome,  # type: ignore[arg-type]
         reason=a.reason,
     )
+
+
+class InvalidChains(InvalidRequest):
+    """The document's supersession links contradict themselves."""
+
+    slug, title = "invalid-supersession-chain", "Invalid supersession chain"
+
+
+def validate_chains(memories: Sequence[ExportedMemory]) -> None:
+    """Refuse a document whose supersession links point at their own entry or run in a cycle
+    (``supersedes`` read as the reverse of ``superseded_by``). Raises InvalidChains (422)
+    whose ``errors`` list every offending entry id; links to ids not in the document are
+    ignored (the chain was cut at export)."""
+    ids = {m.id for m in memories}
+    successors: dict[uuid.UUID, set[uuid.UUID]] = defaultdict(set)
+    bad: dict[uuid.UUID, str] = {}
+    for m in memories:
+        if m.supersedes == m.id or m.superseded_by == m.id:
+            bad[m.id] = "supersedes itself"
+            continue
+        if m.superseded_by is not None and m.superseded_by in ids:
+            successors[m.id].add(m.superseded_by)
+        if m.supersedes is not None and m.supersedes in ids:
+            successors[m.supersedes].add(m.id)
+    # Iterative three-colour depth-first search; every node on a cycle is reported.
+    state: dict[uuid.UUID, int] = {}
+    for root in ids:
+        if state.get(root):
+            continue
+        path: list[uuid.UUID] = []
+        stack: list[tuple[uuid.UUID, Iterator[uuid.UUID]]] = [(root, iter(successors[root]))]
+        state[root] = 1
+        path.append(root)
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                path.pop()
+                state[node] = 2
+            elif state.get(child) == 1:
+                for n in path[path.index(child) :]:
+                    bad.setdefault(n, "is part of a supersession cycle")
+            elif not state.get(child):
+                state[child] = 1
+                path.append(child)
+                stack.append((child, iter(successors[child])))
+    if bad:
+        listed = sorted(bad, key=str)
+        raise InvalidChains(
+            "the document's supersession links are invalid for memories "
+            + ", ".join(str(i) for i in listed),
+            errors=[
+                {"loc": ["body", "memories", str(i)], "msg": bad[i], "type": "supersession"}
+                for i in listed
+            ],
+        )

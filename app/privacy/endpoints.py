@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 
 from app.auth.principal import TenantPrincipal
-from app.kit.deps import UserId, get_runtime
+from app.kit.deps import UserId, UserSession
 from app.kit.errors import Forbidden, NotFound, Unauthorized, error_responses
 from app.privacy.erase import EraseReceipt, erase_user
-from app.runtime import Runtime
 
 router = APIRouter(prefix="/v1/tenants/{tenant_id}/users", tags=["privacy"])
 
@@ -24,8 +22,8 @@ router = APIRouter(prefix="/v1/tenants/{tenant_id}/users", tags=["privacy"])
 async def erase_user_data(
     tenant_id: uuid.UUID,
     user_id: UserId,
-    rt: Annotated[Runtime, Depends(get_runtime)],
     _: TenantPrincipal,
+    db: UserSession,
 ) -> EraseReceipt:
     """Erase everything of a user in every table; returns a receipt with counts (idempotent)."""
-    return await erase_user(rt, tenant_id, user_id)
+    return await erase_user(db, tenant_id, user_id)

@@ -141,3 +141,43 @@ def merge_sealed(*lists: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for e in entries:
             seen.setdefault(e["token"], e)
     return list(seen.values())
+
+
+@dataclass
+class ProtectedMemory:
+    """A memory's text fields as stored: ``content`` and ``value`` with every sensitive value
+    replaced, and the sealed entries of both (one per token)."""
+
+    content: str
+    value: str | None
+    sealed: list[dict[str, Any]]
+
+
+def protect_memory(
+    privacy: Privacy,
+    owner: str,
+    *,
+    content: str,
+    key: str | None,
+    value: str | None,
+    secret_kind: str | None = None,
+) -> ProtectedMemory:
+    """The one protection of a memory's clear ``content`` and ``value`` (every write path
+    calls it through the memory writer, and a write's intake through the same writer step).
+
+    The value of a secret key (``SECRET_KEYS``: ``account.password`` → ``password``) or of a
+    fact marked secret (``secret_kind``) is sealed as a whole, and where the content repeats it
+    verbatim the content shows the mask too, whether or not detection recognises it there.
+    """
+    whole = secret_kind or SECRET_KEYS.get(key or "")
+    c = privacy.protect(content, owner)
+    if whole and value and not TOKEN.fullmatch(value):
+        entry = privacy._entry(value, whole, "secret", owner)
+        # Detection may have sealed it in the content already (same token); if not, the
+        # content's verbatim copies are masked here.
+        text = c.text.replace(value, entry["mask"]) if len(value) >= 4 else c.text
+        return ProtectedMemory(text, entry["mask"], merge_sealed(c.sealed, [entry]))
+    v = privacy.protect(value, owner) if value else None
+    return ProtectedMemory(
+        c.text, v.text if v is not None else value, merge_sealed(c.sealed, v.sealed if v else [])
+    )

@@ -13,14 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
-
-from app.db.models import ChatSession, Message, Task
+from app.db.models import Task
 from app.kit.metrics import CONTEXT_TOKENS
 from app.privacy.protect import embedding_text, owner_of
+from app.recall.repository import ContextRepository
 from app.recall.schemas import ChatMessage, ContextResponse, ContextSection, RecallRequest
 from app.recall.service import RecallService
-from app.recall.tokens import REPLY_PRIMING_TOKENS, message_tokens, token_counter
+from app.recall.tokens import REPLY_PRIMING_TOKENS, SUMMARY_TAGS, message_tokens, token_counter
 from app.tasks.service import task_read
 
 if TYPE_CHECKING:
@@ -113,41 +112,12 @@ class ContextService:
         s = self.rt.settings
         budget = token_budget or s.context_default_token_budget
         async with self.rt.scoped(self.tenant_id, self.user_id) as db:
-            chat = (
-                await db.scalars(
-                    select(ChatSession).where(
-                        ChatSession.tenant_id == self.tenant_id,
-                        ChatSession.user_id == self.user_id,
-                        ChatSession.id == session_id,
-                    )
-                )
-            ).first()
-            recent = list(
-                (
-                    await db.scalars(
-                        select(Message)
-                        .where(
-                            Message.tenant_id == self.tenant_id,
-                            Message.user_id == self.user_id,
-                            Message.session_id == session_id,
-                            Message.seq > (chat.summarized_through_seq if chat else 0),
-                        )
-                        .order_by(Message.seq.desc())
-                        .limit(s.session_window_turns)
-                    )
-                ).all()
-            )[::-1]
-            task = None
-            if task_id:
-                task = (
-                    await db.scalars(
-                        select(Task).where(
-                            Task.tenant_id == self.tenant_id,
-                            Task.user_id == self.user_id,
-                            Task.id == task_id,
-                        )
-                    )
-                ).first()
+            repo = ContextRepository(db, self.tenant_id, self.user_id)
+            chat = await repo.chat_session(session_id)
+            recent = await repo.recent_messages(
+                session_id, chat.summarized_through_seq if chat else 0, s.session_window_turns
+            )
+            task = await repo.task(task_id) if task_id else None
         privacy, owner = self.rt.privacy, owner_of(self.tenant_id, self.user_id)
         if query is None:
             # The latest user turn, as the embedder may see it (no sensitive values).
@@ -206,7 +176,6 @@ class ContextService:
 
     def _fit(self, p: Parts, budget: int) -> None:
         """Drop the lowest-value items until the messages form fits ``budget``."""
-        from app.ingest.window import TAGS
 
         def first(
             section: str, items: list[Any], keep: int = 0, skip_tagged: bool = False
@@ -215,7 +184,7 @@ class ContextService:
                 if len(items) <= keep:
                     return False
                 for i, item in enumerate(items):
-                    if not (skip_tagged and str(item).startswith(TAGS)):
+                    if not (skip_tagged and str(item).startswith(SUMMARY_TAGS)):
                         p.drop(section, items, i)
                         return True
                 return False

@@ -11,7 +11,8 @@ from sqlalchemy import ColumnElement, and_, bindparam, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
-from app.db.models import Memory
+from app.db.models import ChatSession, Memory, Message, Task
+from app.db.repository import UserScopedRepository
 
 
 def decay_params(settings: Settings) -> dict[str, float]:
@@ -353,3 +354,25 @@ class RecallRepository:
                 "ns": [counts[i] for i in ids],
             },
         )
+
+
+class ContextRepository(UserScopedRepository):
+    """The reads of context assembly besides recall: the session, its window, the task."""
+
+    async def chat_session(self, session_id: str) -> ChatSession | None:
+        stmt = select(ChatSession).where(self.mine(ChatSession), ChatSession.id == session_id)
+        return (await self.session.scalars(stmt)).first()
+
+    async def recent_messages(self, session_id: str, after_seq: int, limit: int) -> list[Message]:
+        """At most ``limit`` newest messages of the session after ``after_seq``, oldest first."""
+        stmt = (
+            select(Message)
+            .where(self.mine(Message), Message.session_id == session_id, Message.seq > after_seq)
+            .order_by(Message.seq.desc())
+            .limit(limit)
+        )
+        return list((await self.session.scalars(stmt)).all())[::-1]
+
+    async def task(self, task_id: str) -> Task | None:
+        stmt = select(Task).where(self.mine(Task), Task.id == task_id)
+        return (await self.session.scalars(stmt)).first()

@@ -53,3 +53,8 @@ def token_counter(kind: str) -> Callable[[str], int]:
 def message_tokens(count: Callable[[str], int], content: str) -> int:
     """Tokens one chat message costs: its content plus the per-message overhead."""
     return count(content) + MESSAGE_OVERHEAD_TOKENS
+
+
+# Summary lines that are never dropped (app/ingest/window.py writes them, context assembly
+# keeps them longest).
+SUMMARY_TAGS = ("[constraint] ", "[correction] ")

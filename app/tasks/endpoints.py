@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Path, Query, Request, status
 
 from app.auth.principal import TenantPrincipal
-from app.kit.deps import UserId, get_runtime, request_id
+from app.kit.deps import UserId, UserSession, get_runtime, request_id
 from app.kit.errors import Conflict, Forbidden, NotFound, Unauthorized, error_responses
 from app.memories.schemas import ID_PATTERN
 from app.runtime import Runtime
@@ -28,10 +28,15 @@ ERRORS = (Unauthorized, Forbidden, NotFound, Conflict)
     responses=error_responses(*ERRORS),
 )
 async def create_task(
-    tenant_id: uuid.UUID, user_id: UserId, body: TaskCreate, rt: RuntimeDep, _: TenantPrincipal
+    tenant_id: uuid.UUID,
+    user_id: UserId,
+    body: TaskCreate,
+    rt: RuntimeDep,
+    _: TenantPrincipal,
+    db: UserSession,
 ) -> TaskRead:
     """Open a task with the slots it needs filled."""
-    return await TaskService(rt, tenant_id, user_id).create(body)
+    return await TaskService(rt, db, tenant_id, user_id).create(body)
 
 
 @router.get("", response_model=TaskList, responses=error_responses(*ERRORS))
@@ -40,19 +45,25 @@ async def list_tasks(
     user_id: UserId,
     rt: RuntimeDep,
     _: TenantPrincipal,
+    db: UserSession,
     status_: Annotated[Literal["open", "finished"] | None, Query(alias="status")] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> TaskList:
     """List the user's tasks, newest first."""
-    return TaskList(items=await TaskService(rt, tenant_id, user_id).list_tasks(status_, limit))
+    return TaskList(items=await TaskService(rt, db, tenant_id, user_id).list_tasks(status_, limit))
 
 
 @router.get("/{task_id}", response_model=TaskRead, responses=error_responses(*ERRORS))
 async def get_task(
-    tenant_id: uuid.UUID, user_id: UserId, task_id: TaskId, rt: RuntimeDep, _: TenantPrincipal
+    tenant_id: uuid.UUID,
+    user_id: UserId,
+    task_id: TaskId,
+    rt: RuntimeDep,
+    _: TenantPrincipal,
+    db: UserSession,
 ) -> TaskRead:
     """Read a task's working memory: slots (and which are missing) and steps."""
-    return await TaskService(rt, tenant_id, user_id).get(task_id)
+    return await TaskService(rt, db, tenant_id, user_id).get(task_id)
 
 
 @router.patch("/{task_id}", response_model=TaskRead, responses=error_responses(*ERRORS))
@@ -63,12 +74,22 @@ async def update_task(
     body: TaskUpdate,
     rt: RuntimeDep,
     _: TenantPrincipal,
+    db: UserSession,
 ) -> TaskRead:
     """Fill slots and record steps of an open task."""
-    return await TaskService(rt, tenant_id, user_id).update(task_id, body)
+    return await TaskService(rt, db, tenant_id, user_id).update(task_id, body)
 
 
-@router.post("/{task_id}/finish", response_model=TaskFinished, responses=error_responses(*ERRORS))
+@router.post(
+    "/{task_id}/finish",
+    response_model=TaskFinished,
+    responses=error_responses(*ERRORS),
+    description=(
+        "Seals the task. Refused with 409 (type urn:memlane:problem:task-slots-missing, the "
+        "empty slots listed in `errors`) while a required slot is empty; the task stays "
+        "open. The conclusion is stored like any memory write (sensitive values sealed)."
+    ),
+)
 async def finish_task(
     tenant_id: uuid.UUID,
     user_id: UserId,
@@ -77,6 +98,7 @@ async def finish_task(
     request: Request,
     rt: RuntimeDep,
     _: TenantPrincipal,
+    db: UserSession,
 ) -> TaskFinished:
     """Seal a task; its conclusion stays task-scoped unless promotion is asked for."""
-    return await TaskService(rt, tenant_id, user_id).finish(task_id, body, request_id(request))
+    return await TaskService(rt, db, tenant_id, user_id, request_id(request)).finish(task_id, body)

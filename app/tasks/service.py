@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.arbitration.service import ArbitrationService, Candidate
 from app.db.models import Task
 from app.kit.errors import Conflict, NotFound
 from app.kit.time import utcnow
-from app.memories.repository import MemoryRepository
-from app.memories.service import base_confidence, to_read
+from app.memories.service import to_read, writer_for
+from app.memories.writer import MemoryDraft
+from app.privacy.protect import embedding_text
 from app.tasks.repository import TaskRepository
 from app.tasks.schemas import TaskCreate, TaskFinish, TaskFinished, TaskRead, TaskUpdate
 
@@ -47,11 +48,51 @@ def slot_for_key(task: Task, key: str | None) -> str | None:
     return None
 
 
+class SlotsMissing(Conflict):
+    """A task cannot finish while required slots are empty."""
+
+    slug, title = "task-slots-missing", "Required slots are missing"
+
+
+async def fill_task_slots(
+    session: AsyncSession,
+    tenant_id: uuid.UUID,
+    user_id: str,
+    task_id: str,
+    facts: Sequence[tuple[str | None, str | None]],
+) -> None:
+    """Facts ``(key, value)`` whose key names a required slot of the open task fill that slot
+    (in the caller's transaction; flushes nothing itself)."""
+    task = await TaskRepository(session, tenant_id, user_id).get(task_id, for_update=True)
+    if task is None or task.status != "open":
+        return
+    slots = dict(task.slots)
+    for key, value in facts:
+        slot = slot_for_key(task, key)
+        if slot is not None and value:
+            slots[slot] = value
+    if slots != task.slots:
+        task.slots = slots
+        task.updated_at = utcnow()
+
+
 class TaskService:
-    def __init__(self, rt: Runtime, tenant_id: uuid.UUID, user_id: str):
+    """One user's tasks in the request's session (it only flushes)."""
+
+    def __init__(
+        self,
+        rt: Runtime,
+        session: AsyncSession,
+        tenant_id: uuid.UUID,
+        user_id: str,
+        request_id: str | None = None,
+    ):
         self.rt = rt
+        self.session = session
         self.tenant_id = tenant_id
         self.user_id = user_id
+        self.request_id = request_id
+        self.repo = TaskRepository(session, tenant_id, user_id)
 
     async def create(self, body: TaskCreate) -> TaskRead:
         """Raises Conflict (409) if the task id exists."""
@@ -68,103 +109,103 @@ class TaskService:
             created_at=now,
             updated_at=now,
         )
-        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-            TaskRepository(session, self.tenant_id, self.user_id).add(task)
-            try:
-                await session.commit()
-            except IntegrityError as exc:
-                raise Conflict(f"task {task.id!r} exists") from exc
+        if not await self.repo.insert(task):
+            raise Conflict(f"task {task.id!r} exists")
         return task_read(task)
 
     async def get(self, task_id: str) -> TaskRead:
-        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-            task = await TaskRepository(session, self.tenant_id, self.user_id).get(task_id)
+        task = await self.repo.get(task_id)
         if task is None:
             raise NotFound("no such task")
         return task_read(task)
 
     async def list_tasks(self, status: str | None, limit: int) -> list[TaskRead]:
-        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-            tasks = await TaskRepository(session, self.tenant_id, self.user_id).list_tasks(
-                status, limit
-            )
-        return [task_read(t) for t in tasks]
+        return [task_read(t) for t in await self.repo.list_tasks(status, limit)]
 
     async def update(self, task_id: str, body: TaskUpdate) -> TaskRead:
         """Fill slots and append steps. Raises NotFound, Conflict (409) for a finished task."""
-        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-            task = await TaskRepository(session, self.tenant_id, self.user_id).get(
-                task_id, for_update=True
-            )
-            if task is None:
-                raise NotFound("no such task")
-            if task.status == "finished":
-                raise Conflict("the task is finished; its working memory is sealed")
-            if body.name:
-                task.name = body.name
-            slots: dict[str, Any] = dict(task.slots)
-            for name, value in body.slots.items():
-                if value is None:
-                    slots.pop(name, None)
-                else:
-                    slots[name] = value
-            task.slots = slots
-            now = utcnow()
-            task.steps = [
-                *task.steps,
-                *({**s.model_dump(), "at": now.isoformat()} for s in body.steps),
-            ]
-            task.updated_at = now
-            await session.commit()
+        task = await self.repo.get(task_id, for_update=True)
+        if task is None:
+            raise NotFound("no such task")
+        if task.status == "finished":
+            raise Conflict("the task is finished; its working memory is sealed")
+        if body.name:
+            task.name = body.name
+        slots: dict[str, Any] = dict(task.slots)
+        for name, value in body.slots.items():
+            if value is None:
+                slots.pop(name, None)
+            else:
+                slots[name] = value
+        task.slots = slots
+        now = utcnow()
+        task.steps = [
+            *task.steps,
+            *({**s.model_dump(), "at": now.isoformat()} for s in body.steps),
+        ]
+        task.updated_at = now
+        await self.session.flush()
         return task_read(task)
 
-    async def finish(self, task_id: str, body: TaskFinish, request_id: str | None) -> TaskFinished:
-        """Seal the task. Its conclusion becomes a task-scoped memory, and a user-scoped one
-        too only when ``promote`` is set (arbitration trigger ``promotion``, audited)."""
-        embedding = None
+    async def finish(self, task_id: str, body: TaskFinish) -> TaskFinished:
+        """Seal the task. Its conclusion becomes a task-scoped memory through the memory writer
+        (protected like any write: a password in it is sealed), and a user-scoped one too only
+        when ``promote`` is set (arbitration trigger ``promotion``, audited).
+
+        Raises NotFound, Conflict (409) when the task is finished, SlotsMissing (409, type
+        ``…:task-slots-missing``) while a required slot is empty; the task stays open.
+        """
+        task = self._check_finishable(await self.repo.get(task_id))  # again under the lock
+        memories = []
         if body.conclusion:
-            [embedding] = await self.rt.embedder.embed_passages([body.conclusion])
-        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-            task = await TaskRepository(session, self.tenant_id, self.user_id).get(
-                task_id, for_update=True
-            )
-            if task is None:
-                raise NotFound("no such task")
-            if task.status == "finished":
-                raise Conflict("the task is already finished")
             now = utcnow()
-            task.status, task.finished_at, task.updated_at = "finished", now, now
-            task.conclusion = body.conclusion
-            memories = []
-            if body.conclusion:
-                arbiter = ArbitrationService(
-                    MemoryRepository(session, self.tenant_id, self.user_id),
-                    actor="api",
-                    request_id=request_id,
+            scopes = [("task", task.id, "explicit")] + (
+                [("user", "", "promotion")] if body.promote else []
+            )
+            drafts = [
+                MemoryDraft(
+                    content=body.conclusion,
+                    type="fact",
+                    key=body.key,
+                    source="user_declared",
+                    scope=scope,
+                    scope_id=scope_id,
+                    valid_from=now,
+                    trigger=trigger,
+                    origin={"task_id": task.id},
+                    metadata={"task_conclusion": True},
                 )
-                scopes = [("task", task.id, "explicit")] + (
-                    [("user", "", "promotion")] if body.promote else []
-                )
-                for scope, scope_id, trigger in scopes:
-                    outcome = await arbiter.apply(
-                        Candidate(
-                            content=body.conclusion,
-                            type="fact",
-                            key=body.key,
-                            source="user_declared",
-                            confidence=base_confidence("user_declared"),
-                            scope=scope,
-                            scope_id=scope_id,
-                            valid_from=now,
-                            trigger=trigger,
-                            origin={"task_id": task.id},
-                            metadata={"task_conclusion": True},
-                            embedding=embedding,
-                            embedding_model=self.rt.embedder.model,
-                        )
-                    )
-                    memories += outcome.memories[:1]
-            await session.commit()
+                for scope, scope_id, trigger in scopes
+            ]
+            writer = writer_for(
+                self.rt, self.session, self.tenant_id, self.user_id, "api", self.request_id
+            )
+            # The writer takes the user's locks before the task row is locked below: every
+            # unit of work takes them in that order.
+            outcomes = await writer.write(drafts)
+            memories = [o.memories[0] for o in outcomes]
+        task = self._check_finishable(await self.repo.get(task_id, for_update=True))
+        now = utcnow()
+        task.status, task.finished_at, task.updated_at = "finished", now, now
+        # The task keeps the conclusion as the writer stored it (secrets masked), with
+        # personal values shown by kind: the memory holds them sealed.
+        task.conclusion = embedding_text(memories[0].content) if memories else None
+        await self.session.flush()
         return TaskFinished(
             task=task_read(task), memories=[to_read(m, self.rt.privacy) for m in memories]
         )
+
+    @staticmethod
+    def _check_finishable(task: Task | None) -> Task:
+        if task is None:
+            raise NotFound("no such task")
+        if task.status == "finished":
+            raise Conflict("the task is already finished")
+        missing = [s for s in task.required_slots if task.slots.get(s) in (None, "")]
+        if missing:
+            raise SlotsMissing(
+                f"required slots are missing: {', '.join(missing)}; fill them "
+                "(PATCH …/tasks/{id}) before finishing",
+                errors=[{"loc": ["slots", s], "msg": "required slot is empty"} for s in missing],
+            )
+        return task

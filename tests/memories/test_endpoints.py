@@ -98,10 +98,19 @@ async def test_patch_changes_content_and_records_history(tenant: TenantCtx) -> N
         url, json={"content": "I drive a red car", "confidence": 0.6}, headers=tenant.headers
     )
     assert r.status_code == 200
-    assert r.json()["content"] == "I drive a red car" and r.json()["confidence"] == 0.6
+    new = r.json()
+    # A new content is a new version: the edited memory is frozen and superseded by it.
+    assert new["content"] == "I drive a red car" and new["confidence"] == 0.6
+    assert new["id"] != m["id"] and new["supersedes"] == m["id"] and new["status"] == "active"
     hist = (await tenant.client.get(f"{url}/history", headers=tenant.headers)).json()
-    assert [e["action"] for e in hist["entries"]] == ["create", "update"]
-    assert hist["entries"][1]["old"]["content"] == "I drive a blue car"
+    assert [x["id"] for x in hist["chain"]] == [m["id"], new["id"]]
+    assert [x["status"] for x in hist["chain"]] == ["frozen", "active"]
+    assert [(e["memory_id"], e["action"]) for e in hist["entries"]] == [
+        (m["id"], "create"),
+        (new["id"], "create"),
+        (m["id"], "supersede"),
+    ]
+    assert hist["entries"][2]["old"]["content"] == "I drive a blue car"
     recalled = await tenant.recall("u3", "what colour is my car")
     assert [x["content"] for x in recalled["memories"]] == ["I drive a red car"]
 

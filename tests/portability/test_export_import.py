@@ -110,9 +110,8 @@ async def test_export_holds_only_the_users_rows_with_history(
 
 
 async def test_round_trip_into_another_tenant_keeps_contents_and_chains(
-    tenant: TenantCtx, other_tenant: TenantCtx, monkeypatch: pytest.MonkeyPatch
+    tenant: TenantCtx, other_tenant: TenantCtx
 ) -> None:
-    monkeypatch.setattr(portability_service, "IMPORT_BATCH_SIZE", 1)  # chain across batches
     await seed(tenant, "ann")
     doc = await export(tenant, "ann")
 
@@ -121,7 +120,8 @@ async def test_round_trip_into_another_tenant_keeps_contents_and_chains(
     assert result["dry_run"] is False
     assert (result["memories_in_document"], result["imported"], result["created"]) == (3, 3, 3)
     assert result["outcomes"] == {"stored": 2, "refreshed": 0, "superseded": 1, "new_frozen": 0}
-    assert result["rules"] == {"no_conflict": 2, "newer_wins": 1}
+    # The chain is restored as recorded, not decided again.
+    assert result["rules"] == {"no_conflict": 2, "import_chain": 1}
     source = await memories(tenant, "ann")
     target = await memories(other_tenant, "zoe")
     assert {m["content"] for m in target if m["status"] == "active"} == {
@@ -162,7 +162,8 @@ async def test_a_frozen_entry_stays_frozen_when_no_rule_would_freeze_it(
 
     result = await import_(other_tenant, "zoe", doc)
 
-    assert result["rules"] == {"no_conflict": 2, "import_chain": 1}
+    # The current entry is arbitrated; the retired one is restored as the document records it.
+    assert result["rules"] == {"no_conflict": 1, "import_chain": 1}
     got = by_content(await memories(other_tenant, "zoe"))
     assert got["I like jazz"]["status"] == "frozen"
     assert got["I like jazz"]["superseded_by"] == got["I like opera"]["id"]
@@ -207,27 +208,28 @@ async def test_import_arbitrates_against_the_targets_own_memories(
     assert [a["trigger"] for a in audit if a["outcome"] == "superseded"] == ["import"]
 
 
-async def test_importing_the_same_document_again_refreshes_and_duplicates_nothing(
+async def test_importing_the_same_document_again_changes_nothing(
     tenant: TenantCtx, other_tenant: TenantCtx
 ) -> None:
     await seed(tenant, "ann")
     doc = await export(tenant, "ann")
     await import_(other_tenant, "zoe", doc)
-    first = by_content(await memories(other_tenant, "zoe"))
+    first = await memories(other_tenant, "zoe")
+    audit_before = await arbitrations(other_tenant, "zoe")
 
     again = await import_(other_tenant, "zoe", doc)
 
-    assert again["created"] == 0
-    assert again["outcomes"] == {"stored": 0, "refreshed": 3, "superseded": 0, "new_frozen": 0}
-    assert again["rules"] == {"duplicate": 3}
-    second = by_content(await memories(other_tenant, "zoe"))
-    assert {c: m["id"] for c, m in second.items()} == {c: m["id"] for c, m in first.items()}
-    assert {c: m["status"] for c, m in second.items()} == {c: m["status"] for c, m in first.items()}
-    assert second["I like green tea"]["confirmations"] == 3
-    # Importing a user's export into that same user is a refresh too.
+    assert (again["created"], again["unchanged"], again["decisions"]) == (0, 3, [])
+    assert again["outcomes"] == {"stored": 0, "refreshed": 0, "superseded": 0, "new_frozen": 0}
+    # Not one field moved: no confirmation counted twice, no new audit row.
+    assert await memories(other_tenant, "zoe") == first
+    assert by_content(first)["I like green tea"]["confirmations"] == 2
+    assert len(await arbitrations(other_tenant, "zoe")) == len(audit_before)
+    # Importing a user's export into that same user changes nothing either.
+    source = await memories(tenant, "ann")
     back = await import_(tenant, "ann", doc)
-    assert (back["created"], back["outcomes"]["refreshed"]) == (0, 3)
-    assert len(await memories(tenant, "ann")) == 3
+    assert (back["created"], back["unchanged"]) == (0, 3)
+    assert await memories(tenant, "ann") == source
 
 
 async def test_dry_run_reports_the_real_run_and_writes_nothing(

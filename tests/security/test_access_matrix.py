@@ -467,8 +467,11 @@ async def test_import_cannot_reach_another_tenants_memories(world: World) -> Non
         f"{world.a.user('bob')}/export", headers=world.a.headers
     )  # only to borrow a valid memory entry shape
     entry = dict(doc.json()["memories"][0])
-    entry.update(id=victim, content="attacker content", supersedes=victim, superseded_by=None)
-    forged = {**world.import_document, "memories": [entry], "tenant_id": world.a.id}
+    entry.update(id=victim, content="attacker content", supersedes=None, superseded_by=None)
+    # (A memory that supersedes itself is refused outright, 422: the link is on a second entry.)
+    successor = {**entry, "id": str(uuid.uuid4()), "content": "attacker successor"}
+    successor.update(supersedes=victim)
+    forged = {**world.import_document, "memories": [entry, successor], "tenant_id": world.a.id}
     r = await world.client.post(
         f"{world.b.user('bob')}/import", json=forged, headers=world.b.headers
     )

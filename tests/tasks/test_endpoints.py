@@ -101,3 +101,33 @@ async def test_task_context_shows_working_memory(tenant: TenantCtx) -> None:
         "Buy a laptop (open)" in text and "- os: Linux" in text and "still needed: budget" in text
     )
     assert "compared three models" in text
+
+
+async def test_a_task_with_missing_required_slots_cannot_finish(tenant: TenantCtx) -> None:
+    url = f"{tenant.user('u')}/tasks"
+    r = await tenant.client.post(
+        url,
+        json={"id": "trip", "name": "trip", "required_slots": ["x", "y"]},
+        headers=tenant.headers,
+    )
+    assert r.status_code == 201
+    await tenant.client.patch(f"{url}/trip", json={"slots": {"y": "set"}}, headers=tenant.headers)
+    r = await tenant.client.post(
+        f"{url}/trip/finish", json={"conclusion": "We go by train"}, headers=tenant.headers
+    )
+    assert r.status_code == 409
+    assert r.headers["content-type"] == "application/problem+json"
+    problem = r.json()
+    assert problem["type"] == "urn:memlane:problem:task-slots-missing"
+    assert [e["loc"] for e in problem["errors"]] == [["slots", "x"]]
+    task = (await tenant.client.get(f"{url}/trip", headers=tenant.headers)).json()
+    assert (task["status"], task["missing_slots"], task["conclusion"]) == ("open", ["x"], None)
+    # Nothing of the refused finish was remembered.
+    listed = await tenant.client.get(f"{tenant.user('u')}/memories", headers=tenant.headers)
+    assert listed.json()["items"] == []
+
+    await tenant.client.patch(f"{url}/trip", json={"slots": {"x": "set"}}, headers=tenant.headers)
+    r = await tenant.client.post(
+        f"{url}/trip/finish", json={"conclusion": "We go by train"}, headers=tenant.headers
+    )
+    assert r.status_code == 200 and r.json()["task"]["status"] == "finished"

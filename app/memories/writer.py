@@ -1,0 +1,365 @@
+"""The memory writer: the only code that creates or changes a memory row.
+
+Every path that stores a memory — explicit and batch writes, extraction jobs, imports, task
+conclusions, PATCH — hands the writer ``MemoryDraft`` objects and the writer runs the same
+steps, in the caller's session and transaction (it only flushes):
+
+    admit (policy hook) → protect (mask, seal) → content_hash + search_text → embedding
+        → write lock → arbitration → audit (arbitrations) + history (memory_history)
+
+Protection runs once per draft: a draft built from a job payload that was protected at intake
+(``MemoryWriter.protect`` is the intake's step too) carries ``protected=True`` and is not
+protected twice. Embedding happens before the write lock is taken, so no lock waits on the
+provider. docs/architecture.md draws the path.
+
+Extension points, one place each:
+- ``MemoryWriter.admit``: per-user policy (a user's memory mode: facts only, session only,
+  paused) decides here whether and how a draft is stored.
+- ``MemoryDraft.kind``: today every draft is a ``fact``. A new kind (``episode``: a verbatim
+  user turn with ``links`` to the facts formed from it) is dispatched in ``_write_one``; it
+  takes the same protection, hashing, embedding and audit steps.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any, Literal
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.arbitration.service import ArbitrationService, Candidate, Outcome, fingerprint
+from app.db.models import Memory
+from app.kit.errors import Conflict, InvalidRequest, NotFound
+from app.kit.time import utcnow
+from app.memories.repository import MemoryRepository, snapshot
+from app.privacy.protect import Privacy, embedding_text, merge_sealed, owner_of, protect_memory
+from app.providers.embeddings import Embedder
+
+BASE_CONFIDENCE = {
+    "user_declared": 0.9,
+    "form": 0.9,
+    "import": 0.8,
+    "behavior_observed": 0.7,
+    "model_inferred": 0.5,
+}
+
+DraftKind = Literal["fact"]
+
+
+def base_confidence(source: str) -> float:
+    """Default confidence (0..1) of a memory from ``source`` (DESIGN.md)."""
+    return BASE_CONFIDENCE.get(source, 0.5)
+
+
+@dataclass(slots=True)
+class MemoryDraft:
+    """A memory on its way in: what the caller knows, before protection and arbitration.
+
+    ``content``/``value`` are clear text unless ``protected`` is set (then ``sealed`` holds
+    the entries their tokens and masks stand for). ``confidence`` None takes the source's base
+    confidence. ``secret_kind`` marks the value as secret as a whole (besides the keys of
+    ``SECRET_KEYS``). ``trigger`` is the arbitration trigger recorded in the audit
+    (explicit | extraction | import | promotion | correction). ``embedding`` may be given
+    (already computed); ``embed=False`` on ``write`` stores none (a dry run).
+    """
+
+    content: str
+    type: str
+    source: str
+    valid_from: datetime
+    scope: str = "user"
+    scope_id: str = ""
+    key: str | None = None
+    value: str | None = None
+    confidence: float | None = None
+    trigger: str = "explicit"
+    is_correction: bool = False
+    retracts: list[str] = field(default_factory=list)
+    valid_to: datetime | None = None
+    origin: dict[str, Any] = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    sealed: list[dict[str, Any]] = field(default_factory=list)
+    secret_kind: str | None = None
+    protected: bool = False
+    embedding: list[float] | None = None
+    kind: DraftKind = "fact"
+    # For kinds that point at other memories (an episode's facts); unused by facts.
+    links: list[uuid.UUID] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Restore:
+    """How a memory is restored as it was recorded elsewhere (an import document): frozen,
+    with its id here and its links already mapped to ids here (None: the linked memory is not
+    here)."""
+
+    memory_id: uuid.UUID
+    superseded_by: uuid.UUID | None
+    supersedes: uuid.UUID | None
+    superseded_at: datetime | None
+    confirmations: int = 1
+
+
+class MemoryWriter:
+    """Writes one user's memories inside the caller's transaction (it only flushes).
+
+    Raises ``sqlalchemy.exc.IntegrityError`` when the database refused a second active row of
+    one fact (the unique indexes are the last guard; the write lock normally prevents it) —
+    the caller's unit of work is then rolled back and may be retried.
+    """
+
+    def __init__(
+        self,
+        session: AsyncSession,
+        *,
+        tenant_id: uuid.UUID,
+        user_id: str,
+        privacy: Privacy,
+        embedder: Embedder,
+        actor: str,
+        request_id: str | None,
+    ):
+        self.repo = MemoryRepository(session, tenant_id, user_id)
+        self.privacy = privacy
+        self.embedder = embedder
+        self.owner = owner_of(tenant_id, user_id)
+        self.actor = actor
+        self.request_id = request_id
+        self.arbiter = ArbitrationService(self.repo, actor=actor, request_id=request_id)
+
+    # --- the steps -----------------------------------------------------------------------
+
+    def admit(self, draft: MemoryDraft) -> MemoryDraft | None:
+        """Policy hook: the draft to store, changed or not, or None to store nothing.
+
+        Every draft of every path passes here before anything else happens to it. Today every
+        draft is admitted unchanged; a per-user policy (the user's memory mode) is applied
+        here and nowhere else.
+        """
+        return draft
+
+    def protect(self, draft: MemoryDraft) -> MemoryDraft:
+        """The draft with its sensitive values sealed (``protect_memory``); a draft already
+        protected is returned as is. Pure: no I/O. A write's intake calls it before the
+        payload is stored, so the queue never holds the clear values either."""
+        if draft.protected:
+            return draft
+        p = protect_memory(
+            self.privacy,
+            self.owner,
+            content=draft.content,
+            key=draft.key,
+            value=draft.value,
+            secret_kind=draft.secret_kind,
+        )
+        sealed = merge_sealed(draft.sealed, p.sealed)
+        return replace(draft, content=p.content, value=p.value, sealed=sealed, protected=True)
+
+    async def embed(self, drafts: Sequence[MemoryDraft]) -> list[list[float]]:
+        """Embeddings of the drafts that have none, in one provider call (``embedding_text``:
+        personal tokens as ``[kind]``, secrets masked). Raises ``EmbeddingError``."""
+        todo = [d for d in drafts if d.embedding is None]
+        if todo:
+            vectors = await self.embedder.embed_passages([embedding_text(d.content) for d in todo])
+            for d, v in zip(todo, vectors, strict=True):
+                d.embedding = v
+        return [d.embedding for d in drafts if d.embedding is not None]
+
+    async def write(self, drafts: Sequence[MemoryDraft], *, embed: bool = True) -> list[Outcome]:
+        """Store the drafts in order: each one is arbitrated against what the earlier ones
+        wrote, exactly as separate writes would be. Returns one ``Outcome`` per admitted draft
+        (the memories created or touched, first the new one; the arbitration rows)."""
+        admitted = [d for d in (self.admit(d) for d in drafts) if d is not None]
+        protected = [self.protect(d) for d in admitted]
+        if embed:
+            await self.embed(protected)
+        await self.repo.lock_writes()
+        return [await self._write_one(d) for d in protected]
+
+    async def _write_one(self, draft: MemoryDraft) -> Outcome:
+        # Dispatch on draft.kind: a new kind of memory gets its branch here.
+        return await self.arbiter.apply(self._candidate(draft))
+
+    def _candidate(self, draft: MemoryDraft) -> Candidate:
+        """The arbitration candidate of a protected draft, with its hash and search text."""
+        chash, search_text = fingerprint(draft.content)
+        return Candidate(
+            content=draft.content,
+            type=draft.type,
+            source=draft.source,
+            confidence=draft.confidence
+            if draft.confidence is not None
+            else base_confidence(draft.source),
+            scope=draft.scope,
+            scope_id=draft.scope_id,
+            valid_from=draft.valid_from,
+            valid_to=draft.valid_to,
+            trigger=draft.trigger,
+            key=draft.key,
+            value=draft.value,
+            is_correction=draft.is_correction,
+            retracts=list(draft.retracts),
+            origin=dict(draft.origin),
+            metadata=dict(draft.metadata),
+            sealed=list(draft.sealed),
+            embedding=draft.embedding,
+            embedding_model=self.embedder.model if draft.embedding is not None else None,
+            content_hash=chash,
+            search_text=search_text,
+        )
+
+    async def restore(
+        self, items: Sequence[tuple[MemoryDraft, Restore]], *, embed: bool = True
+    ) -> list[Outcome]:
+        """Store retired memories as they were recorded (frozen, their links kept), not
+        arbitrated: what superseded them was decided where they were recorded. The same steps
+        as ``write`` (admit, protect, hash, embed, write lock, audit rule ``import_chain``)."""
+        admitted = [(d, r) for d, r in ((self.admit(d), r) for d, r in items) if d is not None]
+        protected = [(self.protect(d), r) for d, r in admitted]
+        if embed:
+            await self.embed([d for d, _ in protected])
+        await self.repo.lock_writes()
+        out = []
+        for d, r in protected:
+            out.append(
+                await self.arbiter.restore(
+                    self._candidate(d),
+                    memory_id=r.memory_id,
+                    superseded_by=r.superseded_by,
+                    supersedes=r.supersedes,
+                    superseded_at=r.superseded_at,
+                    confirmations=r.confirmations,
+                )
+            )
+        return out
+
+    # --- changes of an existing memory ----------------------------------------------------
+
+    async def revise(
+        self,
+        memory_id: uuid.UUID,
+        *,
+        content: str | None,
+        value: str | None,
+        value_set: bool,
+        metadata: dict[str, Any] | None = None,
+        confidence: float | None = None,
+    ) -> Outcome:
+        """A new version of an active memory (PATCH of its content or value): the old one's
+        clear text with the changes is written as a user correction that supersedes it (rule
+        ``user_correction``: the old one is frozen, ``superseded_by`` the new one). Never an
+        in-place edit of what a memory says.
+
+        A new ``value`` without ``content`` replaces the old value where the content says it
+        ("I live in Porto" → "I live in Tokyo").
+
+        Raises NotFound, Conflict (409) when the memory is not active (frozen, archived),
+        InvalidRequest (422) for a new value alone when the content does not contain the old
+        one.
+        """
+        old = await self._active(memory_id)
+        clear_content = self.privacy.reveal_all(old.content, old.sealed, self.owner)
+        clear_value = (
+            self.privacy.reveal_all(old.value, old.sealed, self.owner) if old.value else None
+        )
+        if content is None and value_set and value != clear_value:
+            # A new value alone: the text says it too, or the two would disagree.
+            if not clear_value or not value or clear_value not in clear_content:
+                raise InvalidRequest(
+                    "the memory's content does not contain its value: send the new content "
+                    "with the new value"
+                )
+            content = clear_content.replace(clear_value, value)
+        draft = MemoryDraft(
+            content=content if content is not None else clear_content,
+            type=old.type,
+            source="user_declared",
+            valid_from=utcnow(),
+            scope=old.scope,
+            scope_id=old.scope_id,
+            key=old.key,
+            value=value if value_set else clear_value,
+            confidence=confidence if confidence is not None else old.confidence,
+            trigger="correction",
+            is_correction=True,
+            origin={**(old.origin or {}), "revises": str(old.id)},
+            metadata={**(old.metadata_ or {}), **(metadata or {})},
+        )
+        [protected] = [self.protect(draft)]
+        await self.embed([protected])
+        await self.repo.lock_writes()
+        old = await self._active(memory_id, for_update=True)
+        return await self.arbiter.supersede(old, self._candidate(protected))
+
+    async def annotate(
+        self,
+        memory_id: uuid.UUID,
+        *,
+        confidence: float | None = None,
+        metadata: dict[str, Any] | None = None,
+        status: str | None = None,
+    ) -> Memory:
+        """Change what Memlane thinks of a memory, not what it says: its confidence, its
+        metadata (replaced), its status (``archived``, or ``active`` again for an archived
+        memory). Recorded in its history.
+
+        Raises NotFound, Conflict (409) when a frozen memory is to become active (it is
+        history: write a new memory) or an archived one would be a second active value.
+        """
+        await self.repo.lock_writes()
+        m = await self.repo.get(memory_id, for_update=True)
+        if m is None or m.status == "deleted":
+            raise NotFound("no such memory")
+        if status == "active" and m.status == "frozen":
+            raise Conflict("the memory is frozen (superseded): write a new memory instead")
+        before = snapshot(m)
+        if confidence is not None:
+            m.confidence = confidence
+        if metadata is not None:
+            m.metadata_ = metadata
+        if status is not None:
+            m.status = status
+        m.updated_at = utcnow()
+        self.repo.add_history(
+            m, "update", old=before, new=snapshot(m), actor=self.actor, request_id=self.request_id
+        )
+        try:
+            async with self.repo.session.begin_nested():
+                await self.repo.flush()
+        except IntegrityError as exc:
+            raise Conflict("another active memory holds this fact; supersede it instead") from exc
+        return m
+
+    async def delete(self, memory_id: uuid.UUID) -> dict[str, Any]:
+        """Real deletion: content, value, embedding and metadata are erased; the history keeps
+        that the memory existed and when, not what it said. Returns the memory's ``origin`` as
+        it was (the caller scrubs the request that held the words). Raises NotFound."""
+        await self.repo.lock_writes()
+        m = await self.repo.get(memory_id, for_update=True)
+        if m is None or m.status == "deleted":
+            raise NotFound("no such memory")
+        origin = dict(m.origin or {})
+        m.status, m.content, m.value, m.embedding, m.metadata_ = "deleted", "", None, None, {}
+        m.content_hash, m.origin, m.updated_at = "", {}, utcnow()
+        m.search_text, m.sealed = "", []
+        await self.repo.scrub_history(m.id)
+        self.repo.add_history(
+            m, "delete", old=None, new=None, actor=self.actor, request_id=self.request_id
+        )
+        await self.repo.flush()
+        return origin
+
+    async def _active(self, memory_id: uuid.UUID, *, for_update: bool = False) -> Memory:
+        m = await self.repo.get(memory_id, for_update=for_update)
+        if m is None or m.status == "deleted":
+            raise NotFound("no such memory")
+        if m.status != "active":
+            raise Conflict(
+                f"the memory is {m.status}: only an active memory takes a new version "
+                "(write a new memory instead)"
+            )
+        return m
