@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request, Response, status
 from fastapi.responses import JSONResponse
 
-from app.auth.principal import TenantPrincipal
+from app.auth.principal import TenantPrincipal, require_scope
 from app.jobs.waiting import wait_for_job
 from app.kit.deps import IdempotencyKey, UserId, UserSession, get_runtime, request_id
 from app.kit.errors import (
@@ -82,6 +82,7 @@ async def accepted_or_waited(
     status_code=status.HTTP_202_ACCEPTED,
     response_model=JobAccepted,
     responses=WRITE_RESPONSES,
+    dependencies=[require_scope("memories:write")],
 )
 async def create_memory(
     tenant_id: uuid.UUID,
@@ -114,6 +115,7 @@ async def create_memory(
         "one's single-valued key supersedes it, as two writes would. Idempotency-Key and "
         "wait=true behave as for a single write; the result lists the memories in item order."
     ),
+    dependencies=[require_scope("memories:write")],
 )
 async def create_memories(
     tenant_id: uuid.UUID,
@@ -135,7 +137,12 @@ async def create_memories(
 LIST_FILTERS = frozenset({"type", "status", "scope", "source", "key", "cursor", "limit"})
 
 
-@router.get("/memories", response_model=MemoryList, responses=error_responses(*COMMON_ERRORS))
+@router.get(
+    "/memories",
+    response_model=MemoryList,
+    responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:read")],
+)
 async def list_memories(
     tenant_id: uuid.UUID,
     user_id: UserId,
@@ -166,7 +173,10 @@ async def list_memories(
 
 
 @router.get(
-    "/memories/{memory_id}", response_model=MemoryRead, responses=error_responses(*COMMON_ERRORS)
+    "/memories/{memory_id}",
+    response_model=MemoryRead,
+    responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:read")],
 )
 async def get_memory(
     tenant_id: uuid.UUID,
@@ -191,6 +201,7 @@ async def get_memory(
         "(409 otherwise). Confidence, metadata and archiving change the memory itself. Every "
         "change is recorded in the history."
     ),
+    dependencies=[require_scope("memories:write")],
 )
 async def update_memory(
     tenant_id: uuid.UUID,
@@ -212,6 +223,7 @@ async def update_memory(
     "/memories/{memory_id}",
     status_code=status.HTTP_204_NO_CONTENT,
     responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:write")],
 )
 async def delete_memory(
     tenant_id: uuid.UUID,
@@ -231,6 +243,7 @@ async def delete_memory(
     "/memories/{memory_id}/history",
     response_model=MemoryHistoryRead,
     responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:read")],
 )
 async def get_memory_history(
     tenant_id: uuid.UUID,
@@ -245,7 +258,10 @@ async def get_memory_history(
 
 
 @router.get(
-    "/arbitrations", response_model=ArbitrationList, responses=error_responses(*COMMON_ERRORS)
+    "/arbitrations",
+    response_model=ArbitrationList,
+    responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:read")],
 )
 async def list_arbitrations(
     tenant_id: uuid.UUID,
@@ -269,6 +285,7 @@ async def list_arbitrations(
     "/memories/{memory_id}/reveal",
     response_model=RevealResponse,
     responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:reveal")],
 )
 async def reveal_memory_secrets(
     tenant_id: uuid.UUID,

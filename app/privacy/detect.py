@@ -1,9 +1,19 @@
 """Detection of sensitive values in Chinese and English text.
 
-Two levels (DESIGN.md): ``secret`` — Chinese resident ID numbers (GB 11643 checksum), bank card
-numbers (Luhn), passwords and PINs stated in text — are stored only encrypted and masked
-everywhere; ``personal`` — email addresses, phone numbers (CN mobile, E.164) — are encrypted at
-rest, kept out of embedding input and logs, and returned to their owner.
+Two levels (DESIGN.md): ``secret`` — government ID numbers (Chinese resident ID, US SSN), bank
+card numbers, IBANs, passwords and PINs stated in text — are stored only encrypted and masked
+everywhere; ``personal`` — email addresses and phone numbers — are encrypted at rest, kept out
+of embedding input and logs, and returned to their owner.
+
+Checksums and number formats come from maintained libraries (docs/libraries.md):
+``python-stdnum`` validates the ID numbers (GB 11643 check digit and birth date), IBANs
+(ISO 13616 mod 97) and card numbers (Luhn, ISO/IEC 7812); ``phonenumbers`` (Google's
+libphonenumber metadata) finds phone numbers in text, in international form and in the national
+formats of ``PHONE_REGIONS``, also when they are written straight after Chinese characters.
+
+Every boundary below names the characters it excludes (``[0-9A-Za-z]``), never ``\\w``: in
+Python ``\\w`` matches Chinese characters, so "邮箱是liming@example.com" would have no boundary
+before the address.
 """
 
 from __future__ import annotations
@@ -12,27 +22,40 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+import phonenumbers
+from stdnum import iban, luhn
+from stdnum.cn import ric
+from stdnum.us import ssn
+
 Level = Literal["secret", "personal"]
 
-_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
-_ID_CHECK = "10X98765432"
+# National formats recognised without a +country prefix (Memlane's users write Chinese and
+# English); numbers written with +country are recognised for every country.
+PHONE_REGIONS = ("CN", "US")
+
 _CN_ID = re.compile(r"(?<![0-9A-Za-z])(\d{17}[\dXx])(?![0-9A-Za-z])")
 _CARD = re.compile(r"(?<![\d-])(\d(?:[ -]?\d){12,18})(?![\d-])")
+# IBAN: compact, or printed in groups of four (ISO 13616-1 "paper format").
+_IBAN = re.compile(
+    r"(?<![0-9A-Za-z])([A-Z]{2}\d{2}(?:[0-9A-Z]{11,30}|(?: [0-9A-Z]{4}){2,7}(?: [0-9A-Z]{1,3})?))"
+    r"(?![0-9A-Za-z])"
+)
+# US SSN only in its written form 123-45-6789: a bare 9-digit number is far more often
+# something else.
+_SSN = re.compile(r"(?<![\d-])(\d{3}-\d{2}-\d{4})(?![\d-])")
 _PASSWORD = re.compile(
     r"(?:密码|口令|支付密码|登录密码|pin\s*码|password|passcode|passphrase|pin(?:\s*code)?)"
     r"\s*(?:是|为|:|：|=|is|was)\s*[\"'“‘]?(?P<v>[^\s\"'”’，。,;；]{3,64})",
     re.I,
 )
 _EMAIL = re.compile(
-    r"(?<![\w.+-])([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
+    r"(?<![A-Za-z0-9._%+-])([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
 )
-_CN_MOBILE = re.compile(r"(?<![\d+])(1[3-9]\d{9})(?!\d)")
-_E164 = re.compile(r"(?<![\w+])(\+[1-9]\d{7,14})(?!\d)")
 
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    kind: str  # cn_id | bank_card | password | email | phone
+    kind: str  # cn_id | us_ssn | bank_card | iban | password | email | phone
     level: Level
     start: int
     end: int
@@ -40,47 +63,53 @@ class Finding:
 
 
 def valid_cn_id(number: str) -> bool:
-    """GB 11643-1999 check digit of an 18-character resident ID number."""
-    if len(number) != 18 or not number[:17].isdigit():
-        return False
-    total = sum(int(d) * w for d, w in zip(number[:17], _ID_WEIGHTS, strict=True))
-    return _ID_CHECK[total % 11] == number[17].upper()
+    """Whether ``number`` is a valid 18-character Chinese resident ID number (GB 11643-1999:
+    check digit and birth date; ``stdnum.cn.ric``)."""
+    return len(number) == 18 and bool(ric.is_valid(number))
 
 
-def valid_luhn(digits: str) -> bool:
-    """Luhn (ISO/IEC 7812) checksum of a card number."""
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch)
-        if i % 2:
-            d = d * 2 - 9 if d > 4 else d * 2
-        total += d
-    return total % 10 == 0
+def valid_card(digits: str) -> bool:
+    """Whether ``digits`` (13–19 digits, no separators) passes the Luhn check of ISO/IEC 7812
+    (``stdnum.luhn``)."""
+    return digits.isdigit() and 13 <= len(digits) <= 19 and bool(luhn.is_valid(digits))
+
+
+def phone_spans(text: str) -> list[tuple[int, int, str]]:
+    """``[(start, end, raw text)]`` of the valid phone numbers in ``text`` (``phonenumbers``
+    with leniency VALID: the number must exist in the numbering plan of its region)."""
+    spans: dict[tuple[int, int], str] = {}
+    for region in PHONE_REGIONS:
+        for m in phonenumbers.PhoneNumberMatcher(text, region):
+            spans.setdefault((m.start, m.end), m.raw_string)
+    return [(start, end, raw) for (start, end), raw in sorted(spans.items())]
 
 
 def detect(text: str) -> list[Finding]:
-    """Every sensitive value in ``text``, non-overlapping, in order of position."""
+    """Every sensitive value in ``text``, non-overlapping, in order of position. Secrets are
+    looked for first, so a number that is both (an ID that also reads as a phone) is a secret."""
     found: list[Finding] = []
 
-    def add(kind: str, level: Level, m: re.Match[str], group: int | str = 1) -> None:
-        start, end = m.span(group)
+    def add(kind: str, level: Level, start: int, end: int) -> None:
         if any(f.start < end and start < f.end for f in found):
             return
-        found.append(Finding(kind, level, start, end, m.group(group)))
+        found.append(Finding(kind, level, start, end, text[start:end]))
 
     for m in _CN_ID.finditer(text):
         if valid_cn_id(m.group(1)):
-            add("cn_id", "secret", m)
+            add("cn_id", "secret", *m.span(1))
+    for m in _SSN.finditer(text):
+        if ssn.is_valid(m.group(1)):
+            add("us_ssn", "secret", *m.span(1))
     for m in _CARD.finditer(text):
-        digits = re.sub(r"[ -]", "", m.group(1))
-        if 13 <= len(digits) <= 19 and valid_luhn(digits):
-            add("bank_card", "secret", m)
+        if valid_card(re.sub(r"[ -]", "", m.group(1))):
+            add("bank_card", "secret", *m.span(1))
+    for m in _IBAN.finditer(text):
+        if iban.is_valid(m.group(1)):
+            add("iban", "secret", *m.span(1))
     for m in _PASSWORD.finditer(text):
-        add("password", "secret", m, "v")
+        add("password", "secret", *m.span("v"))
     for m in _EMAIL.finditer(text):
-        add("email", "personal", m)
-    for m in _E164.finditer(text):
-        add("phone", "personal", m)
-    for m in _CN_MOBILE.finditer(text):
-        add("phone", "personal", m)
+        add("email", "personal", *m.span(1))
+    for start, end, _ in phone_spans(text):
+        add("phone", "personal", start, end)
     return sorted(found, key=lambda f: f.start)

@@ -6,7 +6,7 @@ import uuid
 
 from fastapi import APIRouter
 
-from app.auth.principal import TenantPrincipal
+from app.auth.principal import TenantPrincipal, require_scope
 from app.kit.deps import UserId, UserSession
 from app.kit.errors import Forbidden, NotFound, Unauthorized, error_responses
 from app.privacy.erase import EraseReceipt, erase_user
@@ -18,6 +18,7 @@ router = APIRouter(prefix="/v1/tenants/{tenant_id}/users", tags=["privacy"])
     "/{user_id}",
     response_model=EraseReceipt,
     responses=error_responses(Unauthorized, Forbidden, NotFound),
+    dependencies=[require_scope("users:erase")],
 )
 async def erase_user_data(
     tenant_id: uuid.UUID,

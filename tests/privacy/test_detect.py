@@ -9,7 +9,7 @@ import pytest
 
 from app.config import Settings
 from app.privacy.crypto import Cipher, SealError, load_cipher
-from app.privacy.detect import detect, valid_cn_id, valid_luhn
+from app.privacy.detect import detect, valid_card, valid_cn_id
 from app.privacy.protect import Privacy, embedding_text
 
 ID = "440301199003071230"
@@ -28,7 +28,7 @@ def test_cn_id_checksum() -> None:
 
 
 def test_bank_card_luhn_zh_and_en() -> None:
-    assert valid_luhn("6222021234567894") and not valid_luhn("6222021234567897")
+    assert valid_card("6222021234567894") and not valid_card("6222021234567897")
     assert kinds(f"我的银行卡号是{CARD}") == [("bank_card", CARD)]
     assert kinds("my card number is 4111111111111111") == [("bank_card", "4111111111111111")]
     assert kinds("tracking number 4111111111111112") == []
@@ -55,6 +55,91 @@ def test_phones_and_emails() -> None:
     ]
     assert kinds("call me at +14155550123") == [("phone", "+14155550123")]
     assert kinds("version 1.2.3 released in 2026") == []
+
+
+# --- next to Chinese text, and what must not be taken for a sensitive value ----------------
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # the wording of the issue: no space between the Chinese and the address
+        ("我的邮箱是liming@example.com", [("email", "liming@example.com")]),
+        ("邮箱：liming@example.com，有事发邮件", [("email", "liming@example.com")]),
+        ("liming@example.com是我的工作邮箱", [("email", "liming@example.com")]),
+        ("我的手机号是13812345678", [("phone", "13812345678")]),
+        ("手机13812345678，微信同号", [("phone", "13812345678")]),
+        ("我的电话是138-0013-8000", [("phone", "138-0013-8000")]),
+        ("办公室电话010-88886666", [("phone", "010-88886666")]),
+        ("美国的号码是+14155550123", [("phone", "+14155550123")]),
+        ("身份证号码440301199003071230", [("cn_id", ID)]),
+        ("我的银行卡是6222021234567894", [("bank_card", "6222021234567894")]),
+        (
+            "邮箱是liming@example.com，手机是13912345678",
+            [("email", "liming@example.com"), ("phone", "13912345678")],
+        ),
+    ],
+)
+def test_values_written_straight_after_chinese_text(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert kinds(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("my email is sam@example.org", [("email", "sam@example.org")]),
+        ("reach me at (415) 555-0100 after 6", [("phone", "(415) 555-0100")]),
+        ("my UK number is +44 20 7946 0958", [("phone", "+44 20 7946 0958")]),
+        ("my SSN is 123-45-6789", [("us_ssn", "123-45-6789")]),
+        ("IBAN: DE89 3704 0044 0532 0130 00, thanks", [("iban", "DE89 3704 0044 0532 0130 00")]),
+        ("send it to GB82WEST12345698765432", [("iban", "GB82WEST12345698765432")]),
+        ("Visa 4111 1111 1111 1111 expires soon", [("bank_card", "4111 1111 1111 1111")]),
+    ],
+)
+def test_english_wordings(text: str, found: list[tuple[str, str]]) -> None:
+    assert kinds(text) == found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我2019年搬到上海，2026年12月1日开始新工作",
+        "订单号 202612011234567，请查收",  # 15 digits, fails the card checksum
+        "订单号是1234567890",
+        "order number 1234567890 shipped",
+        "交易号 4200001234202612011234567890",  # 28 digits: longer than any card
+        "预算50万，最多80万",
+        "价格13800元",
+        "邮编100080",
+        "ISBN 9787115428028",
+        "the meeting is at 10:30 on 2026-12-01",
+        "I have 3 cats and 2 dogs, room 1234",
+        "身份证号 440301199003071231",  # wrong check digit
+        "身份证号 440301199013071230",  # right check digit, but month 13: no such birth date
+        "IBAN DE89 3704 0044 0532 0130 01",  # wrong check digits
+        "SSN 000-12-3456",  # never issued
+        "version 1.2.3 released in 2026",
+        "an address like user at example dot com",
+    ],
+)
+def test_ordinary_numbers_are_not_flagged(text: str) -> None:
+    assert kinds(text) == []
+
+
+def test_an_id_number_is_a_secret_before_it_is_a_phone() -> None:
+    """Secrets are looked for first: digits that are both never end up merely 'personal'."""
+    [finding] = detect(f"号码{ID}")
+    assert (finding.kind, finding.level) == ("cn_id", "secret")
+
+
+def test_protect_keeps_an_email_glued_to_chinese_out_of_the_text() -> None:
+    p = _privacy()
+    out = p.protect("我的邮箱是liming@example.com", "t:u")
+    assert "liming" not in out.text and out.text.startswith("我的邮箱是⟦email:")
+    assert embedding_text(out.text) == "我的邮箱是[email]"
+    assert p.reveal_personal(out.text, out.sealed, "t:u") == "我的邮箱是liming@example.com"
 
 
 def _privacy() -> Privacy:

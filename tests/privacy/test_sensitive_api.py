@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import uuid
 
 import asyncpg
 import pytest
@@ -106,3 +107,51 @@ async def test_duplicates_with_sensitive_values_are_still_recognised(tenant: Ten
     b = await tenant.remember("u", f"my email is {EMAIL}.")
     assert a["memories"][0]["id"] == b["memories"][0]["id"]
     assert b["memories"][0]["content"] == f"My email is {EMAIL}"
+
+
+async def test_an_email_written_straight_after_chinese_is_sealed(
+    tenant: TenantCtx, database: Database, app: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "我的邮箱是liming@example.com" (no space before the address): the email is in no stored
+    message, memory content, value or search text, never reaches the embedder, and the
+    owner's recall returns it (personal level)."""
+    embedder = app.state.memlane.embedder  # type: ignore[attr-defined]
+    embedded: list[str] = []
+    passages, query = embedder.embed_passages, embedder.embed_query
+
+    async def spy_passages(texts: list[str]) -> list[list[float]]:
+        embedded.extend(texts)
+        return await passages(texts)
+
+    async def spy_query(text: str) -> list[float]:
+        embedded.append(text)
+        return await query(text)
+
+    monkeypatch.setattr(embedder, "embed_passages", spy_passages)
+    monkeypatch.setattr(embedder, "embed_query", spy_query)
+
+    said = await tenant.say("glued", "s1", f"我的邮箱是{EMAIL}")
+    assert said["memories"], said  # the sentence formed a memory
+
+    conn = await asyncpg.connect(database.asyncpg_dsn)
+    try:
+        messages = await conn.fetch(
+            "SELECT content FROM messages WHERE tenant_id = $1 AND user_id = 'glued'",
+            uuid.UUID(tenant.id),
+        )
+        memories = await conn.fetch(
+            "SELECT content, value, search_text FROM memories "
+            "WHERE tenant_id = $1 AND user_id = 'glued'",
+            uuid.UUID(tenant.id),
+        )
+    finally:
+        await conn.close()
+    assert [m["content"] for m in messages] and memories
+    for row in [*messages, *memories]:
+        for column, text in row.items():
+            assert "liming" not in (text or ""), (column, text)
+    assert all("⟦email:" in m["content"] for m in memories)
+    assert embedded and not [t for t in embedded if "liming" in t], embedded
+
+    got = await tenant.recall("glued", "我的邮箱是什么")
+    assert any(EMAIL in m["content"] for m in got["memories"]), got
