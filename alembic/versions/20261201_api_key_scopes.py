@@ -1,7 +1,7 @@
 """API keys carry scopes, may be bound to one user, may expire
 
 Revision ID: 3f6c2a9d7e14
-Revises: 8e4b6d2a91c7
+Revises: 3f2a9c4d7b10
 Create Date: 2026-12-01 21:10:00.000000
 """
 
@@ -12,7 +12,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "3f6c2a9d7e14"
-down_revision: str | None = "8e4b6d2a91c7"
+down_revision: str | None = "3f2a9c4d7b10"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
