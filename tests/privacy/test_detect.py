@@ -72,6 +72,10 @@ def test_phones_and_emails() -> None:
         ("我的电话是138-0013-8000", [("phone", "138-0013-8000")]),
         ("办公室电话010-88886666", [("phone", "010-88886666")]),
         ("美国的号码是+14155550123", [("phone", "+14155550123")]),
+        (
+            "我的电话１３８１２３４５６７８",
+            [("phone", "１３８１２３４５６７８")],
+        ),  # full-width digits
         ("身份证号码440301199003071230", [("cn_id", ID)]),
         ("我的银行卡是6222021234567894", [("bank_card", "6222021234567894")]),
         (
@@ -92,6 +96,8 @@ def test_values_written_straight_after_chinese_text(
         ("my email is sam@example.org", [("email", "sam@example.org")]),
         ("reach me at (415) 555-0100 after 6", [("phone", "(415) 555-0100")]),
         ("my UK number is +44 20 7946 0958", [("phone", "+44 20 7946 0958")]),
+        # the shortest numbering plans: 7 digits in all, the least the matcher is given
+        ("in Niue call +683 4002", [("phone", "+683 4002")]),
         ("my SSN is 123-45-6789", [("us_ssn", "123-45-6789")]),
         ("IBAN: DE89 3704 0044 0532 0130 00, thanks", [("iban", "DE89 3704 0044 0532 0130 00")]),
         ("send it to GB82WEST12345698765432", [("iban", "GB82WEST12345698765432")]),
