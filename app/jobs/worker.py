@@ -24,13 +24,16 @@ from pgqueuer import QueueManager
 from pgqueuer.db import AsyncpgDriver
 from pgqueuer.executors import DatabaseRetryEntrypointExecutor, EntrypointExecutorParameters
 from pgqueuer.models import Job as QueueJob
+from pgqueuer.models import Schedule
 from pgqueuer.queries import Queries
+from pgqueuer.sm import SchedulerManager
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
 from app.db.models import Job
 from app.db.repository import UserScopedRepository
 from app.jobs.repository import ENTRYPOINT, JobRepository
+from app.jobs.sweep import SWEEP_CRON, SWEEP_SCHEDULE, requeue_orphans
 from app.kit.metrics import JOB_FAILURES, JOB_LATENCY
 from app.kit.time import utcnow
 from app.runtime import Runtime
@@ -193,6 +196,7 @@ class Worker:
         self.rt = rt
         self._task: asyncio.Task[None] | None = None
         self._qm: QueueManager | None = None
+        self._sm: SchedulerManager | None = None
         self._conn: asyncpg.Connection | None = None
         self.alive = False
 
@@ -225,6 +229,7 @@ class Worker:
             # is retried by the executor with backoff.
             await run_job(rt, json.loads(job.payload or b"{}"))
 
+        sweeper = asyncio.create_task(self._schedule(), name="memlane-job-sweep")
         self.alive = True
         try:
             await qm.run(
@@ -235,10 +240,43 @@ class Worker:
             )
         finally:
             self.alive = False
+            if self._sm is not None:
+                self._sm.shutdown.set()
+            try:
+                await asyncio.wait_for(sweeper, timeout=5)
+            except (TimeoutError, asyncio.CancelledError):
+                sweeper.cancel()
             if not self._conn.is_closed():
                 await self._conn.close()
 
+    async def _schedule(self) -> None:
+        """pgqueuer's scheduler on a connection of its own: ``requeue_orphans`` every minute.
+        Its failure is logged and never stops the queue worker."""
+        rt = self.rt
+        try:
+            conn = await asyncpg.connect(rt.asyncpg_dsn)
+        except Exception:
+            log.warning("job sweep scheduler could not connect", exc_info=True)
+            return
+        try:
+            sm = SchedulerManager(Queries(AsyncpgDriver(conn)))
+            self._sm = sm
+
+            @sm.schedule(SWEEP_SCHEDULE, SWEEP_CRON)
+            async def _sweep(schedule: Schedule) -> None:
+                await requeue_orphans(rt)
+
+            await sm.run()
+        except Exception:
+            log.warning("job sweep scheduler stopped", exc_info=True)
+        finally:
+            self._sm = None
+            if not conn.is_closed():
+                await conn.close()
+
     async def stop(self) -> None:
+        if self._sm is not None:
+            self._sm.shutdown.set()
         if self._qm is not None:
             self._qm.shutdown.set()
         if self._task is not None:
