@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -46,13 +47,33 @@ def mount_mcp(app: FastAPI) -> FastMCP:
 
 @asynccontextmanager
 async def mcp_sessions(app: FastAPI) -> AsyncIterator[None]:
-    """Run the MCP session manager for the app's life (from its lifespan)."""
+    """Run the MCP session manager for the app's life (from its lifespan).
+
+    The manager holds an anyio task group, which must be left by the task that entered it; a
+    lifespan may start and stop in different tasks (test runners do), so one background task
+    of its own enters and leaves it."""
     server: FastMCP | None = getattr(app.state, "mcp_server", None)
     if server is None:
         yield
         return
-    async with server.session_manager.run():
+    running, stop = asyncio.Event(), asyncio.Event()
+
+    async def hold() -> None:
+        async with server.session_manager.run():
+            running.set()
+            await stop.wait()
+
+    holder = asyncio.create_task(hold(), name="mcp-session-manager")
+    started = asyncio.create_task(running.wait())
+    await asyncio.wait({holder, started}, return_when=asyncio.FIRST_COMPLETED)
+    if holder.done():
+        started.cancel()
+        holder.result()  # raises what stopped it
+    try:
         yield
+    finally:
+        stop.set()
+        await holder
 
 
 class _RequireBearer:
