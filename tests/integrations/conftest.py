@@ -18,7 +18,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
     proc = ServeProcess(Path(tmp_path_factory.mktemp("integrations")) / "memlane")
     proc.start()
     yield proc
-    proc.stop()
+    assert proc.stop() == 0  # Ctrl-C after SDK, LangGraph and MCP traffic: a clean exit
 
 
 @pytest.fixture

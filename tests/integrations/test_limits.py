@@ -23,7 +23,7 @@ def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
     )
     proc.start()
     yield proc
-    proc.stop()
+    assert proc.stop() == 0
 
 
 async def test_mcp_tools_and_rest_share_the_keys_budget(limited: ServeProcess) -> None:
