@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -198,3 +199,13 @@ async def test_stdio_server_against_a_running_server(
         assert [m["content"] for m in got["memories"]] == ["Dora keeps bees"]
         other = problem(await session.call_tool("recall", {"query": "x", "user_id": "eve"}))
         assert other["type"] == "urn:memlane:problem:forbidden"
+
+
+def test_stdio_server_needs_a_key_and_a_tenant() -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMLANE_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "mcp"], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 2
+    assert "--api-key and --tenant" in done.stderr
+    assert done.stdout == ""  # stdout is the protocol channel: nothing else goes there
