@@ -12,10 +12,15 @@ from memlane_client.models import TenantCreated
 
 from tests.e2e.server import ServeProcess
 
+# These tests are about the clients, so recall must be semantic even on a loaded machine: past
+# the default 2 s to embed a query, recall answers from full-text search alone (degraded), and
+# "where do I live?" shares no word with "I moved to Porto".
+SERVE_ENV = {"MEMLANE_RECALL_EMBED_TIMEOUT_S": "30"}
+
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
-    proc = ServeProcess(Path(tmp_path_factory.mktemp("integrations")) / "memlane")
+    proc = ServeProcess(Path(tmp_path_factory.mktemp("integrations")) / "memlane", env=SERVE_ENV)
     proc.start()
     yield proc
     assert proc.stop() == 0  # Ctrl-C after SDK, LangGraph and MCP traffic: a clean exit

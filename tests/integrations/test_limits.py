@@ -10,6 +10,7 @@ import pytest
 from memlane_client import Memlane, MemlaneRateLimited, RetryPolicy
 
 from tests.e2e.server import ServeProcess
+from tests.integrations.conftest import SERVE_ENV
 from tests.integrations.test_mcp import headers_of, mcp_http, problem
 
 LIMIT_PER_MINUTE = 4
@@ -19,7 +20,7 @@ LIMIT_PER_MINUTE = 4
 def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
     proc = ServeProcess(
         Path(tmp_path_factory.mktemp("limited")) / "memlane",
-        env={"MEMLANE_RATE_LIMIT_PER_MINUTE": str(LIMIT_PER_MINUTE)},
+        env={**SERVE_ENV, "MEMLANE_RATE_LIMIT_PER_MINUTE": str(LIMIT_PER_MINUTE)},
     )
     proc.start()
     yield proc
