@@ -238,6 +238,19 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mcp(args: argparse.Namespace) -> int:
+    """The MCP tools over stdio, against a running server (docs/mcp.md)."""
+    from app.mcp import run_stdio
+
+    missing = [n for n, v in (("--api-key", args.api_key), ("--tenant", args.tenant)) if not v]
+    if missing:
+        need = " and ".join(missing)
+        print(f"memlane mcp: give {need} (or the MEMLANE_* variables)", file=sys.stderr)
+        return 2
+    run_stdio(args.url, args.api_key, args.tenant, args.user)
+    return 0
+
+
 def _add_portability_commands(sub: argparse._SubParsersAction) -> None:
     """`memlane export` and `memlane import` (docs/portability.md)."""
 
@@ -299,6 +312,15 @@ def main(argv: list[str] | None = None) -> int:
     openapi.add_argument("--check", action="store_true", help="fail if the committed file drifted")
     openapi.set_defaults(fn=_openapi)
     _add_portability_commands(sub)
+    mcp = sub.add_parser("mcp", help="serve the MCP tools over stdio, against a running server")
+    env = os.environ.get
+    mcp.add_argument("--url", default=env("MEMLANE_URL", "http://127.0.0.1:8080"))
+    mcp.add_argument("--api-key", default=env("MEMLANE_API_KEY"), help="a tenant API key")
+    mcp.add_argument("--tenant", default=env("MEMLANE_TENANT_ID"), help="its tenant id")
+    mcp.add_argument(
+        "--user", default=env("MEMLANE_USER_ID"), help="bind to one user (default: per call)"
+    )
+    mcp.set_defaults(fn=_mcp)
     args = parser.parse_args(argv)
     configure_logging(get_settings().log_level)
     return int(args.fn(args))

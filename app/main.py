@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import Depends, FastAPI
 from fastapi.routing import APIRoute
+from fastapi_offline import FastAPIOffline
 
 from app import health
 from app.auth import endpoints as auth_endpoints
@@ -26,6 +27,7 @@ from app.kit.errors import install_error_handlers, problem_json_errors
 from app.kit.middleware import RequestContextMiddleware
 from app.kit.ratelimit import RATE_LIMITED_RESPONSES, build_rate_limiter
 from app.lifecycle.forget import ForgetScheduler
+from app.mcp import mcp_sessions, mount_mcp
 from app.memories import endpoints as memory_endpoints
 from app.portability import endpoints as portability_endpoints
 from app.privacy import endpoints as privacy_endpoints
@@ -110,11 +112,13 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         if settings.run_worker:
             await rt.extras["worker"].start()
         try:
-            yield
+            async with mcp_sessions(app):
+                yield
         finally:
             await close_runtime(rt)
 
-    app = FastAPI(
+    # Swagger UI and ReDoc from assets packaged with fastapi-offline (no CDN): /docs, /redoc.
+    app = FastAPIOffline(
         title="Memlane",
         version="0.1.0",
         summary="Long-term and short-term memory for AI agents",
@@ -156,4 +160,5 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
                 dependencies=[Depends(limiter)] if limiter is not None else None,
                 responses=RATE_LIMITED_RESPONSES,
             )
+    mount_mcp(app)  # /mcp: the MCP tools over the REST routes above (docs/mcp.md)
     return app

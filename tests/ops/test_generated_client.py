@@ -32,6 +32,11 @@ def test_generated_client_runs_tenant_write_recall(tmp_path: Path) -> None:
         check=True,
         capture_output=True,
     )
+    # The generated package has the SDK's import name (memlane_client): set the SDK's modules
+    # aside while this test imports the generated one, and put them back after.
+    sdk_modules = {
+        m: sys.modules.pop(m) for m in list(sys.modules) if m.startswith("memlane_client")
+    }
     sys.path.insert(0, str(out.parent))
     try:
         client_mod = importlib.import_module("memlane_client")
@@ -100,3 +105,4 @@ def test_generated_client_runs_tenant_write_recall(tmp_path: Path) -> None:
         sys.path.remove(str(out.parent))
         for name in [m for m in sys.modules if m.startswith("memlane_client")]:
             del sys.modules[name]
+        sys.modules.update(sdk_modules)
