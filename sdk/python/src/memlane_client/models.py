@@ -7,11 +7,79 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel
 from uuid import UUID
 
 
+class Scopes(
+    RootModel[
+        list[
+            Literal[
+                "memories:read", "memories:write", "memories:reveal", "users:erase", "keys:manage"
+            ]
+        ]
+    ]
+):
+    root: Annotated[
+        list[
+            Literal[
+                "memories:read", "memories:write", "memories:reveal", "users:erase", "keys:manage"
+            ]
+        ],
+        Field(
+            description="What the key may do; at most the creating key's own scopes. Default: the creating key's scopes, or memories:read + memories:write for a key bound to a user.",
+            min_length=1,
+            title="Scopes",
+        ),
+    ]
+
+
+class UserId(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="Bind the key to this end user: any other user's path answers 404.",
+            max_length=128,
+            pattern="^[A-Za-z0-9][A-Za-z0-9._:@\\-]{0,127}$",
+            title="User Id",
+        ),
+    ]
+
+
+class ExpiresInS(RootModel[int]):
+    root: Annotated[
+        int,
+        Field(
+            description="The key stops working this many seconds after creation (401 after).",
+            ge=1,
+            le=315360000,
+            title="Expires In S",
+        ),
+    ]
+
+
 class ApiKeyCreate(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
     name: Annotated[str | None, Field(max_length=200, min_length=1, title="Name")] = "default"
+    scopes: Annotated[
+        Scopes | None,
+        Field(
+            description="What the key may do; at most the creating key's own scopes. Default: the creating key's scopes, or memories:read + memories:write for a key bound to a user.",
+            title="Scopes",
+        ),
+    ] = None
+    user_id: Annotated[
+        UserId | None,
+        Field(
+            description="Bind the key to this end user: any other user's path answers 404.",
+            title="User Id",
+        ),
+    ] = None
+    expires_in_s: Annotated[
+        ExpiresInS | None,
+        Field(
+            description="The key stops working this many seconds after creation (401 after).",
+            title="Expires In S",
+        ),
+    ] = None
 
 
 class ApiKeyCreated(BaseModel):
@@ -19,7 +87,17 @@ class ApiKeyCreated(BaseModel):
     tenant_id: Annotated[UUID, Field(title="Tenant Id")]
     name: Annotated[str, Field(title="Name")]
     prefix: Annotated[str, Field(title="Prefix")]
+    scopes: Annotated[
+        list[
+            Literal[
+                "memories:read", "memories:write", "memories:reveal", "users:erase", "keys:manage"
+            ]
+        ],
+        Field(title="Scopes"),
+    ]
+    user_id: Annotated[str | None, Field(title="User Id")] = None
     created_at: Annotated[AwareDatetime, Field(title="Created At")]
+    expires_at: Annotated[AwareDatetime | None, Field(title="Expires At")] = None
     revoked_at: Annotated[AwareDatetime | None, Field(title="Revoked At")] = None
     api_key: Annotated[
         str, Field(description="The secret. Shown once, never again.", title="Api Key")
@@ -31,7 +109,17 @@ class ApiKeyRead(BaseModel):
     tenant_id: Annotated[UUID, Field(title="Tenant Id")]
     name: Annotated[str, Field(title="Name")]
     prefix: Annotated[str, Field(title="Prefix")]
+    scopes: Annotated[
+        list[
+            Literal[
+                "memories:read", "memories:write", "memories:reveal", "users:erase", "keys:manage"
+            ]
+        ],
+        Field(title="Scopes"),
+    ]
+    user_id: Annotated[str | None, Field(title="User Id")] = None
     created_at: Annotated[AwareDatetime, Field(title="Created At")]
+    expires_at: Annotated[AwareDatetime | None, Field(title="Expires At")] = None
     revoked_at: Annotated[AwareDatetime | None, Field(title="Revoked At")] = None
 
 
@@ -614,6 +702,13 @@ class ImportResult(BaseModel):
         int,
         Field(description="New memories written (the rest refreshed known ones)", title="Created"),
     ]
+    unchanged: Annotated[
+        int | None,
+        Field(
+            description="Entries imported before (or the target's own memories): left as they are",
+            title="Unchanged",
+        ),
+    ] = 0
     skipped: Annotated[
         int, Field(description="Archived entries, which are not imported", title="Skipped")
     ]
