@@ -43,9 +43,11 @@ from load import (
     TOPICS,
     Serve,
     create_tenant,
+    histogram_summary,
     load1,
     memory_text,
     pct_ms,
+    recall_buckets,
     user_topics,
 )
 from recall_plan import machine
@@ -183,6 +185,7 @@ def recall_phase(c: httpx.Client, base: str, asked: Any, n: int, seen: set[str])
     lat: list[float] = []
     degraded = empty = 0
     load_before = load1()
+    before = recall_buckets(c.get("/metrics").text)
     for _ in range(n):
         user, text = next(asked)
         while text in seen:
@@ -195,9 +198,11 @@ def recall_phase(c: httpx.Client, base: str, asked: Any, n: int, seen: set[str])
         body = r.json()
         degraded += bool(body["degraded"])
         empty += not body["memories"]
+    server = histogram_summary(before, recall_buckets(c.get("/metrics").text))
     return {
         "queries": n,
         "e2e_ms": pct_ms(lat),
+        "server_mean_ms": {k: v.get("mean") for k, v in server.items()},
         "degraded": degraded,
         "empty": empty,
         "load1_before_after": [load_before, load1()],

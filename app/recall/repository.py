@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -9,6 +10,7 @@ from typing import Any, Literal
 
 from sqlalchemy import ColumnElement, and_, bindparam, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import defer
 
 from app.config import Settings
 from app.db.models import Memory
@@ -205,6 +207,20 @@ _RANKED_SQL = {
 }
 
 
+_NOT_RECALLED = (Memory.embedding, Memory.tsv, Memory.search_text)
+
+
+@functools.cache
+def _vector_format(dim: int) -> str:
+    return "[" + ",".join(["%.6f"] * dim) + "]"
+
+
+def vector_literal(vec: list[float]) -> str:
+    """``vec`` as a pgvector text literal, six decimals per component (``[0.012345,…]``); one
+    %-format of the whole vector, about half the time of formatting the floats one by one."""
+    return _vector_format(len(vec)) % tuple(vec)
+
+
 def to_tsquery_text(terms: list[str]) -> str:
     """An OR-query of plain terms for ``to_tsquery`` (each term quoted as a phrase)."""
     return " | ".join("'" + t.replace("'", "") + "'" for t in terms if t)
@@ -267,7 +283,7 @@ class RecallRepository:
                 await self.session.execute(
                     stmt,
                     {
-                        "query": "[" + ",".join(f"{x:.6f}" for x in query_embedding) + "]"
+                        "query": vector_literal(query_embedding)
                         if query_embedding is not None
                         else None,
                         "tsquery": to_tsquery_text(query_terms),
@@ -310,8 +326,16 @@ class RecallRepository:
     async def _memories(self, ids: list[Any]) -> list[Memory]:
         if not ids:
             return []
-        stmt = select(Memory).where(
-            Memory.tenant_id == self.tenant_id, Memory.user_id == self.user_id, Memory.id.in_(ids)
+        stmt = (
+            select(Memory)
+            .where(
+                Memory.tenant_id == self.tenant_id,
+                Memory.user_id == self.user_id,
+                Memory.id.in_(ids),
+            )
+            # Not shown by recall: decoding 384 halfvec components per row was most of the
+            # Python time of a recall at 200 memories (docs/recall.md, "Measured").
+            .options(*(defer(c, raiseload=True) for c in _NOT_RECALLED))
         )
         return list((await self.session.scalars(stmt)).all())
 
