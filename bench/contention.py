@@ -8,8 +8,9 @@ fills ``--users`` users with 200 memories each through ``POST …/memories/batch
 
 1. **Idle**: ``--queries`` sequential ``POST …/recall`` (``top_k`` 8) spread over those users,
    nothing else running.
-2. **Under ingest**: the same number of recalls, with other questions, while two writers run back
-   to back into other users: batches of 50 explicit memories (``POST …/memories/batch``, waiting
+2. **Under ingest**: as many recalls, and more until ``--min-seconds`` have passed, with other
+   questions, while two writers, started ``--settle`` seconds before, run back to back into
+   other users: batches of 50 explicit memories (``POST …/memories/batch``, waiting
    for each job), and batches of 10 conversation turns (``POST …/sessions/{id}/messages``, rules
    extraction, waiting for each job).
 
@@ -181,12 +182,16 @@ def questions(users: list[str]) -> Iterator[tuple[str, str]]:
             yield user, text
 
 
-def recall_phase(c: httpx.Client, base: str, asked: Any, n: int, seen: set[str]) -> dict[str, Any]:
+def recall_phase(
+    c: httpx.Client, base: str, asked: Any, n: int, seen: set[str], min_s: float = 0.0
+) -> dict[str, Any]:
+    """``n`` recalls one after the other, and more until ``min_s`` seconds have passed."""
     lat: list[float] = []
     degraded = empty = 0
     load_before = load1()
     before = recall_buckets(c.get("/metrics").text)
-    for _ in range(n):
+    started = time.perf_counter()
+    while len(lat) < n or time.perf_counter() - started < min_s:
         user, text = next(asked)
         while text in seen:
             user, text = next(asked)
@@ -200,7 +205,7 @@ def recall_phase(c: httpx.Client, base: str, asked: Any, n: int, seen: set[str])
         empty += not body["memories"]
     server = histogram_summary(before, recall_buckets(c.get("/metrics").text))
     return {
-        "queries": n,
+        "queries": len(lat),
         "e2e_ms": pct_ms(lat),
         "server_mean_ms": {k: v.get("mean") for k, v in server.items()},
         "degraded": degraded,
@@ -243,7 +248,7 @@ def bench(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
                 writers.start()
                 time.sleep(args.settle)  # the writers' first jobs are embedding
                 started, stored0, turns0 = time.perf_counter(), writers.stored, writers.turns
-                loaded = recall_phase(c, base, asked, args.queries, seen)
+                loaded = recall_phase(c, base, asked, args.queries, seen, args.min_seconds)
                 elapsed = time.perf_counter() - started
                 stored, turns = writers.stored - stored0, writers.turns - turns0
                 writers.join()
@@ -307,7 +312,10 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--queries", type=int, default=60, help="recalls per phase")
     ap.add_argument("--users", type=int, default=2, help="users of 200 memories asked")
-    ap.add_argument("--settle", type=float, default=2.0, help="s between writers and recalls")
+    ap.add_argument("--settle", type=float, default=5.0, help="s between writers and recalls")
+    ap.add_argument(
+        "--min-seconds", type=float, default=20.0, help="least duration of the loaded phase"
+    )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="memlane-contention-") as d:
         result = bench(args, Path(d))
