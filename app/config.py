@@ -74,6 +74,14 @@ class Settings(BaseSettings):
     embedding_api_key: SecretStr | None = None
     embedding_timeout_s: float = Field(default=10.0, gt=0)
     embedding_batch_size: int = Field(default=64, ge=1, le=2048)
+    embedding_write_nice: int = Field(
+        default=10,
+        ge=0,
+        le=19,
+        description="Local embedder: nice value of the thread that embeds stored text (and of its "
+        "OpenMP team), so that query embeddings and request handling get the cores first under "
+        "contention; 0 = same priority (docs/recall.md)",
+    )
     embedding_query_cache_size: int = Field(
         default=1024,
         ge=0,

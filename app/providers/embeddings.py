@@ -59,8 +59,6 @@ LOCAL_E5_MAX_TOKENS = 512
 # throughput; 4 short memories take ~65 ms on the reference machine's 2 cores.
 LOCAL_E5_PASSAGE_CALL_TEXTS = 4
 LOCAL_E5_PASSAGE_CALL_TOKENS = 128
-# The nice value of the thread (and its OpenMP team) that embeds stored text.
-LOCAL_E5_PASSAGE_NICE = 10
 # Queries waiting together are embedded in one call of at most this many.
 LOCAL_E5_QUERY_CALL_TEXTS = 32
 
@@ -101,7 +99,7 @@ class _E5Handle:
        ``LOCAL_E5_PASSAGE_CALL_TOKENS`` tokens (one longer text alone), so a query shares the
        cores with at most one such call, and only for its own duration. Requests are served in
        arrival order, and one call may hold texts of several requests: concurrent single
-       writes share calls. That thread runs at nice ``LOCAL_E5_PASSAGE_NICE``, and so does
+       writes share calls. That thread runs at nice ``write_nice``, and so does
        its OpenMP team: when the cores are contended, a query's call gets them first.
 
     OpenMP's worker threads wait passively (``OMP_WAIT_POLICY=PASSIVE`` unless the environment
@@ -118,6 +116,7 @@ class _E5Handle:
         self._create_lock = threading.Lock()
         self._model: Any = None
         self._pid: int | None = None
+        self.write_nice = 0  # set from settings.embedding_write_nice by LocalE5Embedder
         self._fresh_queue()
         # A lock held by another thread at fork time would stay locked forever in the child,
         # and the model's thread does not exist there.
@@ -241,7 +240,7 @@ class _E5Handle:
         # the cores to queries (and to request handling) first; on an idle machine it changes
         # nothing. Raising one's own nice value needs no privilege.
         with contextlib.suppress(OSError, AttributeError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LOCAL_E5_PASSAGE_NICE)
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.write_nice)
         while True:
             with self._cv:
                 while not self._passages or self._queries or self._query_calls:
@@ -369,6 +368,8 @@ class LocalE5Embedder:
         self.model: str = settings.embedding_model
         self.dim: int = LOCAL_E5_DIM
         self._batch_size = settings.embedding_batch_size
+        # Applies when the model's threads start (the first embedding in the process).
+        _E5.write_nice = settings.embedding_write_nice
 
     async def embed_passages(self, texts: list[str]) -> list[list[float]]:
         """Embed stored text. -> one list of 384 floats (unit norm) per text, in input order.
