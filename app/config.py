@@ -75,7 +75,7 @@ class Settings(BaseSettings):
     embedding_timeout_s: float = Field(default=10.0, gt=0)
     embedding_batch_size: int = Field(default=64, ge=1, le=2048)
     embedding_write_nice: int = Field(
-        default=10,
+        default=5,
         ge=0,
         le=19,
         description="Local embedder: nice value of the thread that embeds stored text (and of its "
