@@ -74,6 +74,21 @@ class Settings(BaseSettings):
     embedding_api_key: SecretStr | None = None
     embedding_timeout_s: float = Field(default=10.0, gt=0)
     embedding_batch_size: int = Field(default=64, ge=1, le=2048)
+    embedding_write_nice: int = Field(
+        default=5,
+        ge=0,
+        le=19,
+        description="Local embedder: nice value of the thread that embeds stored text (and of its "
+        "OpenMP team), so that query embeddings and request handling get the cores first under "
+        "contention; 0 = same priority (docs/recall.md)",
+    )
+    embedding_query_cache_size: int = Field(
+        default=1024,
+        ge=0,
+        le=1_000_000,
+        description="Query embeddings kept per process, least recently used evicted, keyed by "
+        "model and text; 0 disables the cache (docs/recall.md)",
+    )
 
     # --- extraction / LLM ------------------------------------------------------------------
     extractor: Literal["rules", "llm"] = "rules"

