@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.arbitration.service import ArbitrationService, Candidate
+from app.arbitration.values import resolve as resolve_values
 from app.db.models import Job
 from app.jobs.worker import handler, hold_job_row, mark_done
 from app.memories.repository import MemoryRepository
@@ -44,12 +45,12 @@ async def embed_and_arbitrate(
         cand.embedding, cand.embedding_model = embedding, rt.embedder.model
     async with rt.scoped(job.tenant_id, job.user_id) as session:
         row = await hold_job_row(session, job)
-        arbiter = ArbitrationService(
-            MemoryRepository(session, job.tenant_id, job.user_id),
-            actor=actor,
-            request_id=job.request_id,
-        )
-        outcomes = [await arbiter.apply(cand) for cand in candidates]
+        repo = MemoryRepository(session, job.tenant_id, job.user_id)
+        arbiter = ArbitrationService(repo, actor=actor, request_id=job.request_id)
+        outcomes = []
+        for cand in candidates:
+            await resolve_values(repo, cand)
+            outcomes.append(await arbiter.apply(cand))
         if also is not None:
             await also(session)
         result = outcome_result(outcomes)

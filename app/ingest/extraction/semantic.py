@@ -1,0 +1,721 @@
+"""Formation beyond the rule table: a key-family classifier on the shipped embedder, value
+isolation from segmentation and capitalisation, and change cues.
+
+The rule table (``rules.py``) matches wordings it was written for. A clause that passes the
+write filter but matches no rule comes here (see docs/formation.md):
+
+1. **Gate.** Questions, hypotheticals, wishes about others and reports of other people's
+   doings are not about the user: nothing is formed.
+2. **Classify.** The clause is embedded once (multilingual-e5-small, ``query:`` on both sides:
+   E5's recipe for symmetric similarity) and compared with prototype sentences per key family,
+   Chinese and English, embedded once per process. The nearest family wins when its similarity
+   clears ``MIN_SIMILARITY`` and beats both the best *other* family and the best "nothing to
+   store" prototype by ``MIN_MARGIN``.
+3. **Isolate the value.** Names of places, employers, schools, pets and people come from
+   jieba's part-of-speech tags (``ns``/``nt``/``nr``/``eng``) in Chinese and capitalised spans
+   in English; phrase-valued keys (likes, habits, conditions, rules for the assistant) keep the
+   object of the clause: the clause without its subject, cue verb and trailing chatter. Dates
+   are cut from the value and kept in ``valid_from``. When no value can be isolated, the
+   clause itself is stored as the content under the key, with ``value=None`` left unset only
+   for keys whose value must be a name.
+4. **Change cues.** "now / switched to / moved to / gave up / no longer / 现在 / 改用 / 搬到 /
+   戒了 / 不…了" mark the fact as a correction; the object of a quitting verb ("stopped
+   drinking green tea", "可乐戒了") is retracted, so the fact it came from is frozen.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from app.arbitration.keys import key_spec
+from app.ingest.extraction import segment
+
+# ---------------------------------------------------------------- classifier
+
+# Similarity thresholds for multilingual-e5-small with ``query:`` on both sides, measured on
+# the dev split of tests/data/extraction (docs/formation.md): unrelated sentences score about
+# 0.75-0.80 with this model, paraphrases 0.88+.
+MIN_SIMILARITY = 0.84
+MIN_MARGIN = 0.008
+
+# family -> prototype sentences (zh and en). A family names the value builder; its first
+# key is the key a fact gets unless the builder decides otherwise (work: employer or role).
+PROTOTYPES: dict[str, tuple[str, ...]] = {
+    "name": (
+        "my name is Daniel Smith", "I'm Maria Gonzalez", "I am called Tom",
+        "我叫张伟", "我的名字是李娜", "我姓王，叫王强",
+    ),
+    "nickname": (
+        "call me Danny", "you can call me Liz from now on", "my friends call me JJ",
+        "叫我小张就行", "你可以叫我阿明", "大家都叫我胖胖",
+    ),
+    "gender": (
+        "I'm a woman", "I am a man", "I'm a guy", "我是女生", "我是男的",
+    ),
+    "age": (
+        "I'm 42 years old", "I just turned thirty", "I am 19", "我今年35岁", "我二十五岁了",
+    ),
+    "residence": (
+        "I live in Chicago", "I'm based in Berlin", "we moved to Austin last year",
+        "I'm living in Toronto now", "relocated to Denver",
+        "我住在杭州", "我现在在成都生活", "我们搬到南京了", "我家在武汉",
+    ),
+    "hometown": (
+        "I'm from Ohio originally", "I grew up in Manila", "my hometown is Naples",
+        "我是山东人", "我老家在湖南", "我从小在大连长大",
+    ),
+    "work": (
+        "I work at Microsoft", "I'm a software engineer at Stripe", "I joined Acme Corp",
+        "I'm a nurse", "my job is accountant", "I work as a graphic designer",
+        "I'm at Globex now doing sales", "I'm responsible for recruiting at my company",
+        "我在华为上班", "我在阿里做产品经理", "我是一名护士", "我的工作是会计",
+        "我跳槽到字节了", "我在公司负责财务", "我是做运营的", "我做的是测试", "我干的是销售",
+    ),
+    "education": (
+        "I graduated from Stanford", "I studied at Oxford", "I did my master's at MIT",
+        "I have a degree from UCLA", "我毕业于复旦大学", "我本科在浙江大学读的", "我是北大毕业的",
+    ),
+    "drink": (
+        "I usually drink coffee", "my go-to drink is iced tea", "I always have a latte",
+        "I drink green tea every morning", "我平时喝咖啡", "我习惯喝绿茶", "我每天都喝奶茶",
+    ),
+    "likes": (
+        "I love hiking", "I really like jazz music", "my favourite movie is Inception",
+        "I'm a big fan of football", "I enjoy cooking", "my favorite singer is Adele",
+        "我喜欢爬山", "我最喜欢的歌手是周杰伦", "我很爱看电影", "我是篮球迷",
+    ),
+    "dislikes": (
+        "I hate horror movies", "I can't stand country music", "I'm not a fan of crowds",
+        "我讨厌下雨天", "我不喜欢吵闹的地方", "我受不了恐怖片", "我对足球不感兴趣",
+    ),
+    "avoid": (
+        "I don't eat pork", "I never eat seafood", "I gave up sugar", "I can't have gluten",
+        "我不吃辣", "我不吃牛肉", "我戒糖了", "海鲜我不碰",
+    ),
+    "diet_style": (
+        "I'm vegetarian", "I eat vegan", "I keep kosher", "I'm on a keto diet",
+        "我吃素", "我是素食主义者", "我在生酮饮食",
+    ),
+    "language": (
+        "I speak French", "my native language is Portuguese", "I'm fluent in Japanese",
+        "I'm learning Korean", "我会说日语", "我的母语是粤语", "我英语很流利",
+    ),
+    "tech": (
+        "I prefer Python", "I mostly code in TypeScript", "I use Vim for editing",
+        "my favorite framework is Django", "we deploy with Docker", "I've switched to Rust",
+        "我主要用Java", "我习惯用 VS Code", "我偏好 Go 语言", "后端我用 Node",
+    ),
+    "habit": (
+        "I go running every morning", "I usually go to bed at 11", "every Friday I play tennis",
+        "I meditate daily", "我每天早上跑步", "我一般晚上十一点睡觉", "我每周五打羽毛球",
+    ),
+    "allergy": (
+        "I'm allergic to peanuts", "I have a shellfish allergy", "我对花生过敏", "我海鲜过敏",
+    ),
+    "condition": (
+        "I have asthma", "I was diagnosed with diabetes", "I suffer from migraines",
+        "I have a bad back", "我有高血压", "我有哮喘", "我得了糖尿病", "我膝盖不好",
+    ),
+    "pets": (
+        "I have a dog named Max", "my cat is called Luna", "we adopted a puppy",
+        "I've got two rabbits", "我养了一只猫叫咪咪", "我家有条狗叫旺财", "我有一只兔子",
+    ),
+    "family": (
+        "my wife is called Anna", "my son Jake is five", "I have two daughters",
+        "my mom lives with us", "我老婆叫小美", "我儿子今年三岁", "我有一个妹妹",
+    ),
+    "budget": (
+        "the budget is 5000 dollars", "we can spend about $20k on this",
+        "预算是十万", "这个项目预算大概三十万",
+    ),
+    "decision": (
+        "we decided to use PostgreSQL", "we're going with React for the frontend",
+        "我们决定用 Redis", "这个项目定了用 Kafka",
+    ),
+    "plan": (
+        "I'm planning to learn Spanish", "I want to move abroad next year",
+        "I'm thinking of buying a house", "我打算明年去日本", "我计划考研", "我想学游泳",
+    ),
+    "event": (
+        "I have a doctor's appointment on Monday at 3", "I'm flying to Paris next week",
+        "my sister's wedding is in June", "我明天下午三点要开会", "下周五我要去北京出差",
+    ),
+    "constraint": (
+        "please always answer in bullet points", "don't use emojis", "keep your answers short",
+        "reply to me in English", "no jokes please, just the facts",
+        "以后回答不要用比喻", "回答简短一点", "请用中文回复我", "别给我发表情",
+    ),
+    "other": (
+        "I play the guitar", "I drive a Toyota", "I'm left-handed", "I'm Buddhist",
+        "I'm six feet tall", "we rent a small flat", "我会弹钢琴", "我开的是特斯拉", "我住在五楼",
+    ),
+    "none": (
+        "what's the weather like today", "can you help me write an email", "that sounds good",
+        "my friend loves sushi", "my coworker just bought a car", "if I were rich I'd travel",
+        "I wonder whether I should learn Rust", "thanks, that was helpful", "haha that's funny",
+        "tell me a joke", "今天天气不错", "帮我写一封邮件", "我同事喜欢吃辣",
+        "如果我有钱我就去旅游", "哈哈好的", "你觉得呢", "我朋友刚买了车",
+    ),
+}  # fmt: skip
+
+FAMILY_KEY: dict[str, str | None] = {
+    "name": "name.full",
+    "nickname": "name.nickname",
+    "gender": "identity.gender",
+    "age": "age",
+    "residence": "residence.city",
+    "hometown": "hometown",
+    "work": "work.employer",
+    "education": "education.school",
+    "drink": "preference.drink",
+    "likes": "preference.likes",
+    "dislikes": "preference.dislikes",
+    "avoid": "diet.avoid",
+    "diet_style": "diet.style",
+    "language": "language.preferred",
+    "tech": "tech.preferred",
+    "habit": "schedule.habit",
+    "allergy": "health.allergy",
+    "condition": "health.condition",
+    "pets": "pets.name",
+    "family": "family.member",
+    "budget": "project.budget",
+    "decision": "task.decision",
+    "plan": "plan",
+    "event": "event",
+    "constraint": "assistant.constraint",
+    "other": None,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Guess:
+    """The classifier's answer for one clause: best family, its similarity, and the margin
+    over the best other family (``none`` included)."""
+
+    family: str
+    similarity: float
+    margin: float
+
+    @property
+    def accepted(self) -> bool:
+        return (
+            self.family != "none"
+            and self.similarity >= MIN_SIMILARITY
+            and self.margin >= MIN_MARGIN
+        )
+
+
+class _Prototypes:
+    """Prototype embeddings, computed once per process on first use (~0.5 s)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.matrix: Any = None
+        self.labels: list[str] = []
+
+    def get(self) -> tuple[Any, list[str]]:
+        if self.matrix is None:
+            with self._lock:
+                if self.matrix is None:
+                    import numpy as np
+
+                    from app.providers.embeddings import encode_local
+
+                    labels = [f for f, texts in PROTOTYPES.items() for _ in texts]
+                    texts = [t for ts in PROTOTYPES.values() for t in ts]
+                    self.labels = labels
+                    self.matrix = np.asarray(encode_local(texts, is_query=True), dtype="float32")
+        return self.matrix, self.labels
+
+
+_PROTOS = _Prototypes()
+
+
+def classify(texts: list[str]) -> list[Guess]:
+    """Nearest-prototype family of each text (blocking: call from a worker thread).
+
+    Returns one ``Guess`` per text. Similarity is the cosine of E5 ``query:`` embeddings
+    (unit vectors, so a dot product); the margin is best family minus best other family.
+    Raises ``app.providers.embeddings.EmbeddingError`` when the model cannot run.
+    """
+    if not texts:
+        return []
+    import numpy as np
+
+    from app.providers.embeddings import encode_local
+
+    matrix, labels = _PROTOS.get()
+    vecs = np.asarray(encode_local(texts, is_query=True), dtype="float32")
+    sims = vecs @ matrix.T
+    out = []
+    for row in sims:
+        best: dict[str, float] = {}
+        for label, sim in zip(labels, row.tolist(), strict=True):
+            if sim > best.get(label, -1.0):
+                best[label] = sim
+        ranked = sorted(best.items(), key=lambda kv: kv[1], reverse=True)
+        (fam, s1), (_, s2) = ranked[0], ranked[1]
+        out.append(Guess(fam, s1, s1 - s2))
+    return out
+
+
+# ---------------------------------------------------------------- gates
+
+_HYPOTHETICAL = re.compile(
+    r"^(?:if|when i|maybe i should|should i|i wonder|i might|i may|what if|suppose)\b|"
+    r"\b(?:would like to know|thinking about whether|not sure (?:if|whether)|wants? me to)\b|"
+    r"^(?:如果|假如|要是|万一|假设)|要不要|该不该|是否|不知道要不要|想问|请问",
+    re.I,
+)
+_OTHER_PERSON = re.compile(
+    r"^(?:my|our)\s+(?:friend|colleague|coworker|co-worker|boss|manager|neighbou?r|roommate"
+    r"|flatmate|classmate)s?\b|^(?:he|she|they|his|her|their)\b|"
+    r"^(?:我)?(?:的)?(?:朋友|同事|老板|领导|邻居|室友|同学|他|她|他们)",
+    re.I,
+)
+
+
+def is_about_user(text: str) -> bool:
+    """False for hypotheticals, wishes and questions in disguise, and for clauses whose
+    subject is someone other than the user or the user's family (colleague, friend, "he")."""
+    core = text.strip()
+    return not (_HYPOTHETICAL.search(core) or _OTHER_PERSON.search(core))
+
+
+# ---------------------------------------------------------------- change cues
+
+CHANGE_EN = re.compile(
+    r"\b(?:now|these days|nowadays|anymore|any more|no longer|not \w+ing any ?more"
+    r"|switch(?:ed)?|mov(?:ed|ing)|relocat(?:ed|ing)|just (?:started|joined|moved)"
+    r"|started (?:at|working)|joined|left|quit|gave up|giving up|stopped|dropped|instead"
+    r"|changed|transferred|update|took over|escaped|new job|these days)\b",
+    re.I,
+)
+CHANGE_ZH = re.compile(
+    r"现在|如今|目前|最近|改(?:用|喝|吃|成|为|到|去|住|名|行)?|换(?:成|到|了)|转(?:到|岗|行|做)|"
+    r"搬(?:到|去|家)|跳槽|离职|辞职|辞了|离开|戒了|不再|已经|刚(?:刚)?(?:入职|加入|搬|换)|回老家"
+)
+# The object of a quitting verb: what the user stopped having, using or being.
+_QUIT_EN = re.compile(
+    r"\b(?:stopped|quit|gave up|give up|dropped|ditched|left|no longer \w+|don'?t \w+ (?:\w+ )?"
+    r"any ?more|not \w+ing any ?more|off|instead of|switched from|moved (?:away )?from"
+    r"|done with|over)\s+(?:(?:drinking|eating|using|having|doing|playing|writing|coding in"
+    r"|working (?:at|for)|with|the|my|a|an)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
+    r"(?=$|[,.;!]|\s+(?:and|but|so|because|since|for|in|last|this|it'?s|i'?m|now|anymore|any"
+    r" more|these days|too|to)\b)",
+    re.I,
+)
+_QUIT_ZH = re.compile(
+    r"(?:不再|不)(?:用|喝|吃|写|玩|养|住|喜欢|抽|做|碰|当)?(?P<x>[^，,。！!\s了]{1,12}?)了|"
+    r"(?P<y>[^，,。！!\s]{1,12}?)(?:戒了|不碰了|不喝了|不吃了|不用了|辞了|没兴趣了|吃腻了)|"
+    r"(?:离开|离职|辞掉|辞了|戒掉|戒了|放弃)(?:了)?(?P<z>[^，,。！!\s了]{1,12})|"
+    r"从(?P<w>[^，,。！!\s]{1,12}?)(?:离职|辞职|跳槽|换|搬|转)"
+)
+
+
+def has_change_cue(text: str) -> bool:
+    """True if ``text`` says something changed ("now", "switched to", "现在", "改用", "戒了")."""
+    return bool(CHANGE_EN.search(text) or CHANGE_ZH.search(text))
+
+
+def quit_objects(text: str) -> list[str]:
+    """What ``text`` says the user stopped (``"I stopped drinking green tea"`` → ``["green
+    tea"]``, ``"可乐戒了"`` → ``["可乐"]``), as written; ``[]`` when nothing was given up."""
+    found: list[str] = []
+    for m in _QUIT_EN.finditer(text):
+        found.append(m.group("x"))
+    for m in _QUIT_ZH.finditer(text):
+        found.extend(g for g in m.groupdict().values() if g)
+    out = []
+    for raw in found:
+        value = _trim_value(raw)
+        if value and value.lower() not in _EN_STOP and len(value) <= 40:
+            out.append(value)
+    return out
+
+
+# ---------------------------------------------------------------- value isolation
+
+_EN_STOP = {
+    "i", "i'm", "im", "my", "me", "we", "our", "us", "the", "a", "an", "it", "this", "that",
+    "now", "so", "oh", "and", "but", "just", "also", "yes", "no", "ok", "okay", "btw", "lol",
+    "hey", "hi", "well", "update", "actually", "left", "quick", "not", "sadly", "good", "news",
+    "then", "there", "here", "mostly", "currently", "these", "days", "finally", "today",
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
+    "february", "march", "april", "may", "june", "july", "august", "september", "october",
+    "november", "december", "spring", "summer", "autumn", "fall", "winter", "last", "next",
+    "please", "pls", "omg", "yeah", "yep", "sorry", "anyway", "since", "in", "at", "to",
+    "for", "from", "of", "on", "with", "did", "got", "went", "been", "be", "is", "am", "are",
+    "was", "started", "joined", "switched", "moved", "relocated", "graduated", "studied",
+}  # fmt: skip
+_CAP_SPAN = re.compile(
+    r"[A-Z][\w'&.+#-]*(?:\s+(?:&|(?:of|de|du|la|and|the)\b|[A-Z0-9][\w'&.+#-]*))*(?<![\s&])"
+)
+_TAIL_EN = re.compile(
+    r"(?:[\s,]+(?:now|these days|nowadays|atm|at the moment|lol|haha|lmao|anymore|any more"
+    r"|too|as well|though|btw|actually|currently|right now|for now|again|already|finally"
+    r"|instead|mostly|basically|honestly|really|pls|please|i guess|i think|haha+|:\)|:d))+$",
+    re.I,
+)
+_LEAD_EN = re.compile(
+    r"^(?:(?:oh|so|and|but|well|yeah|ok|okay|btw|hey|also|actually|honestly|basically|anyway"
+    r"|update|fyi|lol|omg|um|uh|just|now|these days|nowadays|sadly|luckily|finally|then"
+    r"|plus|also|mostly|really|usually|always|currently)\b[\s,:!-]*)+",
+    re.I,
+)
+_SUBJ_EN = re.compile(
+    r"^(?:i|i'm|im|i am|i've|ive|i have|i'd|i'll|we|we're|we've|my|our|me)\b\s*", re.I
+)
+_ZH_LEAD = re.compile(
+    r"^(?:哦|噢|嗯|啊|呃|对了|其实|说实话|另外|还有|而且|然后|不过|但是|可是|所以|那|好吧|说错了|"
+    r"更正一下|更正|纠正一下|补充一下|顺便说一下|顺便|对|现在|目前|最近|如今|平时|一般|通常|"
+    r"我们|我的|我|咱们|本人|也|还|都|就|已经|一直|主要|基本上|基本|其实是)+"
+)
+_ZH_TAIL_PARTICLES = re.compile(r"(?:了|啊|呀|呢|吧|哦|啦|哈|嘛|喔|咯|的|哈哈+|~|～|\s)+$")
+
+
+def _trim_value(value: str) -> str:
+    value = value.strip().strip("\"'“”‘’「」《》()（）[]")
+    value = _TAIL_EN.sub("", value)
+    value = re.sub(r"^(?:a|an|the|some|my|our)\s+", "", value, flags=re.I)
+    value = _ZH_TAIL_PARTICLES.sub("", value) if re.search(r"[\u4e00-\u9fff]", value) else value
+    return value.strip(" ，,。.!！;；:：-")
+
+
+def _is_zh(text: str) -> bool:
+    return bool(re.search(r"[\u4e00-\u9fff]", text))
+
+
+def cap_spans(text: str) -> list[str]:
+    """Capitalised spans of English text that are not sentence furniture ("I", months, a
+    capitalised first word that is a common word): ``"Left Hooli last spring, I'm at Pied
+    Piper"`` → ``["Hooli", "Pied Piper"]``."""
+    spans = []
+    for m in _CAP_SPAN.finditer(text):
+        words = m.group(0).split()
+        while words and (words[0].lower().strip(".,'") in _EN_STOP or words[0] in ("I", "I'm")):
+            words = words[1:]
+        while words and words[-1].lower().strip(".,'") in _EN_STOP:
+            words = words[:-1]
+        span = " ".join(words).strip(" .,'")
+        if span and span.lower() not in _EN_STOP and not re.fullmatch(r"[\d\W]+", span):
+            spans.append(span)
+    return spans
+
+
+def zh_entities(text: str, flags: tuple[str, ...]) -> list[str]:
+    """Words of ``text`` that jieba tags with one of ``flags`` (``ns`` place, ``nt``
+    organisation, ``nr`` person, ``nz`` other proper noun, ``eng`` Latin word), adjacent ones
+    joined (``"Pied"+"Piper"``)."""
+    out: list[str] = []
+    prev_end = -2
+    pos = 0
+    for word, flag in segment.tag(text):
+        start = pos
+        pos += len(word)
+        if word.strip() == "":
+            if out and prev_end == start:
+                prev_end = pos
+            continue
+        if any(flag.startswith(f) for f in flags):
+            if out and prev_end == start and (flag == "eng" or not _is_zh(out[-1][-1:])):
+                out[-1] = (out[-1] + " " + word) if flag == "eng" else out[-1] + word
+            else:
+                out.append(word)
+            prev_end = pos
+    return [re.sub(r"\s+", " ", o).strip() for o in out if o.strip()]
+
+
+_ORG_SUFFIX_ZH = re.compile(
+    r"[\u4e00-\u9fffA-Za-z0-9]{1,10}?(?:公司|集团|科技|银行|大学|学院|中学|小学|附中|医院|研究所|"
+    r"研究院|工作室|事务所|律所|出版社|报社|电视台|实验室|工厂|厂)"
+)
+_SCHOOL_ZH = re.compile(
+    r"[\u4e00-\u9fffA-Za-z]{1,10}?(?:大学|学院|中学|小学|附中|高中|大)(?=毕业|读|上|的|$|，|,)"
+)
+
+
+def _after(text: str, cues: str) -> str | None:
+    """What follows the last cue of ``cues`` in ``text`` (cue words, regex alternation)."""
+    found = None
+    for m in re.finditer(rf"(?:{cues})", text, flags=re.I):
+        found = m
+    if found is None:
+        return None
+    rest = text[found.end() :]
+    return rest if rest.strip() else None
+
+
+def _phrase_en(text: str, cues: str) -> str:
+    rest = _after(text, cues)
+    if rest is None:
+        rest = _SUBJ_EN.sub("", _LEAD_EN.sub("", text))
+    rest = re.split(
+        r"[,;.!?]|\s+(?:because|since|so that|but|and then|which|cause|cuz|though)\b", rest
+    )[0]
+    return _trim_value(rest)
+
+
+def _phrase_zh(text: str, cues: str) -> str:
+    rest = _after(text, cues)
+    if rest is None:
+        rest = _ZH_LEAD.sub("", text)
+    rest = re.split(r"[，,。！!；;？?]", rest)[0]
+    return _trim_value(rest)
+
+
+_CUES: dict[str, tuple[str, str]] = {
+    # family: (english cue verbs, chinese cue verbs) — the value is what follows the last cue
+    "likes": (
+        r"\blove\b|\blike\b|\benjoy\b|\binto\b|fan of|favou?rite(?: [\w-]+){0,3} (?:is|are|=)"
+        r"|\bfav(?: [\w-]+){0,2} (?:is|=)|obsessed with|\bis my\b|\bare my\b|\bdig\b|hooked on",
+        r"喜欢(?:吃|喝|看|听|玩|去)?|爱(?:吃|喝|看|听|玩)?|最爱|迷上了?|热爱|是[^，,]{0,6}迷|着迷于",
+    ),
+    "dislikes": (
+        r"\bhate\b|can'?t stand|dislike|not a fan of|not into|don'?t (?:really )?like"
+        r"|don'?t care for|sick of|tired of",
+        r"讨厌|不喜欢|受不了|不感兴趣|没兴趣|烦|反感|不爱",
+    ),
+    "avoid": (
+        r"don'?t eat|do not eat|can'?t (?:eat|have)|never (?:eat|drink)|avoid|don'?t drink"
+        r"|no more|gave up|stopped (?:eating|drinking)|off",
+        r"不吃|不喝|不碰|戒了|忌口|不能吃|不能喝|戒",
+    ),
+    "drink": (
+        r"\bdrink(?:ing)?\b|\bhave\b|\busual is\b|go-to(?: drink)? is|\bis my (?:drink|thing)"
+        r"|switched to|\bon\b",
+        r"喝|改喝|换成|只喝",
+    ),
+    "habit": (r"^(?:i|we)\s+(?:usually|always|often|normally)?\s*", r"^(?:我)?"),
+    "condition": (
+        r"diagnosed with|suffer(?:ing)? from|have|has|got|living with|dealing with",
+        r"有|得了|患有|患了|确诊了?|查出",
+    ),
+    "allergy": (r"allergic to|allergy to|allergies to", r"对"),
+    "plan": (
+        r"planning (?:to|on)|plan to|want to|wanna|thinking of|thinking about|going to|hope to"
+        r"|gonna|intend to|aim to",
+        r"打算|计划|准备|想要?|考虑|要",
+    ),
+    "constraint": (r"^$", r"^$"),
+    "decision": (r"decided (?:to|on)|going with|chose|picked|settled on", r"决定|定了|选了|用"),
+    "diet_style": (r"\bi'?m\b|\bam\b|\beat\b|\bkeep\b|\bgoing\b|\bon a\b|\bbeen\b", r"吃|是"),
+    "other": (r"^$", r"^$"),
+    "event": (r"^$", r"^$"),
+}
+
+
+def _phrase(family: str, text: str, zh: bool) -> str:
+    en, cn = _CUES.get(family, (r"^$", r"^$"))
+    return _phrase_zh(text, cn) if zh else _phrase_en(text, en)
+
+
+_LANGS = re.compile(
+    r"中文|汉语|普通话|粤语|广东话|英语|英文|日语|日文|韩语|法语|德语|西班牙语|俄语|葡萄牙语|意大利语|"
+    r"阿拉伯语|荷兰语|泰语|越南语|上海话|四川话|闽南语|客家话|东北话|"
+    r"\b(?:english|chinese|mandarin|cantonese|japanese|korean|french|german|spanish|russian"
+    r"|portuguese|italian|arabic|hindi|dutch|vietnamese|thai|indonesian|greek|turkish|polish"
+    r"|swedish|norwegian|danish|finnish|hebrew|persian|urdu|bengali|tagalog|malay|swahili"
+    r"|ukrainian|czech|hungarian|romanian)\b",
+    re.I,
+)
+
+
+def _names(
+    text: str, zh: bool, flags: tuple[str, ...] = ("nr", "ns", "nt", "nz", "eng")
+) -> list[str]:
+    if zh:
+        return zh_entities(text, flags)
+    return cap_spans(text)
+
+
+_LOWER_PLACE = re.compile(
+    r"\b(?:in|to|from|at)\s+([a-z][a-z ]{2,30}?)(?=$|[,.!;]|\s+(?:now|lol|atm|for|since|and|but))"
+)
+
+
+def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
+    """``(key, value)`` pairs a clause of ``family`` states, value ``None`` when it cannot be
+    isolated reliably (the clause is then the content). ``[]`` when the family needs a name
+    and the clause has none (``"I moved"``)."""
+    zh = _is_zh(text)
+    key = FAMILY_KEY.get(family)
+    if family == "work":
+        return _work(text, zh)
+    if family in ("residence", "hometown"):
+        if zh:
+            places = [p for p in zh_entities(text, ("ns",)) if segment.is_place(p)]
+        else:
+            places = cap_spans(text)
+            if not places:
+                m = _LOWER_PLACE.search(text)
+                places = [m.group(1)] if m else []
+        return [(key or "", places[-1])] if places else []
+    if family == "education":
+        if zh:
+            names = [x.group(0) for x in _SCHOOL_ZH.finditer(text)] or zh_entities(
+                text, ("nt", "ns", "nz", "eng", "j")
+            )
+        else:
+            names = [
+                n
+                for n in cap_spans(text)
+                if n.lower() not in ("phd", "mba", "ba", "bs", "ma", "ms", "master's", "bachelor's")
+            ]
+        names = [strip_dates(n) for n in names]
+        return [("education.school", n) for n in names[-1:] if n]
+    if family == "language":
+        langs = [m.group(0) for m in _LANGS.finditer(text)]
+        return [("language.preferred", lang_) for lang_ in dict.fromkeys(langs)]
+    if family == "tech":
+        names = zh_entities(text, ("eng",)) if zh else cap_spans(text)
+        return [("tech.preferred", n) for n in dict.fromkeys(names)]
+    if family in ("name", "nickname"):
+        if zh:
+            m = re.search(
+                r"(?:叫|是|喊)(?:我)?([\u4e00-\u9fffA-Za-z]{1,4}?)(?:就行|就好|吧|$|，|,|。)", text
+            )
+            names = [m.group(1)] if m else zh_entities(text, ("nr",))
+        else:
+            names = cap_spans(text)
+        return [(key or "", names[0])] if names else []
+    if family == "pets":
+        return _pets(text, zh)
+    if family == "family":
+        return _family(text, zh)
+    if family in ("gender", "age", "budget"):
+        return []  # the rule table's patterns are exact here; a guess would be a wrong number
+    value = _phrase(family, text, zh)
+    if family in ("other", "event", "constraint", "habit"):
+        return [(key or "", None)]
+    if family == "drink":
+        return [(key or "", value)] if value and len(value) <= 30 else []
+    return [(key or "", value if value and len(value) <= 40 else None)]
+
+
+_DATE_TAIL = re.compile(
+    r"(?:\s*(?:,\s*)?(?:in|since|back in|class of)\s+(?:19|20)\d\d\b.*"
+    r"|\s*[，,]?\s*(?:19|20)?\d\d届.*|\s*(?:19|20)\d\d年?.*)$",
+    re.I,
+)
+
+
+def strip_dates(value: str) -> str:
+    """``"ORG1 in 2015"`` → ``"ORG1"``: a date is when, not what."""
+    return _DATE_TAIL.sub("", value).strip(" ,，")
+
+
+_DUTY_ZH = re.compile(
+    r"(?:负责|主管|管|做|搞|当|干|担任|从事)(?:的是|的就是)?"
+    r"(?P<role>[\u4e00-\u9fffA-Za-z ]{1,12}?)(?:工作|的工作|这块|方面|相关)?(?:$|[，,。])"
+)
+_ROLE_EN = re.compile(
+    r"\b(?:as an?|i'?m an?|i am an?|work as an?|job is|running|doing|responsible for|in charge of"
+    r"|look after|handle|manage)\s+(?P<role>[\w -]{2,40}?)"
+    r"(?=$|[,.;!]|\s+(?:at|for|with|there|now|these)\b)",
+    re.I,
+)
+_GENERIC_PLACE_ZH = {
+    "公司",
+    "单位",
+    "那边",
+    "这边",
+    "所里",
+    "厂里",
+    "家里",
+    "那里",
+    "这里",
+    "那儿",
+    "这儿",
+}
+
+
+def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
+    out: list[tuple[str, str | None]] = []
+    if zh:
+        orgs = [m.group(0) for m in _ORG_SUFFIX_ZH.finditer(text)]
+        orgs += [o for o in zh_entities(text, ("nt", "nz", "eng")) if o not in orgs]
+        orgs = [o for o in orgs if o not in _GENERIC_PLACE_ZH and not segment.is_place(o)]
+        m = re.search(r"在([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)(?:上班|工作|做|当|负责|干)", text)
+        if m and m.group(1).strip() not in _GENERIC_PLACE_ZH and not orgs:
+            orgs = [m.group(1).strip()]
+        duty = _DUTY_ZH.search(text)
+        role = duty.group("role").strip() if duty else None
+        if orgs:
+            out.append(("work.employer", strip_dates(orgs[-1])))
+        if role and role not in _GENERIC_PLACE_ZH:
+            out.append(("work.role", role))
+        return out
+    role_m = _ROLE_EN.search(text)
+    orgs = [o for o in cap_spans(text) if not role_m or o not in role_m.group("role")]
+    quit = {q.lower() for q in quit_objects(text)}
+    orgs = [o for o in orgs if o.lower() not in quit and not any(o.lower() in q for q in quit)]
+    if orgs:
+        out.append(("work.employer", orgs[-1]))
+    if role_m:
+        out.append(("work.role", _trim_value(role_m.group("role"))))
+    return out
+
+
+_PET_KINDS = re.compile(
+    r"猫咪|小猫|猫|小狗|狗狗|狗|兔子|仓鼠|鹦鹉|乌龟|金鱼|鱼|鸟|龙猫|刺猬|蜥蜴|柯基|柴犬|金毛|泰迪|哈士奇|"
+    r"布偶猫|英短|\b(?:dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|bird|fish|turtle|tortoise"
+    r"|guinea pig|lizard|snake|ferret|horse|tabby|greyhound|retriever|golden retriever|labrador"
+    r"|poodle|beagle|corgi|husky|terrier|bulldog|spaniel|pug|shepherd)s?\b",
+    re.I,
+)
+
+
+def _pets(text: str, zh: bool) -> list[tuple[str, str | None]]:
+    out: list[tuple[str, str | None]] = []
+    kinds = [m.group(0) for m in _PET_KINDS.finditer(text)]
+    if zh:
+        m = re.search(r"叫([\u4e00-\u9fffA-Za-z]{1,6}?)(?:的|$|，|,|。|！)", text)
+        names = [m.group(1)] if m else []
+    else:
+        names = [n for n in cap_spans(text) if not _PET_KINDS.fullmatch(n)]
+    for k in kinds[:1]:
+        out.append(("pets.kind", k.lower()))
+    for n in names[:1]:
+        out.append(("pets.name", n))
+    return out
+
+
+_FAMILY_WORDS = re.compile(
+    r"女儿|儿子|孩子|老婆|老公|妻子|丈夫|太太|爸爸|妈妈|父亲|母亲|哥哥|姐姐|弟弟|妹妹|"
+    r"爷爷|奶奶|外公|外婆|姥姥|姥爷|男朋友|女朋友|对象|未婚妻|未婚夫|孙子|孙女|我哥|我姐|我弟|我妹|"
+    r"\b(?:daughter|son|kid|child|wife|husband|partner|mom|mum|mother|dad|father|brother|sister"
+    r"|grandma|grandmother|grandpa|grandfather|boyfriend|girlfriend|fiancee|fiance|twins|baby)s?\b",
+    re.I,
+)
+
+
+def _family(text: str, zh: bool) -> list[tuple[str, str | None]]:
+    names = (
+        [m.group(1) for m in re.finditer(r"叫([\u4e00-\u9fff]{1,3})", text)]
+        or zh_entities(text, ("nr",))
+        if zh
+        else cap_spans(text)
+    )
+    if names:
+        return [("family.member", n) for n in names[:3]]
+    rel = _FAMILY_WORDS.search(text)
+    return [("family.member", rel.group(0).lower())] if rel else []
+
+
+def fits(key: str, value: str | None) -> bool:
+    """A light check that ``value`` can be a value of ``key`` (a key that needs a name gets
+    no sentence; no key gets a pronoun or an empty string)."""
+    if value is None:
+        return True
+    v = value.strip()
+    if not v or v.lower() in _EN_STOP:
+        return False
+    spec = key_spec(key)
+    if spec is None:
+        return True
+    return len(v) <= 60
