@@ -11,6 +11,7 @@ that the next clause continues, a correction) and across the turn (values the us
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -561,7 +562,8 @@ def prefer(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     verb = m.group("verb")
     facts = []
     wanted = re.sub(
-        r"\s+(?:over|to|rather than|instead of|more than)\s+.*$|(?:而不是|胜过|多过).*$",
+        r"\s+(?:over|to|rather than|instead of|more than|for|when|because)\s+.*$"
+        r"|(?:而不是|胜过|多过).*$",
         "",
         m.group("v"),
     )
@@ -1040,7 +1042,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "school",
         "zh",
-        r"^我?(?:是)?(?:毕业于|毕业自)(?P<v>.+)$",
+        r"^我?(?:[0-9零〇一二三四五六七八九]{2,4}年)?(?:是)?(?:毕业于|毕业自)(?P<v>.+)$",
         simple("education.school", "毕业于{v}"),
     ),
     (
@@ -1606,16 +1608,36 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     state = _State(turn, has_task)
     facts: list[ExtractedFact] = []
     leftovers: list[tuple[int, _Clause, bool]] = []  # (insert position, clause, correction)
-    for sentence in split_clauses(turn.content):
+    bare: dict[int, int] = {}  # leftover → its sentence, for clauses with no subject
+    formed: set[int] = set()  # sentences the rules formed a fact from
+    for sid, sentence in enumerate(split_clauses(turn.content)):
         state.new_sentence()
         subject = False
-        for raw in sentence:
+        if semantic.is_hypothetical(sentence[0]):
+            continue  # "如果我搬到深圳…", "if I ever burn out I might…": nothing is so
+        relative: str | None = None  # the family member the sentence is about
+        for i, raw in enumerate(sentence):
             if is_noise(raw):
                 state.last_family = None
                 continue
+            if semantic.is_about_others(raw):
+                relative = None
+                continue
+            who = semantic.family_subject(raw)
+            if who is not None:
+                # the clauses up to the user's own next clause are about them, too
+                # ("My mom, Rosa, is turning 70")
+                more = itertools.takewhile(lambda c: not semantic.own_subject(c), sentence[i + 1 :])
+                whole = ", ".join([raw.rstrip(" ,，"), *[c.strip(" ,，") for c in more]])
+                relative = who
+                facts.extend(_about_relative(_make_clause(whole, turn), state, who))
+                continue
+            if relative is not None and not semantic.own_subject(raw):
+                continue  # "…, so recipes need to be nut-free": still about them
             signal = has_memory_signal(raw)
             if not (signal or subject):
                 if semantic.is_about_user(raw):
+                    bare[len(leftovers)] = sid
                     leftovers.append((len(facts), _make_clause(raw, turn), state.correction))
                 continue
             subject = True
@@ -1633,13 +1655,42 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             family_name, new = found
             state.last_family = family_name
             facts.extend(new)
+            if new:
+                formed.add(sid)
+    # a subject-less clause ("no contest", "wish me luck") beside a formed fact adds nothing
+    leftovers = [item for n, item in enumerate(leftovers) if bare.get(n) not in formed]
     if leftovers:
-        formed = _semantic(leftovers, state)
-        for pos, new in reversed(formed):
+        for pos, new in reversed(_semantic(leftovers, state)):
             facts[pos:pos] = new
     _change_cues(turn, facts)
     covered = {r for f in facts for r in f.retracts}
     return facts + [f for f in _leftovers(state) if not set(f.retracts) <= covered]
+
+
+_FAMILY_RULES = ("family",)
+
+
+def _about_relative(clause: _Clause, state: _State, relative: str) -> list[ExtractedFact]:
+    """A clause about a family member ("my brother works at Tesla", "我女儿对花生过敏"): the
+    member (``family.member``: the name given next to the relation, else the relation) and
+    the fact about them with no key — never the user's own employer or allergy. The family
+    rules ("我女儿叫小雨") still name the member."""
+    skip = tuple(r.family for r in RULES if r.family not in _FAMILY_RULES)
+    found = _apply(clause, state, skip=skip)
+    if found is not None:
+        return found[1]
+    name = semantic.relative_name(clause.text, relative)
+    out = [_fact(state, clause, "family.member", name or relative, _content(clause))]
+    if not semantic.is_naming(clause.text):
+        out.append(
+            ExtractedFact(
+                type="fact",
+                content=_content(clause),
+                message_ids=[state.turn.message_id],
+                metadata={"about": name or relative},
+            )
+        )
+    return out
 
 
 def _semantic(
@@ -1659,6 +1710,9 @@ def _semantic(
         for key, value in semantic.isolate(guess.family, clause.text):
             if not semantic.fits(key, value):
                 continue
+            inside = [q for q in quit_values if value is not None and q in value.lower()]
+            if inside and guess.family in ("drink", "avoid", "likes"):
+                value = inside[0]
             if value is not None and value.lower() in quit_values:
                 # what the user gave up is no fact of now: food and drink become avoided,
                 # anything else is only withdrawn (see _change_cues)

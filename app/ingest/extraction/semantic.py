@@ -272,18 +272,84 @@ _HYPOTHETICAL = re.compile(
     re.I,
 )
 _OTHER_PERSON = re.compile(
-    r"^(?:my|our)\s+(?:friend|colleague|coworker|co-worker|boss|manager|neighbou?r|roommate"
-    r"|flatmate|classmate)s?\b|^(?:he|she|they|his|her|their)\b|"
+    r"^(?:(?:and|but|so|oh|also)\s+)?(?:my|our)\s+(?:\w+\s+)?(?:friend|colleague|coworker"
+    r"|co-worker|boss|manager|neighbou?r|roommate|flatmate|classmate|teammate|landlord)s?\b"
+    r"|^(?:he|she|they|his|her|their)\b|"
     r"^(?:我)?(?:的)?(?:朋友|同事|老板|领导|邻居|室友|同学|他|她|他们)",
+    re.I,
+)
+_RELATIVE = re.compile(
+    r"^(?:(?:and|but|so|oh|also)\s+)?(?:my|our)\s+(?:(?:little|big|older|younger|baby|twin"
+    r"|eldest|youngest)\s+)?(?P<en>daughter|son|kid|child|children|kids|wife|husband|partner"
+    r"|mom|mum|mother|dad|father|brother|sister|grandma|grandmother|grandpa|grandfather"
+    r"|boyfriend|girlfriend|fiancee|fiance|twins|parents|baby|aunt|uncle|cousin|niece|nephew)"
+    r"s?\b(?!\s+(?:and i|and me))|"
+    r"^(?:我)?(?:的)?(?P<zh>女儿|儿子|孩子|老婆|老公|妻子|丈夫|太太|爸爸|妈妈|父亲|母亲|哥哥|姐姐|弟弟"
+    r"|妹妹|爷爷|奶奶|外公|外婆|姥姥|姥爷|男朋友|女朋友|对象|未婚妻|未婚夫|孙子|孙女|爸妈|父母"
+    r"|我哥|我姐|我弟|我妹|我爸|我妈|哥|姐|弟|妹|爸|妈)(?!们)",
+    re.I,
+)
+_OWN_SUBJECT = re.compile(
+    r"^(?:(?:and|but|so|oh|also)\s+)?(?:i|i'm|im|i've|i'd|i'll|me|my|we|we're|our)\b|^我(?!的?(?:女儿"
+    r"|儿子|孩子|老婆|老公|妻子|丈夫|爸|妈|哥|姐|弟|妹))|^(?:please|pls|don'?t|never|always)\b|请|别|不要",
     re.I,
 )
 
 
+def is_hypothetical(text: str) -> bool:
+    """True for a hypothetical or a question in disguise ("if I ever…", "如果我搬到…",
+    "要不要…"): nothing it says is so."""
+    return bool(_HYPOTHETICAL.search(text.strip()))
+
+
+def is_about_others(text: str) -> bool:
+    """True when the clause's subject is someone outside the user's family (a colleague, a
+    friend, "he"): what they do or like is not the user's."""
+    return bool(_OTHER_PERSON.search(text.strip()))
+
+
 def is_about_user(text: str) -> bool:
-    """False for hypotheticals, wishes and questions in disguise, and for clauses whose
-    subject is someone other than the user or the user's family (colleague, friend, "he")."""
-    core = text.strip()
-    return not (_HYPOTHETICAL.search(core) or _OTHER_PERSON.search(core))
+    """Neither hypothetical nor about someone outside the family."""
+    return not (is_hypothetical(text) or is_about_others(text))
+
+
+def family_subject(text: str) -> str | None:
+    """The family member a clause is about when it is its subject ("my brother works…" →
+    ``"brother"``, "我女儿对花生过敏" → ``"女儿"``), else ``None``."""
+    m = _RELATIVE.search(text.strip())
+    if m is None:
+        return None
+    rel = (m.group("en") or m.group("zh") or "").lower()
+    return rel.removeprefix("我") or None
+
+
+_NAMING = re.compile(r"\b(?:called|named|name is|name's)\b|叫", re.I)
+
+
+def is_naming(text: str) -> bool:
+    """True if the clause gives someone's name ("called", "named", "叫")."""
+    return bool(_NAMING.search(text))
+
+
+def relative_name(text: str, relative: str) -> str | None:
+    """The name a clause gives a family member: right after the relation ("my daughter Zoe",
+    "my mom, Rosa") or after called/named/叫; ``None`` when it gives none."""
+    m = re.search(
+        rf"{re.escape(relative)}s?,?\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"
+        r"|(?:called|named|name is|name's)\s+([A-Z]?[\w'-]+)"
+        r"|叫\s*([\u4e00-\u9fff]{1,3}|[A-Za-z][\w'-]*)",
+        text,
+        re.I if not relative.isascii() else 0,
+    )
+    if m is None:
+        return None
+    name = next(g for g in m.groups() if g)
+    return None if name.lower() in _EN_STOP else name
+
+
+def own_subject(text: str) -> bool:
+    """True when a clause names its own subject: the user (I/我/my…) or the assistant."""
+    return bool(_OWN_SUBJECT.search(text.strip()))
 
 
 # ---------------------------------------------------------------- change cues
@@ -351,6 +417,10 @@ _EN_STOP = {
     "please", "pls", "omg", "yeah", "yep", "sorry", "anyway", "since", "in", "at", "to",
     "for", "from", "of", "on", "with", "did", "got", "went", "been", "be", "is", "am", "are",
     "was", "started", "joined", "switched", "moved", "relocated", "graduated", "studied",
+    "as", "use", "heads", "keep", "stop", "always", "never", "don't", "going", "planning",
+    "flying", "cut", "picked", "had", "made", "still", "favorite", "favourite", "fav",
+    "i've", "i'd", "i'll", "mainly", "basically", "scratch", "big", "call", "bad", "love",
+    "like", "prefer", "work", "working",
 }  # fmt: skip
 _CAP_SPAN = re.compile(
     r"[A-Z][\w'&.+#-]*(?:\s+(?:&|(?:of|de|du|la|and|the)\b|[A-Z0-9][\w'&.+#-]*))*(?<![\s&])"
@@ -538,6 +608,23 @@ _LOWER_PLACE = re.compile(
 )
 
 
+_ADDRESSED = re.compile(
+    r"\b(?:you|your|yours|answers?|repl(?:y|ies)|respon(?:d|se|ses)|explain|write|format|use"
+    r"|keep|give|tell|call me|don'?t|never|always|no \w+)\b"
+    r"|你|您|回答|回复|别|不要|请|用.{1,6}(?:回|写|说)",
+    re.I,
+)
+_NEGATED = re.compile(
+    r"\b(?:not|n't|never|no longer|don'?t|doesn'?t|didn'?t|haven'?t|can'?t|cannot|won'?t"
+    r"|no)\b|不|没|别|无",
+    re.I,
+)
+# families whose fact is itself negative (avoiding, disliking, a rule for the assistant)
+_NEGATIVE_FAMILIES = frozenset(("avoid", "dislikes", "constraint", "allergy", "diet_style"))
+# phrase families whose value is what follows their cue verb; without the verb, nothing
+_CUE_FAMILIES = frozenset(("likes", "dislikes", "avoid", "allergy", "condition", "decision"))
+
+
 def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     """``(key, value)`` pairs a clause of ``family`` states, value ``None`` when it cannot be
     isolated reliably (the clause is then the content). ``[]`` when the family needs a name
@@ -589,9 +676,16 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         return _family(text, zh)
     if family in ("gender", "age", "budget"):
         return []  # the rule table's patterns are exact here; a guess would be a wrong number
+    if family == "constraint" and not _ADDRESSED.search(text):
+        return []  # a rule for the assistant speaks to it ("your answers", "回答", "别…")
+    if _NEGATED.search(text) and family not in _NEGATIVE_FAMILIES:
+        return []  # "I don't have kids", "I'm not a developer": no positive fact
     value = _phrase(family, text, zh)
     if family in ("other", "event", "constraint", "habit"):
         return [(key or "", None)]
+    en, cn = _CUES.get(family, (r"^$", r"^$"))
+    if _after(text, cn if zh else en) is None and family in _CUE_FAMILIES:
+        return []  # "likes" with no liking verb: the value would be a guess
     if family == "drink":
         return [(key or "", value)] if value and len(value) <= 30 else []
     return [(key or "", value if value and len(value) <= 40 else None)]
@@ -634,15 +728,31 @@ _GENERIC_PLACE_ZH = {
 }
 
 
+_JOINED_ZH = re.compile(
+    r"(?:跳槽到|跳到|加入了?|入职了?|去了|转到|换到|到了)([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)"
+    r"(?:做|当|工作|上班|了|$|，|,|。)"
+)
+
+
 def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
     out: list[tuple[str, str | None]] = []
     if zh:
         orgs = [m.group(0) for m in _ORG_SUFFIX_ZH.finditer(text)]
         orgs += [o for o in zh_entities(text, ("nt", "nz", "eng")) if o not in orgs]
-        orgs = [o for o in orgs if o not in _GENERIC_PLACE_ZH and not segment.is_place(o)]
-        m = re.search(r"在([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)(?:上班|工作|做|当|负责|干)", text)
+        orgs = [
+            o
+            for o in orgs
+            if o not in _GENERIC_PLACE_ZH
+            and not segment.is_place(o)
+            and (_is_zh(o) or o[:1].isupper())  # "Stripe", not "data" or "mainly"
+        ]
+        m = _JOINED_ZH.search(text) or re.search(
+            r"在([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)(?:上班|工作|做|当|负责|干)", text
+        )
         if m and m.group(1).strip() not in _GENERIC_PLACE_ZH and not orgs:
             orgs = [m.group(1).strip()]
+        quit = set(quit_objects(text))
+        orgs = [o for o in orgs if o not in quit] or ([] if quit & set(orgs) else orgs)
         duty = _DUTY_ZH.search(text)
         role = duty.group("role").strip() if duty else None
         if orgs:
