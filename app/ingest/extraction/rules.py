@@ -1662,9 +1662,35 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     if leftovers:
         for pos, new in reversed(_semantic(leftovers, state)):
             facts[pos:pos] = new
-    _change_cues(turn, facts)
     covered = {r for f in facts for r in f.retracts}
-    return facts + [f for f in _leftovers(state) if not set(f.retracts) <= covered]
+    facts += [f for f in _leftovers(state) if not set(f.retracts) <= covered]
+    _change_cues(turn, facts)
+    return facts + _withdrawal(turn, facts)
+
+
+def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """What the turn gives up that no fact of the turn retracts ("不用 Windows 了",
+    "胃溃疡已经治好了"): one withdrawal record, keyed by the verb that gave it up, so the
+    memory holding the value is frozen."""
+    covered = {r.lower() for f in facts for r in f.retracts}
+    quit_values = [q for q in semantic.quit_objects(turn.content) if q.lower() not in covered]
+    if not quit_values:
+        return []
+    key = semantic.withdrawal_key(turn.content)
+    spec = key_spec(key)
+    text = turn.content.strip()
+    return [
+        ExtractedFact(
+            type=spec.type if spec else "fact",  # type: ignore[arg-type]
+            content=_zh_content(_clean_zh(text)) if _lang(text) == "zh" else _clean_en(text),
+            key=key,
+            value=None,
+            is_correction=True,
+            retracts=[v.lower() if _LATIN.search(v) else v for v in quit_values],
+            message_ids=[turn.message_id],
+            metadata={"retraction": True},
+        )
+    ]
 
 
 _FAMILY_RULES = ("family",)
@@ -1703,6 +1729,8 @@ def _semantic(
     for (pos, clause, correction), guess in zip(leftovers, guesses, strict=True):
         if not guess.accepted:
             continue
+        if guess.family == "other" and not semantic.own_subject(clause.raw):
+            continue  # "太折腾": a remark, not a fact about the user
         new: list[ExtractedFact] = []
         content = _content(clause)
         is_change = semantic.has_change_cue(clause.raw)

