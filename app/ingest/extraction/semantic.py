@@ -83,7 +83,8 @@ PROTOTYPES: dict[str, tuple[str, ...]] = {
     ),
     "drink": (
         "I usually drink coffee", "my go-to drink is iced tea", "I always have a latte",
-        "I drink green tea every morning", "switched to oat lattes", "我平时喝咖啡", "最近改喝美式了", "我习惯喝绿茶", "我每天都喝奶茶",
+        "I drink green tea every morning", "switched to oat lattes",
+        "我平时喝咖啡", "最近改喝美式了", "我习惯喝绿茶", "我每天都喝奶茶",
     ),
     "likes": (
         "I love hiking", "I really like jazz music", "my favourite movie is Inception",
