@@ -5,6 +5,9 @@ Two checks the rules of ``ArbitrationService.apply`` cannot make from strings al
 - **Same value, other spelling.** "ORG1" and "ORG1 in 2015", "Pied Piper" and "pied piper.",
   "the Ocean" and "ocean" are one value: the candidate takes the stored spelling, so rule 1
   (duplicate) refreshes the memory instead of storing a second one.
+- **A switch replaces.** A fact marked ``metadata["replaces"]`` by the extractor ("我改用Go了",
+  "switched to Svelte", for keys such as ``tech.preferred``) retracts the key's other active
+  values: the new one took their place.
 - **One favourite per category.** "my favourite football player is X" then "… is Y": a
   favourite (``metadata["category"]``, set by the extractor) replaces the earlier favourite of
   the same category, although ``preference.likes`` holds many values: the earlier value is
@@ -44,8 +47,9 @@ async def resolve(repo: MemoryRepository, cand: Candidate) -> None:
 
     - an active memory of the same key whose value is the same after ``normalize_value``
       lends its spelling to ``cand.value`` (the duplicate rule then refreshes it);
-    - a favourite (``cand.metadata["category"]``) retracts the active favourites of the same
-      category and key with another value, and becomes a correction.
+    - a switch (``cand.metadata["replaces"]``) retracts every other active value of the key,
+      and a favourite (``cand.metadata["category"]``) the active favourites of the same
+      category; either becomes a correction.
 
     Reads with ``repo.active_with_keys`` (rows locked for update, as arbitration does next).
     """
@@ -57,14 +61,17 @@ async def resolve(repo: MemoryRepository, cand: Candidate) -> None:
         if old.value is not None and normalize_value(old.value) == mine and mine:
             cand.value = old.value
             return
-    category = (cand.metadata or {}).get("category")
-    if not category:
-        return
-    stale = [
-        old.value
-        for old in olds
-        if old.value is not None and (old.metadata_ or {}).get("category") == category
-    ]
+    if (cand.metadata or {}).get("replaces"):
+        stale = [old.value for old in olds if old.value is not None]
+    else:
+        category = (cand.metadata or {}).get("category")
+        if not category:
+            return
+        stale = [
+            old.value
+            for old in olds
+            if old.value is not None and (old.metadata_ or {}).get("category") == category
+        ]
     if stale:
         cand.is_correction = True
         cand.retracts = list(dict.fromkeys([*cand.retracts, *stale]))

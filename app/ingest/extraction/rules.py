@@ -1770,10 +1770,20 @@ def _semantic(
             )
             if value is None:
                 fact.value = None
+            if fact.value and semantic.is_switch(clause.raw) and key in _SWITCHABLE:
+                fact.metadata["replaces"] = True  # "改用Go了": Go takes the place of the rest
             new.append(fact)
+        if len(new) > 1:  # one clause, several facts: each its own words (and content hash)
+            for fact in new:
+                if fact.key and fact.value:
+                    fact.content = semantic.describe(fact.key, fact.value, clause.lang == "zh")
         if new:
             out.append((pos, new))
     return out
+
+
+# multi-valued keys where "switched to X" means X replaces what the user had
+_SWITCHABLE = frozenset(("tech.preferred", "language.preferred"))
 
 
 def _single(key: str) -> bool:
@@ -1785,6 +1795,10 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
     """What the turn says the user gave up ("stopped drinking green tea", "可乐戒了") is
     retracted by the turn's facts, so the memory it came from is frozen; a change cue on a
     single-valued key makes the fact a correction."""
+    if semantic.is_switch(turn.content):
+        for fact in facts:
+            if fact.key in _SWITCHABLE and fact.value and not fact.retracts:
+                fact.metadata["replaces"] = True
     quit_values = semantic.quit_objects(turn.content)
     if not quit_values:
         return

@@ -454,6 +454,39 @@ def withdrawal_key(text: str) -> str | None:
     return None
 
 
+_SWITCH = re.compile(
+    r"\b(?:switch(?:ed)? (?:over |fully |entirely )?to|moved (?:over )?to|migrated to|now use"
+    r"|replaced \w+ with)\b|改用|改成|换成|换到|转到|全面转|都换成|改为",
+    re.I,
+)
+
+
+def is_switch(text: str) -> bool:
+    """True if ``text`` says one thing took the place of another ("switched to", "改用")."""
+    return bool(_SWITCH.search(text))
+
+
+_DESCRIBE = {
+    "work.employer": ("在{v}工作", "works at {v}"),
+    "work.role": ("职业是{v}", "works as {v}"),
+    "work.location": ("在{v}工作", "works in {v}"),
+    "pets.name": ("宠物叫{v}", "has a pet named {v}"),
+    "pets.kind": ("养了{v}", "has a {v}"),
+    "family.member": ("家人：{v}", "family member: {v}"),
+    "education.school": ("在{v}上学", "studied at {v}"),
+    "residence.city": ("住在{v}", "lives in {v}"),
+    "hometown": ("老家是{v}", "is from {v}"),
+    "tech.preferred": ("常用{v}", "uses {v}"),
+    "language.preferred": ("会说{v}", "speaks {v}"),
+}
+
+
+def describe(key: str, value: str, zh: bool) -> str:
+    """A short content sentence for ``key = value`` (``"works at Pied Piper"``)."""
+    zh_t, en_t = _DESCRIBE.get(key, ("{k}：{v}", "{k}: {v}"))
+    return (zh_t if zh else en_t).format(k=key, v=value)
+
+
 def has_change_cue(text: str) -> bool:
     """True if ``text`` says something changed ("now", "switched to", "现在", "改用", "戒了")."""
     return bool(CHANGE_EN.search(text) or CHANGE_ZH.search(text))
