@@ -410,10 +410,10 @@ CHANGE_ZH = re.compile(
 )
 # The object of a quitting verb: what the user stopped having, using or being.
 _QUIT_EN = re.compile(
-    r"\b(?:stopped|quit|gave up|give up|dropped|ditched|left|no longer \w+|don'?t \w+ (?:\w+ )?"
+    r"\b(?:stopped|quit|gave up|dropped|ditched|left|no longer \w+|don'?t \w+ (?:\w+ )?"
     r"any ?more|not \w+ing any ?more|off|instead of|switched from|moved (?:away )?from"
     r"|done with|over)\s+(?:(?:drinking|eating|using|having|doing|playing|writing|coding in"
-    r"|working (?:at|for)|with|the|my|a|an)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
+    r"|working (?:at|for)|with|the|my|a|an|in|at|for|from|to)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
     r"(?=$|[,.;!]|\s+(?:and|but|so|because|since|for|in|last|this|it'?s|i'?m|now|anymore|any"
     r" more|these days|too|to)\b)",
     re.I,
@@ -716,9 +716,10 @@ _LOWER_PLACE = re.compile(
 
 
 _ADDRESSED = re.compile(
-    r"\b(?:you|your|yours|answers?|repl(?:y|ies)|respon(?:d|se|ses)|explain|write|format|use"
-    r"|keep|give|tell|call me|don'?t|never|always|no \w+)\b"
-    r"|你|您|回答|回复|别|不要|请|用.{1,6}(?:回|写|说)",
+    r"\b(?:your (?:answers?|repl(?:y|ies)|responses?|messages?|code|explanations?|tone|output"
+    r"|summaries|emails?)|answers?|repl(?:y|ies)|respon(?:d|se|ses)|explain|format|emojis?"
+    r"|bullet|call me|tell me|remind me|with me|for me|to me|talk to me)\b"
+    r"|回答|回复|答案|解释|格式|表情|叫我|喊我|称呼|跟我说话|告诉我|提醒我|用.{1,6}(?:回|写|说)",
     re.I,
 )
 _NEGATED = re.compile(
