@@ -730,7 +730,9 @@ _NEGATED = re.compile(
 # families whose fact is itself negative (avoiding, disliking, a rule for the assistant)
 _NEGATIVE_FAMILIES = frozenset(("avoid", "dislikes", "constraint", "allergy", "diet_style"))
 # phrase families whose value is what follows their cue verb; without the verb, nothing
-_CUE_FAMILIES = frozenset(("likes", "dislikes", "avoid", "allergy", "condition", "decision"))
+_CUE_FAMILIES = frozenset(
+    ("likes", "dislikes", "avoid", "allergy", "condition", "decision", "plan")
+)
 
 
 def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
