@@ -410,7 +410,8 @@ CHANGE_ZH = re.compile(
 )
 # The object of a quitting verb: what the user stopped having, using or being.
 _QUIT_EN = re.compile(
-    r"\b(?:stopped|quit|gave up|dropped|ditched|left(?!\s+(?:for|on|early|home)\b)|no longer \w+|don'?t \w+ (?:\w+ )?"
+    r"\b(?:stopped|quit|gave up|dropped|ditched|left(?!\s+(?:for|on|early|home)\b)"
+    r"|no longer \w+|don'?t \w+ (?:\w+ )?"
     r"any ?more|not \w+ing any ?more|off|instead of|switched from|moved (?:away )?from"
     r"|done with|over)\s+(?:(?:drinking|eating|using|having|doing|playing|writing|coding in"
     r"|working (?:at|for)|with|the|my|a|an|in|at|for|from|to)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
