@@ -488,6 +488,14 @@ def describe(key: str, value: str, zh: bool) -> str:
     return (zh_t if zh else en_t).format(k=key, v=value)
 
 
+# a time, not a thing given up ("I quit last year")
+_WHEN = re.compile(
+    r"(?:last|this|next|yesterday|today|tonight|recently|years?|months?|weeks?|in \d{4}|\d{4})\b"
+    r"|(?:去年|今年|上个?月|昨天|前年)",
+    re.I,
+)
+
+
 def has_change_cue(text: str) -> bool:
     """True if ``text`` says something changed ("now", "switched to", "现在", "改用", "戒了")."""
     return bool(CHANGE_EN.search(text) or CHANGE_ZH.search(text))
@@ -506,7 +514,7 @@ def quit_objects(text: str) -> list[str]:
     out = []
     for raw in found:
         value = _trim_value(re.sub(r"[了吧啊呀]+$", "", raw.strip()), particles=False)
-        if value and value.lower() not in _EN_STOP and len(value) <= 40:
+        if value and value.lower() not in _EN_STOP and len(value) <= 40 and not _WHEN.match(value):
             out.append(value)
     return out
 
@@ -561,6 +569,7 @@ def _trim_value(value: str, *, particles: bool = True) -> str:
     value = re.sub(r"^(?:a|an|the|some|my|our)\s+", "", value, flags=re.I)
     if particles and re.search(r"[\u4e00-\u9fff]", value):
         value = _ZH_TAIL_PARTICLES.sub("", value)
+        value = re.sub(r"^(?:的是|的|是)\s*", "", value)  # "用的是 Kotlin" → Kotlin
     return value.strip(" ，,。.!！;；:：-")
 
 
