@@ -1710,7 +1710,7 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
     if not semantic.is_naming(clause.text):
         out.append(
             ExtractedFact(
-                type="fact",
+                type="profile",  # a standing fact about a person
                 content=_content(clause),
                 message_ids=[state.turn.message_id],
                 metadata={"about": name or relative},
@@ -1751,7 +1751,7 @@ def _semantic(
             if not key:
                 new.append(
                     ExtractedFact(
-                        type="fact",
+                        type="profile",  # a standing fact about the user (no key)
                         content=content,
                         message_ids=[state.turn.message_id],
                         metadata={"formed_by": "classifier", "family": guess.family},
