@@ -34,6 +34,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from app.arbitration.keys import key_spec
+from app.arbitration.values import resolve as resolve_values
 from app.db.models import Arbitration, Memory
 from app.db.models import memory_snapshot as snapshot
 from app.kit.metrics import observe_arbitration
@@ -187,6 +188,8 @@ class ArbitrationService:
         out = Outcome()
         self.trigger = cand.trigger
         spec = key_spec(cand.key)
+        # Meaning before strings: another spelling of a stored value, a switch, a new favourite.
+        await resolve_values(self.repo, cand)
         if not cand.content_hash:
             cand.content_hash, cand.search_text = fingerprint(cand.content)
         chash = cand.content_hash

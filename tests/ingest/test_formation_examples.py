@@ -1,0 +1,211 @@
+"""Ordinary sentences, said as a new user would, become the memory a person would expect —
+through the HTTP API, in Chinese and English: the current fact active, the replaced one
+frozen, and recall ranking the current one first."""
+
+from __future__ import annotations
+
+from tests.conftest import TenantCtx
+
+T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-02T09:00:00+08:00"
+
+
+async def _memories(t: TenantCtx, user: str, **params: object) -> list[dict]:
+    r = await t.client.get(f"{t.user(user)}/memories", params=params, headers=t.headers)
+    assert r.status_code == 200, r.text
+    return r.json()["items"]
+
+
+async def _active(t: TenantCtx, user: str, key: str) -> list[str]:
+    return [m["value"] for m in await _memories(t, user, key=key, status="active")]
+
+
+async def _frozen(t: TenantCtx, user: str, key: str) -> list[str]:
+    return [m["value"] for m in await _memories(t, user, key=key, status="frozen")]
+
+
+async def _first_recalled(t: TenantCtx, user: str, query: str, key: str) -> str | None:
+    """The value of the first recalled memory of ``key`` (``None`` if none is recalled)."""
+    found = [m for m in (await t.recall(user, query, top_k=8))["memories"] if m["key"] == key]
+    return found[0]["value"] if found else None
+
+
+async def test_left_an_employer_and_joined_another_in_one_sentence_en(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I work at Hooli.", at=T1)
+    await tenant.say("u", "s2", "Left Hooli last spring, I'm at Pied Piper now running QA.", at=T2)
+    assert await _active(tenant, "u", "work.employer") == ["Pied Piper"]
+    assert await _frozen(tenant, "u", "work.employer") == ["Hooli"]
+    assert await _active(tenant, "u", "work.role") == ["QA"]
+    assert await _first_recalled(tenant, "u", "Where do I work?", "work.employer") == "Pied Piper"
+
+
+async def test_left_an_employer_and_joined_another_zh(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我在星河科技上班。", at=T1)
+    await tenant.say("u", "s2", "我跳槽到蓝鲸数据了。", at=T2)
+    assert await _active(tenant, "u", "work.employer") == ["蓝鲸数据"]
+    assert await _frozen(tenant, "u", "work.employer") == ["星河科技"]
+    assert await _first_recalled(tenant, "u", "我在哪家公司上班？", "work.employer") == "蓝鲸数据"
+
+
+async def test_a_pet_named_in_the_middle_of_the_sentence_zh_and_en(tenant: TenantCtx) -> None:
+    await tenant.say("zh", "s1", "我有一只叫馒头的猫。")
+    assert await _active(tenant, "zh", "pets.name") == ["馒头"]
+    assert await _active(tenant, "zh", "pets.kind") == ["猫"]
+    await tenant.say("en", "s1", "I have a cat named Rex.")
+    assert await _active(tenant, "en", "pets.name") == ["rex"]
+
+
+async def test_a_second_pet_is_an_addition_not_a_replacement(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I have a cat named Tom.", at=T1)
+    await tenant.say("u", "s1", "I also have a dog called Rex", at=T2)
+    assert sorted(await _active(tenant, "u", "pets.name")) == ["rex", "tom"]
+    assert sorted(await _active(tenant, "u", "pets.kind")) == ["cat", "dog"]
+    assert await _frozen(tenant, "u", "pets.name") == []
+
+
+async def test_the_user_corrects_a_model_inferred_role_zh(tenant: TenantCtx) -> None:
+    await tenant.remember(
+        "u", "职业是后端开发", key="work.role", value="后端开发", source="model_inferred"
+    )
+    await tenant.say("u", "s1", "我做的是前端开发。")
+    assert await _active(tenant, "u", "work.role") == ["前端开发"]
+    assert await _frozen(tenant, "u", "work.role") == ["后端开发"]
+    assert await _first_recalled(tenant, "u", "我是做什么工作的？", "work.role") == "前端开发"
+
+
+async def test_the_user_corrects_a_model_inferred_role_en(tenant: TenantCtx) -> None:
+    await tenant.remember(
+        "u", "works as a backend developer", key="work.role", value="backend developer",
+        source="model_inferred",
+    )  # fmt: skip
+    await tenant.say("u", "s1", "I'm a frontend developer.")
+    assert await _active(tenant, "u", "work.role") == ["frontend developer"]
+    assert await _frozen(tenant, "u", "work.role") == ["backend developer"]
+
+
+async def test_stopped_drinking_freezes_the_usual_drink_en(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I usually drink green tea.", at=T1)
+    assert await _active(tenant, "u", "preference.drink") == ["green tea"]
+    await tenant.say("u", "s2", "I stopped drinking green tea.", at=T2)
+    assert await _active(tenant, "u", "preference.drink") == []
+    assert await _frozen(tenant, "u", "preference.drink") == ["green tea"]
+    recalled = (await tenant.recall("u", "What does the user drink?", top_k=8))["memories"]
+    assert all(m["key"] != "preference.drink" for m in recalled)
+
+
+async def test_no_longer_drinking_freezes_the_usual_drink_en(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I usually drink green tea.", at=T1)
+    await tenant.say("u", "s2", "I no longer drink green tea", at=T2)
+    assert await _active(tenant, "u", "preference.drink") == []
+    assert await _active(tenant, "u", "diet.avoid") == ["green tea"]
+
+
+async def test_quit_a_drink_zh(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我平时喝可乐。", at=T1)
+    await tenant.say("u", "s2", "可乐戒了，现在只喝白开水。", at=T2)
+    assert await _active(tenant, "u", "preference.drink") == ["白开水"]
+    assert await _frozen(tenant, "u", "preference.drink") == ["可乐"]
+
+
+async def test_favourite_player_en(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "My favorite football player is Player_X.", at=T1)
+    assert await _active(tenant, "u", "preference.likes") == ["player_x"]
+    await tenant.say("u", "s2", "My favorite football player is Player_Y now.", at=T2)
+    assert await _active(tenant, "u", "preference.likes") == ["player_y"]
+    assert await _frozen(tenant, "u", "preference.likes") == ["player_x"]
+
+
+async def test_favourite_player_replaced_zh(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我最喜欢的足球运动员是梅西", at=T1)
+    await tenant.say("u", "s2", "我现在最喜欢的足球运动员是C罗", at=T2)
+    assert await _active(tenant, "u", "preference.likes") == ["c罗"]
+    assert await _frozen(tenant, "u", "preference.likes") == ["梅西"]
+    assert (
+        await _first_recalled(tenant, "u", "我最喜欢哪个足球运动员？", "preference.likes") == "c罗"
+    )
+
+
+async def test_favourites_of_other_categories_stay(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我最喜欢的足球运动员是梅西", at=T1)
+    await tenant.say("u", "s2", "我最喜欢的歌手是周杰伦", at=T2)
+    assert sorted(await _active(tenant, "u", "preference.likes")) == ["周杰伦", "梅西"]
+
+
+async def test_a_duty_after_the_employer_is_a_role_not_a_new_employer_zh(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "我在星河科技做后端开发。", at=T1)
+    await tenant.say("u", "s2", "我在公司负责招聘工作。", at=T2)
+    assert await _active(tenant, "u", "work.employer") == ["星河科技"]
+    assert await _frozen(tenant, "u", "work.employer") == []
+    assert await _active(tenant, "u", "work.role") == ["招聘"]
+
+
+async def test_a_duty_after_the_employer_is_a_role_not_a_new_employer_en(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "I work at Initech.", at=T1)
+    await tenant.say("u", "s2", "At the company I'm responsible for recruiting.", at=T2)
+    assert await _active(tenant, "u", "work.employer") == ["Initech"]
+    assert await _frozen(tenant, "u", "work.employer") == []
+
+
+async def test_a_school_with_a_year_is_the_same_school_en(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I graduated from ORG1.", at=T1)
+    await tenant.say("u", "s2", "I graduated from ORG1 in 2015.", at=T2)
+    assert await _active(tenant, "u", "education.school") == ["org1"]
+    assert await _frozen(tenant, "u", "education.school") == []
+
+
+async def test_a_school_with_a_year_is_the_same_school_zh(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我毕业于清华大学。", at=T1)
+    await tenant.say("u", "s2", "我2015年毕业于清华大学。", at=T2)
+    assert await _active(tenant, "u", "education.school") == ["清华大学"]
+
+
+async def test_switched_language_zh(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我写后端一直用Python。", at=T1)
+    await tenant.say("u", "s2", "我改用Go了", at=T2)
+    assert await _active(tenant, "u", "tech.preferred") == ["go"]
+    assert await _frozen(tenant, "u", "tech.preferred") == ["python"]
+
+
+async def test_switched_language_en(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I mostly code in Python.", at=T1)
+    await tenant.say("u", "s2", "I switched from Python to Go.", at=T2)
+    assert await _active(tenant, "u", "tech.preferred") == ["go"]
+    assert await _frozen(tenant, "u", "tech.preferred") == ["python"]
+
+
+async def test_a_response_rule_without_please_is_a_constraint(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "No emojis in your answers, ever.")
+    await tenant.say("u", "s1", "回答里别用表情符号。")
+    rules = await _memories(tenant, "u", type="constraint", status="active")
+    assert len(rules) == 2
+    assert any("emoji" in m["content"].lower() for m in rules)
+    assert any("表情" in m["content"] for m in rules)
+    recalled = await tenant.recall("u", "write me a birthday message")
+    assert {m["id"] for m in recalled["constraints"]} == {m["id"] for m in rules}
+
+
+async def test_an_email_after_chinese_text_is_kept_exactly(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我在上海工作，邮箱是li.ming@example.com")
+    [email] = await _memories(tenant, "u", key="contact.email", status="active")
+    assert email["value"] == "li.ming@example.com"
+    assert email["content"] == "邮箱是 li.ming@example.com"
+    await tenant.say("v", "s1", "my email is sam@example.org")
+    assert await _active(tenant, "v", "contact.email") == ["sam@example.org"]
+
+
+async def test_questions_hypotheticals_and_other_peoples_doings_store_nothing(
+    tenant: TenantCtx,
+) -> None:
+    body = await tenant.say(
+        "u",
+        "s1",
+        "Should I learn Rust next?",
+        "如果我搬到深圳，房租会贵很多吗？",
+        "My colleague just moved to Berlin.",
+        "我同事特别爱吃辣。",
+    )
+    assert body["memories"] == []
+    assert await _memories(tenant, "u") == []
