@@ -181,3 +181,53 @@ def protect_memory(
     return ProtectedMemory(
         c.text, v.text if v is not None else value, merge_sealed(c.sealed, v.sealed if v else [])
     )
+
+
+@dataclass
+class ProtectedJson:
+    """A JSON value as stored: every string in it (at any depth; dict keys are left as they
+    are) with its sensitive values replaced, and the sealed entries of all of them."""
+
+    value: Any
+    sealed: list[dict[str, Any]]
+
+
+def protect_json(privacy: Privacy, owner: str, value: Any) -> ProtectedJson:
+    """The protection of ``protect_memory`` (the same ``Privacy.protect``) applied to every
+    string inside ``value`` (dicts and lists walked recursively; numbers, booleans and null
+    unchanged, except a large integer that is a sensitive number, which becomes its masked
+    text). Used for memory metadata and task working memory (name, slots, steps)."""
+    sealed: list[list[dict[str, Any]]] = []
+
+    def walk(v: Any) -> Any:
+        if isinstance(v, str):
+            p = privacy.protect(v, owner)
+            sealed.append(p.sealed)
+            return p.text
+        if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10**6:
+            # a card or ID number sent as a JSON number: stored as its masked text if it is one
+            p = privacy.protect(str(v), owner)
+            if p.sealed:
+                sealed.append(p.sealed)
+                return p.text
+            return v
+        if isinstance(v, dict):
+            return {k: walk(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        return v
+
+    out = walk(value)
+    return ProtectedJson(out, merge_sealed(*sealed))
+
+
+def reveal_json(privacy: Privacy, value: Any, sealed: list[dict[str, Any]], owner: str) -> Any:
+    """The owner's view of a value stored by ``protect_json``: personal tokens in every string
+    replaced by their values (``Privacy.reveal_personal``); secrets stay masked."""
+    if isinstance(value, str):
+        return privacy.reveal_personal(value, sealed, owner)
+    if isinstance(value, dict):
+        return {k: reveal_json(privacy, x, sealed, owner) for k, x in value.items()}
+    if isinstance(value, list):
+        return [reveal_json(privacy, x, sealed, owner) for x in value]
+    return value
