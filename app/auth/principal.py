@@ -152,13 +152,13 @@ async def check_scope(
         if tenant_id is not None and tenant_id != principal.tenant_id:
             raise NotFound("no such tenant")
     if principal.user_id is not None:
-        route = request.scope.get("route")
-        if "user_id" not in params and getattr(route, "path", None) not in USER_FILTERED_PATHS:
+        if "user_id" in params:
+            if params["user_id"] != principal.user_id:
+                raise NotFound("no such user")
+        elif getattr(request.scope.get("route"), "path", None) not in USER_FILTERED_PATHS:
             raise InsufficientScope(
                 "this key is bound to one user and reaches only that user's paths"
             )
-        if params["user_id"] != principal.user_id:
-            raise NotFound("no such user")
     missing = [s for s in security_scopes.scopes if s not in principal.scopes]
     if missing:
         raise InsufficientScope(
