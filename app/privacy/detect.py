@@ -68,6 +68,8 @@ _PASSWORD = re.compile(
     re.I,
 )
 MIN_PASSWORD_CHARS = 3
+# The mask of a secret (app/privacy/protect.py): stars, then at most the last 4 characters.
+_MASK = re.compile(r"\*{3,}[0-9A-Za-z]{0,4}")
 MIN_PIN_DIGITS = 4
 # Ordinary words that follow "password is …" in sentences about a password, not stating it.
 _NOT_CREDENTIALS = frozenset(
@@ -116,6 +118,8 @@ def _looks_like_credential(value: str, *, explicit: bool, pin: bool) -> bool:
       ("passcode = correcthorse" is taken; "password is wrong", "I forgot my password
       yesterday", "password reset link" are not).
     """
+    if _MASK.fullmatch(value):
+        return False  # a value masked already ("password is ******"), protected again
     if pin:
         return value.isdigit() and len(value) >= MIN_PIN_DIGITS
     if len(value) < MIN_PASSWORD_CHARS:
@@ -141,6 +145,20 @@ def password_spans(text: str) -> list[tuple[int, int]]:
         if _looks_like_credential(text[start:end], explicit=explicit, pin=pin):
             spans.append((start, end))
     return spans
+
+
+# A field name that says its value is a password or PIN (a metadata key, a task slot):
+# "password", "pw", "bank_pin", "wifi.passcode", "登录密码".
+_PASSWORD_FIELD = re.compile(
+    r"(?:^|.*[._\- ])(?:passwords?|passwd|pwd|pw|passcode|passphrase|pin|pin_?code)$"
+    r"|^.*(?:密码|口令)$",
+    re.I,
+)
+
+
+def names_a_password(field: str) -> bool:
+    """Whether a field called ``field`` holds a password or PIN as a whole."""
+    return bool(_PASSWORD_FIELD.match(field))
 
 
 @dataclass(frozen=True, slots=True)

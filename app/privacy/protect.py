@@ -20,9 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.privacy.crypto import Cipher, SealError
-from app.privacy.detect import Level, detect
+from app.privacy.detect import Level, detect, names_a_password
 
 TOKEN = re.compile(r"⟦(?P<kind>[a-z_]+):(?P<fp>[0-9a-f]{10})⟧")
+# What ``mask`` returns: stars, then at most the last 4 characters.
+MASK = re.compile(r"\*{3,}[0-9A-Za-z]{0,4}")
 SECRET_KEYS = {
     "identity.document": "cn_id",
     "finance.card": "bank_card",
@@ -196,25 +198,32 @@ def protect_json(privacy: Privacy, owner: str, value: Any) -> ProtectedJson:
     """The protection of ``protect_memory`` (the same ``Privacy.protect``) applied to every
     string inside ``value`` (dicts and lists walked recursively; numbers, booleans and null
     unchanged, except a large integer that is a sensitive number, which becomes its masked
-    text). Used for memory metadata and task working memory (name, slots, steps)."""
+    text). A value under a key that names a password (``names_a_password``: "password",
+    "pin", "wifi.passcode", "密码") is secret as a whole, as the value of an
+    ``account.password`` fact. Used for memory metadata and task working memory (name, slots,
+    steps)."""
     sealed: list[list[dict[str, Any]]] = []
 
-    def walk(v: Any) -> Any:
+    def walk(v: Any, whole: str | None = None) -> Any:
         if isinstance(v, str):
-            p = privacy.protect(v, owner)
+            # a value protected already (a mask) is not sealed again as a secret of its own
+            p = privacy.protect(v, owner, whole_secret=None if MASK.fullmatch(v) else whole)
             sealed.append(p.sealed)
             return p.text
-        if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10**6:
-            # a card or ID number sent as a JSON number: stored as its masked text if it is one
-            p = privacy.protect(str(v), owner)
+        if isinstance(v, int) and not isinstance(v, bool) and (whole or abs(v) >= 10**6):
+            # a card or ID number sent as a JSON number (or a PIN under a password field):
+            # stored as its masked text if it is one
+            p = privacy.protect(str(v), owner, whole_secret=whole)
             if p.sealed:
                 sealed.append(p.sealed)
                 return p.text
             return v
         if isinstance(v, dict):
-            return {k: walk(x) for k, x in v.items()}
+            return {
+                k: walk(x, "password" if names_a_password(str(k)) else whole) for k, x in v.items()
+            }
         if isinstance(v, list):
-            return [walk(x) for x in v]
+            return [walk(x, whole) for x in v]
         return v
 
     out = walk(value)

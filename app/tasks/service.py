@@ -181,16 +181,24 @@ class TaskService:
         if len(task.steps) + len(body.steps) > MAX_STEPS:
             raise InvalidRequest(f"a task holds at most {MAX_STEPS} steps")
         now = utcnow()
-        new_steps = [{**s.model_dump(), "at": now.isoformat()} for s in body.steps]
         # Only what this request sends is protected: stored values are protected already.
-        changes: dict[str, Any] = {"slots": filled, "steps": new_steps}
+        changes: dict[str, Any] = {
+            "slots": filled,
+            "steps": [step.description for step in body.steps],
+        }
         if body.name:
             changes["name"] = body.name
         protected = protect_task(self.rt.privacy, task, self.owner, changes)
         if "name" in protected:
             task.name = protected["name"]
         task.slots = {**slots, **protected["slots"]}
-        task.steps = [*task.steps, *protected["steps"]]
+        task.steps = [
+            *task.steps,
+            *(
+                {**step.model_dump(), "description": text, "at": now.isoformat()}
+                for step, text in zip(body.steps, protected["steps"], strict=True)
+            ),
+        ]
         task.updated_at = now
         await self.session.flush()
         return self._read(task)

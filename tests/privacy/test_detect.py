@@ -91,6 +91,8 @@ def test_password_phrasings(text: str, value: str) -> None:
         "密码错误",
         "密码是不是错了",
         "支付密码是多少位",
+        "my password is ******",  # masked already
+        "PIN is ******",
     ],
 )
 def test_talk_about_passwords_is_not_a_password(text: str) -> None:
@@ -276,3 +278,24 @@ def test_production_refuses_a_short_admin_key() -> None:
         Settings(
             env="production", admin_key="short", database_url="postgresql://x/y", _env_file=None
         )  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(
+    ("field", "named"),
+    [
+        ("password", True),
+        ("pw", True),
+        ("bank_pin", True),
+        ("wifi.passcode", True),
+        ("登录密码", True),
+        ("PIN", True),
+        ("spinner", False),
+        ("pwned_count", False),
+        ("card", False),
+        ("opinion", False),
+    ],
+)
+def test_fields_named_for_passwords(field: str, named: bool) -> None:
+    from app.privacy.detect import names_a_password
+
+    assert names_a_password(field) is named

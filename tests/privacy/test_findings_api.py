@@ -51,6 +51,7 @@ async def test_memory_metadata_is_protected(
     clear = (pw, card)
     metadata = {
         "pw": f"my password is {pw}",
+        "note": f"my password is {pw}",
         "card": card,
         "nested": {"list": [f"card {card}", 7, None], "mail": email},
         "n": int(card),  # a card number sent as a JSON number
@@ -64,7 +65,8 @@ async def test_memory_metadata_is_protected(
     [m] = r.json()["memories"]
     masked = "*" * 12 + card[-4:]
     assert m["metadata"] == {
-        "pw": "my password is ******",
+        "pw": "******",  # its key names a password: secret as a whole
+        "note": "my password is ******",
         "card": masked,
         "nested": {"list": [f"card {masked}", 7, None], "mail": email},
         "n": masked,
@@ -84,11 +86,15 @@ async def test_memory_metadata_is_protected(
     # PATCH of the metadata alone is protected too
     patched = await tenant.client.patch(
         f"{base}/memories/{m['id']}",
-        json={"metadata": {"pin": f"PIN is {card[:4]}", "again": card}},
+        json={"metadata": {"note": f"PIN is {card[:4]}", "again": card, "pin": 9071}},
         headers=tenant.headers,
     )
     assert patched.status_code == 200, patched.text
-    assert patched.json()["metadata"] == {"pin": "PIN is ******", "again": masked}
+    assert patched.json()["metadata"] == {
+        "note": "PIN is ******",
+        "again": masked,
+        "pin": "******",  # secret by its name alone
+    }
 
     conn = await asyncpg.connect(database.asyncpg_dsn)
     try:
@@ -100,7 +106,7 @@ async def test_memory_metadata_is_protected(
         )
     finally:
         await conn.close()
-    assert "my password is ******" in payload
+    assert "my password is ******" in payload and '"pw": "******"' in payload
     for text in (payload, stored):
         assert not [c for c in (*clear, email) if c in text], text
     assert await on_disk(database, data_dir, *clear, email) == []

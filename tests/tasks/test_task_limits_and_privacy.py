@@ -32,7 +32,7 @@ async def test_task_name_slots_and_steps_are_protected(
 ) -> None:
     card, cn_id, pw = new_card(), new_cn_id(), "hunter2" + uuid.uuid4().hex[:8]
     email = f"li.{uuid.uuid4().hex[:6]}@example.com"
-    clear = (card, cn_id, pw)
+    clear = (card, cn_id, pw, "sunflower" + pw[-4:])
     client, url, h = tenant.client, f"{tenant.user('u')}/tasks", tenant.headers
 
     def no_secret(text: str) -> None:
@@ -46,7 +46,14 @@ async def test_task_name_slots_and_steps_are_protected(
     r = await client.patch(
         f"{url}/pt",
         json={
-            "slots": {"card": card, "pw": f"my password is {pw}", "mail": email, "n": 3},
+            "slots": {
+                "card": card,
+                "note": f"my password is {pw}",
+                "mail": email,
+                "n": 3,
+                "wifi_password": "sunflower" + pw[-4:],  # secret by its name alone
+                "bank_pin": 4821,
+            },
             "steps": [{"description": f"user id {cn_id}"}],
         },
         headers=h,
@@ -56,9 +63,11 @@ async def test_task_name_slots_and_steps_are_protected(
     body = r.json()
     assert body["slots"] == {
         "card": "*" * 12 + card[-4:],
-        "pw": "my password is ******",
+        "note": "my password is ******",
         "mail": email,  # a personal value comes back to its owner, as for memories
         "n": 3,
+        "wifi_password": "******",
+        "bank_pin": "******",
     }
     assert body["steps"][0]["description"] == "user id " + "*" * 14 + cn_id[-4:]
 
@@ -72,7 +81,7 @@ async def test_task_name_slots_and_steps_are_protected(
     finished = await client.post(f"{url}/pt/finish", json={"conclusion": "paid"}, headers=h)
     assert finished.status_code == 200, finished.text
     no_secret(finished.text)
-    assert finished.json()["task"]["slots"]["pw"] == "my password is ******"
+    assert finished.json()["task"]["slots"]["note"] == "my password is ******"
     # nothing in the clear in the database files (the tasks heap, its WAL), the email included
     assert await on_disk(database, data_dir, *clear, email) == []
 
