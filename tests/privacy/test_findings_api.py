@@ -16,7 +16,7 @@ from tests.tasks.test_task_limits_and_privacy import new_card
 
 
 async def test_a_password_said_in_passing_is_masked_in_context_and_export(
-    tenant: TenantCtx,
+    tenant: TenantCtx, database: Database
 ) -> None:
     pw = "hunter2" + uuid.uuid4().hex[:6]
     r = await tenant.client.post(
@@ -25,7 +25,11 @@ async def test_a_password_said_in_passing_is_masked_in_context_and_export(
             "messages": [
                 {"role": "user", "content": f"the password for my bank is {pw}"},
                 {"role": "assistant", "content": f"Noted your password {pw}"},
-                {"role": "user", "content": f"pwd={pw}, PIN 4821"},
+                {
+                    "role": "user",
+                    "content": f"pwd={pw}, PIN 4821",
+                    "metadata": {"pw": pw, "said": f"my password is {pw}"},
+                },
             ]
         },
         headers=tenant.headers,
@@ -41,6 +45,15 @@ async def test_a_password_said_in_passing_is_masked_in_context_and_export(
     assert exported.status_code == 200
     assert "Noted your password ******" in exported.text
     assert pw not in exported.text and "4821" not in exported.text
+    conn = await asyncpg.connect(database.asyncpg_dsn)
+    try:
+        rows = await conn.fetch(
+            "SELECT content || metadata::text FROM messages WHERE tenant_id = $1",
+            uuid.UUID(tenant.id),
+        )
+    finally:
+        await conn.close()
+    assert len(rows) == 3 and not [r for r in rows if pw in r[0] or "4821" in r[0]]
 
 
 async def test_memory_metadata_is_protected(
