@@ -149,12 +149,18 @@ async def list_api_keys(
     status_code=status.HTTP_204_NO_CONTENT,
     response_class=Response,
     responses=error_responses(Unauthorized, Forbidden, NotFound, LastKeyManager),
+    description=(
+        "Refused with 403 (insufficient-scope) for a key holding a scope the revoking key "
+        "lacks, and with 409 (last-key-manager) when no other non-expiring, unrevoked key "
+        "with keys:manage would remain."
+    ),
     dependencies=[require_scope("keys:manage")],
 )
 async def revoke_api_key(
-    tenant_id: uuid.UUID, key_id: uuid.UUID, request: Request, _: TenantOrAdminPrincipal
+    tenant_id: uuid.UUID, key_id: uuid.UUID, request: Request, principal: TenantOrAdminPrincipal
 ) -> None:
     """Revoke an API key: it stops working at once (never the last key with keys:manage)."""
+    held: set[str] = set(ALL_SCOPES) if principal.kind == "admin" else set(principal.scopes)
     async with request.app.state.memlane.sessionmaker() as session:
         repo = TenantRepository(session)
         # Locking the tenant's keys makes concurrent revocations take turns, so two of them
@@ -163,18 +169,22 @@ async def revoke_api_key(
         key = next((k for k in keys if k.id == key_id), None)
         if key is None:
             raise NotFound("no such active key")
-        now = utcnow()
-        other_managers = [
-            k
-            for k in keys
-            if k.id != key_id
-            and KEYS_MANAGE in k.scopes
-            and (k.expires_at is None or k.expires_at > now)
+        # As with granting: a key acts only on keys no stronger than itself.
+        beyond = [s for s in key.scopes if s not in held]
+        if beyond:
+            raise InsufficientScope(
+                "a key can revoke only keys whose scopes it has itself; lacking: "
+                + ", ".join(beyond)
+            )
+        # Only a key that never expires keeps the tenant managed: an expiring one would leave
+        # it without a working manager key when it lapses.
+        lasting_managers = [
+            k for k in keys if k.id != key_id and KEYS_MANAGE in k.scopes and k.expires_at is None
         ]
-        if KEYS_MANAGE in key.scopes and not other_managers:
+        if KEYS_MANAGE in key.scopes and not lasting_managers:
             raise LastKeyManager(
-                "this is the tenant's last usable key with keys:manage; create another "
-                "before revoking it"
+                "this is the tenant's last non-expiring key with keys:manage; create another "
+                "(without expires_in_s) before revoking it"
             )
         await repo.revoke_key(tenant_id, key_id)
         await session.commit()

@@ -27,6 +27,10 @@ KEYS_MANAGE: Scope = "keys:manage"
 # What a key bound to one user gets when it is created without explicit scopes.
 USER_BOUND_DEFAULT_SCOPES: tuple[Scope, ...] = ("memories:read", "memories:write")
 
+# Routes naming no user that answer a user-bound key with its own user's rows only (and 404
+# for another user's), so such a key may call them.
+USER_FILTERED_PATHS = frozenset({"/v1/jobs/{job_id}"})
+
 _bearer = HTTPBearer(
     auto_error=False,
     description=(
@@ -136,9 +140,9 @@ async def check_scope(
 
     In order: a key of another tenant than the path's → NotFound (404, as ``require_tenant``);
     a key bound to one user on another user's path → NotFound (404, like a foreign tenant), or
-    on a path naming no user → InsufficientScope (403); a key without every scope in
-    ``security_scopes`` → InsufficientScope (403). The admin key passes: the route's own
-    principal dependency decides what it may do.
+    on a path naming no user → InsufficientScope (403), except ``USER_FILTERED_PATHS``; a key
+    without every scope in ``security_scopes`` → InsufficientScope (403). The admin key
+    passes: the route's own principal dependency decides what it may do.
     """
     if principal.kind == "admin":
         return principal
@@ -148,12 +152,13 @@ async def check_scope(
         if tenant_id is not None and tenant_id != principal.tenant_id:
             raise NotFound("no such tenant")
     if principal.user_id is not None:
-        if "user_id" not in params:
+        if "user_id" in params:
+            if params["user_id"] != principal.user_id:
+                raise NotFound("no such user")
+        elif getattr(request.scope.get("route"), "path", None) not in USER_FILTERED_PATHS:
             raise InsufficientScope(
                 "this key is bound to one user and reaches only that user's paths"
             )
-        if params["user_id"] != principal.user_id:
-            raise NotFound("no such user")
     missing = [s for s in security_scopes.scopes if s not in principal.scopes]
     if missing:
         raise InsufficientScope(

@@ -55,6 +55,8 @@ class ApiKeyCreate(BaseModel):
 
     @model_validator(mode="after")
     def _bound_keys_do_not_manage_keys(self) -> ApiKeyCreate:
+        if self.scopes is not None and len(set(self.scopes)) != len(self.scopes):
+            raise ValueError("scopes must not repeat")
         if self.user_id is not None and self.scopes and KEYS_MANAGE in self.scopes:
             raise ValueError("a key bound to one user cannot carry keys:manage")
         return self

@@ -319,7 +319,9 @@ class Task(Base):
     tenant_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
     user_id: Mapped[str] = mapped_column(String(128), primary_key=True)
     id: Mapped[str] = mapped_column(String(128), primary_key=True)
-    name: Mapped[str] = mapped_column(String(200), nullable=False)
+    # Protected text (app/privacy/protect.py): a token may be longer than the value it stands
+    # for, so the stored name may exceed the 200 characters a request may send.
+    name: Mapped[str] = mapped_column(Text, nullable=False)
     required_slots: Mapped[list[str]] = mapped_column(
         JSONB, nullable=False, server_default=JSON_ARRAY
     )
@@ -329,6 +331,10 @@ class Task(Base):
     )
     status: Mapped[str] = mapped_column(String(16), nullable=False, server_default="open")
     conclusion: Mapped[str | None] = mapped_column(Text)
+    # Sensitive values taken out of name, slots and steps, sealed (app/privacy/protect.py).
+    sealed: Mapped[list[dict[str, Any]]] = mapped_column(
+        JSONB, nullable=False, server_default=JSON_ARRAY
+    )
     created_at: Mapped[datetime] = created_at_column()
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, server_default=func.now()

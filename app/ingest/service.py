@@ -14,7 +14,7 @@ from app.jobs import kinds
 from app.jobs.intake import JobIntake
 from app.kit.time import utcnow
 from app.memories.service import request_digest
-from app.privacy.protect import owner_of
+from app.privacy.protect import merge_sealed, owner_of, protect_json
 
 if TYPE_CHECKING:
     from app.runtime import Runtime
@@ -55,6 +55,7 @@ class IngestService:
             return existing, False
         # Sensitive values are sealed before the turns are stored (messages keep tokens/masks).
         protected = [privacy.protect(m.content, owner) for m in body.messages]
+        metadata = [protect_json(privacy, owner, m.metadata) for m in body.messages]
         job_id = uuid.uuid4()
         conv = ConversationRepository(self.session, self.tenant_id, self.user_id)
         await conv.touch_session(session_id)
@@ -63,8 +64,14 @@ class IngestService:
             body.task_id,
             job_id,
             [
-                (m.role, p.text, m.occurred_at or received_at, m.metadata, p.sealed)
-                for m, p in zip(body.messages, protected, strict=True)
+                (
+                    m.role,
+                    p.text,
+                    m.occurred_at or received_at,
+                    meta.value,
+                    merge_sealed(p.sealed, meta.sealed),
+                )
+                for m, p, meta in zip(body.messages, protected, metadata, strict=True)
             ],
         )
         await self.session.flush()

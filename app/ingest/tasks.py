@@ -140,7 +140,12 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
     )
     if task_id is not None:
         await fill_task_slots(
-            session, job.tenant_id, job.user_id, task_id, [(f.key, f.value) for f in facts]
+            session,
+            rt.privacy,
+            job.tenant_id,
+            job.user_id,
+            task_id,
+            [(f.key, f.value) for f in facts],
         )
     # The window moved: fold what fell out of it into the summary, on the queue.
     await queue_compression(session, job, session_id)

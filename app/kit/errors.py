@@ -184,6 +184,9 @@ def _unavailable(request: Request) -> JSONResponse:
     )
 
 
+# FastAPI's detail when decoding a JSON body raised something else than a JSONDecodeError.
+BODY_PARSE_ERROR = "There was an error parsing the body"
+
 _STATUS_SLUGS = {
     401: ("unauthorized", "Missing or invalid API key"),
     404: ("not-found", "Not found"),
@@ -230,6 +233,17 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400 and exc.detail == BODY_PARSE_ERROR:
+            # A body that is JSON but cannot be decoded into values (an integer of more than
+            # 4300 digits, Python's int limit) is invalid input like malformed JSON: 422.
+            return problem_response(
+                request,
+                status=422,
+                slug=InvalidRequest.slug,
+                title=InvalidRequest.title,
+                detail="body: the request body cannot be decoded (e.g. an integer of more "
+                "than 4300 digits)",
+            )
         slug, title = _STATUS_SLUGS.get(exc.status_code, ("http-error", "HTTP error"))
         return problem_response(
             request,

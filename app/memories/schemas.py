@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 import uuid
 from datetime import datetime
 from typing import Any, Literal
@@ -29,7 +30,9 @@ MAX_BATCH_MEMORIES = 100
 
 
 def not_blank(value: str | None) -> str | None:
-    if value is not None and not value.strip():
+    """Refuses text with nothing visible: whitespace (``\\u3000`` included) and format
+    characters (Unicode category Cf: zero-width space, joiners, BOM) only."""
+    if value is not None and all(ch.isspace() or unicodedata.category(ch) == "Cf" for ch in value):
         raise ValueError("must not be blank")
     return value
 

@@ -38,7 +38,7 @@ from app.memories.schemas import (
     SecretRef,
 )
 from app.memories.writer import MemoryDraft, MemoryWriter
-from app.privacy.protect import Privacy, owner_of
+from app.privacy.protect import Privacy, owner_of, reveal_json
 
 if TYPE_CHECKING:
     from app.arbitration.service import Outcome
@@ -85,7 +85,7 @@ def to_read(m: Memory, privacy: Privacy) -> MemoryRead:
         supersedes=m.supersedes,
         superseded_by=m.superseded_by,
         confirmations=m.confirmations,
-        metadata=m.metadata_ or {},
+        metadata=reveal_json(privacy, m.metadata_ or {}, m.sealed, owner),
         origin=m.origin or {},
         occurred_at=m.valid_from,
         valid_from=m.valid_from,
@@ -211,6 +211,7 @@ class MemoryService:
             **body.model_dump(mode="json"),
             "content": draft.content,
             "value": draft.value,
+            "metadata": draft.metadata,
         }
         return {"body": protected, "sealed": draft.sealed, "occurred_at": occurred_at.isoformat()}
 

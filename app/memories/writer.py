@@ -36,7 +36,14 @@ from app.db.models import Memory
 from app.kit.errors import Conflict, InvalidRequest, NotFound
 from app.kit.time import utcnow
 from app.memories.repository import MemoryRepository, snapshot
-from app.privacy.protect import Privacy, embedding_text, merge_sealed, owner_of, protect_memory
+from app.privacy.protect import (
+    Privacy,
+    embedding_text,
+    merge_sealed,
+    owner_of,
+    protect_json,
+    protect_memory,
+)
 from app.providers.embeddings import Embedder
 
 BASE_CONFIDENCE = {
@@ -160,8 +167,16 @@ class MemoryWriter:
             value=draft.value,
             secret_kind=draft.secret_kind,
         )
-        sealed = merge_sealed(draft.sealed, p.sealed)
-        return replace(draft, content=p.content, value=p.value, sealed=sealed, protected=True)
+        meta = protect_json(self.privacy, self.owner, draft.metadata)
+        sealed = merge_sealed(draft.sealed, p.sealed, meta.sealed)
+        return replace(
+            draft,
+            content=p.content,
+            value=p.value,
+            metadata=meta.value,
+            sealed=sealed,
+            protected=True,
+        )
 
     async def embed(self, drafts: Sequence[MemoryDraft]) -> list[list[float]]:
         """Embeddings of the drafts that have none, in one provider call (``embedding_text``:
@@ -330,7 +345,10 @@ class MemoryWriter:
         if confidence is not None:
             m.confidence = confidence
         if metadata is not None:
-            m.metadata_ = metadata
+            if self.privacy is None:
+                raise RuntimeError("this memory writer was built without privacy")
+            meta = protect_json(self.privacy, self.owner, metadata)
+            m.metadata_, m.sealed = meta.value, merge_sealed(m.sealed, meta.sealed)
         if status is not None:
             m.status = status
         m.updated_at = utcnow()

@@ -47,14 +47,118 @@ _IBAN = re.compile(
 # US SSN only in its written form 123-45-6789: a bare 9-digit number is far more often
 # something else.
 _SSN = re.compile(r"(?<![\d-])(\d{3}-\d{2}-\d{4})(?![\d-])")
+# A password or PIN stated in text: a keyword, then what it is (docs/privacy.md, "Passwords"):
+#   keyword   密码 口令 支付密码 登录密码 PIN码 | password(s) passwd pwd passcode passphrase PIN
+#             (PIN code, PIN number); English keywords stand as whole words ("spinning" is not)
+#   via       optional "for/of/on/at/to" + up to 4 words, only before an explicit separator
+#             ("the password for my bank is …")
+#   separator explicit: 是 为 : ： = "is" "was" — or implicit: spaces, or nothing after a
+#             Chinese keyword ("密码abc123")
+#   value     the next token, up to a space, quote or punctuation mark
+# Whether the token is taken is decided by ``_looks_like_credential``.
 _PASSWORD = re.compile(
-    r"(?:密码|口令|支付密码|登录密码|pin\s*码|password|passcode|passphrase|pin(?:\s*code)?)"
-    r"\s*(?:是|为|:|：|=|is|was)\s*[\"'“‘]?(?P<v>[^\s\"'”’，。,;；]{3,64})",
+    r"(?:(?P<zh>支付密码|登录密码|密码|口令|pin\s*码)"
+    r"|(?<![A-Za-z])(?P<en>passwords?|passwd|pwd|passcode|passphrase|pin(?:\s*(?:code|number))?)"
+    r"(?![A-Za-z]))"
+    r"(?:(?P<via>\s+(?:for|of|on|at|to)\s+[^\s:：=]+(?:\s+[^\s:：=]+){0,3}?)"
+    r"(?P<sep1>\s*[:：=]\s*|\s+(?:is|was)\s*[:：]?\s*)"
+    r"|(?P<sep2>\s*(?:是|为|[:：=])\s*|\s+(?:is|was)\s*[:：]?\s*)"
+    r"|(?P<sep3>\s*))"
+    r"[\"'“‘]?(?P<v>[^\s\"'”’“‘，。、,;；！？()（）]{1,64})",
     re.I,
+)
+MIN_PASSWORD_CHARS = 3
+# The mask of a secret (app/privacy/protect.py): stars, then at most the last 4 characters.
+_MASK = re.compile(r"\*{3,}[0-9A-Za-z]{0,4}")
+MIN_PIN_DIGITS = 4
+# Ordinary words that follow "password is …" in sentences about a password, not stating it.
+_NOT_CREDENTIALS = frozenset(
+    """a an the my your his her our their its this that not no too very so now also still
+    wrong right correct incorrect invalid valid expired expiring weak strong short long
+    required needed missing empty blank same different new old changed reset updated saved
+    set stored secure safe unsafe ok okay fine good bad easy hard simple lost forgotten
+    locked hidden shown visible case sensitive mandatory optional protected here there
+    below above attached""".split()  # noqa: SIM905 (a word list reads better as text)
+)
+# Chinese phrasings after 密码是/为 that ask or judge instead of stating the password.
+_NOT_CREDENTIALS_ZH = (
+    "什么",
+    "多少",
+    "啥",
+    "哪",
+    "不",
+    "错",
+    "对",
+    "正确",
+    "空",
+    "一样",
+    "相同",
+    "同一",
+    "必填",
+    "必须",
+    "多久",
+    "几位",
+    "怎么",
+    "如何",
 )
 _EMAIL = re.compile(
     r"(?<![A-Za-z0-9._%+-])([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
 )
+
+
+def _looks_like_credential(value: str, *, explicit: bool, pin: bool) -> bool:
+    """Whether the token after a password keyword is taken for the password.
+
+    - After a PIN keyword: digits only, at least ``MIN_PIN_DIGITS`` ("PIN 4821").
+    - Otherwise at least ``MIN_PASSWORD_CHARS`` characters, and either it contains a digit or
+      a symbol (anything but letters, ``-`` and ``'``), so it reads as a credential whatever
+      comes before it ("password hunter2xyz", "pwd=hunter2xyz"); or it is letters only and
+      was introduced by an explicit separator (is, was, :, =, 是, 为) and is not an ordinary
+      word of ``_NOT_CREDENTIALS`` / does not start like ``_NOT_CREDENTIALS_ZH``
+      ("passcode = correcthorse" is taken; "password is wrong", "I forgot my password
+      yesterday", "password reset link" are not).
+    """
+    if _MASK.fullmatch(value):
+        return False  # a value masked already ("password is ******"), protected again
+    if pin:
+        return value.isdigit() and len(value) >= MIN_PIN_DIGITS
+    if len(value) < MIN_PASSWORD_CHARS:
+        return False
+    if any(ch.isdigit() or not (ch.isalpha() or ch in "-'") for ch in value):
+        return True
+    if not explicit:
+        return False
+    return value.lower() not in _NOT_CREDENTIALS and not value.startswith(_NOT_CREDENTIALS_ZH)
+
+
+def password_spans(text: str) -> list[tuple[int, int]]:
+    """``[(start, end)]`` of the passwords and PINs stated in ``text`` (the value only)."""
+    spans = []
+    for m in _PASSWORD.finditer(text):
+        start, end = m.span("v")
+        # a sentence's closing full stop is not part of the value: "… is hunter2xyz."
+        while end > start and text[end - 1] in ".…":
+            end -= 1
+        keyword = (m.group("zh") or m.group("en") or "").lower()
+        pin = keyword.startswith("pin") and not m.group("zh")
+        explicit = bool((m.group("sep1") or m.group("sep2") or "").strip())
+        if _looks_like_credential(text[start:end], explicit=explicit, pin=pin):
+            spans.append((start, end))
+    return spans
+
+
+# A field name that says its value is a password or PIN (a metadata key, a task slot):
+# "password", "pw", "bank_pin", "wifi.passcode", "登录密码".
+_PASSWORD_FIELD = re.compile(
+    r"(?:^|.*[._\- ])(?:passwords?|passwd|pwd|pw|passcode|passphrase|pin|pin_?code)$"
+    r"|^.*(?:密码|口令)$",
+    re.I,
+)
+
+
+def names_a_password(field: str) -> bool:
+    """Whether a field called ``field`` holds a password or PIN as a whole."""
+    return bool(_PASSWORD_FIELD.match(field))
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +216,8 @@ def detect(text: str) -> list[Finding]:
     for m in _IBAN.finditer(text):
         if iban.is_valid(m.group(1)):
             add("iban", "secret", *m.span(1))
-    for m in _PASSWORD.finditer(text):
-        add("password", "secret", *m.span("v"))
+    for start, end in password_spans(text):
+        add("password", "secret", start, end)
     for m in _EMAIL.finditer(text):
         add("email", "personal", *m.span(1))
     for start, end, _ in phone_spans(text):

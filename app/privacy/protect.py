@@ -20,9 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.privacy.crypto import Cipher, SealError
-from app.privacy.detect import Level, detect
+from app.privacy.detect import Level, detect, names_a_password
 
 TOKEN = re.compile(r"⟦(?P<kind>[a-z_]+):(?P<fp>[0-9a-f]{10})⟧")
+# What ``mask`` returns: stars, then at most the last 4 characters.
+MASK = re.compile(r"\*{3,}[0-9A-Za-z]{0,4}")
 SECRET_KEYS = {
     "identity.document": "cn_id",
     "finance.card": "bank_card",
@@ -181,3 +183,60 @@ def protect_memory(
     return ProtectedMemory(
         c.text, v.text if v is not None else value, merge_sealed(c.sealed, v.sealed if v else [])
     )
+
+
+@dataclass
+class ProtectedJson:
+    """A JSON value as stored: every string in it (at any depth; dict keys are left as they
+    are) with its sensitive values replaced, and the sealed entries of all of them."""
+
+    value: Any
+    sealed: list[dict[str, Any]]
+
+
+def protect_json(privacy: Privacy, owner: str, value: Any) -> ProtectedJson:
+    """The protection of ``protect_memory`` (the same ``Privacy.protect``) applied to every
+    string inside ``value`` (dicts and lists walked recursively; numbers, booleans and null
+    unchanged, except a large integer that is a sensitive number, which becomes its masked
+    text). A value under a key that names a password (``names_a_password``: "password",
+    "pin", "wifi.passcode", "密码") is secret as a whole, as the value of an
+    ``account.password`` fact. Used for memory metadata and task working memory (name, slots,
+    steps)."""
+    sealed: list[list[dict[str, Any]]] = []
+
+    def walk(v: Any, whole: str | None = None) -> Any:
+        if isinstance(v, str):
+            # a value protected already (a mask) is not sealed again as a secret of its own
+            p = privacy.protect(v, owner, whole_secret=None if MASK.fullmatch(v) else whole)
+            sealed.append(p.sealed)
+            return p.text
+        if isinstance(v, int) and not isinstance(v, bool) and (whole or abs(v) >= 10**6):
+            # a card or ID number sent as a JSON number (or a PIN under a password field):
+            # stored as its masked text if it is one
+            p = privacy.protect(str(v), owner, whole_secret=whole)
+            if p.sealed:
+                sealed.append(p.sealed)
+                return p.text
+            return v
+        if isinstance(v, dict):
+            return {
+                k: walk(x, "password" if names_a_password(str(k)) else whole) for k, x in v.items()
+            }
+        if isinstance(v, list):
+            return [walk(x, whole) for x in v]
+        return v
+
+    out = walk(value)
+    return ProtectedJson(out, merge_sealed(*sealed))
+
+
+def reveal_json(privacy: Privacy, value: Any, sealed: list[dict[str, Any]], owner: str) -> Any:
+    """The owner's view of a value stored by ``protect_json``: personal tokens in every string
+    replaced by their values (``Privacy.reveal_personal``); secrets stay masked."""
+    if isinstance(value, str):
+        return privacy.reveal_personal(value, sealed, owner)
+    if isinstance(value, dict):
+        return {k: reveal_json(privacy, x, sealed, owner) for k, x in value.items()}
+    if isinstance(value, list):
+        return [reveal_json(privacy, x, sealed, owner) for x in value]
+    return value

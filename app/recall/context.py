@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.db.models import Task
 from app.kit.metrics import CONTEXT_TOKENS
-from app.privacy.protect import embedding_text, owner_of
+from app.privacy.protect import Privacy, embedding_text, owner_of
 from app.recall.repository import ContextRepository
 from app.recall.schemas import ChatMessage, ContextResponse, ContextSection, RecallRequest
 from app.recall.service import RecallService
@@ -144,7 +144,7 @@ class ContextService:
         parts = Parts(
             constraints=constraints,
             memories=[m.content for m in recall.memories] if recall else [],
-            task_head=self._task_head(task),
+            task_head=self._task_head(task, privacy, owner),
             task_steps=[st["description"] for st in (task.steps if task else [])][-MAX_TASK_STEPS:],
             # The summary keeps tokens, not values: personal values show as their kind.
             summary=[
@@ -164,10 +164,10 @@ class ContextService:
         return self._response(parts, budget, query)
 
     @staticmethod
-    def _task_head(task: Task | None) -> list[str]:
+    def _task_head(task: Task | None, privacy: Privacy, owner: str) -> list[str]:
         if task is None:
             return []
-        view = task_read(task)
+        view = task_read(task, privacy, owner)
         head = [f"{view.name} ({view.status})"]
         head += [f"- {k}: {v}" for k, v in view.slots.items()]
         if view.missing_slots:

@@ -81,6 +81,14 @@ async def get_task(
     "/{task_id}",
     response_model=TaskRead,
     responses=error_responses(*ERRORS),
+    description=(
+        "Slot names: at most 64 characters; slot values: at most 2000 characters; at most 100 "
+        "slots per request and per task; at most 50 steps per request and 200 per task, each "
+        "description at most 2000 characters: beyond that 422 (urn:memlane:problem:"
+        "validation-error). Name, slot values and step descriptions are stored with their "
+        "sensitive values sealed, like memories: secrets come back masked, personal values "
+        "to the owner."
+    ),
     dependencies=[require_scope("memories:write")],
 )
 async def update_task(

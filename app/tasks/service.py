@@ -9,27 +9,44 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Task
-from app.kit.errors import Conflict, NotFound
+from app.kit.errors import Conflict, InvalidRequest, NotFound
 from app.kit.time import utcnow
 from app.memories.service import to_read, writer_for
 from app.memories.writer import MemoryDraft
-from app.privacy.protect import embedding_text
+from app.privacy.protect import (
+    SECRET_KEYS,
+    Privacy,
+    embedding_text,
+    merge_sealed,
+    owner_of,
+    protect_json,
+    reveal_json,
+)
 from app.tasks.repository import TaskRepository
-from app.tasks.schemas import TaskCreate, TaskFinish, TaskFinished, TaskRead, TaskUpdate
+from app.tasks.schemas import (
+    MAX_SLOTS,
+    MAX_STEPS,
+    TaskCreate,
+    TaskFinish,
+    TaskFinished,
+    TaskRead,
+    TaskUpdate,
+)
 
 if TYPE_CHECKING:
     from app.runtime import Runtime
 
 
-def task_read(t: Task) -> TaskRead:
+def task_read(t: Task, privacy: Privacy, owner: str) -> TaskRead:
+    """The owner's view of a task: personal values revealed, secrets masked (as memories)."""
     return TaskRead(
         id=t.id,
-        name=t.name,
+        name=privacy.reveal_personal(t.name, t.sealed, owner) or "",
         status=t.status,  # type: ignore[arg-type]
         required_slots=list(t.required_slots),
-        slots=dict(t.slots),
+        slots=reveal_json(privacy, dict(t.slots), t.sealed, owner),
         missing_slots=[s for s in t.required_slots if t.slots.get(s) in (None, "")],
-        steps=list(t.steps),
+        steps=reveal_json(privacy, list(t.steps), t.sealed, owner),
         conclusion=t.conclusion,
         created_at=t.created_at,
         updated_at=t.updated_at,
@@ -54,25 +71,41 @@ class SlotsMissing(Conflict):
     slug, title = "task-slots-missing", "Required slots are missing"
 
 
+def protect_task(privacy: Privacy, task: Task, owner: str, fields: Any) -> Any:
+    """``fields`` (parts of a task's name, slots, steps) protected like a memory's text
+    (``protect_json``: secrets masked, personal values tokenised); their sealed entries are
+    added to ``task.sealed``. Every task write passes here before it is stored."""
+    p = protect_json(privacy, owner, fields)
+    task.sealed = merge_sealed(task.sealed or [], p.sealed)
+    return p.value
+
+
 async def fill_task_slots(
     session: AsyncSession,
+    privacy: Privacy,
     tenant_id: uuid.UUID,
     user_id: str,
     task_id: str,
     facts: Sequence[tuple[str | None, str | None]],
 ) -> None:
-    """Facts ``(key, value)`` whose key names a required slot of the open task fill that slot
-    (in the caller's transaction; flushes nothing itself)."""
+    """Facts ``(key, clear value)`` whose key names a required slot of the open task fill that
+    slot, protected (in the caller's transaction; flushes nothing itself)."""
     task = await TaskRepository(session, tenant_id, user_id).get(task_id, for_update=True)
     if task is None or task.status != "open":
         return
-    slots = dict(task.slots)
+    owner = owner_of(tenant_id, user_id)
+    filled: dict[str, Any] = {}
     for key, value in facts:
         slot = slot_for_key(task, key)
         if slot is not None and value:
-            slots[slot] = value
+            # the value of a secret key (account.password) is secret as a whole, as in memories
+            filled[slot] = privacy.protect(value, owner, whole_secret=SECRET_KEYS.get(key or ""))
+    if not filled:
+        return
+    slots = {**task.slots, **{slot: p.text for slot, p in filled.items()}}
     if slots != task.slots:
         task.slots = slots
+        task.sealed = merge_sealed(task.sealed or [], *(p.sealed for p in filled.values()))
         task.updated_at = utcnow()
 
 
@@ -93,6 +126,10 @@ class TaskService:
         self.user_id = user_id
         self.request_id = request_id
         self.repo = TaskRepository(session, tenant_id, user_id)
+        self.owner = owner_of(tenant_id, user_id)
+
+    def _read(self, task: Task) -> TaskRead:
+        return task_read(task, self.rt.privacy, self.owner)
 
     async def create(self, body: TaskCreate) -> TaskRead:
         """Raises Conflict (409) if the task id exists."""
@@ -101,51 +138,70 @@ class TaskService:
             tenant_id=self.tenant_id,
             user_id=self.user_id,
             id=body.id or uuid.uuid4().hex,
-            name=body.name,
             required_slots=list(dict.fromkeys(body.required_slots)),
             slots={},
             steps=[],
+            sealed=[],
             status="open",
             created_at=now,
             updated_at=now,
         )
+        task.name = protect_task(self.rt.privacy, task, self.owner, body.name)
         if not await self.repo.insert(task):
             raise Conflict(f"task {task.id!r} exists")
-        return task_read(task)
+        return self._read(task)
 
     async def get(self, task_id: str) -> TaskRead:
         task = await self.repo.get(task_id)
         if task is None:
             raise NotFound("no such task")
-        return task_read(task)
+        return self._read(task)
 
     async def list_tasks(self, status: str | None, limit: int) -> list[TaskRead]:
-        return [task_read(t) for t in await self.repo.list_tasks(status, limit)]
+        return [self._read(t) for t in await self.repo.list_tasks(status, limit)]
 
     async def update(self, task_id: str, body: TaskUpdate) -> TaskRead:
-        """Fill slots and append steps. Raises NotFound, Conflict (409) for a finished task."""
+        """Fill slots and append steps, protected (``protect_task``). Raises NotFound, Conflict
+        (409) for a finished task, InvalidRequest (422) when the task would hold more than
+        ``MAX_SLOTS`` slots or ``MAX_STEPS`` steps."""
         task = await self.repo.get(task_id, for_update=True)
         if task is None:
             raise NotFound("no such task")
         if task.status == "finished":
             raise Conflict("the task is finished; its working memory is sealed")
-        if body.name:
-            task.name = body.name
         slots: dict[str, Any] = dict(task.slots)
+        filled: dict[str, Any] = {}
         for name, value in body.slots.items():
             if value is None:
                 slots.pop(name, None)
             else:
-                slots[name] = value
-        task.slots = slots
+                filled[name] = value
+        if len(set(slots) | set(filled)) > MAX_SLOTS:
+            raise InvalidRequest(f"a task holds at most {MAX_SLOTS} slots")
+        if len(task.steps) + len(body.steps) > MAX_STEPS:
+            raise InvalidRequest(f"a task holds at most {MAX_STEPS} steps")
         now = utcnow()
+        # Only what this request sends is protected: stored values are protected already.
+        changes: dict[str, Any] = {
+            "slots": filled,
+            "steps": [step.description for step in body.steps],
+        }
+        if body.name:
+            changes["name"] = body.name
+        protected = protect_task(self.rt.privacy, task, self.owner, changes)
+        if "name" in protected:
+            task.name = protected["name"]
+        task.slots = {**slots, **protected["slots"]}
         task.steps = [
             *task.steps,
-            *({**s.model_dump(), "at": now.isoformat()} for s in body.steps),
+            *(
+                {**step.model_dump(), "description": text, "at": now.isoformat()}
+                for step, text in zip(body.steps, protected["steps"], strict=True)
+            ),
         ]
         task.updated_at = now
         await self.session.flush()
-        return task_read(task)
+        return self._read(task)
 
     async def finish(self, task_id: str, body: TaskFinish) -> TaskFinished:
         """Seal the task. Its conclusion becomes a task-scoped memory through the memory writer
@@ -192,7 +248,7 @@ class TaskService:
         task.conclusion = embedding_text(memories[0].content) if memories else None
         await self.session.flush()
         return TaskFinished(
-            task=task_read(task), memories=[to_read(m, self.rt.privacy) for m in memories]
+            task=self._read(task), memories=[to_read(m, self.rt.privacy) for m in memories]
         )
 
     @staticmethod

@@ -194,7 +194,7 @@ async def test_the_last_keys_manage_key_cannot_be_revoked(tenant: TenantCtx) -> 
 async def test_two_managers_revoking_each_other_at_once_leave_one(tenant: TenantCtx) -> None:
     client, url = tenant.client, f"/v1/tenants/{tenant.id}/keys"
     [first] = (await client.get(url, headers=tenant.headers)).json()
-    second = await new_key(tenant, scopes=["keys:manage"])
+    second = await new_key(tenant)  # every scope: it may revoke the first
     answers = await asyncio.gather(
         client.delete(f"{url}/{second['id']}", headers=tenant.headers),
         client.delete(f"{url}/{first['id']}", headers=bearer(second["api_key"])),
@@ -243,9 +243,26 @@ async def test_a_user_bound_key_reaches_only_its_user(
     # another tenant's paths: 404 as for any key of another tenant
     r = await client.get(f"{other_tenant.user('alice')}/memories", headers=headers)
     assert_problem(r, 404, "not-found")
-    # paths of no user (jobs of the tenant, its keys): refused
+    # its own user's job: readable (the receipt of its write)
     job = await client.get(f"/v1/jobs/{written.json()['job_id']}", headers=headers)
-    assert_problem(job, 403, "insufficient-scope")
+    assert job.status_code == 200, job.text
+    assert job.json()["id"] == written.json()["job_id"] and job.json()["status"] == "done"
+    # another user's job: 404, as for a job that does not exist
+    bobs_write = await client.post(
+        f"{tenant.user('bob')}/memories", json={"content": "bob likes tea"}, headers=tenant.headers
+    )
+    assert bobs_write.status_code == 202, bobs_write.text
+    r = await client.get(f"/v1/jobs/{bobs_write.json()['job_id']}", headers=headers)
+    assert_problem(r, 404, "not-found")
+    r = await client.get(f"/v1/jobs/{uuid.uuid4()}", headers=headers)
+    assert_problem(r, 404, "not-found")
+    # a user-bound key without memories:write: refused
+    reader_link = await new_key(tenant, user_id="alice", scopes=["memories:read"])
+    r = await client.get(
+        f"/v1/jobs/{written.json()['job_id']}", headers=bearer(reader_link["api_key"])
+    )
+    assert_problem(r, 403, "insufficient-scope")
+    # the tenant's keys: refused
     keys = await client.get(f"/v1/tenants/{tenant.id}/keys", headers=headers)
     assert_problem(keys, 403, "insufficient-scope")
 
@@ -288,3 +305,60 @@ async def test_an_expired_key_is_401_like_an_unknown_one(tenant: TenantCtx) -> N
         f"/v1/tenants/{tenant.id}/keys", json={"expires_in_s": 0}, headers=tenant.headers
     )
     assert_problem(r, 422, "validation-error")
+
+
+async def test_an_expiring_manager_does_not_count_toward_the_last_key_manager(
+    tenant: TenantCtx,
+) -> None:
+    client, url = tenant.client, f"/v1/tenants/{tenant.id}/keys"
+    [first] = (await client.get(url, headers=tenant.headers)).json()
+    # a full-scope key that expires in 1 s is no replacement for the first key
+    short = await new_key(tenant, expires_in_s=1)
+    problem = assert_problem(
+        await client.delete(f"{url}/{first['id']}", headers=bearer(short["api_key"])),
+        409,
+        "last-key-manager",
+    )
+    assert "non-expiring" in problem["detail"]
+    await asyncio.sleep(2)
+    # the tenant still has a working key
+    r = await client.get(f"{tenant.user('alice')}/memories", headers=tenant.headers)
+    assert r.status_code == 200
+    # a lasting manager is: then the first may go
+    lasting = await new_key(tenant, name="lasting")
+    r = await client.delete(f"{url}/{first['id']}", headers=bearer(lasting["api_key"]))
+    assert r.status_code == 204
+
+
+async def test_a_key_revokes_only_keys_no_stronger_than_itself(tenant: TenantCtx) -> None:
+    client, url = tenant.client, f"/v1/tenants/{tenant.id}/keys"
+    manager_only = await new_key(tenant, scopes=["keys:manage"])
+    strong = await new_key(tenant, name="strong")  # every scope
+    reader = await new_key(tenant, scopes=["memories:read"])
+    headers = bearer(manager_only["api_key"])
+    r = await client.delete(f"{url}/{strong['id']}", headers=headers)
+    problem = assert_problem(r, 403, "insufficient-scope")
+    assert "memories:reveal" in problem["detail"]
+    assert (
+        await client.get(f"{tenant.user('alice')}/memories", headers=bearer(strong["api_key"]))
+    ).status_code == 200
+    # a key whose scopes it lacks too (memories:read): refused as well
+    assert_problem(
+        await client.delete(f"{url}/{reader['id']}", headers=headers), 403, "insufficient-scope"
+    )
+    # a key with a subset of its scopes: revocable
+    peer = await new_key(tenant, scopes=["keys:manage"])
+    assert (await client.delete(f"{url}/{peer['id']}", headers=headers)).status_code == 204
+    # the full key revokes the weaker one
+    r = await client.delete(f"{url}/{reader['id']}", headers=bearer(strong["api_key"]))
+    assert r.status_code == 204
+
+
+async def test_repeated_scopes_are_refused(tenant: TenantCtx) -> None:
+    r = await tenant.client.post(
+        f"/v1/tenants/{tenant.id}/keys",
+        json={"scopes": ["memories:read", "memories:read"]},
+        headers=tenant.headers,
+    )
+    problem = assert_problem(r, 422, "validation-error")
+    assert "repeat" in problem["detail"]

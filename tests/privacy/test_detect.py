@@ -48,6 +48,57 @@ def test_passwords(text: str, value: str) -> None:
     assert kinds(text) == [("password", value)]
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # a keyword and a credential-looking token, with or without a separator
+        ("password hunter2xyz", "hunter2xyz"),
+        ("Noted your password hunter2xyz", "hunter2xyz"),
+        ("the password for my bank is hunter2xyz", "hunter2xyz"),
+        ("The PIN for my card is 0000", "0000"),
+        ("pwd=hunter2xyz", "hunter2xyz"),
+        ("passwd: xk9", "xk9"),
+        ("PIN 4821", "4821"),
+        ("PIN code: 4821", "4821"),
+        ("passwords: abc!def", "abc!def"),
+        ("my password is hunter2xyz.", "hunter2xyz"),
+        ("my password is sunflower", "sunflower"),  # letters only, after "is"
+        ("密码 abc123", "abc123"),
+        ("密码abc123", "abc123"),
+        ("口令是芝麻开门", "芝麻开门"),
+        ("登录密码为 Qw3rty!", "Qw3rty!"),
+        ("PIN码是1234", "1234"),
+    ],
+)
+def test_password_phrasings(text: str, value: str) -> None:
+    assert kinds(text) == [("password", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I forgot my password yesterday",
+        "password reset link",
+        "please send me a password reset link",
+        "your password is too short",
+        "the password is wrong",
+        "password for the wifi",
+        "I put a pin in it",
+        "spinning 1234 times",
+        "PIN is abc",  # a PIN is digits
+        "密码是什么",
+        "我忘记密码了",
+        "密码错误",
+        "密码是不是错了",
+        "支付密码是多少位",
+        "my password is ******",  # masked already
+        "PIN is ******",
+    ],
+)
+def test_talk_about_passwords_is_not_a_password(text: str) -> None:
+    assert kinds(text) == []
+
+
 def test_phones_and_emails() -> None:
     assert kinds("我的手机号是13812345678，邮箱是 liming@example.com。") == [
         ("phone", "13812345678"),
@@ -227,3 +278,24 @@ def test_production_refuses_a_short_admin_key() -> None:
         Settings(
             env="production", admin_key="short", database_url="postgresql://x/y", _env_file=None
         )  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(
+    ("field", "named"),
+    [
+        ("password", True),
+        ("pw", True),
+        ("bank_pin", True),
+        ("wifi.passcode", True),
+        ("登录密码", True),
+        ("PIN", True),
+        ("spinner", False),
+        ("pwned_count", False),
+        ("card", False),
+        ("opinion", False),
+    ],
+)
+def test_fields_named_for_passwords(field: str, named: bool) -> None:
+    from app.privacy.detect import names_a_password
+
+    assert names_a_password(field) is named

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 from typing import Annotated, Any, Literal
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel, StringConstraints
 from uuid import UUID
 
 
@@ -531,13 +531,24 @@ class Id(RootModel[str]):
     ]
 
 
+class RequiredSlot(RootModel[str]):
+    root: Annotated[str, Field(max_length=64, min_length=1)]
+
+
 class TaskCreate(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
     id: Annotated[Id | None, Field(description="Default: generated", title="Id")] = None
     name: Annotated[str, Field(max_length=200, min_length=1, title="Name")]
-    required_slots: Annotated[list[str] | None, Field(max_length=50, title="Required Slots")] = None
+    required_slots: Annotated[
+        list[RequiredSlot] | None,
+        Field(
+            description="At most 50 slot names of 1 to 64 characters",
+            max_length=50,
+            title="Required Slots",
+        ),
+    ] = None
 
 
 class Conclusion(RootModel[str]):
@@ -585,6 +596,10 @@ class Name(RootModel[str]):
     root: Annotated[str, Field(max_length=200, min_length=1, title="Name")]
 
 
+class Slots(RootModel[str]):
+    root: Annotated[str, Field(max_length=2000)]
+
+
 class TaskUpdate(BaseModel):
     """
     Fill slots (a null value clears one) and append steps.
@@ -595,9 +610,25 @@ class TaskUpdate(BaseModel):
     )
     name: Annotated[Name | None, Field(title="Name")] = None
     slots: Annotated[
-        dict[str, str | int | float | bool | None] | None, Field(max_length=50, title="Slots")
+        dict[
+            Annotated[str, StringConstraints(min_length=1, max_length=64)],
+            Slots | int | float | bool | None,
+        ]
+        | None,
+        Field(
+            description="Slot name (1 to 64 characters) → value (text of at most 2000 characters, number, boolean; null clears it). A task holds at most 100 slots.",
+            max_length=100,
+            title="Slots",
+        ),
     ] = None
-    steps: Annotated[list[TaskStep] | None, Field(max_length=50, title="Steps")] = None
+    steps: Annotated[
+        list[TaskStep] | None,
+        Field(
+            description="Appended in order; a task holds at most 200 steps.",
+            max_length=50,
+            title="Steps",
+        ),
+    ] = None
 
 
 class TenantCreate(BaseModel):
