@@ -38,96 +38,91 @@ from app.db.embedded import start_embedded
 from app.db.setup import Database, migrate
 
 
-async def run(args: argparse.Namespace, data_dir: Path) -> list[dict[str, float]]:
+async def run(args: argparse.Namespace, data_dir: Path, pg: Any) -> list[dict[str, float]]:
     from app.main import create_app
 
-    pg = start_embedded(data_dir)
-    try:
-        migrate(pg.owner_url)
-        admin = "mla_bench-" + uuid.uuid4().hex
-        settings = Settings(data_dir=data_dir, admin_key=admin, _env_file=None)  # type: ignore[call-arg]
-        app = create_app(settings, Database(owner_url=pg.owner_url, embedded=pg))
-        results = []
-        async with app.router.lifespan_context(app):
-            transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(
-                transport=transport, base_url="http://bench", timeout=1800
-            ) as c:
+    admin = "mla_bench-" + uuid.uuid4().hex
+    settings = Settings(data_dir=data_dir, admin_key=admin, _env_file=None)  # type: ignore[call-arg]
+    app = create_app(settings, Database(owner_url=pg.owner_url, embedded=pg))
+    results = []
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://bench", timeout=1800
+        ) as c:
+            r = await c.post(
+                "/v1/tenants",
+                json={"name": "bench"},
+                headers={"Authorization": f"Bearer {admin}"},
+            )
+            r.raise_for_status()
+            tenant, key = r.json()["id"], r.json()["api_key"]
+            h = {"Authorization": f"Bearer {key}"}
+            base = f"/v1/tenants/{tenant}/users"
+            # Warm the embedder and the worker once.
+            r = await c.post(
+                f"{base}/warm/memories?wait=true", json={"content": "warm up"}, headers=h
+            )
+            r.raise_for_status()
+            for n in range(args.runs):
+                load = os.getloadavg()
+                words = ("lorem ipsum dolor sit amet consectetur " * 400)[: args.chars - 12]
+                items = [{"content": f"item {i:04d} {words}"} for i in range(args.items)]
                 r = await c.post(
-                    "/v1/tenants",
-                    json={"name": "bench"},
-                    headers={"Authorization": f"Bearer {admin}"},
+                    f"{base}/big-{n}/memories/batch", json={"memories": items}, headers=h
                 )
                 r.raise_for_status()
-                tenant, key = r.json()["id"], r.json()["api_key"]
-                h = {"Authorization": f"Bearer {key}"}
-                base = f"/v1/tenants/{tenant}/users"
-                # Warm the embedder and the worker once.
-                r = await c.post(
-                    f"{base}/warm/memories?wait=true", json={"content": "warm up"}, headers=h
-                )
-                r.raise_for_status()
-                for n in range(args.runs):
-                    load = os.getloadavg()
-                    words = ("lorem ipsum dolor sit amet consectetur " * 400)[: args.chars - 12]
-                    items = [{"content": f"item {i:04d} {words}"} for i in range(args.items)]
-                    r = await c.post(
-                        f"{base}/big-{n}/memories/batch", json={"memories": items}, headers=h
-                    )
-                    r.raise_for_status()
-                    job = r.json()["job_id"]
-                    for _ in range(36000):
-                        r = await c.get(f"/v1/jobs/{job}", headers=h)
-                        if r.json()["status"] == "running":
-                            break
-                        await asyncio.sleep(0.05)
-                    running_at = time.perf_counter()
-                    await asyncio.sleep(0.5)  # the job is inside its embedding call by now
+                job = r.json()["job_id"]
+                for _ in range(36000):
+                    r = await c.get(f"/v1/jobs/{job}", headers=h)
+                    if r.json()["status"] == "running":
+                        break
+                    await asyncio.sleep(0.05)
+                running_at = time.perf_counter()
+                await asyncio.sleep(0.5)  # the job is inside its embedding call by now
 
-                    async def timed(coro: Any) -> float:
-                        t0 = time.perf_counter()
-                        resp = await coro
-                        resp.raise_for_status()
-                        return time.perf_counter() - t0
-
-                    erase_s, write_s = await asyncio.gather(
-                        timed(c.delete(f"{base}/big-{n}", headers=h)),
-                        timed(
-                            c.post(
-                                f"{base}/small-{n}/memories?wait=true",
-                                json={"content": f"a short note {n}"},
-                                headers=h,
-                            )
-                        ),
-                    )
-                    erased_after = time.perf_counter() - running_at
-                    # A probe write waits for the embedder the erased job still holds: the next
-                    # run starts once it is free.
+                async def timed(coro: Any) -> float:
                     t0 = time.perf_counter()
-                    r = await c.post(
-                        f"{base}/probe-{n}/memories?wait=true",
-                        json={"content": "probe"},
-                        headers=h,
-                    )
-                    r.raise_for_status()
-                    idle_after = erased_after + (time.perf_counter() - t0)
-                    row = {
-                        "load1": load[0],
-                        "erase_s": erase_s,
-                        "other_write_s": write_s,
-                        "erase_answered_after_job_start_s": erased_after,
-                        "probe_answered_after_job_start_s": idle_after,
-                    }
-                    results.append(row)
-                    print(
-                        f"run {n + 1}: load {load[0]:.1f} · erase {erase_s:.2f} s · other "
-                        f"user's write {write_s:.2f} s · probe write answered {idle_after:.1f} s "
-                        "after the batch job started",
-                        flush=True,
-                    )
-        return results
-    finally:
-        pg.stop()
+                    resp = await coro
+                    resp.raise_for_status()
+                    return time.perf_counter() - t0
+
+                erase_s, write_s = await asyncio.gather(
+                    timed(c.delete(f"{base}/big-{n}", headers=h)),
+                    timed(
+                        c.post(
+                            f"{base}/small-{n}/memories?wait=true",
+                            json={"content": f"a short note {n}"},
+                            headers=h,
+                        )
+                    ),
+                )
+                erased_after = time.perf_counter() - running_at
+                # A probe write waits for the embedder the erased job still holds: the next
+                # run starts once it is free.
+                t0 = time.perf_counter()
+                r = await c.post(
+                    f"{base}/probe-{n}/memories?wait=true",
+                    json={"content": "probe"},
+                    headers=h,
+                )
+                r.raise_for_status()
+                idle_after = erased_after + (time.perf_counter() - t0)
+                row = {
+                    "load1": load[0],
+                    "erase_s": erase_s,
+                    "other_write_s": write_s,
+                    "erase_answered_after_job_start_s": erased_after,
+                    "probe_answered_after_job_start_s": idle_after,
+                }
+                results.append(row)
+                print(
+                    f"run {n + 1}: load {load[0]:.1f} · erase {erase_s:.2f} s · other "
+                    f"user's write {write_s:.2f} s · probe write answered {idle_after:.1f} s "
+                    "after the batch job started",
+                    flush=True,
+                )
+    return results
 
 
 def main() -> None:
@@ -137,7 +132,12 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=2)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="memlane-bench-") as d:
-        results = asyncio.run(run(args, Path(d)))
+        pg = start_embedded(Path(d))
+        try:
+            migrate(pg.owner_url)  # outside the event loop: alembic runs its own
+            results = asyncio.run(run(args, Path(d), pg))
+        finally:
+            pg.stop()
     for name in ("erase_s", "other_write_s"):
         values = [r[name] for r in results]
         print(f"{name}: median {statistics.median(values):.2f} s over {len(values)} runs")

