@@ -25,6 +25,7 @@ hold under concurrent writers; the caller retries the unit of work on its violat
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import unicodedata
 import uuid
@@ -51,6 +52,9 @@ SOURCE_RANK = {
 CONFIRMATION_BOOST = 0.05
 MAX_CONFIDENCE = 1.0
 PROMOTE_AFTER_SESSIONS = 2
+# A memory's metadata serialises to at most this many characters (JSON, ensure_ascii=False):
+# the limit of a request's metadata (app/memories/schemas.py) and of a merge (merge_metadata).
+MAX_METADATA_BYTES = 16_384
 
 _NUMBER = re.compile(r"(\d+(?:\.\d+)?)\s*([万千百亿kKmM]?)")
 _UNIT_FACTOR = {
@@ -82,6 +86,32 @@ def fingerprint(content: str) -> tuple[str, str]:
     """``(content_hash, search_text)`` of a memory's stored (protected) content: the hash that
     finds its duplicates and the segmented terms of its full-text search."""
     return content_hash(content), index_text(content)
+
+
+def metadata_size(metadata: dict[str, Any]) -> int:
+    """Characters of ``metadata`` serialised as JSON (``ensure_ascii=False``): what
+    MAX_METADATA_BYTES limits."""
+    return len(json.dumps(metadata, ensure_ascii=False))
+
+
+def merge_metadata(
+    old: dict[str, Any] | None, new: dict[str, Any] | None, *, limit: int = MAX_METADATA_BYTES
+) -> tuple[dict[str, Any], list[str]]:
+    """``(merged, dropped_keys)``: ``new`` over ``old`` (the newer value wins per field), kept
+    within ``limit``: while the merge is too large, the keys only ``old`` has are dropped, its
+    oldest first (insertion order). ``new`` itself is never cut (a request's metadata was held
+    to the same limit at intake), so an accepted write is never dropped for its metadata."""
+    old, new = dict(old or {}), dict(new or {})
+    merged = {**old, **new}
+    dropped: list[str] = []
+    if metadata_size(merged) <= limit:
+        return merged, dropped
+    for k in [k for k in old if k not in new]:
+        del merged[k]
+        dropped.append(k)
+        if metadata_size(merged) <= limit:
+            break
+    return merged, dropped
 
 
 class MemoryStore(Protocol):
@@ -414,9 +444,11 @@ class ArbitrationService:
             MAX_CONFIDENCE, max(dup.confidence, cand.confidence) + CONFIRMATION_BOOST
         )
         dup.updated_at = utcnow()
+        dropped: list[str] = []
         if cand.metadata:
-            # The same fact said again with more context: the newer metadata is kept too.
-            dup.metadata_ = {**(dup.metadata_ or {}), **cand.metadata}
+            # The same fact said again with more context: the newer metadata is kept too,
+            # within the limit of one memory's metadata (the newest keys win).
+            dup.metadata_, dropped = merge_metadata(dup.metadata_, cand.metadata)
         sessions = list(
             dict.fromkeys(
                 [
@@ -449,6 +481,11 @@ class ArbitrationService:
                 "session_layer",
                 f"confirmed in {len(sessions)} sessions: promoted to user scope",
             )
+        if dropped:
+            reason += (
+                f"; merged metadata over {MAX_METADATA_BYTES} characters: older keys dropped: "
+                + ", ".join(dropped)
+            )[:1000]
         self.repo.add_history(
             dup,
             "refresh",

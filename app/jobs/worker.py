@@ -81,17 +81,29 @@ class JobContext:
     rt: Runtime
     job: Job
     session: AsyncSession
+    # What the kind's ``prepare`` step computed, outside the unit of work (None without one).
+    prepared: Any = None
 
 
 Handler = Callable[[JobContext], Awaitable[dict[str, Any]]]
+Prepare = Callable[[Runtime, Job], Awaitable[Any]]
 HANDLERS: dict[str, Handler] = {}
+PREPARES: dict[str, Prepare] = {}
 
 
-def handler(kind: str) -> Callable[[Handler], Handler]:
-    """Register the coroutine that runs jobs of ``kind`` (``app.jobs.kinds``)."""
+def handler(kind: str, *, prepare: Prepare | None = None) -> Callable[[Handler], Handler]:
+    """Register the coroutine that runs jobs of ``kind`` (``app.jobs.kinds``).
+
+    ``prepare(rt, job)``, when given, does the job's slow work that needs no database — the
+    embedding call — before the unit of work opens its session and takes the user lock; its
+    result reaches the handler as ``ctx.prepared``. So no lock (and no open transaction) waits
+    on a provider: an erase of the user, or another write, is not held up by it.
+    """
 
     def register(fn: Handler) -> Handler:
         HANDLERS[kind] = fn
+        if prepare is not None:
+            PREPARES[kind] = prepare
         return fn
 
     return register
@@ -109,12 +121,15 @@ async def _start(rt: Runtime, tenant_id: uuid.UUID, user_id: str, job_id: uuid.U
 
 
 async def _unit(rt: Runtime, job: Job) -> dict[str, Any]:
-    """The job's unit of work: one session, user lock (shared) first, the handler, the done
-    mark, one commit. Raises JobGone when the user was erased meanwhile."""
+    """The job's unit of work: the kind's ``prepare`` step (no session, no lock), then one
+    session, user lock (shared) first, the handler, the done mark, one commit. Raises JobGone
+    when the user was erased meanwhile (the done mark finds the job row gone)."""
     fn = HANDLERS[job.kind]
+    prepare = PREPARES.get(job.kind)
+    prepared = await prepare(rt, job) if prepare is not None else None
     async with rt.scoped(job.tenant_id, job.user_id) as session:
         await UserScopedRepository(session, job.tenant_id, job.user_id).lock_user()
-        result = await fn(JobContext(rt, job, session))
+        result = await fn(JobContext(rt, job, session, prepared))
         row = await hold_job_row(session, job)
         mark_done(row, result)
         await session.commit()

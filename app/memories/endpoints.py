@@ -198,8 +198,11 @@ async def get_memory(
         "A new content or value is a new version: it is stored as the user's correction of "
         "this memory (rule user_correction: this one is frozen and superseded by it) and the "
         "answer is the new version, with a new id. Only an active memory takes a new version "
-        "(409 otherwise). Confidence, metadata and archiving change the memory itself. Every "
-        "change is recorded in the history."
+        "(409 otherwise). Confidence, metadata and status change the memory itself: an active "
+        "memory may be archived; an archived one may become active again only when it was "
+        "never superseded and no other active memory holds its fact (409 otherwise); a frozen "
+        "(superseded) memory is history and takes no change at all (409). Every change is "
+        "recorded in the history."
     ),
     dependencies=[require_scope("memories:write")],
 )

@@ -22,9 +22,12 @@ class MemoryRepository(UserScopedRepository):
         return self.mine(Memory)
 
     async def get(self, memory_id: uuid.UUID, *, for_update: bool = False) -> Memory | None:
+        """The memory (any status), or None. ``for_update`` locks its row and reloads it from
+        the database: a row this session read before the lock was taken may have been changed
+        by a transaction that held the lock first, and its state is what the caller checks."""
         stmt = select(Memory).where(self._mine(), Memory.id == memory_id)
         if for_update:
-            stmt = stmt.with_for_update()
+            stmt = stmt.with_for_update().execution_options(populate_existing=True)
         return (await self.session.scalars(stmt)).first()
 
     async def lock_active(self, ids: Sequence[uuid.UUID]) -> list[Memory]:

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from app.arbitration.service import MAX_METADATA_BYTES
 from app.jobs.schemas import JobAccepted, JobRead
 from app.kit.types import ID_PATTERN, Timestamp
 
@@ -22,7 +23,6 @@ MemoryStatus = Literal["active", "frozen", "archived", "deleted"]
 
 MAX_CONTENT_CHARS = 8000
 KEY_PATTERN = r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$"
-MAX_METADATA_BYTES = 16_384
 # Items of one batch write. A request-shape limit, like the 200 turns of a messages request: it
 # is part of the OpenAPI contract, so it is a constant rather than a setting (the committed
 # document and the clients generated from it would otherwise depend on the environment).

@@ -4,31 +4,46 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.db.models import Job
 from app.jobs import kinds
 from app.jobs.worker import JobContext, handler
 from app.memories.service import draft_of_write, outcome_result, writer_for
+from app.memories.writer import MemoryDraft, embed_drafts
+from app.runtime import Runtime
 
 
-@handler(kinds.WRITE)
+async def embedded_write(rt: Runtime, job: Job) -> list[MemoryDraft]:
+    """The job's one draft, embedded: the ``prepare`` step, run before the job's unit of
+    work opens its session, so the user lock is never held across the embedding call."""
+    drafts = [draft_of_write(job.payload, job.id)]
+    await embed_drafts(rt.embedder, drafts)
+    return drafts
+
+
+async def embedded_batch(rt: Runtime, job: Job) -> list[MemoryDraft]:
+    """The batch's drafts, embedded in one provider call before the unit of work (see
+    ``embedded_write``)."""
+    drafts = [draft_of_write(write, job.id, item=i) for i, write in enumerate(job.payload["items"])]
+    await embed_drafts(rt.embedder, drafts)
+    return drafts
+
+
+@handler(kinds.WRITE, prepare=embedded_write)
 async def write_memory(ctx: JobContext) -> dict[str, Any]:
-    """Store one explicit write. Returns ``{memory_ids, arbitrations, arbitrations_total}``
-    for ``GET /v1/jobs/{id}`` and ``?wait=true``."""
+    """Store one explicit write (embedded by ``embedded_write``). Returns ``{memory_ids,
+    arbitrations, arbitrations_total}`` for ``GET /v1/jobs/{id}`` and ``?wait=true``."""
     writer = writer_for(
         ctx.rt, ctx.session, ctx.job.tenant_id, ctx.job.user_id, "api", ctx.job.request_id
     )
-    outcomes = await writer.write([draft_of_write(ctx.job.payload, ctx.job.id)])
-    return outcome_result(outcomes)
+    return outcome_result(await writer.write(ctx.prepared))
 
 
-@handler(kinds.WRITE_BATCH)
+@handler(kinds.WRITE_BATCH, prepare=embedded_batch)
 async def write_memories(ctx: JobContext) -> dict[str, Any]:
-    """Store a batch of explicit writes: one embedding call, then arbitration item by item in
-    the job's transaction. Returns the result of ``write_memory`` over every item."""
+    """Store a batch of explicit writes: one embedding call before the unit of work
+    (``embedded_batch``), then arbitration item by item in the job's transaction, under the
+    user's locks. Returns the result of ``write_memory`` over every item."""
     writer = writer_for(
         ctx.rt, ctx.session, ctx.job.tenant_id, ctx.job.user_id, "api", ctx.job.request_id
     )
-    drafts = [
-        draft_of_write(write, ctx.job.id, item=i)
-        for i, write in enumerate(ctx.job.payload["items"])
-    ]
-    return outcome_result(await writer.write(drafts))
+    return outcome_result(await writer.write(ctx.prepared))

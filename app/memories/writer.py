@@ -31,7 +31,13 @@ from typing import Any, Literal
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.arbitration.service import ArbitrationService, Candidate, Outcome, fingerprint
+from app.arbitration.service import (
+    ArbitrationService,
+    Candidate,
+    Outcome,
+    fingerprint,
+    merge_metadata,
+)
 from app.db.models import Memory
 from app.kit.errors import Conflict, InvalidRequest, NotFound
 from app.kit.time import utcnow
@@ -111,6 +117,23 @@ class Restore:
     confirmations: int = 1
 
 
+async def embed_drafts(embedder: Embedder | None, drafts: Sequence[MemoryDraft]) -> None:
+    """Set the embedding of every draft that has none, in one provider call
+    (``embedding_text``: personal tokens as ``[kind]``, secrets masked). Needs no session, so a
+    job computes it before its unit of work takes any lock (``app.jobs.worker.handler``'s
+    ``prepare``). The drafts must be protected. Raises ``EmbeddingError``."""
+    todo = [d for d in drafts if d.embedding is None]
+    if not todo:
+        return
+    if any(not d.protected for d in todo):
+        raise RuntimeError("a draft is embedded once it is protected")
+    if embedder is None:
+        raise RuntimeError("this memory writer was built without an embedder")
+    vectors = await embedder.embed_passages([embedding_text(d.content) for d in todo])
+    for d, v in zip(todo, vectors, strict=True):
+        d.embedding = v
+
+
 class MemoryWriter:
     """Writes one user's memories inside the caller's transaction (it only flushes).
 
@@ -181,13 +204,7 @@ class MemoryWriter:
     async def embed(self, drafts: Sequence[MemoryDraft]) -> list[list[float]]:
         """Embeddings of the drafts that have none, in one provider call (``embedding_text``:
         personal tokens as ``[kind]``, secrets masked). Raises ``EmbeddingError``."""
-        todo = [d for d in drafts if d.embedding is None]
-        if todo:
-            if self.embedder is None:
-                raise RuntimeError("this memory writer was built without an embedder")
-            vectors = await self.embedder.embed_passages([embedding_text(d.content) for d in todo])
-            for d, v in zip(todo, vectors, strict=True):
-                d.embedding = v
+        await embed_drafts(self.embedder, drafts)
         return [d.embedding for d in drafts if d.embedding is not None]
 
     async def write(self, drafts: Sequence[MemoryDraft], *, embed: bool = True) -> list[Outcome]:
@@ -312,7 +329,7 @@ class MemoryWriter:
             trigger="correction",
             is_correction=True,
             origin={**(old.origin or {}), "revises": str(old.id)},
-            metadata={**(old.metadata_ or {}), **(metadata or {})},
+            metadata=merge_metadata(old.metadata_, metadata)[0],
         )
         [protected] = [self.protect(draft)]
         await self.embed([protected])
@@ -329,18 +346,30 @@ class MemoryWriter:
         status: str | None = None,
     ) -> Memory:
         """Change what Memlane thinks of a memory, not what it says: its confidence, its
-        metadata (replaced), its status (``archived``, or ``active`` again for an archived
-        memory). Recorded in its history.
+        metadata (replaced), its status. Recorded in its history. The checks run on the row
+        locked under the user's write lock, so concurrent changes see each other's result.
 
-        Raises NotFound, Conflict (409) when a frozen memory is to become active (it is
-        history: write a new memory) or an archived one would be a second active value.
+        Allowed: on an active memory every change (``archived`` retires it); on an archived
+        one confidence, metadata and ``active`` again — only when it was never superseded and
+        no other active memory holds its fact. A frozen memory is history: it takes no change.
+
+        Raises NotFound, Conflict (409) for any change of a frozen memory, for an archived one
+        to become active when it was superseded, or when it would be a second active value.
         """
         await self.repo.lock_writes()
         m = await self.repo.get(memory_id, for_update=True)
         if m is None or m.status == "deleted":
             raise NotFound("no such memory")
-        if status == "active" and m.status == "frozen":
-            raise Conflict("the memory is frozen (superseded): write a new memory instead")
+        if m.status == "frozen":
+            raise Conflict(
+                "the memory is frozen (superseded): it is history and takes no change; "
+                "write a new memory instead"
+            )
+        if status == "active" and m.status != "active" and m.superseded_by is not None:
+            raise Conflict(
+                f"the memory was superseded by {m.superseded_by}: it cannot become active again; "
+                "write a new memory instead"
+            )
         before = snapshot(m)
         if confidence is not None:
             m.confidence = confidence

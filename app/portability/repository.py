@@ -112,6 +112,15 @@ class PortabilityRepository(UserScopedRepository):
             .values(supersedes=supersedes)
         )
 
+    async def superseded(self, memory_ids: Sequence[uuid.UUID]) -> set[uuid.UUID]:
+        """Which of ``memory_ids`` a memory of the user already names in ``supersedes``."""
+        if not memory_ids:
+            return set()
+        stmt = select(Memory.supersedes).where(
+            self._mine(), Memory.supersedes.in_(list(memory_ids))
+        )
+        return {i for i in (await self.session.scalars(stmt)).all() if i is not None}
+
     async def known_messages(
         self, session_ids: Iterable[str], times: Iterable[datetime]
     ) -> set[tuple[str, datetime, str, str]]:

@@ -14,6 +14,7 @@ import uuid
 from collections import Counter, defaultdict
 from collections.abc import AsyncIterator, Iterator, Sequence
 from datetime import datetime, timedelta, timezone
+from graphlib import CycleError, TopologicalSorter
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -193,7 +194,9 @@ class PortabilityService:
         its active entries are arbitrated against the user's own active memories, oldest
         ``valid_from`` first, and its frozen entries are stored frozen, linked to what their
         successors became (rule ``import_chain``). An entry imported before (same document id)
-        is not imported again: a second import of one document changes nothing.
+        is not imported again: a second import of one document changes nothing. The links stored
+        are checked again on the result, once duplicates collapsed (``_result_links``): no
+        self-link, no branch, no cycle.
 
         Raises InvalidChains (422), ServiceUnavailable (503) when the embedding provider failed.
         """
@@ -203,6 +206,18 @@ class PortabilityService:
         writer = writer_for(self.rt, session, self.tenant_id, self.user_id, ACTOR, request_id)
         self.dry_run = dry_run
         entries = [m for m in doc.memories if m.status in ("active", "frozen")]
+        # Protect and embed before the write lock is taken: no lock waits on the model. (An
+        # entry a concurrent import of the same document stores meanwhile is found known
+        # below and left alone; only its embedding was spent.)
+        seen = await repo.imported_ids([m.id for m in entries])
+        prepared = {m.id: writer.protect(self._draft(m)) for m in entries if m.id not in seen}
+        if not dry_run:
+            try:
+                await writer.embed(list(prepared.values()))
+            except EmbeddingError as exc:
+                raise ServiceUnavailable(
+                    f"the embedding provider failed ({exc}); nothing was imported: run it again"
+                ) from exc
         # Take the write lock before looking for earlier imports: two imports of one
         # document are taken in turn, and the second finds the first's rows.
         await writer.repo.lock_writes()
@@ -218,7 +233,7 @@ class PortabilityService:
         current = sorted(
             (m for m in todo if m.status == "active"), key=lambda m: (m.valid_from, m.created_at)
         )
-        drafts = [self._draft(m) for m in current]
+        drafts = [prepared.get(m.id) or self._draft(m) for m in current]
         try:
             outcomes = await writer.write(drafts, embed=not dry_run)
         except EmbeddingError as exc:
@@ -239,14 +254,15 @@ class PortabilityService:
             decisions += [_decision(entry.id, a) for a in outcome.arbitrations]
 
         frozen = [m for m in todo if m.status == "frozen"]
+        links = await self._result_links(repo, doc.memories, mapping, frozen, current, created)
         restored = await writer.restore(
             [
                 (
-                    self._draft(m),
+                    prepared.get(m.id) or self._draft(m),
                     Restore(
                         memory_id=mapping[m.id],
-                        superseded_by=mapping.get(m.superseded_by) if m.superseded_by else None,
-                        supersedes=mapping.get(m.supersedes) if m.supersedes else None,
+                        superseded_by=links[mapping[m.id]][0],
+                        supersedes=links[mapping[m.id]][1],
                         superseded_at=m.superseded_at,
                         confirmations=m.confirmations,
                     ),
@@ -258,11 +274,18 @@ class PortabilityService:
         for entry, outcome in zip(frozen, restored, strict=True):
             created.add(mapping[entry.id])
             decisions += [_decision(entry.id, a) for a in outcome.arbitrations]
-        # The document's current entries point back at the frozen ones they superseded.
-        for entry in current:
-            mine = mapping[entry.id]
-            if mine in created and entry.supersedes is not None and entry.supersedes in mapping:
-                await repo.link_supersedes(mine, mapping[entry.supersedes])
+        # The document's current entries point back at the frozen ones they superseded,
+        # unless another memory here already does (a chain stays linear).
+        wanted = {
+            mine: target
+            for mine, (_, target) in links.items()
+            if target is not None and mine not in {mapping[m.id] for m in frozen}
+        }
+        taken = await repo.superseded(list(wanted.values()))
+        for mine, target in wanted.items():
+            if target not in taken:
+                await repo.link_supersedes(mine, target)
+                taken.add(target)
 
         messages = doc.messages or []
         messages_imported = 0
@@ -285,6 +308,93 @@ class PortabilityService:
             messages_in_document=len(messages),
             messages_imported=messages_imported,
         )
+
+    async def _result_links(
+        self,
+        repo: PortabilityRepository,
+        memories: Sequence[ExportedMemory],
+        mapping: dict[uuid.UUID, uuid.UUID],
+        frozen: Sequence[ExportedMemory],
+        current: Sequence[ExportedMemory],
+        created: set[uuid.UUID],
+    ) -> dict[uuid.UUID, tuple[uuid.UUID | None, uuid.UUID | None]]:
+        """The links the import stores, by memory id here: ``{id: (superseded_by,
+        supersedes)}`` for the frozen entries restored and the current entries created.
+
+        Checked on the RESULT, after duplicates collapsed (two document entries may have
+        become one memory here), not only on the document:
+
+        - a link to an entry not imported (archived, skipped) follows that entry's own link
+          on to the first one that was: a frozen entry whose successor was archived is
+          superseded by its successor's successor, and is never left unlinked when one exists;
+        - a link between two entries that became one memory is dropped: that collapse is the
+          ``duplicate / refreshed`` decision already recorded, not a supersession;
+        - a memory is superseded (``supersedes``) by one memory at most, here or already
+          stored: when several claim it, the one it names as ``superseded_by`` keeps the link,
+          else the first in the document; the others keep theirs ``null``;
+        - the links must not run in a cycle (``graphlib``); if they still would, InvalidChains
+          (422) names the document ids involved and nothing is written.
+        """
+        by_id = {m.id: m for m in memories}
+
+        def here(doc_id: uuid.UUID | None, step: str) -> uuid.UUID | None:
+            seen: set[uuid.UUID] = set()
+            while doc_id is not None and doc_id not in mapping and doc_id not in seen:
+                seen.add(doc_id)
+                nxt = by_id.get(doc_id)
+                doc_id = getattr(nxt, step) if nxt is not None else None
+            return mapping.get(doc_id) if doc_id is not None else None
+
+        links: dict[uuid.UUID, tuple[uuid.UUID | None, uuid.UUID | None]] = {}
+        docs_of: dict[uuid.UUID, list[uuid.UUID]] = defaultdict(list)
+        for m in memories:
+            if m.id in mapping:
+                docs_of[mapping[m.id]].append(m.id)
+        for m in frozen:
+            mine = mapping[m.id]
+            by = here(m.superseded_by, "superseded_by")
+            sup = here(m.supersedes, "supersedes")
+            links[mine] = (None if by == mine else by, None if sup == mine else sup)
+        for m in current:
+            mine = mapping[m.id]
+            if mine in created and mine not in links:
+                sup = here(m.supersedes, "supersedes")
+                links[mine] = (None, None if sup == mine else sup)
+        # One successor per memory: the claims of `supersedes`, within the import and stored.
+        claims: dict[uuid.UUID, list[uuid.UUID]] = defaultdict(list)
+        for mine, (_, sup) in links.items():
+            if sup is not None:
+                claims[sup].append(mine)
+        stored = await repo.superseded([t for t in claims if t not in links])
+        for target, claimants in claims.items():
+            named = links.get(target, (None, None))[0]
+            keep = None if target in stored else named if named in claimants else claimants[0]
+            for mine in claimants:
+                if mine != keep:
+                    links[mine] = (links[mine][0], None)
+        graph: dict[uuid.UUID, set[uuid.UUID]] = defaultdict(set)
+        for mine, (by, sup) in links.items():
+            if by is not None:
+                graph[by].add(mine)  # a memory comes after the one it superseded
+            if sup is not None:
+                graph[mine].add(sup)
+        try:
+            TopologicalSorter(graph).prepare()
+        except CycleError as exc:
+            doc_ids = sorted({d for n in exc.args[1] for d in docs_of.get(n, [])}, key=str)
+            raise InvalidChains(
+                "the document's supersession links would run in a cycle once its duplicate "
+                "entries are merged, for memories " + ", ".join(str(i) for i in doc_ids),
+                errors=[
+                    {
+                        "loc": ["body", "memories", str(i)],
+                        "msg": "is part of a supersession cycle once duplicates are merged",
+                        "type": "supersession",
+                    }
+                    for i in doc_ids
+                ],
+            ) from exc
+        return links
 
     def _draft(self, m: ExportedMemory) -> MemoryDraft:
         """The writer's draft of a document entry (clear text, as the owner saw it)."""
