@@ -98,10 +98,12 @@ class _E5Handle:
     2. **Stored text yields to queries.** The other thread embeds stored text only while no
        query waits or runs, in calls of at most ``LOCAL_E5_PASSAGE_CALL_TEXTS`` texts and
        ``LOCAL_E5_PASSAGE_CALL_TOKENS`` tokens (one longer text alone), so a query shares the
-       cores with at most one such call, and only for its own duration. Requests are served in
-       arrival order, and one call may hold texts of several requests: concurrent single
-       writes share calls. That thread runs at nice ``write_nice``, and so does
-       its OpenMP team: when the cores are contended, a query's call gets them first.
+       cores with at most one such call, and only for its own duration. Requests take turns
+       (round robin: a request served first goes to the back), and one call may hold texts
+       of several requests: concurrent single writes share calls, and a one-text write waits
+       for one call of a long batch, not for the whole batch. That thread runs at nice
+       ``write_nice``, and so does its OpenMP team: when the cores are contended, a query's
+       call gets them first.
 
     OpenMP's worker threads wait passively (``OMP_WAIT_POLICY=PASSIVE`` unless the environment
     sets it): spinning threads starve everything else on a busy machine, the model included
@@ -252,6 +254,11 @@ class _E5Handle:
             with self._cv:
                 for request in done:
                     self._passages.remove(request)
+                # Round robin between requests: the one served first goes to the back, so a
+                # one-text write waits for one call of a long batch, not for the whole batch.
+                head = passages[0]
+                if head not in done and self._passages and self._passages[0] is head:
+                    self._passages.rotate(-1)
 
     def _embed_queries(self, requests: list[_Request]) -> None:
         texts: list[str] = []
