@@ -26,6 +26,8 @@ from app.privacy.protect import SECRET_KEYS, merge_sealed, owner_of
 from app.runtime import Runtime
 from app.tasks.repository import TaskRepository
 from app.tasks.service import slot_for_key
+from app.users.policy import formable
+from app.users.service import policy_of
 
 KIND = "messages.ingest"
 TASK_KEY_PREFIXES = ("project.", "task.")
@@ -101,6 +103,10 @@ async def arbitrate_facts(
         )
         cand.sealed = entries
         candidates.append(cand)
+    # The user's memory mode decides what may be formed (app/users/policy.py).
+    async with rt.scoped(job.tenant_id, job.user_id) as session:
+        policy = await policy_of(session, job.tenant_id, job.user_id)
+    candidates = formable(policy, candidates, session_id)
 
     async def then(session: AsyncSession) -> None:
         if also is not None:

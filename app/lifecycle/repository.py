@@ -148,6 +148,22 @@ class ForgetRepository:
             for r in rows
         ]
 
+    async def older_than(self, user_id: str, not_before: datetime) -> list[Candidate]:
+        """Active memories of the user whose ``valid_from`` is before ``not_before`` (the
+        user's retention limit, app/users/policy.py)."""
+        rows = await self.session.execute(
+            select(Memory.id).where(
+                Memory.tenant_id == self.tenant_id,
+                Memory.user_id == user_id,
+                Memory.status == "active",
+                Memory.valid_from < not_before,
+            )
+        )
+        return [
+            Candidate(r.id, {"reason": "retention", "not_before": not_before.isoformat()})
+            for r in rows
+        ]
+
     async def lock_active(self, user_id: str, ids: Sequence[uuid.UUID]) -> list[Memory]:
         """The rows of ``ids`` that are still active, locked for update (a concurrent pass or
         writer that changed them first wins; they are skipped)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
@@ -79,6 +80,8 @@ def explicit_candidate(write: dict[str, Any], job: Job, item: int | None = None)
         scope_id=body.get("scope_id") or "",
         valid_from=datetime.fromisoformat(write["occurred_at"]),
         trigger="explicit",
+        is_correction=body.get("corrects") is not None,
+        corrects=uuid.UUID(body["corrects"]) if body.get("corrects") else None,
         metadata=body.get("metadata") or {},
         sealed=write.get("sealed", []),
         origin=origin,

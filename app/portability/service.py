@@ -49,6 +49,7 @@ from app.privacy.protect import (
     owner_of,
 )
 from app.providers.embeddings import EmbeddingError
+from app.users.service import UserService
 
 if TYPE_CHECKING:
     from app.runtime import Runtime
@@ -150,11 +151,13 @@ class PortabilityService:
         Shape: ``{"schema_version": 1, "exported_at", "tenant_id", "user_id", "memories": [
         one memory per line ], "messages": [one per line]}`` (messages only when asked).
         """
+        user_settings = await UserService(self.rt, self.tenant_id).get_settings(self.user_id)
         header = {
             "schema_version": SCHEMA_VERSION,
             "exported_at": utcnow().isoformat(),
             "tenant_id": str(self.tenant_id),
             "user_id": self.user_id,
+            "settings": user_settings.model_dump(include={"memory_mode", "retention_days"}),
         }
         yield (json.dumps(header, ensure_ascii=False)[:-1] + ',"memories":[').encode()
         async with self.rt.scoped(self.tenant_id, self.user_id) as session:
@@ -267,6 +270,10 @@ class PortabilityService:
                 )
             if dry_run:
                 await session.rollback()
+        if doc.settings is not None and not dry_run:
+            await UserService(self.rt, self.tenant_id).put_settings(
+                self.user_id, doc.settings, actor="import", request_id=request_id
+            )
 
         outcomes = Counter(d.outcome for d in progress.decisions)
         return ImportResult(
@@ -280,6 +287,7 @@ class PortabilityService:
             decisions=progress.decisions,
             messages_in_document=len(messages),
             messages_imported=progress.messages_imported,
+            settings_imported=doc.settings is not None and not dry_run,
         )
 
     async def _embed(self, batch: list[ExportedMemory]) -> list[list[float]]:

@@ -8,7 +8,17 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 from sqlalchemy import delete, select, text
 
-from app.db.models import Arbitration, ChatSession, Job, Memory, MemoryHistory, Message, Task
+from app.db.models import (
+    Arbitration,
+    ChatSession,
+    Job,
+    Memory,
+    MemoryHistory,
+    Message,
+    Task,
+    UserSettings,
+    UserSettingsHistory,
+)
 
 if TYPE_CHECKING:
     from app.runtime import Runtime
@@ -19,6 +29,8 @@ ERASED_TABLES = (
     ("messages", Message),
     ("sessions", ChatSession),
     ("tasks", Task),
+    ("user_settings", UserSettings),
+    ("user_settings_history", UserSettingsHistory),
     ("memory_history", MemoryHistory),
     ("arbitrations", Arbitration),
     ("memories", Memory),
