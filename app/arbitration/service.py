@@ -152,6 +152,8 @@ class ArbitrationService:
         dup = await self.repo.active_duplicate(
             chash, cand.scope, cand.scope_id, cand.key, cand.value
         )
+        if dup is not None and not cand.promote and dup.scope_id != cand.scope_id:
+            dup = None  # a session twin counts toward promotion only; here it cannot happen
         if dup is not None:
             await self._refresh(dup, cand, out)
             return out

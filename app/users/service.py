@@ -41,7 +41,8 @@ def encode_user_cursor(user_id: str) -> str:
 def decode_user_cursor(cursor: str) -> str:
     """The user_id a cursor points after. Raises InvalidRequest if it is malformed."""
     try:
-        return base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        padded = (cursor + "=" * (-len(cursor) % 4)).encode()
+        return base64.b64decode(padded, altchars=b"-_", validate=True).decode()
     except (binascii.Error, ValueError, UnicodeDecodeError) as exc:
         raise InvalidRequest("cursor is not a cursor this service issued") from exc
 
