@@ -57,7 +57,8 @@ def seal_session(cipher: Cipher, session: VaultSession) -> str:
     """The cookie value of ``session``: base64 of the sealed JSON."""
     body = {"k": session.api_key, "c": session.csrf, "e": session.expires_at, "u": session.user_id}
     sealed = cipher.seal(json.dumps(body), SESSION_AAD)
-    return base64.urlsafe_b64encode(json.dumps(sealed).encode()).decode()
+    # Unpadded, so the cookie value needs no quoting.
+    return base64.urlsafe_b64encode(json.dumps(sealed).encode()).decode().rstrip("=")
 
 
 def open_session(cipher: Cipher, value: str | None) -> VaultSession | None:
@@ -66,7 +67,8 @@ def open_session(cipher: Cipher, value: str | None) -> VaultSession | None:
     if not value:
         return None
     try:
-        sealed: dict[str, Any] = json.loads(base64.urlsafe_b64decode(value.encode()))
+        padded = value + "=" * (-len(value) % 4)
+        sealed: dict[str, Any] = json.loads(base64.urlsafe_b64decode(padded.encode()))
         body = json.loads(cipher.open(sealed, SESSION_AAD))
         session = VaultSession(
             api_key=str(body["k"]),
