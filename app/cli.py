@@ -22,6 +22,15 @@ log = logging.getLogger("memlane")
 OPENAPI_PATH = Path("openapi/openapi.json")
 
 
+class _Terminated(BaseException):
+    """SIGTERM reached ``memlane serve`` (a BaseException, so no ``except Exception`` on the
+    way swallows it)."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -38,10 +47,17 @@ def _serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    db = locate_database(settings)
-    migrate(db.owner_url, settings)
-    app = create_app(settings, db)
+    # SIGTERM (systemd, Docker, Kubernetes) must stop the embedded database as Ctrl-C does.
+    # uvicorn catches SIGTERM for its graceful shutdown, then restores the handler it found
+    # and raises the signal again: with the default handler the process would die there,
+    # before the `finally` below, leaving the server running in its own session. This handler
+    # turns that re-raised SIGTERM (or one during start-up) into an exception instead.
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    db: Database | None = None
     try:
+        db = locate_database(settings)
+        migrate(db.owner_url, settings)
+        app = create_app(settings, db)
         uvicorn.run(
             app,
             host=args.host or settings.host,
@@ -50,10 +66,15 @@ def _serve(args: argparse.Namespace) -> int:
             access_log=False,
             timeout_graceful_shutdown=10,
         )
+    except _Terminated:
+        log.info("stopping on SIGTERM")
     finally:
-        if db.embedded is not None:
+        # a second SIGTERM must not interrupt the database's own clean stop
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        if db is not None and db.embedded is not None:
             log.info("stopping embedded postgres")
             db.embedded.stop()
+        signal.signal(signal.SIGTERM, previous)
     return 0
 
 

@@ -22,7 +22,7 @@ from sqlalchemy import (
     func,
     text,
 )
-from sqlalchemy.dialects.postgresql import JSONB, TSVECTOR, UUID
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR, UUID
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base, created_at_column
@@ -51,7 +51,12 @@ class ApiKey(Base):
     name: Mapped[str] = mapped_column(String(200), nullable=False, server_default="default")
     prefix: Mapped[str] = mapped_column(String(16), nullable=False)
     key_hash: Mapped[str] = mapped_column(String(64), nullable=False, unique=True)
+    # What the key may do (app/auth/principal.py ``Scope``; docs/api-keys.md).
+    scopes: Mapped[list[str]] = mapped_column(ARRAY(Text), nullable=False)
+    # Set: the key reaches only this end user's paths.
+    user_id: Mapped[str | None] = mapped_column(String(128))
     created_at: Mapped[datetime] = created_at_column()
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
 
-from app.auth.principal import TenantPrincipal
+from app.auth.principal import TenantPrincipal, require_scope
 from app.ingest.schemas import MessagesCreate
 from app.ingest.service import IngestService
 from app.kit.deps import IdempotencyKey, UserId, get_runtime, request_id
@@ -31,6 +31,7 @@ SessionId = Annotated[str, Path(pattern=ID_PATTERN, max_length=128)]
         },
         **error_responses(Unauthorized, Forbidden, NotFound, IdempotencyKeyReused),
     },
+    dependencies=[require_scope("memories:write")],
 )
 async def add_messages(
     tenant_id: uuid.UUID,

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
-from app.auth.principal import CurrentPrincipal
+from app.auth.principal import CurrentPrincipal, require_scope
 from app.db.session import ALL_USERS
 from app.jobs.repository import JobRepository
 from app.kit.deps import get_runtime
@@ -22,6 +22,7 @@ router = APIRouter(prefix="/v1/jobs", tags=["jobs"])
     "/{job_id}",
     response_model=JobRead,
     responses=error_responses(Unauthorized, Forbidden, NotFound),
+    dependencies=[require_scope("memories:write")],
 )
 async def get_job(
     job_id: uuid.UUID, principal: CurrentPrincipal, rt: Annotated[Runtime, Depends(get_runtime)]

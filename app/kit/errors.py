@@ -59,8 +59,20 @@ class Forbidden(MemlaneError):
     status, slug, title = 403, "forbidden", "This key may not do that"
 
 
+class InsufficientScope(Forbidden):
+    """The key is valid but lacks the scope the route declares (docs/api-keys.md)."""
+
+    slug, title = "insufficient-scope", "This key lacks the scope this route needs"
+
+
 class Conflict(MemlaneError):
     status, slug, title = 409, "conflict", "Conflict"
+
+
+class LastKeyManager(Conflict):
+    """Revoking this key would leave its tenant without a key that can manage keys."""
+
+    slug, title = "last-key-manager", "The tenant's last key with keys:manage cannot be revoked"
 
 
 class IdempotencyKeyReused(MemlaneError):

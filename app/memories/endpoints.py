@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request, Response, status
 from fastapi.responses import JSONResponse
 
-from app.auth.principal import TenantPrincipal
+from app.auth.principal import TenantPrincipal, require_scope
 from app.kit.deps import IdempotencyKey, UserId, get_runtime, request_id
 from app.kit.errors import (
     Forbidden,
@@ -75,6 +75,7 @@ async def accepted_or_waited(
     status_code=status.HTTP_202_ACCEPTED,
     response_model=JobAccepted,
     responses=WRITE_RESPONSES,
+    dependencies=[require_scope("memories:write")],
 )
 async def create_memory(
     tenant_id: uuid.UUID,
@@ -108,6 +109,7 @@ async def create_memory(
         "one's single-valued key supersedes it, as two writes would. Idempotency-Key and "
         "wait=true behave as for a single write; the result lists the memories in item order."
     ),
+    dependencies=[require_scope("memories:write")],
 )
 async def create_memories(
     tenant_id: uuid.UUID,
@@ -127,7 +129,12 @@ async def create_memories(
     return await accepted_or_waited(service, job.id, created, wait, rt.settings.job_wait_timeout_s)
 
 
-@router.get("/memories", response_model=MemoryList, responses=error_responses(*COMMON_ERRORS))
+@router.get(
+    "/memories",
+    response_model=MemoryList,
+    responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:read")],
+)
 async def list_memories(
     tenant_id: uuid.UUID,
     user_id: UserId,
@@ -149,7 +156,10 @@ async def list_memories(
 
 
 @router.get(
-    "/memories/{memory_id}", response_model=MemoryRead, responses=error_responses(*COMMON_ERRORS)
+    "/memories/{memory_id}",
+    response_model=MemoryRead,
+    responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:read")],
 )
 async def get_memory(
     tenant_id: uuid.UUID, user_id: UserId, memory_id: uuid.UUID, rt: RuntimeDep, _: TenantPrincipal
@@ -159,7 +169,10 @@ async def get_memory(
 
 
 @router.patch(
-    "/memories/{memory_id}", response_model=MemoryRead, responses=error_responses(*COMMON_ERRORS)
+    "/memories/{memory_id}",
+    response_model=MemoryRead,
+    responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:write")],
 )
 async def update_memory(
     tenant_id: uuid.UUID,
@@ -178,6 +191,7 @@ async def update_memory(
     "/memories/{memory_id}",
     status_code=status.HTTP_204_NO_CONTENT,
     responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:write")],
 )
 async def delete_memory(
     tenant_id: uuid.UUID,
@@ -196,6 +210,7 @@ async def delete_memory(
     "/memories/{memory_id}/history",
     response_model=MemoryHistoryRead,
     responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:read")],
 )
 async def get_memory_history(
     tenant_id: uuid.UUID, user_id: UserId, memory_id: uuid.UUID, rt: RuntimeDep, _: TenantPrincipal
@@ -205,7 +220,10 @@ async def get_memory_history(
 
 
 @router.get(
-    "/arbitrations", response_model=ArbitrationList, responses=error_responses(*COMMON_ERRORS)
+    "/arbitrations",
+    response_model=ArbitrationList,
+    responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:read")],
 )
 async def list_arbitrations(
     tenant_id: uuid.UUID,
@@ -228,6 +246,7 @@ async def list_arbitrations(
     "/memories/{memory_id}/reveal",
     response_model=RevealResponse,
     responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:reveal")],
 )
 async def reveal_memory_secrets(
     tenant_id: uuid.UUID,

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from app.auth.principal import TenantPrincipal
+from app.auth.principal import TenantPrincipal, require_scope
 from app.kit.deps import UserId, get_runtime, request_id
 from app.kit.errors import (
     Conflict,
@@ -47,6 +47,7 @@ MEMORY_COUNT_HEADER = "X-Memlane-Memory-Count"
         },
         **error_responses(*COMMON_ERRORS),
     },
+    dependencies=[require_scope("memories:read")],
 )
 async def export_user(
     tenant_id: uuid.UUID,
@@ -85,6 +86,7 @@ async def export_user(
             },
         }
     },
+    dependencies=[require_scope("memories:write")],
 )
 async def import_user(
     tenant_id: uuid.UUID,

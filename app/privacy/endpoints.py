@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
-from app.auth.principal import TenantPrincipal
+from app.auth.principal import TenantPrincipal, require_scope
 from app.kit.deps import UserId, get_runtime
 from app.kit.errors import Forbidden, NotFound, Unauthorized, error_responses
 from app.privacy.erase import EraseReceipt, erase_user
@@ -20,6 +20,7 @@ router = APIRouter(prefix="/v1/tenants/{tenant_id}/users", tags=["privacy"])
     "/{user_id}",
     response_model=EraseReceipt,
     responses=error_responses(Unauthorized, Forbidden, NotFound),
+    dependencies=[require_scope("users:erase")],
 )
 async def erase_user_data(
     tenant_id: uuid.UUID,

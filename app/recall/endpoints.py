@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query
 
-from app.auth.principal import TenantPrincipal
+from app.auth.principal import TenantPrincipal, require_scope
 from app.kit.deps import UserId, get_runtime
 from app.kit.errors import Forbidden, NotFound, Unauthorized, error_responses
 from app.memories.schemas import ID_PATTERN
@@ -23,6 +23,7 @@ router = APIRouter(prefix="/v1/tenants/{tenant_id}/users/{user_id}", tags=["reca
     "/recall",
     response_model=RecallResponse,
     responses=error_responses(Unauthorized, Forbidden, NotFound),
+    dependencies=[require_scope("memories:read")],
 )
 async def recall(
     tenant_id: uuid.UUID,
@@ -39,6 +40,7 @@ async def recall(
     "/sessions/{session_id}/context",
     response_model=ContextResponse,
     responses=error_responses(Unauthorized, Forbidden, NotFound),
+    dependencies=[require_scope("memories:read")],
 )
 async def get_context(
     tenant_id: uuid.UUID,

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request, status
 
-from app.auth.principal import TenantPrincipal
+from app.auth.principal import TenantPrincipal, require_scope
 from app.kit.deps import UserId, get_runtime, request_id
 from app.kit.errors import Conflict, Forbidden, NotFound, Unauthorized, error_responses
 from app.memories.schemas import ID_PATTERN
@@ -26,6 +26,7 @@ ERRORS = (Unauthorized, Forbidden, NotFound, Conflict)
     status_code=status.HTTP_201_CREATED,
     response_model=TaskRead,
     responses=error_responses(*ERRORS),
+    dependencies=[require_scope("memories:write")],
 )
 async def create_task(
     tenant_id: uuid.UUID, user_id: UserId, body: TaskCreate, rt: RuntimeDep, _: TenantPrincipal
@@ -34,7 +35,12 @@ async def create_task(
     return await TaskService(rt, tenant_id, user_id).create(body)
 
 
-@router.get("", response_model=TaskList, responses=error_responses(*ERRORS))
+@router.get(
+    "",
+    response_model=TaskList,
+    responses=error_responses(*ERRORS),
+    dependencies=[require_scope("memories:read")],
+)
 async def list_tasks(
     tenant_id: uuid.UUID,
     user_id: UserId,
@@ -47,7 +53,12 @@ async def list_tasks(
     return TaskList(items=await TaskService(rt, tenant_id, user_id).list_tasks(status_, limit))
 
 
-@router.get("/{task_id}", response_model=TaskRead, responses=error_responses(*ERRORS))
+@router.get(
+    "/{task_id}",
+    response_model=TaskRead,
+    responses=error_responses(*ERRORS),
+    dependencies=[require_scope("memories:read")],
+)
 async def get_task(
     tenant_id: uuid.UUID, user_id: UserId, task_id: TaskId, rt: RuntimeDep, _: TenantPrincipal
 ) -> TaskRead:
@@ -55,7 +66,12 @@ async def get_task(
     return await TaskService(rt, tenant_id, user_id).get(task_id)
 
 
-@router.patch("/{task_id}", response_model=TaskRead, responses=error_responses(*ERRORS))
+@router.patch(
+    "/{task_id}",
+    response_model=TaskRead,
+    responses=error_responses(*ERRORS),
+    dependencies=[require_scope("memories:write")],
+)
 async def update_task(
     tenant_id: uuid.UUID,
     user_id: UserId,
@@ -68,7 +84,12 @@ async def update_task(
     return await TaskService(rt, tenant_id, user_id).update(task_id, body)
 
 
-@router.post("/{task_id}/finish", response_model=TaskFinished, responses=error_responses(*ERRORS))
+@router.post(
+    "/{task_id}/finish",
+    response_model=TaskFinished,
+    responses=error_responses(*ERRORS),
+    dependencies=[require_scope("memories:write")],
+)
 async def finish_task(
     tenant_id: uuid.UUID,
     user_id: UserId,

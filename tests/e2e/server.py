@@ -74,6 +74,14 @@ class ServeProcess:
         self.proc = None
         return code
 
+    def terminate(self) -> int:
+        """SIGTERM, as systemd, Docker and Kubernetes stop a service. Returns the exit code."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGTERM)
+        code = self.proc.wait(timeout=60)
+        self.proc = None
+        return code
+
     def kill(self) -> None:
         assert self.proc is not None
         self.proc.kill()

@@ -11,7 +11,11 @@ so a new route is covered at once, and an operation without an expectation fails
 - the admin key on user data → 403; a tenant key on admin routes → 403;
 - B's key on A's paths → 404, the same body as for a tenant that does not exist;
 - A's key with bob's ids under alice's path → 404, the same body as for a random id;
-- A's key with ids that do not exist → 404; B's key with A's ids under B's own paths → 404.
+- A's key with ids that do not exist → 404; B's key with A's ids under B's own paths → 404;
+- A's key lacking the scope an operation declares → 403 ``insufficient-scope`` (the same for
+  alice's ids and random ones); B's key lacking it, on A's paths → still 404 like a missing
+  tenant; a key of A bound to alice on bob's paths → 404 like a user that does not exist, and
+  on paths naming no user → 403.
 
 Never 2xx, never victim content in the body or headers, and an existing-but-foreign id answers
 exactly like a random one (bodies compared without ``request_id`` and ``instance``). One world
@@ -29,6 +33,7 @@ from typing import Any, Literal
 import httpx
 import pytest
 
+from app.auth.principal import ALL_SCOPES
 from app.main import create_app
 from tests.conftest import ADMIN_KEY, TenantCtx, new_tenant
 
@@ -65,6 +70,34 @@ EXPECTATIONS: dict[str, Access] = {
     "import_user": "user",
     "erase_user_data": "user",
     "get_job": "tenant",
+}
+
+# The scope each operation declares (docs/api-keys.md); admin-only and public ones need none.
+SCOPES: dict[str, str] = {
+    "create_api_key": "keys:manage",
+    "list_api_keys": "keys:manage",
+    "revoke_api_key": "keys:manage",
+    "create_memory": "memories:write",
+    "create_memories": "memories:write",
+    "list_memories": "memories:read",
+    "get_memory": "memories:read",
+    "update_memory": "memories:write",
+    "delete_memory": "memories:write",
+    "get_memory_history": "memories:read",
+    "list_arbitrations": "memories:read",
+    "reveal_memory_secrets": "memories:reveal",
+    "recall": "memories:read",
+    "get_context": "memories:read",
+    "add_messages": "memories:write",
+    "create_task": "memories:write",
+    "list_tasks": "memories:read",
+    "get_task": "memories:read",
+    "update_task": "memories:write",
+    "finish_task": "memories:write",
+    "export_user": "memories:read",
+    "import_user": "memories:write",
+    "erase_user_data": "users:erase",
+    "get_job": "memories:write",
 }
 
 # A valid request body / query per operation, so an answer is about who calls, not about a
@@ -135,6 +168,10 @@ class World:
     alice: dict[str, str] = field(default_factory=dict)
     bob: dict[str, str] = field(default_factory=dict)
     import_document: dict[str, Any] = field(default_factory=dict)
+    # keys of A with every scope but one, by the scope they lack
+    lacking: dict[str, str] = field(default_factory=dict)
+    alice_bound_key: str = ""  # a key of A bound to alice (default scopes)
+    b_read_only_key: str = ""  # a key of B with memories:read only
 
     def random_ids(self) -> dict[str, str]:
         return {
@@ -234,6 +271,23 @@ async def world(client: httpx.AsyncClient) -> World:
     for user in ("alice", "bob"):
         ids[user]["key_id"] = spare["id"]
 
+    lacking = {
+        scope: (
+            await post(
+                f"/v1/tenants/{a.id}/keys",
+                {"name": f"without {scope}", "scopes": [s for s in ALL_SCOPES if s != scope]},
+            )
+        )["api_key"]
+        for scope in ALL_SCOPES
+    }
+    bound = await post(f"/v1/tenants/{a.id}/keys", {"name": "alice only", "user_id": "alice"})
+    assert bound["scopes"] == ["memories:read", "memories:write"], bound
+    r = await client.post(
+        f"/v1/tenants/{b.id}/keys", json={"scopes": ["memories:read"]}, headers=b.headers
+    )
+    assert r.status_code == 201, r.text
+    b_read_only = r.json()["api_key"]
+
     # a document import accepts: the export of a user with nothing
     r = await client.get(f"{a.user('nobody')}/export", headers=a.headers)
     assert r.status_code == 200, r.text
@@ -249,6 +303,9 @@ async def world(client: httpx.AsyncClient) -> World:
         alice=ids["alice"],
         bob=ids["bob"],
         import_document=r.json(),
+        lacking=lacking,
+        alice_bound_key=bound["api_key"],
+        b_read_only_key=b_read_only,
     )
 
 
@@ -263,6 +320,17 @@ def test_every_operation_has_an_expectation() -> None:
     doc = create_app().openapi()
     for op in GUARDED:
         assert "401" in doc["paths"][op.path][op.method.lower()]["responses"], op.id
+
+
+def test_every_guarded_operation_declares_its_scope() -> None:
+    """The scope shows in OpenAPI as the operation's bearer requirement, with its 403."""
+    assert SCOPES.keys() == {op.id for op in _of("user", "tenant", "tenant_or_admin")}
+    doc = create_app().openapi()
+    for op in GUARDED:
+        operation = doc["paths"][op.path][op.method.lower()]
+        wanted = [SCOPES[op.id]] if op.id in SCOPES else []
+        assert operation["security"] == [{"HTTPBearer": wanted}], op.id
+        assert "403" in operation["responses"], op.id
 
 
 # --- 401: no key, garbage, revoked ----------------------------------------------------------
@@ -329,6 +397,48 @@ async def test_tenant_keys_on_admin_routes_are_403(world: World, op: Operation) 
     for key in (world.a.key, world.b.key):
         r = await world.call(op, key, world.alice)
         assert_refused(r, 403, "forbidden", world.tenant_mark)
+
+
+# --- 403: a key without the operation's scope ------------------------------------------------
+
+
+@pytest.mark.parametrize("op", _of("user", "tenant", "tenant_or_admin"), ids=str)
+async def test_a_key_without_the_scope_is_403(world: World, op: Operation) -> None:
+    """A's own key with every scope but the one the operation declares: 403 naming the scope,
+    before anything is looked up (alice's ids and random ones answer alike)."""
+    key = world.lacking[SCOPES[op.id]]
+    r = await world.call(op, key, world.bob)
+    assert_refused(r, 403, "insufficient-scope", world.bob_mark)
+    assert SCOPES[op.id] in r.json()["detail"]
+    assert r.headers["www-authenticate"].startswith('Bearer error="insufficient_scope"')
+    ghost = await world.call(op, key, {**world.random_ids(), "tenant_id": world.a.id})
+    assert normalized(r) == normalized(ghost)
+
+
+@pytest.mark.parametrize("op", _of("user", "tenant_or_admin"), ids=str)
+async def test_other_tenants_key_without_the_scope_is_still_404(
+    world: World, op: Operation
+) -> None:
+    """B's read-only key on A's paths: the tenant is checked before the scope, so B cannot
+    tell A's tenant from a missing one by a 403."""
+    r = await world.call(op, world.b_read_only_key, world.bob)
+    assert_refused(r, 404, "not-found", world.tenant_mark)
+    ghost = await world.call(op, world.b_read_only_key, world.random_ids())
+    assert normalized(r) == normalized(ghost)
+
+
+@pytest.mark.parametrize("op", _of("user"), ids=str)
+async def test_a_key_bound_to_alice_is_404_on_bobs_paths(world: World, op: Operation) -> None:
+    r = await world.call(op, world.alice_bound_key, world.bob)
+    assert_refused(r, 404, "not-found", world.bob_mark)
+    ghost = {**world.random_ids(), "tenant_id": world.a.id, "user_id": "u-" + uuid.uuid4().hex}
+    assert normalized(r) == normalized(await world.call(op, world.alice_bound_key, ghost))
+
+
+@pytest.mark.parametrize("op", _of("tenant", "tenant_or_admin"), ids=str)
+async def test_a_key_bound_to_alice_is_403_on_paths_of_no_user(world: World, op: Operation) -> None:
+    r = await world.call(op, world.alice_bound_key, world.alice)
+    assert_refused(r, 403, "insufficient-scope", world.tenant_mark)
 
 
 # --- 404: another tenant's key, another user's ids, ids that do not exist ------------------
