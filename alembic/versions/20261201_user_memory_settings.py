@@ -1,7 +1,7 @@
 """per-user memory settings and their audit
 
 Revision ID: 7b3e91c4d2a5
-Revises: 8e4b6d2a91c7
+Revises: 3f6c2a9d7e14
 Create Date: 2026-12-01 21:00:00
 """
 
@@ -15,7 +15,7 @@ from app.db.rls import isolate_table
 from app.db.roles import app_role
 
 revision: str = "7b3e91c4d2a5"
-down_revision: str | None = "8e4b6d2a91c7"
+down_revision: str | None = "3f6c2a9d7e14"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request, Response, status
 
-from app.auth.principal import TenantPrincipal
+from app.auth.principal import TenantPrincipal, require_scope
 from app.kit.deps import UserId, get_runtime, request_id
 from app.kit.errors import Conflict, Forbidden, NotFound, Unauthorized, error_responses
 from app.kit.types import Timestamp
@@ -29,7 +29,12 @@ RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
 COMMON_ERRORS = (Unauthorized, Forbidden, NotFound)
 
 
-@router.get("", response_model=UserList, responses=error_responses(*COMMON_ERRORS))
+@router.get(
+    "",
+    response_model=UserList,
+    responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:read")],
+)
 async def list_users(
     tenant_id: uuid.UUID,
     rt: RuntimeDep,
@@ -60,6 +65,7 @@ async def list_users(
     "/{user_id}/settings",
     response_model=UserSettingsRead,
     responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:read")],
 )
 async def get_user_settings(
     tenant_id: uuid.UUID, user_id: UserId, rt: RuntimeDep, _: TenantPrincipal
@@ -72,6 +78,7 @@ async def get_user_settings(
     "/{user_id}/settings",
     response_model=UserSettingsRead,
     responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:write")],
 )
 async def put_user_settings(
     tenant_id: uuid.UUID,
@@ -91,6 +98,7 @@ async def put_user_settings(
     "/{user_id}/settings/history",
     response_model=UserSettingsHistoryRead,
     responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:read")],
 )
 async def get_user_settings_history(
     tenant_id: uuid.UUID, user_id: UserId, rt: RuntimeDep, _: TenantPrincipal
@@ -103,6 +111,7 @@ async def get_user_settings_history(
     "/{user_id}/activity",
     response_model=UserActivity,
     responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:read")],
 )
 async def get_user_activity(
     tenant_id: uuid.UUID, user_id: UserId, rt: RuntimeDep, _: TenantPrincipal
@@ -115,6 +124,7 @@ async def get_user_activity(
     "/{user_id}/to-confirm",
     response_model=ToConfirmList,
     responses=error_responses(*COMMON_ERRORS),
+    dependencies=[require_scope("memories:read")],
 )
 async def list_memories_to_confirm(
     tenant_id: uuid.UUID, user_id: UserId, rt: RuntimeDep, _: TenantPrincipal
@@ -127,6 +137,7 @@ async def list_memories_to_confirm(
     "/{user_id}/memories/{memory_id}/confirm",
     response_model=ConfirmResult,
     responses=error_responses(*COMMON_ERRORS, Conflict),
+    dependencies=[require_scope("memories:write")],
 )
 async def confirm_memory(
     tenant_id: uuid.UUID,
@@ -146,6 +157,7 @@ async def confirm_memory(
     status_code=status.HTTP_204_NO_CONTENT,
     response_class=Response,
     responses=error_responses(*COMMON_ERRORS, Conflict),
+    dependencies=[require_scope("memories:write")],
 )
 async def reject_memory(
     tenant_id: uuid.UUID,

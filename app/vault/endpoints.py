@@ -21,9 +21,18 @@ from fastapi.responses import HTMLResponse, RedirectResponse, StreamingResponse
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials
 
-from app.auth.principal import Principal, get_principal
+from app.auth import endpoints as keys
+from app.auth.principal import Principal, Scope, get_principal
+from app.auth.schemas import ApiKeyCreate, ApiKeyRead
 from app.kit.deps import UserId, request_id
-from app.kit.errors import Forbidden, InvalidRequest, MemlaneError, NotFound, Unauthorized
+from app.kit.errors import (
+    Forbidden,
+    InsufficientScope,
+    InvalidRequest,
+    MemlaneError,
+    NotFound,
+    Unauthorized,
+)
 from app.kit.ratelimit import KeyRateLimiter
 from app.memories.schemas import MAX_CONTENT_CHARS, MemoryCreate
 from app.memories.service import MemoryService
@@ -46,6 +55,11 @@ from app.vault.session import (
     seal_session,
 )
 
+# What a vault link may do: read and correct the user's memories, always; reveal secrets and
+# erase the user only when the operator ticks them (and holds them).
+LINK_SCOPES: tuple[Scope, ...] = ("memories:read", "memories:write")
+LINK_OPTIONAL_SCOPES: tuple[Scope, ...] = ("memories:reveal", "users:erase")
+MAX_LINK_MINUTES = 30 * 24 * 60
 HERE = Path(__file__).parent
 STATIC_DIR = HERE / "static"
 MAX_FORM_BYTES = 64_000
@@ -171,11 +185,26 @@ class Visitor:
     def csrf(self) -> str:
         return self.session.csrf
 
-    def may_see(self, user_id: str) -> None:
-        """Raises NotFound (404) when a vault link of one user asks for another: the same
-        answer as for a user that does not exist."""
+    def may_see(self, user_id: str, scope: Scope = "memories:read") -> None:
+        """Raises NotFound (404) when a vault link of one user asks for another (the same
+        answer as for a user that does not exist), InsufficientScope (403) when the key lacks
+        ``scope`` — the rules of the REST API (``check_scope``)."""
         if self.bound_user is not None and self.bound_user != user_id:
             raise NotFound("no such user")
+        self.require(scope)
+
+    def require(self, scope: Scope) -> None:
+        """Raises InsufficientScope (403) when the key lacks ``scope``."""
+        if scope not in self.principal.scopes:
+            raise InsufficientScope(f"this key lacks the scope {scope}")
+
+    def has(self, scope: Scope) -> bool:
+        return scope in self.principal.scopes
+
+    @property
+    def may_link(self) -> bool:
+        """Operators whose key manages keys create and revoke vault links."""
+        return self.bound_user is None and self.has("keys:manage")
 
 
 async def visitor(request: Request) -> Visitor:
@@ -329,6 +358,7 @@ async def vault_home(
     """The tenant's users (a vault link goes straight to its user)."""
     if who.bound_user is not None:
         return back_to(f"/vault/users/{who.bound_user}")
+    who.require("memories:read")
     users = await UserService(runtime(request), who.tenant_id).list_page(
         limit=50,
         cursor=cursor or None,
@@ -359,9 +389,9 @@ async def vault_user(
 ) -> Response:
     """One user's memories, settings, sessions and tasks."""
     who.may_see(user_id)
-    page = await VaultService(runtime(request), who.tenant_id, user_id).user_page(
-        (q or "").strip() or None
-    )
+    rt = runtime(request)
+    page = await VaultService(rt, who.tenant_id, user_id).user_page((q or "").strip() or None)
+    links = await vault_links(request, who, user_id) if who.may_link else None
     return render(
         request,
         "user.html",
@@ -372,6 +402,9 @@ async def vault_user(
             "modes": MEMORY_MODES,
             "done": done or "",
             "max_content": MAX_CONTENT_CHARS,
+            "links": links,
+            "link_minutes": rt.settings.vault_link_ttl_s // 60,
+            "link_optional": [s for s in LINK_OPTIONAL_SCOPES if who.has(s)],
         },
     )
 
@@ -419,7 +452,7 @@ async def vault_correct(
 ) -> Response:
     """A user correction: the new content is written through arbitration; the old memory is
     frozen by rule user_correction."""
-    who.may_see(user_id)
+    who.may_see(user_id, "memories:write")
     form = await checked_form(request, who)
     rt = runtime(request)
     memories = MemoryService(rt, who.tenant_id, user_id)
@@ -451,7 +484,7 @@ async def vault_delete(
     request: Request, user_id: UserId, memory_id: uuid.UUID, who: CurrentVisitor
 ) -> Response:
     """Delete one memory for real."""
-    who.may_see(user_id)
+    who.may_see(user_id, "memories:write")
     await checked_form(request, who)
     await MemoryService(runtime(request), who.tenant_id, user_id).delete(
         memory_id, request_id(request)
@@ -464,7 +497,7 @@ async def vault_confirm(
     request: Request, user_id: UserId, memory_id: uuid.UUID, who: CurrentVisitor
 ) -> Response:
     """Confirm a low-confidence memory (it becomes user_declared)."""
-    who.may_see(user_id)
+    who.may_see(user_id, "memories:write")
     await checked_form(request, who)
     await ConfirmService(runtime(request), who.tenant_id, user_id).confirm(
         memory_id, request_id(request)
@@ -477,7 +510,7 @@ async def vault_reject(
     request: Request, user_id: UserId, memory_id: uuid.UUID, who: CurrentVisitor
 ) -> Response:
     """Reject a low-confidence memory (it is deleted)."""
-    who.may_see(user_id)
+    who.may_see(user_id, "memories:write")
     await checked_form(request, who)
     await ConfirmService(runtime(request), who.tenant_id, user_id).reject(
         memory_id, request_id(request)
@@ -490,7 +523,7 @@ async def vault_reveal(
     request: Request, user_id: UserId, memory_id: uuid.UUID, who: CurrentVisitor
 ) -> Response:
     """Show a memory's secret values once; the reveal is audited in its history."""
-    who.may_see(user_id)
+    who.may_see(user_id, "memories:reveal")
     await checked_form(request, who)
     opened = await MemoryService(runtime(request), who.tenant_id, user_id).reveal(
         memory_id, request_id(request)
@@ -502,7 +535,7 @@ async def vault_reveal(
 @router.post("/users/{user_id}/settings")
 async def vault_settings(request: Request, user_id: UserId, who: CurrentVisitor) -> Response:
     """Set the user's memory mode and retention (audited)."""
-    who.may_see(user_id)
+    who.may_see(user_id, "memories:write")
     form = await checked_form(request, who)
     retention = form.get("retention_days", "").strip()
     try:
@@ -521,14 +554,14 @@ async def vault_settings(request: Request, user_id: UserId, who: CurrentVisitor)
 @router.get("/users/{user_id}/erase", response_class=HTMLResponse)
 async def vault_erase_page(request: Request, user_id: UserId, who: CurrentVisitor) -> Response:
     """The confirmation step before erasing a user."""
-    who.may_see(user_id)
+    who.may_see(user_id, "users:erase")
     return render(request, "erase.html", {"visitor": who, "csrf": who.csrf, "user_id": user_id})
 
 
 @router.post("/users/{user_id}/erase", response_class=HTMLResponse)
 async def vault_erase(request: Request, user_id: UserId, who: CurrentVisitor) -> Response:
     """Erase everything of the user, once the user id was typed again."""
-    who.may_see(user_id)
+    who.may_see(user_id, "users:erase")
     form = await checked_form(request, who)
     if form.get("confirm_user_id") != user_id:
         return render(
@@ -556,3 +589,89 @@ async def vault_export(request: Request, user_id: UserId, who: CurrentVisitor) -
         media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="memlane-{user_id}.json"'},
     )
+
+
+# --- vault links ----------------------------------------------------------------------------
+
+
+async def vault_links(request: Request, who: Visitor, user_id: str) -> list[ApiKeyRead]:
+    """The user's usable vault links: unrevoked, unexpired keys bound to ``user_id``."""
+    now = time.time()
+    return [
+        k
+        for k in await keys.list_api_keys(who.tenant_id, request, who.principal)
+        if k.user_id == user_id
+        and k.revoked_at is None
+        and (k.expires_at is None or k.expires_at.timestamp() > now)
+    ]
+
+
+@router.post("/users/{user_id}/links", response_class=HTMLResponse)
+async def vault_create_link(request: Request, user_id: UserId, who: CurrentVisitor) -> Response:
+    """Create a vault link: a key bound to this user that expires (POST …/keys)."""
+    if not who.may_link:
+        raise InsufficientScope("creating vault links needs an operator key with keys:manage")
+    form = await checked_form(request, who)
+    try:
+        minutes = int(form.get("minutes") or runtime(request).settings.vault_link_ttl_s // 60)
+    except ValueError as exc:
+        raise InvalidRequest("minutes must be a whole number") from exc
+    if not 1 <= minutes <= MAX_LINK_MINUTES:
+        raise InvalidRequest(f"a vault link lives 1 to {MAX_LINK_MINUTES} minutes")
+    scopes = [*LINK_SCOPES, *(s for s in LINK_OPTIONAL_SCOPES if form.get(s) == "on")]
+    created = await keys.create_api_key(
+        who.tenant_id,
+        ApiKeyCreate(
+            name=f"vault link: {user_id}"[:200],
+            scopes=scopes,
+            user_id=user_id,
+            expires_in_s=minutes * 60,
+        ),
+        request,
+        who.principal,
+    )
+    link = f"{request.base_url}vault/link?{urlencode({'t': created.api_key})}"
+    return render(
+        request,
+        "link.html",
+        {"visitor": who, "csrf": who.csrf, "user_id": user_id, "link": link, "key": created},
+    )
+
+
+@router.post("/users/{user_id}/links/{key_id}/revoke")
+async def vault_revoke_link(
+    request: Request, user_id: UserId, key_id: uuid.UUID, who: CurrentVisitor
+) -> Response:
+    """Revoke a vault link of this user: it stops working at once."""
+    if not who.may_link:
+        raise InsufficientScope("revoking vault links needs an operator key with keys:manage")
+    await checked_form(request, who)
+    if all(k.id != key_id for k in await vault_links(request, who, user_id)):
+        raise NotFound("no such vault link")
+    await keys.revoke_api_key(who.tenant_id, key_id, request, who.principal)
+    return back_to(f"/vault/users/{user_id}", done="vault link revoked")
+
+
+@router.get("/link")
+async def vault_open_link(
+    request: Request, t: Annotated[str, Query(min_length=1, max_length=200)]
+) -> Response:
+    """Open a vault link: its user-bound key becomes this browser's session."""
+    rt = runtime(request)
+    await sign_in_limiter(request).hit_bucket(f"vault-sign-in:{client_address(request)}")
+    try:
+        principal = await authenticate(request, t)
+    except Unauthorized as exc:
+        raise Unauthorized("this vault link is unknown, revoked or expired") from exc
+    user_id = bound_user_of(principal)
+    if principal.kind != "tenant" or user_id is None:
+        raise Forbidden("a vault link carries a key bound to one user; operators sign in")
+    session = VaultSession(
+        api_key=t,
+        csrf=new_token(),
+        expires_at=time.time() + rt.settings.vault_session_ttl_s,
+        user_id=user_id,
+    )
+    response = back_to(f"/vault/users/{user_id}")
+    set_session(response, request, rt, session)
+    return response

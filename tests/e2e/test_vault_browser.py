@@ -245,3 +245,49 @@ def test_a_wrong_key_does_not_sign_in(vault: Vault) -> None:
     assert "/vault/login" in page.url
     assert "unknown" in page.inner_text("[data-testid=login-error]")
     page.screenshot(path=str(SHOTS / "login.png"))
+
+
+def test_a_vault_link_of_one_user_never_shows_another(vault: Vault) -> None:
+    operator = vault.signed_in_page()
+    operator.goto(f"{vault.server.base_url}/vault/users/alice")
+    operator.fill("[data-testid=link-form] input[name=minutes]", "15")
+    operator.click("[data-testid=link-form] button[type=submit]")
+    operator.wait_for_selector("[data-testid=link-created]")
+    link = operator.input_value("[data-testid=link]")
+    assert "/vault/link?t=mlk_" in link
+    operator.screenshot(path=str(SHOTS / "link.png"))
+
+    user = vault.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    user.goto(link)
+    user.wait_for_url("**/vault/users/alice")
+    assert "vault link of alice" in user.inner_text("[data-testid=who]")
+    assert memory_row(user, "I live in Munich").count() == 1
+    assert user.locator("[data-testid=links]").count() == 0  # a user makes no links
+    user.screenshot(path=str(SHOTS / "user-link.png"), full_page=True)
+
+    # Bob's page, bob's memory by id, the users list: never bob.
+    response = user.goto(f"{vault.server.base_url}/vault/users/bob")
+    assert response is not None and response.status == 404
+    assert "Bob lives in Rome" not in user.content()
+    [bob_memory] = vault.active("bob")
+    response = user.goto(f"{vault.server.base_url}/vault/users/bob/memories/{bob_memory['id']}")
+    assert response is not None and response.status == 404
+    response = user.goto(f"{vault.server.base_url}/vault/users/alice/memories/{bob_memory['id']}")
+    assert response is not None and response.status == 404
+    user.goto(f"{vault.server.base_url}/vault")
+    assert user.url.endswith("/vault/users/alice")
+    # The key inside the link is bound the same way on the REST API.
+    token = link.split("t=", 1)[1]
+    r = vault.http.get(
+        f"{vault.user('bob')}/memories", headers={"Authorization": f"Bearer {token}"}
+    )
+    assert r.status_code == 404
+
+    # Revoked: the link and the session it opened stop working at once.
+    operator.goto(f"{vault.server.base_url}/vault/users/alice")
+    operator.click("[data-testid=revoke-link]")
+    operator.wait_for_selector("[data-testid=notice]")
+    user.goto(f"{vault.server.base_url}/vault/users/alice")
+    assert "/vault/login" in user.url
+    response = user.goto(link)
+    assert response is not None and response.status == 401
