@@ -248,3 +248,24 @@ async def test_sign_in_and_pages_are_rate_limited(tight_app: object, tenant: Ten
         assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
         statuses = [(await client.get("/vault/users/ann")).status_code for _ in range(5)]
         assert statuses == [200, 200, 200, 200, 429]
+
+
+async def test_secrets_are_masked_and_the_reveal_is_audited(app: object, tenant: TenantCtx) -> None:
+    secret_id = "440301199003071230"
+    body = await tenant.say("ann", "s1", f"我的身份证号是 {secret_id}，帮我记一下。")
+    [m] = [x for x in body["memories"] if x["secrets"]]
+    client, csrf = await signed_in(app, tenant.key)
+    async with aclosing(client):
+        page = await client.get("/vault/users/ann")
+        assert secret_id not in page.text and "**************1230" in page.text
+        memory_page = await client.get(f"/vault/users/ann/memories/{m['id']}")
+        assert secret_id not in memory_page.text and 'data-testid="reveal"' in memory_page.text
+        r = await client.post(f"/vault/users/ann/memories/{m['id']}/reveal", data={"csrf": csrf})
+        assert r.status_code == 200 and f"<code>{secret_id}</code>" in r.text
+        again = await client.get(f"/vault/users/ann/memories/{m['id']}")
+        assert secret_id not in again.text and "reveal" in again.text
+    hist = await tenant.client.get(
+        f"{tenant.user('ann')}/memories/{m['id']}/history", headers=tenant.headers
+    )
+    reveals = [e for e in hist.json()["entries"] if e["action"] == "reveal"]
+    assert [(e["actor"], e["new"]) for e in reveals] == [("api", {"revealed": ["cn_id"]})]
