@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, urlencode
 
 import jinja2
 from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, StreamingResponse
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials
@@ -121,6 +122,13 @@ class VaultRoute(APIRoute):
                 )
                 response = RedirectResponse(target, status_code=303)
                 response.delete_cookie(COOKIE, path=COOKIE_PATH)
+            except RequestValidationError:
+                response = render(
+                    request,
+                    "error.html",
+                    {"status": 422, "title": InvalidRequest.title, "detail": ""},
+                    status_code=422,
+                )
             except MemlaneError as exc:
                 response = render(
                     request,

@@ -84,6 +84,9 @@ async def test_every_page_has_a_strict_policy_and_escapes_memory_text(
             assert "<script>" not in r.text.replace(
                 '<script src="/vault/static/vault.js" defer>', ""
             )
+        r = await client.get("/vault/users/ann/memories/not-a-uuid")
+        assert r.status_code == 422 and r.headers["content-type"] == HTML
+        assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
         page = (await client.get("/vault/users/ann")).text
         assert (
             "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"
