@@ -320,3 +320,23 @@ def test_policy_functions() -> None:
     assert recall_scopes(MemoryPolicy("full")).broad == ("user", "global")
     assert not_before(MemoryPolicy(retention_days=10), now) == now - timedelta(days=10)
     assert not_before(MemoryPolicy(), now) is None
+
+
+async def test_activity_lists_sessions_and_tasks(
+    tenant: TenantCtx, other_tenant: TenantCtx
+) -> None:
+    await tenant.say("ann", "s1", "I live in Berlin", "I like green tea")
+    r = await tenant.client.post(
+        f"{tenant.user('ann')}/tasks",
+        json={"id": "trip", "name": "Plan a trip", "required_slots": ["city"]},
+        headers=tenant.headers,
+    )
+    assert r.status_code == 201, r.text
+    await other_tenant.say("ann", "s9", "I live in Rome")
+    r = await tenant.client.get(f"{tenant.user('ann')}/activity", headers=tenant.headers)
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert [(s["session_id"], s["messages"]) for s in body["sessions"]] == [("s1", 2)]
+    assert [(t["task_id"], t["name"], t["status"]) for t in body["tasks"]] == [
+        ("trip", "Plan a trip", "open")
+    ]
