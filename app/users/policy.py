@@ -13,10 +13,11 @@ The four memory modes (docs/vault.md, "Memory settings"):
 ``retention_days`` (any mode): a memory whose ``valid_from`` is older than that many days
 leaves recall, and the forgetting pass archives it.
 
-The hooks that apply these rules: extraction (``formable``, before arbitration, in
-app/ingest/tasks.py), recall (``recall_scopes`` and ``not_before``, in app/recall/service.py)
-and forgetting (``not_before``, in app/lifecycle/forget.py). Explicit writes
-(``POST …/memories`` with ``infer=false``) are the client's own statement and are not filtered.
+The hooks that apply these rules: the memory writer's policy hook (``formable``, in
+``MemoryWriter.admit``, app/memories/writer.py, for drafts formed from conversation), recall
+(``recall_scopes`` and ``not_before``, in app/recall/service.py) and forgetting
+(``not_before``, in app/lifecycle/forget.py). Explicit writes (``POST …/memories`` with
+``infer=false``) are the client's own statement and are not filtered.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def formable(policy: MemoryPolicy, candidates: Sequence[F], session_id: str | No
     """The candidates (extracted from conversation) that ``policy`` lets become memories, in
     order. ``paused``: none. ``facts_only``: without preferences and events. ``session_only``:
     each moves to ``scope="session", scope_id=session_id`` with ``promote=False``
-    (``dataclasses.replace``: candidates are dataclasses); without a session none is formed,
+    (``dataclasses.replace``: drafts are dataclasses); without a session none is formed,
     as there is no session for it to stay in. ``full``: all, unchanged."""
     mode = policy.memory_mode
     if mode == "paused":

@@ -340,3 +340,32 @@ async def test_activity_lists_sessions_and_tasks(
     assert [(t["task_id"], t["name"], t["status"]) for t in body["tasks"]] == [
         ("trip", "Plan a trip", "open")
     ]
+
+
+async def test_the_mode_filters_only_what_is_formed_from_conversation(tenant: TenantCtx) -> None:
+    # MemoryWriter.admit applies the mode to extraction drafts: an infer=true write is
+    # extraction too; an explicit write is the client's own statement and is stored.
+    await put_mode(tenant, "ann", "paused")
+    inferred = await tenant.remember("ann", "I live in Lisbon", infer=True)
+    assert inferred["memories"] == []
+    explicit = await tenant.remember("ann", "Ann's locker is 12", key="place.locker", value="12")
+    assert [m["value"] for m in explicit["memories"]] == ["12"]
+    await put_mode(tenant, "ann", "session_only")
+    # No session to stay in: an infer=true write forms nothing under session_only.
+    assert (await tenant.remember("ann", "I live in Lisbon", infer=True))["memories"] == []
+    assert [m["value"] for m in await active(tenant, "ann")] == ["12"]
+
+
+async def test_erasing_a_user_erases_the_settings_and_their_history(tenant: TenantCtx) -> None:
+    await put_mode(tenant, "ann", "facts_only", retention_days=30)
+    await put_mode(tenant, "bob", "paused")
+    r = await tenant.client.delete(tenant.user("ann"), headers=tenant.headers)
+    assert r.status_code == 200, r.text
+    deleted = r.json()["deleted"]
+    assert (deleted["user_settings"], deleted["user_settings_history"]) == (1, 1)
+    r = await tenant.client.get(f"{tenant.user('ann')}/settings", headers=tenant.headers)
+    assert (r.json()["memory_mode"], r.json()["updated_at"]) == ("full", None)
+    r = await tenant.client.get(f"{tenant.user('ann')}/settings/history", headers=tenant.headers)
+    assert r.json()["items"] == []
+    r = await tenant.client.get(f"{tenant.user('bob')}/settings", headers=tenant.headers)
+    assert r.json()["memory_mode"] == "paused"
