@@ -169,8 +169,6 @@ def protect_memory(
     fact marked secret (``secret_kind``) is sealed as a whole, and where the content repeats it
     verbatim the content shows the mask too, whether or not detection recognises it there.
     """
-    # The key's own kind first (``identity.document`` is a ``cn_id``, whatever else marks it
-    # secret), as every path did before the writer: a reveal names that kind.
     whole = SECRET_KEYS.get(key or "") or secret_kind
     c = privacy.protect(content, owner)
     if whole and value and not TOKEN.fullmatch(value):
