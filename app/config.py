@@ -218,6 +218,24 @@ class Settings(BaseSettings):
         f"{PRODUCTION_RATE_LIMIT_PER_MINUTE} in production",
     )
 
+    # --- vault (docs/vault.md) -----------------------------------------------------------
+    vault_enabled: bool = Field(default=True, description="Serve the vault page under /vault")
+    vault_session_ttl_s: int = Field(
+        default=8 * 3600, ge=60, le=7 * 86400, description="How long a vault sign-in lasts"
+    )
+    vault_link_ttl_s: int = Field(
+        default=3600,
+        ge=60,
+        le=30 * 86400,
+        description="Default lifetime of a user-bound vault link (the key it carries expires then)",
+    )
+    vault_sign_in_per_minute: int = Field(
+        default=20,
+        ge=1,
+        description="Vault sign-in attempts (key form and links) per client address in any "
+        "moving minute, then 429",
+    )
+
     @model_validator(mode="after")
     def _default_rate_limit(self) -> Settings:
         if self.rate_limit_per_minute is None and self.env == "production":

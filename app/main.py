@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import Depends, FastAPI
 from fastapi.routing import APIRoute
+from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from app import health
@@ -36,6 +37,8 @@ from app.recall import endpoints as recall_endpoints
 from app.recall.access import AccessRecorder
 from app.runtime import Runtime
 from app.tasks import endpoints as task_endpoints
+from app.users import endpoints as user_endpoints
+from app.vault import endpoints as vault_endpoints
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +101,7 @@ ROUTERS = (
     job_endpoints.router,
     portability_endpoints.router,
     privacy_endpoints.router,
+    user_endpoints.router,
 )
 
 
@@ -143,6 +147,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     # Per-key rate limit on every authenticated router (app/kit/ratelimit.py); the 429 is
     # documented even when the limit is off, as a deployment may turn it on.
     limiter = build_rate_limiter(settings.rate_limit_per_minute)
+    app.state.rate_limiter = limiter  # the vault counts its requests in the same buckets
     for router in ROUTERS:
         for route in router.routes:
             # The one-line endpoint docstring is the operation's summary (CONVENTIONS.md); a
@@ -160,5 +165,13 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
                 dependencies=[Depends(limiter)] if limiter is not None else None,
                 responses=RATE_LIMITED_RESPONSES,
             )
+    if settings.vault_enabled:
+        # The vault (docs/vault.md): server-rendered pages; it rate-limits itself by key.
+        app.include_router(vault_endpoints.router)
+        app.mount(
+            "/vault/static",
+            StaticFiles(directory=vault_endpoints.STATIC_DIR),
+            name="vault-static",
+        )
     mount_mcp(app)  # /mcp: the MCP tools over the REST routes above (docs/mcp.md)
     return app

@@ -132,6 +132,8 @@ class MemoryStore(Protocol):
 
     async def active_with_values(self, values: Sequence[str]) -> list[Memory]: ...
 
+    async def get(self, memory_id: uuid.UUID, *, for_update: bool = False) -> Memory | None: ...
+
     def add(self, memory: Memory) -> None: ...
 
     async def flush(self) -> None: ...
@@ -161,11 +163,15 @@ class Candidate:
     scope: str
     scope_id: str
     valid_from: datetime
-    trigger: str  # explicit | extraction | import
+    trigger: str  # explicit | extraction | import | promotion | correction
     key: str | None = None
     value: str | None = None
     is_correction: bool = False
     retracts: list[str] = field(default_factory=list)
+    # The memory this write corrects, by id (a correction made in the vault or the API).
+    corrects: uuid.UUID | None = None
+    # False under the session_only memory mode: a session fact never moves to user scope.
+    promote: bool = True
     valid_to: datetime | None = None
     origin: dict[str, Any] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
@@ -228,6 +234,8 @@ class ArbitrationService:
         dup = await self.repo.active_duplicate(
             chash, cand.scope, cand.scope_id, cand.key, cand.value
         )
+        if dup is not None and not cand.promote and dup.scope_id != cand.scope_id:
+            dup = None  # a session twin counts toward promotion only; here it cannot happen
         if dup is not None:
             await self._refresh(dup, cand, out)
             return out
@@ -252,6 +260,10 @@ class ArbitrationService:
         if cand.is_correction and cand.retracts:
             norm = [r for r in cand.retracts if r]
             conflicts += [m for m in await self.repo.active_with_values(norm) if m not in conflicts]
+        if cand.is_correction and cand.corrects is not None:
+            named = await self.repo.get(cand.corrects, for_update=True)
+            if named is not None and named.status == "active" and named not in conflicts:
+                conflicts.append(named)
 
         new_loses_to: Memory | None = None
         losers: list[tuple[Memory, str, str]] = []
@@ -469,7 +481,13 @@ class ArbitrationService:
             ),
         }
         rule, reason = "duplicate", "the same fact was already known; confirmed again"
-        if dup.scope == "session" and len(sessions) >= PROMOTE_AFTER_SESSIONS:
+        if SOURCE_RANK.get(cand.source, 0) > SOURCE_RANK.get(dup.source, 0):
+            # Confirmed by a better source (a user confirming an inferred fact): it now rests
+            # on that source.
+            reason = f"the same fact, now from {cand.source} (was {dup.source}); source raised"
+            dup.source = cand.source
+            dup.metadata_ = {k: v for k, v in (dup.metadata_ or {}).items() if k != "inferred"}
+        if cand.promote and dup.scope == "session" and len(sessions) >= PROMOTE_AFTER_SESSIONS:
             if dup.single_valued and dup.key is not None:
                 # The promoted value replaces the user-scope value of the same key.
                 for old in await self.repo.active_with_keys([dup.key], "user", ""):

@@ -34,6 +34,8 @@ USER_OWNED_TABLES = (
     "sessions",
     "messages",
     "tasks",
+    "user_settings",
+    "user_settings_history",
 )
 
 

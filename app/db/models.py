@@ -371,3 +371,34 @@ def memory_snapshot(memory: Memory) -> dict[str, Any]:
             else (str(v) if isinstance(v, uuid.UUID) else v)
         )
     return out
+
+
+class UserSettings(Base):
+    """One user's memory settings: what may be formed and recalled (app/users/policy.py)."""
+
+    __tablename__ = "user_settings"
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    memory_mode: Mapped[str] = mapped_column(String(16), nullable=False, server_default="full")
+    retention_days: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = created_at_column()
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )
+
+
+class UserSettingsHistory(Base):
+    """Every change of a user's memory settings: old and new values, actor, request id, time."""
+
+    __tablename__ = "user_settings_history"
+    __table_args__ = (Index("ix_user_settings_history_user", "tenant_id", "user_id", "id"),)
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(128), nullable=False)
+    old: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    new: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False)
+    actor: Mapped[str] = mapped_column(String(64), nullable=False)
+    request_id: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = created_at_column()

@@ -59,7 +59,10 @@ class KeyRateLimiter:
     async def hit(self, principal: Principal) -> None:
         """Count one request. Raises TooManyRequests (429, with ``Retry-After`` in whole
         seconds until the oldest request in the window leaves it) when the budget is spent."""
-        bucket = self.bucket(principal)
+        await self.hit_bucket(self.bucket(principal))
+
+    async def hit_bucket(self, bucket: str) -> None:
+        """Count one request against ``bucket`` (e.g. a client address); as ``hit``."""
         if await self.limiter.hit(self.item, bucket):
             return
         reset_at, _ = await self.limiter.get_window_stats(self.item, bucket)

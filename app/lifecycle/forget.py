@@ -54,6 +54,7 @@ from app.lifecycle.repository import (
 )
 from app.memories.writer import MemoryWriter
 from app.recall.repository import decay_params
+from app.users.policy import MemoryPolicy, not_before
 
 log = logging.getLogger(__name__)
 
@@ -235,12 +236,18 @@ async def _forget_tenant(
     async with rt.scoped(tenant_id, ALL_USERS) as session:
         repo = ForgetRepository(session, tenant_id)
         counts = await repo.active_counts()
+        retention = await repo.retention_limits()
         await session.commit()
         for user_id, active in counts.items():
             summary.users_scanned += 1
             decayed = await repo.decayed(
                 user_id, at=at, threshold=settings.forget_decay_threshold, params=params
             )
+            if user_id in retention:
+                # The user's retention limit (app/users/policy.py): older memories go too.
+                oldest = not_before(MemoryPolicy(retention_days=retention[user_id]), at)
+                assert oldest is not None
+                decayed += await repo.older_than(user_id, oldest)
             n_decay = await _archive(session, repo, user_id, decayed, at)
             n_capacity = 0
             # The count is from before this user's transaction: a cheap filter only; the

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from app.db.models import Tenant
+from app.db.models import Memory, Tenant, UserSettings
 from app.recall.repository import decay_inputs_sql, decay_sql
 
 # One active memory of the user with its decay at :at and what protects it. A profile fact
@@ -144,6 +144,35 @@ class ForgetRepository:
                     "confirmed_profile": bool(r.confirmed_profile),
                 },
             )
+            for r in rows
+        ]
+
+    async def retention_limits(self) -> dict[str, int]:
+        """``{user_id: retention_days}`` of the tenant's users that set a retention limit
+        (app/users/policy.py)."""
+        rows = await self.session.execute(
+            select(UserSettings.user_id, UserSettings.retention_days).where(
+                UserSettings.tenant_id == self.tenant_id,
+                UserSettings.retention_days.is_not(None),
+            )
+        )
+        return {str(u): int(d) for u, d in rows.all() if d is not None}
+
+    async def older_than(self, user_id: str, not_before: datetime) -> list[Candidate]:
+        """Active memories of the user whose ``valid_from`` is before ``not_before`` (the
+        user's retention limit, app/users/policy.py)."""
+        rows = await self.session.execute(
+            select(Memory.id)
+            .where(
+                Memory.tenant_id == self.tenant_id,
+                Memory.user_id == user_id,
+                Memory.status == "active",
+                Memory.valid_from < not_before,
+            )
+            .order_by(Memory.id)
+        )
+        return [
+            Candidate(r.id, {"reason": "retention", "not_before": not_before.isoformat()})
             for r in rows
         ]
 

@@ -68,6 +68,11 @@ class MemoryCreate(BaseModel):
     )
     metadata: dict[str, Any] = Field(default_factory=dict)
     infer: bool = False
+    corrects: uuid.UUID | None = Field(
+        default=None,
+        description="Id of an active memory this write corrects: arbitration freezes it by "
+        "rule user_correction, superseded by the new memory",
+    )
 
     _text = field_validator("content", "value")(lambda v: v if v is None else _check_text(v))
 
@@ -76,6 +81,8 @@ class MemoryCreate(BaseModel):
 
     @model_validator(mode="after")
     def _scope_needs_id(self) -> MemoryCreate:
+        if self.corrects is not None and self.infer:
+            raise ValueError("corrects is for explicit writes (infer=false)")
         if self.scope in ("task", "session") and not self.scope_id:
             raise ValueError(f"scope={self.scope} needs a scope_id")
         if self.scope in ("user", "global") and self.scope_id:

@@ -145,6 +145,8 @@ def draft_of_body(body: MemoryCreate, occurred_at: datetime) -> MemoryDraft:
         scope_id=body.scope_id or "",
         valid_from=occurred_at,
         trigger="explicit",
+        is_correction=body.corrects is not None,
+        corrects=body.corrects,
         metadata=dict(body.metadata),
     )
 
@@ -170,6 +172,9 @@ def draft_of_write(
         scope_id=body.get("scope_id") or "",
         valid_from=datetime.fromisoformat(write["occurred_at"]),
         trigger="explicit",
+        # A correction of a named memory (MemoryCreate.corrects): arbitration freezes that one.
+        is_correction=body.get("corrects") is not None,
+        corrects=uuid.UUID(body["corrects"]) if body.get("corrects") else None,
         metadata=body.get("metadata") or {},
         sealed=write.get("sealed", []),
         origin=origin,

@@ -51,6 +51,8 @@ from app.privacy.protect import (
     protect_memory,
 )
 from app.providers.embeddings import Embedder
+from app.users.policy import MemoryPolicy, formable
+from app.users.settings import policy_of
 
 BASE_CONFIDENCE = {
     "user_declared": 0.9,
@@ -102,6 +104,12 @@ class MemoryDraft:
     kind: DraftKind = "fact"
     # For kinds that point at other memories (an episode's facts); unused by facts.
     links: list[uuid.UUID] = field(default_factory=list)
+    # The memory this draft corrects, by id (``MemoryCreate.corrects``): arbitration freezes
+    # it by rule user_correction, superseded by this one. Needs ``is_correction``.
+    corrects: uuid.UUID | None = None
+    # False: a session fact never moves to user scope (the session_only memory mode sets it
+    # in ``MemoryWriter.admit``).
+    promote: bool = True
 
 
 @dataclass(slots=True)
@@ -156,6 +164,9 @@ class MemoryWriter:
         """``privacy`` and ``embedder`` are needed by every step that stores what a memory says;
         a writer that only retires memories (forgetting) is built without them."""
         self.repo = MemoryRepository(session, tenant_id, user_id)
+        self.tenant_id = tenant_id
+        self.user_id = user_id
+        self._policy: MemoryPolicy | None = None
         self.privacy = privacy
         self.embedder = embedder
         self.owner = owner_of(tenant_id, user_id)
@@ -165,14 +176,27 @@ class MemoryWriter:
 
     # --- the steps -----------------------------------------------------------------------
 
-    def admit(self, draft: MemoryDraft) -> MemoryDraft | None:
+    async def admit(self, draft: MemoryDraft) -> MemoryDraft | None:
         """Policy hook: the draft to store, changed or not, or None to store nothing.
 
-        Every draft of every path passes here before anything else happens to it. Today every
-        draft is admitted unchanged; a per-user policy (the user's memory mode) is applied
-        here and nowhere else.
+        Every draft of every path passes here before anything else happens to it. The user's
+        memory mode (app/users/policy.py, ``formable``) applies to what is formed from
+        conversation (``trigger="extraction"``: messages and ``infer=true`` writes):
+        ``paused`` stores none, ``facts_only`` no preference or event, ``session_only`` keeps
+        each in the scope of its session (``origin["session_id"]``) with ``promote=False``,
+        and none without a session. Explicit writes, corrections, imports and task conclusions
+        are the client's own statements and are admitted unchanged.
         """
-        return draft
+        if draft.trigger != "extraction":
+            return draft
+        kept = formable(await self.policy(), [draft], draft.origin.get("session_id"))
+        return kept[0] if kept else None
+
+    async def policy(self) -> MemoryPolicy:
+        """The user's memory policy, read once per writer in the caller's transaction."""
+        if self._policy is None:
+            self._policy = await policy_of(self.repo.session, self.tenant_id, self.user_id)
+        return self._policy
 
     def protect(self, draft: MemoryDraft) -> MemoryDraft:
         """The draft with its sensitive values sealed (``protect_memory``); a draft already
@@ -211,7 +235,7 @@ class MemoryWriter:
         """Store the drafts in order: each one is arbitrated against what the earlier ones
         wrote, exactly as separate writes would be. Returns one ``Outcome`` per admitted draft
         (the memories created or touched, first the new one; the arbitration rows)."""
-        admitted = [d for d in (self.admit(d) for d in drafts) if d is not None]
+        admitted = [a for a in [await self.admit(d) for d in drafts] if a is not None]
         protected = [self.protect(d) for d in admitted]
         if embed:
             await self.embed(protected)
@@ -241,6 +265,8 @@ class MemoryWriter:
             value=draft.value,
             is_correction=draft.is_correction,
             retracts=list(draft.retracts),
+            corrects=draft.corrects,
+            promote=draft.promote,
             origin=dict(draft.origin),
             metadata=dict(draft.metadata),
             sealed=list(draft.sealed),
@@ -258,7 +284,9 @@ class MemoryWriter:
         """Store retired memories as they were recorded (frozen, their links kept), not
         arbitrated: what superseded them was decided where they were recorded. The same steps
         as ``write`` (admit, protect, hash, embed, write lock, audit rule ``import_chain``)."""
-        admitted = [(d, r) for d, r in ((self.admit(d), r) for d, r in items) if d is not None]
+        admitted = [
+            (a, r) for a, r in [(await self.admit(d), r) for d, r in items] if a is not None
+        ]
         protected = [(self.protect(d), r) for d, r in admitted]
         if embed:
             await self.embed([d for d, _ in protected])
@@ -336,6 +364,30 @@ class MemoryWriter:
         await self.repo.lock_writes()
         old = await self._active(memory_id, for_update=True)
         return await self.arbiter.supersede(old, self._candidate(protected))
+
+    async def restate(self, memory_id: uuid.UUID, *, source: str) -> Outcome:
+        """The active memory said again by ``source`` (a user confirming an inferred fact):
+        its clear text as a new draft through ``write``. Arbitration finds the stored memory
+        as the duplicate, refreshes it and, for a better-ranked source, raises its source
+        (rule ``duplicate``). Raises NotFound, Conflict (409) when the memory is not active.
+        """
+        if self.privacy is None:
+            raise RuntimeError("this memory writer was built without privacy")
+        old = await self._active(memory_id)
+        draft = MemoryDraft(
+            content=self.privacy.reveal_all(old.content, old.sealed, self.owner),
+            type=old.type,
+            source=source,
+            valid_from=old.valid_from,
+            scope=old.scope,
+            scope_id=old.scope_id,
+            key=old.key,
+            value=self.privacy.reveal_all(old.value, old.sealed, self.owner) if old.value else None,
+            trigger="explicit",
+            metadata={k: v for k, v in (old.metadata_ or {}).items() if k != "inferred"},
+        )
+        [outcome] = await self.write([draft])
+        return outcome
 
     async def annotate(
         self,

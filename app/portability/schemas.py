@@ -33,6 +33,7 @@ from app.memories.schemas import (
     MemorySource,
     MemoryType,
 )
+from app.users.schemas import UserSettingsUpdate
 
 SCHEMA_VERSION = 1
 SUPPORTED_SCHEMA_VERSIONS = (1,)
@@ -138,6 +139,11 @@ class ExportDocument(BaseModel):
         default=None,
         description="Conversation turns, by session and time; only with include_messages=true",
     )
+    settings: UserSettingsUpdate | None = Field(
+        default=None,
+        description="The user's memory settings (memory_mode, retention_days); an import "
+        "gives them to the target user",
+    )
 
     @model_validator(mode="after")
     def _unique_ids(self) -> ExportDocument:
@@ -215,3 +221,6 @@ class ImportResult(BaseModel):
     decisions: list[ImportDecision]
     messages_in_document: int
     messages_imported: int = Field(description="Messages written (already known ones skipped)")
+    settings_imported: bool = Field(
+        default=False, description="The document's memory settings were given to the user"
+    )

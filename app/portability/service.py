@@ -37,6 +37,7 @@ from app.portability.schemas import (
 )
 from app.privacy.protect import Privacy, owner_of
 from app.providers.embeddings import EmbeddingError
+from app.users.service import UserService
 
 if TYPE_CHECKING:
     from app.runtime import Runtime
@@ -121,16 +122,21 @@ class PortabilityService:
         Shape: ``{"schema_version": 1, "exported_at", "tenant_id", "user_id", "memories": [
         one memory per line ], "messages": [one per line]}`` (messages only when asked).
         """
-        header = {
-            "schema_version": SCHEMA_VERSION,
-            "exported_at": utcnow().isoformat(),
-            "tenant_id": str(self.tenant_id),
-            "user_id": self.user_id,
-        }
-        yield (json.dumps(header, ensure_ascii=False)[:-1] + ',"memories":[').encode()
         async with self.rt.scoped(self.tenant_id, self.user_id) as session:
             repo = PortabilityRepository(session, self.tenant_id, self.user_id)
             await repo.begin_snapshot()
+            # The user's memory settings, from the same snapshot as the memories.
+            user_settings = await UserService(
+                self.rt, session, self.tenant_id, self.user_id
+            ).get_settings()
+            header = {
+                "schema_version": SCHEMA_VERSION,
+                "exported_at": utcnow().isoformat(),
+                "tenant_id": str(self.tenant_id),
+                "user_id": self.user_id,
+                "settings": user_settings.model_dump(include={"memory_mode", "retention_days"}),
+            }
+            yield (json.dumps(header, ensure_ascii=False)[:-1] + ',"memories":[').encode()
             first = True
             after: tuple[datetime, uuid.UUID] | None = None
             while True:
@@ -292,6 +298,12 @@ class PortabilityService:
         for start in range(0, len(messages), IMPORT_MESSAGE_BATCH_SIZE):
             chunk = messages[start : start + IMPORT_MESSAGE_BATCH_SIZE]
             messages_imported += await self._write_messages(repo, chunk)
+        settings_imported = doc.settings is not None and not dry_run
+        if doc.settings is not None and not dry_run:
+            # The document's memory settings go to the target user, audited, in this unit.
+            await UserService(self.rt, session, self.tenant_id, self.user_id).put_settings(
+                doc.settings, actor=ACTOR, request_id=request_id
+            )
         await session.flush()
 
         outcomes_count = Counter(d.outcome for d in decisions)
@@ -307,6 +319,7 @@ class PortabilityService:
             decisions=decisions,
             messages_in_document=len(messages),
             messages_imported=messages_imported,
+            settings_imported=settings_imported,
         )
 
     async def _result_links(

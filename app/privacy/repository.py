@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from sqlalchemy import delete, select, text
 
-from app.db.models import Arbitration, ChatSession, Job, Memory, MemoryHistory, Message, Task
+from app.db.models import (
+    Arbitration,
+    ChatSession,
+    Job,
+    Memory,
+    MemoryHistory,
+    Message,
+    Task,
+    UserSettings,
+    UserSettingsHistory,
+)
 from app.db.repository import UserScopedRepository
 
 # Children first; the job rows go last so that a job still running for this user finds its
@@ -13,6 +23,8 @@ ERASED_TABLES = (
     ("messages", Message),
     ("sessions", ChatSession),
     ("tasks", Task),
+    ("user_settings", UserSettings),
+    ("user_settings_history", UserSettingsHistory),
     ("memory_history", MemoryHistory),
     ("arbitrations", Arbitration),
     ("memories", Memory),

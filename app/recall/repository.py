@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -15,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.config import Settings
 from app.db.models import ChatSession, Memory, Message, Task
 from app.db.repository import UserScopedRepository
+from app.kit.types import EARLIEST
 
 
 def decay_params(settings: Settings) -> dict[str, float]:
@@ -91,9 +93,13 @@ _FILTERS = """m.tenant_id = :tenant_id
        AND m.user_id = :user_id
        AND m.status = :status
        AND m.type = ANY(:types)
-       AND (m.scope IN ('user', 'global')
+       AND m.valid_from >= :not_before
+       AND (m.scope = ANY(:open_scopes)
             OR (m.scope = 'task' AND m.scope_id = :task_id)
             OR (m.scope = 'session' AND m.scope_id = :session_id))"""
+# The scopes every recall of a user reads unless the user's memory mode narrows them
+# (app/users/policy.py, recall_scopes).
+OPEN_SCOPES = ("user", "global")
 
 
 def recency_sql(alias: str) -> str:
@@ -282,10 +288,14 @@ class RecallRepository:
         params: dict[str, float],
         candidates: int,
         vector_relevance: VectorRelevance = "rank",
+        open_scopes: Sequence[str] = OPEN_SCOPES,
+        not_before: datetime | None = None,
     ) -> list[RankedRow]:
         """The top_k rows by score, best first, with every factor. ``text`` and ``hybrid`` need
         ``query_terms``; ``vector`` and ``hybrid`` need ``query_embedding``. With no terms,
-        ``hybrid`` ranks by vector alone and ``text`` finds nothing."""
+        ``hybrid`` ranks by vector alone and ``text`` finds nothing. Rows are read from the
+        scopes ``open_scopes``, the task ``task_id`` and the session ``session_id``, and only
+        when ``valid_from >= not_before`` (a retention limit)."""
         if mode == "hybrid" and not query_terms:
             mode = "vector"
         if mode == "text" and not query_terms:
@@ -310,6 +320,8 @@ class RecallRepository:
                         "status": status,
                         "model": model,
                         "types": types,
+                        "open_scopes": list(open_scopes),
+                        "not_before": not_before or EARLIEST,
                         "task_id": task_id or "",
                         "session_id": session_id or "",
                         "top_k": top_k,
@@ -338,8 +350,16 @@ class RecallRepository:
             for r in rows
         ]
 
-    async def constraints(self, *, task_id: str | None, session_id: str | None) -> list[Memory]:
-        """Active constraints of the user, the task and the session, oldest first."""
+    async def constraints(
+        self,
+        *,
+        task_id: str | None,
+        session_id: str | None,
+        open_scopes: Sequence[str] = OPEN_SCOPES,
+        not_before: datetime | None = None,
+    ) -> list[Memory]:
+        """Active constraints of ``open_scopes``, the task and the session, oldest first (with
+        ``valid_from >= not_before`` when given)."""
         stmt = (
             select(Memory)
             .where(
@@ -351,7 +371,9 @@ class RecallRepository:
             )
             .order_by(Memory.created_at, Memory.id)
         )
-        allowed: list[ColumnElement[bool]] = [Memory.scope.in_(["user", "global"])]
+        if not_before is not None:
+            stmt = stmt.where(Memory.valid_from >= not_before)
+        allowed: list[ColumnElement[bool]] = [Memory.scope.in_(list(open_scopes))]
         if task_id:
             allowed.append(and_(Memory.scope == "task", Memory.scope_id == task_id))
         if session_id:

@@ -21,6 +21,8 @@ from app.recall.schemas import (
     ScoreFactors,
 )
 from app.recall.text import query_terms
+from app.users.policy import not_before, recall_scopes
+from app.users.settings import policy_of
 
 if TYPE_CHECKING:
     from app.db.models import Memory
@@ -166,6 +168,10 @@ class RecallService:
         db_started = time.perf_counter()
         async with self.rt.scoped(self.tenant_id, self.user_id) as session:
             repo = RecallRepository(session, self.tenant_id, self.user_id)
+            # The user's memory mode and retention narrow what may be read (app/users/policy).
+            policy = await policy_of(session, self.tenant_id, self.user_id)
+            scopes, oldest = recall_scopes(policy), not_before(policy, at)
+            task_id = req.task_id if scopes.task else None
 
             async def ranked(status: str, limit: int) -> list[RankedRow]:
                 return await repo.ranked(
@@ -175,8 +181,10 @@ class RecallService:
                     model=self.rt.embedder.model,
                     at=at,
                     types=types,
-                    task_id=req.task_id,
+                    task_id=task_id,
                     session_id=req.session_id,
+                    open_scopes=scopes.broad,
+                    not_before=oldest,
                     status=status,
                     top_k=limit,
                     params=self._params(),
@@ -186,7 +194,12 @@ class RecallService:
 
             rows = narrowest_scope_wins(await ranked("active", top_k + SCOPE_SLACK))[:top_k]
             reminders = await ranked("frozen", REMINDERS_TOP_K) if req.include_reminders else []
-            constraints = await repo.constraints(task_id=req.task_id, session_id=req.session_id)
+            constraints = await repo.constraints(
+                task_id=task_id,
+                session_id=req.session_id,
+                open_scopes=scopes.broad,
+                not_before=oldest,
+            )
         RECALL_LATENCY.labels("db").observe(time.perf_counter() - db_started)
         recorder = self.rt.extras.get("access")
         if recorder is not None:
@@ -204,7 +217,12 @@ class RecallService:
     ) -> list[ConstraintRead]:
         """Active constraints of the user, the task and the session (no query needed)."""
         async with self.rt.scoped(self.tenant_id, self.user_id) as session:
+            policy = await policy_of(session, self.tenant_id, self.user_id)
+            scopes = recall_scopes(policy)
             rows = await RecallRepository(session, self.tenant_id, self.user_id).constraints(
-                task_id=task_id, session_id=session_id
+                task_id=task_id if scopes.task else None,
+                session_id=session_id,
+                open_scopes=scopes.broad,
+                not_before=not_before(policy, utcnow()),
             )
         return [constraint_read(c, self.rt.privacy) for c in rows]

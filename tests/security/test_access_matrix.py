@@ -70,6 +70,14 @@ EXPECTATIONS: dict[str, Access] = {
     "import_user": "user",
     "erase_user_data": "user",
     "get_job": "tenant",
+    "list_users": "tenant",
+    "get_user_settings": "user",
+    "put_user_settings": "user",
+    "get_user_settings_history": "user",
+    "get_user_activity": "user",
+    "list_memories_to_confirm": "user",
+    "confirm_memory": "user",
+    "reject_memory": "user",
 }
 
 # The scope each operation declares (docs/api-keys.md); admin-only and public ones need none.
@@ -98,6 +106,14 @@ SCOPES: dict[str, str] = {
     "import_user": "memories:write",
     "erase_user_data": "users:erase",
     "get_job": "memories:write",
+    "list_users": "memories:read",
+    "get_user_settings": "memories:read",
+    "put_user_settings": "memories:write",
+    "get_user_settings_history": "memories:read",
+    "get_user_activity": "memories:read",
+    "list_memories_to_confirm": "memories:read",
+    "confirm_memory": "memories:write",
+    "reject_memory": "memories:write",
 }
 
 # A valid request body / query per operation, so an answer is about who calls, not about a
@@ -113,6 +129,7 @@ BODIES: dict[str, Any] = {
     "create_task": {"name": "probe task"},
     "update_task": {"slots": {"city": "overwritten"}},
     "finish_task": {"conclusion": "probe conclusion"},
+    "put_user_settings": {"memory_mode": "paused"},
 }
 QUERIES: dict[str, dict[str, str]] = {"get_context": {"query": "vault code locker"}}
 # Path parameters naming an object; `session_id` is a name the client chooses (a session exists

@@ -361,6 +361,13 @@ class MemoryCreate(BaseModel):
     ] = None
     metadata: Annotated[dict[str, Any] | None, Field(title="Metadata")] = None
     infer: Annotated[bool | None, Field(title="Infer")] = False
+    corrects: Annotated[
+        UUID | None,
+        Field(
+            description="Id of an active memory this write corrects: arbitration freezes it by rule user_correction, superseded by the new memory",
+            title="Corrects",
+        ),
+    ] = None
 
 
 class Content(RootModel[str]):
@@ -520,6 +527,16 @@ class SecretRef(BaseModel):
     mask: Annotated[str, Field(title="Mask")]
 
 
+class SessionSummary(BaseModel):
+    session_id: Annotated[str, Field(title="Session Id")]
+    messages: Annotated[int, Field(title="Messages")]
+    summary: Annotated[
+        str, Field(description="The rolling summary of turns out of the window", title="Summary")
+    ]
+    created_at: Annotated[AwareDatetime, Field(title="Created At")]
+    updated_at: Annotated[AwareDatetime, Field(title="Updated At")]
+
+
 class Id(RootModel[str]):
     root: Annotated[
         str,
@@ -592,6 +609,17 @@ class TaskStep(BaseModel):
     status: Annotated[Literal["done", "pending", "failed"] | None, Field(title="Status")] = "done"
 
 
+class TaskSummary(BaseModel):
+    task_id: Annotated[str, Field(title="Task Id")]
+    name: Annotated[str, Field(title="Name")]
+    status: Annotated[str, Field(title="Status")]
+    slots: Annotated[dict[str, Any], Field(title="Slots")]
+    conclusion: Annotated[str | None, Field(title="Conclusion")]
+    created_at: Annotated[AwareDatetime, Field(title="Created At")]
+    updated_at: Annotated[AwareDatetime, Field(title="Updated At")]
+    finished_at: Annotated[AwareDatetime | None, Field(title="Finished At")]
+
+
 class Name(RootModel[str]):
     root: Annotated[str, Field(max_length=200, min_length=1, title="Name")]
 
@@ -652,6 +680,112 @@ class TenantRead(BaseModel):
     id: Annotated[UUID, Field(title="Id")]
     name: Annotated[str, Field(title="Name")]
     created_at: Annotated[AwareDatetime, Field(title="Created At")]
+
+
+class UserActivity(BaseModel):
+    """
+    The user's latest sessions and tasks (at most 50 of each), newest first.
+    """
+
+    user_id: Annotated[str, Field(title="User Id")]
+    sessions: Annotated[list[SessionSummary], Field(title="Sessions")]
+    tasks: Annotated[list[TaskSummary], Field(title="Tasks")]
+
+
+class UserSettingsChange(BaseModel):
+    """
+    One audited change of the settings.
+    """
+
+    old: Annotated[dict[str, Any] | None, Field(title="Old")]
+    new: Annotated[dict[str, Any], Field(title="New")]
+    actor: Annotated[str, Field(title="Actor")]
+    request_id: Annotated[str | None, Field(title="Request Id")]
+    created_at: Annotated[AwareDatetime, Field(title="Created At")]
+
+
+class UserSettingsHistoryRead(BaseModel):
+    user_id: Annotated[str, Field(title="User Id")]
+    items: Annotated[list[UserSettingsChange], Field(title="Items")]
+
+
+class RetentionDays(RootModel[int]):
+    root: Annotated[
+        int,
+        Field(
+            description="Memories older than this (by valid_from) leave recall and are archived by the forgetting pass; null = no limit",
+            ge=1,
+            le=36500,
+            title="Retention Days",
+        ),
+    ]
+
+
+class UserSettingsRead(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    memory_mode: Annotated[
+        Literal["full", "facts_only", "session_only", "paused"],
+        Field(
+            description="full | facts_only (no preferences or events formed) | session_only (no cross-session memory) | paused (nothing new formed; recall still works)",
+            title="Memory Mode",
+        ),
+    ]
+    retention_days: Annotated[
+        RetentionDays | None,
+        Field(
+            description="Memories older than this (by valid_from) leave recall and are archived by the forgetting pass; null = no limit",
+            title="Retention Days",
+        ),
+    ] = None
+    user_id: Annotated[str, Field(title="User Id")]
+    updated_at: Annotated[
+        AwareDatetime | None,
+        Field(description="Last change; null while never set", title="Updated At"),
+    ]
+
+
+class UserSettingsUpdate(BaseModel):
+    """
+    A user's memory settings (docs/vault.md, "Memory settings").
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    memory_mode: Annotated[
+        Literal["full", "facts_only", "session_only", "paused"],
+        Field(
+            description="full | facts_only (no preferences or events formed) | session_only (no cross-session memory) | paused (nothing new formed; recall still works)",
+            title="Memory Mode",
+        ),
+    ]
+    retention_days: Annotated[
+        RetentionDays | None,
+        Field(
+            description="Memories older than this (by valid_from) leave recall and are archived by the forgetting pass; null = no limit",
+            title="Retention Days",
+        ),
+    ] = None
+
+
+class UserSummary(BaseModel):
+    """
+    One user of a tenant and the counts of what Memlane holds about them.
+    """
+
+    user_id: Annotated[str, Field(title="User Id")]
+    active: Annotated[int, Field(description="Active memories", title="Active")]
+    frozen: Annotated[int, Field(description="Frozen (superseded) memories", title="Frozen")]
+    sessions: Annotated[int, Field(description="Conversation sessions", title="Sessions")]
+    last_activity_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            description="Latest change of a memory or a session of the user",
+            title="Last Activity At",
+        ),
+    ]
 
 
 class ArbitrationList(BaseModel):
@@ -716,6 +850,12 @@ class ExportDocument(BaseModel):
             title="Messages",
         ),
     ] = None
+    settings: Annotated[
+        UserSettingsUpdate | None,
+        Field(
+            description="The user's memory settings (memory_mode, retention_days); an import gives them to the target user"
+        ),
+    ] = None
 
 
 class ImportResult(BaseModel):
@@ -753,6 +893,13 @@ class ImportResult(BaseModel):
             description="Messages written (already known ones skipped)", title="Messages Imported"
         ),
     ]
+    settings_imported: Annotated[
+        bool | None,
+        Field(
+            description="The document's memory settings were given to the user",
+            title="Settings Imported",
+        ),
+    ] = False
 
 
 class MemoryBatchCreate(BaseModel):
@@ -861,6 +1008,19 @@ class TaskList(BaseModel):
     items: Annotated[list[TaskRead], Field(title="Items")]
 
 
+class ToConfirmList(BaseModel):
+    """
+    Active memories formed with low confidence (model_inferred, behavior_observed).
+    """
+
+    items: Annotated[list[MemoryRead], Field(title="Items")]
+
+
+class UserList(BaseModel):
+    items: Annotated[list[UserSummary], Field(title="Items")]
+    next_cursor: Annotated[str | None, Field(title="Next Cursor")]
+
+
 class WriteResult(BaseModel):
     """
     What a finished write did: memories stored or refreshed, and the decisions taken.
@@ -869,6 +1029,14 @@ class WriteResult(BaseModel):
     job_id: Annotated[UUID, Field(title="Job Id")]
     memories: Annotated[list[MemoryRead], Field(title="Memories")]
     arbitrations: Annotated[list[ArbitrationRead], Field(title="Arbitrations")]
+
+
+class ConfirmResult(BaseModel):
+    """
+    The memory after the user confirmed it (source user_declared).
+    """
+
+    memory: MemoryRead
 
 
 class MemoryHistoryRead(BaseModel):
