@@ -258,6 +258,8 @@ class PortabilityService:
         for entry, outcome in zip(frozen, restored, strict=True):
             created.add(mapping[entry.id])
             decisions += [_decision(entry.id, a) for a in outcome.arbitrations]
+        # Episodes and the facts formed from them point at each other by their ids here.
+        await writer.relink(sorted(created), mapping)
         # The document's current entries point back at the frozen ones they superseded.
         for entry in current:
             mine = mapping[entry.id]
@@ -291,6 +293,7 @@ class PortabilityService:
         return MemoryDraft(
             content=m.content,
             type=m.type,
+            kind="episode" if m.type == "episode" else "fact",
             key=m.key,
             value=m.value,
             source=m.source,

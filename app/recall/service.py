@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RANKED_TYPES = ("profile", "preference", "fact", "event")
+RANKED_TYPES = ("profile", "preference", "fact", "event", "episode")
 REMINDERS_TOP_K = 3
 # Extra rows fetched so that dropping shadowed single-valued rows still leaves top_k.
 SCOPE_SLACK = 4
@@ -80,6 +80,7 @@ def _recalled(row: RankedRow, explain: bool, privacy: Privacy) -> RecalledMemory
             confidence=row.confidence,
             decay=row.decay,
             scope_weight=row.scope_weight,
+            type_weight=row.type_weight,
             age_days=row.age_days,
             half_life_days=row.half_life_days,
             decay_floor=row.decay_floor,
@@ -117,6 +118,7 @@ class RecallService:
             "w_global": s.scope_weight_global,
             "w_session": s.scope_weight_session,
             "w_task": s.scope_weight_task,
+            "w_episode": s.recall_type_weight_episode,
             "min_decay": s.recall_min_decay,
             "w_recency": s.recall_recency_weight,
             "rank_k": s.recall_rank_k,
@@ -125,10 +127,11 @@ class RecallService:
     async def recall(self, req: RecallRequest) -> RecallResponse:
         """Rank the user's active memories for ``req.query``.
 
-        ``score = relevance × confidence × recency × scope_weight`` (docs/recall.md, "Ranking
-        formula"): relevance in 0..1 by the rank of the memory's cosine similarity among the
-        user's rows (hybrid: fused with its full-text rank), ``recency = 1 - w × (1 - decay)``
-        with ``w = settings.recall_recency_weight``, ``decay = max(floor_type, 0.5^(age_days /
+        ``score = relevance × confidence × recency × scope_weight × type_weight``
+        (docs/recall.md, "Ranking formula"; type_weight < 1 only for episodes): relevance in
+        0..1 by the rank of the memory's cosine similarity among the user's rows (hybrid:
+        fused with its full-text rank), ``recency = 1 - w × (1 - decay)`` with ``w =
+        settings.recall_recency_weight``, ``decay = max(floor_type, 0.5^(age_days /
         half_life_days))`` and age measured from the memory's ``valid_from`` to ``req.at``
         (default now); a memory whose decay fell below ``recall_min_decay`` has faded and is
         left out. Constraints of the user, task and session come back separately, always,
