@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import uuid
+from datetime import datetime
 from typing import Any
 
 from pgqueuer.db import AsyncpgDriver
 from pgqueuer.queries import Queries
-from sqlalchemy import select, text
+from sqlalchemy import select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.db.models import Job
@@ -72,11 +73,40 @@ class JobRepository:
         )
         self.session.add(job)
         await self.session.flush()
+        await self.enqueue(user_id, job.id)
+        return job
+
+    async def enqueue(self, user_id: str, job_id: uuid.UUID) -> None:
+        """A queue entry for the job, on the session's own connection and transaction."""
         conn = await self.session.connection()
         raw = (await conn.get_raw_connection()).driver_connection
-        ref = {"tenant_id": str(self.tenant_id), "user_id": user_id, "job_id": str(job.id)}
+        ref = {"tenant_id": str(self.tenant_id), "user_id": user_id, "job_id": str(job_id)}
         await Queries(AsyncpgDriver(raw)).enqueue(ENTRYPOINT, json.dumps(ref).encode())
-        return job
+
+    async def orphans(self, before: datetime) -> list[tuple[uuid.UUID, str]]:
+        """``(job id, user id)`` of the tenant's unfinished jobs (queued or running, last
+        changed before ``before``) that no queue entry waits for or runs: they would stay
+        unfinished forever. The session must be scoped to (tenant, ALL_USERS)."""
+        rows = await self.session.execute(
+            text(
+                "SELECT j.id, j.user_id FROM jobs j"
+                " WHERE j.tenant_id = :t AND j.status IN ('queued', 'running')"
+                " AND j.updated_at < :before"
+                " AND NOT EXISTS (SELECT 1 FROM pgqueuer q"
+                "   WHERE q.status IN ('queued', 'picked')"
+                "   AND convert_from(q.payload, 'UTF8')::jsonb ->> 'job_id' = j.id::text)"
+                " FOR UPDATE OF j SKIP LOCKED"
+            ),
+            {"t": self.tenant_id, "before": before},
+        )
+        return [(r[0], r[1]) for r in rows.all()]
+
+    async def touch(self, job_id: uuid.UUID) -> None:
+        await self.session.execute(
+            update(Job)
+            .where(Job.tenant_id == self.tenant_id, Job.id == job_id)
+            .values(status="queued", updated_at=utcnow())
+        )
 
     async def scrub_write(self, job_id: uuid.UUID, item: int | None = None) -> None:
         """Erase the content of an explicit write's request (its memory was deleted): the body
@@ -130,3 +160,9 @@ class QueueStatsRepository:
             text("SELECT tenant_id, active FROM memlane_memory_counts()")
         )
         return [(t, int(n)) for t, n in rows.all()]
+
+
+async def tenant_ids(conn: AsyncConnection) -> list[uuid.UUID]:
+    """Every tenant id (``tenants`` has no row-level security)."""
+    rows = await conn.execute(text("SELECT id FROM tenants ORDER BY created_at, id"))
+    return [r[0] for r in rows.all()]

@@ -1,7 +1,7 @@
 """Queue workers: pgqueuer dispatches, Memlane's ``jobs`` table records status and results.
 
-A job is retried with exponential backoff (pgqueuer ``RetryRequested``) until
-``settings.job_max_attempts``; then it ends ``failed`` with its error, visible at
+A job is retried with exponential backoff (pgqueuer's ``DatabaseRetryEntrypointExecutor``)
+until ``settings.job_max_attempts``; then it ends ``failed`` with its error, visible at
 ``GET /v1/jobs/{id}``. A worker killed mid-job stops heartbeating; pgqueuer hands the job to a
 live worker once the heartbeat is older than ``settings.job_heartbeat_timeout_s``. A job's
 writes and its ``done`` mark commit together, so a job already done is never run twice.
@@ -22,15 +22,18 @@ from typing import Any
 import asyncpg
 from pgqueuer import QueueManager
 from pgqueuer.db import AsyncpgDriver
-from pgqueuer.errors import RetryRequested
+from pgqueuer.executors import DatabaseRetryEntrypointExecutor, EntrypointExecutorParameters
 from pgqueuer.models import Job as QueueJob
+from pgqueuer.models import Schedule
 from pgqueuer.queries import Queries
-from sqlalchemy.exc import IntegrityError
+from pgqueuer.sm import SchedulerManager
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.config import Settings
 from app.db.models import Job
 from app.db.repository import UserScopedRepository
 from app.jobs.repository import ENTRYPOINT, JobRepository
+from app.jobs.sweep import SWEEP_CRON, SWEEP_SCHEDULE, requeue_orphans
 from app.kit.metrics import JOB_FAILURES, JOB_LATENCY
 from app.kit.time import utcnow
 from app.runtime import Runtime
@@ -38,7 +41,6 @@ from app.runtime import Runtime
 log = logging.getLogger(__name__)
 
 MAX_RETRY_DELAY = timedelta(minutes=5)
-RACE_RETRIES = 5
 
 
 def job_error(exc: BaseException) -> str:
@@ -122,7 +124,9 @@ async def _unit(rt: Runtime, job: Job) -> dict[str, Any]:
 async def run_job(rt: Runtime, ref: dict[str, str]) -> None:
     """Run one job by reference ``{tenant_id, user_id, job_id}``.
 
-    Raises ``RetryRequested`` when it failed and has attempts left.
+    A failure with attempts left is recorded (status ``queued``, its error) and raised again:
+    pgqueuer's retry executor (``retry_executor``) queues the job again with exponential
+    backoff. The last attempt's failure is recorded as ``failed`` and not raised.
     """
     tenant_id, user_id, job_id = (
         uuid.UUID(ref["tenant_id"]),
@@ -135,16 +139,7 @@ async def run_job(rt: Runtime, ref: dict[str, str]) -> None:
     attempts = job.attempts
     started = time.perf_counter()
     try:
-        for race in range(RACE_RETRIES):
-            try:
-                await _unit(rt, job)
-                break
-            except IntegrityError:
-                # The database refused a second active row of one fact: arbitrate again
-                # against what the other writer stored.
-                if race == RACE_RETRIES - 1:
-                    raise
-                await asyncio.sleep(0.01 * (race + 1))
+        await _unit(rt, job)
     except JobGone:
         log.info("job dropped: its user was erased", extra={"job_id": str(job_id)})
         return
@@ -173,12 +168,25 @@ async def run_job(rt: Runtime, ref: dict[str, str]) -> None:
                 await session.commit()
         if failed:
             return
-        delay = min(
-            timedelta(seconds=rt.settings.job_retry_initial_delay_s * 2 ** (attempts - 1)),
-            MAX_RETRY_DELAY,
-        )
-        raise RetryRequested(delay=delay, reason=str(exc)[:200]) from exc
+        raise
     JOB_LATENCY.labels(job.kind, "done").observe(time.perf_counter() - started)
+
+
+def retry_executor(settings: Settings) -> Callable[[EntrypointExecutorParameters], Any]:
+    """pgqueuer's ``DatabaseRetryEntrypointExecutor``: an exception from the entrypoint queues
+    the job again after ``job_retry_initial_delay_s × 2^attempt`` seconds (at most
+    ``MAX_RETRY_DELAY``); after ``job_max_attempts`` it is held as failed."""
+
+    def build(parameters: EntrypointExecutorParameters) -> DatabaseRetryEntrypointExecutor:
+        return DatabaseRetryEntrypointExecutor(
+            parameters=parameters,
+            max_attempts=settings.job_max_attempts,
+            initial_delay=timedelta(seconds=settings.job_retry_initial_delay_s),
+            max_delay=MAX_RETRY_DELAY,
+            backoff_multiplier=2.0,
+        )
+
+    return build
 
 
 class Worker:
@@ -188,6 +196,7 @@ class Worker:
         self.rt = rt
         self._task: asyncio.Task[None] | None = None
         self._qm: QueueManager | None = None
+        self._sm: SchedulerManager | None = None
         self._conn: asyncpg.Connection | None = None
         self.alive = False
 
@@ -214,18 +223,13 @@ class Worker:
         self._qm = qm
         rt = self.rt
 
-        @qm.entrypoint(ENTRYPOINT, on_failure="hold")
+        @qm.entrypoint(ENTRYPOINT, on_failure="hold", executor_factory=retry_executor(settings))
         async def _entry(job: QueueJob) -> None:
-            ref = json.loads(job.payload or b"{}")
-            try:
-                await run_job(rt, ref)
-            except RetryRequested:
-                raise
-            except Exception as exc:
-                # The database went away before the job's own bookkeeping could run: retry.
-                log.warning("job could not run; retrying", extra={"error": type(exc).__name__})
-                raise RetryRequested(delay=timedelta(seconds=2), reason=str(exc)[:200]) from exc
+            # Any exception (the job's own, or the database gone before its bookkeeping ran)
+            # is retried by the executor with backoff.
+            await run_job(rt, json.loads(job.payload or b"{}"))
 
+        sweeper = asyncio.create_task(self._schedule(), name="memlane-job-sweep")
         self.alive = True
         try:
             await qm.run(
@@ -236,10 +240,43 @@ class Worker:
             )
         finally:
             self.alive = False
+            if self._sm is not None:
+                self._sm.shutdown.set()
+            try:
+                await asyncio.wait_for(sweeper, timeout=5)
+            except (TimeoutError, asyncio.CancelledError):
+                sweeper.cancel()
             if not self._conn.is_closed():
                 await self._conn.close()
 
+    async def _schedule(self) -> None:
+        """pgqueuer's scheduler on a connection of its own: ``requeue_orphans`` every minute.
+        Its failure is logged and never stops the queue worker."""
+        rt = self.rt
+        try:
+            conn = await asyncpg.connect(rt.asyncpg_dsn)
+        except Exception:
+            log.warning("job sweep scheduler could not connect", exc_info=True)
+            return
+        try:
+            sm = SchedulerManager(Queries(AsyncpgDriver(conn)))
+            self._sm = sm
+
+            @sm.schedule(SWEEP_SCHEDULE, SWEEP_CRON)
+            async def _sweep(schedule: Schedule) -> None:
+                await requeue_orphans(rt)
+
+            await sm.run()
+        except Exception:
+            log.warning("job sweep scheduler stopped", exc_info=True)
+        finally:
+            self._sm = None
+            if not conn.is_closed():
+                await conn.close()
+
     async def stop(self) -> None:
+        if self._sm is not None:
+            self._sm.shutdown.set()
         if self._qm is not None:
             self._qm.shutdown.set()
         if self._task is not None:
