@@ -82,6 +82,13 @@ class Settings(BaseSettings):
     llm_api_key: SecretStr | None = None
     llm_timeout_s: float = Field(default=30.0, gt=0)
 
+    episode_context: bool = Field(
+        default=True,
+        description="Index an episode (a kept user turn) together with the session's previous "
+        "turn (embedding and full text) and the session's date (full text); its content stays "
+        "the turn (docs/formation.md, Episodes)",
+    )
+
     # --- recall ----------------------------------------------------------------------------
     half_life_profile_days: float = Field(default=60.0, gt=0)
     half_life_preference_days: float = Field(default=14.0, gt=0)

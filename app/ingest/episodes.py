@@ -74,3 +74,31 @@ def episode_draft(
         origin=origin,
         metadata=dict(metadata),
     )
+
+
+# The previous turn indexed with an episode is cut to this many characters (e5 reads 512
+# tokens; the full text keeps about 130 distinct words, the episode's own first).
+MAX_CONTEXT_CHARS = 1000
+# English month names whatever the process locale.
+_MONTHS = (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+)  # fmt: skip
+
+
+def with_context(
+    draft: MemoryDraft, *, previous_id: str | None, previous: str | None, local_time: datetime
+) -> MemoryDraft:
+    """Contextual indexing (docs/formation.md, Episodes): the episode is embedded with the
+    session's previous turn ``previous`` (clear text, any role) and full-text indexed with it
+    and the session's date in words ("8 May 2023", the turn's own UTC offset); its content
+    stays the turn. Which context was used is recorded in ``origin.context``
+    (``{"previous_message_id", "date"}``), so the row can be indexed again. Changes and
+    returns ``draft``."""
+    draft.context = previous[:MAX_CONTEXT_CHARS] if previous else None
+    draft.context_date = f"{local_time.day} {_MONTHS[local_time.month - 1]} {local_time.year}"
+    draft.origin["context"] = {
+        "previous_message_id": previous_id if previous else None,
+        "date": local_time.date().isoformat(),
+    }
+    return draft

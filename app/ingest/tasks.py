@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.arbitration.service import normalize_text
 from app.db.models import Job
-from app.ingest.episodes import episode_draft, is_episode
+from app.ingest.episodes import episode_draft, is_episode, with_context
 from app.ingest.extraction.base import ExtractedFact, Turn
 from app.ingest.repository import ConversationRepository, to_turn
 from app.jobs import kinds
@@ -154,22 +154,34 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
         rt, job, [to_turn(m) for m in messages], [e for m in messages for e in m.sealed], task_id
     )
     owner = owner_of(job.tenant_id, job.user_id)
+    conv = ConversationRepository(session, job.tenant_id, job.user_id)
     episodes = []
     for m in messages:
         if m.role != "user":
             continue
         clear = rt.privacy.reveal_all(m.content, m.sealed, owner)
-        if is_episode(clear):
-            draft = episode_draft(
-                content=clear,
-                message_id=str(m.id),
-                occurred_at=m.occurred_at,
-                session_id=session_id,
-                task_id=task_id,
-                job_id=job.id,
-                metadata=dict(m.metadata_ or {}),
+        if not is_episode(clear):
+            continue
+        draft = episode_draft(
+            content=clear,
+            message_id=str(m.id),
+            occurred_at=m.occurred_at,
+            session_id=session_id,
+            task_id=task_id,
+            job_id=job.id,
+            metadata=dict(m.metadata_ or {}),
+        )
+        if rt.settings.episode_context:
+            previous = await conv.previous_message(session_id, m.seq)
+            with_context(
+                draft,
+                previous_id=str(previous.id) if previous is not None else None,
+                previous=rt.privacy.reveal_all(previous.content, previous.sealed, owner)
+                if previous is not None
+                else None,
+                local_time=to_turn(m).occurred_at,
             )
-            episodes.append((str(m.id), draft))
+        episodes.append((str(m.id), draft))
     result = await store_facts(
         ctx,
         facts,

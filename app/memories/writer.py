@@ -46,6 +46,7 @@ from app.kit.time import utcnow
 from app.memories.repository import MemoryRepository, snapshot
 from app.privacy.protect import Privacy, embedding_text, merge_sealed, owner_of, protect_memory
 from app.providers.embeddings import Embedder
+from app.recall.text import index_text
 
 BASE_CONFIDENCE = {
     "user_declared": 0.9,
@@ -96,6 +97,11 @@ class MemoryDraft:
     protected: bool = False
     embedding: list[float] | None = None
     kind: DraftKind = "fact"
+    # Contextual indexing (an episode): text embedded and full-text indexed together with the
+    # content, never part of it — ``context`` (the previous turn; clear until protected) in
+    # both, ``context_date`` (the session's date in words) in the full text only.
+    context: str | None = None
+    context_date: str | None = None
     # For kinds that point at other memories (an episode's facts); unused by facts.
     links: list[uuid.UUID] = field(default_factory=list)
 
@@ -115,6 +121,16 @@ class Restore:
     supersedes: uuid.UUID | None
     superseded_at: datetime | None
     confirmations: int = 1
+
+
+def indexed_text(draft: MemoryDraft, *, with_date: bool) -> str:
+    """What is indexed of a draft: its content, then its context (the content first, so a
+    length bound of the index never cuts the memory's own words), then — for the full text —
+    the context date."""
+    parts = [draft.content, draft.context or ""]
+    if with_date:
+        parts.append(draft.context_date or "")
+    return "\n".join(p for p in parts if p)
 
 
 class MemoryWriter:
@@ -170,14 +186,26 @@ class MemoryWriter:
             secret_kind=draft.secret_kind,
         )
         sealed = merge_sealed(draft.sealed, p.sealed)
-        return replace(draft, content=p.content, value=p.value, sealed=sealed, protected=True)
+        # The context is only indexed: protected the same way, its sealed entries not kept (no
+        # one reveals it from this row; its own message holds them).
+        context = self.privacy.protect(draft.context, self.owner).text if draft.context else None
+        return replace(
+            draft,
+            content=p.content,
+            value=p.value,
+            sealed=sealed,
+            context=context,
+            protected=True,
+        )
 
     async def embed(self, drafts: Sequence[MemoryDraft]) -> list[list[float]]:
         """Embeddings of the drafts that have none, in one provider call (``embedding_text``:
         personal tokens as ``[kind]``, secrets masked). Raises ``EmbeddingError``."""
         todo = [d for d in drafts if d.embedding is None]
         if todo:
-            vectors = await self.embedder.embed_passages([embedding_text(d.content) for d in todo])
+            vectors = await self.embedder.embed_passages(
+                [embedding_text(indexed_text(d, with_date=False)) for d in todo]
+            )
             for d, v in zip(todo, vectors, strict=True):
                 d.embedding = v
         return [d.embedding for d in drafts if d.embedding is not None]
@@ -329,6 +357,8 @@ class MemoryWriter:
     def _candidate(self, draft: MemoryDraft) -> Candidate:
         """The arbitration candidate of a protected draft, with its hash and search text."""
         chash, search_text = fingerprint(draft.content)
+        if draft.context or draft.context_date:
+            search_text = index_text(indexed_text(draft, with_date=True))
         return Candidate(
             content=draft.content,
             type=draft.type,
