@@ -52,6 +52,22 @@ def narrowest_scope_wins(rows: list[RankedRow]) -> list[RankedRow]:
     ]
 
 
+def without_redundant_episodes(rows: list[RankedRow], shown: set[str]) -> list[RankedRow]:
+    """Leave out an episode every fact of which (``origin.fact_ids``) is already in the answer —
+    ranked above it, or among the constraints (ids ``shown``): the turn would repeat what the
+    answer says, in a slot another memory could take. Order is kept."""
+    out = []
+    seen = set(shown)
+    for r in rows:
+        m = r.memory
+        facts = (m.origin or {}).get("fact_ids") if m.type == "episode" else None
+        if facts and all(f in seen for f in facts):
+            continue
+        seen.add(str(m.id))
+        out.append(r)
+    return out
+
+
 def _recalled(row: RankedRow, explain: bool, privacy: Privacy) -> RecalledMemory:
     m = row.memory
     owner = owner_of(m.tenant_id, m.user_id)
@@ -187,9 +203,12 @@ class RecallService:
                     candidates=self.rt.settings.recall_candidates,
                 )
 
-            rows = narrowest_scope_wins(await ranked("active", top_k + SCOPE_SLACK))[:top_k]
-            reminders = await ranked("frozen", REMINDERS_TOP_K) if req.include_reminders else []
             constraints = await repo.constraints(task_id=req.task_id, session_id=req.session_id)
+            rows = without_redundant_episodes(
+                narrowest_scope_wins(await ranked("active", 2 * top_k + SCOPE_SLACK)),
+                {str(c.id) for c in constraints},
+            )[:top_k]
+            reminders = await ranked("frozen", REMINDERS_TOP_K) if req.include_reminders else []
         RECALL_LATENCY.labels("db").observe(time.perf_counter() - db_started)
         recorder = self.rt.extras.get("access")
         if recorder is not None:

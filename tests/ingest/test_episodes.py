@@ -71,13 +71,28 @@ async def test_a_turn_is_kept_verbatim_with_its_time_session_metadata_and_links(
     # linked both ways
     assert episode["origin"]["fact_ids"] == [fact["id"]]
     assert (await get(tenant, "u", fact["id"]))["origin"]["episode_ids"] == [episode_id]
-    # searchable: by meaning and by its words
-    recalled = await tenant.recall("u", "Lisbon", explain=True)
-    by_id = {m["id"]: m for m in recalled["memories"]}
-    assert episode_id in by_id and fact["id"] in by_id
-    assert by_id[episode_id]["explain"]["type_weight"] == 0.85
-    assert by_id[fact["id"]]["explain"]["type_weight"] == 1.0
-    assert by_id[episode_id]["explain"]["similarity"] is not None
+    # searchable: by meaning and by its words, ranked with its type weight
+    recalled = await tenant.recall("u", "Lisbon", explain=True, types=["episode", "profile"])
+    [hit] = [m for m in recalled["memories"] if m["id"] == episode_id]
+    assert hit["explain"]["type_weight"] == 0.85
+    assert hit["explain"]["similarity"] is not None and hit["explain"]["text_rank"] is not None
+    [fact_hit] = [m for m in recalled["memories"] if m["id"] == fact["id"]]
+    assert fact_hit["explain"]["type_weight"] == 1.0
+
+
+async def test_an_episode_whose_facts_are_all_in_the_answer_is_left_out(
+    tenant: TenantCtx,
+) -> None:
+    one = await tenant.say("u", "s1", "I live in Lisbon.")
+    other = await tenant.say("u", "s1", "The kids loved the science museum in Lisbon.")
+    ids = [m["id"] for m in (await tenant.recall("u", "Lisbon"))["memories"]]
+    # the fact says what its turn said: the turn does not take a second slot
+    assert one["memories"][0]["id"] in ids and one["episode_ids"][0] not in ids
+    # a turn no fact was formed from is recalled itself
+    assert other["memories"] == [] and other["episode_ids"][0] in ids
+    # asked for episodes only, the turn is there
+    only = await tenant.recall("u", "Lisbon", types=["episode"])
+    assert one["episode_ids"][0] in [m["id"] for m in only["memories"]]
 
 
 async def test_questions_and_small_talk_are_not_episodes(tenant: TenantCtx) -> None:
@@ -302,3 +317,27 @@ async def test_a_turn_said_in_a_task_stays_in_the_task(tenant: TenantCtx) -> Non
     episode = await get(tenant, "u", body["episode_ids"][0])
     assert (episode["scope"], episode["scope_id"]) == ("task", "proj-a")
     assert (await tenant.recall("u", "Redis cache", task_id="proj-b"))["memories"] == []
+
+
+async def test_an_episode_is_indexed_with_the_previous_turn_and_the_date(
+    tenant: TenantCtx,
+) -> None:
+    body = await tenant.say(
+        "u",
+        "s1",
+        "My sister Ana visited Valparaiso.",
+        "She loved the murals there.",
+        at="2026-05-08T13:56:00+00:00",
+    )
+    first, second = [await get(tenant, "u", i) for i in body["episode_ids"]]
+    assert second["content"] == "She loved the murals there."
+    assert second["origin"]["context"] == {
+        "previous_message_id": first["origin"]["message_ids"][0],
+        "date": "2026-05-08",
+    }
+    assert first["origin"]["context"] == {"previous_message_id": None, "date": "2026-05-08"}
+    # found by words only its previous turn and its date hold, shown as the turn itself
+    recalled = await tenant.recall("u", "Valparaiso May 2026", types=["episode"], explain=True)
+    hit = next(m for m in recalled["memories"] if m["id"] == second["id"])
+    assert hit["content"] == "She loved the murals there."
+    assert hit["explain"]["text_rank"] is not None
