@@ -51,15 +51,15 @@ class UserScopedRepository:
         await self.session.flush()
 
     async def _lock(self, seed: int, mode: str) -> None:
-        held: set[tuple[int, str]] = self.session.info.setdefault(_HELD, set())
-        if (seed, mode) in held or (seed, "exclusive") in held:
+        key = f"{self.tenant_id}:{self.user_id}"
+        held: set[tuple[str, int, str]] = self.session.info.setdefault(_HELD, set())
+        if (key, seed, mode) in held or (key, seed, "exclusive") in held:
             return
         fn = "pg_advisory_xact_lock_shared" if mode == "shared" else "pg_advisory_xact_lock"
         await self.session.execute(
-            text(f"SELECT {fn}(hashtextextended(:k, :seed))"),
-            {"k": f"{self.tenant_id}:{self.user_id}", "seed": seed},
+            text(f"SELECT {fn}(hashtextextended(:k, :seed))"), {"k": key, "seed": seed}
         )
-        held.add((seed, mode))
+        held.add((key, seed, mode))
 
     async def lock_user(self, *, exclusive: bool = False) -> None:
         """Hold the user lock until the transaction ends: shared for a write or a job,

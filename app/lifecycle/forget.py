@@ -52,7 +52,7 @@ from app.lifecycle.repository import (
     tenant_ids,
     try_pass_lock,
 )
-from app.memories.repository import MemoryRepository, snapshot
+from app.memories.writer import MemoryWriter
 from app.recall.repository import decay_params
 
 log = logging.getLogger(__name__)
@@ -263,29 +263,13 @@ async def _archive(
     candidates: Sequence[Candidate],
     at: datetime,
 ) -> int:
-    """Archive the candidates that are still active, each with a history row; returns how many."""
-    reasons = {c.id: c.reason for c in candidates}
-    ids = list(reasons)
-    history = MemoryRepository(session, repo.tenant_id, user_id)
-    archived = 0
-    for start in range(0, len(ids), ARCHIVE_BATCH_ROWS):
-        changed_at = utcnow()
-        for m in await repo.lock_active(user_id, ids[start : start + ARCHIVE_BATCH_ROWS]):
-            before = snapshot(m)
-            m.status = "archived"
-            m.updated_at = changed_at
-            details = {**reasons[m.id], "evaluated_at": at.isoformat()}
-            history.add_history(
-                m,
-                "archive",
-                old=before,
-                new={**snapshot(m), "reason": details.pop("reason"), "forgetting": details},
-                actor=ACTOR,
-                request_id=None,
-            )
-            archived += 1
-        await session.flush()
-    return archived
+    """Archive the candidates that are still active through the memory writer (each with a
+    history row); returns how many."""
+    writer = MemoryWriter(
+        session, tenant_id=repo.tenant_id, user_id=user_id, actor=ACTOR, request_id=None
+    )
+    reasons = {c.id: {**c.reason, "evaluated_at": at.isoformat()} for c in candidates}
+    return await writer.archive(reasons, batch_rows=ARCHIVE_BATCH_ROWS)
 
 
 class ForgetScheduler:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -12,7 +11,7 @@ from typing import Any
 from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from app.db.models import Memory, Tenant
+from app.db.models import Tenant
 from app.recall.repository import decay_inputs_sql, decay_sql
 
 # One active memory of the user with its decay at :at and what protects it. A profile fact
@@ -147,24 +146,6 @@ class ForgetRepository:
             )
             for r in rows
         ]
-
-    async def lock_active(self, user_id: str, ids: Sequence[uuid.UUID]) -> list[Memory]:
-        """The rows of ``ids`` that are still active, locked for update (a concurrent pass or
-        writer that changed them first wins; they are skipped)."""
-        if not ids:
-            return []
-        stmt = (
-            select(Memory)
-            .where(
-                Memory.tenant_id == self.tenant_id,
-                Memory.user_id == user_id,
-                Memory.id.in_(list(ids)),
-                Memory.status == "active",
-            )
-            .order_by(Memory.id)
-            .with_for_update()
-        )
-        return list((await self.session.scalars(stmt)).all())
 
 
 async def try_pass_lock(conn: AsyncConnection, key: int) -> bool:

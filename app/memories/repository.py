@@ -27,6 +27,18 @@ class MemoryRepository(UserScopedRepository):
             stmt = stmt.with_for_update()
         return (await self.session.scalars(stmt)).first()
 
+    async def lock_active(self, ids: Sequence[uuid.UUID]) -> list[Memory]:
+        """The rows of ``ids`` that are still active, locked for update, by id."""
+        if not ids:
+            return []
+        stmt = (
+            select(Memory)
+            .where(self._mine(), Memory.id.in_(list(ids)), Memory.status == "active")
+            .order_by(Memory.id)
+            .with_for_update()
+        )
+        return list((await self.session.scalars(stmt)).all())
+
     async def get_many(self, ids: Sequence[uuid.UUID]) -> list[Memory]:
         if not ids:
             return []

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Final, Literal
@@ -147,11 +147,13 @@ class MemoryWriter:
         *,
         tenant_id: uuid.UUID,
         user_id: str,
-        privacy: Privacy,
-        embedder: Embedder,
         actor: str,
         request_id: str | None,
+        privacy: Privacy | None = None,
+        embedder: Embedder | None = None,
     ):
+        """``privacy`` and ``embedder`` are needed by every step that stores what a memory says;
+        a writer that only retires memories (forgetting) is built without them."""
         self.repo = MemoryRepository(session, tenant_id, user_id)
         self.privacy = privacy
         self.embedder = embedder
@@ -177,6 +179,8 @@ class MemoryWriter:
         payload is stored, so the queue never holds the clear values either."""
         if draft.protected:
             return draft
+        if self.privacy is None:
+            raise RuntimeError("this memory writer was built without privacy")
         p = protect_memory(
             self.privacy,
             self.owner,
@@ -203,6 +207,8 @@ class MemoryWriter:
         personal tokens as ``[kind]``, secrets masked). Raises ``EmbeddingError``."""
         todo = [d for d in drafts if d.embedding is None]
         if todo:
+            if self.embedder is None:
+                raise RuntimeError("this memory writer was built without an embedder")
             vectors = await self.embedder.embed_passages(
                 [embedding_text(indexed_text(d, with_date=False)) for d in todo]
             )
@@ -379,7 +385,9 @@ class MemoryWriter:
             metadata=dict(draft.metadata),
             sealed=list(draft.sealed),
             embedding=draft.embedding,
-            embedding_model=self.embedder.model if draft.embedding is not None else None,
+            embedding_model=self.embedder.model
+            if draft.embedding is not None and self.embedder is not None
+            else None,
             content_hash=chash,
             search_text=search_text,
         )
@@ -433,6 +441,8 @@ class MemoryWriter:
         InvalidRequest (422) for a new value alone when the content does not contain the old
         one.
         """
+        if self.privacy is None:
+            raise RuntimeError("this memory writer was built without privacy")
         old = await self._active(memory_id)
         clear_content = self.privacy.reveal_all(old.content, old.sealed, self.owner)
         clear_value = (
@@ -511,6 +521,35 @@ class MemoryWriter:
         except IntegrityError as exc:
             raise Conflict("another active memory holds this fact; supersede it instead") from exc
         return m
+
+    async def archive(
+        self, reasons: Mapping[uuid.UUID, dict[str, Any]], *, batch_rows: int = 500
+    ) -> int:
+        """Archive the memories of ``reasons`` that are still active (forgetting), each with a
+        history row ``archive`` whose ``new`` holds the state, ``reason`` and the
+        ``forgetting`` details (``reasons[id]``: ``{"reason": …, …}``). A memory a concurrent
+        writer changed first is skipped. Returns how many were archived."""
+        await self.repo.lock_writes()
+        ids = list(reasons)
+        archived = 0
+        for start in range(0, len(ids), batch_rows):
+            changed_at = utcnow()
+            for m in await self.repo.lock_active(ids[start : start + batch_rows]):
+                before = snapshot(m)
+                m.status, m.updated_at = "archived", changed_at
+                details = dict(reasons[m.id])
+                reason = details.pop("reason", None)
+                self.repo.add_history(
+                    m,
+                    "archive",
+                    old=before,
+                    new={**snapshot(m), "reason": reason, "forgetting": details},
+                    actor=self.actor,
+                    request_id=self.request_id,
+                )
+                archived += 1
+            await self.repo.flush()
+        return archived
 
     async def delete(self, memory_id: uuid.UUID) -> dict[str, Any]:
         """Real deletion: content, value, embedding and metadata are erased; the history keeps
