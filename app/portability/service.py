@@ -304,7 +304,13 @@ class PortabilityService:
             valid_to=m.valid_to,
             trigger="import",
             origin={
-                **m.origin,
+                # An imported episode is indexed as its text alone: the context it was indexed
+                # with there (origin.context) is not recorded as this row's.
+                **{
+                    k: v
+                    for k, v in m.origin.items()
+                    if not (m.type == "episode" and k == "context")
+                },
                 "imported_from": {"memory_id": str(m.id), "created_at": m.created_at.isoformat()},
             },
             metadata=dict(m.metadata),
