@@ -20,6 +20,7 @@ from app.ingest import endpoints as ingest_endpoints
 from app.ingest.extraction.factory import build_extractor
 from app.jobs import endpoints as job_endpoints
 from app.jobs.monitor import Monitor
+from app.jobs.waiting import WAITER_KEY, JobWaiter
 from app.jobs.worker import Worker
 from app.kit.errors import install_error_handlers, problem_json_errors
 from app.kit.middleware import RequestContextMiddleware
@@ -59,6 +60,7 @@ async def build_runtime(settings: Settings, database: Database | None) -> Runtim
     rt.extras["access"] = access
     await access.start()
     rt.extras["worker"] = Worker(rt)
+    rt.extras[WAITER_KEY] = JobWaiter(rt.asyncpg_dsn)
     monitor = Monitor(rt)
     rt.extras["monitor"] = monitor
     await monitor.start()
@@ -74,6 +76,7 @@ async def close_runtime(rt: Runtime) -> None:
     if "forgetting" in rt.extras:
         await rt.extras["forgetting"].stop()
     await rt.extras["worker"].stop()
+    await rt.extras[WAITER_KEY].close()
     await rt.extras["monitor"].stop()
     await rt.extras["access"].stop()
     for closeable in (rt.embedder, rt.extractor):

@@ -83,6 +83,19 @@ class JobRepository:
         ref = {"tenant_id": str(self.tenant_id), "user_id": user_id, "job_id": str(job_id)}
         await Queries(AsyncpgDriver(raw)).enqueue(ENTRYPOINT, json.dumps(ref).encode())
 
+    async def queue_entry_id(self, job_id: uuid.UUID) -> int | None:
+        """The id of the job's queue entry while it waits or runs (None once it ended)."""
+        row = await self.session.execute(
+            text(
+                "SELECT id FROM pgqueuer"
+                " WHERE convert_from(payload, 'UTF8')::jsonb ->> 'job_id' = :j"
+                " ORDER BY id DESC LIMIT 1"
+            ),
+            {"j": str(job_id)},
+        )
+        found = row.scalar()
+        return int(found) if found is not None else None
+
     async def orphans(self, before: datetime) -> list[tuple[uuid.UUID, str]]:
         """``(job id, user id)`` of the tenant's unfinished jobs (queued or running, last
         changed before ``before``) that no queue entry waits for or runs: they would stay

@@ -169,7 +169,7 @@ def protect_memory(
     fact marked secret (``secret_kind``) is sealed as a whole, and where the content repeats it
     verbatim the content shows the mask too, whether or not detection recognises it there.
     """
-    whole = secret_kind or SECRET_KEYS.get(key or "")
+    whole = SECRET_KEYS.get(key or "") or secret_kind
     c = privacy.protect(content, owner)
     if whole and value and not TOKEN.fullmatch(value):
         entry = privacy._entry(value, whole, "secret", owner)
