@@ -185,7 +185,7 @@ async def test_an_episode_with_one_corrected_fact_of_two_leaves_and_the_other_fa
     # what the old turn said that still holds is still known, from its own fact
     [role] = await listed(tenant, "u", key="work.role", status="active")
     assert role["value"] == "nurse" and role["origin"]["episode_ids"] == [episode_id]
-    _, contents = await recall_first_and_contents(tenant, "what is my job")
+    _, contents = await recall_first_and_contents(tenant, "my work as a nurse")
     assert "works as a nurse" in contents and "Lisbon" not in contents
 
 
