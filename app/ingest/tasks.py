@@ -134,7 +134,17 @@ async def store_facts(
                 for fact, o in zip(facts, outcomes, strict=True)
                 if mid in fact.message_ids
             ]
-            await writer.link_episode(episode, formed)
+            # An episode fades no slower than the facts formed from it (an event's turn).
+            own = rt.settings.half_life_days("episode")
+            lives = [f.half_life_days or rt.settings.half_life_days(f.type) for f in formed]
+            shortest = min((h for h in lives if h is not None), default=None)
+            await writer.link_episode(
+                episode,
+                formed,
+                half_life_days=shortest
+                if shortest is not None and own is not None and shortest < own
+                else None,
+            )
     result = outcome_result(outcomes)
     result["episode_ids"] = list(dict.fromkeys(str(o.memories[0].id) for o in kept))
     return result

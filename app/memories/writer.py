@@ -270,13 +270,23 @@ class MemoryWriter:
         await self.repo.flush()
         return Outcome(memories=[new])
 
-    async def link_episode(self, episode: Memory, facts: Sequence[Memory]) -> None:
+    async def link_episode(
+        self, episode: Memory, facts: Sequence[Memory], *, half_life_days: float | None = None
+    ) -> None:
         """Point ``episode`` and the facts formed from it at each other, both ways:
         ``episode.origin.fact_ids`` and each fact's ``origin.episode_ids`` gain the other's id
-        (ids as strings; links already there are kept). Recorded in each row's history."""
+        (ids as strings; links already there are kept). Recorded in each row's history.
+
+        ``half_life_days``: the shortest half-life of those facts, when it is shorter than the
+        episode's own — the turn then fades as fast as what it said (the turn announcing
+        tomorrow's meeting fades with the meeting's event)."""
         fact_ids = [str(f.id) for f in facts if f.id != episode.id]
         if not fact_ids:
             return
+        if half_life_days is not None and (
+            episode.half_life_days is None or half_life_days < episode.half_life_days
+        ):
+            episode.half_life_days = half_life_days
         self._add_links(episode, "fact_ids", fact_ids)
         for f in facts:
             if f.id != episode.id:

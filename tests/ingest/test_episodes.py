@@ -342,3 +342,17 @@ async def test_an_episode_is_indexed_with_the_previous_turn_and_the_date(
     hit = next(m for m in recalled["memories"] if m["id"] == second["id"])
     assert hit["content"] == "She loved the murals there."
     assert hit["explain"]["text_rank"] is not None
+
+
+async def test_the_turn_of_a_past_event_fades_with_the_event(tenant: TenantCtx) -> None:
+    body = await tenant.say(
+        "u", "s1", "我明天下午三点要和客户开会。", at="2026-09-01T09:00:00+08:00"
+    )
+    [event] = body["memories"]
+    assert event["type"] == "event" and body["episode_ids"]
+    soon = await tenant.recall("u", "客户开会", at="2026-09-01T12:00:00+08:00")
+    assert body["episode_ids"][0] in [m["id"] for m in soon["memories"]] or event["id"] in [
+        m["id"] for m in soon["memories"]
+    ]
+    later = await tenant.recall("u", "客户开会", at="2026-10-15T12:00:00+08:00")
+    assert "客户开会" not in " ".join(m["content"] for m in later["memories"])
