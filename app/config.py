@@ -97,15 +97,29 @@ class Settings(BaseSettings):
     llm_api_key: SecretStr | None = None
     llm_timeout_s: float = Field(default=30.0, gt=0)
 
+    episode_context: bool = Field(
+        default=True,
+        description="Index an episode (a kept user turn) together with the session's previous "
+        "turn (embedding and full text) and the session's date (full text); its content stays "
+        "the turn (docs/formation.md, Episodes)",
+    )
+
     # --- recall ----------------------------------------------------------------------------
     half_life_profile_days: float = Field(default=60.0, gt=0)
     half_life_preference_days: float = Field(default=14.0, gt=0)
     half_life_fact_days: float = Field(default=30.0, gt=0)
     half_life_event_days: float = Field(default=3.0, gt=0)
+    half_life_episode_days: float = Field(
+        default=90.0,
+        gt=0,
+        description="Half-life of an episode (a verbatim user turn): it decays like an event, "
+        "to a floor of decay_floor_episode, and the forgetting pass archives it once faded",
+    )
     decay_floor_profile: float = Field(default=0.6, ge=0, le=1)
     decay_floor_preference: float = Field(default=0.5, ge=0, le=1)
     decay_floor_fact: float = Field(default=0.3, ge=0, le=1)
     decay_floor_event: float = Field(default=0.0, ge=0, le=1)
+    decay_floor_episode: float = Field(default=0.0, ge=0, le=1)
     decay_floor_constraint: float = Field(default=1.0, ge=0, le=1)
     recall_min_decay: float = Field(
         default=0.02,
@@ -159,6 +173,14 @@ class Settings(BaseSettings):
     scope_weight_global: float = 0.8
     scope_weight_session: float = 1.1
     scope_weight_task: float = 1.1
+    recall_type_weight_episode: float = Field(
+        default=0.85,
+        gt=0,
+        le=1,
+        description="Score factor of an episode (a verbatim user turn) in recall: below 1, a "
+        "fact formed from what the user said ranks above the turn itself at equal relevance "
+        "(docs/recall.md, Ranking formula)",
+    )
 
     # --- forgetting (docs/forgetting.md) ---------------------------------------------------
     forget_interval_s: float = Field(
@@ -276,6 +298,7 @@ class Settings(BaseSettings):
             "preference": self.half_life_preference_days,
             "fact": self.half_life_fact_days,
             "event": self.half_life_event_days,
+            "episode": self.half_life_episode_days,
         }.get(memory_type)
 
     def decay_floor(self, memory_type: str) -> float:
@@ -285,6 +308,7 @@ class Settings(BaseSettings):
             "preference": self.decay_floor_preference,
             "fact": self.decay_floor_fact,
             "event": self.decay_floor_event,
+            "episode": self.decay_floor_episode,
             "constraint": self.decay_floor_constraint,
         }[memory_type]
 

@@ -8,10 +8,11 @@ user. Two ways to ingest a turn:
   as the memory's metadata.
 - ``infer`` — the turn as a conversation message: ``POST …/sessions/session-<n>/messages``,
   role ``user``, the ``"<speaker>: "`` prefix kept, the harness' metadata as the message's
-  metadata. The extractor decides what, if anything, is remembered. An extracted memory cites
-  its turns in ``origin.message_ids``; the adapter maps those message ids back to ``dia_id``s
-  (one turn per request, so each job names one turn; see ``_map_infer``) and answers
-  ``{"dia_ids": [...]}``, which the harness accepts.
+  metadata. Every turn that is not only questions and small talk is kept as an ``episode``
+  memory carrying its message's metadata: an episode hit answers its own ``dia_id``. An
+  extracted fact cites its turns in ``origin.message_ids``; the adapter maps those message ids
+  back to ``dia_id``s (one turn per request, so each job names one turn; see ``_map_infer``).
+  Both answer ``{"dia_ids": [...]}``, which the harness accepts.
 
 Both post without ``?wait=true`` (one request per turn, answered 202 at once) and wait for all
 of a user's jobs before the user's first search (``GET /v1/jobs/{id}``).
@@ -167,6 +168,7 @@ class MemlaneLoCoMo:
         for job_id, res in results.items():
             for mid in res.get("memory_ids", []):
                 listed[mid].append(st.jobs[job_id])
+            self.stats["infer_episodes"] += len(res.get("episode_ids", []))
         memories = {}
         for mid in listed:
             r = self.http.get(f"{self._user(user_id)}/memories/{mid}")
@@ -211,6 +213,14 @@ class MemlaneLoCoMo:
         if self.ingest == "raw":
             return [h["metadata"] for h in hits]
         sample_id = user_id.removeprefix("locomo-")
-        return [
-            {"dia_ids": st.memory_dia_ids.get(h["id"], []), "sample_id": sample_id} for h in hits
-        ]
+        out = []
+        for h in hits:
+            if h["type"] == "episode":
+                # An episode carries its message's metadata: its own turn.
+                self.stats["infer_hits_episode"] += 1
+                dias = [h["metadata"]["dia_id"]] if "dia_id" in h["metadata"] else []
+            else:
+                self.stats["infer_hits_fact"] += 1
+                dias = st.memory_dia_ids.get(h["id"], [])
+            out.append({"dia_ids": dias, "sample_id": h["metadata"].get("sample_id", sample_id)})
+        return out

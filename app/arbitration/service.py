@@ -516,6 +516,11 @@ class ArbitrationService:
         out.memories.append(dup)
         await self.repo.flush()
 
+    def new_row(self, cand: Candidate) -> Memory:
+        """The active row ``cand`` becomes when it is stored as it is, not arbitrated (an
+        episode: a verbatim turn holds no key to conflict on). Not yet added to the session."""
+        return self._new_memory(cand, cand.content_hash, single=False)
+
     def _new_memory(self, cand: Candidate, chash: str, *, single: bool) -> Memory:
         now = utcnow()
         return Memory(

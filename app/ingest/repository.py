@@ -43,6 +43,16 @@ class ConversationRepository(UserScopedRepository):
         )
         return list((await self.session.scalars(stmt)).all())
 
+    async def previous_message(self, session_id: str, seq: int) -> Message | None:
+        """The session's message right before ``seq`` (arrival order), or None."""
+        stmt = (
+            select(Message)
+            .where(self.mine(Message), Message.session_id == session_id, Message.seq < seq)
+            .order_by(Message.seq.desc())
+            .limit(1)
+        )
+        return (await self.session.scalars(stmt)).first()
+
     async def touch_session(self, session_id: str) -> None:
         """Create the session row if new, else bump its updated_at."""
         now = utcnow()

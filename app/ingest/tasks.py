@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -12,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.arbitration.service import normalize_text
 from app.db.models import Job
+from app.ingest.episodes import episode_draft, is_episode, with_context
 from app.ingest.extraction.base import ExtractedFact, Turn
 from app.ingest.repository import ConversationRepository, to_turn
 from app.jobs import kinds
@@ -81,9 +83,12 @@ async def store_facts(
     default_at: datetime,
     session_id: str | None,
     task_id: str | None,
+    episodes: Sequence[tuple[str, MemoryDraft]] = (),
 ) -> dict[str, Any]:
-    """Write the facts through the memory writer, in order, in the job's transaction.
-    ``occurred_at`` / ``metadata`` are per message id. Returns ``outcome_result``."""
+    """Write the episodes (``(message id, draft)``), then the facts, through the memory
+    writer, in order, in the job's transaction, and link each episode with the facts formed
+    from its message, both ways. ``occurred_at`` / ``metadata`` are per message id. Returns
+    ``outcome_result`` of the facts, plus ``episode_ids``: the episodes stored or refreshed."""
     rt, job = ctx.rt, ctx.job
     drafts = []
     for fact in facts:
@@ -110,7 +115,39 @@ async def store_facts(
         "extractor:" + rt.extractor.name,
         job.request_id,
     )
-    return outcome_result(await writer.write(drafts))
+    kept = await writer.write([d for _, d in episodes]) if episodes else []
+    # One outcome per admitted draft: a policy that drops some leaves the turns unlinked.
+    by_message = (
+        {mid: o.memories[0] for (mid, _), o in zip(episodes, kept, strict=True)}
+        if len(kept) == len(episodes)
+        else {}
+    )
+    for fact, draft in zip(facts, drafts, strict=True):
+        ids = [str(by_message[m].id) for m in fact.message_ids if m in by_message]
+        if ids:
+            draft.origin["episode_ids"] = list(dict.fromkeys(ids))
+    outcomes = await writer.write(drafts)
+    if by_message and len(outcomes) == len(drafts):
+        for mid, episode in by_message.items():
+            formed = [
+                o.memories[0]
+                for fact, o in zip(facts, outcomes, strict=True)
+                if mid in fact.message_ids
+            ]
+            # An episode fades no slower than the facts formed from it (an event's turn).
+            own = rt.settings.half_life_days("episode")
+            lives = [f.half_life_days or rt.settings.half_life_days(f.type) for f in formed]
+            shortest = min((h for h in lives if h is not None), default=None)
+            await writer.link_episode(
+                episode,
+                formed,
+                half_life_days=shortest
+                if shortest is not None and own is not None and shortest < own
+                else None,
+            )
+    result = outcome_result(outcomes)
+    result["episode_ids"] = list(dict.fromkeys(str(o.memories[0].id) for o in kept))
+    return result
 
 
 @handler(KIND)
@@ -126,6 +163,35 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
     facts = await extract_clear(
         rt, job, [to_turn(m) for m in messages], [e for m in messages for e in m.sealed], task_id
     )
+    owner = owner_of(job.tenant_id, job.user_id)
+    conv = ConversationRepository(session, job.tenant_id, job.user_id)
+    episodes = []
+    for m in messages:
+        if m.role != "user":
+            continue
+        clear = rt.privacy.reveal_all(m.content, m.sealed, owner)
+        if not is_episode(clear):
+            continue
+        draft = episode_draft(
+            content=clear,
+            message_id=str(m.id),
+            occurred_at=m.occurred_at,
+            session_id=session_id,
+            task_id=task_id,
+            job_id=job.id,
+            metadata=dict(m.metadata_ or {}),
+        )
+        if rt.settings.episode_context:
+            previous = await conv.previous_message(session_id, m.seq)
+            with_context(
+                draft,
+                previous_id=str(previous.id) if previous is not None else None,
+                previous=rt.privacy.reveal_all(previous.content, previous.sealed, owner)
+                if previous is not None
+                else None,
+                local_time=to_turn(m).occurred_at,
+            )
+        episodes.append((str(m.id), draft))
     result = await store_facts(
         ctx,
         facts,
@@ -137,6 +203,7 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
         ),
         session_id=session_id,
         task_id=task_id,
+        episodes=episodes,
     )
     if task_id is not None:
         await fill_task_slots(

@@ -64,7 +64,12 @@ async def accepted_or_waited(
         job = await wait_for_job(service.rt, service.tenant_id, service.user_id, job_id, timeout_s)
         if job.status == "done":
             memories, arbitrations = await service.result_of(job)
-            body = WriteResult(job_id=job.id, memories=memories, arbitrations=arbitrations)
+            body = WriteResult(
+                job_id=job.id,
+                memories=memories,
+                arbitrations=arbitrations,
+                episode_ids=(job.result or {}).get("episode_ids", []),
+            )
             return JSONResponse(body.model_dump(mode="json"), status_code=status.HTTP_201_CREATED)
         state = job.status
     else:

@@ -90,8 +90,27 @@ class MemoryRepository(UserScopedRepository):
             .where(
                 self._mine(),
                 Memory.status == "active",
+                # An episode is the turn a fact came from, never a twin of the fact.
+                Memory.type != "episode",
                 Memory.scope == scope,
                 same if scope == "session" else and_(Memory.scope_id == scope_id, same),
+            )
+            .order_by(Memory.created_at)
+            .limit(1)
+            .with_for_update()
+        )
+        return (await self.session.scalars(stmt)).first()
+
+    async def active_episode(self, content_hash: str) -> Memory | None:
+        """The user's active episode with this content hash (the same turn said before),
+        locked for update."""
+        stmt = (
+            select(Memory)
+            .where(
+                self._mine(),
+                Memory.status == "active",
+                Memory.type == "episode",
+                Memory.content_hash == content_hash,
             )
             .order_by(Memory.created_at)
             .limit(1)

@@ -16,7 +16,10 @@ from app.kit.types import ID_PATTERN, Timestamp
 
 __all__ = ["ID_PATTERN", "JobAccepted", "JobRead"]  # re-exported for the routers
 
-MemoryType = Literal["profile", "preference", "fact", "event", "constraint"]
+MemoryType = Literal["profile", "preference", "fact", "event", "constraint", "episode"]
+# What a client may write: an ``episode`` (a verbatim user turn) is only ever formed from the
+# conversation's messages (docs/formation.md, Episodes).
+WritableMemoryType = Literal["profile", "preference", "fact", "event", "constraint"]
 MemorySource = Literal["user_declared", "form", "behavior_observed", "model_inferred", "import"]
 MemoryScope = Literal["user", "task", "session", "global"]
 MemoryStatus = Literal["active", "frozen", "archived", "deleted"]
@@ -56,7 +59,7 @@ class MemoryCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
-    type: MemoryType = "fact"
+    type: WritableMemoryType = "fact"
     key: str | None = Field(default=None, max_length=128, pattern=KEY_PATTERN)
     value: str | None = Field(default=None, max_length=2000)
     source: MemorySource = "user_declared"
@@ -207,6 +210,10 @@ class WriteResult(BaseModel):
     job_id: uuid.UUID
     memories: list[MemoryRead]
     arbitrations: list[ArbitrationRead]
+    episode_ids: list[uuid.UUID] = Field(
+        default_factory=list,
+        description="Conversation turns: the episodes (verbatim user turns) stored or refreshed",
+    )
 
 
 class HistoryEntry(BaseModel):

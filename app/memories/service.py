@@ -263,7 +263,8 @@ class MemoryService:
         )
 
     async def result_of(self, job: Job) -> tuple[list[MemoryRead], list[ArbitrationRead]]:
-        """The memories (current state) and decisions of a finished job."""
+        """The memories (current state) and decisions of a finished job (its episodes are
+        listed apart, ``result["episode_ids"]``)."""
         result = job.result or {}
         ids = [uuid.UUID(i) for i in result.get("memory_ids", [])]
         memories = await self.repo.get_many(ids)

@@ -15,18 +15,26 @@ provider. docs/architecture.md draws the path.
 Extension points, one place each:
 - ``MemoryWriter.admit``: per-user policy (a user's memory mode: facts only, session only,
   paused) decides here whether and how a draft is stored.
-- ``MemoryDraft.kind``: today every draft is a ``fact``. A new kind (``episode``: a verbatim
-  user turn with ``links`` to the facts formed from it) is dispatched in ``_write_one``; it
-  takes the same protection, hashing, embedding and audit steps.
+- ``MemoryDraft.kind``: a ``fact`` is arbitrated; an ``episode`` (a verbatim user turn,
+  type ``episode``) is dispatched in ``_write_one``: the same protection, hashing, embedding
+  and history, no arbitration (it holds no key), and an identical active turn is refreshed
+  rather than stored twice.
+
+Episodes and the facts formed from them point at each other (``origin.episode_ids`` on a fact,
+``origin.fact_ids`` on an episode; ``link_episode``). When a fact leaves current knowledge
+(superseded, stored frozen, deleted, corrected by PATCH), the episodes it was formed from are
+frozen with it — except an episode that also formed the fact's successor — so an old sentence
+never brings a corrected fact back (``_retire_episodes``; docs/formation.md, Episodes).
 """
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -51,6 +59,7 @@ from app.privacy.protect import (
     protect_memory,
 )
 from app.providers.embeddings import Embedder
+from app.recall.text import index_text
 from app.users.policy import MemoryPolicy, formable
 from app.users.settings import policy_of
 
@@ -62,7 +71,8 @@ BASE_CONFIDENCE = {
     "model_inferred": 0.5,
 }
 
-DraftKind = Literal["fact"]
+DraftKind = Literal["fact", "episode"]
+EPISODE: Final = "episode"
 
 
 def base_confidence(source: str) -> float:
@@ -102,6 +112,11 @@ class MemoryDraft:
     protected: bool = False
     embedding: list[float] | None = None
     kind: DraftKind = "fact"
+    # Contextual indexing (an episode): text embedded and full-text indexed together with the
+    # content, never part of it — ``context`` (the previous turn; clear until protected) in
+    # both, ``context_date`` (the session's date in words) in the full text only.
+    context: str | None = None
+    context_date: str | None = None
     # For kinds that point at other memories (an episode's facts); unused by facts.
     links: list[uuid.UUID] = field(default_factory=list)
     # The memory this draft corrects, by id (``MemoryCreate.corrects``): arbitration freezes
@@ -110,6 +125,10 @@ class MemoryDraft:
     # False: a session fact never moves to user scope (the session_only memory mode sets it
     # in ``MemoryWriter.admit``).
     promote: bool = True
+
+    @property
+    def is_episode(self) -> bool:
+        return self.kind == EPISODE or self.type == EPISODE
 
 
 @dataclass(slots=True)
@@ -125,6 +144,16 @@ class Restore:
     confirmations: int = 1
 
 
+def indexed_text(draft: MemoryDraft, *, with_date: bool) -> str:
+    """What is indexed of a draft: its content, then its context (the content first, so a
+    length bound of the index never cuts the memory's own words), then — for the full text —
+    the context date."""
+    parts = [draft.content, draft.context or ""]
+    if with_date:
+        parts.append(draft.context_date or "")
+    return "\n".join(p for p in parts if p)
+
+
 async def embed_drafts(embedder: Embedder | None, drafts: Sequence[MemoryDraft]) -> None:
     """Set the embedding of every draft that has none, in one provider call
     (``embedding_text``: personal tokens as ``[kind]``, secrets masked). Needs no session, so a
@@ -137,7 +166,9 @@ async def embed_drafts(embedder: Embedder | None, drafts: Sequence[MemoryDraft])
         raise RuntimeError("a draft is embedded once it is protected")
     if embedder is None:
         raise RuntimeError("this memory writer was built without an embedder")
-    vectors = await embedder.embed_passages([embedding_text(d.content) for d in todo])
+    vectors = await embedder.embed_passages(
+        [embedding_text(indexed_text(d, with_date=False)) for d in todo]
+    )
     for d, v in zip(todo, vectors, strict=True):
         d.embedding = v
 
@@ -216,12 +247,16 @@ class MemoryWriter:
         )
         meta = protect_json(self.privacy, self.owner, draft.metadata)
         sealed = merge_sealed(draft.sealed, p.sealed, meta.sealed)
+        # The context is only indexed: protected the same way, its sealed entries not kept (no
+        # one reveals it from this row; its own message holds them).
+        context = self.privacy.protect(draft.context, self.owner).text if draft.context else None
         return replace(
             draft,
             content=p.content,
             value=p.value,
             metadata=meta.value,
             sealed=sealed,
+            context=context,
             protected=True,
         )
 
@@ -240,15 +275,156 @@ class MemoryWriter:
         if embed:
             await self.embed(protected)
         await self.repo.lock_writes()
-        return [await self._write_one(d) for d in protected]
+        outcomes = [await self._write_one(d) for d in protected]
+        await self._retire_episodes([m for o in outcomes for m in o.memories])
+        return outcomes
 
     async def _write_one(self, draft: MemoryDraft) -> Outcome:
         # Dispatch on draft.kind: a new kind of memory gets its branch here.
+        if draft.is_episode:
+            return await self._write_episode(draft)
         return await self.arbiter.apply(self._candidate(draft))
+
+    async def _write_episode(self, draft: MemoryDraft) -> Outcome:
+        """A verbatim turn: stored as it is, or — the same turn already active — the existing
+        episode refreshed (confirmations + 1, the new message ids and sessions added; its
+        first metadata kept). Not arbitrated: an episode has no key and conflicts with
+        nothing."""
+        cand = self._candidate(replace(draft, type=EPISODE, key=None, value=None))
+        dup = await self.repo.active_episode(cand.content_hash)
+        if dup is not None:
+            before = snapshot(dup)
+            dup.confirmations += 1
+            dup.updated_at = utcnow()
+            origin = dict(dup.origin or {})
+            for name in ("message_ids", "sessions"):
+                merged = [*origin.get(name, []), *cand.origin.get(name, [])]
+                if merged:
+                    origin[name] = list(dict.fromkeys(merged))
+            dup.origin = origin
+            self.repo.add_history(
+                dup,
+                "refresh",
+                old=before,
+                new=snapshot(dup),
+                actor=self.actor,
+                request_id=self.request_id,
+            )
+            await self.repo.flush()
+            return Outcome(memories=[dup])
+        new = self.arbiter.new_row(cand)
+        self.repo.add(new)
+        self.repo.add_history(
+            new, "create", old=None, new=snapshot(new), actor=self.actor, request_id=self.request_id
+        )
+        await self.repo.flush()
+        return Outcome(memories=[new])
+
+    async def link_episode(
+        self, episode: Memory, facts: Sequence[Memory], *, half_life_days: float | None = None
+    ) -> None:
+        """Point ``episode`` and the facts formed from it at each other, both ways:
+        ``episode.origin.fact_ids`` and each fact's ``origin.episode_ids`` gain the other's id
+        (ids as strings; links already there are kept). Recorded in each row's history.
+
+        ``half_life_days``: the shortest half-life of those facts, when it is shorter than the
+        episode's own — the turn then fades as fast as what it said (the turn announcing
+        tomorrow's meeting fades with the meeting's event)."""
+        fact_ids = [str(f.id) for f in facts if f.id != episode.id]
+        if not fact_ids:
+            return
+        if half_life_days is not None and (
+            episode.half_life_days is None or half_life_days < episode.half_life_days
+        ):
+            episode.half_life_days = half_life_days
+        self._add_links(episode, "fact_ids", fact_ids)
+        for f in facts:
+            if f.id != episode.id:
+                self._add_links(f, "episode_ids", [str(episode.id)])
+        await self.repo.flush()
+
+    def _add_links(self, m: Memory, name: str, ids: Sequence[str]) -> None:
+        origin = dict(m.origin or {})
+        merged = list(dict.fromkeys([*origin.get(name, []), *ids]))
+        if merged == origin.get(name):
+            return
+        before = snapshot(m)
+        origin[name] = merged
+        m.origin = origin
+        self.repo.add_history(
+            m, "link", old=before, new=snapshot(m), actor=self.actor, request_id=self.request_id
+        )
+
+    async def relink(
+        self, memory_ids: Sequence[uuid.UUID], mapping: dict[uuid.UUID, uuid.UUID]
+    ) -> None:
+        """Rewrite the episode/fact links (``origin.episode_ids`` / ``origin.fact_ids``) of the
+        memories ``memory_ids`` through ``mapping`` (ids elsewhere -> ids here), as an import
+        needs; a link to a memory that is not here is dropped."""
+        for m in await self.repo.get_many(list(memory_ids)):
+            origin = dict(m.origin or {})
+            changed = False
+            for name in ("episode_ids", "fact_ids"):
+                if name not in origin:
+                    continue
+                mapped = []
+                for i in origin[name]:
+                    with contextlib.suppress(ValueError):
+                        target = mapping.get(uuid.UUID(str(i)))
+                        if target is not None:
+                            mapped.append(str(target))
+                if mapped != origin[name]:
+                    origin[name], changed = mapped, True
+            if changed:
+                m.origin = origin
+        await self.repo.flush()
+
+    async def _retire_episodes(self, memories: Sequence[Memory]) -> None:
+        """Freeze the active episodes of every fact in ``memories`` that is no longer current
+        (frozen or deleted), so its old words leave recall with it. An episode that also formed
+        the fact's successor (``superseded_by``) stays: it states the correction itself.
+        A frozen episode is ``superseded_by`` the fact's successor (None after a deletion)."""
+        retired = {
+            m.id: m
+            for m in memories
+            if m.type != EPISODE
+            and m.status in ("frozen", "deleted")
+            and (m.origin or {}).get("episode_ids")
+        }
+        for fact in retired.values():
+            successor = (
+                await self.repo.get(fact.superseded_by) if fact.superseded_by is not None else None
+            )
+            keep = set((successor.origin or {}).get("episode_ids", [])) if successor else set()
+            ids = []
+            for i in fact.origin["episode_ids"]:
+                with contextlib.suppress(ValueError, TypeError, AttributeError):
+                    if i not in keep:
+                        ids.append(uuid.UUID(str(i)))
+            for ep in await self.repo.get_many(ids):
+                if ep.status != "active" or ep.type != EPISODE:
+                    continue
+                before = snapshot(ep)
+                now = utcnow()
+                ep.status, ep.superseded_at, ep.updated_at = "frozen", now, now
+                ep.superseded_by = successor.id if successor is not None else None
+                ep.valid_to = max(ep.valid_from, successor.valid_from if successor else now)
+                self.repo.add_history(
+                    ep,
+                    "supersede",
+                    old=before,
+                    new=snapshot(ep),
+                    actor=self.actor,
+                    request_id=self.request_id,
+                )
+        if retired:
+            await self.repo.flush()
 
     def _candidate(self, draft: MemoryDraft) -> Candidate:
         """The arbitration candidate of a protected draft, with its hash and search text."""
         chash, search_text = fingerprint(draft.content)
+        if draft.context or draft.context_date:
+            search_text = index_text(indexed_text(draft, with_date=True))
         return Candidate(
             content=draft.content,
             type=draft.type,
@@ -356,14 +532,20 @@ class MemoryWriter:
             confidence=confidence if confidence is not None else old.confidence,
             trigger="correction",
             is_correction=True,
-            origin={**(old.origin or {}), "revises": str(old.id)},
+            # The new version is the user's edit, not formed from the old one's episodes.
+            origin={
+                **{k: v for k, v in (old.origin or {}).items() if k != "episode_ids"},
+                "revises": str(old.id),
+            },
             metadata=merge_metadata(old.metadata_, metadata)[0],
         )
         [protected] = [self.protect(draft)]
         await self.embed([protected])
         await self.repo.lock_writes()
         old = await self._active(memory_id, for_update=True)
-        return await self.arbiter.supersede(old, self._candidate(protected))
+        out = await self.arbiter.supersede(old, self._candidate(protected))
+        await self._retire_episodes(out.memories)
+        return out
 
     async def restate(self, memory_id: uuid.UUID, *, source: str) -> Outcome:
         """The active memory said again by ``source`` (a user confirming an inferred fact):
@@ -481,6 +663,10 @@ class MemoryWriter:
         if m is None or m.status == "deleted":
             raise NotFound("no such memory")
         origin = dict(m.origin or {})
+        if m.type != EPISODE and origin.get("episode_ids"):
+            # The episodes it was formed from leave current knowledge with it.
+            m.status = "deleted"
+            await self._retire_episodes([m])
         m.status, m.content, m.value, m.embedding, m.metadata_ = "deleted", "", None, None, {}
         m.content_hash, m.origin, m.updated_at = "", {}, utcnow()
         m.search_text, m.sealed = "", []

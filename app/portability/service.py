@@ -280,6 +280,8 @@ class PortabilityService:
         for entry, outcome in zip(frozen, restored, strict=True):
             created.add(mapping[entry.id])
             decisions += [_decision(entry.id, a) for a in outcome.arbitrations]
+        # Episodes and the facts formed from them point at each other by their ids here.
+        await writer.relink(sorted(created), mapping)
         # The document's current entries point back at the frozen ones they superseded,
         # unless another memory here already does (a chain stays linear).
         wanted = {
@@ -414,6 +416,7 @@ class PortabilityService:
         return MemoryDraft(
             content=m.content,
             type=m.type,
+            kind="episode" if m.type == "episode" else "fact",
             key=m.key,
             value=m.value,
             source=m.source,
@@ -424,7 +427,13 @@ class PortabilityService:
             valid_to=m.valid_to,
             trigger="import",
             origin={
-                **m.origin,
+                # An imported episode is indexed as its text alone: the context it was indexed
+                # with there (origin.context) is not recorded as this row's.
+                **{
+                    k: v
+                    for k, v in m.origin.items()
+                    if not (m.type == "episode" and k == "context")
+                },
                 "imported_from": {"memory_id": str(m.id), "created_at": m.created_at.isoformat()},
             },
             metadata=dict(m.metadata),

@@ -27,10 +27,12 @@ def decay_params(settings: Settings) -> dict[str, float]:
         "hl_preference": settings.half_life_preference_days,
         "hl_fact": settings.half_life_fact_days,
         "hl_event": settings.half_life_event_days,
+        "hl_episode": settings.half_life_episode_days,
         "fl_profile": settings.decay_floor_profile,
         "fl_preference": settings.decay_floor_preference,
         "fl_fact": settings.decay_floor_fact,
         "fl_event": settings.decay_floor_event,
+        "fl_episode": settings.decay_floor_episode,
     }
 
 
@@ -50,12 +52,14 @@ def decay_inputs_sql(alias: str, at: str = ":at") -> str:
                WHEN 'profile' THEN CAST(:hl_profile AS float8)
                WHEN 'preference' THEN CAST(:hl_preference AS float8)
                WHEN 'fact' THEN CAST(:hl_fact AS float8)
-               WHEN 'event' THEN CAST(:hl_event AS float8) END) AS half_life_days,
+               WHEN 'event' THEN CAST(:hl_event AS float8)
+               WHEN 'episode' THEN CAST(:hl_episode AS float8) END) AS half_life_days,
            CASE {m}.type
                WHEN 'profile' THEN CAST(:fl_profile AS float8)
                WHEN 'preference' THEN CAST(:fl_preference AS float8)
                WHEN 'fact' THEN CAST(:fl_fact AS float8)
                WHEN 'event' THEN CAST(:fl_event AS float8)
+               WHEN 'episode' THEN CAST(:fl_episode AS float8)
                ELSE 1.0 END AS decay_floor"""
 
 
@@ -127,9 +131,11 @@ def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> 
     — reciprocal rank fusion of both rankings, ``(1/(k+rank_vector) + 1/(k+rank_text)) /
     (2/(k+1))`` so that the best possible is 1, a ranking the row is not a candidate of
     contributing 0 (Cormack, Clarke & Büttcher, SIGIR 2009, fuse the top of each list).
-    score = relevance × confidence × recency × scope_weight, recency = ``recency_sql``.
-    ``similarity`` is NULL for a row that entered by its text rank only. The ``top_k`` best
-    come back with their memory's columns as ``m_<column>`` (``_SHOWN_COLUMNS``).
+    score = relevance × confidence × recency × scope_weight × type_weight, recency =
+    ``recency_sql``; type_weight is ``:w_episode`` for an episode (a verbatim turn ranks below
+    a fact of equal relevance), 1 otherwise. ``similarity`` is NULL for a row that entered by
+    its text rank only. The ``top_k`` best come back with their memory's columns as
+    ``m_<column>`` (``_SHOWN_COLUMNS``).
     """
     vector = mode in ("vector", "hybrid")
     textual = mode in ("text", "hybrid")
@@ -177,7 +183,10 @@ def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> 
                WHEN 'user' THEN CAST(:w_user AS float8)
                WHEN 'global' THEN CAST(:w_global AS float8)
                WHEN 'session' THEN CAST(:w_session AS float8)
-               ELSE CAST(:w_task AS float8) END AS scope_weight
+               ELSE CAST(:w_task AS float8) END AS scope_weight,
+           CASE m.type
+               WHEN 'episode' THEN CAST(:w_episode AS float8)
+               ELSE 1.0 END AS type_weight
       FROM ({candidates}) m
 )"""
     )
@@ -212,7 +221,8 @@ def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> 
         + ",\n".join(ctes)
         + f""",
 top AS (
-    SELECT f.*, f.relevance * f.confidence * {recency_sql("f")} * f.scope_weight AS score
+    SELECT f.*, f.relevance * f.confidence * {recency_sql("f")} * f.scope_weight * f.type_weight
+           AS score
       FROM fused f
      WHERE f.decay >= :min_decay
      ORDER BY score DESC, f.id
@@ -256,6 +266,7 @@ class RankedRow:
     confidence: float
     decay: float
     scope_weight: float
+    type_weight: float
     age_days: float
     half_life_days: float | None
     decay_floor: float
@@ -342,6 +353,7 @@ class RecallRepository:
                 confidence=float(r["confidence"]),
                 decay=float(r["decay"]),
                 scope_weight=float(r["scope_weight"]),
+                type_weight=float(r["type_weight"]),
                 age_days=float(r["age_days"]),
                 half_life_days=r["half_life_days"],
                 decay_floor=float(r["decay_floor"]),

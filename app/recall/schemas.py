@@ -19,14 +19,15 @@ class RecallRequest(BaseModel):
     top_k: int | None = Field(default=None, ge=1, le=100)
     session_id: str | None = Field(default=None, pattern=ID_PATTERN)
     task_id: str | None = Field(default=None, pattern=ID_PATTERN)
-    types: list[MemoryType] | None = Field(default=None, min_length=1, max_length=5)
+    types: list[MemoryType] | None = Field(default=None, min_length=1, max_length=6)
     include_reminders: bool = False
     explain: bool = False
     at: Timestamp | None = Field(default=None, description="Evaluate decay as of this time")
 
 
 class ScoreFactors(BaseModel):
-    """Every factor of ``score = relevance × confidence × decay × scope_weight``
+    """Every factor of ``score = relevance × confidence × recency × scope_weight ×
+    type_weight``
     (docs/recall.md says how relevance comes from similarity and the text rank)."""
 
     similarity: float | None = Field(description="Cosine similarity; null when recall degraded")
@@ -35,6 +36,9 @@ class ScoreFactors(BaseModel):
     confidence: float
     decay: float
     scope_weight: float
+    type_weight: float = Field(
+        description="1 for facts; settings.recall_type_weight_episode for an episode"
+    )
     age_days: float
     half_life_days: float | None
     decay_floor: float

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RANKED_TYPES = ("profile", "preference", "fact", "event")
+RANKED_TYPES = ("profile", "preference", "fact", "event", "episode")
 REMINDERS_TOP_K = 3
 # Extra rows fetched so that dropping shadowed single-valued rows still leaves top_k.
 SCOPE_SLACK = 4
@@ -52,6 +52,22 @@ def narrowest_scope_wins(rows: list[RankedRow]) -> list[RankedRow]:
         if not (r.memory.single_valued and r.memory.key is not None)
         or SCOPE_PRECEDENCE.get(r.memory.scope, 9) == best[r.memory.key]
     ]
+
+
+def without_redundant_episodes(rows: list[RankedRow], shown: set[str]) -> list[RankedRow]:
+    """Leave out an episode every fact of which (``origin.fact_ids``) is already in the answer —
+    ranked above it, or among the constraints (ids ``shown``): the turn would repeat what the
+    answer says, in a slot another memory could take. Order is kept."""
+    out = []
+    seen = set(shown)
+    for r in rows:
+        m = r.memory
+        facts = (m.origin or {}).get("fact_ids") if m.type == "episode" else None
+        if facts and all(f in seen for f in facts):
+            continue
+        seen.add(str(m.id))
+        out.append(r)
+    return out
 
 
 def _recalled(row: RankedRow, explain: bool, privacy: Privacy) -> RecalledMemory:
@@ -82,6 +98,7 @@ def _recalled(row: RankedRow, explain: bool, privacy: Privacy) -> RecalledMemory
             confidence=row.confidence,
             decay=row.decay,
             scope_weight=row.scope_weight,
+            type_weight=row.type_weight,
             age_days=row.age_days,
             half_life_days=row.half_life_days,
             decay_floor=row.decay_floor,
@@ -119,6 +136,7 @@ class RecallService:
             "w_global": s.scope_weight_global,
             "w_session": s.scope_weight_session,
             "w_task": s.scope_weight_task,
+            "w_episode": s.recall_type_weight_episode,
             "min_decay": s.recall_min_decay,
             "w_recency": s.recall_recency_weight,
             "rank_k": s.recall_rank_k,
@@ -127,10 +145,11 @@ class RecallService:
     async def recall(self, req: RecallRequest) -> RecallResponse:
         """Rank the user's active memories for ``req.query``.
 
-        ``score = relevance × confidence × recency × scope_weight`` (docs/recall.md, "Ranking
-        formula"): relevance in 0..1 by the rank of the memory's cosine similarity among the
-        user's rows (hybrid: fused with its full-text rank), ``recency = 1 - w × (1 - decay)``
-        with ``w = settings.recall_recency_weight``, ``decay = max(floor_type, 0.5^(age_days /
+        ``score = relevance × confidence × recency × scope_weight × type_weight``
+        (docs/recall.md, "Ranking formula"; type_weight < 1 only for episodes): relevance in
+        0..1 by the rank of the memory's cosine similarity among the user's rows (hybrid:
+        fused with its full-text rank), ``recency = 1 - w × (1 - decay)`` with ``w =
+        settings.recall_recency_weight``, ``decay = max(floor_type, 0.5^(age_days /
         half_life_days))`` and age measured from the memory's ``valid_from`` to ``req.at``
         (default now); a memory whose decay fell below ``recall_min_decay`` has faded and is
         left out. Constraints of the user, task and session come back separately, always,
@@ -192,14 +211,17 @@ class RecallService:
                     candidates=self.rt.settings.recall_candidates,
                 )
 
-            rows = narrowest_scope_wins(await ranked("active", top_k + SCOPE_SLACK))[:top_k]
-            reminders = await ranked("frozen", REMINDERS_TOP_K) if req.include_reminders else []
             constraints = await repo.constraints(
                 task_id=task_id,
                 session_id=req.session_id,
                 open_scopes=scopes.broad,
                 not_before=oldest,
             )
+            rows = without_redundant_episodes(
+                narrowest_scope_wins(await ranked("active", 2 * top_k + SCOPE_SLACK)),
+                {str(c.id) for c in constraints},
+            )[:top_k]
+            reminders = await ranked("frozen", REMINDERS_TOP_K) if req.include_reminders else []
         RECALL_LATENCY.labels("db").observe(time.perf_counter() - db_started)
         recorder = self.rt.extras.get("access")
         if recorder is not None:

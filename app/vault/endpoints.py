@@ -496,7 +496,8 @@ async def vault_correct(
     try:
         write = MemoryCreate(
             content=content,
-            type=old.type,
+            # a verbatim turn (episode) is corrected by the fact the user states instead
+            type="fact" if old.type == "episode" else old.type,
             key=old.key,
             value=value if old.key else None,
             source="user_declared",

@@ -28,7 +28,8 @@ async def test_a_correction_older_than_the_fact_it_corrected_survives_the_round_
     doc = await export(tenant, "ann")
 
     result = await import_(other_tenant, "zoe", doc)
-    assert result["created"] == 2
+    # the two facts and the turn "I moved to Shanghai." kept as an episode
+    assert result["created"] == 3
 
     got = by_content(await memories(other_tenant, "zoe"))
     shanghai, porto = got[shanghai_text], got["I live in Porto"]
@@ -39,7 +40,7 @@ async def test_a_correction_older_than_the_fact_it_corrected_survives_the_round_
     assert recalled["memories"][0]["value"] == "Shanghai"
 
     again = await import_(other_tenant, "zoe", doc)
-    assert (again["created"], again["unchanged"], again["decisions"]) == (0, 2, [])
+    assert (again["created"], again["unchanged"], again["decisions"]) == (0, 3, [])
     assert by_content(await memories(other_tenant, "zoe")) == got
 
 

@@ -1,0 +1,104 @@
+"""Episodes: which user turns are kept verbatim, and the writer's draft of one.
+
+A user turn is kept as an ``episode`` memory when at least one of its clauses passes the write
+filter's noise test (``app.ingest.extraction.filter.is_noise``): it is neither a question nor
+small talk (greetings, thanks, acknowledgements, weather chatter, filler). A turn made only of
+questions and small talk is not kept — a plain question states nothing the user holds true,
+and recalled later it would compete with the answer it asked for (docs/formation.md, Episodes).
+
+The filter's second test, ``has_memory_signal`` (the clause speaks of the user), is not applied
+here: it decides which statements become facts *about the user*; an episode keeps what the user
+said, in their words, about anyone ("The kids loved the museum.").
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import datetime
+from typing import Any
+
+from app.ingest.extraction.filter import is_noise
+from app.memories.writer import EPISODE, MemoryDraft
+
+# Sentences end at 。！？!?；; or a newline, or at ". " ; clauses split at commas.
+_SENTENCE = re.compile(r"(?<=[。！？!?；;\n])\s*|(?<=[.])\s+(?=\S)")
+_CLAUSE = re.compile(r"\s*(?:，|、|,(?!\d{3}\b))\s*")
+
+
+def clauses(text: str) -> list[str]:
+    """The clauses of a turn, in order (sentence punctuation kept on the clause it ends)."""
+    out: list[str] = []
+    for sentence in _SENTENCE.split(text):
+        out += [c for c in _CLAUSE.split(sentence or "") if c and c.strip()]
+    return out
+
+
+def is_episode(text: str) -> bool:
+    """True if the user turn ``text`` is kept as an episode: some clause of it is neither a
+    question nor small talk."""
+    return any(not is_noise(c) for c in clauses(text))
+
+
+def episode_draft(
+    *,
+    content: str,
+    message_id: str,
+    occurred_at: datetime,
+    session_id: str | None,
+    task_id: str | None,
+    job_id: uuid.UUID,
+    metadata: dict[str, Any],
+) -> MemoryDraft:
+    """The writer's draft of one user turn (clear text; the writer protects it): type and kind
+    ``episode``, scope the task when the turn came with one (else the user), ``valid_from`` =
+    the message's time, the message's metadata as its metadata,
+    ``origin`` = ``{job_id, message_ids: [message_id], session_id, sessions, task_id}``."""
+    origin: dict[str, Any] = {"job_id": str(job_id), "message_ids": [message_id]}
+    if session_id:
+        origin["session_id"] = session_id
+        origin["sessions"] = [session_id]
+    if task_id:
+        origin["task_id"] = task_id
+    # A turn said inside a task belongs to that task, like the decisions formed from it.
+    scope, scope_id = ("task", task_id) if task_id else ("user", "")
+    return MemoryDraft(
+        content=content,
+        type=EPISODE,
+        kind=EPISODE,
+        scope=scope,
+        scope_id=scope_id,
+        source="user_declared",
+        valid_from=occurred_at,
+        trigger="extraction",
+        origin=origin,
+        metadata=dict(metadata),
+    )
+
+
+# The previous turn indexed with an episode is cut to this many characters (e5 reads 512
+# tokens; the full text keeps about 130 distinct words, the episode's own first).
+MAX_CONTEXT_CHARS = 1000
+# English month names whatever the process locale.
+_MONTHS = (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+)  # fmt: skip
+
+
+def with_context(
+    draft: MemoryDraft, *, previous_id: str | None, previous: str | None, local_time: datetime
+) -> MemoryDraft:
+    """Contextual indexing (docs/formation.md, Episodes): the episode is embedded with the
+    session's previous turn ``previous`` (clear text, any role) and full-text indexed with it
+    and the session's date in words ("8 May 2023", the turn's own UTC offset); its content
+    stays the turn. Which context was used is recorded in ``origin.context``
+    (``{"previous_message_id", "date"}``), so the row can be indexed again. Changes and
+    returns ``draft``."""
+    draft.context = previous[:MAX_CONTEXT_CHARS] if previous else None
+    draft.context_date = f"{local_time.day} {_MONTHS[local_time.month - 1]} {local_time.year}"
+    draft.origin["context"] = {
+        "previous_message_id": previous_id if previous else None,
+        "date": local_time.date().isoformat(),
+    }
+    return draft
