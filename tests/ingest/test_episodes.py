@@ -8,8 +8,6 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import pytest
-
 from app.lifecycle.forget import DatabaseRuntime, forget_pass
 from app.runtime import Runtime
 from tests.conftest import TenantCtx
@@ -159,10 +157,6 @@ async def test_a_job_change_freezes_the_old_sentence_zh(tenant: TenantCtx) -> No
     assert (await get(tenant, "u", new["episode_ids"][0]))["status"] == "active"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the offline extractor forms no fact from '我跳槽到了云帆网络' yet (docs/formation.md)",
-)
 async def test_a_job_change_by_tiaocao_freezes_the_old_sentence_zh(tenant: TenantCtx) -> None:
     old = await tenant.say("u", "s1", "我在星河科技上班", at="2026-01-10T09:00:00+08:00")
     await tenant.say("u", "s2", "我跳槽到了云帆网络", at="2026-03-10T09:00:00+08:00")
