@@ -36,8 +36,20 @@ def clauses(text: str) -> list[str]:
 
 def is_episode(text: str) -> bool:
     """True if the user turn ``text`` is kept as an episode: some clause of it is neither a
-    question nor small talk."""
-    return any(not is_noise(c) for c in clauses(text))
+    question nor small talk — nor the condition of a question ("如果我搬到深圳，房租会贵很多吗？",
+    "if I moved to Berlin, would rent go up?" ask as a whole; "We adopted a puppy, any tips?"
+    tells something)."""
+    kept: list[str] = []
+    for sentence in _SENTENCE.split(text):
+        parts = [c for c in _CLAUSE.split(sentence or "") if c and c.strip()]
+        if sentence and sentence.rstrip().endswith(("?", "？")):
+            parts = [c for c in parts if not _CONDITION.match(c)]
+        kept += parts
+    return any(not is_noise(c) for c in kept)
+
+
+# A clause that opens a hypothetical: inside a question it asks, it does not tell.
+_CONDITION = re.compile(r"\s*(?:如果|假如|假设|要是|万一|if\b|what if\b|suppose\b|say\b)", re.I)
 
 
 def episode_draft(

@@ -109,14 +109,18 @@ class Privacy:
         return TOKEN.sub(sub, text)
 
     def reveal_all(self, text: str, sealed: list[dict[str, Any]], owner: str) -> str:
-        """Every sealed value back in place — in memory only, for the local extractor."""
+        """Every sealed value back in place — in memory only, for the local extractor.
+
+        Secret masks all look alike ("******"), so each secret entry fills the first mask still
+        in the text: entries are sealed in the order their values stand in the text, and one
+        value must never fill another's place (it would then stand where no rule masks it)."""
         for entry in sealed:
             try:
                 value = self.cipher.open(entry, owner)
             except SealError:
                 continue
             text = (
-                text.replace(entry["mask"], value)
+                text.replace(entry["mask"], value, 1)
                 if entry["level"] == "secret"
                 else text.replace(entry["token"], value)
             )

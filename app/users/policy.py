@@ -3,8 +3,8 @@
 The four memory modes (docs/vault.md, "Memory settings"):
 
 - ``full``          everything is formed and recalled as usual.
-- ``facts_only``    no ``preference`` or ``event`` memory is formed from conversation; profile
-                    facts, facts and constraints are.
+- ``facts_only``    no ``preference``, ``event`` or ``episode`` memory is formed from
+                    conversation; profile facts, facts and constraints are.
 - ``session_only``  no cross-session memory: a fact formed from a conversation stays in the
                     scope of the session it was said in (never the user's scope, never
                     promoted), and recall reads nothing outside the current session.
@@ -30,8 +30,9 @@ from typing import Literal, Protocol, TypeVar
 MemoryMode = Literal["full", "facts_only", "session_only", "paused"]
 MEMORY_MODES: tuple[MemoryMode, ...] = ("full", "facts_only", "session_only", "paused")
 DEFAULT_MODE: MemoryMode = "full"
-# Types facts_only does not form: what the user likes and what happened to them.
-NOT_IN_FACTS_ONLY = frozenset({"preference", "event"})
+# Types facts_only does not form: what the user likes and what happened to them, and the
+# verbatim turns (episodes) that would carry both.
+NOT_IN_FACTS_ONLY = frozenset({"preference", "event", "episode"})
 # Scopes that outlive a session (recall reads them in every session).
 CROSS_SESSION_SCOPES = ("user", "global")
 

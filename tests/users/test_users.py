@@ -21,12 +21,13 @@ async def put_mode(tenant: TenantCtx, user: str, mode: str, **extra: object) -> 
     return r
 
 
-async def active(tenant: TenantCtx, user: str) -> list[dict]:
+async def active(tenant: TenantCtx, user: str, *, episodes: bool = False) -> list[dict]:
+    """The user's active facts (or, with ``episodes=True``, only their kept turns)."""
     r = await tenant.client.get(
         f"{tenant.user(user)}/memories?status=active", headers=tenant.headers
     )
     assert r.status_code == 200, r.text
-    return r.json()["items"]
+    return [m for m in r.json()["items"] if (m["type"] == "episode") == episodes]
 
 
 # --- users ------------------------------------------------------------------------------------
@@ -121,6 +122,10 @@ async def test_paused_forms_nothing_and_recall_still_works(tenant: TenantCtx) ->
     await put_mode(tenant, "ann", "paused")
     await tenant.say("ann", "s1", "I like green tea")
     assert [m["value"] for m in await active(tenant, "ann")] == ["Berlin"]
+    # nor is the turn itself kept: only the one said before the pause
+    assert [m["content"] for m in await active(tenant, "ann", episodes=True)] == [
+        "I live in Berlin"
+    ]
     recalled = await tenant.recall("ann", "where do I live?")
     assert [m["value"] for m in recalled["memories"]] == ["Berlin"]
 
@@ -129,6 +134,8 @@ async def test_facts_only_forms_no_preferences_or_events(tenant: TenantCtx) -> N
     await put_mode(tenant, "ann", "facts_only")
     await tenant.say("ann", "s1", "I like green tea", "I went to Paris yesterday", "I work at Acme")
     assert [(m["type"], m["value"]) for m in await active(tenant, "ann")] == [("profile", "Acme")]
+    # a verbatim turn would carry the preference and the event: facts_only keeps no turns
+    assert await active(tenant, "ann", episodes=True) == []
 
 
 async def test_session_only_keeps_facts_in_their_session(tenant: TenantCtx) -> None:
@@ -142,8 +149,15 @@ async def test_session_only_keeps_facts_in_their_session(tenant: TenantCtx) -> N
         ("Berlin", "session", "s1"),
         ("Berlin", "session", "s2"),
     }
+    # the turns said in session_only stay in a session too (the same words said again in s2
+    # confirm the turn kept in s1), never in the user's scope
+    kept = await active(tenant, "ann", episodes=True)
+    assert {(m["scope"], m["scope_id"]) for m in kept if m["content"] == "I live in Berlin"} == {
+        ("session", "s1")
+    }
     in_s1 = await tenant.recall("ann", "where do I live and work?", session_id="s1")
-    assert [(m["value"], m["scope_id"]) for m in in_s1["memories"]] == [("Berlin", "s1")]
+    facts_in_s1 = [m for m in in_s1["memories"] if m["type"] != "episode"]
+    assert [(m["value"], m["scope_id"]) for m in facts_in_s1] == [("Berlin", "s1")]
     outside = await tenant.recall("ann", "where do I live and work?", session_id="s3")
     assert outside["memories"] == []
     # Back to full: the user's scope is read again.

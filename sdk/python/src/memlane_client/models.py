@@ -216,7 +216,8 @@ class ExportedMemory(BaseModel):
     ]
     content: Annotated[str, Field(max_length=8000, min_length=1, title="Content")]
     type: Annotated[
-        Literal["profile", "preference", "fact", "event", "constraint"], Field(title="Type")
+        Literal["profile", "preference", "fact", "event", "constraint", "episode"],
+        Field(title="Type"),
     ]
     key: Annotated[Key | None, Field(title="Key")]
     value: Annotated[Value | None, Field(title="Value")]
@@ -465,10 +466,12 @@ class TaskId2(RootModel[str]):
     root: Annotated[str, Field(pattern="^[A-Za-z0-9][A-Za-z0-9._:@\\-]{0,127}$", title="Task Id")]
 
 
-class Types(RootModel[list[Literal["profile", "preference", "fact", "event", "constraint"]]]):
+class Types(
+    RootModel[list[Literal["profile", "preference", "fact", "event", "constraint", "episode"]]]
+):
     root: Annotated[
-        list[Literal["profile", "preference", "fact", "event", "constraint"]],
-        Field(max_length=5, min_length=1, title="Types"),
+        list[Literal["profile", "preference", "fact", "event", "constraint", "episode"]],
+        Field(max_length=6, min_length=1, title="Types"),
     ]
 
 
@@ -496,7 +499,8 @@ class RevealedSecret(BaseModel):
 
 class ScoreFactors(BaseModel):
     """
-    Every factor of ``score = relevance × confidence × decay × scope_weight``
+    Every factor of ``score = relevance × confidence × recency × scope_weight ×
+    type_weight``
     (docs/recall.md says how relevance comes from similarity and the text rank).
     """
 
@@ -512,6 +516,13 @@ class ScoreFactors(BaseModel):
     confidence: Annotated[float, Field(title="Confidence")]
     decay: Annotated[float, Field(title="Decay")]
     scope_weight: Annotated[float, Field(title="Scope Weight")]
+    type_weight: Annotated[
+        float,
+        Field(
+            description="1 for facts; settings.recall_type_weight_episode for an episode",
+            title="Type Weight",
+        ),
+    ]
     age_days: Annotated[float, Field(title="Age Days")]
     half_life_days: Annotated[float | None, Field(title="Half Life Days")]
     decay_floor: Annotated[float, Field(title="Decay Floor")]
@@ -926,7 +937,8 @@ class MemoryRead(BaseModel):
     user_id: Annotated[str, Field(title="User Id")]
     content: Annotated[str, Field(title="Content")]
     type: Annotated[
-        Literal["profile", "preference", "fact", "event", "constraint"], Field(title="Type")
+        Literal["profile", "preference", "fact", "event", "constraint", "episode"],
+        Field(title="Type"),
     ]
     key: Annotated[str | None, Field(title="Key")]
     value: Annotated[str | None, Field(title="Value")]
@@ -968,7 +980,8 @@ class RecalledMemory(BaseModel):
     id: Annotated[UUID, Field(title="Id")]
     content: Annotated[str, Field(title="Content")]
     type: Annotated[
-        Literal["profile", "preference", "fact", "event", "constraint"], Field(title="Type")
+        Literal["profile", "preference", "fact", "event", "constraint", "episode"],
+        Field(title="Type"),
     ]
     key: Annotated[str | None, Field(title="Key")]
     value: Annotated[str | None, Field(title="Value")]
@@ -1029,6 +1042,13 @@ class WriteResult(BaseModel):
     job_id: Annotated[UUID, Field(title="Job Id")]
     memories: Annotated[list[MemoryRead], Field(title="Memories")]
     arbitrations: Annotated[list[ArbitrationRead], Field(title="Arbitrations")]
+    episode_ids: Annotated[
+        list[UUID] | None,
+        Field(
+            description="Conversation turns: the episodes (verbatim user turns) stored or refreshed",
+            title="Episode Ids",
+        ),
+    ] = None
 
 
 class ConfirmResult(BaseModel):
