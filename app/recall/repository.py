@@ -429,7 +429,7 @@ class RecallRepository:
             allowed.append(and_(Memory.scope == "session", Memory.scope_id.in_(r["session_ids"])))
         if r["agent_id"]:
             allowed.append(and_(Memory.scope == "agent", Memory.scope_id == r["agent_id"]))
-        visible = and_(Memory.user_id == self.user_id, or_(*allowed))
+        visible = and_(Memory.user_id == r["user_id"], or_(*allowed))
         if r["templates"]:
             visible = or_(
                 visible,
