@@ -247,3 +247,21 @@ async def test_session_only_users_read_no_tenant_wide_memory(
     assert r.status_code == 200, r.text
     assert text not in recalled(await tenant.recall("alice", "cafeteria closing time"))
     assert text in recalled(await tenant.recall("bob", "cafeteria closing time"))
+
+
+async def test_the_vault_search_shows_a_tenant_memory_without_a_link_to_edit_it(
+    app: object, tenant: TenantCtx
+) -> None:
+    from contextlib import aclosing
+
+    from tests.vault.test_pages import signed_in
+
+    shared = await tenant_write(tenant, "The help desk number is extension 4242")
+    own = await tenant.remember("ann", "My desk is next to the help desk")
+    client, _ = await signed_in(app, tenant.key)
+    async with aclosing(client):
+        page = (await client.get("/vault/users/ann", params={"q": "help desk"})).text
+    assert "The help desk number is extension 4242" in page
+    assert "(shared by the tenant, read-only)" in page
+    assert f"/vault/users/ann/memories/{shared['id']}" not in page
+    assert f"/vault/users/ann/memories/{own['memories'][0]['id']}" in page
