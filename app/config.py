@@ -173,6 +173,18 @@ class Settings(BaseSettings):
     scope_weight_global: float = 0.8
     scope_weight_session: float = 1.1
     scope_weight_task: float = 1.1
+    scope_weight_agent: float = Field(
+        default=1.05,
+        gt=0,
+        description="Scope weight of a memory of the agent scope (the user as one agent sees "
+        "them; docs/scopes.md): above the user's scope, below the session's and the task's",
+    )
+    scope_weight_tenant: float = Field(
+        default=0.6,
+        gt=0,
+        description="Scope weight of a tenant-wide memory (shared knowledge, templates): below "
+        "the user's own and the global scope, so a user's memory of equal relevance ranks first",
+    )
     recall_type_weight_episode: float = Field(
         default=0.85,
         gt=0,

@@ -37,6 +37,7 @@ from app.recall import endpoints as recall_endpoints
 from app.recall.access import AccessRecorder
 from app.runtime import Runtime
 from app.tasks import endpoints as task_endpoints
+from app.tenantwide import endpoints as tenantwide_endpoints
 from app.users import endpoints as user_endpoints
 from app.vault import endpoints as vault_endpoints
 
@@ -102,6 +103,7 @@ ROUTERS = (
     portability_endpoints.router,
     privacy_endpoints.router,
     user_endpoints.router,
+    tenantwide_endpoints.router,
 )
 
 

@@ -61,9 +61,10 @@ from app.config import Settings, get_settings
 from app.db.embedded import DATABASE_NAME, EmbeddedPostgres, start_embedded
 from app.db.session import create_engine, create_sessionmaker, scoped_session
 from app.db.setup import Database, migrate
-from app.recall.repository import RecallRepository, to_tsquery_text
+from app.recall.repository import RecallRepository, ScopeReach, to_tsquery_text
 from app.recall.service import RANKED_TYPES, SCOPE_SLACK, RecallService
 from app.recall.text import query_terms, search_text
+from app.tenantwide.templates import EVERY_USER
 
 BENCH_DIR = Path(__file__).resolve().parent
 RESULTS_DIR = BENCH_DIR / "results"
@@ -389,6 +390,8 @@ def make_queries(
 class Runner:
     """The app's recall path: engine as the app role, scoped session, RecallRepository."""
 
+    user_only = False
+
     def __init__(self, db: Database, settings: Settings, at: datetime, mode: str):
         self.settings = settings
         # As app/main.py's build_runtime does: the application role's URL (a LOGIN role, no
@@ -434,6 +437,9 @@ class Runner:
                 params=self.params,
                 vector_relevance=self.settings.recall_vector_relevance,
                 candidates=self.settings.recall_candidates,
+                # A user in the full memory mode also reads the tenant-wide range (owner
+                # TENANT_WIDE_USER, docs/scopes.md); --user-only measures the one-range scan.
+                reach=None if self.user_only else ScopeReach(templates=(EVERY_USER,)),
             )
             wall = time.perf_counter() - t0
         cap = self.captured
@@ -862,6 +868,7 @@ async def bench(args: argparse.Namespace, pg: EmbeddedPostgres) -> dict[str, Any
     print("server:", json.dumps(result["server"]))
 
     runner = Runner(Database(owner_url=pg.owner_url, embedded=pg), settings, at, mode)
+    runner.user_only = args.user_only
     result["connection"] = await runner.whoami()
     print(f"mode {mode}; the app's engine logs in as", json.dumps(result["connection"]))
     server = ServerSide(owner, pg.pgdata / "log")
@@ -1025,6 +1032,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="keep the database here (reused by the next run); default: a fresh temp dir",
     )
     p.add_argument("--keep", action="store_true", help="leave the server running at the end")
+    p.add_argument(
+        "--user-only",
+        action="store_true",
+        help="scan the user's rows only, without the tenant-wide range every recall also reads",
+    )
     return p.parse_args(argv)
 
 

@@ -21,9 +21,15 @@ Scope = Literal[
     "memories:reveal",
     "users:erase",
     "keys:manage",
+    "tenant:write",
+    "recall:override",
 ]
 ALL_SCOPES: tuple[Scope, ...] = get_args(Scope)
 KEYS_MANAGE: Scope = "keys:manage"
+# Write and delete the tenant's tenant-wide memories and templates, set users' attributes.
+TENANT_WRITE: Scope = "tenant:write"
+# Read another task's or session's memories in a recall (``scope_override``, audited).
+RECALL_OVERRIDE: Scope = "recall:override"
 # What a key bound to one user gets when it is created without explicit scopes.
 USER_BOUND_DEFAULT_SCOPES: tuple[Scope, ...] = ("memories:read", "memories:write")
 

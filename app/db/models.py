@@ -402,3 +402,50 @@ class UserSettingsHistory(Base):
     actor: Mapped[str] = mapped_column(String(64), nullable=False)
     request_id: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = created_at_column()
+
+
+class TenantTemplate(Base):
+    """A rule that attaches a tenant's tenant-wide memories of one template to the users it
+    matches: a user whose attribute ``attribute`` equals ``equals`` (case-insensitively) reads
+    them in recall (docs/scopes.md, Tenant-wide memories)."""
+
+    __tablename__ = "tenant_templates"
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    attribute: Mapped[str] = mapped_column(String(64), nullable=False)
+    equals: Mapped[str] = mapped_column(String(256), nullable=False)
+    created_at: Mapped[datetime] = created_at_column()
+
+
+class UserAttributes(Base):
+    """Attributes a tenant gives one of its users (``{"domain": "acme.com", …}``), matched by
+    the tenant's templates."""
+
+    __tablename__ = "user_attributes"
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    attributes: Mapped[dict[str, Any]] = mapped_column(
+        JSONB, nullable=False, server_default=JSON_OBJECT
+    )
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now()
+    )
+
+
+class ScopeRead(Base):
+    """The audit of one recall that read scopes outside its own (``scope_override``): who
+    (the key), which scopes, which of their memories came back, the request id, when."""
+
+    __tablename__ = "scope_reads"
+    __table_args__ = (Index("ix_scope_reads_user", "tenant_id", "user_id", "id"),)
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(128), nullable=False)
+    actor: Mapped[str] = mapped_column(String(64), nullable=False)
+    scopes: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, nullable=False)
+    memory_ids: Mapped[list[str]] = mapped_column(JSONB, nullable=False, server_default=JSON_ARRAY)
+    request_id: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = created_at_column()

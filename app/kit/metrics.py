@@ -63,6 +63,17 @@ RECALL_HIT = Counter(
 RECALL_DEGRADED = Counter(
     "memlane_recall_degraded_total", "Recalls answered by full-text search without embeddings"
 )
+# per_user_isolation: rows recall was about to return that belong to another tenant or user
+# (app/recall/isolation.py). Expected 0 for ever; any increase is an alert.
+RECALL_ISOLATION_VIOLATIONS = Counter(
+    "memlane_recall_isolation_violations_total",
+    "Recalled rows dropped because they belong to another tenant or user (expected 0)",
+    ["section"],
+)
+RECALL_ISOLATION_CHECKED = Counter(
+    "memlane_recall_isolation_checked_rows_total",
+    "Recalled rows checked for ownership before the response",
+)
 QUERY_CACHE = Counter(
     "memlane_embedding_query_cache_total",
     "Query embeddings answered from the in-process cache (hit) or computed (miss)",

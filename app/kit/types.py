@@ -9,6 +9,9 @@ from pydantic import AfterValidator, AwareDatetime, BeforeValidator
 
 # Ids chosen by clients (users, sessions, tasks, scope ids).
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:@\-]{0,127}$"
+# The owner (``user_id``) of a tenant's tenant-wide memories (docs/scopes.md): it starts with a
+# character ID_PATTERN refuses, so no client-chosen user id is ever this one.
+TENANT_WIDE_USER = "~tenant"
 
 # Times Memlane accepts: wide enough for any history and any plan, narrow enough that every
 # value survives conversion to UTC and the decay arithmetic.

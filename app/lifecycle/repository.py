@@ -12,6 +12,7 @@ from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.db.models import Memory, Tenant, UserSettings
+from app.kit.types import TENANT_WIDE_USER
 from app.recall.repository import decay_inputs_sql, decay_sql
 
 # One active memory of the user with its decay at :at and what protects it. A profile fact
@@ -96,13 +97,16 @@ class ForgetRepository:
         self.tenant_id = tenant_id
 
     async def active_counts(self) -> dict[str, int]:
-        """``{user_id: number of active memories}`` of every user with at least one."""
+        """``{user_id: number of active memories}`` of every user with at least one. The
+        tenant-wide memories (owner TENANT_WIDE_USER) are the tenant's curated knowledge, not a
+        user's: forgetting leaves them to the tenant (docs/scopes.md)."""
         rows = await self.session.execute(
             text(
                 "SELECT user_id, count(*) FROM memories"
-                " WHERE tenant_id = :t AND status = 'active' GROUP BY user_id ORDER BY user_id"
+                " WHERE tenant_id = :t AND status = 'active' AND user_id <> :tenant_wide"
+                " GROUP BY user_id ORDER BY user_id"
             ),
-            {"t": self.tenant_id},
+            {"t": self.tenant_id, "tenant_wide": TENANT_WIDE_USER},
         )
         return {str(u): int(n) for u, n in rows.all()}
 

@@ -21,7 +21,12 @@ MemoryType = Literal["profile", "preference", "fact", "event", "constraint", "ep
 # conversation's messages (docs/formation.md, Episodes).
 WritableMemoryType = Literal["profile", "preference", "fact", "event", "constraint"]
 MemorySource = Literal["user_declared", "form", "behavior_observed", "model_inferred", "import"]
-MemoryScope = Literal["user", "task", "session", "global"]
+# docs/scopes.md: ``agent`` is one user's memories as one agent (``scope_id``) sees them;
+# ``tenant`` is a tenant-wide memory, written only through POST /v1/tenants/{id}/memories.
+MemoryScope = Literal["user", "task", "session", "global", "agent", "tenant"]
+WritableScope = Literal["user", "task", "session", "global", "agent"]
+# The scopes whose memories belong to one task, session or agent: named by ``scope_id``.
+SCOPES_WITH_ID = ("task", "session", "agent")
 MemoryStatus = Literal["active", "frozen", "archived", "deleted"]
 
 MAX_CONTENT_CHARS = 8000
@@ -64,8 +69,14 @@ class MemoryCreate(BaseModel):
     value: str | None = Field(default=None, max_length=2000)
     source: MemorySource = "user_declared"
     confidence: float | None = Field(default=None, ge=0, le=1)
-    scope: MemoryScope = "user"
+    scope: WritableScope = "user"
     scope_id: str | None = Field(default=None, pattern=ID_PATTERN)
+    agent_id: str | None = Field(
+        default=None,
+        pattern=ID_PATTERN,
+        description="The agent this memory belongs to: the same as scope=agent, "
+        "scope_id=agent_id (recall reads it only with that agent_id; docs/scopes.md)",
+    )
     occurred_at: Timestamp | None = Field(
         default=None, description="When the fact became true (ISO-8601 with offset); default now."
     )
@@ -86,10 +97,19 @@ class MemoryCreate(BaseModel):
     def _scope_needs_id(self) -> MemoryCreate:
         if self.corrects is not None and self.infer:
             raise ValueError("corrects is for explicit writes (infer=false)")
-        if self.scope in ("task", "session") and not self.scope_id:
+        if self.agent_id is not None:
+            if self.scope not in ("user", "agent") or self.scope_id not in (None, self.agent_id):
+                raise ValueError(
+                    "agent_id writes to scope=agent with scope_id=agent_id; "
+                    "do not combine it with another scope or scope_id"
+                )
+            self.scope, self.scope_id = "agent", self.agent_id
+        if self.scope in SCOPES_WITH_ID and not self.scope_id:
             raise ValueError(f"scope={self.scope} needs a scope_id")
         if self.scope in ("user", "global") and self.scope_id:
-            raise ValueError(f"scope_id is for task and session scopes, not scope={self.scope}")
+            raise ValueError(
+                f"scope_id is for task, session and agent scopes, not scope={self.scope}"
+            )
         return self
 
 

@@ -29,9 +29,10 @@ from app.memories.schemas import (
     KEY_PATTERN,
     MAX_CONTENT_CHARS,
     MAX_METADATA_BYTES,
-    MemoryScope,
+    SCOPES_WITH_ID,
     MemorySource,
     MemoryType,
+    WritableScope,
 )
 from app.users.schemas import UserSettingsUpdate
 
@@ -82,7 +83,7 @@ class ExportedMemory(BaseModel):
     source: MemorySource
     confidence: float = Field(ge=0, le=1)
     status: ExportedStatus
-    scope: MemoryScope
+    scope: WritableScope
     scope_id: str | None = Field(pattern=ID_PATTERN)
     supersedes: uuid.UUID | None
     superseded_by: uuid.UUID | None
@@ -101,7 +102,7 @@ class ExportedMemory(BaseModel):
 
     @model_validator(mode="after")
     def _scope_needs_id(self) -> ExportedMemory:
-        if self.scope in ("task", "session") and not self.scope_id:
+        if self.scope in SCOPES_WITH_ID and not self.scope_id:
             raise ValueError(f"scope={self.scope} needs a scope_id")
         return self
 

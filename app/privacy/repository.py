@@ -11,7 +11,9 @@ from app.db.models import (
     Memory,
     MemoryHistory,
     Message,
+    ScopeRead,
     Task,
+    UserAttributes,
     UserSettings,
     UserSettingsHistory,
 )
@@ -25,6 +27,8 @@ ERASED_TABLES = (
     ("tasks", Task),
     ("user_settings", UserSettings),
     ("user_settings_history", UserSettingsHistory),
+    ("user_attributes", UserAttributes),
+    ("scope_reads", ScopeRead),
     ("memory_history", MemoryHistory),
     ("arbitrations", Arbitration),
     ("memories", Memory),

@@ -102,6 +102,7 @@ class ContextService:
         token_budget: int | None,
         task_id: str | None,
         top_k: int | None,
+        agent_id: str | None = None,
     ) -> ContextResponse:
         """The prompt block for the session (recall falls back to full-text search when the
         query cannot be embedded in time).
@@ -128,7 +129,13 @@ class ContextService:
         recaller = RecallService(self.rt, self.tenant_id, self.user_id)
         recall = (
             await recaller.recall(
-                RecallRequest(query=query, top_k=top_k, session_id=session_id, task_id=task_id)
+                RecallRequest(
+                    query=query,
+                    top_k=top_k,
+                    session_id=session_id,
+                    task_id=task_id,
+                    agent_id=agent_id,
+                )
             )
             if query
             else None
@@ -138,7 +145,9 @@ class ContextService:
             if recall
             else [
                 c.content
-                for c in await recaller.constraints(session_id=session_id, task_id=task_id)
+                for c in await recaller.constraints(
+                    session_id=session_id, task_id=task_id, agent_id=agent_id
+                )
             ]
         )
         parts = Parts(

@@ -14,9 +14,9 @@ from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
-from app.db.models import ChatSession, Memory, Message, Task
+from app.db.models import ChatSession, Memory, Message, ScopeRead, Task
 from app.db.repository import UserScopedRepository
-from app.kit.types import EARLIEST
+from app.kit.types import EARLIEST, TENANT_WIDE_USER
 
 
 def decay_params(settings: Settings) -> dict[str, float]:
@@ -93,17 +93,49 @@ VectorRelevance = Literal["rank", "cosine"]
 # The rank constant k of rank-based relevance, (k+1)/(k+rank), and of reciprocal rank fusion
 # (Cormack, Clarke & Büttcher, SIGIR 2009) is the bind ``:rank_k`` (settings.recall_rank_k).
 _K = "CAST(:rank_k AS float8)"
+# A row is the user's own — of an open scope, or of a task, session or agent the request
+# names — or a tenant-wide row (owner :tenant_owner) of a template the user matches
+# (docs/scopes.md). ``:owners`` is [user] or [user, tenant_owner]: one index range each.
 _FILTERS = """m.tenant_id = :tenant_id
-       AND m.user_id = :user_id
+       AND m.user_id = ANY(:owners)
        AND m.status = :status
        AND m.type = ANY(:types)
        AND m.valid_from >= :not_before
-       AND (m.scope = ANY(:open_scopes)
-            OR (m.scope = 'task' AND m.scope_id = :task_id)
-            OR (m.scope = 'session' AND m.scope_id = :session_id))"""
+       AND ((m.user_id = :user_id
+             AND (m.scope = ANY(:open_scopes)
+                  OR (m.scope = 'task' AND m.scope_id = ANY(:task_ids))
+                  OR (m.scope = 'session' AND m.scope_id = ANY(:session_ids))
+                  OR (m.scope = 'agent' AND m.scope_id = :agent_id)))
+            OR (m.user_id = :tenant_owner AND m.scope = 'tenant'
+                AND m.scope_id = ANY(:templates)))"""
 # The scopes every recall of a user reads unless the user's memory mode narrows them
 # (app/users/policy.py, recall_scopes).
 OPEN_SCOPES = ("user", "global")
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeReach:
+    """What a recall reads beyond the open scopes and the request's task and session
+    (docs/scopes.md): the agent's own scope, other tasks and sessions (``scope_override``),
+    and the tenant-wide memories of ``templates`` (None: none at all; ``""`` is the template
+    of every user)."""
+
+    agent_id: str | None = None
+    task_ids: tuple[str, ...] = ()
+    session_ids: tuple[str, ...] = ()
+    templates: tuple[str, ...] | None = None
+
+    def binds(self, user_id: str, task_id: str | None, session_id: str | None) -> dict[str, Any]:
+        """The bind parameters of ``_FILTERS`` besides tenant, status, types and dates."""
+        return {
+            "user_id": user_id,
+            "owners": [user_id] if self.templates is None else [user_id, TENANT_WIDE_USER],
+            "tenant_owner": TENANT_WIDE_USER,
+            "templates": list(self.templates or ()),
+            "agent_id": self.agent_id or "",
+            "task_ids": [t for t in (task_id, *self.task_ids) if t],
+            "session_ids": [t for t in (session_id, *self.session_ids) if t],
+        }
 
 
 def recency_sql(alias: str) -> str:
@@ -183,6 +215,8 @@ def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> 
                WHEN 'user' THEN CAST(:w_user AS float8)
                WHEN 'global' THEN CAST(:w_global AS float8)
                WHEN 'session' THEN CAST(:w_session AS float8)
+               WHEN 'agent' THEN CAST(:w_agent AS float8)
+               WHEN 'tenant' THEN CAST(:w_tenant AS float8)
                ELSE CAST(:w_task AS float8) END AS scope_weight,
            CASE m.type
                WHEN 'episode' THEN CAST(:w_episode AS float8)
@@ -301,12 +335,14 @@ class RecallRepository:
         vector_relevance: VectorRelevance = "rank",
         open_scopes: Sequence[str] = OPEN_SCOPES,
         not_before: datetime | None = None,
+        reach: ScopeReach | None = None,
     ) -> list[RankedRow]:
         """The top_k rows by score, best first, with every factor. ``text`` and ``hybrid`` need
         ``query_terms``; ``vector`` and ``hybrid`` need ``query_embedding``. With no terms,
         ``hybrid`` ranks by vector alone and ``text`` finds nothing. Rows are read from the
         scopes ``open_scopes``, the task ``task_id`` and the session ``session_id``, and only
-        when ``valid_from >= not_before`` (a retention limit)."""
+        when ``valid_from >= not_before`` (a retention limit); ``reach`` adds the agent's
+        scope, other tasks and sessions (an override) and the tenant's templates."""
         if mode == "hybrid" and not query_terms:
             mode = "vector"
         if mode == "text" and not query_terms:
@@ -327,14 +363,12 @@ class RecallRepository:
                         "tsquery": to_tsquery_text(query_terms),
                         "at": at,
                         "tenant_id": self.tenant_id,
-                        "user_id": self.user_id,
                         "status": status,
                         "model": model,
                         "types": types,
                         "open_scopes": list(open_scopes),
                         "not_before": not_before or EARLIEST,
-                        "task_id": task_id or "",
-                        "session_id": session_id or "",
+                        **(reach or ScopeReach()).binds(self.user_id, task_id, session_id),
                         "top_k": top_k,
                         "candidates": max(candidates, top_k),
                         **params,
@@ -369,14 +403,17 @@ class RecallRepository:
         session_id: str | None,
         open_scopes: Sequence[str] = OPEN_SCOPES,
         not_before: datetime | None = None,
+        reach: ScopeReach | None = None,
     ) -> list[Memory]:
-        """Active constraints of ``open_scopes``, the task and the session, oldest first (with
+        """Active constraints of ``open_scopes``, the task and the session (and of ``reach``:
+        the agent, overridden scopes, tenant templates), oldest first (with
         ``valid_from >= not_before`` when given)."""
+        r = (reach or ScopeReach()).binds(self.user_id, task_id, session_id)
         stmt = (
             select(Memory)
             .where(
                 Memory.tenant_id == self.tenant_id,
-                Memory.user_id == self.user_id,
+                Memory.user_id.in_(r["owners"]),
                 # Literals, not bind parameters: the planner must see that the partial index
                 # ix_memories_active_constraints covers the query, in generic plans too.
                 text("memories.status = 'active' AND memories.type = 'constraint'"),
@@ -386,11 +423,23 @@ class RecallRepository:
         if not_before is not None:
             stmt = stmt.where(Memory.valid_from >= not_before)
         allowed: list[ColumnElement[bool]] = [Memory.scope.in_(list(open_scopes))]
-        if task_id:
-            allowed.append(and_(Memory.scope == "task", Memory.scope_id == task_id))
-        if session_id:
-            allowed.append(and_(Memory.scope == "session", Memory.scope_id == session_id))
-        return list((await self.session.scalars(stmt.where(or_(*allowed)))).all())
+        if r["task_ids"]:
+            allowed.append(and_(Memory.scope == "task", Memory.scope_id.in_(r["task_ids"])))
+        if r["session_ids"]:
+            allowed.append(and_(Memory.scope == "session", Memory.scope_id.in_(r["session_ids"])))
+        if r["agent_id"]:
+            allowed.append(and_(Memory.scope == "agent", Memory.scope_id == r["agent_id"]))
+        visible = and_(Memory.user_id == r["user_id"], or_(*allowed))
+        if r["templates"]:
+            visible = or_(
+                visible,
+                and_(
+                    Memory.user_id == TENANT_WIDE_USER,
+                    Memory.scope == "tenant",
+                    Memory.scope_id.in_(r["templates"]),
+                ),
+            )
+        return list((await self.session.scalars(stmt.where(visible))).all())
 
     async def record_access(self, counts: dict[uuid.UUID, int], at: datetime) -> None:
         """Add ``counts`` (memory id -> times recalled) to the access statistics, in one
@@ -432,3 +481,33 @@ class ContextRepository(UserScopedRepository):
     async def task(self, task_id: str) -> Task | None:
         stmt = select(Task).where(self.mine(Task), Task.id == task_id)
         return (await self.session.scalars(stmt)).first()
+
+
+class ScopeReadRepository(UserScopedRepository):
+    """The audit of recalls that read overridden scopes (``scope_reads``)."""
+
+    def add(
+        self,
+        *,
+        actor: str,
+        scopes: list[dict[str, str]],
+        memory_ids: list[uuid.UUID],
+        request_id: str | None,
+    ) -> None:
+        self.session.add(
+            ScopeRead(
+                tenant_id=self.tenant_id,
+                user_id=self.user_id,
+                actor=actor,
+                scopes=scopes,
+                memory_ids=[str(i) for i in memory_ids],
+                request_id=request_id,
+            )
+        )
+
+    async def latest(self, limit: int) -> list[ScopeRead]:
+        """The user's audited override reads, newest first, at most ``limit``."""
+        stmt = (
+            select(ScopeRead).where(self.mine(ScopeRead)).order_by(ScopeRead.id.desc()).limit(limit)
+        )
+        return list((await self.session.scalars(stmt)).all())

@@ -11,6 +11,17 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.kit.types import Timestamp
 from app.memories.schemas import ID_PATTERN, MemoryScope, MemorySource, MemoryStatus, MemoryType
 
+MAX_SCOPE_OVERRIDES = 10
+
+
+class ScopeRef(BaseModel):
+    """One task's or one session's memories, named for ``scope_override``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    scope: Literal["task", "session"]
+    scope_id: str = Field(pattern=ID_PATTERN, max_length=128)
+
 
 class RecallRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -23,6 +34,39 @@ class RecallRequest(BaseModel):
     include_reminders: bool = False
     explain: bool = False
     at: Timestamp | None = Field(default=None, description="Evaluate decay as of this time")
+    agent_id: str | None = Field(
+        default=None,
+        pattern=ID_PATTERN,
+        max_length=128,
+        description="The agent asking: its own agent-scope memories are read besides the "
+        "user's; another agent's never are (docs/scopes.md)",
+    )
+    scope_override: list[ScopeRef] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_SCOPE_OVERRIDES,
+        description="Also read these other tasks' or sessions' memories. Needs a key with the "
+        "scope recall:override (403 insufficient-scope without); every such recall is "
+        "audited (GET …/scope-reads)",
+    )
+
+
+class ScopeReadEntry(BaseModel):
+    """One audited recall with ``scope_override``: who read which scopes, and what came back
+    of them."""
+
+    id: int
+    actor: str = Field(description="key:<api key id> of the caller")
+    scopes: list[ScopeRef]
+    memory_ids: list[uuid.UUID] = Field(
+        description="Memories of the overridden scopes the recall returned"
+    )
+    request_id: str | None
+    created_at: datetime
+
+
+class ScopeReadList(BaseModel):
+    items: list[ScopeReadEntry]
 
 
 class ScoreFactors(BaseModel):

@@ -12,7 +12,15 @@ from app.kit.metrics import RECALL_DEGRADED, RECALL_HIT, RECALL_LATENCY, timed
 from app.kit.time import utcnow
 from app.privacy.protect import Privacy, embedding_text, owner_of
 from app.providers.embeddings import EmbeddingError
-from app.recall.repository import RankedRow, RecallMode, RecallRepository, decay_params
+from app.recall.isolation import owned_only
+from app.recall.repository import (
+    RankedRow,
+    RecallMode,
+    RecallRepository,
+    ScopeReach,
+    ScopeReadRepository,
+    decay_params,
+)
 from app.recall.schemas import (
     ConstraintRead,
     RecalledMemory,
@@ -21,10 +29,13 @@ from app.recall.schemas import (
     ScoreFactors,
 )
 from app.recall.text import query_terms
-from app.users.policy import not_before, recall_scopes
+from app.tenantwide.templates import templates_of
+from app.users.policy import RecallScopes, not_before, recall_scopes
 from app.users.settings import policy_of
 
 if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncSession
+
     from app.db.models import Memory
     from app.runtime import Runtime
 
@@ -34,12 +45,13 @@ RANKED_TYPES = ("profile", "preference", "fact", "event", "episode")
 REMINDERS_TOP_K = 3
 # Extra rows fetched so that dropping shadowed single-valued rows still leaves top_k.
 SCOPE_SLACK = 4
-SCOPE_PRECEDENCE = {"session": 0, "task": 1, "user": 2, "global": 3}
+SCOPE_PRECEDENCE = {"session": 0, "task": 1, "agent": 2, "user": 3, "global": 4, "tenant": 5}
 
 
 def narrowest_scope_wins(rows: list[RankedRow]) -> list[RankedRow]:
     """One value per single-valued key: a session fact wins in its session over the task's,
-    which wins over the user's (DESIGN.md rule 6). Order is kept."""
+    which wins over the agent's, then the user's (DESIGN.md rule 6); a tenant-wide value yields
+    to all of them (docs/scopes.md). Order is kept."""
     best: dict[str, int] = {}
     for r in rows:
         m = r.memory
@@ -136,13 +148,36 @@ class RecallService:
             "w_global": s.scope_weight_global,
             "w_session": s.scope_weight_session,
             "w_task": s.scope_weight_task,
+            "w_agent": s.scope_weight_agent,
+            "w_tenant": s.scope_weight_tenant,
             "w_episode": s.recall_type_weight_episode,
             "min_decay": s.recall_min_decay,
             "w_recency": s.recall_recency_weight,
             "rank_k": s.recall_rank_k,
         }
 
-    async def recall(self, req: RecallRequest) -> RecallResponse:
+    async def reach(
+        self, session: AsyncSession, scopes: RecallScopes, req: RecallRequest
+    ) -> ScopeReach:
+        """What ``req`` reads beyond the open scopes, its task and its session
+        (docs/scopes.md): its agent's scope, the tasks and sessions of ``scope_override``
+        (authorized by the endpoint), the tenant-wide memories of the user's templates. A
+        memory mode that reads nothing across sessions (``session_only``) reads none of them."""
+        if not scopes.broad:
+            return ScopeReach()
+        overrides = req.scope_override or []
+        return ScopeReach(
+            agent_id=req.agent_id,
+            task_ids=tuple(o.scope_id for o in overrides if o.scope == "task")
+            if scopes.task
+            else (),
+            session_ids=tuple(o.scope_id for o in overrides if o.scope == "session"),
+            templates=await templates_of(session, self.tenant_id, self.user_id),
+        )
+
+    async def recall(
+        self, req: RecallRequest, *, actor: str = "api", request_id: str | None = None
+    ) -> RecallResponse:
         """Rank the user's active memories for ``req.query``.
 
         ``score = relevance × confidence × recency × scope_weight × type_weight``
@@ -156,13 +191,21 @@ class RecallService:
         outside ``top_k``. When the query embedding fails or takes longer than
         ``recall_embed_timeout_s``, the ranking is full-text only (``mode: text``,
         ``degraded: true``).
+
+        Scopes (docs/scopes.md): ``req.agent_id`` adds that agent's scope; tenant-wide memories
+        of the user's templates come in at ``scope_weight_tenant``; ``req.scope_override``
+        (authorized by the caller) adds other tasks and sessions and is written to the audit
+        ``scope_reads`` with ``actor`` and ``request_id``. Every returned row passes the
+        isolation check of app/recall/isolation.py.
         """
         with timed(RECALL_LATENCY, "total"):
-            response = await self._recall(req)
+            response = await self._recall(req, actor, request_id)
         RECALL_HIT.labels(str(bool(response.memories)).lower()).inc()
         return response
 
-    async def _recall(self, req: RecallRequest) -> RecallResponse:
+    async def _recall(
+        self, req: RecallRequest, actor: str, request_id: str | None
+    ) -> RecallResponse:
         at = req.at or utcnow()
         top_k = req.top_k or self.rt.settings.recall_default_top_k
         types = list(req.types or RANKED_TYPES)
@@ -191,6 +234,7 @@ class RecallService:
             policy = await policy_of(session, self.tenant_id, self.user_id)
             scopes, oldest = recall_scopes(policy), not_before(policy, at)
             task_id = req.task_id if scopes.task else None
+            reach = await self.reach(session, scopes, req)
 
             async def ranked(status: str, limit: int) -> list[RankedRow]:
                 return await repo.ranked(
@@ -204,6 +248,7 @@ class RecallService:
                     session_id=req.session_id,
                     open_scopes=scopes.broad,
                     not_before=oldest,
+                    reach=reach,
                     status=status,
                     top_k=limit,
                     params=self._params(),
@@ -211,17 +256,49 @@ class RecallService:
                     candidates=self.rt.settings.recall_candidates,
                 )
 
-            constraints = await repo.constraints(
-                task_id=task_id,
-                session_id=req.session_id,
-                open_scopes=scopes.broad,
-                not_before=oldest,
+            constraints = owned_only(
+                await repo.constraints(
+                    task_id=task_id,
+                    session_id=req.session_id,
+                    open_scopes=scopes.broad,
+                    not_before=oldest,
+                    reach=reach,
+                ),
+                lambda c: c,
+                section="constraints",
+                tenant_id=self.tenant_id,
+                user_id=self.user_id,
+            )
+            ranked_rows = owned_only(
+                await ranked("active", 2 * top_k + SCOPE_SLACK),
+                lambda r: r.memory,
+                section="memories",
+                tenant_id=self.tenant_id,
+                user_id=self.user_id,
             )
             rows = without_redundant_episodes(
-                narrowest_scope_wins(await ranked("active", 2 * top_k + SCOPE_SLACK)),
-                {str(c.id) for c in constraints},
+                narrowest_scope_wins(ranked_rows), {str(c.id) for c in constraints}
             )[:top_k]
-            reminders = await ranked("frozen", REMINDERS_TOP_K) if req.include_reminders else []
+            reminders = (
+                owned_only(
+                    await ranked("frozen", REMINDERS_TOP_K),
+                    lambda r: r.memory,
+                    section="reminders",
+                    tenant_id=self.tenant_id,
+                    user_id=self.user_id,
+                )
+                if req.include_reminders
+                else []
+            )
+            if req.scope_override:
+                await self._audit_override(
+                    session,
+                    req,
+                    [r.memory for r in rows + reminders],
+                    constraints,
+                    actor,
+                    request_id,
+                )
         RECALL_LATENCY.labels("db").observe(time.perf_counter() - db_started)
         recorder = self.rt.extras.get("access")
         if recorder is not None:
@@ -234,17 +311,49 @@ class RecallService:
             degraded=mode == "text",
         )
 
+    async def _audit_override(
+        self,
+        session: AsyncSession,
+        req: RecallRequest,
+        memories: list[Memory],
+        constraints: list[Memory],
+        actor: str,
+        request_id: str | None,
+    ) -> None:
+        """One ``scope_reads`` row: the overridden scopes and the memories of theirs that this
+        recall returns; committed with the recall's transaction."""
+        named = {(o.scope, o.scope_id) for o in req.scope_override or []}
+        own = {("task", req.task_id), ("session", req.session_id)}
+        read = [m.id for m in [*memories, *constraints] if (m.scope, m.scope_id) in named - own]
+        ScopeReadRepository(session, self.tenant_id, self.user_id).add(
+            actor=actor,
+            scopes=[o.model_dump() for o in req.scope_override or []],
+            memory_ids=list(dict.fromkeys(read)),
+            request_id=request_id,
+        )
+        await session.commit()
+
     async def constraints(
-        self, *, session_id: str | None, task_id: str | None
+        self, *, session_id: str | None, task_id: str | None, agent_id: str | None = None
     ) -> list[ConstraintRead]:
-        """Active constraints of the user, the task and the session (no query needed)."""
+        """Active constraints of the user, the task, the session, the agent and the tenant's
+        templates of the user (no query needed)."""
         async with self.rt.scoped(self.tenant_id, self.user_id) as session:
             policy = await policy_of(session, self.tenant_id, self.user_id)
             scopes = recall_scopes(policy)
+            req = RecallRequest(query="-", agent_id=agent_id)
             rows = await RecallRepository(session, self.tenant_id, self.user_id).constraints(
                 task_id=task_id if scopes.task else None,
                 session_id=session_id,
                 open_scopes=scopes.broad,
                 not_before=not_before(policy, utcnow()),
+                reach=await self.reach(session, scopes, req),
             )
+        rows = owned_only(
+            rows,
+            lambda c: c,
+            tenant_id=self.tenant_id,
+            user_id=self.user_id,
+            section="constraints",
+        )
         return [constraint_read(c, self.rt.privacy) for c in rows]

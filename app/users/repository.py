@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Memory, Task, UserSettings, UserSettingsHistory
 from app.kit.time import utcnow
+from app.kit.types import TENANT_WIDE_USER
 from app.recall.repository import decay_inputs_sql, decay_sql
 from app.users.policy import LOW_CONFIDENCE_SOURCES
 
@@ -36,7 +37,7 @@ WITH u AS (
                  WHERE s.tenant_id = :t AND s.user_id = u.user_id)
            ) AS last_activity_at
       FROM u
-     WHERE u.user_id > :after
+     WHERE u.user_id > :after AND u.user_id <> :tenant_wide
 )
 SELECT * FROM c
  WHERE (CAST(:active_since AS timestamptz) IS NULL OR c.last_activity_at >= :active_since)
@@ -80,6 +81,8 @@ class UserRepository:
                 "active_since": active_since,
                 "has_frozen": has_frozen,
                 "prefix": prefix,
+                # The owner of the tenant-wide memories is no user (docs/scopes.md).
+                "tenant_wide": TENANT_WIDE_USER,
             },
         )
         return [dict(r) for r in rows.mappings().all()]

@@ -501,7 +501,7 @@ async def vault_correct(
             key=old.key,
             value=value if old.key else None,
             source="user_declared",
-            scope=old.scope,
+            scope=old.scope,  # type: ignore[arg-type]  # a user's own: never "tenant"
             scope_id=old.scope_id,
             corrects=memory_id,
         )

@@ -34,6 +34,16 @@ def test_remember_supersedes_and_recall_returns_the_current_fact(client: Memlane
     assert frozen[0].superseded_by == moved.memories[0].id
 
 
+def test_an_agents_memory_is_read_by_that_agent_only(client: Memlane) -> None:
+    ada = client.user("ada")
+    written = ada.remember("On trips Ada wants a window seat", agent_id="travel")
+    assert isinstance(written, WriteResult)
+    assert [(m.scope, m.scope_id) for m in written.memories] == [("agent", "travel")]
+    mine = ada.recall("which seat on trips?", agent_id="travel")
+    assert [m.content for m in mine.memories] == ["On trips Ada wants a window seat"]
+    assert ada.recall("which seat on trips?", agent_id="shopping").memories == []
+
+
 def test_wait_false_answers_the_job_and_wait_for_job_polls_it(client: Memlane) -> None:
     bob = client.user("bob")
     accepted = bob.remember("I like green tea", type="preference", wait=False)

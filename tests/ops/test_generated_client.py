@@ -44,6 +44,9 @@ def test_generated_client_runs_tenant_write_recall(tmp_path: Path) -> None:
         create_memory = importlib.import_module("memlane_client.api.memories.create_memory")
         create_memories = importlib.import_module("memlane_client.api.memories.create_memories")
         recall = importlib.import_module("memlane_client.api.recall.recall")
+        create_tenant_memory = importlib.import_module(
+            "memlane_client.api.tenant_wide.create_tenant_memory"
+        )
         models = importlib.import_module("memlane_client.models")
 
         server = ServeProcess(tmp_path / "memlane")
@@ -98,6 +101,28 @@ def test_generated_client_runs_tenant_write_recall(tmp_path: Path) -> None:
             assert [(m.value, m.status) for m in batch.parsed.memories] == [
                 ("Lyon", models.MemoryReadStatus.FROZEN),
                 ("Nantes", models.MemoryReadStatus.ACTIVE),
+            ]
+            # a tenant-wide write: every user of the tenant recalls it, in scope tenant
+            shared = create_tenant_memory.sync_detailed(
+                tenant_id=tenant.id,
+                client=client,
+                body=models.TenantMemoryCreate(content="The cafeteria opens at 8 am"),
+                wait=True,
+            )
+            assert shared.status_code == 201, shared.content
+            assert isinstance(shared.parsed, models.WriteResult)
+            assert [(m.user_id, m.scope) for m in shared.parsed.memories] == [
+                ("~tenant", models.MemoryReadScope.TENANT)
+            ]
+            cafeteria = recall.sync(
+                tenant_id=tenant.id,
+                user_id="cy",
+                client=client,
+                body=models.RecallRequest(query="when does the cafeteria open", agent_id="desk"),
+            )
+            assert isinstance(cafeteria, models.RecallResponse)
+            assert [(m.content, m.scope) for m in cafeteria.memories] == [
+                ("The cafeteria opens at 8 am", models.RecalledMemoryScope.TENANT)
             ]
         finally:
             server.stop()

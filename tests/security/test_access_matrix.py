@@ -78,6 +78,15 @@ EXPECTATIONS: dict[str, Access] = {
     "list_memories_to_confirm": "user",
     "confirm_memory": "user",
     "reject_memory": "user",
+    "list_scope_reads": "user",
+    "create_tenant_memory": "tenant",
+    "list_tenant_memories": "tenant",
+    "delete_tenant_memory": "tenant",
+    "put_template": "tenant",
+    "list_templates": "tenant",
+    "delete_template": "tenant",
+    "get_user_attributes": "user",
+    "put_user_attributes": "user",
 }
 
 # The scope each operation declares (docs/api-keys.md); admin-only and public ones need none.
@@ -114,6 +123,15 @@ SCOPES: dict[str, str] = {
     "list_memories_to_confirm": "memories:read",
     "confirm_memory": "memories:write",
     "reject_memory": "memories:write",
+    "list_scope_reads": "memories:read",
+    "create_tenant_memory": "tenant:write",
+    "list_tenant_memories": "memories:read",
+    "delete_tenant_memory": "tenant:write",
+    "put_template": "tenant:write",
+    "list_templates": "memories:read",
+    "delete_template": "tenant:write",
+    "get_user_attributes": "memories:read",
+    "put_user_attributes": "tenant:write",
 }
 
 # A valid request body / query per operation, so an answer is about who calls, not about a
@@ -130,6 +148,9 @@ BODIES: dict[str, Any] = {
     "update_task": {"slots": {"city": "overwritten"}},
     "finish_task": {"conclusion": "probe conclusion"},
     "put_user_settings": {"memory_mode": "paused"},
+    "create_tenant_memory": {"content": "probe tenant memory"},
+    "put_template": {"attribute": "domain", "equals": "probe.example"},
+    "put_user_attributes": {"attributes": {"domain": "probe.example"}},
 }
 QUERIES: dict[str, dict[str, str]] = {"get_context": {"query": "vault code locker"}}
 # Path parameters naming an object; `session_id` is a name the client chooses (a session exists
@@ -199,6 +220,7 @@ class World:
             "session_id": "s-" + uuid.uuid4().hex,
             "key_id": str(uuid.uuid4()),
             "job_id": str(uuid.uuid4()),
+            "template_id": "tpl-" + uuid.uuid4().hex,
         }
 
     async def call(
@@ -278,7 +300,19 @@ async def world(client: httpx.AsyncClient) -> World:
             "task_id": f"t-{user}",
             "session_id": f"s-{user}",
             "job_id": written["job_id"],
+            "template_id": f"tpl-{user}",
         }
+
+    # a tenant-wide memory of A (its users read it; B never may) and a template
+    await post(
+        f"/v1/tenants/{a.id}/memories?wait=true", {"content": f"A's shared code {tenant_mark}"}
+    )
+    r = await client.put(
+        f"/v1/tenants/{a.id}/templates/tpl-alice",
+        json={"attribute": "domain", "equals": f"{tenant_mark}.example"},
+        headers=a.headers,
+    )
+    assert r.status_code == 200, r.text
 
     # keys of A: one revoked, one spare (its id is probed from B)
     revoked = await post(f"/v1/tenants/{a.id}/keys", {"name": "to revoke"})

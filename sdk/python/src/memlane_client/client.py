@@ -49,6 +49,7 @@ MEMORY_FIELDS = frozenset(
         "confidence",
         "scope",
         "scope_id",
+        "agent_id",
         "occurred_at",
         "metadata",
         "infer",

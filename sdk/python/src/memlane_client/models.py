@@ -11,7 +11,13 @@ class Scopes(
     RootModel[
         list[
             Literal[
-                "memories:read", "memories:write", "memories:reveal", "users:erase", "keys:manage"
+                "memories:read",
+                "memories:write",
+                "memories:reveal",
+                "users:erase",
+                "keys:manage",
+                "tenant:write",
+                "recall:override",
             ]
         ]
     ]
@@ -19,7 +25,13 @@ class Scopes(
     root: Annotated[
         list[
             Literal[
-                "memories:read", "memories:write", "memories:reveal", "users:erase", "keys:manage"
+                "memories:read",
+                "memories:write",
+                "memories:reveal",
+                "users:erase",
+                "keys:manage",
+                "tenant:write",
+                "recall:override",
             ]
         ],
         Field(
@@ -90,7 +102,13 @@ class ApiKeyCreated(BaseModel):
     scopes: Annotated[
         list[
             Literal[
-                "memories:read", "memories:write", "memories:reveal", "users:erase", "keys:manage"
+                "memories:read",
+                "memories:write",
+                "memories:reveal",
+                "users:erase",
+                "keys:manage",
+                "tenant:write",
+                "recall:override",
             ]
         ],
         Field(title="Scopes"),
@@ -112,7 +130,13 @@ class ApiKeyRead(BaseModel):
     scopes: Annotated[
         list[
             Literal[
-                "memories:read", "memories:write", "memories:reveal", "users:erase", "keys:manage"
+                "memories:read",
+                "memories:write",
+                "memories:reveal",
+                "users:erase",
+                "keys:manage",
+                "tenant:write",
+                "recall:override",
             ]
         ],
         Field(title="Scopes"),
@@ -146,7 +170,9 @@ class ConstraintRead(BaseModel):
     content: Annotated[str, Field(title="Content")]
     key: Annotated[str | None, Field(title="Key")]
     value: Annotated[str | None, Field(title="Value")]
-    scope: Annotated[Literal["user", "task", "session", "global"], Field(title="Scope")]
+    scope: Annotated[
+        Literal["user", "task", "session", "global", "agent", "tenant"], Field(title="Scope")
+    ]
     scope_id: Annotated[str | None, Field(title="Scope Id")]
     occurred_at: Annotated[AwareDatetime, Field(title="Occurred At")]
 
@@ -227,7 +253,7 @@ class ExportedMemory(BaseModel):
     ]
     confidence: Annotated[float, Field(ge=0.0, le=1.0, title="Confidence")]
     status: Annotated[Literal["active", "frozen", "archived"], Field(title="Status")]
-    scope: Annotated[Literal["user", "task", "session", "global"], Field(title="Scope")]
+    scope: Annotated[Literal["user", "task", "session", "global", "agent"], Field(title="Scope")]
     scope_id: Annotated[ScopeId | None, Field(title="Scope Id")]
     supersedes: Annotated[UUID | None, Field(title="Supersedes")]
     superseded_by: Annotated[UUID | None, Field(title="Superseded By")]
@@ -330,6 +356,17 @@ class Confidence(RootModel[float]):
     root: Annotated[float, Field(ge=0.0, le=1.0, title="Confidence")]
 
 
+class AgentId(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="The agent this memory belongs to: the same as scope=agent, scope_id=agent_id (recall reads it only with that agent_id; docs/scopes.md)",
+            pattern="^[A-Za-z0-9][A-Za-z0-9._:@\\-]{0,127}$",
+            title="Agent Id",
+        ),
+    ]
+
+
 class MemoryCreate(BaseModel):
     """
     An explicit memory write. With ``infer=true`` the content goes through extraction.
@@ -349,10 +386,17 @@ class MemoryCreate(BaseModel):
         Field(title="Source"),
     ] = "user_declared"
     confidence: Annotated[Confidence | None, Field(title="Confidence")] = None
-    scope: Annotated[Literal["user", "task", "session", "global"] | None, Field(title="Scope")] = (
-        "user"
-    )
+    scope: Annotated[
+        Literal["user", "task", "session", "global", "agent"] | None, Field(title="Scope")
+    ] = "user"
     scope_id: Annotated[ScopeId | None, Field(title="Scope Id")] = None
+    agent_id: Annotated[
+        AgentId | None,
+        Field(
+            description="The agent this memory belongs to: the same as scope=agent, scope_id=agent_id (recall reads it only with that agent_id; docs/scopes.md)",
+            title="Agent Id",
+        ),
+    ] = None
     occurred_at: Annotated[
         AwareDatetime | None,
         Field(
@@ -475,26 +519,37 @@ class Types(
     ]
 
 
-class RecallRequest(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    query: Annotated[str, Field(max_length=4000, min_length=1, title="Query")]
-    top_k: Annotated[TopK | None, Field(title="Top K")] = None
-    session_id: Annotated[SessionId | None, Field(title="Session Id")] = None
-    task_id: Annotated[TaskId2 | None, Field(title="Task Id")] = None
-    types: Annotated[Types | None, Field(title="Types")] = None
-    include_reminders: Annotated[bool | None, Field(title="Include Reminders")] = False
-    explain: Annotated[bool | None, Field(title="Explain")] = False
-    at: Annotated[
-        AwareDatetime | None, Field(description="Evaluate decay as of this time", title="At")
-    ] = None
+class AgentId1(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="The agent asking: its own agent-scope memories are read besides the user's; another agent's never are (docs/scopes.md)",
+            max_length=128,
+            pattern="^[A-Za-z0-9][A-Za-z0-9._:@\\-]{0,127}$",
+            title="Agent Id",
+        ),
+    ]
 
 
 class RevealedSecret(BaseModel):
     kind: Annotated[str, Field(title="Kind")]
     mask: Annotated[str, Field(title="Mask")]
     value: Annotated[str, Field(title="Value")]
+
+
+class ScopeRef(BaseModel):
+    """
+    One task's or one session's memories, named for ``scope_override``.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    scope: Annotated[Literal["task", "session"], Field(title="Scope")]
+    scope_id: Annotated[
+        str,
+        Field(max_length=128, pattern="^[A-Za-z0-9][A-Za-z0-9._:@\\-]{0,127}$", title="Scope Id"),
+    ]
 
 
 class ScoreFactors(BaseModel):
@@ -670,6 +725,37 @@ class TaskUpdate(BaseModel):
     ] = None
 
 
+class TemplatePut(BaseModel):
+    """
+    A match rule: a user whose attribute ``attribute`` equals ``equals`` (case-insensitive;
+    ``domain`` defaults to the domain of ``email``) reads the template's memories.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    attribute: Annotated[
+        str, Field(examples=["domain"], pattern="^[a-z][a-z0-9_]{0,63}$", title="Attribute")
+    ]
+    equals: Annotated[
+        str, Field(examples=["acme.com"], max_length=256, min_length=1, title="Equals")
+    ]
+
+
+class TemplateRead(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    attribute: Annotated[
+        str, Field(examples=["domain"], pattern="^[a-z][a-z0-9_]{0,63}$", title="Attribute")
+    ]
+    equals: Annotated[
+        str, Field(examples=["acme.com"], max_length=256, min_length=1, title="Equals")
+    ]
+    id: Annotated[str, Field(title="Id")]
+    created_at: Annotated[AwareDatetime, Field(title="Created At")]
+
+
 class TenantCreate(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
@@ -687,6 +773,54 @@ class TenantCreated(BaseModel):
     created_at: Annotated[AwareDatetime, Field(title="Created At")]
 
 
+class Template(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="Only users matching this template read it (PUT …/templates/{id} first); omitted: every user of the tenant",
+            max_length=128,
+            pattern="^[A-Za-z0-9][A-Za-z0-9._:@\\-]{0,127}$",
+            title="Template",
+        ),
+    ]
+
+
+class TenantMemoryCreate(BaseModel):
+    """
+    A tenant-wide memory: shared knowledge or a template's memory, read-only to users.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    content: Annotated[str, Field(max_length=8000, min_length=1, title="Content")]
+    type: Annotated[
+        Literal["profile", "preference", "fact", "event", "constraint"] | None, Field(title="Type")
+    ] = "fact"
+    key: Annotated[Key | None, Field(title="Key")] = None
+    value: Annotated[Value | None, Field(title="Value")] = None
+    source: Annotated[
+        Literal["user_declared", "form", "behavior_observed", "model_inferred", "import"] | None,
+        Field(title="Source"),
+    ] = "user_declared"
+    confidence: Annotated[Confidence | None, Field(title="Confidence")] = None
+    template: Annotated[
+        Template | None,
+        Field(
+            description="Only users matching this template read it (PUT …/templates/{id} first); omitted: every user of the tenant",
+            title="Template",
+        ),
+    ] = None
+    occurred_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            description="When the fact became true (ISO-8601 with offset); default now.",
+            title="Occurred At",
+        ),
+    ] = None
+    metadata: Annotated[dict[str, Any] | None, Field(title="Metadata")] = None
+
+
 class TenantRead(BaseModel):
     id: Annotated[UUID, Field(title="Id")]
     name: Annotated[str, Field(title="Name")]
@@ -701,6 +835,34 @@ class UserActivity(BaseModel):
     user_id: Annotated[str, Field(title="User Id")]
     sessions: Annotated[list[SessionSummary], Field(title="Sessions")]
     tasks: Annotated[list[TaskSummary], Field(title="Tasks")]
+
+
+class UserAttributesPut(BaseModel):
+    """
+    What the tenant knows of a user for its templates, e.g. ``{"domain": "acme.com"}`` or
+    ``{"email": "li@acme.com", "plan": "pro"}``. Replaces the previous attributes.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    attributes: Annotated[dict[str, str], Field(max_length=32, title="Attributes")]
+
+
+class UserAttributesRead(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    attributes: Annotated[dict[str, str], Field(max_length=32, title="Attributes")]
+    user_id: Annotated[str, Field(title="User Id")]
+    templates: Annotated[
+        list[str],
+        Field(
+            description="Ids of the templates these attributes match (their memories reach recall)",
+            title="Templates",
+        ),
+    ]
+    updated_at: Annotated[AwareDatetime | None, Field(title="Updated At")]
 
 
 class UserSettingsChange(BaseModel):
@@ -948,7 +1110,9 @@ class MemoryRead(BaseModel):
     ]
     confidence: Annotated[float, Field(title="Confidence")]
     status: Annotated[Literal["active", "frozen", "archived", "deleted"], Field(title="Status")]
-    scope: Annotated[Literal["user", "task", "session", "global"], Field(title="Scope")]
+    scope: Annotated[
+        Literal["user", "task", "session", "global", "agent", "tenant"], Field(title="Scope")
+    ]
     scope_id: Annotated[str | None, Field(title="Scope Id")]
     supersedes: Annotated[UUID | None, Field(title="Supersedes")]
     superseded_by: Annotated[UUID | None, Field(title="Superseded By")]
@@ -976,6 +1140,48 @@ class MemoryRead(BaseModel):
     ] = None
 
 
+class ScopeOverride(RootModel[list[ScopeRef]]):
+    root: Annotated[
+        list[ScopeRef],
+        Field(
+            description="Also read these other tasks' or sessions' memories. Needs a key with the scope recall:override (403 insufficient-scope without); every such recall is audited (GET …/scope-reads)",
+            max_length=10,
+            min_length=1,
+            title="Scope Override",
+        ),
+    ]
+
+
+class RecallRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    query: Annotated[str, Field(max_length=4000, min_length=1, title="Query")]
+    top_k: Annotated[TopK | None, Field(title="Top K")] = None
+    session_id: Annotated[SessionId | None, Field(title="Session Id")] = None
+    task_id: Annotated[TaskId2 | None, Field(title="Task Id")] = None
+    types: Annotated[Types | None, Field(title="Types")] = None
+    include_reminders: Annotated[bool | None, Field(title="Include Reminders")] = False
+    explain: Annotated[bool | None, Field(title="Explain")] = False
+    at: Annotated[
+        AwareDatetime | None, Field(description="Evaluate decay as of this time", title="At")
+    ] = None
+    agent_id: Annotated[
+        AgentId1 | None,
+        Field(
+            description="The agent asking: its own agent-scope memories are read besides the user's; another agent's never are (docs/scopes.md)",
+            title="Agent Id",
+        ),
+    ] = None
+    scope_override: Annotated[
+        ScopeOverride | None,
+        Field(
+            description="Also read these other tasks' or sessions' memories. Needs a key with the scope recall:override (403 insufficient-scope without); every such recall is audited (GET …/scope-reads)",
+            title="Scope Override",
+        ),
+    ] = None
+
+
 class RecalledMemory(BaseModel):
     id: Annotated[UUID, Field(title="Id")]
     content: Annotated[str, Field(title="Content")]
@@ -994,7 +1200,9 @@ class RecalledMemory(BaseModel):
         Literal["user_declared", "form", "behavior_observed", "model_inferred", "import"],
         Field(title="Source"),
     ]
-    scope: Annotated[Literal["user", "task", "session", "global"], Field(title="Scope")]
+    scope: Annotated[
+        Literal["user", "task", "session", "global", "agent", "tenant"], Field(title="Scope")
+    ]
     scope_id: Annotated[str | None, Field(title="Scope Id")]
     metadata: Annotated[dict[str, Any], Field(title="Metadata")]
     occurred_at: Annotated[AwareDatetime, Field(title="Occurred At")]
@@ -1012,6 +1220,29 @@ class RevealResponse(BaseModel):
     secrets: Annotated[list[RevealedSecret], Field(title="Secrets")]
 
 
+class ScopeReadEntry(BaseModel):
+    """
+    One audited recall with ``scope_override``: who read which scopes, and what came back
+    of them.
+    """
+
+    id: Annotated[int, Field(title="Id")]
+    actor: Annotated[str, Field(description="key:<api key id> of the caller", title="Actor")]
+    scopes: Annotated[list[ScopeRef], Field(title="Scopes")]
+    memory_ids: Annotated[
+        list[UUID],
+        Field(
+            description="Memories of the overridden scopes the recall returned", title="Memory Ids"
+        ),
+    ]
+    request_id: Annotated[str | None, Field(title="Request Id")]
+    created_at: Annotated[AwareDatetime, Field(title="Created At")]
+
+
+class ScopeReadList(BaseModel):
+    items: Annotated[list[ScopeReadEntry], Field(title="Items")]
+
+
 class TaskFinished(BaseModel):
     task: TaskRead
     memories: Annotated[list[MemoryRead], Field(title="Memories")]
@@ -1019,6 +1250,10 @@ class TaskFinished(BaseModel):
 
 class TaskList(BaseModel):
     items: Annotated[list[TaskRead], Field(title="Items")]
+
+
+class TemplateList(BaseModel):
+    items: Annotated[list[TemplateRead], Field(title="Items")]
 
 
 class ToConfirmList(BaseModel):
