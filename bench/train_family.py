@@ -111,7 +111,8 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "我在{org_zh}负责招聘", "我的工作是{role_zh}", "我做的是{role_zh}",
     ),
     "education": (
-        "I went to {school_en}", "graduated from {school_en} in 2016", "I did my PhD at {school_en}",
+        "I went to {school_en}", "graduated from {school_en} in 2016",
+        "I did my PhD at {school_en}",
         "我是{school_zh}毕业的", "我在{school_zh}读的研究生", "本科念的{school_zh}",
     ),
     "drink": (
@@ -144,7 +145,8 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "tech": (
         "I code in {tech_en}", "I use {tech_en} for everything", "{tech_en} is my go-to",
         "I moved our stack to {tech_en}", "we switched to {tech_en}", "I prefer {tech_en}",
-        "我平时用{tech_zh}", "我习惯用{tech_zh}写代码", "现在都改用{tech_zh}了", "我们全面转{tech_zh}了",
+        "我平时用{tech_zh}", "我习惯用{tech_zh}写代码", "现在都改用{tech_zh}了",
+        "我们全面转{tech_zh}了",
         "我主要写{tech_zh}",
     ),
     "habit": (
@@ -163,7 +165,8 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "pets": (
         "I have a {kind_en} named {pet_en}", "our {kind_en} is called {pet_en}",
         "{pet_en} is my {kind_en}", "we got a {kind_en}, {pet_en}",
-        "我养了一只{kind_zh}叫{pet_zh}", "我家{kind_zh}叫{pet_zh}", "我有只{kind_zh}，名字叫{pet_zh}",
+        "我养了一只{kind_zh}叫{pet_zh}", "我家{kind_zh}叫{pet_zh}",
+        "我有只{kind_zh}，名字叫{pet_zh}",
     ),
     "family": (
         "my {rel_en} is a doctor", "I have a {rel_en}", "my {rel_en} is called {pet_en}",
@@ -290,15 +293,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--c", type=float, default=32.0, help="inverse regularisation strength")
     ap.add_argument("--out", type=Path, default=semantic.FAMILY_MODEL)
+    ap.add_argument("--no-dev", action="store_true", help="train on prototypes and templates only")
     args = ap.parse_args(argv)
 
     import numpy as np
 
     base = prototypes() + synthetic()
-    dev = dev_items()
+    dev = [] if args.no_dev and not args.cv else dev_items()
     bx = embed([t for t, _ in base])
     by = [f for _, f in base]
-    dx = embed([t for _, t, _ in dev])
+    dx = embed([t for _, t, _ in dev]) if dev else np.zeros((0, bx.shape[1]), "float32")
     dy = [f for _, _, f in dev]
     print(f"{len(base)} prototype and synthetic sentences, {len(dev)} dev turns")
 
@@ -315,14 +319,16 @@ def main(argv: list[str] | None = None) -> int:
         pred_base: list[str] = [""] * len(dev)
         for k in range(args.folds):
             tr, te = folds != k, folds == k
-            model = fit(np.vstack([bx, dx[tr]]), by + [y for y, t in zip(dy, tr) if t], args.c)
+            model = fit(
+                np.vstack([bx, dx[tr]]), by + [y for y, t in zip(dy, tr, strict=True) if t], args.c
+            )
             probs = model.predict_proba(dx[te])
             idx = np.flatnonzero(te)
             for j, i in enumerate(idx):
                 pred_lr[i] = str(model.classes_[probs[j].argmax()])
                 prob_lr[i] = float(probs[j].max())
             base_model = fit(bx, by, args.c)
-            for j, i in enumerate(idx):
+            for i in idx:
                 pred_base[i] = str(base_model.predict(dx[i : i + 1])[0])
         near = nearest_prototype(dx, px, plabels)
         sims = dx @ px.T
