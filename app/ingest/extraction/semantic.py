@@ -482,6 +482,24 @@ _QUIT_ZH = re.compile(
     r"|对(?P<v>[^，,。！!]{1,10}?)(?:完全|一点|也)?(?:没|不)(?:什么)?(?:兴趣|感兴趣)了"
     r"|不在(?P<u>[^，,。！!\s]{1,8}?)(?:住|工作|上班)了"
 )
+# negation scope: a negated verb and its object, closed by "anymore" ("I don't use Jenkins
+# anymore", "I'm not using Vim any more", "never play golf anymore"), whatever the verb
+_NEG_SCOPE_EN = re.compile(
+    r"\b(?:don'?t|do not|doesn'?t|does not|not|never|no longer)\s+(?:really\s+|even\s+)?"
+    r"[a-z]+\s+(?:(?:the|my|a|an|any|with|in|at|for|to)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
+    r"\s+any ?more\b",
+    re.I,
+)
+# an avoidance lifted: what the user can have again ("现在能吃辣了", "牛奶可以喝了", "I can eat
+# gluten again") is no longer avoided
+_LIFTED = re.compile(
+    r"(?:能|可以)(?:吃|喝|碰|用)(?P<a>[^，,。！!\s了]{1,8})了"
+    r"|(?P<b>[^，,。！!\s]{1,8}?)(?:我)?(?:现在|已经|又|也)?(?:能|可以)(?:吃|喝|碰|用)了"
+    r"|\bcan (?:eat|drink|have|use) (?P<c>[\w' -]{2,30}?) again\b"
+    r"|\b(?P<d>[\w' -]{2,30}?) is (?:fine|ok|okay) (?:for me )?again\b",
+    re.I,
+)
+_LIFT_LEAD = re.compile(r"^(?:其实|不过|但是|现在|已经|我|也|又)+")
 _ENDED_EN = re.compile(
     r"\b(?:recovered from|got over|cured of)\s+(?:my\s+)?(?P<a>[\w' -]{2,30}?)(?=$|[,.;!])"
     r"|\bmy\s+(?P<b>[\w' -]{2,30}?)\s+(?:is|are)\s+(?:back to normal|gone|cured|fine now)"
@@ -503,6 +521,8 @@ _WITHDRAWN_KEY = (
 def withdrawal_key(text: str) -> str | None:
     """The key of what ``text`` withdraws, from the verb that withdraws it ("stopped drinking"
     → ``preference.drink``, "不用…了" → ``tech.preferred``); ``None`` when no verb says."""
+    if _LIFTED.search(text):
+        return "diet.avoid"  # what can be had again was avoided
     for pattern, key in _WITHDRAWN_KEY:
         if pattern.search(text):
             return key
@@ -563,6 +583,10 @@ def quit_objects(text: str) -> list[str]:
         found.append(m.group("x"))
     for m in _QUIT_ZH.finditer(text):
         found.extend(g for g in m.groupdict().values() if g)
+    for m in _NEG_SCOPE_EN.finditer(text):
+        found.append(m.group("x"))
+    for m in _LIFTED.finditer(text):
+        found.extend(_LIFT_LEAD.sub("", g) for g in m.groupdict().values() if g)
     for m in _ENDED_EN.finditer(text):
         found.extend(g for g in m.groupdict().values() if g)
     out = []
