@@ -1021,6 +1021,9 @@ def _family(text: str, zh: bool) -> list[tuple[str, str | None]]:
     return [("family.member", rel.group(0).lower())] if rel else []
 
 
+_COMPLEMENT = re.compile(r"(?:how|what|when|where|why|whether|that|the way|it when)\b", re.I)
+
+
 def fits(key: str, value: str | None) -> bool:
     """A light check that ``value`` can be a value of ``key`` (a key that needs a name gets
     no sentence; no key gets a pronoun or an empty string)."""
@@ -1029,6 +1032,8 @@ def fits(key: str, value: str | None) -> bool:
     v = value.strip()
     if not v or v.lower() in _EN_STOP:
         return False
+    if _COMPLEMENT.match(v):
+        return False  # "how art lets us…": a remark about something, not a thing liked or held
     spec = key_spec(key)
     if spec is None:
         return True
