@@ -928,6 +928,18 @@ _GENERIC_PLACE_ZH = {
 }
 
 
+_GENERIC_PLACE_EN = re.compile(
+    r"^(?:there|here|work|the office|the company|my company|my job|our company|the firm)\b", re.I
+)
+
+
+def is_generic_place(value: str) -> bool:
+    """True if a workplace value opens with a word that points at a place without naming it
+    ("那边 mainly", "单位还", "there"): it names no employer."""
+    v = re.sub(r"^(?:我们?)?在", "", value.strip())
+    return any(v.startswith(w) for w in _GENERIC_PLACE_ZH) or bool(_GENERIC_PLACE_EN.match(v))
+
+
 _JOINED_ZH = re.compile(
     r"(?:(?:跳槽到|跳到|加入|入职|转到|换到)了?|去了|到了)([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)"
     r"(?:做|当|工作|上班|了|$|，|,|。)"
