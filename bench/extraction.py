@@ -174,6 +174,8 @@ def superseded_by_active(m: dict[str, Any], by_id: dict[str, dict[str, Any]]) ->
 def score_case(case: dict[str, Any], memories: list[dict[str, Any]]) -> CaseResult:
     """Compare the memories of one case's user with its label (rules in bench/README.md)."""
     res = CaseResult()
+    # an episode is the user's turn kept verbatim, not a formed fact: it is not scored
+    memories = [m for m in memories if m.get("type") != "episode"]
     active = [m for m in memories if m["status"] == "active"]
     frozen = [m for m in memories if m["status"] == "frozen"]
     by_id = {str(m["id"]): m for m in memories}

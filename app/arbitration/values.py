@@ -52,6 +52,8 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
 
     Reads with ``repo.active_with_keys`` (rows locked for update, as arbitration does next).
     """
+    if cand.is_correction and cand.retracts and cand.type != "constraint":
+        await _widen_retracts(repo, cand)
     if cand.key is None or cand.value is None or cand.type == "constraint":
         return
     olds = await repo.active_with_keys([cand.key], cand.scope, cand.scope_id)
@@ -74,3 +76,40 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     if stale:
         cand.is_correction = True
         cand.retracts = list(dict.fromkeys([*cand.retracts, *stale]))
+
+
+# keys whose value is a thing the user can give up: a retraction may name it in fewer words
+# than it was stored with ("不用 Windows 了" withdraws "Windows 开发", "quit cola" withdraws
+# "每天都喝可乐", "对综艺没兴趣了" withdraws "看综艺")
+_GIVEN_UP_KEYS = (
+    "preference.likes", "preference.drink", "preference.dislikes", "diet.avoid", "diet.style",
+    "tech.preferred", "schedule.habit", "health.condition", "work.employer", "work.role",
+)  # fmt: skip
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _names(part: str, whole: str) -> bool:
+    """True if normalised ``part`` is a word of ``whole`` (Latin: whole words; Chinese: a
+    substring of at least two characters)."""
+    p, w = normalize_value(part), normalize_value(whole)
+    if not p or p == w:
+        return False
+    if p.isascii():
+        words = _WORD.findall(unicodedata.normalize("NFKC", whole).lower())
+        return len(p) >= 3 and p in words
+    return len(p) >= 2 and p in w
+
+
+async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:
+    """Add to ``cand.retracts`` the active values of the given-up keys that a retracted value
+    names in fewer words, so arbitration's exact-value match freezes them too."""
+    olds = await repo.active_with_keys(list(_GIVEN_UP_KEYS), cand.scope, cand.scope_id)
+    more = [
+        old.value
+        for old in olds
+        if old.value is not None
+        and old.value != cand.value
+        and any(r and _names(r, old.value) for r in cand.retracts)
+    ]
+    if more:
+        cand.retracts = list(dict.fromkeys([*cand.retracts, *more]))

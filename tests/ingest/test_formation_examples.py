@@ -214,3 +214,36 @@ async def test_questions_hypotheticals_and_other_peoples_doings_store_nothing(
     assert sorted(m["content"] for m in stored) == sorted(
         ["My colleague just moved to Berlin.", "我同事特别爱吃辣。"]
     )
+
+
+async def test_a_negated_verb_with_anymore_gives_its_object_up_en(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I mostly use Emacs for editing.", at=T1)
+    await tenant.say("u", "s2", "I don't use Emacs anymore.", at=T2)
+    assert await _active(tenant, "u", "tech.preferred") in ([], [None])
+    assert await _frozen(tenant, "u", "tech.preferred") == ["emacs"]
+
+
+async def test_an_avoidance_lifted_is_withdrawn_zh_and_en(tenant: TenantCtx) -> None:
+    await tenant.say("zh", "s1", "我不吃羊肉。", at=T1)
+    await tenant.say("zh", "s2", "现在羊肉能吃了。", at=T2)
+    assert "羊肉" not in await _active(tenant, "zh", "diet.avoid")
+    assert await _frozen(tenant, "zh", "diet.avoid") == ["羊肉"]
+    await tenant.say("en", "s1", "I don't eat shellfish.", at=T1)
+    await tenant.say("en", "s2", "I can eat shellfish again.", at=T2)
+    assert "shellfish" not in await _active(tenant, "en", "diet.avoid")
+    assert await _frozen(tenant, "en", "diet.avoid") == ["shellfish"]
+
+
+async def test_giving_up_a_thing_freezes_the_value_that_names_it_in_more_words(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "我喜欢用 Linux 开发", at=T1)
+    assert await _active(tenant, "u", "preference.likes") == ["linux 开发"]
+    await tenant.say("u", "s2", "现在不用 Linux 了", at=T2)
+    assert await _active(tenant, "u", "preference.likes") == []
+    assert await _frozen(tenant, "u", "preference.likes") == ["linux 开发"]
+
+
+async def test_a_remark_about_something_loved_is_no_liking(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I love how the rain sounds at night.")
+    assert await _active(tenant, "u", "preference.likes") == []

@@ -222,3 +222,12 @@ def test_a_question_clause_does_not_spoil_the_statement() -> None:
 def test_encouragement_is_not_a_rule() -> None:
     for text in ["别担心，会好的", "不要紧", "别客气"]:
         assert by_key(extract(text), "assistant.constraint") == [], text
+
+
+def test_a_place_pointed_at_is_no_employer() -> None:
+    for text in ("我在单位还负责招人", "在那边 mainly 负责 growth hacking", "我在公司那边管质检"):
+        employers = [f.value for f in extract(text) if f.key == "work.employer"]
+        assert employers == [], text
+    assert [f.value for f in extract("我在晨曦出版社做编辑") if f.key == "work.employer"] == [
+        "晨曦出版社"
+    ]

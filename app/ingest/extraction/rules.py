@@ -1664,8 +1664,17 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             facts[pos:pos] = new
     covered = {r for f in facts for r in f.retracts}
     facts += [f for f in _leftovers(state) if not set(f.retracts) <= covered]
+    # "在那边负责…", "我在单位还负责招人": a place pointed at is no employer
+    facts = [
+        f
+        for f in facts
+        if not (f.key in _WORKPLACE_KEYS and f.value and semantic.is_generic_place(f.value))
+    ]
     _change_cues(turn, facts)
     return facts + _withdrawal(turn, facts)
+
+
+_WORKPLACE_KEYS = frozenset(("work.employer", "work.location"))
 
 
 def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:

