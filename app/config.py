@@ -124,8 +124,8 @@ class Settings(BaseSettings):
         default=0.1,
         ge=0,
         le=1,
-        description="Added to the base confidence of a fact the user emphasised (\"记住\", "
-        "\"don't forget\"); the memory is also pinned, so forgetting never archives it",
+        description='Added to the base confidence of a fact the user emphasised ("记住", '
+        '"don\'t forget"); the memory is also pinned, so forgetting never archives it',
     )
 
     # --- recall ----------------------------------------------------------------------------
