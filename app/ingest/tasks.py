@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.arbitration.service import normalize_text
+from app.arbitration.service import Outcome, normalize_text
 from app.db.models import Job, Message
 from app.ingest.episodes import episode_draft, is_episode, with_context
 from app.ingest.extraction.base import ExtractedFact, Turn
@@ -224,7 +224,10 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
         ),
     )
     if back_refs:
-        await apply_back_refs(ctx, conv, session_id, back_refs)
+        referred = outcome_result(await apply_back_refs(ctx, conv, session_id, back_refs))
+        result["memory_ids"] = list(dict.fromkeys(result["memory_ids"] + referred["memory_ids"]))
+        result["arbitrations"] += referred["arbitrations"]
+        result["arbitrations_total"] += referred["arbitrations_total"]
     chat = await conv.get_session(session_id)
     if chat is not None and chat.ended_at is not None:
         # Turns accepted before the session ended, formed after: nothing stays in its scope.
@@ -318,7 +321,7 @@ async def apply_back_refs(
     conv: ConversationRepository,
     session_id: str,
     back_refs: list[tuple[Message, Cues]],
-) -> None:
+) -> list[Outcome]:
     """A turn that only says "记住" / "remember that" / "别忘了" about the user's previous
     turn (sent in an earlier batch): the facts formed from that turn are said again through the
     writer with the cue — promoted from the session's scope when asked to remember, pinned and
@@ -334,6 +337,7 @@ async def apply_back_refs(
         "extractor:" + rt.extractor.name,
         job.request_id,
     )
+    outcomes: list[Outcome] = []
     for m, cue in back_refs:
         previous = await conv.previous_message(session_id, m.seq)
         while previous is not None and previous.role != "user":
@@ -371,7 +375,8 @@ async def apply_back_refs(
             if cue.remember is not None and old.scope == "session":
                 draft.promote_now = True
         if drafts:
-            await writer.write(drafts)
+            outcomes += await writer.write(drafts)
+    return outcomes
 
 
 async def queue_compression(session: AsyncSession, job: Job, session_id: str) -> None:
