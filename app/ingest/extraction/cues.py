@@ -76,8 +76,10 @@ EMPHASIS_ZH = re.compile(
     r"|(?:很|非常|特别|十分|超级|极其|尤其)重要|重要的是|划重点|敲黑板"
 )
 # An explicit request to keep it; not "我记得…" (a recollection) nor a question ("记得吗").
+# "帮我记下" is a request, "我记得" / "你还记得" a recollection.
 REMEMBER_ZH = re.compile(
-    r"(?<![我他她它们没])(?:记住|记下|记一下|记好|记牢|记着|记得|记上)(?![吗么没])"
+    r"(?:(?<=[帮给替为]我)|(?<![我他她它们没还]))"
+    r"(?:记住|记下|记一下|记好|记牢|记着|记得|记上)(?![吗么没])"
 )
 # "这个不用记", "不必记住": the user says it need not be kept.
 NO_REMEMBER_ZH = re.compile(r"(?:不用|不必|无需|不需要|没必要|用不着|别)(?:记住|记下|记着|记|存)")
