@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import pytest
+from memlane_client import AsyncMemlane
 
 from tests.conftest import TenantCtx
 
@@ -246,3 +248,15 @@ async def test_another_tenant_cannot_end_a_session(
     assert r.status_code == 404
     again = await tenant.say("u", "s1", "这次先喝茶", at=LATER)  # still open
     assert again["memories"]
+
+
+async def test_the_async_sdk_ends_a_session(app: Any, tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "这周先喝茶", at=AT)
+    transport = httpx.ASGITransport(app=app)
+    async with AsyncMemlane(
+        "http://memlane.test", tenant.key, tenant_id=tenant.id, transport=transport
+    ) as client:
+        ended = await client.user("u").end_session("s1")
+        assert ended.session_id == "s1" and ended.archived == 2  # the fact and its turn
+        again = await client.user("u").end_session("s1")
+        assert again.ended_at == ended.ended_at and again.archived == 0
