@@ -56,10 +56,10 @@ ONLY_ZH = frozenset({"只", "就", "仅", "只是", "就是", "仅仅"})
 PERMANENT_ZH = re.compile(r"一直|永远|从来|以后|从此|长期|永久|始终|再也|今后|不是暂时|并非暂时")
 
 TEMPORARY_EN = re.compile(
-    r"\bfor now\b|\bfor the (?:time being|moment)\b|\btemporar(?:y|ily)\b|\bthis time\b"
+    r"\bfor now\b|\bfor the (?:time being|moment)\b|\btemporar(?:y|ily)\b"
     r"|\b(?:just|only) (?:for )?(?:today|tonight|this (?:once|time|week(?:end)?|month))\b"
-    r"|\bfor (?:today|tonight)\b|\bfor a (?:few|couple of) (?:days|weeks)\b"
-    r"|\b(?:for|during|on|throughout) (?:this|the) (?:trip|journey|visit|stay|weekend|"
+    r"|\bfor (?:today|tonight)\b"
+    r"|\b(?:for|during|on|throughout) (?:this|the) (?:trip|visit|stay|weekend|"
     r"session|conversation|chat|call|holiday|vacation|tour|flight|occasion)\b"
     r"|\bfor this (?:week|month)\b|\bfor the rest of (?:the|this) (?:day|week|trip|month)\b",
     re.I,
@@ -84,15 +84,21 @@ REMEMBER_ZH = re.compile(
 # "这个不用记", "不必记住": the user says it need not be kept.
 NO_REMEMBER_ZH = re.compile(r"(?:不用|不必|无需|不需要|没必要|用不着|别)(?:记住|记下|记着|记|存)")
 
+# Imperatives only: "Don't forget, …", "This is important: …" — not "I'll never forget that
+# day" (a recollection) nor "it's important to rest" (a general remark).
+_LEAD_EN = r"^(?:(?:please|pls|also|and|so|okay|ok|oh|just|but|hey)[,\s]+)*"
 EMPHASIS_EN = re.compile(
-    r"\b(?:don'?t|do not|never) forget\b|\bmake sure (?:to|you) remember\b"
-    r"|\b(?:this|that|it)(?: is|'s) (?:really |very |super |extremely |so )?important\b"
+    _LEAD_EN + r"(?:don'?t|do not|never) forget\b"
+    r"|\bmake sure (?:to|you) remember\b"
+    r"|\b(?:this|that|it)(?: is|'s) (?:really |very |super |extremely |so )?important"
+    r"(?=\s*(?:[:!.,;]|$))"
     r"|^important\b|\bimportant:",
     re.I,
 )
 REMEMBER_EN = re.compile(
-    r"(?:^|\b(?:please|pls|also|and|so|okay|ok|oh|just|make sure (?:to|you)|you should|"
-    r"can you|could you|i want you to|i need you to|always)\s+)remember\b"
+    _LEAD_EN + r"remember\b"
+    r"|\b(?:please|pls|make sure (?:to|you)|you should|can you|could you|i want you to"
+    r"|i need you to)\s+remember\b"
     r"|\bkeep (?:this |that |it )?in mind\b|\bmake a note\b|\btake note\b|^note that\b",
     re.I,
 )
