@@ -102,8 +102,18 @@ class IngestService:
         window leaves the context and every memory still in its scope — tentative facts that
         were not promoted, their turns — is archived through the memory writer (history row
         ``archive``, reason ``session_ended``). Ending an ended session archives what is left
-        and keeps the first ``ended_at``. Raises NotFound when the session never had a turn."""
+        and keeps the first ``ended_at``. Raises NotFound when the session has neither turns nor
+        memories in its scope."""
         conv = ConversationRepository(self.session, self.tenant_id, self.user_id)
+        if await conv.get_session(session_id) is None:
+            # Explicit writes into a session's scope make no session row: that scope is still
+            # a session to end; a session with neither turns nor memories is not.
+            writer = writer_for(
+                self.rt, self.session, self.tenant_id, self.user_id, "session_end", None
+            )
+            if not await writer.repo.active_ids_in_scope("session", session_id):
+                raise NotFound("no such session")
+            await conv.touch_session(session_id)
         chat = await conv.end_session(session_id, utcnow())
         if chat is None or chat.ended_at is None:
             raise NotFound("no such session")

@@ -260,3 +260,15 @@ async def test_the_async_sdk_ends_a_session(app: Any, tenant: TenantCtx) -> None
         assert ended.session_id == "s1" and ended.archived == 2  # the fact and its turn
         again = await client.user("u").end_session("s1")
         assert again.ended_at == ended.ended_at and again.archived == 0
+
+
+async def test_a_session_known_only_by_explicit_session_writes_can_be_ended(
+    tenant: TenantCtx,
+) -> None:
+    [m] = (await tenant.remember("u", "Prefers the aisle seat", scope="session", scope_id="s7"))[
+        "memories"
+    ]
+    r = await tenant.client.post(f"{tenant.user('u')}/sessions/s7/end", headers=tenant.headers)
+    assert r.status_code == 200, r.text
+    assert r.json()["archived"] == 1
+    assert (await memory(tenant, "u", m["id"]))["status"] == "archived"
