@@ -282,7 +282,8 @@ def episode_scope(
         tentative = all(f.tentative for f in formed) if formed else bool(cues and cues.temporary)
         if tentative:
             draft.scope, draft.scope_id = "session", session_id
-    if not formed and cues is not None:
+    if not formed and cues is not None and cues.refers_back is None:
+        # ("记住这个" alone pins what it refers to, not its own words.)
         said = next((x.emphasised for _, x in cues.clauses if x.emphasised), None)
         if said:
             draft.metadata = {**draft.metadata, "pinned": True, "emphasis": said}
