@@ -272,3 +272,21 @@ async def test_a_session_known_only_by_explicit_session_writes_can_be_ended(
     assert r.status_code == 200, r.text
     assert r.json()["archived"] == 1
     assert (await memory(tenant, "u", m["id"]))["status"] == "archived"
+
+
+async def test_the_number_of_sessions_that_promote_is_a_setting(
+    app: Any, tenant: TenantCtx
+) -> None:
+    rt = app.state.memlane
+    before = rt.settings
+    rt.settings = before.model_copy(update={"promote_after_sessions": 3})
+    try:
+        [fact] = await facts(tenant, "u", "s1", "I drink tea for now.")
+        await tenant.say("u", "s2", "Just for today, I drink tea.", at=LATER)
+        assert (await memory(tenant, "u", fact["id"]))["scope"] == "session"  # 2 of 3
+        await tenant.say("u", "s3", "For the time being I drink tea.", at=LATER)
+        promoted = await memory(tenant, "u", fact["id"])
+        assert promoted["scope"] == "user"
+        assert promoted["origin"]["sessions"] == ["s1", "s2", "s3"]
+    finally:
+        rt.settings = before
