@@ -401,6 +401,9 @@ async def infer_memory(ctx: JobContext) -> dict[str, Any]:
     turn_id = f"{job.id}:0"
     turns = [Turn(message_id=turn_id, role="user", content=body["content"], occurred_at=at)]
     facts = await extract_clear(ctx.rt, job, turns, job.payload.get("sealed", []), task_id)
+    # An emphasis pins here too ("记住，…"); without a session nothing is tentative.
+    cues = {turn_id: turn_cues(body["content"])}
+    boost = ctx.rt.settings.emphasis_confidence_boost
     return await store_facts(
         ctx,
         facts,
@@ -409,6 +412,9 @@ async def infer_memory(ctx: JobContext) -> dict[str, Any]:
         default_at=at,
         session_id=None,
         task_id=task_id,
+        shaping=lambda fact, draft: shape(
+            draft, formation(fact, cues), session_id=None, emphasis_boost=boost
+        ),
     )
 
 

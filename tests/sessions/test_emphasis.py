@@ -99,3 +99,19 @@ async def test_forgetting_never_archives_a_pinned_memory(
     await forget(app, tenant, max_active_memories_per_user=1)
     r = await tenant.client.get(f"{tenant.user('v')}/memories/{kept['id']}", headers=tenant.headers)
     assert r.json()["status"] == "active"
+
+
+@pytest.mark.parametrize(
+    ("said", "key"),
+    [
+        pytest.param("记住，我女儿叫小雨", "family.member", id="zh"),
+        pytest.param("Don't forget, my daughter is called Anna.", "family.member", id="en"),
+    ],
+)
+async def test_an_inferred_explicit_write_is_pinned_too(
+    tenant: TenantCtx, said: str, key: str
+) -> None:
+    body = await tenant.remember("u", said, infer=True)
+    [fact] = [m for m in body["memories"] if m["key"] == key]
+    assert fact["metadata"]["pinned"] is True and fact["scope"] == "user"
+    assert fact["confidence"] == pytest.approx(1.0)
