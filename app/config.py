@@ -104,6 +104,30 @@ class Settings(BaseSettings):
         "the turn (docs/formation.md, Episodes)",
     )
 
+    # --- sessions, tool turns, emphasis (docs/sessions.md) ------------------------------------
+    promote_after_sessions: int = Field(
+        default=2,
+        ge=1,
+        le=100,
+        description="A session-scoped fact (tentative: model-inferred, behaviour-observed or "
+        "marked temporary) moves to user scope once it is confirmed in this many distinct "
+        "sessions",
+    )
+    tool_observed_confidence: float = Field(
+        default=0.8,
+        gt=0,
+        le=1,
+        description="Base confidence of a fact formed from a tool turn (source tool_observed): "
+        "below user_declared (0.9), above model_inferred (0.5)",
+    )
+    emphasis_confidence_boost: float = Field(
+        default=0.1,
+        ge=0,
+        le=1,
+        description='Added to the base confidence of a fact the user emphasised ("记住", '
+        '"don\'t forget"); the memory is also pinned, so forgetting never archives it',
+    )
+
     # --- recall ----------------------------------------------------------------------------
     half_life_profile_days: float = Field(default=60.0, gt=0)
     half_life_preference_days: float = Field(default=14.0, gt=0)

@@ -46,6 +46,9 @@ SOURCE_RANK = {
     "user_declared": 4,
     "form": 4,
     "import": 3,
+    # What a tool observed ("order shipped"): below the user's word, above behaviour and
+    # inference (docs/sessions.md).
+    "tool_observed": 2.5,
     "behavior_observed": 2,
     "model_inferred": 1,
 }
@@ -172,6 +175,9 @@ class Candidate:
     corrects: uuid.UUID | None = None
     # False under the session_only memory mode: a session fact never moves to user scope.
     promote: bool = True
+    # The user asked to keep it ("记住", "remember this"): a session fact moves to user scope
+    # now, without waiting for confirmation in other sessions (needs ``promote``).
+    promote_now: bool = False
     valid_to: datetime | None = None
     origin: dict[str, Any] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
@@ -208,11 +214,21 @@ def _format_amount(amount: float, unit: str) -> str:
 class ArbitrationService:
     """Applies the rules for one user inside the caller's transaction (it only flushes)."""
 
-    def __init__(self, repo: MemoryStore, *, actor: str, request_id: str | None):
+    def __init__(
+        self,
+        repo: MemoryStore,
+        *,
+        actor: str,
+        request_id: str | None,
+        promote_after: int = PROMOTE_AFTER_SESSIONS,
+    ):
+        """``promote_after``: distinct sessions that promote a session fact to user scope
+        (``settings.promote_after_sessions``)."""
         self.repo = repo
         self.actor = actor
         self.request_id = request_id
         self.trigger = "explicit"
+        self.promote_after = promote_after
 
     async def apply(self, cand: Candidate) -> Outcome:
         """Arbitrate ``cand`` against the user's active memories and write the result.
@@ -236,6 +252,11 @@ class ArbitrationService:
         )
         if dup is not None and not cand.promote and dup.scope_id != cand.scope_id:
             dup = None  # a session twin counts toward promotion only; here it cannot happen
+        if dup is None and cand.scope == "session" and cand.promote:
+            # Already long-term knowledge: said again tentatively, it confirms the user's row.
+            dup = await self.repo.active_duplicate(chash, "user", "", cand.key, cand.value)
+            if dup is None and cand.promote_now:
+                cand.scope, cand.scope_id = "user", ""  # "remember this": long-term at once
         if dup is not None:
             await self._refresh(dup, cand, out)
             return out
@@ -487,7 +508,11 @@ class ArbitrationService:
             reason = f"the same fact, now from {cand.source} (was {dup.source}); source raised"
             dup.source = cand.source
             dup.metadata_ = {k: v for k, v in (dup.metadata_ or {}).items() if k != "inferred"}
-        if cand.promote and dup.scope == "session" and len(sessions) >= PROMOTE_AFTER_SESSIONS:
+        if (
+            cand.promote
+            and dup.scope == "session"
+            and (len(sessions) >= self.promote_after or cand.promote_now)
+        ):
             if dup.single_valued and dup.key is not None:
                 # The promoted value replaces the user-scope value of the same key.
                 for old in await self.repo.active_with_keys([dup.key], "user", ""):
@@ -497,7 +522,9 @@ class ArbitrationService:
             dup.scope, dup.scope_id = "user", ""
             rule, reason = (
                 "session_layer",
-                f"confirmed in {len(sessions)} sessions: promoted to user scope",
+                f"confirmed in {len(sessions)} sessions: promoted to user scope"
+                if len(sessions) >= self.promote_after
+                else "the user asked to remember it: promoted to user scope",
             )
         if dropped:
             reason += (

@@ -280,6 +280,8 @@ class ChatSession(Base):
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, server_default=func.now()
     )
+    # Set by POST …/sessions/{id}/end: no turn is accepted after it (docs/sessions.md).
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class Message(Base):
@@ -298,6 +300,8 @@ class Message(Base):
     task_id: Mapped[str | None] = mapped_column(String(128))
     job_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
     role: Mapped[str] = mapped_column(String(16), nullable=False)
+    # The tool a ``tool`` turn came from (the chat API's ``name``); None otherwise.
+    name: Mapped[str | None] = mapped_column(String(64))
     content: Mapped[str] = mapped_column(Text, nullable=False)
     occurred_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     # The sender's UTC offset: "明天下午三点" means 15:00 where the user is, not in UTC.

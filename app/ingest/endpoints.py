@@ -8,10 +8,17 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
 
 from app.auth.principal import TenantPrincipal, require_scope
-from app.ingest.schemas import MessagesCreate
+from app.ingest.schemas import MessagesCreate, SessionEndRead
 from app.ingest.service import IngestService
 from app.kit.deps import IdempotencyKey, UserId, UserSession, get_runtime, request_id
-from app.kit.errors import Forbidden, IdempotencyKeyReused, NotFound, Unauthorized, error_responses
+from app.kit.errors import (
+    Forbidden,
+    IdempotencyKeyReused,
+    NotFound,
+    SessionEnded,
+    Unauthorized,
+    error_responses,
+)
 from app.memories.endpoints import accepted_or_waited
 from app.memories.schemas import ID_PATTERN, JobAccepted, WriteResult
 from app.memories.service import MemoryService
@@ -30,7 +37,7 @@ SessionId = Annotated[str, Path(pattern=ID_PATTERN, max_length=128)]
             "model": WriteResult,
             "description": "With wait=true: memories written and decisions",
         },
-        **error_responses(Unauthorized, Forbidden, NotFound, IdempotencyKeyReused),
+        **error_responses(Unauthorized, Forbidden, NotFound, SessionEnded, IdempotencyKeyReused),
     },
     dependencies=[require_scope("memories:write")],
 )
@@ -57,4 +64,25 @@ async def add_messages(
         created,
         wait,
         rt.settings.job_wait_timeout_s,
+    )
+
+
+@router.post(
+    "/{session_id}/end",
+    response_model=SessionEndRead,
+    responses=error_responses(Unauthorized, Forbidden, NotFound),
+    dependencies=[require_scope("memories:write")],
+)
+async def end_session(
+    tenant_id: uuid.UUID,
+    user_id: UserId,
+    session_id: SessionId,
+    request: Request,
+    rt: Annotated[Runtime, Depends(get_runtime)],
+    _: TenantPrincipal,
+    db: UserSession,
+) -> SessionEndRead:
+    """End a session: no more turns; its window and session-scoped memories are archived."""
+    return await IngestService(rt, db, tenant_id, user_id, request_id(request)).end_session(
+        session_id
     )

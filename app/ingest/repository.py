@@ -53,20 +53,25 @@ class ConversationRepository(UserScopedRepository):
         )
         return (await self.session.scalars(stmt)).first()
 
-    async def touch_session(self, session_id: str) -> None:
-        """Create the session row if new, else bump its updated_at."""
+    async def touch_session(self, session_id: str) -> datetime | None:
+        """Create the session row if new, else bump its updated_at (the row stays locked until
+        the transaction ends). Returns the session's ``ended_at`` (None while it is open)."""
         now = utcnow()
-        stmt = insert(ChatSession).values(
-            tenant_id=self.tenant_id,
-            user_id=self.user_id,
-            id=session_id,
-            created_at=now,
-            updated_at=now,
+        stmt = (
+            insert(ChatSession)
+            .values(
+                tenant_id=self.tenant_id,
+                user_id=self.user_id,
+                id=session_id,
+                created_at=now,
+                updated_at=now,
+            )
+            .on_conflict_do_update(
+                index_elements=["tenant_id", "user_id", "id"], set_={"updated_at": now}
+            )
+            .returning(ChatSession.ended_at)
         )
-        stmt = stmt.on_conflict_do_update(
-            index_elements=["tenant_id", "user_id", "id"], set_={"updated_at": now}
-        )
-        await self.session.execute(stmt)
+        return (await self.session.execute(stmt)).scalar_one()
 
     def add_messages(
         self,
@@ -74,7 +79,10 @@ class ConversationRepository(UserScopedRepository):
         task_id: str | None,
         job_id: uuid.UUID | None,
         turns: Sequence[tuple[str, str, datetime, dict[str, Any], list[dict[str, Any]]]],
+        names: Sequence[str | None] | None = None,
     ) -> list[Message]:
+        """New message rows (added to the session, not flushed); ``names[i]`` is turn i's
+        tool name (``MessageIn.name``), None throughout when not given."""
         rows = [
             Message(
                 tenant_id=self.tenant_id,
@@ -84,6 +92,7 @@ class ConversationRepository(UserScopedRepository):
                 task_id=task_id,
                 job_id=job_id,
                 role=role,
+                name=names[i] if names is not None else None,
                 content=content,
                 occurred_at=occurred_at,
                 utc_offset_minutes=offset_minutes(occurred_at),
@@ -91,10 +100,19 @@ class ConversationRepository(UserScopedRepository):
                 sealed=sealed,
                 created_at=utcnow(),
             )
-            for role, content, occurred_at, metadata, sealed in turns
+            for i, (role, content, occurred_at, metadata, sealed) in enumerate(turns)
         ]
         self.session.add_all(rows)
         return rows
+
+    async def end_session(self, session_id: str, at: datetime) -> ChatSession | None:
+        """Mark the session ended at ``at`` (locked for update; a session already ended keeps
+        its first ``ended_at``). Returns the session, or None when there is none."""
+        chat = await self.get_session(session_id, for_update=True)
+        if chat is not None and chat.ended_at is None:
+            chat.ended_at, chat.updated_at = at, at
+            await self.session.flush()
+        return chat
 
     async def messages(self, ids: Sequence[uuid.UUID]) -> list[Message]:
         stmt = (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -14,6 +15,14 @@ class MessageIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     role: Literal["user", "assistant", "system", "tool"]
+    name: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        pattern=r"^[A-Za-z0-9_.:-]+$",
+        description="The tool a `tool` turn came from (as in the chat completions API); what "
+        "a tool turn states is remembered with source `tool_observed` (docs/sessions.md)",
+    )
     content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
     occurred_at: Timestamp | None = Field(
         default=None, description="When it was said (ISO-8601 with offset); default arrival time"
@@ -40,4 +49,15 @@ class MessagesCreate(BaseModel):
         description="The task these turns belong to: decisions and project facts (keys "
         "project.*, task.*) said here are remembered in that task's scope only, and facts "
         "whose key names one of the task's required slots fill that slot.",
+    )
+
+
+class SessionEndRead(BaseModel):
+    """A session that ended: no more turns; its session-scoped memories archived."""
+
+    session_id: str
+    ended_at: datetime = Field(description="When the session was ended (the first end call)")
+    archived: int = Field(
+        description="Session-scoped memories archived by this call (kept for audit, out of "
+        "recall); facts promoted to user scope before the end are not among them"
     )

@@ -9,11 +9,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Job
 from app.ingest.repository import ConversationRepository
-from app.ingest.schemas import MessagesCreate
+from app.ingest.schemas import MessagesCreate, SessionEndRead
 from app.jobs import kinds
 from app.jobs.intake import JobIntake
+from app.kit.errors import NotFound, SessionEnded
 from app.kit.time import utcnow
-from app.memories.service import request_digest
+from app.memories.service import request_digest, writer_for
 from app.privacy.protect import merge_sealed, owner_of, protect_json
 
 if TYPE_CHECKING:
@@ -43,8 +44,9 @@ class IngestService:
         """Store the turns and enqueue one extraction job, in the request's transaction.
 
         Returns (job, created): a retry with the same Idempotency-Key and body returns the
-        first job (created=False); another body raises IdempotencyKeyReused (409). Turns
-        without ``occurred_at`` take the arrival time.
+        first job (created=False); another body raises IdempotencyKeyReused (409); a session
+        that was ended raises SessionEnded (409). Turns without ``occurred_at`` take the
+        arrival time.
         """
         received_at = utcnow()
         privacy, owner = self.rt.privacy, owner_of(self.tenant_id, self.user_id)
@@ -58,7 +60,11 @@ class IngestService:
         metadata = [protect_json(privacy, owner, m.metadata) for m in body.messages]
         job_id = uuid.uuid4()
         conv = ConversationRepository(self.session, self.tenant_id, self.user_id)
-        await conv.touch_session(session_id)
+        if await conv.touch_session(session_id) is not None:
+            raise SessionEnded(
+                f"session {session_id!r} has ended: it takes no more turns; "
+                "continue the conversation in a new session"
+            )
         rows = conv.add_messages(
             session_id,
             body.task_id,
@@ -73,6 +79,7 @@ class IngestService:
                 )
                 for m, p, meta in zip(body.messages, protected, metadata, strict=True)
             ],
+            names=[m.name for m in body.messages],
         )
         await self.session.flush()
         job = await intake.submit(
@@ -89,3 +96,44 @@ class IngestService:
             job_id=job_id,
         )
         return job, True
+
+    async def end_session(self, session_id: str) -> SessionEndRead:
+        """End the session: it takes no more turns (``add_messages`` raises SessionEnded), its
+        window leaves the context and every memory still in its scope — tentative facts that
+        were not promoted, their turns — is archived through the memory writer (history row
+        ``archive``, reason ``session_ended``). Ending an ended session archives what is left
+        and keeps the first ``ended_at``. Raises NotFound when the session has neither turns nor
+        memories in its scope."""
+        conv = ConversationRepository(self.session, self.tenant_id, self.user_id)
+        if await conv.get_session(session_id) is None:
+            # Explicit writes into a session's scope make no session row: that scope is still
+            # a session to end; a session with neither turns nor memories is not.
+            writer = writer_for(
+                self.rt, self.session, self.tenant_id, self.user_id, "session_end", None
+            )
+            if not await writer.repo.active_ids_in_scope("session", session_id):
+                raise NotFound("no such session")
+            await conv.touch_session(session_id)
+        chat = await conv.end_session(session_id, utcnow())
+        if chat is None or chat.ended_at is None:
+            raise NotFound("no such session")
+        archived = await archive_session_scope(
+            self.rt, self.session, self.tenant_id, self.user_id, session_id, self.request_id
+        )
+        return SessionEndRead(session_id=session_id, ended_at=chat.ended_at, archived=archived)
+
+
+async def archive_session_scope(
+    rt: Runtime,
+    session: AsyncSession,
+    tenant_id: uuid.UUID,
+    user_id: str,
+    session_id: str,
+    request_id: str | None,
+) -> int:
+    """Archive the active memories in the scope of an ended session (reason
+    ``session_ended``); returns how many."""
+    writer = writer_for(rt, session, tenant_id, user_id, "session_end", request_id)
+    return await writer.archive_scope(
+        "session", session_id, {"reason": "session_ended", "session_id": session_id}
+    )

@@ -4,18 +4,22 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.arbitration.service import normalize_text
-from app.db.models import Job
+from app.arbitration.service import Outcome, normalize_text
+from app.db.models import Job, Message
 from app.ingest.episodes import episode_draft, is_episode, with_context
 from app.ingest.extraction.base import ExtractedFact, Turn
+from app.ingest.extraction.cues import Cues, TurnCues, turn_cues
 from app.ingest.repository import ConversationRepository, to_turn
+from app.ingest.service import archive_session_scope
+from app.ingest.session_scope import Formation, formation, shape
+from app.ingest.tools import about_user, as_observed, observation_fact
 from app.jobs import kinds
 from app.jobs.intake import JobIntake
 from app.jobs.worker import JobContext, handler
@@ -84,11 +88,14 @@ async def store_facts(
     session_id: str | None,
     task_id: str | None,
     episodes: Sequence[tuple[str, MemoryDraft]] = (),
+    shaping: Callable[[ExtractedFact, MemoryDraft], MemoryDraft] | None = None,
 ) -> dict[str, Any]:
     """Write the episodes (``(message id, draft)``), then the facts, through the memory
     writer, in order, in the job's transaction, and link each episode with the facts formed
-    from its message, both ways. ``occurred_at`` / ``metadata`` are per message id. Returns
-    ``outcome_result`` of the facts, plus ``episode_ids``: the episodes stored or refreshed."""
+    from its message, both ways. ``occurred_at`` / ``metadata`` are per message id;
+    ``shaping`` changes each fact's draft before it is written (session scope, emphasis).
+    Returns ``outcome_result`` of the facts, plus ``episode_ids``: the episodes stored or
+    refreshed."""
     rt, job = ctx.rt, ctx.job
     drafts = []
     for fact in facts:
@@ -97,16 +104,15 @@ async def store_facts(
         carried: dict[str, Any] = {}
         for m in fact.message_ids:
             carried.update(metadata.get(m) or {})
-        drafts.append(
-            to_draft(
-                fact,
-                occurred_at=at,
-                session_id=session_id,
-                task_id=task_id,
-                job_id=job.id,
-                metadata=carried,
-            )
+        draft = to_draft(
+            fact,
+            occurred_at=at,
+            session_id=session_id,
+            task_id=task_id,
+            job_id=job.id,
+            metadata=carried,
         )
+        drafts.append(shaping(fact, draft) if shaping is not None else draft)
     writer = writer_for(
         rt,
         ctx.session,
@@ -160,11 +166,18 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
     messages = await ConversationRepository(session, job.tenant_id, job.user_id).messages(ids)
     task_id = payload.get("task_id")
     session_id = payload["session_id"]
-    facts = await extract_clear(
-        rt, job, [to_turn(m) for m in messages], [e for m in messages for e in m.sealed], task_id
-    )
+    pool = [e for m in messages for e in m.sealed]
+    facts = await extract_clear(rt, job, [to_turn(m) for m in messages], pool, task_id)
+    facts = dedupe(facts + await tool_facts(rt, job, messages, pool, task_id))
     owner = owner_of(job.tenant_id, job.user_id)
     conv = ConversationRepository(session, job.tenant_id, job.user_id)
+    # The user's cues (temporary, emphasis, remember) decide where each fact starts.
+    cues, back_refs = user_cues(rt, messages, owner)
+    forms = {id(f): formation(f, cues) for f in facts}
+    by_message: dict[str, list[Formation]] = {}
+    for f in facts:
+        for mid in f.message_ids:
+            by_message.setdefault(mid, []).append(forms[id(f)])
     episodes = []
     for m in messages:
         if m.role != "user":
@@ -191,7 +204,9 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
                 else None,
                 local_time=to_turn(m).occurred_at,
             )
+        episode_scope(draft, by_message.get(str(m.id), []), cues.get(str(m.id)), session_id)
         episodes.append((str(m.id), draft))
+    boost = rt.settings.emphasis_confidence_boost
     result = await store_facts(
         ctx,
         facts,
@@ -204,7 +219,21 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
         session_id=session_id,
         task_id=task_id,
         episodes=episodes,
+        shaping=lambda fact, draft: shape(
+            draft, forms[id(fact)], session_id=session_id, emphasis_boost=boost
+        ),
     )
+    if back_refs:
+        referred = outcome_result(await apply_back_refs(ctx, conv, session_id, back_refs))
+        result["memory_ids"] = list(dict.fromkeys(result["memory_ids"] + referred["memory_ids"]))
+        result["arbitrations"] += referred["arbitrations"]
+        result["arbitrations_total"] += referred["arbitrations_total"]
+    chat = await conv.get_session(session_id)
+    if chat is not None and chat.ended_at is not None:
+        # Turns accepted before the session ended, formed after: nothing stays in its scope.
+        await archive_session_scope(
+            rt, session, job.tenant_id, job.user_id, session_id, job.request_id
+        )
     if task_id is not None:
         await fill_task_slots(
             session,
@@ -217,6 +246,138 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
     # The window moved: fold what fell out of it into the summary, on the queue.
     await queue_compression(session, job, session_id)
     return result
+
+
+def user_cues(
+    rt: Runtime, messages: Sequence[Message], owner: str
+) -> tuple[dict[str, TurnCues], list[tuple[Message, Cues]]]:
+    """The cues of each user turn (by message id, in clear text), a turn that is nothing but a
+    cue ("记住这个") merged into the user turn before it in the batch. Returns the cues and the
+    cue-only turns that open the batch (``(message, cues)``): they refer to an earlier turn."""
+    out: dict[str, TurnCues] = {}
+    back_refs: list[tuple[Message, Cues]] = []
+    previous: str | None = None
+    for m in messages:
+        if m.role != "user":
+            continue
+        tc = turn_cues(rt.privacy.reveal_all(m.content, m.sealed, owner))
+        out[str(m.id)] = tc
+        if tc.refers_back is not None:
+            if previous is not None:
+                before = out[previous]
+                before.clauses = [(c, x | tc.refers_back) for c, x in before.clauses]
+            elif tc.refers_back.emphasised:
+                back_refs.append((m, tc.refers_back))
+        previous = str(m.id)
+    return out, back_refs
+
+
+def episode_scope(
+    draft: MemoryDraft, formed: list[Formation], cues: TurnCues | None, session_id: str
+) -> None:
+    """A kept turn whose every fact is tentative — or, without facts, a turn marked
+    temporary — stays in the session's scope with them, so its words leave with the session;
+    an emphasised turn that formed no fact is pinned itself."""
+    if draft.scope == "user":
+        tentative = all(f.tentative for f in formed) if formed else bool(cues and cues.temporary)
+        if tentative:
+            draft.scope, draft.scope_id = "session", session_id
+    if not formed and cues is not None and cues.refers_back is None:
+        # ("记住这个" alone pins what it refers to, not its own words.)
+        said = next((x.emphasised for _, x in cues.clauses if x.emphasised), None)
+        if said:
+            draft.metadata = {**draft.metadata, "pinned": True, "emphasis": said}
+
+
+async def tool_facts(
+    rt: Runtime,
+    job: Job,
+    messages: Sequence[Message],
+    pool: list[dict[str, Any]],
+    task_id: str | None,
+) -> list[ExtractedFact]:
+    """What the batch's tool turns observed (app/ingest/tools.py): each result as one
+    observation, and the facts about the user it states, through the same extractor; all with
+    source ``tool_observed`` and ``settings.tool_observed_confidence``."""
+    confidence = rt.settings.tool_observed_confidence
+    owner = owner_of(job.tenant_id, job.user_id)
+    out: list[ExtractedFact] = []
+    for m in messages:
+        if m.role != "tool":
+            continue
+        turn = to_turn(m)
+        clear = rt.privacy.reveal_all(m.content, m.sealed, owner)
+        observed = observation_fact(str(m.id), m.name, clear, confidence)
+        if observed is not None:
+            out.append(observed)
+        stated = about_user(turn)
+        if stated is not None:
+            for fact in await extract_clear(rt, job, [stated], pool, task_id):
+                out.append(as_observed(fact, m.name, confidence))
+    return out
+
+
+async def apply_back_refs(
+    ctx: JobContext,
+    conv: ConversationRepository,
+    session_id: str,
+    back_refs: list[tuple[Message, Cues]],
+) -> list[Outcome]:
+    """A turn that only says "记住" / "remember that" / "别忘了" about the user's previous
+    turn (sent in an earlier batch): the facts formed from that turn are said again through the
+    writer with the cue — promoted from the session's scope when asked to remember, pinned and
+    more confident when emphasised (arbitration refreshes each: rule ``duplicate`` or
+    ``session_layer``)."""
+    rt, job = ctx.rt, ctx.job
+    owner = owner_of(job.tenant_id, job.user_id)
+    writer = writer_for(
+        rt,
+        ctx.session,
+        job.tenant_id,
+        job.user_id,
+        "extractor:" + rt.extractor.name,
+        job.request_id,
+    )
+    outcomes: list[Outcome] = []
+    for m, cue in back_refs:
+        previous = await conv.previous_message(session_id, m.seq)
+        while previous is not None and previous.role != "user":
+            previous = await conv.previous_message(session_id, previous.seq)
+        if previous is None:
+            continue
+        drafts = []
+        for old in await writer.repo.active_formed_from(str(previous.id)):
+            draft = MemoryDraft(
+                content=rt.privacy.reveal_all(old.content, old.sealed, owner),
+                type=old.type,
+                source=old.source,
+                valid_from=old.valid_from,
+                scope=old.scope,
+                scope_id=old.scope_id,
+                key=old.key,
+                value=rt.privacy.reveal_all(old.value, old.sealed, owner) if old.value else None,
+                confidence=old.confidence,
+                trigger="extraction",
+                origin={
+                    "job_id": str(job.id),
+                    "message_ids": [str(m.id)],
+                    "session_id": session_id,
+                    "sessions": [session_id],
+                },
+            )
+            drafts.append(
+                shape(
+                    draft,
+                    Formation(tentative=None, cues=cue),
+                    session_id=session_id if old.scope == "session" else None,
+                    emphasis_boost=rt.settings.emphasis_confidence_boost,
+                )
+            )
+            if cue.remember is not None and old.scope == "session":
+                draft.promote_now = True
+        if drafts:
+            outcomes += await writer.write(drafts)
+    return outcomes
 
 
 async def queue_compression(session: AsyncSession, job: Job, session_id: str) -> None:
@@ -240,6 +401,9 @@ async def infer_memory(ctx: JobContext) -> dict[str, Any]:
     turn_id = f"{job.id}:0"
     turns = [Turn(message_id=turn_id, role="user", content=body["content"], occurred_at=at)]
     facts = await extract_clear(ctx.rt, job, turns, job.payload.get("sealed", []), task_id)
+    # An emphasis pins here too ("记住，…"); without a session nothing is tentative.
+    cues = {turn_id: turn_cues(body["content"])}
+    boost = ctx.rt.settings.emphasis_confidence_boost
     return await store_facts(
         ctx,
         facts,
@@ -248,6 +412,9 @@ async def infer_memory(ctx: JobContext) -> dict[str, Any]:
         default_at=at,
         session_id=None,
         task_id=task_id,
+        shaping=lambda fact, draft: shape(
+            draft, formation(fact, cues), session_id=None, emphasis_boost=boost
+        ),
     )
 
 

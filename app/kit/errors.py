@@ -82,6 +82,13 @@ class LastKeyManager(Conflict):
     slug, title = "last-key-manager", "The tenant's last key with keys:manage cannot be revoked"
 
 
+class SessionEnded(Conflict):
+    """The session was ended (POST …/sessions/{id}/end): it takes no more turns or
+    session-scoped writes; a new conversation uses a new session id."""
+
+    slug, title = "session-ended", "The session has ended"
+
+
 class IdempotencyKeyReused(MemlaneError):
     status, slug, title = 409, "idempotency-key-reused", "Idempotency-Key reused with another body"
 

@@ -15,6 +15,8 @@ Never archived by decay: constraints, and profile facts the user confirmed (type
 constraint (they still count towards the capacity, so a user with more constraints than the
 capacity stays above it); it archives a confirmed profile fact only when nothing else is left to
 archive — every other memory goes first, whatever its value.
+A memory the user emphasised (``metadata.pinned``: "记住", "don't forget"; docs/sessions.md)
+is archived by neither; the user's retention limit still applies to it.
 
 Archiving sets ``status = 'archived'`` and ``updated_at``, and writes a ``memory_history`` row
 (action ``archive``, actor ``forgetting``, the new snapshot carrying ``reason`` and the numbers

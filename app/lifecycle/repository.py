@@ -28,6 +28,8 @@ WITH scored AS MATERIALIZED (
            (m.type = 'profile'
             AND (m.confirmations >= 2 OR m.source IN ('user_declared', 'form')))
                AS confirmed_profile,
+           -- Emphasised by the user ("记住", "don't forget"): never archived by forgetting.
+           coalesce(m.metadata @> '{{"pinned": true}}', false) AS pinned,
            {decay_inputs_sql("m")}
       FROM memories m
      WHERE m.tenant_id = :tenant_id
@@ -45,6 +47,7 @@ SELECT d.id, d.decay
   FROM decayed d
  WHERE d.type <> 'constraint'
    AND NOT d.confirmed_profile
+   AND NOT d.pinned
    AND d.decay < :threshold
  ORDER BY d.id
 """
@@ -58,7 +61,7 @@ SELECT d.id, d.decay
 _LOWEST_VALUE = (
     _ACTIVE
     + """, valued AS (
-    SELECT d.id, d.type, d.confirmed_profile, d.valid_from, d.decay,
+    SELECT d.id, d.type, d.confirmed_profile, d.pinned, d.valid_from, d.decay,
            CAST(:w_recency AS float8) * d.decay
            + CAST(:w_frequency AS float8)
              * least(1.0, ln(1 + CAST(d.access_count AS float8))
@@ -69,6 +72,7 @@ _LOWEST_VALUE = (
 SELECT v.id, v.decay, v.value_score, v.confirmed_profile
   FROM valued v
  WHERE v.type <> 'constraint'
+   AND NOT v.pinned
  ORDER BY v.confirmed_profile, v.value_score, v.valid_from, v.id
  LIMIT greatest(0, (SELECT count(*) FROM scored) - :capacity)
 """

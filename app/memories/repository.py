@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import and_, func, or_, select, update
 
-from app.db.models import Arbitration, Memory, MemoryHistory
+from app.db.models import Arbitration, ChatSession, Memory, MemoryHistory
 from app.db.models import memory_snapshot as snapshot
 from app.db.repository import UserScopedRepository
 from app.kit.time import utcnow
@@ -39,6 +39,46 @@ class MemoryRepository(UserScopedRepository):
             .where(self._mine(), Memory.id.in_(list(ids)), Memory.status == "active")
             .order_by(Memory.id)
             .with_for_update()
+        )
+        return list((await self.session.scalars(stmt)).all())
+
+    async def active_ids_in_scope(self, scope: str, scope_id: str) -> list[uuid.UUID]:
+        """Ids of the active memories (episodes too) of one scope, e.g. one session's."""
+        stmt = (
+            select(Memory.id)
+            .where(
+                self._mine(),
+                Memory.status == "active",
+                Memory.scope == scope,
+                Memory.scope_id == scope_id,
+            )
+            .order_by(Memory.id)
+        )
+        return list((await self.session.scalars(stmt)).all())
+
+    async def ended_sessions(self, session_ids: Sequence[str]) -> list[str]:
+        """Those of ``session_ids`` that were ended (POST …/sessions/{id}/end)."""
+        if not session_ids:
+            return []
+        stmt = select(ChatSession.id).where(
+            self.mine(ChatSession),
+            ChatSession.id.in_(list(session_ids)),
+            ChatSession.ended_at.is_not(None),
+        )
+        return list((await self.session.scalars(stmt)).all())
+
+    async def active_formed_from(self, message_id: str) -> list[Memory]:
+        """The active facts (not episodes) formed from one message (``origin.message_ids``
+        holds its id), oldest first."""
+        stmt = (
+            select(Memory)
+            .where(
+                self._mine(),
+                Memory.status == "active",
+                Memory.type != "episode",
+                Memory.origin["message_ids"].contains([message_id]),
+            )
+            .order_by(Memory.created_at)
         )
         return list((await self.session.scalars(stmt)).all())
 

@@ -20,7 +20,9 @@ MemoryType = Literal["profile", "preference", "fact", "event", "constraint", "ep
 # What a client may write: an ``episode`` (a verbatim user turn) is only ever formed from the
 # conversation's messages (docs/formation.md, Episodes).
 WritableMemoryType = Literal["profile", "preference", "fact", "event", "constraint"]
-MemorySource = Literal["user_declared", "form", "behavior_observed", "model_inferred", "import"]
+MemorySource = Literal[
+    "user_declared", "form", "tool_observed", "behavior_observed", "model_inferred", "import"
+]
 # docs/scopes.md: ``agent`` is one user's memories as one agent (``scope_id``) sees them;
 # ``tenant`` is a tenant-wide memory, written only through POST /v1/tenants/{id}/memories.
 MemoryScope = Literal["user", "task", "session", "global", "agent", "tenant"]

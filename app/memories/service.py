@@ -19,7 +19,7 @@ from app.db.models import Arbitration, Job, Memory
 from app.jobs import kinds
 from app.jobs.intake import JobIntake
 from app.jobs.repository import JobRepository
-from app.kit.errors import NotFound
+from app.kit.errors import NotFound, SessionEnded
 from app.kit.pagination import decode_cursor, encode_cursor
 from app.kit.time import utcnow
 from app.memories.repository import MemoryRepository
@@ -64,6 +64,7 @@ def writer_for(
         embedder=rt.embedder,
         actor=actor,
         request_id=request_id,
+        promote_after_sessions=rt.settings.promote_after_sessions,
     )
 
 
@@ -239,7 +240,9 @@ class MemoryService:
     async def submit(self, body: MemoryCreate, *, idempotency_key: str | None) -> tuple[Job, bool]:
         """Queue an explicit write (``protected_write`` is its payload; with ``infer=true`` an
         extraction job). Returns (job, created): a retry with the same Idempotency-Key and body
-        returns the first job (created=False); another body raises IdempotencyKeyReused."""
+        returns the first job (created=False); another body raises IdempotencyKeyReused;
+        a write into the scope of an ended session raises SessionEnded (409)."""
+        await self._open_sessions([body])
         return await self._submit(
             kinds.INFER if body.infer else kinds.WRITE,
             self.protected_write(body, utcnow()),
@@ -255,12 +258,23 @@ class MemoryService:
         in request order; items without ``occurred_at`` take the arrival time. Returns (job,
         created); see ``submit`` for idempotency."""
         received_at = utcnow()
+        await self._open_sessions(batch.memories)
         return await self._submit(
             kinds.WRITE_BATCH,
             {"items": [self.protected_write(m, received_at) for m in batch.memories]},
             request_digest(self.rt.privacy, batch.model_dump(mode="json")),
             idempotency_key,
         )
+
+    async def _open_sessions(self, bodies: Iterable[MemoryCreate]) -> None:
+        """Raise SessionEnded when a body writes into the scope of an ended session."""
+        ids = [b.scope_id for b in bodies if b.scope == "session" and b.scope_id]
+        ended = await self.repo.ended_sessions(list(dict.fromkeys(ids)))
+        if ended:
+            raise SessionEnded(
+                f"session {ended[0]!r} has ended: its scope takes no more memories; write to "
+                "user scope or to a new session"
+            )
 
     async def result_of(self, job: Job) -> tuple[list[MemoryRead], list[ArbitrationRead]]:
         """The memories (current state) and decisions of a finished job (its episodes are

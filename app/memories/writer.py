@@ -40,6 +40,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.arbitration.service import (
+    PROMOTE_AFTER_SESSIONS,
     ArbitrationService,
     Candidate,
     Outcome,
@@ -67,6 +68,8 @@ BASE_CONFIDENCE = {
     "user_declared": 0.9,
     "form": 0.9,
     "import": 0.8,
+    # settings.tool_observed_confidence for facts formed from tool turns (docs/sessions.md).
+    "tool_observed": 0.8,
     "behavior_observed": 0.7,
     "model_inferred": 0.5,
 }
@@ -125,6 +128,8 @@ class MemoryDraft:
     # False: a session fact never moves to user scope (the session_only memory mode sets it
     # in ``MemoryWriter.admit``).
     promote: bool = True
+    # The user asked to keep it ("记住"): a session fact moves to user scope at once.
+    promote_now: bool = False
 
     @property
     def is_episode(self) -> bool:
@@ -191,9 +196,11 @@ class MemoryWriter:
         request_id: str | None,
         privacy: Privacy | None = None,
         embedder: Embedder | None = None,
+        promote_after_sessions: int = PROMOTE_AFTER_SESSIONS,
     ):
         """``privacy`` and ``embedder`` are needed by every step that stores what a memory says;
-        a writer that only retires memories (forgetting) is built without them."""
+        a writer that only retires memories (forgetting) is built without them.
+        ``promote_after_sessions``: ``settings.promote_after_sessions``."""
         self.repo = MemoryRepository(session, tenant_id, user_id)
         self.tenant_id = tenant_id
         self.user_id = user_id
@@ -203,7 +210,9 @@ class MemoryWriter:
         self.owner = owner_of(tenant_id, user_id)
         self.actor = actor
         self.request_id = request_id
-        self.arbiter = ArbitrationService(self.repo, actor=actor, request_id=request_id)
+        self.arbiter = ArbitrationService(
+            self.repo, actor=actor, request_id=request_id, promote_after=promote_after_sessions
+        )
 
     # --- the steps -----------------------------------------------------------------------
 
@@ -443,6 +452,7 @@ class MemoryWriter:
             retracts=list(draft.retracts),
             corrects=draft.corrects,
             promote=draft.promote,
+            promote_now=draft.promote_now,
             origin=dict(draft.origin),
             metadata=dict(draft.metadata),
             sealed=list(draft.sealed),
@@ -653,6 +663,12 @@ class MemoryWriter:
                 archived += 1
             await self.repo.flush()
         return archived
+
+    async def archive_scope(self, scope: str, scope_id: str, reason: dict[str, Any]) -> int:
+        """Archive every active memory of one scope (a session that ended), each with a history
+        row ``archive`` carrying ``reason`` (``{"reason": …, …}``). Returns how many."""
+        ids = await self.repo.active_ids_in_scope(scope, scope_id)
+        return await self.archive({i: dict(reason) for i in ids}) if ids else 0
 
     async def delete(self, memory_id: uuid.UUID) -> dict[str, Any]:
         """Real deletion: content, value, embedding and metadata are erased; the history keeps

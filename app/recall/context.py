@@ -119,6 +119,8 @@ class ContextService:
                 session_id, chat.summarized_through_seq if chat else 0, s.session_window_turns
             )
             task = await repo.task(task_id) if task_id else None
+            if chat is not None and chat.ended_at is not None:
+                recent, chat = [], None  # an ended session's window is archived
         privacy, owner = self.rt.privacy, owner_of(self.tenant_id, self.user_id)
         if query is None:
             # The latest user turn, as the embedder may see it (no sensitive values).

@@ -87,6 +87,11 @@ class ScoreFactors(BaseModel):
     half_life_days: float | None
     decay_floor: float
     score: float
+    pinned: bool = Field(
+        default=False,
+        description='The user emphasised it ("记住", "don\'t forget"): forgetting never '
+        "archives it (metadata.pinned; docs/sessions.md)",
+    )
 
 
 class RecalledMemory(BaseModel):

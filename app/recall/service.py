@@ -115,6 +115,7 @@ def _recalled(row: RankedRow, explain: bool, privacy: Privacy) -> RecalledMemory
             half_life_days=row.half_life_days,
             decay_floor=row.decay_floor,
             score=row.score,
+            pinned=bool((m.metadata_ or {}).get("pinned")),
         )
         if explain
         else None,

@@ -7,7 +7,9 @@ from datetime import datetime
 from typing import Literal, Protocol
 
 MemoryType = Literal["profile", "preference", "fact", "event", "constraint"]
-Source = Literal["user_declared", "form", "behavior_observed", "model_inferred", "import"]
+Source = Literal[
+    "user_declared", "form", "tool_observed", "behavior_observed", "model_inferred", "import"
+]
 Role = Literal["user", "assistant", "system", "tool"]
 
 

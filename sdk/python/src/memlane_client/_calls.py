@@ -54,6 +54,11 @@ def add_messages(
     )
 
 
+def end_session(user: str, session_id: str) -> Call:
+    # Ending an ended session changes nothing: safe to send again.
+    return Call.write("POST", f"{user}/sessions/{seg(session_id)}/end", json=None, retry_safe=True)
+
+
 def recall(user: str, fields: dict[str, Any]) -> Call:
     # A read sent as POST (the query is a body): safe to repeat.
     return Call("POST", f"{user}/recall", json=body(**fields))

@@ -34,6 +34,7 @@ from memlane_client.models import (
     MemoryRead,
     RecallResponse,
     RevealResponse,
+    SessionEndRead,
     TaskFinished,
     TaskList,
     TaskRead,
@@ -303,6 +304,13 @@ class AsyncUser:
         return await self.client._write(
             _calls.add_messages(self._path, session_id, messages, task_id, wait), wait
         )
+
+    async def end_session(self, session_id: str) -> SessionEndRead:
+        """POST …/sessions/{session_id}/end: the session takes no more turns (409
+        ``session-ended``); its window and session-scoped memories are archived
+        (``archived`` counts them)."""
+        call = _calls.end_session(self._path, session_id)
+        return SessionEndRead.model_validate((await self.client._send(call)).json())
 
     # -- read ----------------------------------------------------------------------------
     async def recall(

@@ -32,6 +32,7 @@ from memlane_client.models import (
     MemoryRead,
     RecallResponse,
     RevealResponse,
+    SessionEndRead,
     TaskFinished,
     TaskList,
     TaskRead,
@@ -298,6 +299,13 @@ class User:
         return self.client._write(
             _calls.add_messages(self._path, session_id, messages, task_id, wait), wait
         )
+
+    def end_session(self, session_id: str) -> SessionEndRead:
+        """POST …/sessions/{session_id}/end: the session takes no more turns (409
+        ``session-ended``); its window and session-scoped memories are archived
+        (``archived`` counts them)."""
+        call = _calls.end_session(self._path, session_id)
+        return SessionEndRead.model_validate(self.client._send(call).json())
 
     # -- read ----------------------------------------------------------------------------
     def recall(

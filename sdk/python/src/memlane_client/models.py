@@ -248,7 +248,14 @@ class ExportedMemory(BaseModel):
     key: Annotated[Key | None, Field(title="Key")]
     value: Annotated[Value | None, Field(title="Value")]
     source: Annotated[
-        Literal["user_declared", "form", "behavior_observed", "model_inferred", "import"],
+        Literal[
+            "user_declared",
+            "form",
+            "tool_observed",
+            "behavior_observed",
+            "model_inferred",
+            "import",
+        ],
         Field(title="Source"),
     ]
     confidence: Annotated[float, Field(ge=0.0, le=1.0, title="Confidence")]
@@ -382,7 +389,15 @@ class MemoryCreate(BaseModel):
     key: Annotated[Key | None, Field(title="Key")] = None
     value: Annotated[Value | None, Field(title="Value")] = None
     source: Annotated[
-        Literal["user_declared", "form", "behavior_observed", "model_inferred", "import"] | None,
+        Literal[
+            "user_declared",
+            "form",
+            "tool_observed",
+            "behavior_observed",
+            "model_inferred",
+            "import",
+        ]
+        | None,
         Field(title="Source"),
     ] = "user_declared"
     confidence: Annotated[Confidence | None, Field(title="Confidence")] = None
@@ -434,11 +449,31 @@ class MemoryUpdate(BaseModel):
     status: Annotated[Literal["active", "archived"] | None, Field(title="Status")] = None
 
 
+class Name(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="The tool a `tool` turn came from (as in the chat completions API); what a tool turn states is remembered with source `tool_observed` (docs/sessions.md)",
+            max_length=64,
+            min_length=1,
+            pattern="^[A-Za-z0-9_.:-]+$",
+            title="Name",
+        ),
+    ]
+
+
 class MessageIn(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
     role: Annotated[Literal["user", "assistant", "system", "tool"], Field(title="Role")]
+    name: Annotated[
+        Name | None,
+        Field(
+            description="The tool a `tool` turn came from (as in the chat completions API); what a tool turn states is remembered with source `tool_observed` (docs/sessions.md)",
+            title="Name",
+        ),
+    ] = None
     content: Annotated[str, Field(max_length=8000, min_length=1, title="Content")]
     occurred_at: Annotated[
         AwareDatetime | None,
@@ -582,6 +617,13 @@ class ScoreFactors(BaseModel):
     half_life_days: Annotated[float | None, Field(title="Half Life Days")]
     decay_floor: Annotated[float, Field(title="Decay Floor")]
     score: Annotated[float, Field(title="Score")]
+    pinned: Annotated[
+        bool | None,
+        Field(
+            description='The user emphasised it ("记住", "don\'t forget"): forgetting never archives it (metadata.pinned; docs/sessions.md)',
+            title="Pinned",
+        ),
+    ] = False
 
 
 class SecretRef(BaseModel):
@@ -591,6 +633,25 @@ class SecretRef(BaseModel):
 
     kind: Annotated[str, Field(title="Kind")]
     mask: Annotated[str, Field(title="Mask")]
+
+
+class SessionEndRead(BaseModel):
+    """
+    A session that ended: no more turns; its session-scoped memories archived.
+    """
+
+    session_id: Annotated[str, Field(title="Session Id")]
+    ended_at: Annotated[
+        AwareDatetime,
+        Field(description="When the session was ended (the first end call)", title="Ended At"),
+    ]
+    archived: Annotated[
+        int,
+        Field(
+            description="Session-scoped memories archived by this call (kept for audit, out of recall); facts promoted to user scope before the end are not among them",
+            title="Archived",
+        ),
+    ]
 
 
 class SessionSummary(BaseModel):
@@ -686,7 +747,7 @@ class TaskSummary(BaseModel):
     finished_at: Annotated[AwareDatetime | None, Field(title="Finished At")]
 
 
-class Name(RootModel[str]):
+class Name1(RootModel[str]):
     root: Annotated[str, Field(max_length=200, min_length=1, title="Name")]
 
 
@@ -702,7 +763,7 @@ class TaskUpdate(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    name: Annotated[Name | None, Field(title="Name")] = None
+    name: Annotated[Name1 | None, Field(title="Name")] = None
     slots: Annotated[
         dict[
             Annotated[str, StringConstraints(min_length=1, max_length=64)],
@@ -1105,7 +1166,14 @@ class MemoryRead(BaseModel):
     key: Annotated[str | None, Field(title="Key")]
     value: Annotated[str | None, Field(title="Value")]
     source: Annotated[
-        Literal["user_declared", "form", "behavior_observed", "model_inferred", "import"],
+        Literal[
+            "user_declared",
+            "form",
+            "tool_observed",
+            "behavior_observed",
+            "model_inferred",
+            "import",
+        ],
         Field(title="Source"),
     ]
     confidence: Annotated[float, Field(title="Confidence")]
@@ -1197,7 +1265,14 @@ class RecalledMemory(BaseModel):
     decay: Annotated[float, Field(title="Decay")]
     status: Annotated[Literal["active", "frozen", "archived", "deleted"], Field(title="Status")]
     source: Annotated[
-        Literal["user_declared", "form", "behavior_observed", "model_inferred", "import"],
+        Literal[
+            "user_declared",
+            "form",
+            "tool_observed",
+            "behavior_observed",
+            "model_inferred",
+            "import",
+        ],
         Field(title="Source"),
     ]
     scope: Annotated[
