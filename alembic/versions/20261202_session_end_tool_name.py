@@ -1,7 +1,7 @@
 """sessions end; a tool turn's name
 
 Revision ID: a1945e85848d
-Revises: 7b3e91c4d2a5
+Revises: c14fd542c431
 Create Date: 2026-12-02 00:00:00
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "a1945e85848d"
-down_revision: str | None = "7b3e91c4d2a5"
+down_revision: str | None = "c14fd542c431"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
