@@ -23,6 +23,12 @@ class RecallRequest(BaseModel):
     include_reminders: bool = False
     explain: bool = False
     at: Timestamp | None = Field(default=None, description="Evaluate decay as of this time")
+    valid_at: Timestamp | None = Field(
+        default=None,
+        description="Point in time: what was true then — the memories whose validity "
+        "[valid_from, valid_to) contains it, superseded (frozen) ones included, decay computed "
+        "at that time (docs/time.md). Default: now, active memories only",
+    )
 
 
 class ScoreFactors(BaseModel):
@@ -40,9 +46,15 @@ class ScoreFactors(BaseModel):
         description="1 for facts; settings.recall_type_weight_episode for an episode"
     )
     age_days: float
-    half_life_days: float | None
+    half_life_days: float | None = Field(
+        description="Effective half-life: the base one lengthened by use (docs/time.md)"
+    )
     decay_floor: float
     score: float
+    base_half_life_days: float | None = Field(
+        default=None, description="The memory's own or its type's half-life, before use"
+    )
+    access_count: int = Field(default=0, description="Times recall returned this memory")
 
 
 class RecalledMemory(BaseModel):
@@ -63,6 +75,9 @@ class RecalledMemory(BaseModel):
     occurred_at: datetime
     created_at: datetime
     superseded_by: uuid.UUID | None = None
+    valid_to: datetime | None = Field(
+        default=None, description="When the fact stopped holding (null: still holds)"
+    )
     explain: ScoreFactors | None = None
 
 

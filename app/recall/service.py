@@ -6,6 +6,7 @@ import asyncio
 import logging
 import time
 import uuid
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from app.kit.metrics import RECALL_DEGRADED, RECALL_HIT, RECALL_LATENCY, timed
@@ -91,6 +92,7 @@ def _recalled(row: RankedRow, explain: bool, privacy: Privacy) -> RecalledMemory
         occurred_at=m.valid_from,
         created_at=m.created_at,
         superseded_by=m.superseded_by,
+        valid_to=m.valid_to,
         explain=ScoreFactors(
             similarity=row.similarity,
             text_rank=row.text_rank,
@@ -103,6 +105,8 @@ def _recalled(row: RankedRow, explain: bool, privacy: Privacy) -> RecalledMemory
             half_life_days=row.half_life_days,
             decay_floor=row.decay_floor,
             score=row.score,
+            base_half_life_days=row.base_half_life_days,
+            access_count=m.access_count or 0,
         )
         if explain
         else None,
@@ -164,6 +168,9 @@ class RecallService:
 
     async def _recall(self, req: RecallRequest) -> RecallResponse:
         at = req.at or utcnow()
+        # Point in time: decay is computed then; the retention limit stays relative to ``at``.
+        valid_at = req.valid_at
+        decay_at = valid_at or at
         top_k = req.top_k or self.rt.settings.recall_default_top_k
         types = list(req.types or RANKED_TYPES)
         # The embedder never sees a sensitive value, not even in a query.
@@ -192,13 +199,15 @@ class RecallService:
             scopes, oldest = recall_scopes(policy), not_before(policy, at)
             task_id = req.task_id if scopes.task else None
 
-            async def ranked(status: str, limit: int) -> list[RankedRow]:
+            async def ranked(
+                status: str | tuple[str, ...], limit: int, **when: datetime | None
+            ) -> list[RankedRow]:
                 return await repo.ranked(
                     query_embedding=query_embedding,
                     query_terms=terms,
                     mode=mode,
                     model=self.rt.embedder.model,
-                    at=at,
+                    at=decay_at,
                     types=types,
                     task_id=task_id,
                     session_id=req.session_id,
@@ -209,6 +218,7 @@ class RecallService:
                     params=self._params(),
                     vector_relevance=self.rt.settings.recall_vector_relevance,
                     candidates=self.rt.settings.recall_candidates,
+                    **when,
                 )
 
             constraints = await repo.constraints(
@@ -217,11 +227,20 @@ class RecallService:
                 open_scopes=scopes.broad,
                 not_before=oldest,
             )
+            # Now: the active memories. At a point in time: every memory valid then, frozen
+            # ones included; the reminders are what had been superseded by then.
+            statuses = ("active", "frozen") if valid_at else ("active",)
             rows = without_redundant_episodes(
-                narrowest_scope_wins(await ranked("active", 2 * top_k + SCOPE_SLACK)),
+                narrowest_scope_wins(
+                    await ranked(statuses, 2 * top_k + SCOPE_SLACK, valid_at=valid_at)
+                ),
                 {str(c.id) for c in constraints},
             )[:top_k]
-            reminders = await ranked("frozen", REMINDERS_TOP_K) if req.include_reminders else []
+            reminders = (
+                await ranked("frozen", REMINDERS_TOP_K, ended_by=valid_at)
+                if req.include_reminders
+                else []
+            )
         RECALL_LATENCY.labels("db").observe(time.perf_counter() - db_started)
         recorder = self.rt.extras.get("access")
         if recorder is not None:
