@@ -12,6 +12,7 @@ from typing import Any, Literal
 from sqlalchemy import ColumnElement, and_, bindparam, or_, select, text
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from app.config import Settings
 from app.db.models import ChatSession, Memory, Message, Task
@@ -463,3 +464,37 @@ class ContextRepository(UserScopedRepository):
     async def task(self, task_id: str) -> Task | None:
         stmt = select(Task).where(self.mine(Task), Task.id == task_id)
         return (await self.session.scalars(stmt)).first()
+
+    async def recent_changes(
+        self,
+        *,
+        current_ids: Sequence[uuid.UUID],
+        since: datetime,
+        limit: int,
+    ) -> list[tuple[Memory, Memory]]:
+        """``(earlier, current)`` pairs, newest change first, at most ``limit``: a frozen memory
+        with a key, superseded by an active memory of the same key, scope and scope id, whose
+        validity ended (``valid_to``) at or after ``since``, where the current memory is one of
+        ``current_ids`` (what the query recalled)."""
+        if not current_ids:
+            return []
+        old, new = aliased(Memory), aliased(Memory)
+        stmt = (
+            select(old, new)
+            .join(new, and_(new.tenant_id == old.tenant_id, new.id == old.superseded_by))
+            .where(
+                self.mine(old),
+                self.mine(new),
+                old.status == "frozen",
+                new.status == "active",
+                old.key.is_not(None),
+                new.key == old.key,
+                new.scope == old.scope,
+                new.scope_id == old.scope_id,
+                old.valid_to >= since,
+                new.id.in_(list(current_ids)),
+            )
+            .order_by(old.valid_to.desc(), old.id)
+            .limit(limit)
+        )
+        return [(a, b) for a, b in (await self.session.execute(stmt)).all()]
