@@ -489,6 +489,13 @@ class RecallRequest(BaseModel):
     at: Annotated[
         AwareDatetime | None, Field(description="Evaluate decay as of this time", title="At")
     ] = None
+    valid_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            description="Point in time: what was true then — the memories whose validity [valid_from, valid_to) contains it, superseded (frozen) ones included, decay computed at that time (docs/time.md). Default: now, active memories only",
+            title="Valid At",
+        ),
+    ] = None
 
 
 class RevealedSecret(BaseModel):
@@ -524,9 +531,25 @@ class ScoreFactors(BaseModel):
         ),
     ]
     age_days: Annotated[float, Field(title="Age Days")]
-    half_life_days: Annotated[float | None, Field(title="Half Life Days")]
+    half_life_days: Annotated[
+        float | None,
+        Field(
+            description="Effective half-life: the base one lengthened by use (docs/time.md)",
+            title="Half Life Days",
+        ),
+    ]
     decay_floor: Annotated[float, Field(title="Decay Floor")]
     score: Annotated[float, Field(title="Score")]
+    base_half_life_days: Annotated[
+        float | None,
+        Field(
+            description="The memory's own or its type's half-life, before use",
+            title="Base Half Life Days",
+        ),
+    ] = None
+    access_count: Annotated[
+        int | None, Field(description="Times recall returned this memory", title="Access Count")
+    ] = 0
 
 
 class SecretRef(BaseModel):
@@ -1000,6 +1023,10 @@ class RecalledMemory(BaseModel):
     occurred_at: Annotated[AwareDatetime, Field(title="Occurred At")]
     created_at: Annotated[AwareDatetime, Field(title="Created At")]
     superseded_by: Annotated[UUID | None, Field(title="Superseded By")] = None
+    valid_to: Annotated[
+        AwareDatetime | None,
+        Field(description="When the fact stopped holding (null: still holds)", title="Valid To"),
+    ] = None
     explain: ScoreFactors | None = None
 
 
