@@ -155,9 +155,11 @@ class RecallService:
         fused with its full-text rank), ``recency = 1 - w × (1 - decay)`` with ``w =
         settings.recall_recency_weight``, ``decay = max(floor_type, 0.5^(age_days /
         half_life_days))`` and age measured from the memory's ``valid_from`` to ``req.at``
-        (default now); a memory whose decay fell below ``recall_min_decay`` has faded and is
-        left out. Constraints of the user, task and session come back separately, always,
-        outside ``top_k``. When the query embedding fails or takes longer than
+        (default now), the half-life lengthened by use (``decay_inputs_sql``); a memory whose
+        decay fell below ``recall_min_decay`` has faded and is left out. With ``req.valid_at``
+        the ranking reads the memories valid then, frozen ones included, and measures age to
+        ``valid_at`` (docs/time.md). Constraints of the user, task and session come back
+        separately, always, outside ``top_k``. When the query embedding fails or takes longer than
         ``recall_embed_timeout_s``, the ranking is full-text only (``mode: text``,
         ``degraded: true``).
         """
