@@ -145,6 +145,19 @@ class Settings(BaseSettings):
     decay_floor_event: float = Field(default=0.0, ge=0, le=1)
     decay_floor_episode: float = Field(default=0.0, ge=0, le=1)
     decay_floor_constraint: float = Field(default=1.0, ge=0, le=1)
+    usage_half_life_alpha: float = Field(
+        default=0.5,
+        ge=0,
+        description="Use lengthens a memory's half-life: half_life × min(usage_half_life_cap, "
+        "1 + alpha·ln(1 + access_count)), in recall and forgetting alike; 0 turns it off "
+        "(docs/time.md, Usage decay)",
+    )
+    usage_half_life_cap: float = Field(
+        default=3.0,
+        ge=1,
+        le=100,
+        description="The most use can multiply a memory's half-life by (docs/time.md)",
+    )
     recall_min_decay: float = Field(
         default=0.02,
         ge=0,
@@ -241,6 +254,13 @@ class Settings(BaseSettings):
     session_window_tokens: int = Field(default=1500, ge=50, description="Token cap of the window")
     summary_max_tokens: int = Field(default=400, ge=50, le=8000)
     context_default_token_budget: int = Field(default=2000, ge=100, le=200_000)
+    context_reminder_days: float = Field(
+        default=30.0,
+        ge=0,
+        description="A key whose value was superseded at most this many days ago gets a "
+        "one-line reminder in the context block (earlier value, date, current value); 0 turns "
+        "the reminders off (docs/time.md, Reminders in context)",
+    )
     context_tokenizer: Literal["cl100k", "estimate"] = Field(
         default="cl100k",
         description="cl100k: exact counts for OpenAI cl100k models (bundled offline); "

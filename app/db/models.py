@@ -71,6 +71,7 @@ RECALL_SCAN_COLUMNS = (
     "valid_from",
     "half_life_days",
     "embedding_model",
+    "valid_to",
 )
 
 

@@ -5,8 +5,8 @@ One pass, for every tenant and every user in it with active memories:
 1. **Decay.** An active memory whose decay factor at ``now`` is below
    ``settings.forget_decay_threshold`` is archived. The decay is recall's own formula
    (``app.recall.repository.decay_inputs_sql`` / ``decay_sql``): ``max(floor_type,
-   0.5 ^ (age_days / half_life_days))``, age from ``valid_from``. With the default floors only
-   events (floor 0) get there.
+   0.5 ^ (age_days / half_life_days))``, age from ``valid_from``, the half-life lengthened by
+   use (docs/time.md, Usage decay). With the default floors only events (floor 0) get there.
 2. **Capacity.** When the user still has more than ``settings.max_active_memories_per_user``
    active memories, the lowest-value ones beyond it are archived (``value_score`` below).
 

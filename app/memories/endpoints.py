@@ -139,7 +139,9 @@ async def create_memories(
     return await accepted_or_waited(service, job.id, created, wait, rt.settings.job_wait_timeout_s)
 
 
-LIST_FILTERS = frozenset({"type", "status", "scope", "source", "key", "cursor", "limit"})
+LIST_FILTERS = frozenset(
+    {"type", "status", "scope", "source", "key", "valid_at", "cursor", "limit"}
+)
 
 
 @router.get(
@@ -160,6 +162,13 @@ async def list_memories(
     scope: MemoryScope | None = None,
     source: MemorySource | None = None,
     key: Annotated[str | None, Query(max_length=128)] = None,
+    valid_at: Annotated[
+        Timestamp | None,
+        Query(
+            description="Only the memories valid at this time (ISO-8601 with offset): "
+            "valid_from <= valid_at < valid_to; without status, active and frozen ones"
+        ),
+    ] = None,
     cursor: Annotated[str | None, Query(max_length=200)] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> MemoryList:
@@ -171,7 +180,14 @@ async def list_memories(
             f"unknown query parameter(s): {', '.join(unknown)}; "
             f"the filters are {', '.join(sorted(LIST_FILTERS))}"
         )
-    filters = {"type": type, "status": status_, "scope": scope, "source": source, "key": key}
+    filters = {
+        "type": type,
+        "status": status_,
+        "scope": scope,
+        "source": source,
+        "key": key,
+        "valid_at": valid_at,
+    }
     return await MemoryService(rt, db, tenant_id, user_id).list_page(
         limit=limit, cursor=cursor, filters=filters
     )

@@ -96,14 +96,24 @@ class MemoryRepository(UserScopedRepository):
         after: tuple[datetime, uuid.UUID] | None,
         filters: dict[str, Any],
     ) -> list[Memory]:
-        """Newest first; ``status`` None lists every status but deleted."""
+        """Newest first; ``status`` None lists every status but deleted. ``valid_at`` keeps the
+        memories valid then (``valid_from <= valid_at < valid_to``, open-ended when
+        ``valid_to`` is NULL) and, without ``status``, only active and frozen ones: what was
+        true then, as point-in-time recall reads it (docs/time.md)."""
         stmt = select(Memory).where(self._mine())
         status = filters.pop("status", None)
-        stmt = (
-            stmt.where(Memory.status == status)
-            if status
-            else stmt.where(Memory.status != "deleted")
-        )
+        valid_at = filters.pop("valid_at", None)
+        if status:
+            stmt = stmt.where(Memory.status == status)
+        elif valid_at is not None:
+            stmt = stmt.where(Memory.status.in_(("active", "frozen")))
+        else:
+            stmt = stmt.where(Memory.status != "deleted")
+        if valid_at is not None:
+            stmt = stmt.where(
+                Memory.valid_from <= valid_at,
+                or_(Memory.valid_to.is_(None), Memory.valid_to > valid_at),
+            )
         for name, value in filters.items():
             if value is not None:
                 stmt = stmt.where(getattr(Memory, name) == value)

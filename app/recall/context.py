@@ -1,5 +1,6 @@
-"""Context assembly: constraints, recalled memories, task working memory, the session summary and
-the recent turns, inside a token budget (docs/context.md states the drop order).
+"""Context assembly: constraints, recalled memories, reminders of recent changes, task working
+memory, the session summary and the recent turns, inside a token budget (docs/context.md states
+the drop order).
 
 The block has two forms. ``text`` is one string for any prompt; ``messages`` are OpenAI-style
 chat messages: one ``system`` message holding the MemoryContext (everything but the recent
@@ -11,10 +12,12 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, timedelta
 from typing import TYPE_CHECKING, Any
 
-from app.db.models import Task
+from app.db.models import Memory, Task
 from app.kit.metrics import CONTEXT_TOKENS
+from app.kit.time import utcnow
 from app.privacy.protect import Privacy, embedding_text, owner_of
 from app.recall.repository import ContextRepository
 from app.recall.schemas import ChatMessage, ContextResponse, ContextSection, RecallRequest
@@ -32,6 +35,8 @@ HEADER = (
 KEEP_LAST_TURNS = 2
 MAX_QUERY_CHARS = 4000  # RecallRequest.query's limit
 MAX_TASK_STEPS = 10
+MAX_REMINDERS = 5  # reminder lines, one per key, newest change first
+REMINDERS_TITLE = "Changed recently (the later value is current):"
 
 
 @dataclass
@@ -43,6 +48,7 @@ class Parts:
     summary: list[str]  # oldest first; tagged lines are never dropped
     turns: list[tuple[str, str]]  # (role, content), oldest first
     dropped: dict[str, int] = field(default_factory=dict)
+    reminders: list[str] = field(default_factory=list)  # newest change first
 
     def drop(self, section: str, items: list[Any], index: int) -> None:
         del items[index]
@@ -55,6 +61,8 @@ def render_system(p: Parts) -> str:
         blocks.append("Constraints (always follow):\n" + "\n".join(f"- {c}" for c in p.constraints))
     if p.memories:
         blocks.append("Relevant memories:\n" + "\n".join(f"- {m}" for m in p.memories))
+    if p.reminders:
+        blocks.append(REMINDERS_TITLE + "\n" + "\n".join(f"- {r}" for r in p.reminders))
     if p.task_head or p.task_steps:
         blocks.append(
             "Current task:\n" + "\n".join(p.task_head + [f"- step: {s}" for s in p.task_steps])
@@ -62,6 +70,12 @@ def render_system(p: Parts) -> str:
     if p.summary:
         blocks.append("Earlier in this conversation (summary):\n" + "\n".join(p.summary))
     return "\n\n".join(blocks)
+
+
+def reminder_line(earlier: str, current: str, changed_on: str) -> str:
+    """One line for a key whose value changed: ``earlier: Lisbon, superseded 2026-06-01 by
+    Porto`` (the date is the day, UTC, the earlier value stopped holding)."""
+    return f"earlier: {earlier}, superseded {changed_on} by {current}"
 
 
 def render_text(p: Parts) -> str:
@@ -129,6 +143,7 @@ class ContextService:
             )
             query = query[:MAX_QUERY_CHARS] if query else None
         recaller = RecallService(self.rt, self.tenant_id, self.user_id)
+        reminder_days = s.context_reminder_days
         recall = (
             await recaller.recall(
                 RecallRequest(
@@ -142,6 +157,17 @@ class ContextService:
             if query
             else None
         )
+        reminders: list[str] = []
+        if recall is not None and reminder_days > 0:
+            # The keys the query touched: those of the memories it recalled. (The frozen
+            # ranking is no test of that: with few superseded rows it returns any of them.)
+            async with self.rt.scoped(self.tenant_id, self.user_id) as db:
+                changes = await ContextRepository(db, self.tenant_id, self.user_id).recent_changes(
+                    current_ids=[m.id for m in recall.memories if m.key],
+                    since=utcnow() - timedelta(days=reminder_days),
+                    limit=4 * MAX_REMINDERS,
+                )
+            reminders = self._reminders(changes, privacy, owner)
         constraints = (
             [c.content for c in recall.constraints]
             if recall
@@ -155,6 +181,7 @@ class ContextService:
         parts = Parts(
             constraints=constraints,
             memories=[m.content for m in recall.memories] if recall else [],
+            reminders=reminders,
             task_head=self._task_head(task, privacy, owner),
             task_steps=[st["description"] for st in (task.steps if task else [])][-MAX_TASK_STEPS:],
             # The summary keeps tokens, not values: personal values show as their kind.
@@ -173,6 +200,24 @@ class ContextService:
         )
         self._fit(parts, budget)
         return self._response(parts, budget, query)
+
+    @staticmethod
+    def _reminders(changes: list[tuple[Memory, Memory]], privacy: Privacy, owner: str) -> list[str]:
+        """One line per key, its latest change (``changes`` is newest first), at most
+        ``MAX_REMINDERS``; values as the owner sees them (secrets stay masked)."""
+
+        def shown(m: Memory) -> str:
+            return privacy.reveal_personal(m.value or m.content, m.sealed, owner) or ""
+
+        lines: list[str] = []
+        keys: set[str] = set()
+        for earlier, current in changes:
+            if earlier.key in keys or earlier.valid_to is None:
+                continue
+            keys.add(earlier.key or "")
+            changed_on = earlier.valid_to.astimezone(UTC).date().isoformat()
+            lines.append(reminder_line(shown(earlier), shown(current), changed_on))
+        return lines[:MAX_REMINDERS]
 
     @staticmethod
     def _task_head(task: Task | None, privacy: Privacy, owner: str) -> list[str]:
@@ -213,7 +258,8 @@ class ContextService:
 
         order = (
             first("recent_turns", p.turns, keep=KEEP_LAST_TURNS),  # 1. older recent turns
-            last("memories", p.memories),  # 2. the least relevant memory
+            last("memories", p.memories),  # 2. the least relevant memory,
+            last("reminders", p.reminders),  #    then the oldest reminder of a change
             first("summary", p.summary, skip_tagged=True),  # 3. oldest untagged summary line
             first("task", p.task_steps),  # 4. oldest task step,
             last("task", p.task_head),  #    then the task itself
@@ -232,6 +278,7 @@ class ContextService:
             "header": ContextSection(tokens=self.count(HEADER), items=1),
             "constraints": ContextSection(tokens=cost(p.constraints), items=len(p.constraints)),
             "memories": ContextSection(tokens=cost(p.memories), items=len(p.memories)),
+            "reminders": ContextSection(tokens=cost(p.reminders), items=len(p.reminders)),
             "task": ContextSection(
                 tokens=cost(p.task_head + p.task_steps), items=len(p.task_head) + len(p.task_steps)
             ),

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from sqlalchemy import ColumnElement, and_, bindparam, or_, select, text
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from app.config import Settings
 from app.db.models import ChatSession, Memory, Message, ScopeRead, Task
@@ -21,7 +22,7 @@ from app.kit.types import EARLIEST, TENANT_WIDE_USER
 
 def decay_params(settings: Settings) -> dict[str, float]:
     """The bind parameters of ``decay_inputs_sql``: half-lives (days) and floors (0..1) per type,
-    as ``{"hl_profile": …, "fl_event": …}``."""
+    as ``{"hl_profile": …, "fl_event": …}``, and the usage terms ``usage_alpha``, ``usage_cap``."""
     return {
         "hl_profile": settings.half_life_profile_days,
         "hl_preference": settings.half_life_preference_days,
@@ -33,27 +34,38 @@ def decay_params(settings: Settings) -> dict[str, float]:
         "fl_fact": settings.decay_floor_fact,
         "fl_event": settings.decay_floor_event,
         "fl_episode": settings.decay_floor_episode,
+        "usage_alpha": settings.usage_half_life_alpha,
+        "usage_cap": settings.usage_half_life_cap,
     }
 
 
-def decay_inputs_sql(alias: str, at: str = ":at") -> str:
-    """SQL select-list items ``age_days, half_life_days, decay_floor`` of the memories row
-    ``alias``, at the timestamptz expression ``at``; needs the binds of ``decay_params``.
+def decay_inputs_sql(alias: str, at: str = ":at", access_count: str | None = None) -> str:
+    """SQL select-list items ``age_days, half_life_days, base_half_life_days, decay_floor`` of
+    the memories row ``alias``, at the timestamptz expression ``at``; needs the binds of
+    ``decay_params``.
 
     age_days = max(0, at - valid_from) in days (``date_part``, not ``extract``: see DESIGN.md);
-    half_life_days = the row's own, else its type's, NULL for constraints (no decay);
+    base_half_life_days = the row's own half-life, else its type's, NULL for constraints;
+    half_life_days = base_half_life_days × min(usage_cap, 1 + usage_alpha · ln(1 +
+    access_count)): the effective half-life, which grows with use and is bounded (the
+    usage-based TTL of seed 001: what keeps being recalled is kept longer; docs/time.md);
     decay_floor = its type's floor, 1.0 for constraints.
+    ``access_count``: the SQL of the row's access count (default ``<alias>.access_count``).
     Recall (``_RANKED``) and forgetting (``app/lifecycle``) both use this: one formula.
     """
     m = alias
-    return f"""greatest(0, date_part('epoch', CAST({at} AS timestamptz) - {m}.valid_from)) / 86400.0
-               AS age_days,
-           coalesce({m}.half_life_days, CASE {m}.type
+    uses = access_count or f"{m}.access_count"
+    base = f"""coalesce({m}.half_life_days, CASE {m}.type
                WHEN 'profile' THEN CAST(:hl_profile AS float8)
                WHEN 'preference' THEN CAST(:hl_preference AS float8)
                WHEN 'fact' THEN CAST(:hl_fact AS float8)
                WHEN 'event' THEN CAST(:hl_event AS float8)
-               WHEN 'episode' THEN CAST(:hl_episode AS float8) END) AS half_life_days,
+               WHEN 'episode' THEN CAST(:hl_episode AS float8) END)"""
+    return f"""greatest(0, date_part('epoch', CAST({at} AS timestamptz) - {m}.valid_from)) / 86400.0
+               AS age_days,
+           {base} * least(CAST(:usage_cap AS float8), 1.0 + CAST(:usage_alpha AS float8)
+               * ln(1.0 + greatest(0, coalesce({uses}, 0)))) AS half_life_days,
+           {base} AS base_half_life_days,
            CASE {m}.type
                WHEN 'profile' THEN CAST(:fl_profile AS float8)
                WHEN 'preference' THEN CAST(:fl_preference AS float8)
@@ -93,14 +105,23 @@ VectorRelevance = Literal["rank", "cosine"]
 # The rank constant k of rank-based relevance, (k+1)/(k+rank), and of reciprocal rank fusion
 # (Cormack, Clarke & Büttcher, SIGIR 2009) is the bind ``:rank_k`` (settings.recall_rank_k).
 _K = "CAST(:rank_k AS float8)"
-# A row is the user's own — of an open scope, or of a task, session or agent the request
-# names — or a tenant-wide row (owner :tenant_owner) of a template the user matches
-# (docs/scopes.md). ``:owners`` is [user] or [user, tenant_owner]: one index range each.
+# Which rows a ranking reads. A row is the user's own — of an open scope, or of a task, session
+# or agent the request names — or a tenant-wide row (owner :tenant_owner) of a template the user
+# matches (docs/scopes.md). ``:owners`` is [user] or [user, tenant_owner]: one index range each.
+# ``:statuses``: ``{active}`` normally, ``{frozen}`` for reminders, ``{active, frozen}`` at a
+# point in time. ``:valid_at`` (NULL: now) keeps the rows whose validity [valid_from, valid_to)
+# contains it; ``:ended_by`` (NULL: no limit) the rows whose validity ended by then
+# (docs/time.md). Every column read is in the covering indexes.
 _FILTERS = """m.tenant_id = :tenant_id
        AND m.user_id = ANY(:owners)
-       AND m.status = :status
+       AND m.status = ANY(CAST(:statuses AS text[]))
        AND m.type = ANY(:types)
        AND m.valid_from >= :not_before
+       AND (CAST(:valid_at AS timestamptz) IS NULL
+            OR (m.valid_from <= CAST(:valid_at AS timestamptz)
+                AND (m.valid_to IS NULL OR m.valid_to > CAST(:valid_at AS timestamptz))))
+       AND (CAST(:ended_by AS timestamptz) IS NULL
+            OR m.valid_to <= CAST(:ended_by AS timestamptz))
        AND ((m.user_id = :user_id
              AND (m.scope = ANY(:open_scopes)
                   OR (m.scope = 'task' AND m.scope_id = ANY(:task_ids))
@@ -210,7 +231,7 @@ def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> 
     ctes.append(
         f"""base AS (
     SELECT m.id, m.similarity, m.confidence, m.scope, m.type,
-           {decay_inputs_sql("m")},
+           {decay_inputs_sql("m", access_count="u.access_count")},
            CASE m.scope
                WHEN 'user' THEN CAST(:w_user AS float8)
                WHEN 'global' THEN CAST(:w_global AS float8)
@@ -222,6 +243,9 @@ def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> 
                WHEN 'episode' THEN CAST(:w_episode AS float8)
                ELSE 1.0 END AS type_weight
       FROM ({candidates}) m
+      -- the use count, read by primary key for the candidates only: the scans stay
+      -- index-only and recording access stays a HOT update (docs/time.md)
+      JOIN memories u ON u.tenant_id = :tenant_id AND u.id = m.id
 )"""
     )
     if mode == "vector":
@@ -305,6 +329,7 @@ class RankedRow:
     half_life_days: float | None
     decay_floor: float
     score: float
+    base_half_life_days: float | None = None
 
 
 def _float(value: Any) -> float | None:
@@ -328,7 +353,7 @@ class RecallRepository:
         types: list[str],
         task_id: str | None,
         session_id: str | None,
-        status: str,
+        status: str | Sequence[str],
         top_k: int,
         params: dict[str, float],
         candidates: int,
@@ -336,13 +361,17 @@ class RecallRepository:
         open_scopes: Sequence[str] = OPEN_SCOPES,
         not_before: datetime | None = None,
         reach: ScopeReach | None = None,
+        valid_at: datetime | None = None,
+        ended_by: datetime | None = None,
     ) -> list[RankedRow]:
         """The top_k rows by score, best first, with every factor. ``text`` and ``hybrid`` need
         ``query_terms``; ``vector`` and ``hybrid`` need ``query_embedding``. With no terms,
         ``hybrid`` ranks by vector alone and ``text`` finds nothing. Rows are read from the
         scopes ``open_scopes``, the task ``task_id`` and the session ``session_id``, and only
-        when ``valid_from >= not_before`` (a retention limit); ``reach`` adds the agent's
-        scope, other tasks and sessions (an override) and the tenant's templates."""
+        when ``valid_from >= not_before`` (a retention limit), of the status ``status`` (or any
+        of several); ``valid_at`` keeps the rows valid at that time, ``ended_by`` those whose
+        validity ended by then (``_FILTERS``); ``reach`` adds the agent's scope, other tasks
+        and sessions (an override) and the tenant's templates. Decay is computed at ``at``."""
         if mode == "hybrid" and not query_terms:
             mode = "vector"
         if mode == "text" and not query_terms:
@@ -363,7 +392,9 @@ class RecallRepository:
                         "tsquery": to_tsquery_text(query_terms),
                         "at": at,
                         "tenant_id": self.tenant_id,
-                        "status": status,
+                        "statuses": [status] if isinstance(status, str) else list(status),
+                        "valid_at": valid_at,
+                        "ended_by": ended_by,
                         "model": model,
                         "types": types,
                         "open_scopes": list(open_scopes),
@@ -392,6 +423,7 @@ class RecallRepository:
                 half_life_days=r["half_life_days"],
                 decay_floor=float(r["decay_floor"]),
                 score=float(r["score"]),
+                base_half_life_days=r["base_half_life_days"],
             )
             for r in rows
         ]
@@ -481,6 +513,40 @@ class ContextRepository(UserScopedRepository):
     async def task(self, task_id: str) -> Task | None:
         stmt = select(Task).where(self.mine(Task), Task.id == task_id)
         return (await self.session.scalars(stmt)).first()
+
+    async def recent_changes(
+        self,
+        *,
+        current_ids: Sequence[uuid.UUID],
+        since: datetime,
+        limit: int,
+    ) -> list[tuple[Memory, Memory]]:
+        """``(earlier, current)`` pairs, newest change first, at most ``limit``: a frozen memory
+        with a key, superseded by an active memory of the same key, scope and scope id, whose
+        validity ended (``valid_to``) at or after ``since``, where the current memory is one of
+        ``current_ids`` (what the query recalled)."""
+        if not current_ids:
+            return []
+        old, new = aliased(Memory), aliased(Memory)
+        stmt = (
+            select(old, new)
+            .join(new, and_(new.tenant_id == old.tenant_id, new.id == old.superseded_by))
+            .where(
+                self.mine(old),
+                self.mine(new),
+                old.status == "frozen",
+                new.status == "active",
+                old.key.is_not(None),
+                new.key == old.key,
+                new.scope == old.scope,
+                new.scope_id == old.scope_id,
+                old.valid_to >= since,
+                new.id.in_(list(current_ids)),
+            )
+            .order_by(old.valid_to.desc(), old.id)
+            .limit(limit)
+        )
+        return [(a, b) for a, b in (await self.session.execute(stmt)).all()]
 
 
 class ScopeReadRepository(UserScopedRepository):

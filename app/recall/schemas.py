@@ -50,6 +50,13 @@ class RecallRequest(BaseModel):
         "audited (GET …/scope-reads)",
     )
 
+    valid_at: Timestamp | None = Field(
+        default=None,
+        description="Point in time: what was true then — the memories whose validity "
+        "[valid_from, valid_to) contains it, superseded (frozen) ones included, decay computed "
+        "at that time (docs/time.md). Default: now, active memories only",
+    )
+
 
 class ScopeReadEntry(BaseModel):
     """One audited recall with ``scope_override``: who read which scopes, and what came back
@@ -84,7 +91,9 @@ class ScoreFactors(BaseModel):
         description="1 for facts; settings.recall_type_weight_episode for an episode"
     )
     age_days: float
-    half_life_days: float | None
+    half_life_days: float | None = Field(
+        description="Effective half-life: the base one lengthened by use (docs/time.md)"
+    )
     decay_floor: float
     score: float
     pinned: bool = Field(
@@ -92,6 +101,10 @@ class ScoreFactors(BaseModel):
         description='The user emphasised it ("记住", "don\'t forget"): forgetting never '
         "archives it (metadata.pinned; docs/sessions.md)",
     )
+    base_half_life_days: float | None = Field(
+        default=None, description="The memory's own or its type's half-life, before use"
+    )
+    access_count: int = Field(default=0, description="Times recall returned this memory")
 
 
 class RecalledMemory(BaseModel):
@@ -112,6 +125,9 @@ class RecalledMemory(BaseModel):
     occurred_at: datetime
     created_at: datetime
     superseded_by: uuid.UUID | None = None
+    valid_to: datetime | None = Field(
+        default=None, description="When the fact stopped holding (null: still holds)"
+    )
     explain: ScoreFactors | None = None
 
 

@@ -6,6 +6,7 @@ import asyncio
 import logging
 import time
 import uuid
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from app.kit.metrics import RECALL_DEGRADED, RECALL_HIT, RECALL_LATENCY, timed
@@ -103,6 +104,7 @@ def _recalled(row: RankedRow, explain: bool, privacy: Privacy) -> RecalledMemory
         occurred_at=m.valid_from,
         created_at=m.created_at,
         superseded_by=m.superseded_by,
+        valid_to=m.valid_to,
         explain=ScoreFactors(
             similarity=row.similarity,
             text_rank=row.text_rank,
@@ -116,6 +118,8 @@ def _recalled(row: RankedRow, explain: bool, privacy: Privacy) -> RecalledMemory
             decay_floor=row.decay_floor,
             score=row.score,
             pinned=bool((m.metadata_ or {}).get("pinned")),
+            base_half_life_days=row.base_half_life_days,
+            access_count=m.access_count or 0,
         )
         if explain
         else None,
@@ -187,9 +191,11 @@ class RecallService:
         fused with its full-text rank), ``recency = 1 - w × (1 - decay)`` with ``w =
         settings.recall_recency_weight``, ``decay = max(floor_type, 0.5^(age_days /
         half_life_days))`` and age measured from the memory's ``valid_from`` to ``req.at``
-        (default now); a memory whose decay fell below ``recall_min_decay`` has faded and is
-        left out. Constraints of the user, task and session come back separately, always,
-        outside ``top_k``. When the query embedding fails or takes longer than
+        (default now), the half-life lengthened by use (``decay_inputs_sql``); a memory whose
+        decay fell below ``recall_min_decay`` has faded and is left out. With ``req.valid_at``
+        the ranking reads the memories valid then, frozen ones included, and measures age to
+        ``valid_at`` (docs/time.md). Constraints of the user, task and session come back
+        separately, always, outside ``top_k``. When the query embedding fails or takes longer than
         ``recall_embed_timeout_s``, the ranking is full-text only (``mode: text``,
         ``degraded: true``).
 
@@ -208,6 +214,9 @@ class RecallService:
         self, req: RecallRequest, actor: str, request_id: str | None
     ) -> RecallResponse:
         at = req.at or utcnow()
+        # Point in time: decay is computed then; the retention limit stays relative to ``at``.
+        valid_at = req.valid_at
+        decay_at = valid_at or at
         top_k = req.top_k or self.rt.settings.recall_default_top_k
         types = list(req.types or RANKED_TYPES)
         # The embedder never sees a sensitive value, not even in a query.
@@ -237,13 +246,15 @@ class RecallService:
             task_id = req.task_id if scopes.task else None
             reach = await self.reach(session, scopes, req)
 
-            async def ranked(status: str, limit: int) -> list[RankedRow]:
+            async def ranked(
+                status: str | tuple[str, ...], limit: int, **when: datetime | None
+            ) -> list[RankedRow]:
                 return await repo.ranked(
                     query_embedding=query_embedding,
                     query_terms=terms,
                     mode=mode,
                     model=self.rt.embedder.model,
-                    at=at,
+                    at=decay_at,
                     types=types,
                     task_id=task_id,
                     session_id=req.session_id,
@@ -255,6 +266,7 @@ class RecallService:
                     params=self._params(),
                     vector_relevance=self.rt.settings.recall_vector_relevance,
                     candidates=self.rt.settings.recall_candidates,
+                    **when,
                 )
 
             constraints = owned_only(
@@ -270,8 +282,11 @@ class RecallService:
                 tenant_id=self.tenant_id,
                 user_id=self.user_id,
             )
+            # Now: the active memories. At a point in time: every memory valid then, frozen
+            # ones included; the reminders are what had been superseded by then.
+            statuses = ("active", "frozen") if valid_at else ("active",)
             ranked_rows = owned_only(
-                await ranked("active", 2 * top_k + SCOPE_SLACK),
+                await ranked(statuses, 2 * top_k + SCOPE_SLACK, valid_at=valid_at),
                 lambda r: r.memory,
                 section="memories",
                 tenant_id=self.tenant_id,
@@ -282,7 +297,7 @@ class RecallService:
             )[:top_k]
             reminders = (
                 owned_only(
-                    await ranked("frozen", REMINDERS_TOP_K),
+                    await ranked("frozen", REMINDERS_TOP_K, ended_by=valid_at),
                     lambda r: r.memory,
                     section="reminders",
                     tenant_id=self.tenant_id,

@@ -6,6 +6,7 @@ import importlib
 import shutil
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from tests.e2e.server import ServeProcess
@@ -47,6 +48,7 @@ def test_generated_client_runs_tenant_write_recall(tmp_path: Path) -> None:
         create_tenant_memory = importlib.import_module(
             "memlane_client.api.tenant_wide.create_tenant_memory"
         )
+        list_memories = importlib.import_module("memlane_client.api.memories.list_memories")
         models = importlib.import_module("memlane_client.models")
 
         server = ServeProcess(tmp_path / "memlane")
@@ -83,15 +85,20 @@ def test_generated_client_runs_tenant_write_recall(tmp_path: Path) -> None:
             )
             assert other.status_code == 403
             # a batch write: a later item supersedes an earlier one's single-valued key
-            moves = [("I live in Lyon", "Lyon"), ("I moved to Nantes", "Nantes")]
+            moves = [
+                ("I live in Lyon", "Lyon", datetime(2024, 1, 10, tzinfo=UTC)),
+                ("I moved to Nantes", "Nantes", datetime(2024, 6, 1, tzinfo=UTC)),
+            ]
             batch = create_memories.sync_detailed(
                 tenant_id=tenant.id,
                 user_id="bea",
                 client=client,
                 body=models.MemoryBatchCreate(
                     memories=[
-                        models.MemoryCreate(content=text, key="residence.city", value=city)
-                        for text, city in moves
+                        models.MemoryCreate(
+                            content=text, key="residence.city", value=city, occurred_at=at
+                        )
+                        for text, city, at in moves
                     ]
                 ),
                 wait=True,
@@ -124,6 +131,21 @@ def test_generated_client_runs_tenant_write_recall(tmp_path: Path) -> None:
             assert [(m.content, m.scope) for m in cafeteria.memories] == [
                 ("The cafeteria opens at 8 am", models.RecalledMemoryScope.TENANT)
             ]
+            # point in time: what was true in March, in recall and in the list
+            march = datetime(2024, 3, 1, tzinfo=UTC)
+            then = recall.sync(
+                tenant_id=tenant.id,
+                user_id="bea",
+                client=client,
+                body=models.RecallRequest(query="where do I live?", valid_at=march),
+            )
+            assert isinstance(then, models.RecallResponse)
+            assert [m.content for m in then.memories] == ["I live in Lyon"]
+            listed = list_memories.sync(
+                tenant_id=tenant.id, user_id="bea", client=client, valid_at=march
+            )
+            assert isinstance(listed, models.MemoryList)
+            assert [m.value for m in listed.items] == ["Lyon"]
         finally:
             server.stop()
     finally:

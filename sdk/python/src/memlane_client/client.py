@@ -319,10 +319,12 @@ class User:
         include_reminders: bool | None = None,
         explain: bool | None = None,
         at: datetime | str | None = None,
+        valid_at: datetime | str | None = None,
         **extra: Any,
     ) -> RecallResponse:
         """POST …/recall: the ``top_k`` memories that matter for ``query``, ranked, plus the
-        scope's constraints (``extra``: any further field of RecallRequest)."""
+        scope's constraints (``extra``: any further field of RecallRequest). ``valid_at``:
+        what was true at that time (frozen memories included, decay computed then)."""
         fields = dict(
             query=query,
             top_k=top_k,
@@ -332,6 +334,7 @@ class User:
             include_reminders=include_reminders,
             explain=explain,
             at=at,
+            valid_at=valid_at,
             **extra,
         )
         return RecallResponse.model_validate(
@@ -356,7 +359,7 @@ class User:
         self, *, cursor: str | None = None, limit: int = 50, **filters: Any
     ) -> MemoryList:
         """GET …/memories: one page (``items``, ``next_cursor``); filters ``type``, ``status``,
-        ``scope``, ``source``, ``key``."""
+        ``scope``, ``source``, ``key``, ``valid_at`` (valid at that time)."""
         call = _calls.list_memories(self._path, filters, cursor, limit)
         return MemoryList.model_validate(self.client._send(call).json())
 

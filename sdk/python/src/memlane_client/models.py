@@ -614,7 +614,13 @@ class ScoreFactors(BaseModel):
         ),
     ]
     age_days: Annotated[float, Field(title="Age Days")]
-    half_life_days: Annotated[float | None, Field(title="Half Life Days")]
+    half_life_days: Annotated[
+        float | None,
+        Field(
+            description="Effective half-life: the base one lengthened by use (docs/time.md)",
+            title="Half Life Days",
+        ),
+    ]
     decay_floor: Annotated[float, Field(title="Decay Floor")]
     score: Annotated[float, Field(title="Score")]
     pinned: Annotated[
@@ -624,6 +630,16 @@ class ScoreFactors(BaseModel):
             title="Pinned",
         ),
     ] = False
+    base_half_life_days: Annotated[
+        float | None,
+        Field(
+            description="The memory's own or its type's half-life, before use",
+            title="Base Half Life Days",
+        ),
+    ] = None
+    access_count: Annotated[
+        int | None, Field(description="Times recall returned this memory", title="Access Count")
+    ] = 0
 
 
 class SecretRef(BaseModel):
@@ -861,7 +877,15 @@ class TenantMemoryCreate(BaseModel):
     key: Annotated[Key | None, Field(title="Key")] = None
     value: Annotated[Value | None, Field(title="Value")] = None
     source: Annotated[
-        Literal["user_declared", "form", "behavior_observed", "model_inferred", "import"] | None,
+        Literal[
+            "user_declared",
+            "form",
+            "tool_observed",
+            "behavior_observed",
+            "model_inferred",
+            "import",
+        ]
+        | None,
         Field(title="Source"),
     ] = "user_declared"
     confidence: Annotated[Confidence | None, Field(title="Confidence")] = None
@@ -1248,6 +1272,13 @@ class RecallRequest(BaseModel):
             title="Scope Override",
         ),
     ] = None
+    valid_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            description="Point in time: what was true then — the memories whose validity [valid_from, valid_to) contains it, superseded (frozen) ones included, decay computed at that time (docs/time.md). Default: now, active memories only",
+            title="Valid At",
+        ),
+    ] = None
 
 
 class RecalledMemory(BaseModel):
@@ -1283,6 +1314,10 @@ class RecalledMemory(BaseModel):
     occurred_at: Annotated[AwareDatetime, Field(title="Occurred At")]
     created_at: Annotated[AwareDatetime, Field(title="Created At")]
     superseded_by: Annotated[UUID | None, Field(title="Superseded By")] = None
+    valid_to: Annotated[
+        AwareDatetime | None,
+        Field(description="When the fact stopped holding (null: still holds)", title="Valid To"),
+    ] = None
     explain: ScoreFactors | None = None
 
 

@@ -1,0 +1,164 @@
+"""Point-in-time recall and listing: ``valid_at`` returns what was true then (docs/time.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import TenantCtx
+
+LEAD = "On project Falcon I am the tech lead"
+PM = "On project Falcon I am now the product manager"
+ADVISOR = "On project Falcon I am only an advisor now"
+
+
+async def _falcon(t: TenantCtx, *, third: bool = False) -> dict[str, str]:
+    """Two (or three) successive values of one single-valued key, each superseding the last."""
+    ids = {}
+    for content, value, at in [
+        (LEAD, "tech lead", "2024-01-10T09:00:00+00:00"),
+        (PM, "product manager", "2024-06-01T09:00:00+00:00"),
+        *([(ADVISOR, "advisor", "2024-09-01T09:00:00+00:00")] if third else []),
+    ]:
+        out = await t.remember(
+            "u", content, type="profile", key="work.role", value=value, occurred_at=at
+        )
+        ids[value] = out["memories"][0]["id"]
+    return ids
+
+
+def _contents(answer: dict, part: str = "memories") -> list[str]:
+    return [m["content"] for m in answer[part]]
+
+
+async def test_the_fact_true_on_that_date_comes_first(tenant: TenantCtx) -> None:
+    await _falcon(tenant)
+    then = await tenant.recall("u", "project Falcon", valid_at="2024-03-01T00:00:00Z", explain=True)
+    assert _contents(then)[0] == LEAD
+    assert PM not in _contents(then)  # valid only from 2024-06-01
+    first = then["memories"][0]
+    assert first["status"] == "frozen"  # superseded later, but true on that date
+    assert first["valid_to"].startswith("2024-06-01T09:00:00")
+    # today's answer is unchanged: the current value only
+    now = await tenant.recall("u", "project Falcon")
+    assert _contents(now)[0] == PM and LEAD not in _contents(now)
+    later = await tenant.recall("u", "project Falcon", valid_at="2024-07-01T00:00:00+02:00")
+    assert _contents(later)[0] == PM and LEAD not in _contents(later)
+
+
+async def test_validity_interval_is_half_open(tenant: TenantCtx) -> None:
+    await _falcon(tenant)
+    # at the very instant of the change the new value holds, the old one no longer
+    at_change = await tenant.recall("u", "project Falcon", valid_at="2024-06-01T09:00:00Z")
+    assert _contents(at_change) == [PM]
+    before_any = await tenant.recall("u", "project Falcon", valid_at="2023-12-31T00:00:00Z")
+    assert before_any["memories"] == []
+
+
+async def test_decay_is_computed_at_that_time(tenant: TenantCtx) -> None:
+    await _falcon(tenant)
+    then = await tenant.recall("u", "project Falcon", valid_at="2024-03-01T09:00:00Z", explain=True)
+    ex = then["memories"][0]["explain"]
+    assert ex["age_days"] == pytest.approx(51.0)  # 2024-01-10 → 2024-03-01
+    # profile: 60-day half-life, floor 0.6; never recalled before, so no usage bonus
+    assert ex["half_life_days"] == pytest.approx(60.0)
+    assert ex["decay"] == pytest.approx(max(0.6, 0.5 ** (51 / 60)))
+    now = await tenant.recall("u", "project Falcon", explain=True)
+    assert now["memories"][0]["explain"]["age_days"] > 51 + 365
+
+
+async def test_where_did_i_live_in_march(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I live in Lisbon.", at="2026-01-10T10:00:00+00:00")
+    await tenant.say("u", "s1", "I moved to Porto.", at="2026-06-01T10:00:00+00:00")
+    march = await tenant.recall("u", "where do I live?", valid_at="2026-03-15T12:00:00+00:00")
+    assert "Lisbon" in march["memories"][0]["content"]
+    assert not any("Porto" in c for c in _contents(march))
+    today = await tenant.recall("u", "where do I live?")
+    assert "Porto" in today["memories"][0]["content"]
+    assert not any("Lisbon" in c for c in _contents(today))
+
+
+async def test_where_did_i_live_in_march_in_chinese(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我住在上海。", at="2026-01-10T10:00:00+08:00")
+    await tenant.say("u", "s1", "我搬到北京了。", at="2026-06-01T10:00:00+08:00")
+    march = await tenant.recall("u", "我住在哪里？", valid_at="2026-03-15T12:00:00+08:00")
+    assert "上海" in march["memories"][0]["content"]
+    assert not any("北京" in c for c in _contents(march))
+    today = await tenant.recall("u", "我住在哪里？")
+    assert "北京" in today["memories"][0]["content"]
+    assert not any("上海" in c for c in _contents(today))
+
+
+async def test_reminders_at_a_point_in_time_are_what_had_ended_by_then(
+    tenant: TenantCtx,
+) -> None:
+    await _falcon(tenant, third=True)
+    july = await tenant.recall(
+        "u", "project Falcon", valid_at="2024-07-01T00:00:00Z", include_reminders=True
+    )
+    assert _contents(july) == [PM]
+    assert _contents(july, "reminders") == [LEAD]  # ended 2024-06-01; ADVISOR came later
+    today = await tenant.recall("u", "project Falcon", include_reminders=True)
+    assert _contents(today) == [ADVISOR]
+    assert sorted(_contents(today, "reminders")) == sorted([LEAD, PM])
+
+
+@pytest.mark.parametrize("naive", ["2024-03-01T00:00:00", "2024-03-01", "March 2024"])
+async def test_a_time_without_offset_is_refused(tenant: TenantCtx, naive: str) -> None:
+    r = await tenant.client.post(
+        f"{tenant.user('u')}/recall",
+        json={"query": "project Falcon", "valid_at": naive},
+        headers=tenant.headers,
+    )
+    assert r.status_code == 422, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    assert r.json()["type"] == "urn:memlane:problem:validation-error"
+    listed = await tenant.client.get(
+        f"{tenant.user('u')}/memories", params={"valid_at": naive}, headers=tenant.headers
+    )
+    assert listed.status_code == 422, listed.text
+    assert listed.headers["content-type"].startswith("application/problem+json")
+
+
+async def test_a_number_is_not_a_time(tenant: TenantCtx) -> None:
+    r = await tenant.client.post(
+        f"{tenant.user('u')}/recall",
+        json={"query": "project Falcon", "valid_at": 1709251200},
+        headers=tenant.headers,
+    )
+    assert r.status_code == 422, r.text
+    assert "ISO-8601" in r.text
+
+
+async def _listed(t: TenantCtx, **params: str) -> list[str]:
+    r = await t.client.get(f"{t.user('u')}/memories", params=params, headers=t.headers)
+    assert r.status_code == 200, r.text
+    return [m["content"] for m in r.json()["items"]]
+
+
+async def test_list_filters_by_validity(tenant: TenantCtx) -> None:
+    await _falcon(tenant, third=True)
+    assert await _listed(tenant, valid_at="2024-03-01T00:00:00Z") == [LEAD]
+    assert await _listed(tenant, valid_at="2024-07-01T00:00:00+00:00") == [PM]
+    assert await _listed(tenant, valid_at="2025-01-01T00:00:00+00:00") == [ADVISOR]
+    assert await _listed(tenant, valid_at="2023-01-01T00:00:00+00:00") == []
+    # with a status, both filters hold
+    assert await _listed(tenant, valid_at="2024-03-01T00:00:00Z", status="active") == []
+    assert await _listed(tenant, valid_at="2024-03-01T00:00:00Z", status="frozen") == [LEAD]
+    # without valid_at the list is unchanged: every status but deleted, newest first
+    assert await _listed(tenant) == [ADVISOR, PM, LEAD]
+
+
+async def test_an_archived_memory_is_not_what_was_true(tenant: TenantCtx) -> None:
+    out = await tenant.remember(
+        "u", "I keep a sailing boat in Cascais", occurred_at="2024-01-01T00:00:00Z"
+    )
+    memory_id = out["memories"][0]["id"]
+    r = await tenant.client.patch(
+        f"{tenant.user('u')}/memories/{memory_id}",
+        json={"status": "archived"},
+        headers=tenant.headers,
+    )
+    assert r.status_code == 200, r.text
+    then = await tenant.recall("u", "sailing boat", valid_at="2024-02-01T00:00:00Z")
+    assert then["memories"] == []
+    assert await _listed(tenant, valid_at="2024-02-01T00:00:00Z") == []
