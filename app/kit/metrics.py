@@ -63,6 +63,12 @@ RECALL_HIT = Counter(
 RECALL_DEGRADED = Counter(
     "memlane_recall_degraded_total", "Recalls answered by full-text search without embeddings"
 )
+RECALL_RERANK = Counter(
+    "memlane_recall_rerank_total",
+    "Recalls sent to the configured reranker: applied, or failed (answered with recall's own "
+    "ranking)",
+    ["outcome"],
+)
 QUERY_CACHE = Counter(
     "memlane_embedding_query_cache_total",
     "Query embeddings answered from the in-process cache (hit) or computed (miss)",

@@ -43,6 +43,15 @@ class ScoreFactors(BaseModel):
     half_life_days: float | None
     decay_floor: float
     score: float
+    rerank: Literal["off", "applied", "failed"] = Field(
+        default="off",
+        description="The optional reranker (docs/recall.md, Reranking): off (none configured), "
+        "applied (relevance blended with its score), failed (it erred or was late: recall's own "
+        "ranking)",
+    )
+    rerank_score: float | None = Field(
+        default=None, description="The reranker's score of this memory; null when not reranked"
+    )
 
 
 class RecalledMemory(BaseModel):

@@ -13,6 +13,7 @@ from app.kit.time import utcnow
 from app.privacy.protect import Privacy, embedding_text, owner_of
 from app.providers.embeddings import EmbeddingError
 from app.recall.repository import RankedRow, RecallMode, RecallRepository, decay_params
+from app.recall.rerank import RERANKER_KEY, Reranked, pool_size, rerank
 from app.recall.schemas import (
     ConstraintRead,
     RecalledMemory,
@@ -70,7 +71,9 @@ def without_redundant_episodes(rows: list[RankedRow], shown: set[str]) -> list[R
     return out
 
 
-def _recalled(row: RankedRow, explain: bool, privacy: Privacy) -> RecalledMemory:
+def _recalled(
+    row: RankedRow, explain: bool, privacy: Privacy, reranked: Reranked | None = None
+) -> RecalledMemory:
     m = row.memory
     owner = owner_of(m.tenant_id, m.user_id)
     return RecalledMemory(
@@ -103,6 +106,8 @@ def _recalled(row: RankedRow, explain: bool, privacy: Privacy) -> RecalledMemory
             half_life_days=row.half_life_days,
             decay_floor=row.decay_floor,
             score=row.score,
+            rerank=reranked.outcome if reranked is not None else "off",
+            rerank_score=reranked.scores.get(m.id) if reranked is not None else None,
         )
         if explain
         else None,
@@ -217,17 +222,20 @@ class RecallService:
                 open_scopes=scopes.broad,
                 not_before=oldest,
             )
-            rows = without_redundant_episodes(
-                narrowest_scope_wins(await ranked("active", 2 * top_k + SCOPE_SLACK)),
-                {str(c.id) for c in constraints},
-            )[:top_k]
+            reranker = self.rt.extras.get(RERANKER_KEY)
+            size = pool_size(self.rt.settings, reranker, 2 * top_k + SCOPE_SLACK)
+            pool = narrowest_scope_wins(await ranked("active", size))
             reminders = await ranked("frozen", REMINDERS_TOP_K) if req.include_reminders else []
         RECALL_LATENCY.labels("db").observe(time.perf_counter() - db_started)
+        # The optional reranker (app/recall/rerank.py) reorders the best rows, outside the
+        # transaction; on its failure the order stays recall's own.
+        reranked = await rerank(reranker, self.rt.settings, query_text, pool)
+        rows = without_redundant_episodes(reranked.rows, {str(c.id) for c in constraints})[:top_k]
         recorder = self.rt.extras.get("access")
         if recorder is not None:
             recorder.record(self.tenant_id, self.user_id, [r.memory.id for r in rows])
         return RecallResponse(
-            memories=[_recalled(r, req.explain, self.rt.privacy) for r in rows],
+            memories=[_recalled(r, req.explain, self.rt.privacy, reranked) for r in rows],
             constraints=[constraint_read(c, self.rt.privacy) for c in constraints],
             reminders=[_recalled(r, req.explain, self.rt.privacy) for r in reminders],
             mode=mode,

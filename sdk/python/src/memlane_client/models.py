@@ -527,6 +527,20 @@ class ScoreFactors(BaseModel):
     half_life_days: Annotated[float | None, Field(title="Half Life Days")]
     decay_floor: Annotated[float, Field(title="Decay Floor")]
     score: Annotated[float, Field(title="Score")]
+    rerank: Annotated[
+        Literal["off", "applied", "failed"] | None,
+        Field(
+            description="The optional reranker (docs/recall.md, Reranking): off (none configured), applied (relevance blended with its score), failed (it erred or was late: recall's own ranking)",
+            title="Rerank",
+        ),
+    ] = "off"
+    rerank_score: Annotated[
+        float | None,
+        Field(
+            description="The reranker's score of this memory; null when not reranked",
+            title="Rerank Score",
+        ),
+    ] = None
 
 
 class SecretRef(BaseModel):
