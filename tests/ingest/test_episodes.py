@@ -8,6 +8,8 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
 from app.lifecycle.forget import DatabaseRuntime, forget_pass
 from app.runtime import Runtime
 from tests.conftest import TenantCtx
@@ -350,3 +352,34 @@ async def test_the_turn_of_a_past_event_fades_with_the_event(tenant: TenantCtx) 
     ]
     later = await tenant.recall("u", "客户开会", at="2026-10-15T12:00:00+08:00")
     assert "客户开会" not in " ".join(m["content"] for m in later["memories"])
+
+
+async def test_the_turn_of_a_preference_stays_while_the_preference_stays(
+    tenant: TenantCtx,
+) -> None:
+    # a preference never fades (floor 0.5): its 14-day half-life must not make the turn fade
+    body = await tenant.say("u", "s1", "I love green tea.", at="2026-01-10T09:00:00+00:00")
+    [pref] = body["memories"]
+    assert pref["type"] == "preference"
+    [episode_id] = body["episode_ids"]
+    # 120 days on: a 14-day half-life with the episode's floor 0 would have faded (< 0.02)
+    later = await tenant.recall(
+        "u", "green tea", types=["episode"], at="2026-05-10T09:00:00+00:00", explain=True
+    )
+    [hit] = [m for m in later["memories"] if m["id"] == episode_id]
+    assert hit["explain"]["half_life_days"] == 90
+    assert hit["decay"] == pytest.approx(0.5 ** (120 / 90), rel=1e-3)
+
+
+async def test_the_turn_of_an_event_already_past_ages_like_any_turn(tenant: TenantCtx) -> None:
+    body = await tenant.say(
+        "u", "s1", "I went to a pottery class yesterday.", at="2026-01-10T09:00:00+00:00"
+    )
+    [event] = body["memories"]
+    assert event["type"] == "event"
+    [episode_id] = body["episode_ids"]
+    # 60 days on the event itself has faded (3-day half-life); what was said is still recalled
+    later = await tenant.recall("u", "pottery class", at="2026-03-11T09:00:00+00:00", explain=True)
+    [hit] = [m for m in later["memories"] if m["id"] == episode_id]
+    assert hit["explain"]["half_life_days"] == 90  # its own
+    assert event["id"] not in [m["id"] for m in later["memories"]]
