@@ -120,6 +120,11 @@ def with_context(
     return draft
 
 
+# Types whose decay floor a setting may put at 0 (constraints never decay; an episode is the
+# turn itself).
+_FADING_TYPES = frozenset({"profile", "preference", "fact", "event"})
+
+
 def inherited_half_life(settings: Settings, episode: Memory, formed: list[Memory]) -> float | None:
     """The half-life (days) an episode takes from the facts formed from its turn, or None to
     keep its own (``settings.half_life_days("episode")``).
@@ -142,8 +147,3 @@ def inherited_half_life(settings: Settings, episode: Memory, formed: list[Memory
     ]
     shortest = min((h for h in lives if h is not None), default=None)
     return shortest if shortest is not None and own is not None and shortest < own else None
-
-
-# Types whose decay floor a setting may put at 0 (constraints never decay; an episode is the
-# turn itself).
-_FADING_TYPES = frozenset({"profile", "preference", "fact", "event"})
