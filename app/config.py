@@ -230,6 +230,36 @@ class Settings(BaseSettings):
         "fact formed from what the user said ranks above the turn itself at equal relevance "
         "(docs/recall.md, Ranking formula)",
     )
+    # Optional reranker (docs/recall.md, "Reranking"): off unless a base URL is set.
+    rerank_base_url: str | None = Field(
+        default=None,
+        description="Base URL of a rerank endpoint (Cohere/Jina/vLLM/TEI wire format), e.g. "
+        "http://host:8080; unset = no reranking (the default)",
+    )
+    rerank_path: str = Field(default="/v1/rerank", description="Path of the rerank route")
+    rerank_model: str | None = Field(
+        default=None, description="The 'model' sent in each rerank request (omitted when unset)"
+    )
+    rerank_api_key: SecretStr | None = None
+    rerank_timeout_s: float = Field(
+        default=1.0,
+        gt=0,
+        description="How long recall waits for the reranker before it answers with its own "
+        "ranking (counted in memlane_recall_rerank_total{outcome='failed'})",
+    )
+    rerank_candidates: int = Field(
+        default=20,
+        ge=1,
+        le=100,
+        description="How many of the best-ranked memories are sent to the reranker",
+    )
+    rerank_weight: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="relevance = (1 - w) × recall's relevance + w × the reranker's score "
+        "min-max normalised over the reranked memories; 1 replaces the relevance",
+    )
 
     # --- forgetting (docs/forgetting.md) ---------------------------------------------------
     forget_interval_s: float = Field(

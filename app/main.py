@@ -33,8 +33,10 @@ from app.memories import endpoints as memory_endpoints
 from app.portability import endpoints as portability_endpoints
 from app.privacy import endpoints as privacy_endpoints
 from app.providers.embeddings import build_embedder
+from app.providers.rerank import build_reranker
 from app.recall import endpoints as recall_endpoints
 from app.recall.access import AccessRecorder
+from app.recall.rerank import RERANKER_KEY
 from app.runtime import Runtime
 from app.tasks import endpoints as task_endpoints
 from app.tenantwide import endpoints as tenantwide_endpoints
@@ -62,6 +64,9 @@ async def build_runtime(settings: Settings, database: Database | None) -> Runtim
         admin_key=resolve_admin_key(settings),
         asyncpg_dsn=db.app_dsn(settings),
     )
+    reranker = build_reranker(settings)
+    if reranker is not None:
+        rt.extras[RERANKER_KEY] = reranker
     access = AccessRecorder(rt)
     rt.extras["access"] = access
     await access.start()
@@ -85,7 +90,7 @@ async def close_runtime(rt: Runtime) -> None:
     await rt.extras[WAITER_KEY].close()
     await rt.extras["monitor"].stop()
     await rt.extras["access"].stop()
-    for closeable in (rt.embedder, rt.extractor):
+    for closeable in (rt.embedder, rt.extractor, rt.extras.get(RERANKER_KEY)):
         aclose = getattr(closeable, "aclose", None)
         if aclose is not None:
             await aclose()

@@ -482,6 +482,9 @@ class ArbitrationService:
             # The same fact said again with more context: the newer metadata is kept too,
             # within the limit of one memory's metadata (the newest keys win).
             dup.metadata_, dropped = merge_metadata(dup.metadata_, cand.metadata)
+        if (dup.metadata_ or {}).get("formed_by") and not (cand.metadata or {}).get("formed_by"):
+            # A guess (formed_by: classifier) said again in words a rule reads is no guess now.
+            dup.metadata_ = {k: v for k, v in dup.metadata_.items() if k != "formed_by"}
         sessions = list(
             dict.fromkeys(
                 [

@@ -16,10 +16,14 @@ from __future__ import annotations
 import re
 import uuid
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.ingest.extraction.filter import is_noise
 from app.memories.writer import EPISODE, MemoryDraft
+
+if TYPE_CHECKING:
+    from app.config import Settings
+    from app.db.models import Memory
 
 # Sentences end at 。！？!?；; or a newline, or at ". " ; clauses split at commas.
 _SENTENCE = re.compile(r"(?<=[。！？!?；;\n])\s*|(?<=[.])\s+(?=\S)")
@@ -114,3 +118,32 @@ def with_context(
         "date": local_time.date().isoformat(),
     }
     return draft
+
+
+# Types whose decay floor a setting may put at 0 (constraints never decay; an episode is the
+# turn itself).
+_FADING_TYPES = frozenset({"profile", "preference", "fact", "event"})
+
+
+def inherited_half_life(settings: Settings, episode: Memory, formed: list[Memory]) -> float | None:
+    """The half-life (days) an episode takes from the facts formed from its turn, or None to
+    keep its own (``settings.half_life_days("episode")``).
+
+    An episode fades no slower than what it said fades: it takes the shortest half-life of the
+    formed facts **that fade** — their type's decay floor is 0 (an event) — and that lie
+    **ahead of the turn** (the fact's ``valid_from`` after the episode's: a plan, "我明天下午三点
+    要和客户开会"), when it is shorter than its own. A fact with a positive floor (profile,
+    preference, fact) never fades, so it shortens nothing: a turn that formed a preference
+    must not leave recall while the preference stays. A past event told ("I went to a support
+    group yesterday") is a record of what happened, not an appointment that passes: its turn
+    ages like any turn. docs/formation.md, Episodes."""
+    own = settings.half_life_days(EPISODE)
+    lives = [
+        f.half_life_days or settings.half_life_days(f.type)
+        for f in formed
+        if f.type in _FADING_TYPES
+        and settings.decay_floor(f.type) == 0
+        and f.valid_from > episode.valid_from
+    ]
+    shortest = min((h for h in lives if h is not None), default=None)
+    return shortest if shortest is not None and own is not None and shortest < own else None

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.arbitration.service import Outcome, normalize_text
 from app.db.models import Job, Message
-from app.ingest.episodes import episode_draft, is_episode, with_context
+from app.ingest.episodes import episode_draft, inherited_half_life, is_episode, with_context
 from app.ingest.extraction.base import ExtractedFact, Turn
 from app.ingest.extraction.cues import Cues, TurnCues, turn_cues
 from app.ingest.repository import ConversationRepository, to_turn
@@ -140,16 +140,11 @@ async def store_facts(
                 for fact, o in zip(facts, outcomes, strict=True)
                 if mid in fact.message_ids
             ]
-            # An episode fades no slower than the facts formed from it (an event's turn).
-            own = rt.settings.half_life_days("episode")
-            lives = [f.half_life_days or rt.settings.half_life_days(f.type) for f in formed]
-            shortest = min((h for h in lives if h is not None), default=None)
+            # An episode fades no slower than the plans formed from it (a meeting's turn).
             await writer.link_episode(
                 episode,
                 formed,
-                half_life_days=shortest
-                if shortest is not None and own is not None and shortest < own
-                else None,
+                half_life_days=inherited_half_life(rt.settings, episode, formed),
             )
     result = outcome_result(outcomes)
     result["episode_ids"] = list(dict.fromkeys(str(o.memories[0].id) for o in kept))

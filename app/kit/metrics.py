@@ -74,6 +74,12 @@ RECALL_ISOLATION_CHECKED = Counter(
     "memlane_recall_isolation_checked_rows_total",
     "Recalled rows checked for ownership before the response",
 )
+RECALL_RERANK = Counter(
+    "memlane_recall_rerank_total",
+    "Recalls sent to the configured reranker: applied, or failed (answered with recall's own "
+    "ranking)",
+    ["outcome"],
+)
 QUERY_CACHE = Counter(
     "memlane_embedding_query_cache_total",
     "Query embeddings answered from the in-process cache (hit) or computed (miss)",

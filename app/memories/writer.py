@@ -23,8 +23,10 @@ Extension points, one place each:
 Episodes and the facts formed from them point at each other (``origin.episode_ids`` on a fact,
 ``origin.fact_ids`` on an episode; ``link_episode``). When a fact leaves current knowledge
 (superseded, stored frozen, deleted, corrected by PATCH), the episodes it was formed from are
-frozen with it — except an episode that also formed the fact's successor — so an old sentence
-never brings a corrected fact back (``_retire_episodes``; docs/formation.md, Episodes).
+frozen with it — except an episode that also formed the fact's successor, and the turn of a
+classifier's guess outdated by a later turn that stated no change (``guesses_outdated``) — so
+an old sentence never brings a corrected fact back (``_retire_episodes``; docs/formation.md,
+Episodes).
 """
 
 from __future__ import annotations
@@ -178,6 +180,34 @@ async def embed_drafts(embedder: Embedder | None, drafts: Sequence[MemoryDraft])
         d.embedding = v
 
 
+def guesses_outdated(outcomes: Sequence[Outcome]) -> frozenset[uuid.UUID]:
+    """The facts of ``outcomes`` whose retirement does not take their turns out of recall: a
+    fact the key-family classifier guessed (``metadata.formed_by == "classifier"``: its key
+    from the sentence's nearest prototype, its value from a span of it) that a fact formed from
+    a later turn (trigger ``extraction``) superseded by recency or source (any rule but
+    ``user_correction``). Nothing the user said stated a change, and the guess may never have
+    been what the turn meant; the turn keeps its words, as it would had the classifier formed
+    nothing. A stated change (user_correction), a guess stored frozen on arrival, and every
+    act of the client — an explicit write, a PATCH, a deletion — still freeze the turns
+    (docs/formation.md, Episodes)."""
+    losers: dict[uuid.UUID, Memory] = {}
+    for o in outcomes:
+        for m in o.memories:
+            if m.type != EPISODE and (m.metadata_ or {}).get("formed_by") == "classifier":
+                losers[m.id] = m
+    out = set()
+    for o in outcomes:
+        for a in o.arbitrations:
+            if (
+                a.outcome == "superseded"
+                and a.existing_memory_id in losers
+                and a.trigger == "extraction"
+                and a.rule != "user_correction"
+            ):
+                out.add(a.existing_memory_id)
+    return frozenset(out)
+
+
 class MemoryWriter:
     """Writes one user's memories inside the caller's transaction (it only flushes).
 
@@ -285,7 +315,9 @@ class MemoryWriter:
             await self.embed(protected)
         await self.repo.lock_writes()
         outcomes = [await self._write_one(d) for d in protected]
-        await self._retire_episodes([m for o in outcomes for m in o.memories])
+        await self._retire_episodes(
+            [m for o in outcomes for m in o.memories], guesses_outdated=guesses_outdated(outcomes)
+        )
         return outcomes
 
     async def _write_one(self, draft: MemoryDraft) -> Outcome:
@@ -388,17 +420,23 @@ class MemoryWriter:
                 m.origin = origin
         await self.repo.flush()
 
-    async def _retire_episodes(self, memories: Sequence[Memory]) -> None:
+    async def _retire_episodes(
+        self, memories: Sequence[Memory], *, guesses_outdated: frozenset[uuid.UUID] = frozenset()
+    ) -> None:
         """Freeze the active episodes of every fact in ``memories`` that is no longer current
         (frozen or deleted), so its old words leave recall with it. An episode that also formed
         the fact's successor (``superseded_by``) stays: it states the correction itself.
-        A frozen episode is ``superseded_by`` the fact's successor (None after a deletion)."""
+        A frozen episode is ``superseded_by`` the fact's successor (None after a deletion).
+
+        Facts in ``guesses_outdated`` (``guesses_outdated()``: a classifier's guess outdated by
+        a later turn that did not say anything changed) leave their episodes as they are."""
         retired = {
             m.id: m
             for m in memories
             if m.type != EPISODE
             and m.status in ("frozen", "deleted")
             and (m.origin or {}).get("episode_ids")
+            and m.id not in guesses_outdated
         }
         for fact in retired.values():
             successor = (

@@ -105,6 +105,15 @@ class ScoreFactors(BaseModel):
         default=None, description="The memory's own or its type's half-life, before use"
     )
     access_count: int = Field(default=0, description="Times recall returned this memory")
+    rerank: Literal["off", "applied", "failed"] = Field(
+        default="off",
+        description="The optional reranker (docs/recall.md, Reranking): off (none configured), "
+        "applied (relevance blended with its score), failed (it erred or was late: recall's own "
+        "ranking)",
+    )
+    rerank_score: float | None = Field(
+        default=None, description="The reranker's score of this memory; null when not reranked"
+    )
 
 
 class RecalledMemory(BaseModel):

@@ -22,6 +22,7 @@ from app.recall.repository import (
     ScopeReadRepository,
     decay_params,
 )
+from app.recall.rerank import RERANKER_KEY, Reranked, pool_size, rerank
 from app.recall.schemas import (
     ConstraintRead,
     RecalledMemory,
@@ -83,7 +84,9 @@ def without_redundant_episodes(rows: list[RankedRow], shown: set[str]) -> list[R
     return out
 
 
-def _recalled(row: RankedRow, explain: bool, privacy: Privacy) -> RecalledMemory:
+def _recalled(
+    row: RankedRow, explain: bool, privacy: Privacy, reranked: Reranked | None = None
+) -> RecalledMemory:
     m = row.memory
     owner = owner_of(m.tenant_id, m.user_id)
     return RecalledMemory(
@@ -120,6 +123,8 @@ def _recalled(row: RankedRow, explain: bool, privacy: Privacy) -> RecalledMemory
             pinned=bool((m.metadata_ or {}).get("pinned")),
             base_half_life_days=row.base_half_life_days,
             access_count=m.access_count or 0,
+            rerank=reranked.outcome if reranked is not None else "off",
+            rerank_score=reranked.scores.get(m.id) if reranked is not None else None,
         )
         if explain
         else None,
@@ -285,16 +290,16 @@ class RecallService:
             # Now: the active memories. At a point in time: every memory valid then, frozen
             # ones included; the reminders are what had been superseded by then.
             statuses = ("active", "frozen") if valid_at else ("active",)
+            reranker = self.rt.extras.get(RERANKER_KEY)
+            size = pool_size(self.rt.settings, reranker, 2 * top_k + SCOPE_SLACK)
             ranked_rows = owned_only(
-                await ranked(statuses, 2 * top_k + SCOPE_SLACK, valid_at=valid_at),
+                await ranked(statuses, size, valid_at=valid_at),
                 lambda r: r.memory,
                 section="memories",
                 tenant_id=self.tenant_id,
                 user_id=self.user_id,
             )
-            rows = without_redundant_episodes(
-                narrowest_scope_wins(ranked_rows), {str(c.id) for c in constraints}
-            )[:top_k]
+            pool = narrowest_scope_wins(ranked_rows)
             reminders = (
                 owned_only(
                     await ranked("frozen", REMINDERS_TOP_K, ended_by=valid_at),
@@ -306,7 +311,13 @@ class RecallService:
                 if req.include_reminders
                 else []
             )
-            if req.scope_override:
+        RECALL_LATENCY.labels("db").observe(time.perf_counter() - db_started)
+        # The optional reranker (app/recall/rerank.py) reorders the best rows, outside the
+        # transaction; on its failure the order stays recall's own.
+        reranked = await rerank(reranker, self.rt.settings, query_text, pool)
+        rows = without_redundant_episodes(reranked.rows, {str(c.id) for c in constraints})[:top_k]
+        if req.scope_override:
+            async with self.rt.scoped(self.tenant_id, self.user_id) as session:
                 await self._audit_override(
                     session,
                     req,
@@ -315,12 +326,11 @@ class RecallService:
                     actor,
                     request_id,
                 )
-        RECALL_LATENCY.labels("db").observe(time.perf_counter() - db_started)
         recorder = self.rt.extras.get("access")
         if recorder is not None:
             recorder.record(self.tenant_id, self.user_id, [r.memory.id for r in rows])
         return RecallResponse(
-            memories=[_recalled(r, req.explain, self.rt.privacy) for r in rows],
+            memories=[_recalled(r, req.explain, self.rt.privacy, reranked) for r in rows],
             constraints=[constraint_read(c, self.rt.privacy) for c in constraints],
             reminders=[_recalled(r, req.explain, self.rt.privacy) for r in reminders],
             mode=mode,

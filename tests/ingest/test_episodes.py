@@ -8,6 +8,8 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
 from app.lifecycle.forget import DatabaseRuntime, forget_pass
 from app.runtime import Runtime
 from tests.conftest import TenantCtx
@@ -350,3 +352,93 @@ async def test_the_turn_of_a_past_event_fades_with_the_event(tenant: TenantCtx) 
     ]
     later = await tenant.recall("u", "客户开会", at="2026-10-15T12:00:00+08:00")
     assert "客户开会" not in " ".join(m["content"] for m in later["memories"])
+
+
+async def test_the_turn_of_a_preference_stays_while_the_preference_stays(
+    tenant: TenantCtx,
+) -> None:
+    # a preference never fades (floor 0.5): its 14-day half-life must not make the turn fade
+    body = await tenant.say("u", "s1", "I love green tea.", at="2026-01-10T09:00:00+00:00")
+    [pref] = body["memories"]
+    assert pref["type"] == "preference"
+    [episode_id] = body["episode_ids"]
+    # 120 days on: a 14-day half-life with the episode's floor 0 would have faded (< 0.02)
+    later = await tenant.recall(
+        "u", "green tea", types=["episode"], at="2026-05-10T09:00:00+00:00", explain=True
+    )
+    [hit] = [m for m in later["memories"] if m["id"] == episode_id]
+    assert hit["explain"]["half_life_days"] == 90
+    assert hit["decay"] == pytest.approx(0.5 ** (120 / 90), rel=1e-3)
+
+
+async def test_the_turn_of_an_event_already_past_ages_like_any_turn(tenant: TenantCtx) -> None:
+    body = await tenant.say(
+        "u", "s1", "I went to a pottery class yesterday.", at="2026-01-10T09:00:00+00:00"
+    )
+    [event] = body["memories"]
+    assert event["type"] == "event"
+    [episode_id] = body["episode_ids"]
+    # 60 days on the event itself has faded (3-day half-life); what was said is still recalled
+    later = await tenant.recall("u", "pottery class", at="2026-03-11T09:00:00+00:00", explain=True)
+    [hit] = [m for m in later["memories"] if m["id"] == episode_id]
+    assert hit["explain"]["half_life_days"] == 90  # its own
+    assert event["id"] not in [m["id"] for m in later["memories"]]
+
+
+async def test_a_newer_statement_without_a_change_cue_still_freezes_the_old_sentence(
+    tenant: TenantCtx,
+) -> None:
+    old = await tenant.say("u", "s1", "I live in Lisbon.", at="2026-01-10T09:00:00+00:00")
+    await tenant.say("u", "s2", "I live in Porto now.", at="2026-03-10T09:00:00+00:00")
+    assert (await get(tenant, "u", old["episode_ids"][0]))["status"] == "frozen"
+    first, contents = await recall_first_and_contents(tenant, "where do I live")
+    assert first["value"] == "Porto" and "Lisbon" not in contents
+
+
+async def test_a_guess_outdated_by_a_later_guess_keeps_its_turn(tenant: TenantCtx) -> None:
+    # the key-family classifier reads both as an employer; nothing said a job changed
+    old = await tenant.say(
+        "u", "s1", "Painting helps me explore my identity.", at="2026-01-10T09:00:00+00:00"
+    )
+    [guess] = old["memories"]
+    assert guess["key"] == "work.employer" and guess["metadata"]["formed_by"] == "classifier"
+    await tenant.say(
+        "u", "s2", "Drawing flowers is one of my faves.", at="2026-03-10T09:00:00+00:00"
+    )
+    assert (await get(tenant, "u", guess["id"]))["status"] == "frozen"  # the fact: arbitrated
+    episode = await get(tenant, "u", old["episode_ids"][0])
+    assert episode["status"] == "active"  # the turn: what the user said, still current
+    recalled = await tenant.recall("u", "painting and my identity")
+    assert "Painting helps me explore my identity." in [m["content"] for m in recalled["memories"]]
+
+
+async def test_a_guess_outdated_by_a_stated_change_freezes_its_turn(tenant: TenantCtx) -> None:
+    old = await tenant.say(
+        "u", "s1", "Most of my week goes into the Hooli office.", at="2026-01-10T09:00:00+00:00"
+    )
+    [guess] = old["memories"]
+    assert guess["metadata"]["formed_by"] == "classifier"
+    await tenant.say(
+        "u",
+        "s2",
+        "Left Hooli last spring, I'm at Pied Piper now running QA.",
+        at="2026-03-10T09:00:00+00:00",
+    )
+    assert (await get(tenant, "u", old["episode_ids"][0]))["status"] == "frozen"
+    _, contents = await recall_first_and_contents(tenant, "where do I work")
+    assert "Hooli office" not in contents
+
+
+async def test_a_guess_confirmed_in_plain_words_is_no_guess(tenant: TenantCtx) -> None:
+    guessed = await tenant.say(
+        "u", "s1", "Most of my week goes into the Hooli office.", at="2026-01-10T09:00:00+00:00"
+    )
+    said = await tenant.say("u", "s1", "I work at Hooli.", at="2026-01-11T09:00:00+00:00")
+    [fact] = said["memories"]
+    assert fact["id"] == guessed["memories"][0]["id"]  # the same fact, confirmed
+    assert "formed_by" not in fact["metadata"]
+    await tenant.say("u", "s2", "I work at Pied Piper.", at="2026-03-10T09:00:00+00:00")
+    for body in (guessed, said):
+        assert (await get(tenant, "u", body["episode_ids"][0]))["status"] == "frozen"
+    _, contents = await recall_first_and_contents(tenant, "where do I work")
+    assert "Hooli" not in contents

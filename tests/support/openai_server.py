@@ -8,6 +8,11 @@
   ``"query: "`` is embedded as a query, anything else as a passage).
 - ``POST /v1/chat/completions``: answers with the next content of the queue set by
   ``script_chat([...])`` (strings as is, dicts/lists JSON-encoded), then ``default_chat``.
+- ``POST /v1/rerank`` (the Cohere/Jina/vLLM/TEI rerank format): ``{"results": [{"index",
+  "relevance_score"}]}``, best first, ``top_n`` of them; the score of a document is
+  ``word_overlap(query, document)``: the share of the query's distinct words (lower-cased
+  runs of letters and digits) that occur in the document, or ``rerank_rule(query, document)``
+  when a test sets one.
 
 Switches: ``fail_mode`` = ``"500"`` | ``"timeout"`` (sleep ``delay_s`` before answering) |
 ``"garbage"`` (HTTP 200 with a body that is not JSON) | ``"wrong_dim"`` (embeddings one
@@ -24,10 +29,12 @@ import hashlib
 import json
 import math
 import random
+import re
 import socket
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +52,16 @@ class RecordedRequest:
     path: str
     headers: dict[str, str]
     body: Any  # parsed JSON, or the raw text when it was not JSON
+
+
+_WORD = re.compile(r"\w+")
+
+
+def word_overlap(query: str, document: str) -> float:
+    """The share (0..1) of the query's distinct words that occur in ``document`` (words:
+    lower-cased runs of letters and digits); 0 for a query without words."""
+    q = set(_WORD.findall(query.lower()))
+    return len(q & set(_WORD.findall(document.lower()))) / len(q) if q else 0.0
 
 
 def hashed_vector(text: str, dim: int) -> list[float]:
@@ -68,6 +85,7 @@ class FakeOpenAIServer:
         self.delay_s = 2.0
         self.reverse_order = False
         self.default_chat = '{"facts": []}'
+        self.rerank_rule: Callable[[str, str], float] = word_overlap
         self._script: deque[str] = deque()
         self._lock = threading.Lock()
         self._e5: Any = None
@@ -116,6 +134,7 @@ class FakeOpenAIServer:
         self.delay_s = 2.0
         self.reverse_order = False
         self.default_chat = '{"facts": []}'
+        self.rerank_rule = word_overlap
 
     def script_chat(self, contents: list[Any]) -> None:
         """Queue chat answers: each is the ``message.content`` of one completion (a string
@@ -248,6 +267,24 @@ class FakeOpenAIServer:
                     "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
                 }
             )
+
+        @app.post("/v1/rerank")
+        async def rerank(request: Request) -> Response:
+            body = await self._record(request)
+            failed = await self._common_failure(self._take_failure())
+            if failed is not None:
+                return failed
+            query = str(body.get("query", "")) if isinstance(body, dict) else ""
+            documents = body.get("documents", []) if isinstance(body, dict) else []
+            top_n = body.get("top_n") if isinstance(body, dict) else None
+            scored = sorted(
+                (
+                    {"index": i, "relevance_score": self.rerank_rule(query, str(d))}
+                    for i, d in enumerate(documents)
+                ),
+                key=lambda r: (-float(r["relevance_score"]), int(r["index"])),
+            )
+            return JSONResponse({"results": scored[: top_n or len(scored)]})
 
         return app
 

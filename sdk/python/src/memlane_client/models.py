@@ -640,6 +640,20 @@ class ScoreFactors(BaseModel):
     access_count: Annotated[
         int | None, Field(description="Times recall returned this memory", title="Access Count")
     ] = 0
+    rerank: Annotated[
+        Literal["off", "applied", "failed"] | None,
+        Field(
+            description="The optional reranker (docs/recall.md, Reranking): off (none configured), applied (relevance blended with its score), failed (it erred or was late: recall's own ranking)",
+            title="Rerank",
+        ),
+    ] = "off"
+    rerank_score: Annotated[
+        float | None,
+        Field(
+            description="The reranker's score of this memory; null when not reranked",
+            title="Rerank Score",
+        ),
+    ] = None
 
 
 class SecretRef(BaseModel):
