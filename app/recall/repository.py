@@ -18,6 +18,9 @@ from app.db.models import ChatSession, Memory, Message, Task
 from app.db.repository import UserScopedRepository
 from app.kit.types import EARLIEST
 
+# The mark of an entity's postings in memory_terms (no lexeme of search_text holds it).
+ENTITY_MARK = "@"
+
 
 def decay_params(settings: Settings) -> dict[str, float]:
     """The bind parameters of ``decay_inputs_sql``: half-lives (days) and floors (0..1) per type,
@@ -84,15 +87,30 @@ def decay_sql(alias: str) -> str:
 _SHOWN_COLUMNS = [
     (attr.key, attr.columns[0].name)
     for attr in sa_inspect(Memory).column_attrs
-    if attr.key not in ("embedding", "tsv", "search_text")
+    if attr.key not in ("embedding", "tsv", "search_text", "entities")
 ]
 _SHOWN_TYPES = {f"m_{name}": Memory.__table__.c[name].type for _, name in _SHOWN_COLUMNS}
 
 RecallMode = Literal["vector", "text", "hybrid"]
 VectorRelevance = Literal["rank", "cosine"]
+TextRank = Literal["bm25", "ts_rank"]
+Fusion = Literal["minmax", "rrf"]
 # The rank constant k of rank-based relevance, (k+1)/(k+rank), and of reciprocal rank fusion
 # (Cormack, Clarke & Büttcher, SIGIR 2009) is the bind ``:rank_k`` (settings.recall_rank_k).
 _K = "CAST(:rank_k AS float8)"
+# Min-max normalisation per query over each ranking's candidate list (0 for the list's worst, 1
+# for its best, 1 when all are equal; 0 for a row that is not in the list).
+_VECTOR_SCORE = (
+    "CASE WHEN v.id IS NULL THEN 0.0"
+    " ELSE coalesce((v.similarity - v.sim_min) / nullif(v.sim_max - v.sim_min, 0), 1.0) END"
+)
+_TEXT_SCORE = (
+    "CASE WHEN t.id IS NULL THEN 0.0"
+    " ELSE coalesce((t.text_rank - t.text_min) / nullif(t.text_max - t.text_min, 0), 1.0) END"
+)
+_W_VECTOR = "CAST(:w_vector AS float8)"
+_W_TEXT = "CAST(:w_text AS float8)"
+_W_ENTITY = "CAST(:w_entity AS float8)"
 _FILTERS = """m.tenant_id = :tenant_id
        AND m.user_id = :user_id
        AND m.status = :status
@@ -115,7 +133,84 @@ def recency_sql(alias: str) -> str:
     return f"(1.0 - CAST(:w_recency AS float8) * (1.0 - {alias}.decay))"
 
 
-def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> str:
+# The users whose postings a BM25 ranking reads (``:owner_ids``, text[]): today the one user of
+# the request; an array so that a ranking may read several owners' postings together.
+_OWNERS = "p.tenant_id = :tenant_id AND p.user_id = ANY(CAST(:owner_ids AS text[]))"
+
+
+def bm25_sql(entity: bool) -> list[str]:
+    """The CTEs of the BM25 ranking (``st``, ``bm``; with ``entity`` also ``ent``), to be put
+    before ``txt`` (docs/recall.md, "BM25").
+
+    Okapi BM25 (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond",
+    2009), with Lucene's non-negative idf:
+    ``bm25(d) = Σ_{t ∈ q ∩ d} idf(t) · tf(t,d) · (k1 + 1) / (tf(t,d) + k1 · (1 − b + b · |d| /
+    avgdl))``, ``idf(t) = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5))``; N and avgdl from
+    ``memory_term_stats`` of the owners and ``:status``, df(t) and tf from ``memory_terms``
+    (each posting carries |d|, its memory's length in lexemes). The query's terms are the
+    lexemes of ``to_tsvector('english', :bm25_text)``, the stored side's ``tsv`` being
+    ``to_tsvector('english', search_text)``: the same stemming on both sides. Binds:
+    ``:owner_ids``, ``:status``, ``:bm25_text``, ``:bm25_k1``, ``:bm25_b``; with ``entity``,
+    ``:entities`` (text[], each ``@`` + a lower-cased entity).
+
+    ``ent``: ``entity_score(d) = Σ_{e ∈ q ∩ d} idf(e) / Σ_{e ∈ q, df(e) > 0} idf(e)`` in 0..1,
+    the share of the query's named entities (by idf) that the memory mentions.
+    """
+    ctes = [
+        """st AS MATERIALIZED (
+    SELECT coalesce(sum(s.docs), 0)::float8 AS n,
+           coalesce(sum(s.total_len), 0)::float8 / greatest(coalesce(sum(s.docs), 0), 1) AS avgdl
+      FROM memory_term_stats s
+     WHERE s.tenant_id = :tenant_id AND s.user_id = ANY(CAST(:owner_ids AS text[]))
+       AND s.status = :status
+)""",
+        f"""bm AS MATERIALIZED (
+    SELECT x.memory_id,
+           sum(x.idf * x.tf * (CAST(:bm25_k1 AS float8) + 1.0)
+               / (x.tf + CAST(:bm25_k1 AS float8)
+                  * (1.0 - CAST(:bm25_b AS float8) + CAST(:bm25_b AS float8) * x.rel_len)))
+           AS bm25
+      FROM (SELECT p.memory_id, p.tf::float8 AS tf,
+                   ln(1.0 + (st.n - count(*) OVER w + 0.5) / (count(*) OVER w + 0.5)) AS idf,
+                   CASE WHEN st.avgdl > 0 THEN p.doc_len / st.avgdl ELSE 1.0 END AS rel_len
+              FROM (SELECT DISTINCT u.lexeme AS term
+                      FROM unnest(to_tsvector('english', :bm25_text)) u) q
+              JOIN memory_terms p ON {_OWNERS} AND p.term = q.term AND p.status = :status
+             CROSS JOIN st
+            WINDOW w AS (PARTITION BY p.term)) x
+     GROUP BY x.memory_id
+)""",
+    ]
+    if entity:
+        ctes.append(
+            f"""ent_p AS MATERIALIZED (
+    SELECT p.memory_id, p.term,
+           ln(1.0 + (st.n - count(*) OVER w + 0.5) / (count(*) OVER w + 0.5)) AS idf
+      FROM (SELECT DISTINCT e AS term FROM unnest(CAST(:entities AS text[])) e) q
+      JOIN memory_terms p ON {_OWNERS} AND p.term = q.term AND p.status = :status
+     CROSS JOIN st
+    WINDOW w AS (PARTITION BY p.term)
+),
+ent AS MATERIALIZED (
+    SELECT e.memory_id AS id,
+           sum(e.idf) / nullif((SELECT sum(d.idf)
+                                  FROM (SELECT DISTINCT term, idf FROM ent_p) d), 0)
+           AS entity_score
+      FROM ent_p e
+     GROUP BY e.memory_id
+)"""
+        )
+    return ctes
+
+
+@functools.cache
+def ranked_sql(
+    mode: RecallMode,
+    vector_relevance: VectorRelevance = "rank",
+    text_rank: TextRank = "bm25",
+    fusion: Fusion = "minmax",
+    entity: bool = False,
+) -> str:
     """The recall query for ``mode`` (see docs/recall.md, "Query plan").
 
     Each ranking contributes its best ``:candidates`` rows (settings.recall_candidates):
@@ -145,7 +240,8 @@ def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> 
     if vector:
         ctes.append(
             f"""vec AS MATERIALIZED (
-    SELECT c.*, row_number() OVER (ORDER BY c.similarity DESC, c.id) AS vector_pos
+    SELECT c.*, row_number() OVER (ORDER BY c.similarity DESC, c.id) AS vector_pos,
+           min(c.similarity) OVER () AS sim_min, max(c.similarity) OVER () AS sim_max
       FROM (SELECT {columns}, 1 - (m.embedding <=> CAST(:query AS halfvec)) AS similarity
               FROM memories m
              WHERE {_FILTERS} {model_filter}
@@ -153,10 +249,28 @@ def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> 
              LIMIT :candidates) c
 )"""
         )
-    if textual:
+    entity = entity and mode == "hybrid" and fusion == "minmax"
+    if (textual and text_rank == "bm25") or entity:
+        ctes += bm25_sql(entity)
+    if textual and text_rank == "bm25":
+        # The postings give the candidates and their BM25; the memories row (by primary key)
+        # gives the filters, so every filter of _FILTERS applies as in the other rankings.
         ctes.append(
             f"""txt AS MATERIALIZED (
-    SELECT c.*, row_number() OVER (ORDER BY c.text_rank DESC, c.id) AS text_pos
+    SELECT c.*, row_number() OVER (ORDER BY c.text_rank DESC, c.id) AS text_pos,
+           min(c.text_rank) OVER () AS text_min, max(c.text_rank) OVER () AS text_max
+      FROM (SELECT {columns}, bm.bm25 AS text_rank
+              FROM bm JOIN memories m ON m.tenant_id = :tenant_id AND m.id = bm.memory_id
+             WHERE {_FILTERS} {model_filter}
+             ORDER BY text_rank DESC, m.id
+             LIMIT :candidates) c
+)"""
+        )
+    elif textual:
+        ctes.append(
+            f"""txt AS MATERIALIZED (
+    SELECT c.*, row_number() OVER (ORDER BY c.text_rank DESC, c.id) AS text_pos,
+           min(c.text_rank) OVER () AS text_min, max(c.text_rank) OVER () AS text_max
       FROM (SELECT {columns}, ts_rank(m.tsv, q.query) AS text_rank
               FROM memories m, (SELECT to_tsquery('english', :tsquery) AS query) q
              WHERE {_FILTERS} {model_filter} AND m.tsv @@ q.query
@@ -200,16 +314,33 @@ def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> 
     elif mode == "text":
         relevance = "t.text_rank / nullif(max(t.text_rank) OVER (), 0)"
         joins = "JOIN txt t ON t.id = b.id"
-    else:
+    elif fusion == "rrf":
         relevance = (
             f"(coalesce(1.0 / ({_K} + v.vector_pos), 0)"
             f" + coalesce(1.0 / ({_K} + t.text_pos), 0)) / (2.0 / ({_K} + 1.0))"
         )
         joins = "LEFT JOIN vec v ON v.id = b.id LEFT JOIN txt t ON t.id = b.id"
-    text_rank = "t.text_rank" if textual else "NULL::float8"
+    else:
+        # Weighted sum of the min-max normalised scores (and the entity score), divided by the
+        # sum of the weights so that the best possible relevance is 1.
+        parts = [f"{_W_VECTOR} * {_VECTOR_SCORE}", f"{_W_TEXT} * {_TEXT_SCORE}"]
+        weights = [_W_VECTOR, _W_TEXT]
+        if entity:
+            parts.append(f"{_W_ENTITY} * coalesce(e.entity_score, 0)")
+            weights.append(_W_ENTITY)
+        relevance = f"coalesce(({' + '.join(parts)}) / nullif({' + '.join(weights)}, 0), 0)"
+        joins = "LEFT JOIN vec v ON v.id = b.id LEFT JOIN txt t ON t.id = b.id"
+    if entity:
+        joins += " LEFT JOIN ent e ON e.id = b.id"
+    text_rank_sql = "t.text_rank" if textual else "NULL::float8"
+    vector_score = _VECTOR_SCORE if vector else "NULL::float8"
+    text_score = _TEXT_SCORE if textual else "NULL::float8"
+    entity_score = "e.entity_score" if entity else "NULL::float8"
     ctes.append(
         f"""fused AS (
-    SELECT b.*, {text_rank} AS text_rank, {relevance} AS relevance, {decay_sql("b")} AS decay
+    SELECT b.*, {text_rank_sql} AS text_rank, {vector_score} AS vector_score,
+           {text_score} AS text_score, {entity_score} AS entity_score,
+           {relevance} AS relevance, {decay_sql("b")} AS decay
       FROM base b {joins}
 )"""
     )
@@ -232,13 +363,6 @@ SELECT t.*, {shown}
   FROM top t JOIN memories m ON m.tenant_id = :tenant_id AND m.id = t.id
  ORDER BY t.score DESC, t.id"""
     )
-
-
-_RANKED_SQL = {
-    (mode, rel): ranked_sql(mode, rel)
-    for mode in ("vector", "text", "hybrid")
-    for rel in ("rank", "cosine")
-}
 
 
 @functools.cache
@@ -271,6 +395,10 @@ class RankedRow:
     half_life_days: float | None
     decay_floor: float
     score: float
+    # The components of a minmax-fused relevance (0..1 each; None when not computed).
+    vector_score: float | None = None
+    text_score: float | None = None
+    entity_score: float | None = None
 
 
 def _float(value: Any) -> float | None:
@@ -301,18 +429,27 @@ class RecallRepository:
         vector_relevance: VectorRelevance = "rank",
         open_scopes: Sequence[str] = OPEN_SCOPES,
         not_before: datetime | None = None,
+        text_rank: TextRank = "bm25",
+        fusion: Fusion = "minmax",
+        query_entities: Sequence[str] = (),
     ) -> list[RankedRow]:
         """The top_k rows by score, best first, with every factor. ``text`` and ``hybrid`` need
         ``query_terms``; ``vector`` and ``hybrid`` need ``query_embedding``. With no terms,
         ``hybrid`` ranks by vector alone and ``text`` finds nothing. Rows are read from the
         scopes ``open_scopes``, the task ``task_id`` and the session ``session_id``, and only
-        when ``valid_from >= not_before`` (a retention limit)."""
+        when ``valid_from >= not_before`` (a retention limit). ``text_rank`` picks BM25 over
+        the postings or ``ts_rank``; ``fusion`` the hybrid relevance; ``query_entities`` (the
+        query's named entities, ``app/recall/entities.py``) feed the entity score of the
+        ``minmax`` fusion when ``params["w_entity"]`` > 0. ``params`` holds the binds of
+        ``RecallService._params`` (decay, weights, ``rank_k``, ``bm25_k1``, ``bm25_b``,
+        ``w_vector``, ``w_text``, ``w_entity``)."""
         if mode == "hybrid" and not query_terms:
             mode = "vector"
         if mode == "text" and not query_terms:
             return []
+        entity = bool(query_entities) and float(params.get("w_entity", 0)) > 0
         stmt = (
-            text(_RANKED_SQL[(mode, vector_relevance)])
+            text(ranked_sql(mode, vector_relevance, text_rank, fusion, entity))
             .bindparams(bindparam("types", expanding=False))
             .columns(**_SHOWN_TYPES)
         )
@@ -325,6 +462,9 @@ class RecallRepository:
                         if query_embedding is not None
                         else None,
                         "tsquery": to_tsquery_text(query_terms),
+                        "bm25_text": " ".join(query_terms),
+                        "owner_ids": [self.user_id],
+                        "entities": [ENTITY_MARK + e for e in query_entities],
                         "at": at,
                         "tenant_id": self.tenant_id,
                         "user_id": self.user_id,
@@ -349,6 +489,9 @@ class RecallRepository:
                 memory=Memory(**{key: r[f"m_{name}"] for key, name in _SHOWN_COLUMNS}),
                 similarity=_float(r["similarity"]),
                 text_rank=_float(r["text_rank"]),
+                vector_score=_float(r["vector_score"]),
+                text_score=_float(r["text_score"]),
+                entity_score=_float(r["entity_score"]),
                 relevance=float(r["relevance"]),
                 confidence=float(r["confidence"]),
                 decay=float(r["decay"]),

@@ -12,6 +12,7 @@ from app.kit.metrics import RECALL_DEGRADED, RECALL_HIT, RECALL_LATENCY, timed
 from app.kit.time import utcnow
 from app.privacy.protect import Privacy, embedding_text, owner_of
 from app.providers.embeddings import EmbeddingError
+from app.recall.entities import entities
 from app.recall.repository import RankedRow, RecallMode, RecallRepository, decay_params
 from app.recall.schemas import (
     ConstraintRead,
@@ -94,6 +95,9 @@ def _recalled(row: RankedRow, explain: bool, privacy: Privacy) -> RecalledMemory
         explain=ScoreFactors(
             similarity=row.similarity,
             text_rank=row.text_rank,
+            vector_score=row.vector_score,
+            text_score=row.text_score,
+            entity_score=row.entity_score,
             relevance=row.relevance,
             confidence=row.confidence,
             decay=row.decay,
@@ -140,6 +144,11 @@ class RecallService:
             "min_decay": s.recall_min_decay,
             "w_recency": s.recall_recency_weight,
             "rank_k": s.recall_rank_k,
+            "bm25_k1": s.recall_bm25_k1,
+            "bm25_b": s.recall_bm25_b,
+            "w_vector": s.recall_fusion_weight_vector,
+            "w_text": s.recall_fusion_weight_text,
+            "w_entity": s.recall_fusion_weight_entity,
         }
 
     async def recall(self, req: RecallRequest) -> RecallResponse:
@@ -184,6 +193,7 @@ class RecallService:
             RECALL_DEGRADED.inc()
             mode = "text"
         terms = query_terms(query_text)
+        named = entities(query_text)
         db_started = time.perf_counter()
         async with self.rt.scoped(self.tenant_id, self.user_id) as session:
             repo = RecallRepository(session, self.tenant_id, self.user_id)
@@ -209,6 +219,9 @@ class RecallService:
                     params=self._params(),
                     vector_relevance=self.rt.settings.recall_vector_relevance,
                     candidates=self.rt.settings.recall_candidates,
+                    text_rank=self.rt.settings.recall_text_rank,
+                    fusion=self.rt.settings.recall_fusion,
+                    query_entities=named,
                 )
 
             constraints = await repo.constraints(
