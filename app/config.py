@@ -193,6 +193,21 @@ class Settings(BaseSettings):
     recall_fusion_weight_text: float = Field(
         default=1.0, ge=0, description="Weight of the normalised full-text score (minmax)"
     )
+    recall_fusion_spread_vector: float = Field(
+        default=0.1,
+        ge=0,
+        le=2,
+        description="Minimum spread of the vector side's min-max normalisation, in cosine "
+        "units: the worst candidate counts as at least this far below the best (0 = plain "
+        "min-max over the candidates) (docs/recall.md, Ranking formula)",
+    )
+    recall_fusion_spread_text: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="Minimum spread of the full-text side's min-max normalisation, as a share "
+        "of the best score (0 = plain min-max over the candidates, 1 = score / best score)",
+    )
     recall_fusion_weight_entity: float = Field(
         default=0.3,
         ge=0,

@@ -107,6 +107,12 @@ VARIANTS: dict[str, dict[str, str]] = {
     # fusion and no entity signal
     "tsrank-rrf": {"MEMLANE_RECALL_TEXT_RANK": "ts_rank", "MEMLANE_RECALL_FUSION": "rrf"},
     "bm25-rrf": {"MEMLANE_RECALL_TEXT_RANK": "bm25", "MEMLANE_RECALL_FUSION": "rrf"},
+    "minmax-plain": {
+        "MEMLANE_RECALL_TEXT_RANK": "bm25",
+        "MEMLANE_RECALL_FUSION": "minmax",
+        "MEMLANE_RECALL_FUSION_SPREAD_VECTOR": "0",
+        "MEMLANE_RECALL_FUSION_SPREAD_TEXT": "0",
+    },
     "bm25-minmax-no-entity": {
         "MEMLANE_RECALL_TEXT_RANK": "bm25",
         "MEMLANE_RECALL_FUSION": "minmax",

@@ -98,15 +98,23 @@ Fusion = Literal["minmax", "rrf"]
 # The rank constant k of rank-based relevance, (k+1)/(k+rank), and of reciprocal rank fusion
 # (Cormack, Clarke & Büttcher, SIGIR 2009) is the bind ``:rank_k`` (settings.recall_rank_k).
 _K = "CAST(:rank_k AS float8)"
-# Min-max normalisation per query over each ranking's candidate list (0 for the list's worst, 1
-# for its best, 1 when all are equal; 0 for a row that is not in the list).
+# Min-max normalisation per query over each ranking's candidate list: (x - lo) / (hi - lo), hi
+# the list's best, lo its worst — but never closer to hi than a minimum spread, so that in a
+# short list (a user with few memories, a query few memories match) the worst candidate is not
+# put at 0, level with a memory that does not match at all: lo = min(worst, best - spread) with
+# spread :spread_vector (cosine units) for the vector list and best × :spread_text for the
+# full-text list (1 = divide by the best). 1 when hi = lo; 0 for a row not in the list.
+_VECTOR_LO = "least(v.sim_min, v.sim_max - CAST(:spread_vector AS float8))"
+_TEXT_LO = "least(t.text_min, t.text_max * (1.0 - CAST(:spread_text AS float8)))"
 _VECTOR_SCORE = (
     "CASE WHEN v.id IS NULL THEN 0.0"
-    " ELSE coalesce((v.similarity - v.sim_min) / nullif(v.sim_max - v.sim_min, 0), 1.0) END"
+    f" ELSE coalesce((v.similarity - {_VECTOR_LO}) / nullif(v.sim_max - {_VECTOR_LO}, 0), 1.0)"
+    " END"
 )
 _TEXT_SCORE = (
     "CASE WHEN t.id IS NULL THEN 0.0"
-    " ELSE coalesce((t.text_rank - t.text_min) / nullif(t.text_max - t.text_min, 0), 1.0) END"
+    f" ELSE coalesce((t.text_rank - {_TEXT_LO}) / nullif(t.text_max - {_TEXT_LO}, 0), 1.0)"
+    " END"
 )
 _W_VECTOR = "CAST(:w_vector AS float8)"
 _W_TEXT = "CAST(:w_text AS float8)"

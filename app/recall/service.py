@@ -149,6 +149,8 @@ class RecallService:
             "w_vector": s.recall_fusion_weight_vector,
             "w_text": s.recall_fusion_weight_text,
             "w_entity": s.recall_fusion_weight_entity,
+            "spread_vector": s.recall_fusion_spread_vector,
+            "spread_text": s.recall_fusion_spread_text,
         }
 
     async def recall(self, req: RecallRequest) -> RecallResponse:
