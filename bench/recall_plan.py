@@ -1012,8 +1012,8 @@ def markdown(result: dict[str, Any]) -> str:
             f"| {int(size):,} | {scans} | {heap} | {p['buffers']}"
             f" | {'yes' if p['jit'] else 'no'}"
             f" | {e['recall_at_8']:.3f} ({e['min_recall_at_8']:.3f}, {e['sample']})"
-            f" | {e['recall_at_8_within_candidates']:.3f}"
-            f" ({e['min_recall_at_8_within_candidates']:.3f}) |"
+            f" | {e['recall_at_8_within_candidates'] or float('nan'):.3f}"
+            f" ({e['min_recall_at_8_within_candidates'] or float('nan'):.3f}) |"
         )
     return "\n".join(lines)
 
