@@ -78,11 +78,15 @@ async def test_postings_follow_every_write_supersede_status_change_delete_and_er
     tenant: TenantCtx, database: Database
 ) -> None:
     user = "bm25-writes"
-    await tenant.remember(user, "I live in Lisbon", key="home.city", value="Lisbon")
+    await tenant.remember(
+        user, "I live in Lisbon", type="profile", key="residence.city", value="Lisbon"
+    )
     [jazz] = (await tenant.remember(user, "Melanie and I play jazz on Fridays"))["memories"]
     assert await _index_state(database, tenant.id, user) > (0, 0)
     # A new home city supersedes the old one: the old row's postings become frozen ones.
-    await tenant.remember(user, "I live in Porto now", key="home.city", value="Porto")
+    await tenant.remember(
+        user, "I live in Porto now", type="profile", key="residence.city", value="Porto"
+    )
     postings, docs = await _index_state(database, tenant.id, user)
     assert docs == 3
     # Archived: out of recall, out of the index; back to active: back in.
@@ -214,3 +218,46 @@ async def test_a_query_naming_an_entity_lifts_the_memories_that_mention_it(
         parts = wv * e["vector_score"] + wt * e["text_score"] + we * (e["entity_score"] or 0)
         assert abs(e["relevance"] - parts / (wv + wt + we)) < 1e-9
         assert 0 <= e["vector_score"] <= 1 and 0 <= e["text_score"] <= 1
+
+
+async def test_the_migration_builds_the_postings_of_existing_rows(
+    tenant: TenantCtx, database: Database
+) -> None:
+    """The backfill of alembic 20261202_bm25_postings, run again on emptied tables (inside a
+    transaction rolled back), gives exactly what the trigger keeps."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "alembic" / "versions" / "20261202_bm25_postings.py"
+    spec = importlib.util.spec_from_file_location("bm25_migration", path)
+    assert spec is not None and spec.loader is not None
+    migration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(migration)
+    user = "bm25-backfill"
+    await tenant.remember(user, "Caroline painted a sunrise in Paris", occurred_at=AT)
+    await tenant.remember(
+        user, "I live in Lisbon", type="profile", key="residence.city", value="Lisbon"
+    )
+    await tenant.remember(
+        user, "I live in Porto now", type="profile", key="residence.city", value="Porto"
+    )
+    t = uuid.UUID(tenant.id)
+    conn = await asyncpg.connect(database.asyncpg_dsn)
+    try:
+        kept = sorted(tuple(r) for r in await conn.fetch(STORED_POSTINGS, t, user))
+        stats = sorted(tuple(r) for r in await conn.fetch(STORED_STATS, t, user))
+        assert kept and len(stats) == 2  # active and frozen
+        tr = conn.transaction()
+        await tr.start()
+        try:
+            await conn.execute("DELETE FROM memory_terms")
+            await conn.execute("DELETE FROM memory_term_stats")
+            await conn.execute(migration.BACKFILL_POSTINGS)
+            await conn.execute(migration.BACKFILL_STATS)
+            rebuilt = sorted(tuple(r) for r in await conn.fetch(STORED_POSTINGS, t, user))
+            rebuilt_stats = sorted(tuple(r) for r in await conn.fetch(STORED_STATS, t, user))
+        finally:
+            await tr.rollback()
+    finally:
+        await conn.close()
+    assert rebuilt == kept and rebuilt_stats == stats
