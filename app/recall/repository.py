@@ -228,10 +228,18 @@ def ranked_sql(
     first. Only their union is scored, so the per-row work of the rerank (decay, recency, scope
     weight) is done for at most 2 × candidates rows, however many memories the user has.
 
+    ``text_rank="bm25"`` (default): ``txt`` is the BM25 ranking over the per-user postings
+    (``bm25_sql``), ``"ts_rank"`` the ``ts_rank`` scan above. ``fusion="minmax"`` (default):
+    hybrid relevance is ``(w_v · vector_score + w_t · text_score [+ w_e · entity_score]) /
+    (w_v + w_t [+ w_e])``, each score min-max normalised over its candidate list with a
+    minimum spread (``_VECTOR_SCORE``, ``_TEXT_SCORE``), the entity term only with
+    ``entity`` (``ent``, ``bm25_sql``); docs/recall.md, "Fusion by normalised scores".
+
     relevance, in 0..1: ``vector`` — by rank of the cosine similarity, ``(k+1) / (k+rank)``
     (``vector_relevance="rank"``), or the cosine similarity itself (``"cosine"``); ``text``
-    (the embedder is down) — the ``ts_rank`` of the row divided by the best one; ``hybrid``
-    — reciprocal rank fusion of both rankings, ``(1/(k+rank_vector) + 1/(k+rank_text)) /
+    (the embedder is down) — the text rank of the row divided by the best one; ``hybrid``
+    with ``fusion="minmax"`` — as above; with ``fusion="rrf"`` — reciprocal rank fusion of
+    both rankings, ``(1/(k+rank_vector) + 1/(k+rank_text)) /
     (2/(k+1))`` so that the best possible is 1, a ranking the row is not a candidate of
     contributing 0 (Cormack, Clarke & Büttcher, SIGIR 2009, fuse the top of each list).
     score = relevance × confidence × recency × scope_weight × type_weight, recency =
