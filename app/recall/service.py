@@ -158,8 +158,10 @@ class RecallService:
 
         ``score = relevance × confidence × recency × scope_weight × type_weight``
         (docs/recall.md, "Ranking formula"; type_weight < 1 only for episodes): relevance in
-        0..1 by the rank of the memory's cosine similarity among the user's rows (hybrid:
-        fused with its full-text rank), ``recency = 1 - w × (1 - decay)`` with ``w =
+        0..1 — vector mode: by the rank of the memory's cosine similarity among the user's
+        rows; hybrid: the weighted sum of its min-max normalised similarity and BM25 score and
+        of its entity score (``recall_fusion=minmax``, docs/recall.md "Fusion by normalised
+        scores"), or reciprocal rank fusion (``rrf``) — ``recency = 1 - w × (1 - decay)`` with ``w =
         settings.recall_recency_weight``, ``decay = max(floor_type, 0.5^(age_days /
         half_life_days))`` and age measured from the memory's ``valid_from`` to ``req.at``
         (default now); a memory whose decay fell below ``recall_min_decay`` has faded and is
