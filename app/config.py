@@ -206,6 +206,51 @@ class Settings(BaseSettings):
         "nearest by cosine distance (an exact scan) and the best full-text matches; a row "
         "outside both lists scores 0 (docs/recall.md, Query plan)",
     )
+    recall_text_rank: Literal["bm25", "ts_rank"] = Field(
+        default="bm25",
+        description="Full-text ranking: bm25 = Okapi BM25 over the per-user postings "
+        "(memory_terms, Snowball-stemmed English, jieba-cut Chinese); ts_rank = PostgreSQL's "
+        "ts_rank over the covering index (docs/recall.md, BM25)",
+    )
+    recall_bm25_k1: float = Field(
+        default=0.9, ge=0, le=10, description="BM25 term-frequency saturation k1"
+    )
+    recall_bm25_b: float = Field(
+        default=0.4, ge=0, le=1, description="BM25 document-length normalisation b"
+    )
+    recall_fusion: Literal["minmax", "rrf"] = Field(
+        default="minmax",
+        description="Hybrid relevance: minmax = weighted sum of the vector similarity, the "
+        "full-text score and the entity score, the first two min-max normalised per query; "
+        "rrf = reciprocal rank fusion with recall_rank_k (docs/recall.md, Ranking formula)",
+    )
+    recall_fusion_weight_vector: float = Field(
+        default=1.0, ge=0, description="Weight of the normalised vector similarity (minmax)"
+    )
+    recall_fusion_weight_text: float = Field(
+        default=1.0, ge=0, description="Weight of the normalised full-text score (minmax)"
+    )
+    recall_fusion_spread_vector: float = Field(
+        default=0.1,
+        ge=0,
+        le=2,
+        description="Minimum spread of the vector side's min-max normalisation, in cosine "
+        "units: the worst candidate counts as at least this far below the best (0 = plain "
+        "min-max over the candidates) (docs/recall.md, Ranking formula)",
+    )
+    recall_fusion_spread_text: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="Minimum spread of the full-text side's min-max normalisation, as a share "
+        "of the best score (0 = plain min-max over the candidates, 1 = score / best score)",
+    )
+    recall_fusion_weight_entity: float = Field(
+        default=0.3,
+        ge=0,
+        description="Weight of the entity score (minmax): the share of the query's named "
+        "entities, by idf, that a memory mentions; 0 turns the signal off",
+    )
     scope_weight_user: float = 1.0
     scope_weight_global: float = 0.8
     scope_weight_session: float = 1.1

@@ -102,6 +102,22 @@ VARIANTS: dict[str, dict[str, str]] = {
     "floors-raised": _HALF_LIVES | _floors(0.8, 0.7, 0.6, 0.0) | _ranking("cosine", 1.0),
     "floors-0.8": _HALF_LIVES | _floors(0.9, 0.85, 0.8, 0.0) | _ranking("cosine", 1.0),
     "decay-off": _HALF_LIVES | _floors(1.0, 1.0, 1.0, 1.0) | _ranking("cosine", 1.0),
+    # the full-text rank and the fusion (docs/recall.md, "BM25"): ts_rank and reciprocal rank
+    # fusion (the ranking before BM25), BM25 with reciprocal rank fusion, BM25 with min-max
+    # fusion and no entity signal
+    "tsrank-rrf": {"MEMLANE_RECALL_TEXT_RANK": "ts_rank", "MEMLANE_RECALL_FUSION": "rrf"},
+    "bm25-rrf": {"MEMLANE_RECALL_TEXT_RANK": "bm25", "MEMLANE_RECALL_FUSION": "rrf"},
+    "minmax-plain": {
+        "MEMLANE_RECALL_TEXT_RANK": "bm25",
+        "MEMLANE_RECALL_FUSION": "minmax",
+        "MEMLANE_RECALL_FUSION_SPREAD_VECTOR": "0",
+        "MEMLANE_RECALL_FUSION_SPREAD_TEXT": "0",
+    },
+    "bm25-minmax-no-entity": {
+        "MEMLANE_RECALL_TEXT_RANK": "bm25",
+        "MEMLANE_RECALL_FUSION": "minmax",
+        "MEMLANE_RECALL_FUSION_WEIGHT_ENTITY": "0",
+    },
 }
 # ...and "<relevance>-k<K>-w<W>", e.g. "rank-k60-w0.1": the old floors and half-lives with
 # MEMLANE_RECALL_VECTOR_RELEVANCE=<relevance> (rank | cosine), MEMLANE_RECALL_RANK_K=<K>,

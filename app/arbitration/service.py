@@ -40,6 +40,7 @@ from app.db.models import Arbitration, Memory
 from app.db.models import memory_snapshot as snapshot
 from app.kit.metrics import observe_arbitration
 from app.kit.time import utcnow
+from app.recall.entities import memory_entities
 from app.recall.text import index_text
 
 SOURCE_RANK = {
@@ -295,6 +296,7 @@ class ArbitrationService:
                 if merged is not None:
                     new.value, new.content = merged
                     new.content_hash, new.search_text = fingerprint(new.content)
+                    new.entities = memory_entities(new.content)
             if winner_is_new:
                 losers.append((old, rule, reason))
             else:
@@ -564,6 +566,7 @@ class ArbitrationService:
             value=cand.value,
             content=cand.content,
             search_text=cand.search_text,
+            entities=memory_entities(cand.content),
             source=cand.source,
             confidence=cand.confidence,
             status="active",

@@ -36,6 +36,8 @@ USER_OWNED_TABLES = (
     "tasks",
     "user_settings",
     "user_settings_history",
+    "memory_terms",
+    "memory_term_stats",
 )
 
 

@@ -17,6 +17,7 @@ from sqlalchemy import (
     Identity,
     Index,
     Integer,
+    PrimaryKeyConstraint,
     String,
     Text,
     func,
@@ -167,6 +168,10 @@ class Memory(Base):
     search_text: Mapped[str] = mapped_column(Text, nullable=False, server_default="")
     tsv: Mapped[Any] = mapped_column(
         TSVECTOR, Computed("to_tsvector('english', search_text)", persisted=True)
+    )
+    # Named entities of the content (app/recall/entities.py), lower-cased: the entity signal.
+    entities: Mapped[list[str]] = mapped_column(
+        ARRAY(Text), nullable=False, server_default=text("'{}'::text[]")
     )
     origin: Mapped[dict[str, Any]] = mapped_column(
         JSONB, nullable=False, server_default=JSON_OBJECT
@@ -454,3 +459,43 @@ class ScopeRead(Base):
     memory_ids: Mapped[list[str]] = mapped_column(JSONB, nullable=False, server_default=JSON_ARRAY)
     request_id: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = created_at_column()
+
+
+class MemoryTerm(Base):
+    """One posting of the per-user BM25 index: a term of one memory that recall ranks (status
+    active or frozen) — a lexeme of its ``tsv``, or ``@`` + one of its ``entities`` — with the
+    term's frequency in it and its length in lexemes. Written only by the trigger
+    ``memories_terms`` (alembic 20261202_bm25_postings), in the transaction of the memory's
+    write. The primary key covers the ranking's reads (docs/recall.md, "BM25")."""
+
+    __tablename__ = "memory_terms"
+    __table_args__ = (
+        PrimaryKeyConstraint(
+            "tenant_id",
+            "user_id",
+            "term",
+            "memory_id",
+            postgresql_include=["status", "tf", "doc_len"],
+        ),
+    )
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    user_id: Mapped[str] = mapped_column(String(128))
+    term: Mapped[str] = mapped_column(Text)
+    memory_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    status: Mapped[str] = mapped_column(String(16), nullable=False)
+    tf: Mapped[int] = mapped_column(Integer, nullable=False)
+    doc_len: Mapped[int] = mapped_column(Integer, nullable=False)
+
+
+class MemoryTermStats(Base):
+    """Per user and status, the number of indexed memories and their total length in lexemes:
+    BM25's N and average document length. Kept by the trigger ``memories_terms``."""
+
+    __tablename__ = "memory_term_stats"
+
+    tenant_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    status: Mapped[str] = mapped_column(String(16), primary_key=True)
+    docs: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    total_len: Mapped[int] = mapped_column(BigInteger, nullable=False)

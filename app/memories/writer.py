@@ -723,7 +723,7 @@ class MemoryWriter:
             await self._retire_episodes([m])
         m.status, m.content, m.value, m.embedding, m.metadata_ = "deleted", "", None, None, {}
         m.content_hash, m.origin, m.updated_at = "", {}, utcnow()
-        m.search_text, m.sealed = "", []
+        m.search_text, m.sealed, m.entities = "", [], []
         await self.repo.scrub_history(m.id)
         self.repo.add_history(
             m, "delete", old=None, new=None, actor=self.actor, request_id=self.request_id

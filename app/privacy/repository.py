@@ -10,6 +10,8 @@ from app.db.models import (
     Job,
     Memory,
     MemoryHistory,
+    MemoryTerm,
+    MemoryTermStats,
     Message,
     ScopeRead,
     Task,
@@ -32,6 +34,9 @@ ERASED_TABLES = (
     ("memory_history", MemoryHistory),
     ("arbitrations", Arbitration),
     ("memories", Memory),
+    # Emptied by the memories' trigger already; the statistics row of the user goes here.
+    ("memory_terms", MemoryTerm),
+    ("memory_term_stats", MemoryTermStats),
     ("jobs", Job),
 )
 

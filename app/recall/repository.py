@@ -19,6 +19,9 @@ from app.db.models import ChatSession, Memory, Message, ScopeRead, Task
 from app.db.repository import UserScopedRepository
 from app.kit.types import EARLIEST, TENANT_WIDE_USER
 
+# The mark of an entity's postings in memory_terms (no lexeme of search_text holds it).
+ENTITY_MARK = "@"
+
 
 def decay_params(settings: Settings) -> dict[str, float]:
     """The bind parameters of ``decay_inputs_sql``: half-lives (days) and floors (0..1) per type,
@@ -96,15 +99,38 @@ def decay_sql(alias: str) -> str:
 _SHOWN_COLUMNS = [
     (attr.key, attr.columns[0].name)
     for attr in sa_inspect(Memory).column_attrs
-    if attr.key not in ("embedding", "tsv", "search_text")
+    if attr.key not in ("embedding", "tsv", "search_text", "entities")
 ]
 _SHOWN_TYPES = {f"m_{name}": Memory.__table__.c[name].type for _, name in _SHOWN_COLUMNS}
 
 RecallMode = Literal["vector", "text", "hybrid"]
 VectorRelevance = Literal["rank", "cosine"]
+TextRank = Literal["bm25", "ts_rank"]
+Fusion = Literal["minmax", "rrf"]
 # The rank constant k of rank-based relevance, (k+1)/(k+rank), and of reciprocal rank fusion
 # (Cormack, Clarke & Büttcher, SIGIR 2009) is the bind ``:rank_k`` (settings.recall_rank_k).
 _K = "CAST(:rank_k AS float8)"
+# Min-max normalisation per query over each ranking's candidate list: (x - lo) / (hi - lo), hi
+# the list's best, lo its worst — but never closer to hi than a minimum spread, so that in a
+# short list (a user with few memories, a query few memories match) the worst candidate is not
+# put at 0, level with a memory that does not match at all: lo = min(worst, best - spread) with
+# spread :spread_vector (cosine units) for the vector list and best × :spread_text for the
+# full-text list (1 = divide by the best). 1 when hi = lo; 0 for a row not in the list.
+_VECTOR_LO = "least(v.sim_min, v.sim_max - CAST(:spread_vector AS float8))"
+_TEXT_LO = "least(t.text_min, t.text_max * (1.0 - CAST(:spread_text AS float8)))"
+_VECTOR_SCORE = (
+    "CASE WHEN v.id IS NULL THEN 0.0"
+    f" ELSE coalesce((v.similarity - {_VECTOR_LO}) / nullif(v.sim_max - {_VECTOR_LO}, 0), 1.0)"
+    " END"
+)
+_TEXT_SCORE = (
+    "CASE WHEN t.id IS NULL THEN 0.0"
+    f" ELSE coalesce((t.text_rank - {_TEXT_LO}) / nullif(t.text_max - {_TEXT_LO}, 0), 1.0)"
+    " END"
+)
+_W_VECTOR = "CAST(:w_vector AS float8)"
+_W_TEXT = "CAST(:w_text AS float8)"
+_W_ENTITY = "CAST(:w_entity AS float8)"
 # Which rows a ranking reads. A row is the user's own — of an open scope, or of a task, session
 # or agent the request names — or a tenant-wide row (owner :tenant_owner) of a template the user
 # matches (docs/scopes.md). ``:owners`` is [user] or [user, tenant_owner]: one index range each.
@@ -168,7 +194,84 @@ def recency_sql(alias: str) -> str:
     return f"(1.0 - CAST(:w_recency AS float8) * (1.0 - {alias}.decay))"
 
 
-def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> str:
+# The owners whose postings a BM25 ranking reads (``:owner_ids``, text[]): the user of the
+# request, and the tenant-wide owner when the user reads tenant-wide memories (``ScopeReach``).
+_OWNERS = "p.tenant_id = :tenant_id AND p.user_id = ANY(CAST(:owner_ids AS text[]))"
+
+
+def bm25_sql(entity: bool) -> list[str]:
+    """The CTEs of the BM25 ranking (``st``, ``bm``; with ``entity`` also ``ent``), to be put
+    before ``txt`` (docs/recall.md, "BM25").
+
+    Okapi BM25 (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond",
+    2009), with Lucene's non-negative idf:
+    ``bm25(d) = Σ_{t ∈ q ∩ d} idf(t) · tf(t,d) · (k1 + 1) / (tf(t,d) + k1 · (1 − b + b · |d| /
+    avgdl))``, ``idf(t) = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5))``; N and avgdl from
+    ``memory_term_stats`` of the owners and ``:statuses``, df(t) and tf from ``memory_terms``
+    (each posting carries |d|, its memory's length in lexemes). The query's terms are the
+    lexemes of ``to_tsvector('english', :bm25_text)``, the stored side's ``tsv`` being
+    ``to_tsvector('english', search_text)``: the same stemming on both sides. Binds:
+    ``:owner_ids``, ``:statuses``, ``:bm25_text``, ``:bm25_k1``, ``:bm25_b``; with ``entity``,
+    ``:entities`` (text[], each ``@`` + a lower-cased entity).
+
+    ``ent``: ``entity_score(d) = Σ_{e ∈ q ∩ d} idf(e) / Σ_{e ∈ q, df(e) > 0} idf(e)`` in 0..1,
+    the share of the query's named entities (by idf) that the memory mentions.
+    """
+    ctes = [
+        """st AS MATERIALIZED (
+    SELECT coalesce(sum(s.docs), 0)::float8 AS n,
+           coalesce(sum(s.total_len), 0)::float8 / greatest(coalesce(sum(s.docs), 0), 1) AS avgdl
+      FROM memory_term_stats s
+     WHERE s.tenant_id = :tenant_id AND s.user_id = ANY(CAST(:owner_ids AS text[]))
+       AND s.status = ANY(CAST(:statuses AS text[]))
+)""",
+        f"""bm AS MATERIALIZED (
+    SELECT x.memory_id,
+           sum(x.idf * x.tf * (CAST(:bm25_k1 AS float8) + 1.0)
+               / (x.tf + CAST(:bm25_k1 AS float8)
+                  * (1.0 - CAST(:bm25_b AS float8) + CAST(:bm25_b AS float8) * x.rel_len)))
+           AS bm25
+      FROM (SELECT p.memory_id, p.tf::float8 AS tf,
+                   ln(1.0 + (st.n - count(*) OVER w + 0.5) / (count(*) OVER w + 0.5)) AS idf,
+                   CASE WHEN st.avgdl > 0 THEN p.doc_len / st.avgdl ELSE 1.0 END AS rel_len
+              FROM (SELECT DISTINCT u.lexeme AS term
+                      FROM unnest(to_tsvector('english', :bm25_text)) u) q
+              JOIN memory_terms p ON {_OWNERS} AND p.term = q.term AND p.status = ANY(CAST(:statuses AS text[]))
+             CROSS JOIN st
+            WINDOW w AS (PARTITION BY p.term)) x
+     GROUP BY x.memory_id
+)""",
+    ]
+    if entity:
+        ctes.append(
+            f"""ent_p AS MATERIALIZED (
+    SELECT p.memory_id, p.term,
+           ln(1.0 + (st.n - count(*) OVER w + 0.5) / (count(*) OVER w + 0.5)) AS idf
+      FROM (SELECT DISTINCT e AS term FROM unnest(CAST(:entities AS text[])) e) q
+      JOIN memory_terms p ON {_OWNERS} AND p.term = q.term AND p.status = ANY(CAST(:statuses AS text[]))
+     CROSS JOIN st
+    WINDOW w AS (PARTITION BY p.term)
+),
+ent AS MATERIALIZED (
+    SELECT e.memory_id AS id,
+           sum(e.idf) / nullif((SELECT sum(d.idf)
+                                  FROM (SELECT DISTINCT term, idf FROM ent_p) d), 0)
+           AS entity_score
+      FROM ent_p e
+     GROUP BY e.memory_id
+)"""
+        )
+    return ctes
+
+
+@functools.cache
+def ranked_sql(
+    mode: RecallMode,
+    vector_relevance: VectorRelevance = "rank",
+    text_rank: TextRank = "bm25",
+    fusion: Fusion = "minmax",
+    entity: bool = False,
+) -> str:
     """The recall query for ``mode`` (see docs/recall.md, "Query plan").
 
     Each ranking contributes its best ``:candidates`` rows (settings.recall_candidates):
@@ -178,10 +281,18 @@ def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> 
     first. Only their union is scored, so the per-row work of the rerank (decay, recency, scope
     weight) is done for at most 2 × candidates rows, however many memories the user has.
 
+    ``text_rank="bm25"`` (default): ``txt`` is the BM25 ranking over the per-user postings
+    (``bm25_sql``), ``"ts_rank"`` the ``ts_rank`` scan above. ``fusion="minmax"`` (default):
+    hybrid relevance is ``(w_v · vector_score + w_t · text_score [+ w_e · entity_score]) /
+    (w_v + w_t [+ w_e])``, each score min-max normalised over its candidate list with a
+    minimum spread (``_VECTOR_SCORE``, ``_TEXT_SCORE``), the entity term only with
+    ``entity`` (``ent``, ``bm25_sql``); docs/recall.md, "Fusion by normalised scores".
+
     relevance, in 0..1: ``vector`` — by rank of the cosine similarity, ``(k+1) / (k+rank)``
     (``vector_relevance="rank"``), or the cosine similarity itself (``"cosine"``); ``text``
-    (the embedder is down) — the ``ts_rank`` of the row divided by the best one; ``hybrid``
-    — reciprocal rank fusion of both rankings, ``(1/(k+rank_vector) + 1/(k+rank_text)) /
+    (the embedder is down) — the text rank of the row divided by the best one; ``hybrid``
+    with ``fusion="minmax"`` — as above; with ``fusion="rrf"`` — reciprocal rank fusion of
+    both rankings, ``(1/(k+rank_vector) + 1/(k+rank_text)) /
     (2/(k+1))`` so that the best possible is 1, a ranking the row is not a candidate of
     contributing 0 (Cormack, Clarke & Büttcher, SIGIR 2009, fuse the top of each list).
     score = relevance × confidence × recency × scope_weight × type_weight, recency =
@@ -198,7 +309,8 @@ def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> 
     if vector:
         ctes.append(
             f"""vec AS MATERIALIZED (
-    SELECT c.*, row_number() OVER (ORDER BY c.similarity DESC, c.id) AS vector_pos
+    SELECT c.*, row_number() OVER (ORDER BY c.similarity DESC, c.id) AS vector_pos,
+           min(c.similarity) OVER () AS sim_min, max(c.similarity) OVER () AS sim_max
       FROM (SELECT {columns}, 1 - (m.embedding <=> CAST(:query AS halfvec)) AS similarity
               FROM memories m
              WHERE {_FILTERS} {model_filter}
@@ -206,10 +318,28 @@ def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> 
              LIMIT :candidates) c
 )"""
         )
-    if textual:
+    entity = entity and mode == "hybrid" and fusion == "minmax"
+    if (textual and text_rank == "bm25") or entity:
+        ctes += bm25_sql(entity)
+    if textual and text_rank == "bm25":
+        # The postings give the candidates and their BM25; the memories row (by primary key)
+        # gives the filters, so every filter of _FILTERS applies as in the other rankings.
         ctes.append(
             f"""txt AS MATERIALIZED (
-    SELECT c.*, row_number() OVER (ORDER BY c.text_rank DESC, c.id) AS text_pos
+    SELECT c.*, row_number() OVER (ORDER BY c.text_rank DESC, c.id) AS text_pos,
+           min(c.text_rank) OVER () AS text_min, max(c.text_rank) OVER () AS text_max
+      FROM (SELECT {columns}, bm.bm25 AS text_rank
+              FROM bm JOIN memories m ON m.tenant_id = :tenant_id AND m.id = bm.memory_id
+             WHERE {_FILTERS} {model_filter}
+             ORDER BY text_rank DESC, m.id
+             LIMIT :candidates) c
+)"""
+        )
+    elif textual:
+        ctes.append(
+            f"""txt AS MATERIALIZED (
+    SELECT c.*, row_number() OVER (ORDER BY c.text_rank DESC, c.id) AS text_pos,
+           min(c.text_rank) OVER () AS text_min, max(c.text_rank) OVER () AS text_max
       FROM (SELECT {columns}, ts_rank(m.tsv, q.query) AS text_rank
               FROM memories m, (SELECT to_tsquery('english', :tsquery) AS query) q
              WHERE {_FILTERS} {model_filter} AND m.tsv @@ q.query
@@ -258,16 +388,33 @@ def ranked_sql(mode: RecallMode, vector_relevance: VectorRelevance = "rank") -> 
     elif mode == "text":
         relevance = "t.text_rank / nullif(max(t.text_rank) OVER (), 0)"
         joins = "JOIN txt t ON t.id = b.id"
-    else:
+    elif fusion == "rrf":
         relevance = (
             f"(coalesce(1.0 / ({_K} + v.vector_pos), 0)"
             f" + coalesce(1.0 / ({_K} + t.text_pos), 0)) / (2.0 / ({_K} + 1.0))"
         )
         joins = "LEFT JOIN vec v ON v.id = b.id LEFT JOIN txt t ON t.id = b.id"
-    text_rank = "t.text_rank" if textual else "NULL::float8"
+    else:
+        # Weighted sum of the min-max normalised scores (and the entity score), divided by the
+        # sum of the weights so that the best possible relevance is 1.
+        parts = [f"{_W_VECTOR} * {_VECTOR_SCORE}", f"{_W_TEXT} * {_TEXT_SCORE}"]
+        weights = [_W_VECTOR, _W_TEXT]
+        if entity:
+            parts.append(f"{_W_ENTITY} * coalesce(e.entity_score, 0)")
+            weights.append(_W_ENTITY)
+        relevance = f"coalesce(({' + '.join(parts)}) / nullif({' + '.join(weights)}, 0), 0)"
+        joins = "LEFT JOIN vec v ON v.id = b.id LEFT JOIN txt t ON t.id = b.id"
+    if entity:
+        joins += " LEFT JOIN ent e ON e.id = b.id"
+    text_rank_sql = "t.text_rank" if textual else "NULL::float8"
+    vector_score = _VECTOR_SCORE if vector else "NULL::float8"
+    text_score = _TEXT_SCORE if textual else "NULL::float8"
+    entity_score = "e.entity_score" if entity else "NULL::float8"
     ctes.append(
         f"""fused AS (
-    SELECT b.*, {text_rank} AS text_rank, {relevance} AS relevance, {decay_sql("b")} AS decay
+    SELECT b.*, {text_rank_sql} AS text_rank, {vector_score} AS vector_score,
+           {text_score} AS text_score, {entity_score} AS entity_score,
+           {relevance} AS relevance, {decay_sql("b")} AS decay
       FROM base b {joins}
 )"""
     )
@@ -290,13 +437,6 @@ SELECT t.*, {shown}
   FROM top t JOIN memories m ON m.tenant_id = :tenant_id AND m.id = t.id
  ORDER BY t.score DESC, t.id"""
     )
-
-
-_RANKED_SQL = {
-    (mode, rel): ranked_sql(mode, rel)
-    for mode in ("vector", "text", "hybrid")
-    for rel in ("rank", "cosine")
-}
 
 
 @functools.cache
@@ -330,6 +470,10 @@ class RankedRow:
     decay_floor: float
     score: float
     base_half_life_days: float | None = None
+    # The components of a minmax-fused relevance (0..1 each; None when not computed).
+    vector_score: float | None = None
+    text_score: float | None = None
+    entity_score: float | None = None
 
 
 def _float(value: Any) -> float | None:
@@ -363,6 +507,9 @@ class RecallRepository:
         reach: ScopeReach | None = None,
         valid_at: datetime | None = None,
         ended_by: datetime | None = None,
+        text_rank: TextRank = "bm25",
+        fusion: Fusion = "minmax",
+        query_entities: Sequence[str] = (),
     ) -> list[RankedRow]:
         """The top_k rows by score, best first, with every factor. ``text`` and ``hybrid`` need
         ``query_terms``; ``vector`` and ``hybrid`` need ``query_embedding``. With no terms,
@@ -371,16 +518,23 @@ class RecallRepository:
         when ``valid_from >= not_before`` (a retention limit), of the status ``status`` (or any
         of several); ``valid_at`` keeps the rows valid at that time, ``ended_by`` those whose
         validity ended by then (``_FILTERS``); ``reach`` adds the agent's scope, other tasks
-        and sessions (an override) and the tenant's templates. Decay is computed at ``at``."""
+        and sessions (an override) and the tenant's templates. Decay is computed at ``at``.
+        ``text_rank`` picks BM25 over the postings or ``ts_rank``; ``fusion`` the hybrid
+        relevance; ``query_entities`` (the query's named entities, ``app/recall/entities.py``)
+        feed the entity score of the ``minmax`` fusion when ``params["w_entity"]`` > 0.
+        ``params`` holds the binds of ``RecallService._params`` (decay, weights, ``rank_k``,
+        ``bm25_k1``, ``bm25_b``, ``w_vector``, ``w_text``, ``w_entity``)."""
         if mode == "hybrid" and not query_terms:
             mode = "vector"
         if mode == "text" and not query_terms:
             return []
+        entity = bool(query_entities) and float(params.get("w_entity", 0)) > 0
         stmt = (
-            text(_RANKED_SQL[(mode, vector_relevance)])
+            text(ranked_sql(mode, vector_relevance, text_rank, fusion, entity))
             .bindparams(bindparam("types", expanding=False))
             .columns(**_SHOWN_TYPES)
         )
+        binds = (reach or ScopeReach()).binds(self.user_id, task_id, session_id)
         rows = (
             (
                 await self.session.execute(
@@ -390,6 +544,8 @@ class RecallRepository:
                         if query_embedding is not None
                         else None,
                         "tsquery": to_tsquery_text(query_terms),
+                        "bm25_text": " ".join(query_terms),
+                        "entities": [ENTITY_MARK + e for e in query_entities],
                         "at": at,
                         "tenant_id": self.tenant_id,
                         "statuses": [status] if isinstance(status, str) else list(status),
@@ -399,7 +555,8 @@ class RecallRepository:
                         "types": types,
                         "open_scopes": list(open_scopes),
                         "not_before": not_before or EARLIEST,
-                        **(reach or ScopeReach()).binds(self.user_id, task_id, session_id),
+                        **binds,
+                        "owner_ids": binds["owners"],
                         "top_k": top_k,
                         "candidates": max(candidates, top_k),
                         **params,
@@ -414,6 +571,9 @@ class RecallRepository:
                 memory=Memory(**{key: r[f"m_{name}"] for key, name in _SHOWN_COLUMNS}),
                 similarity=_float(r["similarity"]),
                 text_rank=_float(r["text_rank"]),
+                vector_score=_float(r["vector_score"]),
+                text_score=_float(r["text_score"]),
+                entity_score=_float(r["entity_score"]),
                 relevance=float(r["relevance"]),
                 confidence=float(r["confidence"]),
                 decay=float(r["decay"]),

@@ -82,7 +82,27 @@ class ScoreFactors(BaseModel):
     (docs/recall.md says how relevance comes from similarity and the text rank)."""
 
     similarity: float | None = Field(description="Cosine similarity; null when recall degraded")
-    text_rank: float | None = Field(description="Full-text rank (ts_rank); null if no match")
+    text_rank: float | None = Field(
+        description="Full-text score (BM25, or ts_rank with recall_text_rank=ts_rank); null if "
+        "the memory is not among the query's full-text matches"
+    )
+    vector_score: float | None = Field(
+        default=None,
+        description="The similarity min-max normalised over the query's vector candidates "
+        "(0..1; 0 outside them), a term of the hybrid minmax fusion; null without a vector "
+        "ranking",
+    )
+    text_score: float | None = Field(
+        default=None,
+        description="text_rank min-max normalised over the query's full-text candidates "
+        "(0..1; 0 outside them), a term of the hybrid minmax fusion; null without a full-text "
+        "ranking",
+    )
+    entity_score: float | None = Field(
+        default=None,
+        description="Share (by idf) of the query's named entities the memory mentions (0..1); "
+        "null when the query names none or the signal is off",
+    )
     relevance: float
     confidence: float
     decay: float

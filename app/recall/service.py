@@ -23,6 +23,7 @@ from app.recall.repository import (
     decay_params,
 )
 from app.recall.rerank import RERANKER_KEY, Reranked, pool_size, rerank
+from app.recall.entities import entities
 from app.recall.schemas import (
     ConstraintRead,
     RecalledMemory,
@@ -111,6 +112,9 @@ def _recalled(
         explain=ScoreFactors(
             similarity=row.similarity,
             text_rank=row.text_rank,
+            vector_score=row.vector_score,
+            text_score=row.text_score,
+            entity_score=row.entity_score,
             relevance=row.relevance,
             confidence=row.confidence,
             decay=row.decay,
@@ -164,6 +168,13 @@ class RecallService:
             "min_decay": s.recall_min_decay,
             "w_recency": s.recall_recency_weight,
             "rank_k": s.recall_rank_k,
+            "bm25_k1": s.recall_bm25_k1,
+            "bm25_b": s.recall_bm25_b,
+            "w_vector": s.recall_fusion_weight_vector,
+            "w_text": s.recall_fusion_weight_text,
+            "w_entity": s.recall_fusion_weight_entity,
+            "spread_vector": s.recall_fusion_spread_vector,
+            "spread_text": s.recall_fusion_spread_text,
         }
 
     async def reach(
@@ -192,8 +203,10 @@ class RecallService:
 
         ``score = relevance × confidence × recency × scope_weight × type_weight``
         (docs/recall.md, "Ranking formula"; type_weight < 1 only for episodes): relevance in
-        0..1 by the rank of the memory's cosine similarity among the user's rows (hybrid:
-        fused with its full-text rank), ``recency = 1 - w × (1 - decay)`` with ``w =
+        0..1 — vector mode: by the rank of the memory's cosine similarity among the user's
+        rows; hybrid: the weighted sum of its min-max normalised similarity and BM25 score and
+        of its entity score (``recall_fusion=minmax``, docs/recall.md "Fusion by normalised
+        scores"), or reciprocal rank fusion (``rrf``) — ``recency = 1 - w × (1 - decay)`` with ``w =
         settings.recall_recency_weight``, ``decay = max(floor_type, 0.5^(age_days /
         half_life_days))`` and age measured from the memory's ``valid_from`` to ``req.at``
         (default now), the half-life lengthened by use (``decay_inputs_sql``); a memory whose
@@ -242,6 +255,7 @@ class RecallService:
             RECALL_DEGRADED.inc()
             mode = "text"
         terms = query_terms(query_text)
+        named = entities(query_text)
         db_started = time.perf_counter()
         async with self.rt.scoped(self.tenant_id, self.user_id) as session:
             repo = RecallRepository(session, self.tenant_id, self.user_id)
@@ -272,6 +286,9 @@ class RecallService:
                     vector_relevance=self.rt.settings.recall_vector_relevance,
                     candidates=self.rt.settings.recall_candidates,
                     **when,
+                    text_rank=self.rt.settings.recall_text_rank,
+                    fusion=self.rt.settings.recall_fusion,
+                    query_entities=named,
                 )
 
             constraints = owned_only(

@@ -600,8 +600,32 @@ class ScoreFactors(BaseModel):
     ]
     text_rank: Annotated[
         float | None,
-        Field(description="Full-text rank (ts_rank); null if no match", title="Text Rank"),
+        Field(
+            description="Full-text score (BM25, or ts_rank with recall_text_rank=ts_rank); null if the memory is not among the query's full-text matches",
+            title="Text Rank",
+        ),
     ]
+    vector_score: Annotated[
+        float | None,
+        Field(
+            description="The similarity min-max normalised over the query's vector candidates (0..1; 0 outside them), a term of the hybrid minmax fusion; null without a vector ranking",
+            title="Vector Score",
+        ),
+    ] = None
+    text_score: Annotated[
+        float | None,
+        Field(
+            description="text_rank min-max normalised over the query's full-text candidates (0..1; 0 outside them), a term of the hybrid minmax fusion; null without a full-text ranking",
+            title="Text Score",
+        ),
+    ] = None
+    entity_score: Annotated[
+        float | None,
+        Field(
+            description="Share (by idf) of the query's named entities the memory mentions (0..1); null when the query names none or the signal is off",
+            title="Entity Score",
+        ),
+    ] = None
     relevance: Annotated[float, Field(title="Relevance")]
     confidence: Annotated[float, Field(title="Confidence")]
     decay: Annotated[float, Field(title="Decay")]
