@@ -236,7 +236,8 @@ def bm25_sql(entity: bool) -> list[str]:
                    CASE WHEN st.avgdl > 0 THEN p.doc_len / st.avgdl ELSE 1.0 END AS rel_len
               FROM (SELECT DISTINCT u.lexeme AS term
                       FROM unnest(to_tsvector('english', :bm25_text)) u) q
-              JOIN memory_terms p ON {_OWNERS} AND p.term = q.term AND p.status = ANY(CAST(:statuses AS text[]))
+              JOIN memory_terms p ON {_OWNERS} AND p.term = q.term
+                   AND p.status = ANY(CAST(:statuses AS text[]))
              CROSS JOIN st
             WINDOW w AS (PARTITION BY p.term)) x
      GROUP BY x.memory_id
@@ -248,7 +249,8 @@ def bm25_sql(entity: bool) -> list[str]:
     SELECT p.memory_id, p.term,
            ln(1.0 + (st.n - count(*) OVER w + 0.5) / (count(*) OVER w + 0.5)) AS idf
       FROM (SELECT DISTINCT e AS term FROM unnest(CAST(:entities AS text[])) e) q
-      JOIN memory_terms p ON {_OWNERS} AND p.term = q.term AND p.status = ANY(CAST(:statuses AS text[]))
+      JOIN memory_terms p ON {_OWNERS} AND p.term = q.term
+                   AND p.status = ANY(CAST(:statuses AS text[]))
      CROSS JOIN st
     WINDOW w AS (PARTITION BY p.term)
 ),

@@ -13,6 +13,7 @@ from app.kit.metrics import RECALL_DEGRADED, RECALL_HIT, RECALL_LATENCY, timed
 from app.kit.time import utcnow
 from app.privacy.protect import Privacy, embedding_text, owner_of
 from app.providers.embeddings import EmbeddingError
+from app.recall.entities import entities
 from app.recall.isolation import owned_only
 from app.recall.repository import (
     RankedRow,
@@ -23,7 +24,6 @@ from app.recall.repository import (
     decay_params,
 )
 from app.recall.rerank import RERANKER_KEY, Reranked, pool_size, rerank
-from app.recall.entities import entities
 from app.recall.schemas import (
     ConstraintRead,
     RecalledMemory,
