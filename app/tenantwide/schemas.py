@@ -60,8 +60,14 @@ class TemplatePut(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    attribute: str = Field(pattern=ATTRIBUTE_PATTERN, examples=["domain"])
-    equals: str = Field(min_length=1, max_length=MAX_ATTRIBUTE_CHARS, examples=["acme.com"])
+    attribute: str = Field(
+        pattern=ATTRIBUTE_PATTERN, description='The user attribute to match, e.g. "domain"'
+    )
+    equals: str = Field(
+        min_length=1,
+        max_length=MAX_ATTRIBUTE_CHARS,
+        description='The value it must equal, e.g. "acme.com"',
+    )
 
 
 class TemplateRead(TemplatePut):

@@ -850,10 +850,21 @@ class TemplatePut(BaseModel):
         extra="forbid",
     )
     attribute: Annotated[
-        str, Field(examples=["domain"], pattern="^[a-z][a-z0-9_]{0,63}$", title="Attribute")
+        str,
+        Field(
+            description='The user attribute to match, e.g. "domain"',
+            pattern="^[a-z][a-z0-9_]{0,63}$",
+            title="Attribute",
+        ),
     ]
     equals: Annotated[
-        str, Field(examples=["acme.com"], max_length=256, min_length=1, title="Equals")
+        str,
+        Field(
+            description='The value it must equal, e.g. "acme.com"',
+            max_length=256,
+            min_length=1,
+            title="Equals",
+        ),
     ]
 
 
@@ -862,10 +873,21 @@ class TemplateRead(BaseModel):
         extra="forbid",
     )
     attribute: Annotated[
-        str, Field(examples=["domain"], pattern="^[a-z][a-z0-9_]{0,63}$", title="Attribute")
+        str,
+        Field(
+            description='The user attribute to match, e.g. "domain"',
+            pattern="^[a-z][a-z0-9_]{0,63}$",
+            title="Attribute",
+        ),
     ]
     equals: Annotated[
-        str, Field(examples=["acme.com"], max_length=256, min_length=1, title="Equals")
+        str,
+        Field(
+            description='The value it must equal, e.g. "acme.com"',
+            max_length=256,
+            min_length=1,
+            title="Equals",
+        ),
     ]
     id: Annotated[str, Field(title="Id")]
     created_at: Annotated[AwareDatetime, Field(title="Created At")]
