@@ -178,9 +178,21 @@ class ContextService:
                 )
             ]
         )
+        turns = [
+            (m.role, privacy.reveal_personal(m.content, m.sealed, owner) or "")
+            for m in recent
+            if m.role in ("user", "assistant")
+        ]
+        # A kept turn (episode) that the recent conversation shows anyway is not repeated
+        # among the memories: same words, same budget spent twice.
+        replayed = {" ".join(text.split()) for role, text in turns if role == "user"}
         parts = Parts(
             constraints=constraints,
-            memories=[m.content for m in recall.memories] if recall else [],
+            memories=[
+                m.content
+                for m in (recall.memories if recall else [])
+                if not (m.type == "episode" and " ".join(m.content.split()) in replayed)
+            ],
             reminders=reminders,
             task_head=self._task_head(task, privacy, owner),
             task_steps=[st["description"] for st in (task.steps if task else [])][-MAX_TASK_STEPS:],
@@ -192,11 +204,7 @@ class ContextService:
             ],
             # Only the conversation itself: a client's "system" or "tool" turns are not replayed
             # as instructions.
-            turns=[
-                (m.role, privacy.reveal_personal(m.content, m.sealed, owner) or "")
-                for m in recent
-                if m.role in ("user", "assistant")
-            ],
+            turns=turns,
         )
         self._fit(parts, budget)
         return self._response(parts, budget, query)

@@ -151,3 +151,20 @@ async def test_turns_that_leave_the_window_are_summarised_keeping_constraints(
     assert "User: 我在星河科技做后端开发。" in ctx["text"]
     # chatter is not worth a summary line
     assert "Message 0001" not in ctx["text"]
+
+
+async def test_a_turn_in_the_recent_conversation_is_not_repeated_as_a_memory(
+    tenant: TenantCtx,
+) -> None:
+    said = "The lighthouse tour near the harbour was the best part of our trip."
+    await tenant.say("u", "s1", said, at="2026-07-01T10:00:00+00:00")
+    # the turn is kept (an episode) and recall finds it …
+    recalled = await tenant.recall("u", "the lighthouse tour")
+    assert said in [m["content"] for m in recalled["memories"]]
+    # … but the context shows it once: in the recent conversation, not again as a memory
+    ctx = await _context(tenant, "u", "s1", query="the lighthouse tour")
+    assert ctx["text"].count(said) == 1
+    assert ctx["sections"]["recent_turns"]["items"] == 1
+    # in another session the same turn is a memory (no window shows it there)
+    other = await _context(tenant, "u", "s2", query="the lighthouse tour")
+    assert other["text"].count(said) == 1
