@@ -1,0 +1,47 @@
+"""Ending a session while writes into its scope are still queued (docs/sessions.md, "Ending a
+session"): a write acknowledged before the end must not leave an active memory in the scope of
+the ended session, whichever of the two the worker runs first."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.conftest import TenantCtx
+
+
+async def test_a_session_write_queued_before_the_end_is_archived_with_the_session(
+    tenant: TenantCtx,
+) -> None:
+    c, h = tenant.client, tenant.headers
+    for i in range(3):
+        sid = f"trip-{i}"
+        await tenant.remember(
+            "alice", "For this trip I sit by the window", scope="session", scope_id=sid
+        )
+        write = c.post(
+            f"{tenant.user('alice')}/memories",
+            json={
+                "content": f"Hotel booked at the Hilton, room {i}",
+                "scope": "session",
+                "scope_id": sid,
+            },
+            headers=h,
+        )
+        end = c.post(f"{tenant.user('alice')}/sessions/{sid}/end", headers=h)
+        written, ended = await asyncio.gather(write, end)
+        assert ended.status_code == 200, ended.text
+        if (
+            written.status_code == 202
+        ):  # acknowledged: the worker stores it, before or after the end
+            job = await tenant.finished_job(written.json()["job_id"])
+            assert job["status"] == "done", job
+        else:
+            assert written.status_code == 409, written.text
+        listed = await c.get(
+            f"{tenant.user('alice')}/memories",
+            params={"scope": "session", "status": "active"},
+            headers=h,
+        )
+        assert [m["content"] for m in listed.json()["items"] if m["scope_id"] == sid] == []
+        recalled = await tenant.recall("alice", "Hilton hotel room", session_id=sid)
+        assert [m["content"] for m in recalled["memories"] if m["scope_id"] == sid] == []
