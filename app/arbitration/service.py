@@ -508,14 +508,24 @@ class ArbitrationService:
             reason = f"the same fact, now from {cand.source} (was {dup.source}); source raised"
             dup.source = cand.source
             dup.metadata_ = {k: v for k, v in (dup.metadata_ or {}).items() if k != "inferred"}
+        held = (
+            await self.repo.active_with_keys([dup.key], "user", "")
+            if cand.promote and dup.scope == "session" and dup.single_valued and dup.key
+            else []
+        )
+        said_last = max(dup.valid_from, cand.valid_from)
         if (
             cand.promote
             and dup.scope == "session"
             and (len(sessions) >= self.promote_after or cand.promote_now)
+            # Newer wins (rule 4) across the layers too: a user-scope value stated after every
+            # statement of the session fact is the user's later word; it stays, and so does
+            # the session fact, in its session.
+            and not any(old.valid_from > said_last for old in held)
         ):
-            if dup.single_valued and dup.key is not None:
+            if held:
                 # The promoted value replaces the user-scope value of the same key.
-                for old in await self.repo.active_with_keys([dup.key], "user", ""):
+                for old in held:
                     await self._freeze(
                         old, dup, "session_layer", "replaced by a promoted session fact", out
                     )
