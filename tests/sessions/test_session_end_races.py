@@ -45,3 +45,31 @@ async def test_a_session_write_queued_before_the_end_is_archived_with_the_sessio
         assert [m["content"] for m in listed.json()["items"] if m["scope_id"] == sid] == []
         recalled = await tenant.recall("alice", "Hilton hotel room", session_id=sid)
         assert [m["content"] for m in recalled["memories"] if m["scope_id"] == sid] == []
+
+
+async def test_a_memory_archived_by_the_end_cannot_be_revived_nor_revised_in_that_session(
+    tenant: TenantCtx,
+) -> None:
+    c, h = tenant.client, tenant.headers
+    body = await tenant.remember(
+        "alice", "For this trip I stay at the Hilton", scope="session", scope_id="trip"
+    )
+    memory_id = body["memories"][0]["id"]
+    ended = await c.post(f"{tenant.user('alice')}/sessions/trip/end", headers=h)
+    assert ended.status_code == 200, ended.text
+
+    for patch in ({"status": "active"}, {"content": "For this trip I stay at the Ritz"}):
+        r = await c.patch(f"{tenant.user('alice')}/memories/{memory_id}", json=patch, headers=h)
+        assert r.status_code == 409, (patch, r.text)
+        assert r.headers["content-type"].startswith("application/problem+json")
+        assert r.json()["type"].endswith("session-ended"), r.text
+    recalled = await tenant.recall("alice", "hotel Hilton Ritz", session_id="trip")
+    assert [m["content"] for m in recalled["memories"] if m["scope"] == "session"] == []
+    # it is still the user's to annotate or delete
+    r = await c.patch(
+        f"{tenant.user('alice')}/memories/{memory_id}", json={"metadata": {"k": "v"}}, headers=h
+    )
+    assert r.status_code == 200, r.text
+    assert (
+        await c.delete(f"{tenant.user('alice')}/memories/{memory_id}", headers=h)
+    ).status_code == 204
