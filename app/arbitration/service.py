@@ -129,6 +129,10 @@ class MemoryStore(Protocol):
         self, content_hash: str, scope: str, scope_id: str, key: str | None, value: str | None
     ) -> Memory | None: ...
 
+    async def ended_session_twins(
+        self, content_hash: str, key: str | None, value: str | None
+    ) -> list[str]: ...
+
     async def active_with_keys(
         self, keys: Sequence[str], scope: str, scope_id: str, value: str | None = None
     ) -> list[Memory]: ...
@@ -257,6 +261,8 @@ class ArbitrationService:
             dup = await self.repo.active_duplicate(chash, "user", "", cand.key, cand.value)
             if dup is None and cand.promote_now:
                 cand.scope, cand.scope_id = "user", ""  # "remember this": long-term at once
+            elif dup is None:
+                await self._confirmed_in_ended_sessions(cand, chash)
         if dup is not None:
             await self._refresh(dup, cand, out)
             return out
@@ -442,6 +448,19 @@ class ArbitrationService:
         label = re.sub(r"(最多|最少|至少|大概|大约|约)$", "", label).strip() or (cand.key or "")
         cand.metadata["range"] = [lo, hi]
         return value, f"{label}{value}"
+
+    async def _confirmed_in_ended_sessions(self, cand: Candidate, chash: str) -> None:
+        """A tentative fact whose earlier statements were archived with their ended sessions
+        (POST …/sessions/{id}/end) counts those sessions as confirmations: ``origin.sessions``
+        lists them, and at ``promote_after`` sessions the fact is stored in user scope, where it
+        is arbitrated against the user's value like any new statement (newer wins)."""
+        earlier = await self.repo.ended_session_twins(chash, cand.key, cand.value)
+        if not earlier:
+            return
+        sessions = list(dict.fromkeys([*earlier, *cand.origin.get("sessions", []), cand.scope_id]))
+        cand.origin = {**cand.origin, "sessions": sessions}
+        if len(sessions) >= self.promote_after:
+            cand.scope, cand.scope_id = "user", ""
 
     async def _freeze(
         self, old: Memory, winner: Memory, rule: str, reason: str, out: Outcome, flush: bool = True

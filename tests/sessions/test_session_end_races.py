@@ -13,10 +13,11 @@ async def test_a_session_write_queued_before_the_end_is_archived_with_the_sessio
     tenant: TenantCtx,
 ) -> None:
     c, h = tenant.client, tenant.headers
-    for i in range(3):
+    for i, seat in enumerate(("window", "aisle", "exit row")):
         sid = f"trip-{i}"
+        # each trip says something else: the same fact in two sessions would be promoted
         await tenant.remember(
-            "alice", "For this trip I sit by the window", scope="session", scope_id=sid
+            "alice", f"For this trip I sit by the {seat}", scope="session", scope_id=sid
         )
         write = c.post(
             f"{tenant.user('alice')}/memories",

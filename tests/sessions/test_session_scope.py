@@ -320,3 +320,30 @@ async def test_a_promotion_never_replaces_a_value_the_user_stated_after_it(
     assert kept in texts(await recalled(tenant, "u", query))
     at_may_4 = await tenant.recall("u", query, valid_at="2026-05-04T00:00:00Z")
     assert kept in texts(at_may_4["memories"])
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "value", "query"),
+    [
+        pytest.param("这周先喝茶", "这次先喝茶", "茶", "喝什么", id="zh"),
+        pytest.param(
+            "I drink tea for now.", "I drink tea for now.", "tea", "what do I drink", id="en"
+        ),
+    ],
+)
+async def test_a_fact_confirmed_after_its_first_session_ended_is_still_promoted(
+    tenant: TenantCtx, first: str, second: str, value: str, query: str
+) -> None:
+    # Ending every conversation is the documented lifecycle: the first session's tentative row
+    # is archived then, and its confirmation must still count toward the N sessions.
+    await facts(tenant, "u", "s1", first)
+    ended = await tenant.client.post(f"{tenant.user('u')}/sessions/s1/end", headers=tenant.headers)
+    assert ended.status_code == 200, ended.text
+    [fact] = await facts(tenant, "u", "s2", second, at=LATER)
+
+    assert (fact["scope"], fact["status"]) == ("user", "active")
+    assert fact["origin"]["sessions"] == ["s1", "s2"]
+    assert value in texts(await recalled(tenant, "u", query, session_id="s3"))
+    ended = await tenant.client.post(f"{tenant.user('u')}/sessions/s2/end", headers=tenant.headers)
+    assert ended.status_code == 200, ended.text
+    assert value in texts(await recalled(tenant, "u", query))
