@@ -130,6 +130,10 @@ class MemoryStore(Protocol):
         self, content_hash: str, scope: str, scope_id: str, key: str | None, value: str | None
     ) -> Memory | None: ...
 
+    async def ended_session_twins(
+        self, content_hash: str, key: str | None, value: str | None
+    ) -> list[str]: ...
+
     async def active_with_keys(
         self, keys: Sequence[str], scope: str, scope_id: str, value: str | None = None
     ) -> list[Memory]: ...
@@ -258,6 +262,8 @@ class ArbitrationService:
             dup = await self.repo.active_duplicate(chash, "user", "", cand.key, cand.value)
             if dup is None and cand.promote_now:
                 cand.scope, cand.scope_id = "user", ""  # "remember this": long-term at once
+            elif dup is None:
+                await self._confirmed_in_ended_sessions(cand, chash)
         if dup is not None:
             await self._refresh(dup, cand, out)
             return out
@@ -445,6 +451,19 @@ class ArbitrationService:
         cand.metadata["range"] = [lo, hi]
         return value, f"{label}{value}"
 
+    async def _confirmed_in_ended_sessions(self, cand: Candidate, chash: str) -> None:
+        """A tentative fact whose earlier statements were archived with their ended sessions
+        (POST …/sessions/{id}/end) counts those sessions as confirmations: ``origin.sessions``
+        lists them, and at ``promote_after`` sessions the fact is stored in user scope, where it
+        is arbitrated against the user's value like any new statement (newer wins)."""
+        earlier = await self.repo.ended_session_twins(chash, cand.key, cand.value)
+        if not earlier:
+            return
+        sessions = list(dict.fromkeys([*earlier, *cand.origin.get("sessions", []), cand.scope_id]))
+        cand.origin = {**cand.origin, "sessions": sessions}
+        if len(sessions) >= self.promote_after:
+            cand.scope, cand.scope_id = "user", ""
+
     async def _freeze(
         self, old: Memory, winner: Memory, rule: str, reason: str, out: Outcome, flush: bool = True
     ) -> None:
@@ -513,14 +532,24 @@ class ArbitrationService:
             reason = f"the same fact, now from {cand.source} (was {dup.source}); source raised"
             dup.source = cand.source
             dup.metadata_ = {k: v for k, v in (dup.metadata_ or {}).items() if k != "inferred"}
+        held = (
+            await self.repo.active_with_keys([dup.key], "user", "")
+            if cand.promote and dup.scope == "session" and dup.single_valued and dup.key
+            else []
+        )
+        said_last = max(dup.valid_from, cand.valid_from)
         if (
             cand.promote
             and dup.scope == "session"
             and (len(sessions) >= self.promote_after or cand.promote_now)
+            # Newer wins (rule 4) across the layers too: a user-scope value stated after every
+            # statement of the session fact is the user's later word; it stays, and so does
+            # the session fact, in its session.
+            and not any(old.valid_from > said_last for old in held)
         ):
-            if dup.single_valued and dup.key is not None:
+            if held:
                 # The promoted value replaces the user-scope value of the same key.
-                for old in await self.repo.active_with_keys([dup.key], "user", ""):
+                for old in held:
                     await self._freeze(
                         old, dup, "session_layer", "replaced by a promoted session fact", out
                     )

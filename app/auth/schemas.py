@@ -59,6 +59,10 @@ class ApiKeyCreate(BaseModel):
             raise ValueError("scopes must not repeat")
         if self.user_id is not None and self.scopes and KEYS_MANAGE in self.scopes:
             raise ValueError("a key bound to one user cannot carry keys:manage")
+        if self.user_id is not None and self.scopes and "tenant:write" in self.scopes:
+            # Its only reach would be its own user's attributes, which choose the tenant
+            # templates that user reads (docs/scopes.md).
+            raise ValueError("a key bound to one user cannot carry tenant:write")
         return self
 
 

@@ -19,7 +19,7 @@ from app.ingest.extraction.cues import Cues, TurnCues, turn_cues
 from app.ingest.repository import ConversationRepository, to_turn
 from app.ingest.service import archive_session_scope
 from app.ingest.session_scope import Formation, formation, shape
-from app.ingest.tools import about_user, as_observed, observation_fact
+from app.ingest.tools import TOOL_UNSTATABLE_KEYS, about_user, as_observed, observation_fact
 from app.jobs import kinds
 from app.jobs.intake import JobIntake
 from app.jobs.worker import JobContext, handler
@@ -308,6 +308,8 @@ async def tool_facts(
         stated = about_user(turn)
         if stated is not None:
             for fact in await extract_clear(rt, job, [stated], pool, task_id):
+                if fact.key in TOOL_UNSTATABLE_KEYS:
+                    continue
                 out.append(as_observed(fact, m.name, confidence))
     return out
 

@@ -24,6 +24,9 @@ from typing import Final
 from app.ingest.extraction.base import ExtractedFact, Turn
 
 SOURCE: Final = "tool_observed"
+# Keys only the user's own word may set: how the assistant must behave. A tool result (a web
+# page, a CRM note) saying "the user wants you to …" is data, possibly planted, not a request.
+TOOL_UNSTATABLE_KEYS: Final = frozenset({"assistant.constraint"})
 MAX_OBSERVATION_CHARS = 500
 # A result shorter than this many word characters ("ok", "[]") observes nothing.
 MIN_OBSERVATION_WORD_CHARS = 3

@@ -70,6 +70,8 @@ RECALL_ISOLATION_VIOLATIONS = Counter(
     "Recalled rows dropped because they belong to another tenant or user (expected 0)",
     ["section"],
 )
+for _section in ("memories", "constraints", "reminders"):
+    RECALL_ISOLATION_VIOLATIONS.labels(section=_section)  # exported at 0 until the first
 RECALL_ISOLATION_CHECKED = Counter(
     "memlane_recall_isolation_checked_rows_total",
     "Recalled rows checked for ownership before the response",

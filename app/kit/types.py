@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -17,11 +18,15 @@ TENANT_WIDE_USER = "~tenant"
 # value survives conversion to UTC and the decay arithmetic.
 EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
 LATEST = datetime(2200, 1, 1, tzinfo=UTC)
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
 def _iso_string_only(value: Any) -> Any:
     # An integer would be read as a unix timestamp in UTC; say so instead of guessing.
-    if isinstance(value, int | float) and not isinstance(value, bool):
+    # A number sent as text (a query string is always text) would be read the same way.
+    if (isinstance(value, int | float) and not isinstance(value, bool)) or (
+        isinstance(value, str) and _NUMBER.fullmatch(value.strip())
+    ):
         raise ValueError("give an ISO-8601 string with a UTC offset, not a number")
     return value
 

@@ -151,6 +151,37 @@ class MemoryRepository(UserScopedRepository):
         )
         return (await self.session.scalars(stmt)).first()
 
+    async def ended_session_twins(
+        self, content_hash: str, key: str | None, value: str | None
+    ) -> list[str]:
+        """The ended sessions (oldest first) whose scope held a memory saying the same thing
+        (same text, or same key and value), archived when the session ended."""
+        same = Memory.content_hash == content_hash
+        if key is not None and value is not None:
+            same = or_(same, and_(Memory.key == key, func.lower(Memory.value) == value.lower()))
+        stmt = (
+            select(Memory.scope_id, func.min(Memory.created_at))
+            .join(
+                ChatSession,
+                and_(
+                    ChatSession.tenant_id == Memory.tenant_id,
+                    ChatSession.user_id == Memory.user_id,
+                    ChatSession.id == Memory.scope_id,
+                ),
+            )
+            .where(
+                self._mine(),
+                Memory.status == "archived",
+                Memory.type != "episode",
+                Memory.scope == "session",
+                ChatSession.ended_at.is_not(None),
+                same,
+            )
+            .group_by(Memory.scope_id)
+            .order_by(func.min(Memory.created_at))
+        )
+        return [s for s, _ in (await self.session.execute(stmt)).all()]
+
     async def active_episode(self, content_hash: str) -> Memory | None:
         """The user's active episode with this content hash (the same turn said before),
         locked for update."""

@@ -266,6 +266,18 @@ class MemoryService:
             idempotency_key,
         )
 
+    async def _open_session_of(self, memory_id: uuid.UUID) -> None:
+        """Raise SessionEnded when the memory is in the scope of an ended session: reviving or
+        revising it would write into that scope again."""
+        m = await self.repo.get(memory_id)
+        if m is None or m.scope != "session" or not m.scope_id:
+            return
+        if await self.repo.ended_sessions([m.scope_id]):
+            raise SessionEnded(
+                f"session {m.scope_id!r} has ended: its memories stay archived; write the "
+                "fact to user scope or to a new session"
+            )
+
     async def _open_sessions(self, bodies: Iterable[MemoryCreate]) -> None:
         """Raise SessionEnded when a body writes into the scope of an ended session."""
         ids = [b.scope_id for b in bodies if b.scope == "session" and b.scope_id]
@@ -310,9 +322,16 @@ class MemoryService:
         (``status: archived``) change the memory itself, recorded in its history.
 
         Raises NotFound, Conflict (409) when content or value change on a memory that is not
-        active (a frozen memory is history: write a new memory instead).
+        active (a frozen memory is history: write a new memory instead), SessionEnded (409)
+        when it would revive or revise a memory in the scope of an ended session.
         """
         changes = patch.model_dump(exclude_unset=True)
+        if (
+            changes.get("status") == "active"
+            or changes.get("content") is not None
+            or ("value" in changes)
+        ):
+            await self._open_session_of(memory_id)
         writer = self.writer()
         if changes.get("content") is not None or "value" in changes:
             outcome = await writer.revise(

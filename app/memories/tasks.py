@@ -8,7 +8,7 @@ from app.db.models import Job
 from app.jobs import kinds
 from app.jobs.worker import JobContext, handler
 from app.memories.service import draft_of_write, outcome_result, writer_for
-from app.memories.writer import MemoryDraft, embed_drafts
+from app.memories.writer import MemoryDraft, MemoryWriter, embed_drafts
 from app.runtime import Runtime
 
 
@@ -35,7 +35,21 @@ async def write_memory(ctx: JobContext) -> dict[str, Any]:
     writer = writer_for(
         ctx.rt, ctx.session, ctx.job.tenant_id, ctx.job.user_id, "api", ctx.job.request_id
     )
-    return outcome_result(await writer.write(ctx.prepared))
+    result = outcome_result(await writer.write(ctx.prepared))
+    await archive_in_ended_sessions(writer, ctx.prepared)
+    return result
+
+
+async def archive_in_ended_sessions(writer: MemoryWriter, drafts: list[MemoryDraft]) -> None:
+    """Archive what the drafts left in the scope of a session that was ended after the write
+    was accepted (reason ``session_ended``, as POST …/sessions/{id}/end does). Runs under the
+    writer's lock, after the writes: an end that committed first is seen here, one that comes
+    later archives these rows itself."""
+    ids = [d.scope_id for d in drafts if d.scope == "session" and d.scope_id]
+    for session_id in await writer.repo.ended_sessions(list(dict.fromkeys(ids))):
+        await writer.archive_scope(
+            "session", session_id, {"reason": "session_ended", "session_id": session_id}
+        )
 
 
 @handler(kinds.WRITE_BATCH, prepare=embedded_batch)
@@ -46,4 +60,6 @@ async def write_memories(ctx: JobContext) -> dict[str, Any]:
     writer = writer_for(
         ctx.rt, ctx.session, ctx.job.tenant_id, ctx.job.user_id, "api", ctx.job.request_id
     )
-    return outcome_result(await writer.write(ctx.prepared))
+    result = outcome_result(await writer.write(ctx.prepared))
+    await archive_in_ended_sessions(writer, ctx.prepared)
+    return result

@@ -80,6 +80,15 @@ class PortabilityRepository(UserScopedRepository):
         stmt = stmt.order_by(Message.session_id, Message.occurred_at, Message.seq).limit(limit)
         return list((await self.session.scalars(stmt)).all())
 
+    async def ended_sessions(self) -> dict[str, datetime]:
+        """``{session id: ended_at}`` of the user's ended sessions."""
+        stmt = select(ChatSession.id, ChatSession.ended_at).where(
+            ChatSession.tenant_id == self.tenant_id,
+            ChatSession.user_id == self.user_id,
+            ChatSession.ended_at.is_not(None),
+        )
+        return {s: at for s, at in (await self.session.execute(stmt)).all() if at is not None}
+
     # --- import ----------------------------------------------------------------------------
 
     async def imported_ids(self, document_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, uuid.UUID]:
@@ -171,4 +180,20 @@ class PortabilityRepository(UserScopedRepository):
                 ]
             )
             await self.session.execute(stmt.on_conflict_do_nothing())
+        ended: dict[str, datetime] = {}
+        for r in rows:
+            if r.get("session_ended_at") is not None:
+                ended.setdefault(r["session_id"], r["session_ended_at"])
+        for session_id, ended_at in ended.items():
+            # An ended session stays ended; one ended here already keeps its first end.
+            await self.session.execute(
+                update(ChatSession)
+                .where(
+                    ChatSession.tenant_id == self.tenant_id,
+                    ChatSession.user_id == self.user_id,
+                    ChatSession.id == session_id,
+                    ChatSession.ended_at.is_(None),
+                )
+                .values(ended_at=ended_at, updated_at=now)
+            )
         await self.session.flush()

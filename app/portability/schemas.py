@@ -118,6 +118,11 @@ class ExportedMessage(BaseModel):
     content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
     occurred_at: AwareDatetime
     metadata: dict[str, Any]
+    session_ended_at: AwareDatetime | None = Field(
+        default=None,
+        description="When its session was ended (POST …/sessions/{id}/end); an import ends that "
+        "session too, so its turns stay out of the context and it takes no new ones",
+    )
 
     _text = field_validator("content")(_no_nul)
 

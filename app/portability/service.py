@@ -85,7 +85,10 @@ def exported_memory(
     )
 
 
-def exported_message(m: Message, privacy: Privacy) -> ExportedMessage:
+def exported_message(
+    m: Message, privacy: Privacy, ended: dict[str, datetime] | None = None
+) -> ExportedMessage:
+    """``ended``: ``{session id: ended_at}`` of the user's ended sessions."""
     return ExportedMessage.model_construct(
         session_id=m.session_id,
         task_id=m.task_id,
@@ -95,6 +98,7 @@ def exported_message(m: Message, privacy: Privacy) -> ExportedMessage:
         # In the sender's own offset: "tomorrow at 3" keeps meaning where the user was.
         occurred_at=m.occurred_at.astimezone(timezone(timedelta(minutes=m.utc_offset_minutes))),
         metadata=m.metadata_ or {},
+        session_ended_at=(ended or {}).get(m.session_id),
     )
 
 
@@ -163,6 +167,7 @@ class PortabilityService:
             if include_messages:
                 yield b',"messages":['
                 first = True
+                ended = await repo.ended_sessions()
                 cursor: MessageCursor | None = None
                 while True:
                     messages = await repo.message_page(cursor, EXPORT_PAGE_SIZE)
@@ -172,7 +177,7 @@ class PortabilityService:
                     for msg in messages:
                         parts.append(
                             ("\n" if first else ",\n")
-                            + exported_message(msg, self.rt.privacy).model_dump_json()
+                            + exported_message(msg, self.rt.privacy, ended).model_dump_json()
                         )
                         first = False
                     yield "".join(parts).encode()

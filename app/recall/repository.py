@@ -685,8 +685,8 @@ class ContextRepository(UserScopedRepository):
     ) -> list[tuple[Memory, Memory]]:
         """``(earlier, current)`` pairs, newest change first, at most ``limit``: a frozen memory
         with a key, superseded by an active memory of the same key, scope and scope id, whose
-        validity ended (``valid_to``) at or after ``since``, where the current memory is one of
-        ``current_ids`` (what the query recalled)."""
+        validity was not empty and ended (``valid_to``) at or after ``since``, where the
+        current memory is one of ``current_ids`` (what the query recalled)."""
         if not current_ids:
             return []
         old, new = aliased(Memory), aliased(Memory)
@@ -703,6 +703,9 @@ class ContextRepository(UserScopedRepository):
                 new.scope == old.scope,
                 new.scope_id == old.scope_id,
                 old.valid_to >= since,
+                # It held for a while: a value that lost on arrival (an empty interval, docs/
+                # time.md) was never the user's, so there was no change to remind of.
+                old.valid_to > old.valid_from,
                 new.id.in_(list(current_ids)),
             )
             .order_by(old.valid_to.desc(), old.id)

@@ -281,6 +281,26 @@ async def test_a_user_bound_key_cannot_manage_keys(tenant: TenantCtx) -> None:
     assert_problem(r, 422, "validation-error")
 
 
+async def test_a_user_bound_key_cannot_set_its_users_attributes(tenant: TenantCtx) -> None:
+    # Attributes pick the tenant's templates a user reads: with tenant:write, a vault link
+    # could give its own user another company's domain and recall that company's templates.
+    r = await tenant.client.put(
+        f"/v1/tenants/{tenant.id}/templates/acme",
+        json={"attribute": "domain", "equals": "acme.com"},
+        headers=tenant.headers,
+    )
+    assert r.status_code == 200, r.text
+    r = await tenant.client.post(
+        f"/v1/tenants/{tenant.id}/keys",
+        json={"user_id": "eve", "scopes": ["memories:read", "tenant:write"]},
+        headers=tenant.headers,
+    )
+    problem = assert_problem(r, 422, "validation-error")
+    assert "tenant:write" in problem["detail"]
+    listed = await tenant.client.get(f"{tenant.user('eve')}/attributes", headers=tenant.headers)
+    assert listed.json()["templates"] == []
+
+
 async def test_an_expired_key_is_401_like_an_unknown_one(tenant: TenantCtx) -> None:
     short = await new_key(tenant, name="short", expires_in_s=1)
     url = f"{tenant.user('alice')}/memories"

@@ -506,3 +506,38 @@ async def test_sensitive_values_move_sealed_for_the_target(
     finally:
         await conn.close()
     assert rows and not [r for r in rows if email in r[0] or card in r[0]]
+
+
+async def test_an_ended_session_stays_ended_through_export_and_import(tenant: TenantCtx) -> None:
+    # Its window was archived at the end; an import must not bring it back into the context
+    # nor reopen the session to new turns.
+    await tenant.say("ann", "trip", "I'm flying to Oslo on Friday", "Book me a window seat")
+    await tenant.say("ann", "open", "Hello there")
+    ended = await tenant.client.post(
+        f"{tenant.user('ann')}/sessions/trip/end", headers=tenant.headers
+    )
+    assert ended.status_code == 200, ended.text
+    doc = await export(tenant, "ann", include_messages="true")
+    await import_(tenant, "bob", doc)
+
+    for user in ("ann", "bob"):
+        r = await tenant.client.get(
+            f"{tenant.user(user)}/sessions/trip/context",
+            params={"query": "window seat"},
+            headers=tenant.headers,
+        )
+        assert r.status_code == 200, r.text
+        assert r.json()["sections"]["recent_turns"]["items"] == 0, (user, r.json()["text"])
+        r = await tenant.client.post(
+            f"{tenant.user(user)}/sessions/trip/messages",
+            json={"messages": [{"role": "user", "content": "One more thing"}]},
+            headers=tenant.headers,
+        )
+        assert r.status_code == 409, (user, r.text)
+    # the session that was not ended stays open
+    r = await tenant.client.get(
+        f"{tenant.user('bob')}/sessions/open/context",
+        params={"query": "hello"},
+        headers=tenant.headers,
+    )
+    assert r.json()["sections"]["recent_turns"]["items"] == 1, r.text

@@ -112,3 +112,30 @@ async def test_reminders_are_budgeted_after_the_memories(tenant: TenantCtx) -> N
             assert rem["items"] == 1
             kept_reminder_without_all_memories = True
     assert kept_reminder_without_all_memories and dropped_reminder
+
+
+async def test_a_value_that_lost_on_arrival_was_never_the_earlier_one(tenant: TenantCtx) -> None:
+    # A CRM's "Lisbon" arrives after the user's own "Porto" and loses (source priority): it was
+    # never the user's value, so the block must not say the user lived in Lisbon before.
+    await tenant.say("u", "s1", "I live in Porto.", at=ago(10))
+    r = await tenant.client.post(
+        f"{tenant.user('u')}/sessions/s1/messages?wait=true",
+        json={
+            "messages": [
+                {
+                    "role": "tool",
+                    "name": "crm",
+                    "content": "The user lives in Lisbon.",
+                    "occurred_at": ago(2),
+                }
+            ]
+        },
+        headers=tenant.headers,
+    )
+    assert r.status_code == 201, r.text
+    assert any(a["rule"] == "source_priority" for a in r.json()["arbitrations"])
+
+    ctx = await _context(tenant, "s2", query="where do I live?")
+    system = ctx["messages"][0]["content"]
+    assert "earlier: Lisbon" not in system
+    assert ctx["sections"]["reminders"]["items"] == 0

@@ -129,6 +129,25 @@ async def test_a_number_is_not_a_time(tenant: TenantCtx) -> None:
     assert "ISO-8601" in r.text
 
 
+@pytest.mark.parametrize("number", ["1709251200", "5", "1709251200.5"])
+async def test_a_number_in_a_string_or_a_query_is_not_a_time(
+    tenant: TenantCtx, number: str
+) -> None:
+    # A query string is always text: '?valid_at=5' was read as 5 s after 1970 (UTC).
+    listed = await tenant.client.get(
+        f"{tenant.user('u')}/memories", params={"valid_at": number}, headers=tenant.headers
+    )
+    assert listed.status_code == 422, listed.text
+    assert "ISO-8601" in listed.text
+    r = await tenant.client.post(
+        f"{tenant.user('u')}/recall",
+        json={"query": "project Falcon", "valid_at": number},
+        headers=tenant.headers,
+    )
+    assert r.status_code == 422, r.text
+    assert "ISO-8601" in r.text
+
+
 async def _listed(t: TenantCtx, **params: str) -> list[str]:
     r = await t.client.get(f"{t.user('u')}/memories", params=params, headers=t.headers)
     assert r.status_code == 200, r.text

@@ -89,3 +89,14 @@ async def test_rows_of_another_user_are_dropped_logged_and_counted(
 
     # With both layers back, alice reads her own again.
     assert contents(await tenant.recall("alice", "喝茶 tea")) == ["我喜欢喝绿茶"]
+
+
+async def test_every_section_is_exported_at_zero_before_any_violation(
+    tenant: TenantCtx,
+) -> None:
+    # An alert on increase(...) and the ratio 1 - violations / checked need the series to
+    # exist while nothing leaks; a labelled counter shows none until its first increment.
+    await tenant.recall("alice", "tea")
+    counted, checked = await metrics(tenant.client)
+    assert {"memories", "constraints", "reminders"} <= set(counted)
+    assert checked >= 0

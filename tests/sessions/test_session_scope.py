@@ -290,3 +290,60 @@ async def test_the_number_of_sessions_that_promote_is_a_setting(
         assert promoted["origin"]["sessions"] == ["s1", "s2", "s3"]
     finally:
         rt.settings = before
+
+
+@pytest.mark.parametrize(
+    ("first", "plain", "second", "kept", "query"),
+    [
+        pytest.param("这周先喝茶", "我喜欢喝咖啡", "这次先喝茶", "咖啡", "喝什么", id="zh"),
+        pytest.param(
+            "I drink tea for now.",
+            "I drink coffee.",
+            "I drink tea for now.",
+            "coffee",
+            "what do I drink",
+            id="en",
+        ),
+    ],
+)
+async def test_a_promotion_never_replaces_a_value_the_user_stated_after_it(
+    tenant: TenantCtx, first: str, plain: str, second: str, kept: str, query: str
+) -> None:
+    # Turns carry their own time (a client replaying a history): both temporary statements
+    # were made before the plain one, so confirming them must not retire the user's later word.
+    await facts(tenant, "u", "s1", first, at="2026-05-01T10:00:00+08:00")
+    [said] = await facts(tenant, "u", "s2", plain, at="2026-05-03T10:00:00+08:00")
+    await tenant.say("u", "s3", second, at="2026-05-02T10:00:00+08:00")
+
+    current = await memory(tenant, "u", said["id"])
+    assert current["status"] == "active"
+    assert kept in texts(await recalled(tenant, "u", query))
+    at_may_4 = await tenant.recall("u", query, valid_at="2026-05-04T00:00:00Z")
+    assert kept in texts(at_may_4["memories"])
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "value", "query"),
+    [
+        pytest.param("这周先喝茶", "这次先喝茶", "茶", "喝什么", id="zh"),
+        pytest.param(
+            "I drink tea for now.", "I drink tea for now.", "tea", "what do I drink", id="en"
+        ),
+    ],
+)
+async def test_a_fact_confirmed_after_its_first_session_ended_is_still_promoted(
+    tenant: TenantCtx, first: str, second: str, value: str, query: str
+) -> None:
+    # Ending every conversation is the documented lifecycle: the first session's tentative row
+    # is archived then, and its confirmation must still count toward the N sessions.
+    await facts(tenant, "u", "s1", first)
+    ended = await tenant.client.post(f"{tenant.user('u')}/sessions/s1/end", headers=tenant.headers)
+    assert ended.status_code == 200, ended.text
+    [fact] = await facts(tenant, "u", "s2", second, at=LATER)
+
+    assert (fact["scope"], fact["status"]) == ("user", "active")
+    assert fact["origin"]["sessions"] == ["s1", "s2"]
+    assert value in texts(await recalled(tenant, "u", query, session_id="s3"))
+    ended = await tenant.client.post(f"{tenant.user('u')}/sessions/s2/end", headers=tenant.headers)
+    assert ended.status_code == 200, ended.text
+    assert value in texts(await recalled(tenant, "u", query))

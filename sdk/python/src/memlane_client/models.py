@@ -295,6 +295,13 @@ class ExportedMessage(BaseModel):
     content: Annotated[str, Field(max_length=8000, min_length=1, title="Content")]
     occurred_at: Annotated[AwareDatetime, Field(title="Occurred At")]
     metadata: Annotated[dict[str, Any], Field(title="Metadata")]
+    session_ended_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            description="When its session was ended (POST …/sessions/{id}/end); an import ends that session too, so its turns stay out of the context and it takes no new ones",
+            title="Session Ended At",
+        ),
+    ] = None
 
 
 class Health(BaseModel):
