@@ -1,0 +1,50 @@
+"""One active row per single-valued key and scope, whatever path a fact takes through the
+messages endpoint: two value-less statements of one key (a retraction: "I won't quit"), a
+"remember" cue, a promotion to user scope where the user scope holds the key, a restated
+fact and an emphasis on a fact already active. Through the HTTP API: the messages job must
+succeed (a job that fails loses the request's turns for formation)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.conftest import TenantCtx
+
+
+async def active(tenant: TenantCtx, user: str, key: str, **params: str) -> list[dict[str, Any]]:
+    r = await tenant.client.get(
+        f"{tenant.user(user)}/memories",
+        params={"status": "active", "limit": "100", **params},
+        headers=tenant.headers,
+    )
+    assert r.status_code == 200, r.text
+    return [m for m in r.json()["items"] if m["key"] == key]
+
+
+async def test_a_second_value_less_statement_of_a_single_valued_key_supersedes_the_first(
+    tenant: TenantCtx,
+) -> None:
+    # The LoCoMo turns (conv-30, D18:10 then D19:2) that failed the job: each forms a
+    # work.employer retraction without a value ("quit").
+    first = await tenant.say(
+        "u",
+        "session-18",
+        "Jon: Thanks, Gina! I won't quit - your words motivate me to keep going",
+        at="2023-07-21T17:44:00+00:00",
+    )
+    [old] = [m for m in first["memories"] if m["key"] == "work.employer"]
+    assert old["value"] is None
+    second = await tenant.say(
+        "u",
+        "session-19",
+        "Gina: Hey Jon! Remember, just do it! You should get to the point where anyone else "
+        "would quit and you're not going to stop there. No, what are you waiting for? Do it! "
+        "Just do it!",
+        at="2023-07-23T18:46:00+00:00",
+    )
+    [new] = [m for m in second["memories"] if m["key"] == "work.employer" and m["id"] != old["id"]]
+    assert new["status"] == "active" and new["value"] is None
+    [kept] = await active(tenant, "u", "work.employer")
+    assert kept["id"] == new["id"]
+    r = await tenant.client.get(f"{tenant.user('u')}/memories/{old['id']}", headers=tenant.headers)
+    assert r.json()["status"] == "frozen" and r.json()["superseded_by"] == new["id"]
