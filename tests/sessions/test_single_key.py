@@ -48,3 +48,46 @@ async def test_a_second_value_less_statement_of_a_single_valued_key_supersedes_t
     assert kept["id"] == new["id"]
     r = await tenant.client.get(f"{tenant.user('u')}/memories/{old['id']}", headers=tenant.headers)
     assert r.json()["status"] == "frozen" and r.json()["superseded_by"] == new["id"]
+
+
+async def test_a_remembered_session_fact_replaces_the_user_scope_value_of_its_key(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "I live in Porto.", at="2026-05-01T10:00:00+00:00")
+    await tenant.say("u", "s2", "For now I live in Berlin.", at="2026-05-02T10:00:00+00:00")
+    await tenant.say("u", "s2", "Remember that!", at="2026-05-02T10:05:00+00:00")
+    await tenant.say("u", "s3", "Remember that I live in Berlin.", at="2026-05-03T10:00:00+00:00")
+
+    [kept] = await active(tenant, "u", "residence.city")
+    assert (kept["value"], kept["scope"]) == ("Berlin", "user")
+
+
+async def test_a_promotion_meets_the_same_value_of_a_multi_valued_key_in_user_scope(
+    tenant: TenantCtx,
+) -> None:
+    first = await tenant.say("u", "s1", "I like jazz for now.", at="2026-05-01T10:00:00+00:00")
+    [tentative] = [m for m in first["memories"] if m["key"] == "preference.likes"]
+    assert tentative["scope"] == "session"
+    plain = await tenant.say("u", "s2", "I like jazz.", at="2026-05-02T10:00:00+00:00")
+    [long_term] = [m for m in plain["memories"] if m["key"] == "preference.likes"]
+    assert long_term["scope"] == "user"
+
+    # Confirmed in a second session: the session row moves to user scope, where the same
+    # value is already held.
+    await tenant.say("u", "s3", "Just for today, I like jazz.", at="2026-05-03T10:00:00+00:00")
+
+    rows = await active(tenant, "u", "preference.likes")
+    assert [(m["value"].lower(), m["scope"]) for m in rows] == [("jazz", "user")]
+
+
+async def test_an_emphasis_on_a_fact_already_active_refreshes_and_pins_it(
+    tenant: TenantCtx,
+) -> None:
+    first = await tenant.say("u", "s1", "I live in Porto.")
+    [fact] = [m for m in first["memories"] if m["key"] == "residence.city"]
+    await tenant.say("u", "s2", "Don't forget, I live in Porto.")
+    await tenant.say("u", "s3", "Remember that I live in Porto.")
+
+    [kept] = await active(tenant, "u", "residence.city")
+    assert kept["id"] == fact["id"] and kept["metadata"]["pinned"] is True
+    assert kept["confirmations"] == 3
