@@ -91,3 +91,27 @@ async def test_an_emphasis_on_a_fact_already_active_refreshes_and_pins_it(
     [kept] = await active(tenant, "u", "residence.city")
     assert kept["id"] == fact["id"] and kept["metadata"]["pinned"] is True
     assert kept["confirmations"] == 3
+
+
+async def test_two_value_less_explicit_writes_and_a_confirmation_keep_one_active_row(
+    tenant: TenantCtx,
+) -> None:
+    first = await tenant.remember(
+        "u", "Ann probably quit her job", key="work.employer", source="model_inferred"
+    )
+    second = await tenant.remember(
+        "u", "Ann seems to have left her job", key="work.employer", source="model_inferred"
+    )
+    [old_id, new_id] = [first["memories"][0]["id"], second["memories"][0]["id"]]
+    assert old_id != new_id
+    [kept] = await active(tenant, "u", "work.employer")
+    assert kept["id"] == new_id and kept["value"] is None
+
+    # Confirming (the fact restated as user_declared) refreshes that row: no second one.
+    r = await tenant.client.post(
+        f"{tenant.user('u')}/memories/{new_id}/confirm", headers=tenant.headers
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["memory"]["id"] == new_id
+    [kept] = await active(tenant, "u", "work.employer")
+    assert (kept["id"], kept["source"]) == (new_id, "user_declared")
