@@ -81,6 +81,12 @@ def normalize_text(text: str) -> str:
     return text.rstrip("。.!！?？~～ ")
 
 
+def same_value(a: str | None, b: str | None) -> bool:
+    """Two stored values of one key say the same (compared case-insensitively, as the unique
+    index ``uq_memories_active_value`` does); a missing value is the same as none."""
+    return a is not None and b is not None and a.lower() == b.lower()
+
+
 def content_hash(content: str) -> str:
     """SHA-256 hex of the normalised content: within one scope, equal hashes are duplicates."""
     return hashlib.sha256(normalize_text(content).encode()).hexdigest()
@@ -268,23 +274,25 @@ class ArbitrationService:
             await self._refresh(dup, cand, out)
             return out
 
-        new = self._new_memory(
-            cand, chash, single=spec is not None and spec.cardinality == "single"
-        )
-        conflicts: list[Memory] = []
-        if spec is not None:
-            if spec.cardinality == "single":
-                conflicts += [
-                    m
-                    for m in await self.repo.active_with_keys(
-                        [spec.name], cand.scope, cand.scope_id
-                    )
-                    if m.value != cand.value
-                ]
-            if spec.opposes and cand.value is not None:
-                conflicts += await self.repo.active_with_keys(
-                    list(spec.opposes), cand.scope, cand.scope_id, cand.value
-                )
+        single = spec is not None and spec.cardinality == "single"
+        same_key: list[Memory] = []
+        if spec is not None and (single or cand.value is not None):
+            # The active rows of the key in the exact scope the new row takes (the lookup of
+            # rule 1 may have passed a twin over: another session's, a value-less one). The
+            # same value is this fact again: refreshed. Of a single-valued key, every other
+            # row — a value-less one too — is a conflict: none may stay active beside the new
+            # row (uq_memories_active_single_key; uq_memories_active_value for the others).
+            same_key = await self.repo.active_with_keys([spec.name], cand.scope, cand.scope_id)
+            twin = next((m for m in same_key if same_value(m.value, cand.value)), None)
+            if twin is not None:
+                await self._refresh(twin, cand, out)
+                return out
+        new = self._new_memory(cand, chash, single=single)
+        conflicts: list[Memory] = list(same_key) if single else []
+        if spec is not None and spec.opposes and cand.value is not None:
+            conflicts += await self.repo.active_with_keys(
+                list(spec.opposes), cand.scope, cand.scope_id, cand.value
+            )
         if cand.is_correction and cand.retracts:
             norm = [r for r in cand.retracts if r]
             conflicts += [m for m in await self.repo.active_with_values(norm) if m not in conflicts]
@@ -547,12 +555,15 @@ class ArbitrationService:
             # the session fact, in its session.
             and not any(old.valid_from > said_last for old in held)
         ):
-            if held:
-                # The promoted value replaces the user-scope value of the same key.
-                for old in held:
-                    await self._freeze(
-                        old, dup, "session_layer", "replaced by a promoted session fact", out
-                    )
+            if dup.key is not None:
+                # The promoted value replaces the user-scope value of the same key; of a key
+                # that holds several values, the user-scope row of the same value (one active
+                # row per value: uq_memories_active_value).
+                for old in await self.repo.active_with_keys([dup.key], "user", ""):
+                    if old.id != dup.id and (dup.single_valued or same_value(old.value, dup.value)):
+                        await self._freeze(
+                            old, dup, "session_layer", "replaced by a promoted session fact", out
+                        )
             dup.scope, dup.scope_id = "user", ""
             rule, reason = (
                 "session_layer",
