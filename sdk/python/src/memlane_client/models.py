@@ -1130,6 +1130,13 @@ class ContextResponse(BaseModel):
     tokenizer: Annotated[str, Field(title="Tokenizer")]
     query: Annotated[str | None, Field(title="Query")]
     sections: Annotated[dict[str, ContextSection], Field(title="Sections")]
+    session_ended_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            description="When the session was ended (POST …/sessions/{id}/end): it takes no more turns and its window and session memories are out of the block; null while it is open or has no turns yet (docs/sessions.md)",
+            title="Session Ended At",
+        ),
+    ] = None
 
 
 class ExportDocument(BaseModel):
