@@ -195,10 +195,25 @@ def _openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def _missing_target(command: str, args: argparse.Namespace) -> bool:
+    """True (after saying so on stderr) when neither an argument nor the environment gave the
+    tenant or the user of `memlane export` / `memlane import`."""
+    missing = [n for n, v in (("--tenant", args.tenant), ("--user", args.user)) if not v]
+    if missing:
+        need = " and ".join(missing)
+        print(
+            f"memlane {command}: give {need} (or MEMLANE_TENANT_ID / MEMLANE_USER_ID)",
+            file=sys.stderr,
+        )
+    return bool(missing)
+
+
 def _export(args: argparse.Namespace) -> int:
     """Stream a user's export from a running server to a file (or stdout)."""
     from app.portability.client import ClientError, export_user
 
+    if _missing_target("export", args):
+        return 2
     try:
         count = export_user(
             url=args.url,
@@ -221,6 +236,8 @@ def _import(args: argparse.Namespace) -> int:
     """Upload an export document to a running server and print what the import did."""
     from app.portability.client import ClientError, dumps, import_user, summary
 
+    if _missing_target("import", args):
+        return 2
     try:
         result = import_user(
             url=args.url,
@@ -260,9 +277,15 @@ def _add_portability_commands(sub: argparse._SubParsersAction) -> None:
             default=os.environ.get("MEMLANE_URL", "http://127.0.0.1:8080"),
             help="the server (default $MEMLANE_URL or http://127.0.0.1:8080)",
         )
-        p.add_argument("--api-key", default=None, help="a tenant API key (or $MEMLANE_API_KEY)")
-        p.add_argument("--tenant", required=True, help="tenant id")
-        p.add_argument("--user", required=True, help="user id")
+        # The same variables as `memlane mcp` and the SDK; an argument wins.
+        env = os.environ.get
+        p.add_argument(
+            "--api-key", default=env("MEMLANE_API_KEY"), help="a tenant API key ($MEMLANE_API_KEY)"
+        )
+        p.add_argument(
+            "--tenant", default=env("MEMLANE_TENANT_ID"), help="tenant id ($MEMLANE_TENANT_ID)"
+        )
+        p.add_argument("--user", default=env("MEMLANE_USER_ID"), help="user id ($MEMLANE_USER_ID)")
         p.add_argument(
             "--timeout", type=float, default=3600.0, help="seconds to wait for the server"
         )

@@ -308,6 +308,8 @@ class Message(Base):
     role: Mapped[str] = mapped_column(String(16), nullable=False)
     # The tool a ``tool`` turn came from (the chat API's ``name``); None otherwise.
     name: Mapped[str | None] = mapped_column(String(64))
+    # The call a ``tool`` turn answers (the chat API's ``tool_call_id``); None otherwise.
+    tool_call_id: Mapped[str | None] = mapped_column(String(128))
     content: Mapped[str] = mapped_column(Text, nullable=False)
     occurred_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     # The sender's UTC offset: "明天下午三点" means 15:00 where the user is, not in UTC.

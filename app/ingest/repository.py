@@ -80,9 +80,11 @@ class ConversationRepository(UserScopedRepository):
         job_id: uuid.UUID | None,
         turns: Sequence[tuple[str, str, datetime, dict[str, Any], list[dict[str, Any]]]],
         names: Sequence[str | None] | None = None,
+        tool_call_ids: Sequence[str | None] | None = None,
     ) -> list[Message]:
         """New message rows (added to the session, not flushed); ``names[i]`` is turn i's
-        tool name (``MessageIn.name``), None throughout when not given."""
+        tool name (``MessageIn.name``) and ``tool_call_ids[i]`` the call it answers
+        (``MessageIn.tool_call_id``), None throughout when not given."""
         rows = [
             Message(
                 tenant_id=self.tenant_id,
@@ -93,6 +95,7 @@ class ConversationRepository(UserScopedRepository):
                 job_id=job_id,
                 role=role,
                 name=names[i] if names is not None else None,
+                tool_call_id=tool_call_ids[i] if tool_call_ids is not None else None,
                 content=content,
                 occurred_at=occurred_at,
                 utc_offset_minutes=offset_minutes(occurred_at),

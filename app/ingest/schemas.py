@@ -23,6 +23,14 @@ class MessageIn(BaseModel):
         description="The tool a `tool` turn came from (as in the chat completions API); what "
         "a tool turn states is remembered with source `tool_observed` (docs/sessions.md)",
     )
+    tool_call_id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=128,
+        pattern=r"^[A-Za-z0-9_.:-]+$",
+        description="The call a `tool` turn answers (the chat completions API's "
+        "`tool_call_id`); stored with the turn (docs/sessions.md, Tool results)",
+    )
     content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
     occurred_at: Timestamp | None = Field(
         default=None, description="When it was said (ISO-8601 with offset); default arrival time"

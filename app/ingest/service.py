@@ -80,6 +80,7 @@ class IngestService:
                 for m, p, meta in zip(body.messages, protected, metadata, strict=True)
             ],
             names=[m.name for m in body.messages],
+            tool_call_ids=[m.tool_call_id for m in body.messages],
         )
         await self.session.flush()
         job = await intake.submit(

@@ -202,6 +202,17 @@ def build_server(backend: Backend, caller_of: Callable[[Context], Caller]) -> Fa
         task_id: Annotated[
             str | None, Field(description="The task, to see its task memories")
         ] = None,
+        agent_id: Annotated[
+            str | None,
+            Field(description="The agent asking, to see its own memories of the user"),
+        ] = None,
+        valid_at: Annotated[
+            datetime | None,
+            Field(
+                description="Recall what was true at this instant (ISO-8601 with offset), "
+                "superseded memories included; default now"
+            ),
+        ] = None,
         user_id: UserId = None,
     ) -> CallToolResult:
         body: dict[str, Any] = {"query": query, "top_k": top_k}
@@ -209,6 +220,10 @@ def build_server(backend: Backend, caller_of: Callable[[Context], Caller]) -> Fa
             body["session_id"] = session_id
         if task_id is not None:
             body["task_id"] = task_id
+        if agent_id is not None:
+            body["agent_id"] = agent_id
+        if valid_at is not None:
+            body["valid_at"] = valid_at.isoformat()
 
         def shape(data: dict[str, Any]) -> dict[str, Any]:
             return {
@@ -266,10 +281,14 @@ def build_server(backend: Backend, caller_of: Callable[[Context], Caller]) -> Fa
             int | None, Field(description="Most tokens the block may use", ge=1)
         ] = None,
         task_id: Annotated[str | None, Field(description="The task in progress")] = None,
+        agent_id: Annotated[
+            str | None,
+            Field(description="The agent asking, to see its own memories of the user"),
+        ] = None,
         user_id: UserId = None,
     ) -> CallToolResult:
         def shape(data: dict[str, Any]) -> dict[str, Any]:
-            keep = ("text", "tokens", "token_budget", "over_budget")
+            keep = ("text", "tokens", "token_budget", "over_budget", "session_ended_at")
             return {k: data[k] for k in keep if k in data}
 
         return await run(
@@ -277,7 +296,12 @@ def build_server(backend: Backend, caller_of: Callable[[Context], Caller]) -> Fa
             "GET",
             user_id,
             f"/sessions/{_segment(session_id)}/context",
-            params={"query": query, "token_budget": token_budget, "task_id": task_id},
+            params={
+                "query": query,
+                "token_budget": token_budget,
+                "task_id": task_id,
+                "agent_id": agent_id,
+            },
             shape=shape,
         )
 
@@ -298,7 +322,20 @@ def build_server(backend: Backend, caller_of: Callable[[Context], Caller]) -> Fa
             shape=lambda _: {"deleted": memory_id},
         )
 
+    _forbid_unknown_arguments(server)
     return server
+
+
+def _forbid_unknown_arguments(server: FastMCP) -> None:
+    """An argument a tool does not have (a misspelt ``valid_at``) is an error result
+    (``isError``, pydantic's ``extra_forbidden``) rather than silently dropped: FastMCP's
+    argument models ignore extra keys by default. Also advertised in each input schema as
+    ``additionalProperties: false``."""
+    for tool in server._tool_manager.list_tools():
+        model = tool.fn_metadata.arg_model
+        model.model_config["extra"] = "forbid"
+        model.model_rebuild(force=True)
+        tool.parameters = model.model_json_schema(by_alias=True)
 
 
 def _segment(value: str) -> str:

@@ -100,7 +100,13 @@ class MemoryCreate(BaseModel):
         if self.corrects is not None and self.infer:
             raise ValueError("corrects is for explicit writes (infer=false)")
         if self.agent_id is not None:
-            if self.scope not in ("user", "agent") or self.scope_id not in (None, self.agent_id):
+            # Only the default scope (not sent) or an explicit scope=agent go with agent_id: an
+            # explicit "user" (or any other) scope would otherwise be silently dropped.
+            scope_given = "scope" in self.model_fields_set
+            if (scope_given and self.scope != "agent") or self.scope_id not in (
+                None,
+                self.agent_id,
+            ):
                 raise ValueError(
                     "agent_id writes to scope=agent with scope_id=agent_id; "
                     "do not combine it with another scope or scope_id"

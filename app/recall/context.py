@@ -133,7 +133,8 @@ class ContextService:
                 session_id, chat.summarized_through_seq if chat else 0, s.session_window_turns
             )
             task = await repo.task(task_id) if task_id else None
-            if chat is not None and chat.ended_at is not None:
+            ended_at = chat.ended_at if chat is not None else None
+            if ended_at is not None:
                 recent, chat = [], None  # an ended session's window is archived
         privacy, owner = self.rt.privacy, owner_of(self.tenant_id, self.user_id)
         if query is None:
@@ -207,7 +208,9 @@ class ContextService:
             turns=turns,
         )
         self._fit(parts, budget)
-        return self._response(parts, budget, query)
+        response = self._response(parts, budget, query)
+        response.session_ended_at = ended_at
+        return response
 
     @staticmethod
     def _reminders(changes: list[tuple[Memory, Memory]], privacy: Privacy, owner: str) -> list[str]:

@@ -210,3 +210,9 @@ class ContextResponse(BaseModel):
     tokenizer: str
     query: str | None
     sections: dict[str, ContextSection]
+    session_ended_at: datetime | None = Field(
+        default=None,
+        description="When the session was ended (POST …/sessions/{id}/end): it takes no more "
+        "turns and its window and session memories are out of the block; null while it is "
+        "open or has no turns yet (docs/sessions.md)",
+    )

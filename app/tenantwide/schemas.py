@@ -47,7 +47,7 @@ class TenantMemoryCreate(BaseModel):
 
     def as_memory(self) -> MemoryCreate:
         """The same write in the shape of a user's explicit write, in scope ``tenant``
-        (``scope_id`` = the template, ``""`` for every user). Validated as a user write would
+        (``scope_id`` = the template, None for every user). Validated as a user write would
         be (content, value, metadata), then moved to the tenant scope no client may name."""
         fields = self.model_dump(exclude={"template"})
         base = MemoryCreate.model_validate(fields)

@@ -1,7 +1,7 @@
 """Which tenant-wide memories a user reads: the template rules, pure, and the one read that
 recall makes (this module sits low, like app/users/settings.py: recall imports it).
 
-A tenant-wide memory carries ``scope="tenant"`` and ``scope_id`` = its template's id, or ``""``
+A tenant-wide memory carries ``scope="tenant"`` and ``scope_id`` = its template's id, or None
 for every user of the tenant. A template matches a user when the user's attribute
 ``attribute`` equals ``equals``, compared case-insensitively after trimming; the attribute
 ``domain``, when not given, is the part after the ``@`` of the attribute ``email``.

@@ -209,3 +209,32 @@ def test_stdio_server_needs_a_key_and_a_tenant() -> None:
     assert done.returncode == 2
     assert "--api-key and --tenant" in done.stderr
     assert done.stdout == ""  # stdout is the protocol channel: nothing else goes there
+
+
+async def test_recall_and_context_take_agent_id_and_valid_at_and_refuse_unknown_arguments(
+    server: ServeProcess, tenant: TenantCreated, client: Memlane
+) -> None:
+    client.user("ivy").remember("On trips Ivy wants an aisle seat", agent_id="travel")
+    client.user("ivy").add_messages("s1", [("user", "Hello there")])
+    seat = ["On trips Ivy wants an aisle seat"]
+    async with mcp_http(server, headers_of(tenant, "ivy")) as session:
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        assert {"agent_id", "valid_at"} <= set(tools["recall"].inputSchema["properties"])
+        assert "agent_id" in tools["get_context"].inputSchema["properties"]
+        assert all(t.inputSchema.get("additionalProperties") is False for t in tools.values())
+
+        query = {"query": "which seat on trips?"}
+        mine = data(await session.call_tool("recall", {**query, "agent_id": "travel"}))
+        assert [m["content"] for m in mine["memories"]] == seat
+        assert data(await session.call_tool("recall", query))["memories"] == []
+        past = {**query, "agent_id": "travel", "valid_at": "2020-01-01T00:00:00Z"}
+        assert data(await session.call_tool("recall", past))["memories"] == []
+        ctx = {"session_id": "s1", **query}
+        with_agent = data(await session.call_tool("get_context", {**ctx, "agent_id": "travel"}))
+        assert "aisle seat" in with_agent["text"]
+        assert "aisle seat" not in data(await session.call_tool("get_context", ctx))["text"]
+
+        unknown = await session.call_tool("recall", {**query, "valid_att": "2020-01-01"})
+        assert unknown.isError
+        text = unknown.content[0].text  # type: ignore[union-attr]
+        assert "valid_att" in text and "Extra inputs are not permitted" in text

@@ -149,3 +149,21 @@ def test_same_idempotency_key_with_another_body_is_refused(client: Memlane) -> N
         client._send(Call("POST", path, json={"content": "two"}, headers=key))
     assert err.value.status == 409
     assert isinstance(err.value, MemlaneConflict)
+
+
+def test_context_and_recall_take_agent_id_and_recall_valid_at(client: Memlane) -> None:
+    eve = client.user("eve")
+    eve.remember("On trips Eve wants an aisle seat", agent_id="travel")
+    eve.add_messages("s1", [("user", "Hello there")])
+    seat = "aisle seat"
+    assert seat in eve.context("s1", query="which seat on trips?", agent_id="travel").text
+    assert seat not in eve.context("s1", query="which seat on trips?").text
+
+    for city, at in (("Lisbon", "2026-01-01T00:00:00Z"), ("Porto", "2026-03-01T00:00:00Z")):
+        eve.remember(
+            f"I live in {city}", type="profile", key="residence.city", value=city, occurred_at=at
+        )
+    then = eve.recall("where do I live?", top_k=1, valid_at="2026-02-01T00:00:00Z")
+    assert [m.content for m in then.memories] == ["I live in Lisbon"]
+    now = eve.recall("where do I live?", top_k=1)
+    assert [m.content for m in now.memories] == ["I live in Porto"]

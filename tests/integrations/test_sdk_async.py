@@ -27,3 +27,21 @@ async def test_async_write_recall_iterate_and_errors(
         assert "I own a dog" in ctx.text
         with pytest.raises(MemlaneNotFound):
             await zoe.get_memory("00000000-0000-0000-0000-000000000000")
+
+
+async def test_async_context_and_recall_take_agent_id_and_recall_valid_at(
+    server: ServeProcess, tenant: TenantCreated
+) -> None:
+    async with AsyncMemlane(server.base_url, tenant.api_key, tenant_id=str(tenant.id)) as client:
+        eve = client.user("eve")
+        await eve.remember("On trips Eve wants an aisle seat", agent_id="travel")
+        await eve.add_messages("s1", [("user", "Hello there")])
+        mine = await eve.context("s1", query="which seat on trips?", agent_id="travel")
+        assert "aisle seat" in mine.text
+        assert "aisle seat" not in (await eve.context("s1", query="which seat on trips?")).text
+        recalled = await eve.recall("which seat on trips?", agent_id="travel")
+        assert [m.content for m in recalled.memories] == ["On trips Eve wants an aisle seat"]
+        then = await eve.recall(
+            "which seat on trips?", agent_id="travel", valid_at="2020-01-01T00:00:00Z"
+        )
+        assert then.memories == []

@@ -413,8 +413,13 @@ def test_cli_moves_a_user_between_servers_tenants(tmp_path: Path) -> None:
                 )
                 assert r.status_code == 201, r.text
 
-        def cli(*args: str, key: str) -> subprocess.CompletedProcess[str]:
-            env = {**os.environ, "MEMLANE_API_KEY": key, "MEMLANE_LOG_LEVEL": "WARNING"}
+        def cli(*args: str, key: str, **extra_env: str) -> subprocess.CompletedProcess[str]:
+            env = {
+                k: v
+                for k, v in os.environ.items()
+                if k not in ("MEMLANE_TENANT_ID", "MEMLANE_USER_ID")
+            }
+            env |= {"MEMLANE_API_KEY": key, "MEMLANE_LOG_LEVEL": "WARNING", **extra_env}
             return subprocess.run(
                 [sys.executable, "-m", "app.cli", *args, "--url", server.base_url],
                 env=env,
@@ -424,8 +429,16 @@ def test_cli_moves_a_user_between_servers_tenants(tmp_path: Path) -> None:
             )
 
         out = tmp_path / "ann.json"
+        unnamed = cli("export", "-o", str(out), key=src["api_key"])
+        assert unnamed.returncode == 2 and "give --tenant and --user" in unnamed.stderr
+        # The tenant and user from the same variables as `memlane mcp` and the SDK.
         done = cli(
-            "export", "--tenant", src["id"], "--user", "ann", "-o", str(out), key=src["api_key"]
+            "export",
+            "-o",
+            str(out),
+            key=src["api_key"],
+            MEMLANE_TENANT_ID=src["id"],
+            MEMLANE_USER_ID="ann",
         )
         assert done.returncode == 0, done.stderr
         assert "exported 2 memories" in done.stderr

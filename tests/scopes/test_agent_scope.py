@@ -69,6 +69,8 @@ async def test_scope_agent_with_scope_id_is_the_same_as_agent_id(tenant: TenantC
     [
         {"agent_id": "a1", "scope": "task", "scope_id": "t1"},
         {"agent_id": "a1", "scope": "agent", "scope_id": "a2"},
+        {"agent_id": "a1", "scope": "user"},
+        {"agent_id": "a1", "scope": "global"},
         {"scope": "agent"},
         {"scope": "tenant"},
         {"agent_id": "../x"},
@@ -100,3 +102,14 @@ async def test_context_of_an_agent_carries_its_memories_not_another_agents(
         url, params={"query": "预算 budget vinyl", "agent_id": "music"}, headers=tenant.headers
     )
     assert "vinyl" in r.json()["text"] and "五千元" not in r.json()["text"]
+
+
+async def test_agent_id_with_the_same_explicit_agent_scope_is_accepted(tenant: TenantCtx) -> None:
+    r = await tenant.client.post(
+        f"{tenant.user('alice')}/memories?wait=true",
+        json={"content": "x", "agent_id": "a1", "scope": "agent", "scope_id": "a1"},
+        headers=tenant.headers,
+    )
+    assert r.status_code == 201, r.text
+    [memory] = r.json()["memories"]
+    assert (memory["scope"], memory["scope_id"]) == ("agent", "a1")

@@ -4,6 +4,7 @@ with the session when it ends (docs/sessions.md). Everything through the HTTP AP
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -205,6 +206,9 @@ async def test_ending_a_session_archives_its_tentative_memories_and_keeps_the_re
 
 async def test_an_ended_session_takes_no_more_turns_nor_session_writes(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I live in Porto", at=AT)
+    context_url = f"{tenant.user('u')}/sessions/s1/context?query=where"
+    open_ctx = await tenant.client.get(context_url, headers=tenant.headers)
+    assert open_ctx.status_code == 200 and open_ctx.json()["session_ended_at"] is None
     ended = await tenant.client.post(f"{tenant.user('u')}/sessions/s1/end", headers=tenant.headers)
     assert ended.status_code == 200
 
@@ -223,11 +227,13 @@ async def test_an_ended_session_takes_no_more_turns_nor_session_writes(tenant: T
     )
     assert w.status_code == 409 and w.json()["type"].endswith("session-ended")
     # the window is archived: the context of the ended session replays no turn
-    ctx = await tenant.client.get(
-        f"{tenant.user('u')}/sessions/s1/context?query=where", headers=tenant.headers
-    )
+    ctx = await tenant.client.get(context_url, headers=tenant.headers)
     assert ctx.status_code == 200
     assert [m for m in ctx.json()["messages"] if m["role"] in ("user", "assistant")] == []
+    # ... and says that the session ended, and when
+    assert datetime.fromisoformat(ctx.json()["session_ended_at"]) == datetime.fromisoformat(
+        ended.json()["ended_at"]
+    )
     # a new session goes on, with what was not tentative
     assert "Porto" in texts(await recalled(tenant, "u", "where do I live", session_id="s2"))
 

@@ -4,10 +4,13 @@ model's inference (docs/sessions.md). Through the HTTP API."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
+import asyncpg
 import pytest
 
+from app.db.setup import Database
 from tests.conftest import TenantCtx
 
 AT = "2026-05-01T10:00:00+08:00"
@@ -195,3 +198,38 @@ async def test_a_tool_result_sets_no_rule_for_the_assistant(
     assert [m for m in body["memories"] if m["key"] == "assistant.constraint"] == []
     recalled = await tenant.recall("u", "how should you reply to me")
     assert recalled["constraints"] == []
+
+
+async def test_a_tool_turn_keeps_its_tool_call_id(tenant: TenantCtx, database: Database) -> None:
+    """An OpenAI transcript's tool turn carries ``tool_call_id``: accepted and stored."""
+    await send(
+        tenant,
+        "u",
+        "s1",
+        {"role": "user", "content": "Where is my order?"},
+        {"role": "tool", "name": "orders", "tool_call_id": "call_Ab12-3", "content": "Order 7"},
+    )
+    conn = await asyncpg.connect(database.asyncpg_dsn)
+    try:
+        rows = await conn.fetch(
+            "SELECT role, tool_call_id FROM messages WHERE tenant_id = $1 AND user_id = 'u' "
+            "ORDER BY seq",
+            uuid.UUID(tenant.id),
+        )
+    finally:
+        await conn.close()
+    assert [(r["role"], r["tool_call_id"]) for r in rows] == [
+        ("user", None),
+        ("tool", "call_Ab12-3"),
+    ]
+
+
+@pytest.mark.parametrize("bad", ["", "has spaces", "x" * 129])
+async def test_a_bad_tool_call_id_is_422(tenant: TenantCtx, bad: str) -> None:
+    r = await tenant.client.post(
+        f"{tenant.user('u')}/sessions/s1/messages",
+        json={"messages": [{"role": "tool", "tool_call_id": bad, "content": "ok"}]},
+        headers=tenant.headers,
+    )
+    assert r.status_code == 422, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")

@@ -11,6 +11,25 @@ from typing import Any
 
 from memlane_client._core import Call, body, jsonable, message_dict, seg
 
+# The fields remember() accepts besides ``content`` (the body of POST …/memories), one set for
+# the sync and the async client.
+MEMORY_FIELDS = frozenset(
+    {
+        "type",
+        "key",
+        "value",
+        "source",
+        "confidence",
+        "scope",
+        "scope_id",
+        "agent_id",
+        "occurred_at",
+        "metadata",
+        "infer",
+        "corrects",
+    }
+)
+
 
 def create_tenant(name: str) -> Call:
     # Not retry-safe: a second POST after a lost answer would make a second tenant.
@@ -71,11 +90,18 @@ def context(
     token_budget: int | None,
     task_id: str | None,
     top_k: int | None,
+    agent_id: str | None = None,
 ) -> Call:
     return Call(
         "GET",
         f"{user}/sessions/{seg(session_id)}/context",
-        params={"query": query, "token_budget": token_budget, "task_id": task_id, "top_k": top_k},
+        params={
+            "query": query,
+            "token_budget": token_budget,
+            "task_id": task_id,
+            "top_k": top_k,
+            "agent_id": agent_id,
+        },
     )
 
 

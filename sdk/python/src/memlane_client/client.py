@@ -41,26 +41,11 @@ from memlane_client.models import (
     WriteResult,
 )
 
-MEMORY_FIELDS = frozenset(
-    {
-        "type",
-        "key",
-        "value",
-        "source",
-        "confidence",
-        "scope",
-        "scope_id",
-        "agent_id",
-        "occurred_at",
-        "metadata",
-        "infer",
-    }
-)
 MemoryType = Literal["profile", "preference", "fact", "event", "constraint"]
 
 
 def _check_fields(fields: dict[str, Any]) -> None:
-    unknown = set(fields) - MEMORY_FIELDS
+    unknown = set(fields) - _calls.MEMORY_FIELDS
     if unknown:
         raise TypeError(f"remember() got unknown fields {sorted(unknown)}")
 
@@ -244,8 +229,9 @@ class User:
         """POST …/memories: store one memory, arbitrated against what is known.
 
         ``fields``: any of ``type`` (profile|preference|fact|event|constraint), ``key``,
-        ``value``, ``source``, ``confidence`` (0..1), ``scope``, ``scope_id``, ``occurred_at``
-        (datetime or ISO-8601), ``metadata`` (dict), ``infer`` (bool). ``wait=True`` (default)
+        ``value``, ``source``, ``confidence`` (0..1), ``scope``, ``scope_id``, ``agent_id``,
+        ``occurred_at`` (datetime or ISO-8601), ``metadata`` (dict), ``infer`` (bool),
+        ``corrects`` (a memory id). ``wait=True`` (default)
         returns the WriteResult (memories stored, arbitrations); ``wait=False`` the
         JobAccepted at once. Raises TypeError for an unknown field."""
         _check_fields(fields)
@@ -315,6 +301,7 @@ class User:
         top_k: int | None = None,
         session_id: str | None = None,
         task_id: str | None = None,
+        agent_id: str | None = None,
         types: Sequence[MemoryType] | None = None,
         include_reminders: bool | None = None,
         explain: bool | None = None,
@@ -323,13 +310,16 @@ class User:
         **extra: Any,
     ) -> RecallResponse:
         """POST …/recall: the ``top_k`` memories that matter for ``query``, ranked, plus the
-        scope's constraints (``extra``: any further field of RecallRequest). ``valid_at``:
-        what was true at that time (frozen memories included, decay computed then)."""
+        scope's constraints (``extra``: any further field of RecallRequest). ``agent_id``:
+        the agent asking, whose agent-scope memories are read besides the user's
+        (docs/scopes.md). ``valid_at``: what was true at that time (frozen memories included,
+        decay computed then)."""
         fields = dict(
             query=query,
             top_k=top_k,
             session_id=session_id,
             task_id=task_id,
+            agent_id=agent_id,
             types=list(types) if types else None,
             include_reminders=include_reminders,
             explain=explain,
@@ -349,10 +339,12 @@ class User:
         token_budget: int | None = None,
         task_id: str | None = None,
         top_k: int | None = None,
+        agent_id: str | None = None,
     ) -> ContextResponse:
         """GET …/sessions/{session_id}/context: the prompt-ready block inside ``token_budget``
-        tokens (``text``, ``messages``, ``tokens``, ``sections``)."""
-        call = _calls.context(self._path, session_id, query, token_budget, task_id, top_k)
+        tokens (``text``, ``messages``, ``tokens``, ``sections``); ``agent_id``: the agent asking,
+        whose agent-scope memories are read (docs/scopes.md)."""
+        call = _calls.context(self._path, session_id, query, token_budget, task_id, top_k, agent_id)
         return ContextResponse.model_validate(self.client._send(call).json())
 
     def list_memories(

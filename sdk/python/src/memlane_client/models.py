@@ -469,6 +469,19 @@ class Name(RootModel[str]):
     ]
 
 
+class ToolCallId(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="The call a `tool` turn answers (the chat completions API's `tool_call_id`); stored with the turn (docs/sessions.md, Tool results)",
+            max_length=128,
+            min_length=1,
+            pattern="^[A-Za-z0-9_.:-]+$",
+            title="Tool Call Id",
+        ),
+    ]
+
+
 class MessageIn(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
@@ -479,6 +492,13 @@ class MessageIn(BaseModel):
         Field(
             description="The tool a `tool` turn came from (as in the chat completions API); what a tool turn states is remembered with source `tool_observed` (docs/sessions.md)",
             title="Name",
+        ),
+    ] = None
+    tool_call_id: Annotated[
+        ToolCallId | None,
+        Field(
+            description="The call a `tool` turn answers (the chat completions API's `tool_call_id`); stored with the turn (docs/sessions.md, Tool results)",
+            title="Tool Call Id",
         ),
     ] = None
     content: Annotated[str, Field(max_length=8000, min_length=1, title="Content")]
@@ -1139,6 +1159,13 @@ class ContextResponse(BaseModel):
     tokenizer: Annotated[str, Field(title="Tokenizer")]
     query: Annotated[str | None, Field(title="Query")]
     sections: Annotated[dict[str, ContextSection], Field(title="Sections")]
+    session_ended_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            description="When the session was ended (POST …/sessions/{id}/end): it takes no more turns and its window and session memories are out of the block; null while it is open or has no turns yet (docs/sessions.md)",
+            title="Session Ended At",
+        ),
+    ] = None
 
 
 class ExportDocument(BaseModel):
