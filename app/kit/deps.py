@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Annotated
 
 from fastapi import Depends, Header, Path, Request
@@ -49,7 +50,17 @@ async def user_session(
     The session opens its connection at its first statement, so an endpoint that fails
     validation or authorization first never takes one.
     """
-    rt: Runtime = request.app.state.memlane
+    async with unit_of_work(request.app.state.memlane, tenant_id, user_id) as session:
+        yield session
+
+
+@asynccontextmanager
+async def unit_of_work(
+    rt: Runtime, tenant_id: uuid.UUID, user_id: str
+) -> AsyncIterator[AsyncSession]:
+    """A session scoped to (tenant, user) that commits when the block ends normally and rolls
+    back when it raised (any exception, cancellation included): the body of every request's
+    unit-of-work dependency (REST, tenant-wide routes, vault pages)."""
     async with rt.scoped(tenant_id, user_id) as session:
         try:
             yield session

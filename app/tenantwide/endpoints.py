@@ -10,7 +10,14 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.principal import TenantPrincipal, require_scope
-from app.kit.deps import IdempotencyKey, UserId, UserSession, get_runtime, request_id
+from app.kit.deps import (
+    IdempotencyKey,
+    UserId,
+    UserSession,
+    get_runtime,
+    request_id,
+    unit_of_work,
+)
 from app.kit.errors import (
     Forbidden,
     InvalidRequest,
@@ -43,14 +50,8 @@ async def tenant_wide_session(
 ) -> AsyncIterator[AsyncSession]:
     """The request's unit of work on the tenant's own rows: a session scoped to (tenant,
     TENANT_WIDE_USER), committed before the response (as ``app.kit.deps.user_session``)."""
-    rt: Runtime = request.app.state.memlane
-    async with rt.scoped(tenant_id, TENANT_WIDE_USER) as session:
-        try:
-            yield session
-        except BaseException:
-            await session.rollback()
-            raise
-        await session.commit()
+    async with unit_of_work(request.app.state.memlane, tenant_id, TENANT_WIDE_USER) as session:
+        yield session
 
 
 TenantWideSession = Annotated[AsyncSession, Depends(tenant_wide_session, scope="function")]

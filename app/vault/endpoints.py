@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.auth import endpoints as keys
 from app.auth.principal import Principal, Scope, get_principal
 from app.auth.schemas import ApiKeyCreate, ApiKeyRead
-from app.kit.deps import UserId, request_id
+from app.kit.deps import UserId, request_id, unit_of_work
 from app.kit.errors import (
     Forbidden,
     InsufficientScope,
@@ -247,14 +247,8 @@ async def vault_unit(
     ``app.kit.deps.user_session`` for the REST API: services only flush; it commits when the
     page function returned (before the response: ``scope="function"``), rolls back when it
     raised. Its connection opens at the first statement, so a refused visitor never takes one."""
-    rt = runtime(request)
-    async with rt.scoped(who.tenant_id, user_id) as session:
-        try:
-            yield session
-        except BaseException:
-            await session.rollback()
-            raise
-        await session.commit()
+    async with unit_of_work(runtime(request), who.tenant_id, user_id) as session:
+        yield session
 
 
 VaultUnit = Annotated[AsyncSession, Depends(vault_unit, scope="function")]
