@@ -25,7 +25,7 @@ from app.jobs.intake import JobIntake
 from app.jobs.worker import JobContext, handler
 from app.kit.metrics import EXTRACTED_FACTS
 from app.memories.service import outcome_result, writer_for
-from app.memories.writer import MemoryDraft
+from app.memories.writer import MemoryDraft, MemoryWriter
 from app.privacy.protect import owner_of
 from app.runtime import Runtime
 from app.tasks.service import fill_task_slots
@@ -78,6 +78,20 @@ def to_draft(
     )
 
 
+def extraction_writer(ctx: JobContext) -> MemoryWriter:
+    """The memory writer of a formation job: the job's session, tenant and user, acting as
+    ``extractor:<name>``, under the job's request id."""
+    rt, job = ctx.rt, ctx.job
+    return writer_for(
+        rt,
+        ctx.session,
+        job.tenant_id,
+        job.user_id,
+        "extractor:" + rt.extractor.name,
+        job.request_id,
+    )
+
+
 async def store_facts(
     ctx: JobContext,
     facts: list[ExtractedFact],
@@ -113,14 +127,7 @@ async def store_facts(
             metadata=carried,
         )
         drafts.append(shaping(fact, draft) if shaping is not None else draft)
-    writer = writer_for(
-        rt,
-        ctx.session,
-        job.tenant_id,
-        job.user_id,
-        "extractor:" + rt.extractor.name,
-        job.request_id,
-    )
+    writer = extraction_writer(ctx)
     kept = await writer.write([d for _, d in episodes]) if episodes else []
     # One outcome per admitted draft: a policy that drops some leaves the turns unlinked.
     by_message = (
@@ -327,14 +334,7 @@ async def apply_back_refs(
     ``session_layer``)."""
     rt, job = ctx.rt, ctx.job
     owner = owner_of(job.tenant_id, job.user_id)
-    writer = writer_for(
-        rt,
-        ctx.session,
-        job.tenant_id,
-        job.user_id,
-        "extractor:" + rt.extractor.name,
-        job.request_id,
-    )
+    writer = extraction_writer(ctx)
     outcomes: list[Outcome] = []
     for m, cue in back_refs:
         previous = await conv.previous_message(session_id, m.seq)
