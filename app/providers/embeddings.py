@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import httpx
 
 from app.kit.metrics import PROVIDER_ERRORS, PROVIDER_LATENCY, QUERY_CACHE, timed
+from app.providers.http import post_json
 
 if TYPE_CHECKING:
     from app.config import Settings
@@ -404,13 +405,6 @@ class LocalE5Embedder:
 # --- remote: OpenAI-compatible ------------------------------------------------------------
 
 
-def _redact(text: str, secret: str | None) -> str:
-    """``text`` with every occurrence of ``secret`` replaced by ``***``."""
-    if secret:
-        text = text.replace(secret, "***")
-    return text
-
-
 class OpenAIEmbedder:
     """Embedder for any OpenAI-compatible ``POST {base_url}/embeddings`` endpoint.
 
@@ -462,30 +456,14 @@ class OpenAIEmbedder:
     async def _embed(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
-        try:
-            response = await self._client.post(
-                self._url, json={"model": self.model, "input": texts}
-            )
-        except httpx.TimeoutException as exc:
-            raise EmbeddingError(
-                f"embedding request to {self._url} timed out ({type(exc).__name__})"
-            ) from exc
-        except httpx.HTTPError as exc:
-            raise EmbeddingError(
-                f"embedding request to {self._url} failed: {type(exc).__name__}: "
-                + _redact(str(exc), self._key)
-            ) from exc
-        if response.status_code >= 400:
-            body = _redact(response.text[:300], self._key)
-            raise EmbeddingError(
-                f"embedding server answered HTTP {response.status_code} for {self._url}: {body}"
-            )
-        try:
-            payload = response.json()
-        except ValueError:
-            raise EmbeddingError(
-                f"embedding server at {self._url} answered a body that is not JSON"
-            ) from None
+        payload = await post_json(
+            self._client,
+            self._url,
+            {"model": self.model, "input": texts},
+            what="embedding",
+            secret=self._key,
+            error=EmbeddingError,
+        )
         return self._parse(payload, len(texts))
 
     def _bad(self, why: str) -> EmbeddingError:

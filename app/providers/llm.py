@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from app.kit.metrics import PROVIDER_ERRORS, PROVIDER_LATENCY, timed
+from app.providers.http import post_json
 
 if TYPE_CHECKING:
     from app.config import Settings
@@ -19,13 +20,6 @@ class LLMError(Exception):
 
 
 _FENCE = re.compile(r"^\s*```(?:json|JSON)?\s*\n(.*?)\n?\s*```\s*$", re.DOTALL)
-
-
-def _redact(text: str, secret: str | None) -> str:
-    """``text`` with every occurrence of ``secret`` replaced by ``***``."""
-    if secret:
-        text = text.replace(secret, "***")
-    return text
 
 
 class ChatClient:
@@ -108,22 +102,9 @@ class ChatClient:
         }
         if json_mode:
             body["response_format"] = {"type": "json_object"}
-        try:
-            response = await self._client.post(self._url, json=body)
-        except httpx.TimeoutException as exc:
-            raise LLMError(f"chat request to {self._url} timed out ({type(exc).__name__})") from exc
-        except httpx.HTTPError as exc:
-            raise LLMError(
-                f"chat request to {self._url} failed: {type(exc).__name__}: "
-                + _redact(str(exc), self._key)
-            ) from exc
-        if response.status_code >= 400:
-            body_text = _redact(response.text[:300], self._key)
-            raise LLMError(f"chat server answered HTTP {response.status_code}: {body_text}")
-        try:
-            payload = response.json()
-        except ValueError:
-            raise LLMError(f"chat server at {self._url} answered a body that is not JSON") from None
+        payload = await post_json(
+            self._client, self._url, body, what="chat", secret=self._key, error=LLMError
+        )
         return self._content(payload)
 
     def _content(self, payload: object) -> str:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from app.kit.metrics import PROVIDER_ERRORS, PROVIDER_LATENCY, timed
+from app.providers.http import post_json
 
 if TYPE_CHECKING:
     from app.config import Settings
@@ -24,10 +25,6 @@ if TYPE_CHECKING:
 
 class RerankError(Exception):
     """The rerank endpoint failed, timed out or answered something invalid."""
-
-
-def _redact(text: str, secret: str | None) -> str:
-    return text.replace(secret, "***") if secret else text
 
 
 class RerankClient:
@@ -77,26 +74,9 @@ class RerankClient:
         body: dict[str, Any] = {"query": query, "documents": documents, "top_n": len(documents)}
         if self.model:
             body["model"] = self.model
-        try:
-            response = await self._client.post(self.url, json=body)
-        except httpx.TimeoutException as exc:
-            raise RerankError(
-                f"rerank request to {self.url} timed out ({type(exc).__name__})"
-            ) from exc
-        except httpx.HTTPError as exc:
-            raise RerankError(
-                f"rerank request to {self.url} failed: {type(exc).__name__}: "
-                + _redact(str(exc), self._key)
-            ) from exc
-        if response.status_code >= 400:
-            text = _redact(response.text[:300], self._key)
-            raise RerankError(f"rerank server answered HTTP {response.status_code}: {text}")
-        try:
-            payload = response.json()
-        except ValueError:
-            raise RerankError(
-                f"rerank server at {self.url} answered a body that is not JSON"
-            ) from None
+        payload = await post_json(
+            self._client, self.url, body, what="rerank", secret=self._key, error=RerankError
+        )
         return self._scores(payload, len(documents))
 
     def _scores(self, payload: object, n: int) -> list[float]:
