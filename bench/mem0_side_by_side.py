@@ -777,6 +777,7 @@ def scale_corpus(sizes: list[int], n_queries: int, seed: int) -> dict[str, Any]:
             ts.append(t)
             ss.append(s)
         vectors = _unit_rows(vec(np.array(ts), np.array(ss))).astype(np.float32)
+        labels = list(zip(ts, ss, strict=True))
         q_texts: list[str] = []
         qt: list[int] = []
         qs: list[int] = []
@@ -799,6 +800,8 @@ def scale_corpus(sizes: list[int], n_queries: int, seed: int) -> dict[str, Any]:
                 "vectors": vectors,
                 "queries": q_texts,
                 "query_vectors": q_vectors,
+                "labels": labels,
+                "query_labels": list(zip(qt, qs, strict=True)),
             }
         )
     return {"seed": seed, "users": users}
@@ -1206,7 +1209,15 @@ def run_scale(
         queries = u["queries"]
         print(f"search: {u['size']} memories, {len(queries)} queries × {len(names)}", flush=True)
         stats: dict[str, dict[str, list[float]]] = {
-            n: {"e2e": [], "server": [], "embed": [], "db": [], "recall": [], "returned": []}
+            n: {
+                "e2e": [],
+                "server": [],
+                "embed": [],
+                "db": [],
+                "recall": [],
+                "returned": [],
+                "on_subtopic": [],
+            }
             for n in names
         }
         unknown = dict.fromkeys(names, 0)
@@ -1229,6 +1240,10 @@ def run_scale(
                         st[stage].append(server[stage])
                 st["recall"].append(len(oracle & {g for g in got if g is not None}) / k)
                 st["returned"].append(len(texts))
+                want = u["query_labels"][qi]
+                st["on_subtopic"].append(
+                    sum(g is not None and u["labels"][g] == want for g in got) / k
+                )
             if qi % 25 == 0:
                 loads.append(round(os.getloadavg()[0], 2))
         loads.append(round(os.getloadavg()[0], 2))
@@ -1244,6 +1259,7 @@ def run_scale(
                 "recall_at_k_min": min(st["recall"]),
                 "queries_full_recall": sum(r == 1.0 for r in st["recall"]),
                 "returned_mean": round(sum(st["returned"]) / len(st["returned"]), 2),
+                "on_subtopic_at_k_mean": round(sum(st["on_subtopic"]) / len(st["on_subtopic"]), 4),
                 "unknown_texts": unknown[n],
             }
         for n, client in memlane.items():
@@ -1265,8 +1281,8 @@ def scale_table(scale: dict[str, Any]) -> str:
     lines = [
         f"\n### Users of {', '.join(scale['sizes'])} memories (k = {k})\n",
         f"| memories | system | server p50 / p95 ms | e2e p50 / p95 ms | recall@{k} vs exact"
-        " (mean, min) | load 1m |",
-        "|---:|---|---:|---:|---:|---|",
+        f" (mean, min) | on-subtopic@{k} | load 1m |",
+        "|---:|---|---:|---:|---:|---:|---|",
     ]
     for size, st in scale["sizes"].items():
         loads = f"{min(st['load1'])}–{max(st['load1'])}"
@@ -1276,7 +1292,8 @@ def scale_table(scale: dict[str, Any]) -> str:
             sv, e2e = v["server_ms"], v["e2e_ms"]
             lines.append(
                 f"| {size} | {name} | {sv['p50']} / {sv['p95']} | {e2e['p50']} / {e2e['p95']} |"
-                f" {v['recall_at_k_mean']}, {v['recall_at_k_min']} | {loads} |"
+                f" {v['recall_at_k_mean']}, {v['recall_at_k_min']} |"
+                f" {v.get('on_subtopic_at_k_mean', '-')} | {loads} |"
             )
     lines.append("\nmem0 / Memlane, server-side p50 · p95 (above 1: Memlane faster):\n")
     for size, st in scale["sizes"].items():
