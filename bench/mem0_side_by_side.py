@@ -29,6 +29,15 @@ One run, everything on loopback:
      filters={"user_id": …})`` (mem0 2.x refuses a top-level ``user_id`` in ``search``), once
      with its default HNSW index and once without (exact scan, as Memlane does).
 
+5. With ``--sizes 2000 20000`` (``--no-locomo`` skips step 4): one user of each size in both
+   systems, synthetic texts and vectors computed once (``scale_corpus``) and served to both by
+   one OpenAI-compatible embeddings endpoint answering from that table (``LookupEmbeddings``);
+   Memlane filled by ``POST …/memories/batch`` and searched through two servers on the same
+   database (hybrid, and ``MEMLANE_RECALL_MODE=vector``), mem0 filled through its vector store
+   and searched with ``Memory.search`` in a child process (``scale_worker``, HNSW and exact
+   collections). Per query and system: server-side time (Memlane: its ``/metrics`` recall
+   time; mem0: the library call), end-to-end time, recall@8 against the exact cosine top 8.
+
 Prints one table with Memlane / mem0 ratios and writes JSON to
 ``bench/results/mem0_side_by_side-<timestamp>.json``. Bounded by ``--max-convs``.
 
