@@ -19,9 +19,12 @@ class MessageIn(BaseModel):
         default=None,
         min_length=1,
         max_length=64,
-        pattern=r"^[A-Za-z0-9_.:-]+$",
-        description="The tool a `tool` turn came from (as in the chat completions API); what "
-        "a tool turn states is remembered with source `tool_observed` (docs/sessions.md)",
+        pattern=r"^[\w.:' -]+$",
+        description="Who said it, as in the chat completions API: for a `tool` turn the tool "
+        "(what it states is remembered with source `tool_observed`), for a `user` turn the "
+        "participant, e.g. `Caroline` in a group conversation (a query that names the speaker "
+        "lifts the turn's episode: docs/sessions.md, docs/recall.md Speaker match). Letters of "
+        "any script, digits, space and `_.:'-`",
     )
     tool_call_id: str | None = Field(
         default=None,
