@@ -460,7 +460,7 @@ class Name(RootModel[str]):
     root: Annotated[
         str,
         Field(
-            description="Who said it, as in the chat completions API: for a `tool` turn the tool (what it states is remembered with source `tool_observed`), for a `user` turn the participant, e.g. `Caroline` in a group conversation (a query that names the speaker lifts the turn's episode: docs/sessions.md, docs/recall.md Speaker match). Letters of any script, digits, space and `_.:'-`",
+            description="Who said it, as in the chat completions API: for a `tool` turn the tool (what it states is remembered with source `tool_observed`), for a `user` turn the participant, e.g. `Caroline` in a group conversation (a query that names the speaker lifts the turn's episode: docs/sessions.md, docs/recall.md Speaker match). Letters of any script, digits, space and `_.:'-`; a tool's name `A-Z a-z 0-9 _ . : -` only",
             max_length=64,
             min_length=1,
             pattern="^[\\w.:' -]+$",
@@ -490,7 +490,7 @@ class MessageIn(BaseModel):
     name: Annotated[
         Name | None,
         Field(
-            description="Who said it, as in the chat completions API: for a `tool` turn the tool (what it states is remembered with source `tool_observed`), for a `user` turn the participant, e.g. `Caroline` in a group conversation (a query that names the speaker lifts the turn's episode: docs/sessions.md, docs/recall.md Speaker match). Letters of any script, digits, space and `_.:'-`",
+            description="Who said it, as in the chat completions API: for a `tool` turn the tool (what it states is remembered with source `tool_observed`), for a `user` turn the participant, e.g. `Caroline` in a group conversation (a query that names the speaker lifts the turn's episode: docs/sessions.md, docs/recall.md Speaker match). Letters of any script, digits, space and `_.:'-`; a tool's name `A-Z a-z 0-9 _ . : -` only",
             title="Name",
         ),
     ] = None
