@@ -251,6 +251,13 @@ class Settings(BaseSettings):
         description="Weight of the entity score (minmax): the share of the query's named "
         "entities, by idf, that a memory mentions; 0 turns the signal off",
     )
+    recall_fusion_weight_speaker: float = Field(
+        default=0.6,
+        ge=0,
+        description="Weight of the speaker score (minmax): 1 for a verbatim turn whose speaker "
+        "(the message's `name`) the query names; counted only when a candidate has one; 0 turns "
+        "the signal off (docs/recall.md, Speaker match)",
+    )
     scope_weight_user: float = 1.0
     scope_weight_global: float = 0.8
     scope_weight_session: float = 1.1

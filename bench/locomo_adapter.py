@@ -7,11 +7,12 @@ user. Two ways to ingest a turn:
   ``occurred_at`` = the session's time, the harness' metadata (``dia_id``, ``sample_id``, …)
   as the memory's metadata.
 - ``infer`` — the turn as a conversation message: ``POST …/sessions/session-<n>/messages``,
-  role ``user``, the ``"<speaker>: "`` prefix kept, the harness' metadata as the message's
-  metadata. Every turn that is not only questions and small talk is kept as an ``episode``
-  memory carrying its message's metadata: an episode hit answers its own ``dia_id``. An
-  extracted fact cites its turns in ``origin.message_ids``; the adapter maps those message ids
-  back to ``dia_id``s (one turn per request, so each job names one turn; see ``_map_infer``).
+  role ``user``, the speaker as the message's ``name`` (the ``"<speaker>: "`` prefix kept in
+  the text), the harness' metadata as the message's metadata. Every turn that is not only
+  questions and small talk is kept as an ``episode`` memory carrying its message's metadata:
+  an episode hit answers its own ``dia_id``. An extracted fact cites its turns in
+  ``origin.message_ids``; the adapter maps those message ids back to ``dia_id``s (one turn
+  per request, so each job names one turn; see ``_map_infer``).
   Both answer ``{"dia_ids": [...]}``, which the harness accepts.
 
 Both post without ``?wait=true`` (one request per turn, answered 202 at once) and wait for all
@@ -116,7 +117,13 @@ class MemlaneLoCoMo:
             url = f"{self._user(user_id)}/sessions/session-{metadata['session']}/messages"
             body = {
                 "messages": [
-                    {"role": "user", "content": text, "occurred_at": at, "metadata": metadata}
+                    {
+                        "role": "user",
+                        "name": metadata["speaker"],
+                        "content": text,
+                        "occurred_at": at,
+                        "metadata": metadata,
+                    }
                 ]
             }
         r = self.http.post(url, json=body, headers={"Idempotency-Key": key})

@@ -65,12 +65,17 @@ def episode_draft(
     task_id: str | None,
     job_id: uuid.UUID,
     metadata: dict[str, Any],
+    speaker: str | None = None,
 ) -> MemoryDraft:
     """The writer's draft of one user turn (clear text; the writer protects it): type and kind
     ``episode``, scope the task when the turn came with one (else the user), ``valid_from`` =
     the message's time, the message's metadata as its metadata,
-    ``origin`` = ``{job_id, message_ids: [message_id], session_id, sessions, task_id}``."""
+    ``origin`` = ``{job_id, message_ids: [message_id], session_id, sessions, task_id,
+    speaker}`` — ``speaker`` the message's ``name`` when it has one (a query that names the
+    speaker lifts the turn: docs/recall.md, "Speaker match")."""
     origin: dict[str, Any] = {"job_id": str(job_id), "message_ids": [message_id]}
+    if speaker:
+        origin["speaker"] = speaker
     if session_id:
         origin["session_id"] = session_id
         origin["sessions"] = [session_id]

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.kit.types import Timestamp
 from app.memories.schemas import ID_PATTERN, MAX_CONTENT_CHARS, small_metadata
+
+_TOOL_NAME = re.compile(r"[A-Za-z0-9_.:-]+")
 
 
 class MessageIn(BaseModel):
@@ -19,9 +22,12 @@ class MessageIn(BaseModel):
         default=None,
         min_length=1,
         max_length=64,
-        pattern=r"^[A-Za-z0-9_.:-]+$",
-        description="The tool a `tool` turn came from (as in the chat completions API); what "
-        "a tool turn states is remembered with source `tool_observed` (docs/sessions.md)",
+        pattern=r"^[\w.:' -]+$",
+        description="Who said it, as in the chat completions API: for a `tool` turn the tool "
+        "(what it states is remembered with source `tool_observed`), for a `user` turn the "
+        "participant, e.g. `Caroline` in a group conversation (a query that names the speaker "
+        "lifts the turn's episode: docs/sessions.md, docs/recall.md Speaker match). Letters of "
+        "any script, digits, space and `_.:'-`; a tool's name `A-Z a-z 0-9 _ . : -` only",
     )
     tool_call_id: str | None = Field(
         default=None,
@@ -45,6 +51,13 @@ class MessageIn(BaseModel):
         if "\x00" in value:
             raise ValueError("must not contain NUL characters")
         return value
+
+    @model_validator(mode="after")
+    def _tool_name(self) -> MessageIn:
+        # A tool is named as a function is in the chat completions API: no spaces, Latin only.
+        if self.role == "tool" and self.name is not None and not _TOOL_NAME.fullmatch(self.name):
+            raise ValueError("a tool's name is A-Z a-z 0-9 _ . : - only")
+        return self
 
 
 class MessagesCreate(BaseModel):

@@ -195,6 +195,7 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
             task_id=task_id,
             job_id=job.id,
             metadata=dict(m.metadata_ or {}),
+            speaker=m.name,
         )
         if rt.settings.episode_context:
             previous = await conv.previous_message(session_id, m.seq)

@@ -131,6 +131,15 @@ _TEXT_SCORE = (
 _W_VECTOR = "CAST(:w_vector AS float8)"
 _W_TEXT = "CAST(:w_text AS float8)"
 _W_ENTITY = "CAST(:w_entity AS float8)"
+_W_SPEAKER = "CAST(:w_speaker AS float8)"
+# The speaker score (docs/recall.md, "Speaker match"): 1 when a word of the turn's speaker
+# (``origin.speaker``, the message's ``name``, lower-cased) is one of the query's named
+# entities (``:speakers``), else 0. Read from the memories row the base CTE joins by primary
+# key, for the candidates only.
+_SPEAKER_SCORE = (
+    "CASE WHEN string_to_array(lower(u.origin ->> 'speaker'), ' ')"
+    " && CAST(:speakers AS text[]) THEN 1.0 ELSE 0.0 END"
+)
 # Which rows a ranking reads. A row is the user's own — of an open scope, or of a task, session
 # or agent the request names — or a tenant-wide row (owner :tenant_owner) of a template the user
 # matches (docs/scopes.md). ``:owners`` is [user] or [user, tenant_owner]: one index range each.
@@ -273,6 +282,7 @@ def ranked_sql(
     text_rank: TextRank = "bm25",
     fusion: Fusion = "minmax",
     entity: bool = False,
+    speaker: bool = False,
 ) -> str:
     """The recall query for ``mode`` (see docs/recall.md, "Query plan").
 
@@ -288,7 +298,9 @@ def ranked_sql(
     hybrid relevance is ``(w_v · vector_score + w_t · text_score [+ w_e · entity_score]) /
     (w_v + w_t [+ w_e])``, each score min-max normalised over its candidate list with a
     minimum spread (``_VECTOR_SCORE``, ``_TEXT_SCORE``), the entity term only with
-    ``entity`` (``ent``, ``bm25_sql``); docs/recall.md, "Fusion by normalised scores".
+    ``entity`` (``ent``, ``bm25_sql``); docs/recall.md, "Fusion by normalised scores". With
+    ``speaker``, ``+ w_s · speaker_score`` joins the sum (``_SPEAKER_SCORE``) and ``w_s`` the
+    divisor when at least one candidate's speaker is named (docs/recall.md, "Speaker match").
 
     relevance, in 0..1: ``vector`` — by rank of the cosine similarity, ``(k+1) / (k+rank)``
     (``vector_relevance="rank"``), or the cosine similarity itself (``"cosine"``); ``text``
@@ -321,6 +333,7 @@ def ranked_sql(
 )"""
         )
     entity = entity and mode == "hybrid" and fusion == "minmax"
+    speaker = speaker and mode == "hybrid" and fusion == "minmax"
     if (textual and text_rank == "bm25") or entity:
         ctes += bm25_sql(entity)
     if textual and text_rank == "bm25":
@@ -373,7 +386,8 @@ def ranked_sql(
                ELSE CAST(:w_task AS float8) END AS scope_weight,
            CASE m.type
                WHEN 'episode' THEN CAST(:w_episode AS float8)
-               ELSE 1.0 END AS type_weight
+               ELSE 1.0 END AS type_weight,
+           {_SPEAKER_SCORE if speaker else "NULL::float8"} AS speaker_score
       FROM ({candidates}) m
       -- the use count, read by primary key for the candidates only: the scans stay
       -- index-only and recording access stays a HOT update (docs/time.md)
@@ -404,6 +418,9 @@ def ranked_sql(
         if entity:
             parts.append(f"{_W_ENTITY} * coalesce(e.entity_score, 0)")
             weights.append(_W_ENTITY)
+        if speaker:
+            parts.append(f"{_W_SPEAKER} * b.speaker_score")
+            weights.append(f"{_W_SPEAKER} * max(b.speaker_score) OVER ()")
         relevance = f"coalesce(({' + '.join(parts)}) / nullif({' + '.join(weights)}, 0), 0)"
         joins = "LEFT JOIN vec v ON v.id = b.id LEFT JOIN txt t ON t.id = b.id"
     if entity:
@@ -476,6 +493,7 @@ class RankedRow:
     vector_score: float | None = None
     text_score: float | None = None
     entity_score: float | None = None
+    speaker_score: float | None = None
 
 
 def _float(value: Any) -> float | None:
@@ -523,16 +541,18 @@ class RecallRepository:
         and sessions (an override) and the tenant's templates. Decay is computed at ``at``.
         ``text_rank`` picks BM25 over the postings or ``ts_rank``; ``fusion`` the hybrid
         relevance; ``query_entities`` (the query's named entities, ``app/recall/entities.py``)
-        feed the entity score of the ``minmax`` fusion when ``params["w_entity"]`` > 0.
+        feed the entity score of the ``minmax`` fusion when ``params["w_entity"]`` > 0, and
+        the speaker score when ``params["w_speaker"]`` > 0.
         ``params`` holds the binds of ``RecallService._params`` (decay, weights, ``rank_k``,
-        ``bm25_k1``, ``bm25_b``, ``w_vector``, ``w_text``, ``w_entity``)."""
+        ``bm25_k1``, ``bm25_b``, ``w_vector``, ``w_text``, ``w_entity``, ``w_speaker``)."""
         if mode == "hybrid" and not query_terms:
             mode = "vector"
         if mode == "text" and not query_terms:
             return []
         entity = bool(query_entities) and float(params.get("w_entity", 0)) > 0
+        speaker = bool(query_entities) and float(params.get("w_speaker", 0)) > 0
         stmt = (
-            text(ranked_sql(mode, vector_relevance, text_rank, fusion, entity))
+            text(ranked_sql(mode, vector_relevance, text_rank, fusion, entity, speaker))
             .bindparams(bindparam("types", expanding=False))
             .columns(**_SHOWN_TYPES)
         )
@@ -548,6 +568,7 @@ class RecallRepository:
                         "tsquery": to_tsquery_text(query_terms),
                         "bm25_text": " ".join(query_terms),
                         "entities": [ENTITY_MARK + e for e in query_entities],
+                        "speakers": list(query_entities),
                         "at": at,
                         "tenant_id": self.tenant_id,
                         "statuses": [status] if isinstance(status, str) else list(status),
@@ -576,6 +597,7 @@ class RecallRepository:
                 vector_score=_float(r["vector_score"]),
                 text_score=_float(r["text_score"]),
                 entity_score=_float(r["entity_score"]),
+                speaker_score=_float(r["speaker_score"]),
                 relevance=float(r["relevance"]),
                 confidence=float(r["confidence"]),
                 decay=float(r["decay"]),

@@ -103,6 +103,11 @@ class ScoreFactors(BaseModel):
         description="Share (by idf) of the query's named entities the memory mentions (0..1); "
         "null when the query names none or the signal is off",
     )
+    speaker_score: float | None = Field(
+        default=None,
+        description="1 when the memory is a turn whose speaker (the message's `name`) the "
+        "query names, else 0; null when the query names nobody or the signal is off",
+    )
     relevance: float
     confidence: float
     decay: float

@@ -115,6 +115,7 @@ def _recalled(
             vector_score=row.vector_score,
             text_score=row.text_score,
             entity_score=row.entity_score,
+            speaker_score=row.speaker_score,
             relevance=row.relevance,
             confidence=row.confidence,
             decay=row.decay,
@@ -173,6 +174,7 @@ class RecallService:
             "w_vector": s.recall_fusion_weight_vector,
             "w_text": s.recall_fusion_weight_text,
             "w_entity": s.recall_fusion_weight_entity,
+            "w_speaker": s.recall_fusion_weight_speaker,
             "spread_vector": s.recall_fusion_spread_vector,
             "spread_text": s.recall_fusion_spread_text,
         }

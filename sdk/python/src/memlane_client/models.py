@@ -460,10 +460,10 @@ class Name(RootModel[str]):
     root: Annotated[
         str,
         Field(
-            description="The tool a `tool` turn came from (as in the chat completions API); what a tool turn states is remembered with source `tool_observed` (docs/sessions.md)",
+            description="Who said it, as in the chat completions API: for a `tool` turn the tool (what it states is remembered with source `tool_observed`), for a `user` turn the participant, e.g. `Caroline` in a group conversation (a query that names the speaker lifts the turn's episode: docs/sessions.md, docs/recall.md Speaker match). Letters of any script, digits, space and `_.:'-`; a tool's name `A-Z a-z 0-9 _ . : -` only",
             max_length=64,
             min_length=1,
-            pattern="^[A-Za-z0-9_.:-]+$",
+            pattern="^[\\w.:' -]+$",
             title="Name",
         ),
     ]
@@ -490,7 +490,7 @@ class MessageIn(BaseModel):
     name: Annotated[
         Name | None,
         Field(
-            description="The tool a `tool` turn came from (as in the chat completions API); what a tool turn states is remembered with source `tool_observed` (docs/sessions.md)",
+            description="Who said it, as in the chat completions API: for a `tool` turn the tool (what it states is remembered with source `tool_observed`), for a `user` turn the participant, e.g. `Caroline` in a group conversation (a query that names the speaker lifts the turn's episode: docs/sessions.md, docs/recall.md Speaker match). Letters of any script, digits, space and `_.:'-`; a tool's name `A-Z a-z 0-9 _ . : -` only",
             title="Name",
         ),
     ] = None
@@ -651,6 +651,13 @@ class ScoreFactors(BaseModel):
         Field(
             description="Share (by idf) of the query's named entities the memory mentions (0..1); null when the query names none or the signal is off",
             title="Entity Score",
+        ),
+    ] = None
+    speaker_score: Annotated[
+        float | None,
+        Field(
+            description="1 when the memory is a turn whose speaker (the message's `name`) the query names, else 0; null when the query names nobody or the signal is off",
+            title="Speaker Score",
         ),
     ] = None
     relevance: Annotated[float, Field(title="Relevance")]
