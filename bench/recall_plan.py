@@ -588,7 +588,8 @@ async def compare(
     the ranking statement as the service runs it (``ranked``, settings as they are), with the
     vector pre-filter forced on (``ranked_prefilter``: ``prefilter_min_rows`` 0) and off
     (``ranked_exact``: ``prefilter_candidates`` 0); the vector mode with the pre-filter forced
-    (``vector_prefilter``); the pre-filter alone (``bare_bits``). Server exec (pg_stat_statements)
+    (``vector_prefilter``); the pre-filter alone (``bare_bits``); the text mode (``text``, the
+    full-text side alone). Server exec (pg_stat_statements)
     and client time per variant, the p95 ratios to the bare scan, and recall@8 of the
     pre-filtered answers against the exact ones (the ranking's top-8 with the pre-filter
     against its top-8 without; the pre-filter's cosine top-8 against the bare scan's)."""
@@ -614,7 +615,10 @@ async def compare(
             ("ranked_prefilter", runner.mode, forced),
             ("ranked_exact", runner.mode, off),
             ("vector_prefilter", "vector", forced),
+            ("text", "text", runner.params),  # the full-text side alone (BM25 by default)
         ):
+            if mode == "text" and not q.terms:
+                continue
             await server.reset()
             wall, _, ids, _, _ = await runner.ranked(q, mode, params)
             keep(name, wall, (await server.ranked_seconds())[0])
@@ -1151,20 +1155,21 @@ def markdown(result: dict[str, Any]) -> str:
             "Same queries, interleaved: server exec p95 ms (ratio to the bare exact scan's p95)."
             " bare exact: `ORDER BY embedding <=> q LIMIT 8` over ix_memories_recall;"
             " ranked: the statement as the service runs it; prefilter / exact: the vector"
-            " pre-filter forced on / off; bits: the pre-filter alone. recall@8: ranked"
+            " pre-filter forced on / off; bits: the pre-filter alone; text: the full-text"
+            " ranking alone (text mode). recall@8: ranked"
             " prefilter vs ranked exact; bits vs bare exact.",
             "",
             "| user size | run | bare exact | ranked | ranked prefilter | ranked exact"
-            " | vector prefilter | bits | recall@8 ranked (min) | recall@8 bits (min)"
+            " | vector prefilter | bits | text | recall@8 ranked (min) | recall@8 bits (min)"
             " | load 1m |",
-            "|---:|---:|---|---|---|---|---|---|---|---|---|",
+            "|---:|---:|---|---|---|---|---|---|---|---|---|---|",
         ]
         for size, e in compared:
             c = e["compare"]
             ms, ratio, rc = c["server_exec_ms"], c["p95_ratio_to_bare_exact"], c["recall_at_8"]
             cells = [f"{ms['bare_exact']['p95']:.2f}"]
             for k in ("ranked", "ranked_prefilter", "ranked_exact", "vector_prefilter",
-                      "bare_bits"):  # fmt: skip
+                      "bare_bits", "text"):  # fmt: skip
                 cells.append(f"{ms[k]['p95']:.2f} ({ratio[k]:.2f})")
             cells.append(
                 f"{rc['ranked_prefilter_vs_ranked_exact']:.3f}"
