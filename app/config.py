@@ -206,23 +206,6 @@ class Settings(BaseSettings):
         "nearest by cosine distance (an exact scan) and the best full-text matches; a row "
         "outside both lists scores 0 (docs/recall.md, Query plan)",
     )
-    recall_prefilter_candidates: int = Field(
-        default=0,
-        ge=0,
-        le=10_000,
-        description="Vector pre-filter of large users: how many rows, nearest to the query by "
-        "an estimate from the embeddings' sign bits, are re-ranked by exact cosine (never "
-        "fewer than recall_candidates; 400–800 measured); 0 (default) = always the exact "
-        "scan: measured, the pre-filter lost more of the top 8 than its speed was worth "
-        "(docs/recall.md, The vector pre-filter of large users)",
-    )
-    recall_prefilter_min_rows: int = Field(
-        default=5_000,
-        ge=0,
-        description="The vector pre-filter is used for a user with at least this many "
-        "memories of the status ranked (tenant-wide ones read included); smaller users keep "
-        "the exact scan",
-    )
     recall_text_rank: Literal["bm25", "ts_rank"] = Field(
         default="bm25",
         description="Full-text ranking: bm25 = Okapi BM25 over the per-user postings "

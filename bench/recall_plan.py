@@ -64,7 +64,6 @@ from app.db.setup import Database, migrate
 from app.recall.repository import (
     RecallRepository,
     ScopeReach,
-    prefilter_binds,
     to_tsquery_text,
     vector_literal,
 )
@@ -125,28 +124,15 @@ VALID_FROM_SPREAD_DAYS = 365.0
 RANKED_MARKER = "FROM fused f"
 # The brute-force floor the ranking statement is compared with: an exact scan of the user's
 # active rows in ix_memories_recall ordered by cosine distance alone, top 8 (the alias names it
-# in pg_stat_statements). And the vector pre-filter alone on the same rows: the $4 nearest by
-# the sign-bit estimate (ix_memories_recall_bits; app.recall.repository.prefilter_binds),
-# re-ranked by exact cosine.
+# in pg_stat_statements).
 BARE_EXACT = (
     "SELECT bare_exact.id FROM memories bare_exact"
     " WHERE bare_exact.tenant_id = $1 AND bare_exact.user_id = $2"
     " AND bare_exact.status = 'active'"
     " ORDER BY bare_exact.embedding <=> CAST($3 AS halfvec) LIMIT 8"
 )
-BARE_BITS = (
-    "SELECT m.id FROM (SELECT bare_bits.id FROM memories bare_bits"
-    " WHERE bare_bits.tenant_id = $1 AND bare_bits.user_id = $2"
-    " AND bare_bits.status = 'active'"
-    " ORDER BY (bare_bits.embedding_bits <~> (SELECT CAST($5::text AS bit varying)))"
-    " + $6::float8 * ((bare_bits.embedding_bits <~> (SELECT CAST($7::text AS bit varying)))"
-    " + (bare_bits.embedding_bits <~> (SELECT CAST($8::text AS bit varying)))),"
-    " bare_bits.id LIMIT $4) p"
-    " JOIN memories m ON m.tenant_id = $1 AND m.id = p.id"
-    " ORDER BY m.embedding <=> CAST($3 AS halfvec), m.id LIMIT 8"
-)
 # Targets of issue 18 at the largest user size: the ranking statement's server p95 over the bare
-# exact scan's, and recall@8 of the pre-filtered answer against the exact one.
+# exact scan's, and recall@8 of the ranking's vector side against the exact answer.
 TARGET_RATIO = 0.5
 TARGET_RECALL = 0.98
 SHOWN_SETTINGS = (
@@ -491,7 +477,7 @@ class Runner:
         )
 
     async def bare(self, q: Query, sql: str, *args: Any) -> tuple[float, list[Any]]:
-        """One of the bare vector statements (``BARE_EXACT``, ``BARE_BITS``) for ``q``'s user
+        """One of the bare vector statements (``BARE_EXACT``) for ``q``'s user
         as the app role: (client s, ids)."""
         async with scoped_session(self.maker, TENANT_ID, q.user_id) as session:
             conn = await session.connection()
@@ -584,21 +570,14 @@ class ServerSide:
 async def compare(
     runner: Runner, server: ServerSide, queries: list[Query], settings: Settings
 ) -> dict[str, Any]:
-    """The same queries, interleaved per query, through: the bare exact scan (``BARE_EXACT``);
-    the ranking statement as the service runs it (``ranked``, settings as they are), with the
-    vector pre-filter forced on (``ranked_prefilter``: ``prefilter_min_rows`` 0) and off
-    (``ranked_exact``: ``prefilter_candidates`` 0); the vector mode with the pre-filter forced
-    (``vector_prefilter``); the pre-filter alone (``bare_bits``); the text mode (``text``, the
-    full-text side alone). Server exec (pg_stat_statements)
-    and client time per variant, the p95 ratios to the bare scan, and recall@8 of the
-    pre-filtered answers against the exact ones (the ranking's top-8 with the pre-filter
-    against its top-8 without; the pre-filter's cosine top-8 against the bare scan's)."""
-    n_bits = settings.recall_prefilter_candidates or 400
-    forced = runner.params | {"prefilter_min_rows": 0, "prefilter_candidates": n_bits}
-    off = runner.params | {"prefilter_candidates": 0}
+    """The same queries, interleaved per query, through: the bare exact scan (``BARE_EXACT``:
+    the brute-force floor of the user's vector ranking), the ranking statement as the service
+    runs it (``ranked``), the vector mode (``vector``) and the text mode (``text``, the
+    full-text side alone). Server exec (pg_stat_statements) and client time per variant, the
+    p95 ratios to the bare scan, and recall@8 of the vector mode against the bare scan."""
     server_s: dict[str, list[float]] = {}
     client_s: dict[str, list[float]] = {}
-    ranked_recall, bits_recall = [], []
+    vector_recall = []
     load_before = os.getloadavg()[0]
 
     def keep(name: str, client: float, exec_s: float) -> None:
@@ -610,43 +589,26 @@ async def compare(
         wall, exact_ids = await runner.bare(q, BARE_EXACT)
         keep("bare_exact", wall, (await server.ranked_seconds("bare_exact"))[0])
         got: dict[str, list[Any]] = {}
-        for name, mode, params in (
-            ("ranked", runner.mode, runner.params),
-            ("ranked_prefilter", runner.mode, forced),
-            ("ranked_exact", runner.mode, off),
-            ("vector_prefilter", "vector", forced),
-            ("text", "text", runner.params),  # the full-text side alone (BM25 by default)
-        ):
+        for name, mode in (("ranked", runner.mode), ("vector", "vector"), ("text", "text")):
             if mode == "text" and not q.terms:
                 continue
             await server.reset()
-            wall, _, ids, _, _ = await runner.ranked(q, mode, params)
+            wall, _, ids, _, _ = await runner.ranked(q, mode, runner.params)
             keep(name, wall, (await server.ranked_seconds())[0])
             got[name] = ids[:TOP_K]
-        await server.reset()
-        b = prefilter_binds(q.vector)
-        wall, bits_ids = await runner.bare(
-            q, BARE_BITS, n_bits, b["qbits"], b["qbits_w"], b["qbits_lo"], b["qbits_hi"]
-        )
-        keep("bare_bits", wall, (await server.ranked_seconds("bare_bits"))[0])
-        ranked_recall.append(overlap(got["ranked_prefilter"], got["ranked_exact"]))
-        bits_recall.append(overlap(bits_ids, exact_ids))
+        vector_recall.append(overlap(got["vector"], exact_ids))
     server_ms = {k: pct(v) for k, v in server_s.items()}
     floor = server_ms["bare_exact"]["p95"]
     return {
         "queries": len(queries),
-        "prefilter_candidates": n_bits,
-        "prefilter_min_rows": settings.recall_prefilter_min_rows,
         "server_exec_ms": server_ms,
         "client_ms": {k: pct(v) for k, v in client_s.items()},
         "p95_ratio_to_bare_exact": {
             k: v["p95"] / floor for k, v in server_ms.items() if k != "bare_exact"
         },
         "recall_at_8": {
-            "ranked_prefilter_vs_ranked_exact": float(np.mean(ranked_recall)),
-            "min_ranked_prefilter_vs_ranked_exact": float(np.min(ranked_recall)),
-            "bare_bits_vs_bare_exact": float(np.mean(bits_recall)),
-            "min_bare_bits_vs_bare_exact": float(np.min(bits_recall)),
+            "vector_vs_bare_exact": float(np.mean(vector_recall)),
+            "min_vector_vs_bare_exact": float(np.min(vector_recall)),
         },
         "loadavg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
@@ -893,7 +855,7 @@ async def server_info(conn: asyncpg.Connection) -> dict[str, Any]:
     for name in SHOWN_SETTINGS:
         info[name] = await conn.fetchval(f"SHOW {name}")
     info["table_size"] = await conn.fetchval("SELECT pg_size_pretty(pg_table_size('memories'))")
-    for index in ("ix_memories_recall", "ix_memories_recall_bits", "ix_memories_text"):
+    for index in ("ix_memories_recall", "ix_memories_text"):
         info[f"{index}_size"] = await conn.fetchval(
             f"SELECT pg_size_pretty(pg_relation_size('{index}'))"
         )
@@ -952,8 +914,6 @@ async def bench(args: argparse.Namespace, pg: EmbeddedPostgres) -> dict[str, Any
             "recall_fusion": settings.recall_fusion,
             **service_params(settings),
             "candidates": settings.recall_candidates,
-            "prefilter_candidates": settings.recall_prefilter_candidates,
-            "prefilter_min_rows": settings.recall_prefilter_min_rows,
         },
         "loadavg_at_start": [round(x, 2) for x in os.getloadavg()],
     }
@@ -1154,30 +1114,20 @@ def markdown(result: dict[str, Any]) -> str:
             "",
             "Same queries, interleaved: server exec p95 ms (ratio to the bare exact scan's p95)."
             " bare exact: `ORDER BY embedding <=> q LIMIT 8` over ix_memories_recall;"
-            " ranked: the statement as the service runs it; prefilter / exact: the vector"
-            " pre-filter forced on / off; bits: the pre-filter alone; text: the full-text"
-            " ranking alone (text mode). recall@8: ranked"
-            " prefilter vs ranked exact; bits vs bare exact.",
+            " ranked: the statement as the service runs it; vector: vector mode; text: the"
+            " full-text ranking alone (text mode). recall@8: vector mode vs bare exact.",
             "",
-            "| user size | run | bare exact | ranked | ranked prefilter | ranked exact"
-            " | vector prefilter | bits | text | recall@8 ranked (min) | recall@8 bits (min)"
+            "| user size | run | bare exact | ranked | vector | text | recall@8 vector (min)"
             " | load 1m |",
-            "|---:|---:|---|---|---|---|---|---|---|---|---|---|",
+            "|---:|---:|---|---|---|---|---|---|",
         ]
         for size, e in compared:
             c = e["compare"]
             ms, ratio, rc = c["server_exec_ms"], c["p95_ratio_to_bare_exact"], c["recall_at_8"]
             cells = [f"{ms['bare_exact']['p95']:.2f}"]
-            for k in ("ranked", "ranked_prefilter", "ranked_exact", "vector_prefilter",
-                      "bare_bits", "text"):  # fmt: skip
-                cells.append(f"{ms[k]['p95']:.2f} ({ratio[k]:.2f})")
-            cells.append(
-                f"{rc['ranked_prefilter_vs_ranked_exact']:.3f}"
-                f" ({rc['min_ranked_prefilter_vs_ranked_exact']:.3f})"
-            )
-            cells.append(
-                f"{rc['bare_bits_vs_bare_exact']:.3f} ({rc['min_bare_bits_vs_bare_exact']:.3f})"
-            )
+            for k in ("ranked", "vector", "text"):
+                cells.append(f"{ms[k]['p95']:.2f} ({ratio[k]:.2f})" if k in ms else "–")
+            cells.append(f"{rc['vector_vs_bare_exact']:.3f} ({rc['min_vector_vs_bare_exact']:.3f})")
             cells.append("–".join(f"{x:.1f}" for x in c["loadavg_1m"]))
             lines.append(f"| {int(size):,} | {e['run']} | " + " | ".join(cells) + " |")
     lines += [
@@ -1224,7 +1174,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--no-compare",
         action="store_true",
-        help="skip the comparison with the bare exact scan and the pre-filter (compare())",
+        help="skip the comparison with the bare exact scan (compare())",
     )
     p.add_argument(
         "--user-only",

@@ -23,7 +23,7 @@ from sqlalchemy import (
     func,
     text,
 )
-from sqlalchemy.dialects.postgresql import ARRAY, BIT, JSONB, TSVECTOR, UUID
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR, UUID
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base, created_at_column
@@ -140,18 +140,6 @@ class Memory(Base):
             "status",
             postgresql_include=[*RECALL_SCAN_COLUMNS, "tsv"],
         ),
-        # The vector pre-filter of large users: the filter columns and the embedding's sign
-        # bits only, read by Hamming distance before an exact re-rank (docs/recall.md).
-        Index(
-            "ix_memories_recall_bits",
-            "tenant_id",
-            "user_id",
-            "status",
-            postgresql_include=[
-                *(c for c in RECALL_SCAN_COLUMNS if c not in ("confidence", "half_life_days")),
-                "embedding_bits",
-            ],
-        ),
     )
 
     tenant_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
@@ -175,10 +163,6 @@ class Memory(Base):
     half_life_days: Mapped[float | None] = mapped_column(Float)
     embedding: Mapped[Any] = mapped_column(HALFVEC(), nullable=True)
     embedding_model: Mapped[str | None] = mapped_column(String(128))
-    # pgvector's binary_quantize(embedding): one bit per dimension, 1 where it is positive.
-    embedding_bits: Mapped[Any] = mapped_column(
-        BIT(varying=True), Computed("binary_quantize(embedding)", persisted=True), deferred=True
-    )
     content_hash: Mapped[str] = mapped_column(String(64), nullable=False)
     # Full-text search: segmented terms (app/recall/text.py) and their tsvector.
     search_text: Mapped[str] = mapped_column(Text, nullable=False, server_default="")

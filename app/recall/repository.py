@@ -99,7 +99,7 @@ def decay_sql(alias: str) -> str:
 _SHOWN_COLUMNS = [
     (attr.key, attr.columns[0].name)
     for attr in sa_inspect(Memory).column_attrs
-    if attr.key not in ("embedding", "embedding_bits", "tsv", "search_text", "entities")
+    if attr.key not in ("embedding", "tsv", "search_text", "entities")
 ]
 _SHOWN_TYPES = {f"m_{name}": Memory.__table__.c[name].type for _, name in _SHOWN_COLUMNS}
 
@@ -271,75 +271,6 @@ ent AS MATERIALIZED (
     return ctes
 
 
-# Whether the user is large enough for the vector pre-filter: the user's (and tenant-wide
-# owner's) memories of the ranked statuses, as the BM25 statistics count them, against
-# ``:prefilter_min_rows`` (settings.recall_prefilter_min_rows). One index probe.
-_PREFILTER_SIZE = """vsize AS MATERIALIZED (
-    SELECT coalesce(sum(s.docs), 0) >= CAST(:prefilter_min_rows AS bigint) AS big
-      FROM memory_term_stats s
-     WHERE s.tenant_id = :tenant_id AND s.user_id = ANY(CAST(:owner_ids AS text[]))
-       AND s.status = ANY(CAST(:statuses AS text[]))
-)"""
-
-
-def _bits(name: str) -> str:
-    """A query bit string bind as ``bit varying``, cast once per statement (an InitPlan)."""
-    return f"(SELECT CAST(CAST(:{name} AS text) AS bit varying))"
-
-
-def _prefiltered_sql(columns: str, model_filter: str) -> str:
-    """The vector ranking of a large user: the ``:prefilter_candidates`` rows nearest to the
-    query by the sign-bit estimate of ``prefilter_binds`` (three Hamming distances ``<~>`` of
-    ``embedding_bits``, an index-only scan of the slim ``ix_memories_recall_bits``), then the
-    exact cosine distance of those rows only (their embeddings read by primary key), the
-    nearest ``:candidates`` kept. docs/recall.md, "Query plan"."""
-    b = "m.embedding_bits"
-    return f"""SELECT {columns}, 1 - (m.embedding <=> CAST(:query AS halfvec)) AS similarity
-              FROM (SELECT m.id
-                      FROM memories m
-                     WHERE {_FILTERS} {model_filter}
-                     ORDER BY ({b} <~> {_bits("qbits")})
-                              + CAST(:qbits_w AS float8) * (({b} <~> {_bits("qbits_lo")})
-                                                          + ({b} <~> {_bits("qbits_hi")})),
-                              m.id
-                     LIMIT :prefilter_candidates) p
-              JOIN memories m ON m.tenant_id = :tenant_id AND m.id = p.id
-             ORDER BY m.embedding <=> CAST(:query AS halfvec), m.id
-             LIMIT :candidates"""
-
-
-def prefilter_binds(query: Sequence[float]) -> dict[str, Any]:
-    """The query side of the pre-filter's estimate, as binds ``qbits``, ``qbits_lo``,
-    ``qbits_hi`` (``'0101…'``, one character per dimension) and ``qbits_w``.
-
-    A stored vector is known by its sign bits ``b`` (``binary_quantize``: 1 where positive),
-    the query ``q`` keeps two magnitude levels: ``q_i ≈ s_i · v_lo`` for the half of the
-    components with the smaller ``|q_i|`` and ``s_i · v_hi`` for the larger half (``v`` the
-    mean ``|q_i|`` of each half, ``s_i`` the sign). The estimate of ``q · x`` is then ``Σ_i
-    q̂_i (2 b_i − 1)`` — asymmetric: the query is not reduced to its signs (Gordo et al.,
-    "Asymmetric distances for binary embeddings", TPAMI 2014; Dong et al. 2008). Up to a
-    positive factor and a constant it is minus ``H(b, s) + w · H_A(b, s)``, ``H`` the Hamming
-    distance, ``H_A`` the one over the larger half ``A`` only, ``w = (v_hi − v_lo) / v_lo``.
-    ``H_A`` is two full Hamming distances: with ``lo`` = ``s`` on ``A`` and 0 elsewhere and
-    ``hi`` = ``s`` on ``A`` and 1 elsewhere, ``H(b, lo) + H(b, hi) = 2 H_A(b, s) + n − |A|``.
-    So the SQL orders by ``H(b, s) + (w / 2)(H(b, lo) + H(b, hi))``, ``qbits_w`` = ``w / 2``.
-    """
-    mags = sorted(abs(x) for x in query)
-    half = len(mags) // 2
-    median = mags[half]
-    low, high = mags[:half], mags[half:]
-    v_lo = sum(low) / len(low) if low else 0.0
-    v_hi = sum(high) / len(high) if high else 0.0
-    sign = ["1" if x > 0 else "0" for x in query]
-    top = [abs(x) >= median for x in query]
-    return {
-        "qbits": "".join(sign),
-        "qbits_lo": "".join(c if t else "0" for c, t in zip(sign, top, strict=True)),
-        "qbits_hi": "".join(c if t else "1" for c, t in zip(sign, top, strict=True)),
-        "qbits_w": (v_hi - v_lo) / v_lo / 2 if v_lo > 0 else 0.0,
-    }
-
-
 @functools.cache
 def ranked_sql(
     mode: RecallMode,
@@ -347,7 +278,6 @@ def ranked_sql(
     text_rank: TextRank = "bm25",
     fusion: Fusion = "minmax",
     entity: bool = False,
-    prefilter: bool = False,
 ) -> str:
     """The recall query for ``mode`` (see docs/recall.md, "Query plan").
 
@@ -372,9 +302,6 @@ def ranked_sql(
     both rankings, ``(1/(k+rank_vector) + 1/(k+rank_text)) /
     (2/(k+1))`` so that the best possible is 1, a ranking the row is not a candidate of
     contributing 0 (Cormack, Clarke & Büttcher, SIGIR 2009, fuse the top of each list).
-    ``prefilter``: for a user with at least ``:prefilter_min_rows`` memories (``vsize``) the
-    ``vec`` list comes from the bit pre-filter and exact re-rank (``_prefiltered_sql``)
-    instead of the exact scan; below it, from the exact scan, as without ``prefilter``.
     score = relevance × confidence × recency × scope_weight × type_weight, recency =
     ``recency_sql``; type_weight is ``:w_episode`` for an episode (a verbatim turn ranks below
     a fact of equal relevance), 1 otherwise. ``similarity`` is NULL for a row that entered by
@@ -387,22 +314,15 @@ def ranked_sql(
     columns = "m.id, m.confidence, m.scope, m.type, m.valid_from, m.half_life_days"
     ctes = []
     if vector:
-        nearest = f"""SELECT {columns}, 1 - (m.embedding <=> CAST(:query AS halfvec)) AS similarity
-              FROM memories m
-             WHERE {_FILTERS} {model_filter}
-             ORDER BY m.embedding <=> CAST(:query AS halfvec), m.id
-             LIMIT :candidates"""
-        if prefilter:
-            ctes.append(_PREFILTER_SIZE)
-            nearest = f"""SELECT x.* FROM ({nearest}) x WHERE NOT (SELECT big FROM vsize)
-            UNION ALL
-            SELECT x.* FROM ({_prefiltered_sql(columns, model_filter)}) x
-             WHERE (SELECT big FROM vsize)"""
         ctes.append(
             f"""vec AS MATERIALIZED (
     SELECT c.*, row_number() OVER (ORDER BY c.similarity DESC, c.id) AS vector_pos,
            min(c.similarity) OVER () AS sim_min, max(c.similarity) OVER () AS sim_max
-      FROM ({nearest}) c
+      FROM (SELECT {columns}, 1 - (m.embedding <=> CAST(:query AS halfvec)) AS similarity
+              FROM memories m
+             WHERE {_FILTERS} {model_filter}
+             ORDER BY m.embedding <=> CAST(:query AS halfvec), m.id
+             LIMIT :candidates) c
 )"""
         )
     entity = entity and mode == "hybrid" and fusion == "minmax"
@@ -610,20 +530,14 @@ class RecallRepository:
         relevance; ``query_entities`` (the query's named entities, ``app/recall/entities.py``)
         feed the entity score of the ``minmax`` fusion when ``params["w_entity"]`` > 0.
         ``params`` holds the binds of ``RecallService._params`` (decay, weights, ``rank_k``,
-        ``bm25_k1``, ``bm25_b``, ``w_vector``, ``w_text``, ``w_entity``; with
-        ``prefilter_candidates`` > 0 and ``prefilter_min_rows``, the vector pre-filter of
-        users of at least that many memories, ``ranked_sql``)."""
+        ``bm25_k1``, ``bm25_b``, ``w_vector``, ``w_text``, ``w_entity``)."""
         if mode == "hybrid" and not query_terms:
             mode = "vector"
         if mode == "text" and not query_terms:
             return []
         entity = bool(query_entities) and float(params.get("w_entity", 0)) > 0
-        # The vector pre-filter of large users (0 candidates: off); never fewer than the list.
-        prefilter = int(params.get("prefilter_candidates", 0))
-        if prefilter > 0:
-            prefilter = max(prefilter, candidates, top_k)
         stmt = (
-            text(ranked_sql(mode, vector_relevance, text_rank, fusion, entity, prefilter > 0))
+            text(ranked_sql(mode, vector_relevance, text_rank, fusion, entity))
             .bindparams(bindparam("types", expanding=False))
             .columns(**_SHOWN_TYPES)
         )
@@ -653,12 +567,6 @@ class RecallRepository:
                         "top_k": top_k,
                         "candidates": max(candidates, top_k),
                         **params,
-                        "prefilter_candidates": prefilter,
-                        **(
-                            prefilter_binds(query_embedding)
-                            if prefilter and query_embedding is not None
-                            else {}
-                        ),
                     },
                 )
             )

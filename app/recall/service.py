@@ -175,8 +175,6 @@ class RecallService:
             "w_entity": s.recall_fusion_weight_entity,
             "spread_vector": s.recall_fusion_spread_vector,
             "spread_text": s.recall_fusion_spread_text,
-            "prefilter_candidates": s.recall_prefilter_candidates,
-            "prefilter_min_rows": s.recall_prefilter_min_rows,
         }
 
     async def reach(
