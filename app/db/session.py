@@ -10,11 +10,13 @@ by id, or the forgetting job); there is no setting that opens another tenant.
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
-from sqlalchemy import Connection, event, text
+from sqlalchemy import Connection, event, exc, text
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -26,17 +28,58 @@ from sqlalchemy.orm import Session
 ALL_USERS = "*"
 
 
+# A pooled connection idle for longer than this is pinged before it is handed out.
+PING_IDLE_AFTER_S = 10.0
+_CHECKED_IN = "memlane_checked_in"
+
+
 def create_engine(url: str, *, pool_size: int = 10) -> AsyncEngine:
-    """An asyncpg engine on ``url`` (the application role's URL: ``Database.app_url``)."""
-    return create_async_engine(
+    """An asyncpg engine on ``url`` (the application role's URL: ``Database.app_url``).
+
+    Dead connections are replaced at checkout (``_check_alive``) without a round trip for a
+    connection in steady use: SQLAlchemy's ``pool_pre_ping`` would cost three per checkout
+    (the asyncpg dialect pings with BEGIN, ``;``, ROLLBACK), i.e. three of the five round trips
+    a recall's ranking call made besides its statement (docs/benchmarks.md). The pool is LIFO
+    so that the connections a quiet service keeps using stay warm and the rest age into the
+    ping (SQLAlchemy, "Dealing with Disconnects" and "Using FIFO vs. LIFO").
+    """
+    engine = create_async_engine(
         url,
         pool_size=pool_size,
         max_overflow=pool_size,
-        pool_pre_ping=True,
+        pool_pre_ping=False,
+        pool_use_lifo=True,
         pool_recycle=1800,
         # SQL parameters (memory content) never reach error messages or logs
         hide_parameters=True,
     )
+    pool, dialect = engine.sync_engine.pool, engine.sync_engine.dialect
+
+    @event.listens_for(pool, "connect")
+    @event.listens_for(pool, "checkin")
+    def _stamp(dbapi_connection: Any, record: Any) -> None:
+        record.info[_CHECKED_IN] = time.monotonic()
+
+    @event.listens_for(pool, "checkout")
+    def _check_alive(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+        # Raising DisconnectionError makes the pool discard this connection and check out
+        # another (a new one if need be), up to three times (SQLAlchemy PoolEvents.checkout).
+        # A backend that was terminated or a server that restarted closed the socket: asyncpg
+        # has seen the end of the stream and reports the connection closed, locally. A
+        # connection idle for a while may have been dropped without a word (a firewall, a
+        # network failure): it gets the dialect's real ping first.
+        if dbapi_connection.driver_connection.is_closed():
+            raise exc.DisconnectionError("the pooled connection was closed by the server")
+        idle = time.monotonic() - record.info.get(_CHECKED_IN, 0.0)
+        if idle > PING_IDLE_AFTER_S:
+            try:
+                dialect.do_ping(dbapi_connection)
+            except Exception as error:
+                # A connection lost this way suggests the others went with it: the pool
+                # replaces every connection older than now as it hands them out.
+                raise exc.InvalidatePoolError("the pooled connection did not answer") from error
+
+    return engine
 
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
