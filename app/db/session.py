@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 from sqlalchemy.orm import Session
+from sqlalchemy.util import await_only
 
 ALL_USERS = "*"
 
@@ -92,13 +93,76 @@ _SET_ISOLATION = text(
 )
 
 
+def escape_literal(value: str) -> str:
+    """``value`` as a PostgreSQL escape string constant ``E'…'``: every backslash and quote
+    escaped, read the same whatever ``standard_conforming_strings`` is (PostgreSQL manual,
+    4.1.2.2 "String Constants with C-Style Escapes"). Raises ValueError for a NUL character,
+    which no PostgreSQL string holds."""
+    if "\x00" in value:
+        raise ValueError("a PostgreSQL string cannot hold a NUL character")
+    return "E'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+class _Begun:
+    """The transaction of an asyncpg connection that ``_begin_isolated`` opened, in the place
+    SQLAlchemy's asyncpg adapter keeps asyncpg's own ``Transaction``: the adapter ends it with
+    ``commit()`` or ``rollback()``."""
+
+    def __init__(self, driver: Any):
+        self.driver = driver
+
+    async def commit(self) -> None:
+        await self.driver.execute("COMMIT;")
+
+    async def rollback(self) -> None:
+        await self.driver.execute("ROLLBACK;")
+
+
+def _begin_isolated(connection: Connection, tenant_id: uuid.UUID, user_id: str) -> bool:
+    """Open the connection's transaction and set its isolation in one round trip: ``BEGIN;
+    SELECT set_config(…), set_config(…)`` as one simple-protocol message, in which PostgreSQL
+    runs the settings inside the transaction before anything else. False (nothing sent) when
+    the connection is not an idle asyncpg connection at the default isolation level, or a value
+    cannot be a literal: the caller then sets them with bind parameters after SQLAlchemy's own
+    BEGIN (two round trips)."""
+    adapter: Any = connection.connection.dbapi_connection
+    driver = getattr(adapter, "driver_connection", None)
+    if (
+        driver is None
+        or getattr(adapter, "_transaction", True) is not None
+        or getattr(adapter, "isolation_level", True) is not None
+        or getattr(adapter, "readonly", True)
+        or getattr(adapter, "deferrable", True)
+        or "\x00" in user_id
+    ):
+        return False
+    sql = (
+        "BEGIN; SELECT set_config('memlane.tenant_id', "
+        f"{escape_literal(str(uuid.UUID(str(tenant_id))))}, true),"
+        f" set_config('memlane.user_id', {escape_literal(user_id)}, true)"
+    )
+    # Marked begun before sending: whatever happens to the message, the adapter's commit or
+    # rollback ends it, and the adapter never sends a BEGIN of its own inside it.
+    adapter._transaction = _Begun(driver)
+    try:
+        await_only(driver.execute(sql))
+    except Exception as error:
+        # As SQLAlchemy reports a failed statement: a DBAPIError (the API maps it to a
+        # problem response), the connection invalidated when the server is gone.
+        gone = bool(driver.is_closed())
+        if gone:
+            connection.invalidate(error)
+        raise exc.DBAPIError("BEGIN", None, error, connection_invalidated=gone) from error
+    return True
+
+
 @event.listens_for(Session, "after_begin")
 def _apply_isolation(session: Session, transaction: object, connection: Connection) -> None:
     # Every transaction of a scoped session starts with its settings: they are transaction-local
     # (is_local => true), so a pooled connection never carries one request's identity into the
     # next, and a commit in the middle of a unit of work cannot drop them.
     scope = session.info.get(_ISOLATION)
-    if scope is not None:
+    if scope is not None and not _begin_isolated(connection, scope[0], scope[1]):
         connection.execute(_SET_ISOLATION, {"t": str(scope[0]), "u": scope[1]})
 
 
