@@ -8,6 +8,7 @@ from typing import Any
 import asyncpg
 import pytest
 from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 
 import app.db.session as db_session
 from app.config import Settings
@@ -104,5 +105,35 @@ async def test_a_connection_in_steady_use_is_not_pinged(
             async with scoped_session(maker, uuid.uuid4(), "u1") as session:
                 await session.execute(text("SELECT 1"))
         assert pings == []
+    finally:
+        await engine.dispose()
+
+
+async def test_a_connection_that_dies_unnoticed_fails_one_transaction_cleanly(
+    database: Database, settings: Settings
+) -> None:
+    # The window no check closes: the server went away and neither the driver nor the idle
+    # ping could know. The transaction's first message fails as a disconnect (the API answers
+    # 503 with Retry-After for it), the connection is discarded, and the next one works.
+    engine = create_engine(database.app_url(settings), pool_size=1)
+    maker = create_sessionmaker(engine)
+    tenant_id = uuid.uuid4()
+    try:
+        pid = await _pooled_pid(engine)
+        async with engine.connect() as conn:
+            raw = (await conn.get_raw_connection()).driver_connection
+            raw._transport.pause_reading()
+        await _terminate(database, pid)
+        with pytest.raises(DBAPIError) as failed:
+            async with scoped_session(maker, tenant_id, "u1") as session:
+                await session.execute(text("SELECT 1"))
+        assert failed.value.connection_invalidated and failed.value.statement == "BEGIN"
+        async with scoped_session(maker, tenant_id, "u1") as session:
+            row = (
+                await session.execute(
+                    text("SELECT pg_backend_pid(), current_setting('memlane.user_id')")
+                )
+            ).one()
+        assert row[0] != pid and row[1] == "u1"
     finally:
         await engine.dispose()
