@@ -15,9 +15,9 @@ terms, in the recall mode ``--mode`` (default: the settings' ``recall_mode``).
 Per user size (200, 2,000 and 20,000 active memories) and per run it reports p50/p95/p99 in ms
 of three timings of the same queries:
 
-- ``ranked()``: wall time of the repository call as the service sees it (pool checkout, BEGIN
-  and the isolation ``set_config``, the ranking statement, the fetch of the winning rows, all
-  over the Unix socket);
+- ``ranked()``: wall time of the repository call as the service sees it (pool checkout, the
+  BEGIN that carries the isolation ``set_config``, the ranking statement, the winning rows,
+  all over the Unix socket);
 - ``statement``: the ranking statement alone, client-observed (cursor execute → rows);
 - ``server exec``: the server's own execution time of that statement (pg_stat_statements,
   reset before each query), without client, driver or socket.

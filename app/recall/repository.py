@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app.config import Settings
+from app.db.base import transient
 from app.db.models import ChatSession, Memory, Message, ScopeRead, Task
 from app.db.repository import UserScopedRepository
 from app.kit.types import EARLIEST, TENANT_WIDE_USER
@@ -505,6 +506,24 @@ def _float(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
+@functools.cache
+def _ranked_statement(
+    mode: RecallMode,
+    vector_relevance: VectorRelevance,
+    text_rank: TextRank,
+    fusion: Fusion,
+    entity: bool,
+    speaker: bool,
+) -> Any:
+    """``ranked_sql`` as a statement, built once per variant: ``text()`` scans the whole SQL for
+    its bind parameters, a cost paid on every recall otherwise."""
+    return (
+        text(ranked_sql(mode, vector_relevance, text_rank, fusion, entity, speaker))
+        .bindparams(bindparam("types", expanding=False))
+        .columns(**_SHOWN_TYPES)
+    )
+
+
 class RecallRepository:
     def __init__(self, session: AsyncSession, tenant_id: uuid.UUID, user_id: str):
         self.session = session
@@ -556,11 +575,7 @@ class RecallRepository:
             return []
         entity = bool(query_entities) and float(params.get("w_entity", 0)) > 0
         speaker = bool(query_entities) and float(params.get("w_speaker", 0)) > 0
-        stmt = (
-            text(ranked_sql(mode, vector_relevance, text_rank, fusion, entity, speaker))
-            .bindparams(bindparam("types", expanding=False))
-            .columns(**_SHOWN_TYPES)
-        )
+        stmt = _ranked_statement(mode, vector_relevance, text_rank, fusion, entity, speaker)
         binds = (reach or ScopeReach()).binds(self.user_id, task_id, session_id)
         rows = (
             (
@@ -596,7 +611,7 @@ class RecallRepository:
         )
         return [
             RankedRow(
-                memory=Memory(**{key: r[f"m_{name}"] for key, name in _SHOWN_COLUMNS}),
+                memory=transient(Memory, {key: r[f"m_{name}"] for key, name in _SHOWN_COLUMNS}),
                 similarity=_float(r["similarity"]),
                 text_rank=_float(r["text_rank"]),
                 vector_score=_float(r["vector_score"]),
