@@ -13,6 +13,8 @@ the branch as reviewed: each one shows a bug.
 3. A name made only of spaces is accepted (202) and stored as the episode's speaker.
 4. ``memlane export --include-messages`` drops the turn's ``name`` (ExportedMessage has no such
    field, and import refuses one), so an export/import is not lossless for who said a turn.
+5. In a group conversation one participant's fact supersedes another's, and the superseded
+   speaker's own turn (episode) is frozen with it: the speaker lift has nothing left to lift.
 """
 
 from __future__ import annotations
@@ -96,3 +98,20 @@ async def test_export_with_messages_keeps_who_said_each_turn(tenant: TenantCtx) 
     assert r.status_code == 200, r.text
     messages = r.json()["messages"]
     assert [m.get("name") for m in messages] == ["Caroline"], messages
+
+
+async def test_another_participants_correction_does_not_freeze_the_speakers_turn(
+    tenant: TenantCtx,
+) -> None:
+    """5. Facts formed from a named turn are the user's (docs/sessions.md), so in a group
+    conversation Melanie's "I live in Porto." supersedes Caroline's "I live in Lisbon." — and
+    Caroline's episode is frozen with its fact. "Where does Caroline live?" then answers with
+    Melanie's turn only: the speaker lift has nothing of Caroline's left to lift."""
+    user = "speaker-group-correction"
+    await say(tenant, user, "s1", "Caroline", "I live in Lisbon.")
+    await say(tenant, user, "s1", "Melanie", "I live in Porto.")
+    r = await tenant.recall(
+        user, "Where does Caroline live?", at=AT, explain=True, types=["episode"]
+    )
+    contents = [m["content"] for m in r["memories"]]
+    assert "I live in Lisbon." in contents, contents
