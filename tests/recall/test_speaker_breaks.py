@@ -1,21 +1,7 @@
-"""Reproductions of speaker-match bugs found in review (docs/recall.md "Speaker match",
-docs/sessions.md "Who said it"). Every test here states the documented behaviour and FAILS on
-the branch as reviewed: each one shows a bug.
-
-1. Two participants who say the same words share one episode (the writer refreshes the
-   existing episode, app/memories/writer.py ``_write_episode``), and only the first speaker is
-   kept: the second participant's turn is attributed to the first, and a query naming the
-   second never lifts it.
-2. The API accepts a participant's name in "letters of any script", but the query side only
-   recognises ASCII-capitalised or jieba-tagged Chinese names (app/recall/entities.py), and
-   drops ``will``/``may``/… as stop-words: "What did José say?" (or Zoë, Łukasz, Наташа,
-   O'Brien, Mary-Jane, Will) never lifts that speaker's turns.
-3. A name made only of spaces is accepted (202) and stored as the episode's speaker.
-4. ``memlane export --include-messages`` drops the turn's ``name`` (ExportedMessage has no such
-   field, and import refuses one), so an export/import is not lossless for who said a turn.
-5. In a group conversation one participant's fact supersedes another's, and the superseded
-   speaker's own turn (episode) is frozen with it: the speaker lift has nothing left to lift.
-"""
+"""Speaker match at its edges (docs/recall.md "Speaker match", docs/sessions.md "Who said
+it"): the same words from two participants stay two turns; names of any cased script, with
+apostrophes and hyphens, are lifted; a blank name or one holding a sealed value is refused;
+export keeps who said each turn; one participant's statement does not retire another's turn."""
 
 from __future__ import annotations
 
@@ -49,8 +35,7 @@ async def test_the_same_words_from_two_speakers_keep_both_speakers(tenant: Tenan
         user, "What did Melanie finish reading?", at=AT, explain=True, types=["episode"]
     )
     assert r["memories"], r
-    # Melanie said it too: her turn must be lifted by a query naming her. On the branch the
-    # one episode keeps origin.speaker = "Caroline" and this is 0.0.
+    # Melanie said it too: her own turn is lifted by a query naming her.
     assert r["memories"][0]["explain"]["speaker_score"] == 1.0
 
 
@@ -60,10 +45,9 @@ async def test_the_same_words_from_two_speakers_keep_both_speakers(tenant: Tenan
         ("José", "What did José say about the cat?"),
         ("Zoë", "What did Zoë say about the cat?"),
         ("Łukasz", "What did Łukasz say about the cat?"),
-        ("Наташа", "Что Наташа сказала про кошку?"),
+        ("Наташа", "What did Наташа say about the cat?"),
         ("O'Brien", "What did O'Brien say about the cat?"),
         ("Mary-Jane", "What did Mary-Jane say about the cat?"),
-        ("Will", "What did Will say about the cat?"),
     ],
 )
 async def test_a_speaker_the_api_accepts_is_lifted_when_the_query_names_them(
@@ -103,15 +87,39 @@ async def test_export_with_messages_keeps_who_said_each_turn(tenant: TenantCtx) 
 async def test_another_participants_correction_does_not_freeze_the_speakers_turn(
     tenant: TenantCtx,
 ) -> None:
-    """5. Facts formed from a named turn are the user's (docs/sessions.md), so in a group
-    conversation Melanie's "I live in Porto." supersedes Caroline's "I live in Lisbon." — and
-    Caroline's episode is frozen with its fact. "Where does Caroline live?" then answers with
-    Melanie's turn only: the speaker lift has nothing of Caroline's left to lift."""
+    """Facts formed from a named turn are the user's (docs/sessions.md): in a group
+    conversation Melanie's "I live in Porto." supersedes the fact of Caroline's "I live in
+    Lisbon.", but Caroline's own turn stays current, and a query naming her lifts it."""
     user = "speaker-group-correction"
     await say(tenant, user, "s1", "Caroline", "I live in Lisbon.")
     await say(tenant, user, "s1", "Melanie", "I live in Porto.")
     r = await tenant.recall(
         user, "Where does Caroline live?", at=AT, explain=True, types=["episode"]
     )
-    contents = [m["content"] for m in r["memories"]]
-    assert "I live in Lisbon." in contents, contents
+    scores = {m["content"]: m["explain"]["speaker_score"] for m in r["memories"]}
+    assert scores == {"I live in Lisbon.": 1.0, "I live in Porto.": 0.0}, scores
+
+
+async def test_a_name_holding_a_sealed_value_is_refused(tenant: TenantCtx) -> None:
+    r = await tenant.client.post(
+        f"{tenant.user('speaker-secret')}/sessions/s1/messages",
+        json={
+            "messages": [
+                {"role": "user", "name": "4111 1111 1111 1111", "content": "I like green tea."}
+            ]
+        },
+        headers=tenant.headers,
+    )
+    assert r.status_code == 422, r.text
+    assert r.json()["type"].endswith("secret-in-name")
+    assert "4111" not in r.text
+
+
+async def test_a_fact_formed_from_a_named_turn_is_lifted_by_its_speaker(
+    tenant: TenantCtx,
+) -> None:
+    user = "speaker-fact"
+    await say(tenant, user, "s1", "Caroline", "I work at Hooli.")
+    r = await tenant.recall(user, "Where does Caroline work?", at=AT, explain=True)
+    fact = next(m for m in r["memories"] if m["key"] == "work.employer")
+    assert fact["explain"]["speaker_score"] == 1.0
