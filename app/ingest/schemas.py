@@ -22,12 +22,13 @@ class MessageIn(BaseModel):
         default=None,
         min_length=1,
         max_length=64,
-        pattern=r"^[\w.:' -]+$",
         description="Who said it, as in the chat completions API: for a `tool` turn the tool "
         "(what it states is remembered with source `tool_observed`), for a `user` turn the "
         "participant, e.g. `Caroline` in a group conversation (a query that names the speaker "
         "lifts the turn's episode: docs/sessions.md, docs/recall.md Speaker match). Letters of "
-        "any script, digits, space and `_.:'-`; a tool's name `A-Z a-z 0-9 _ . : -` only",
+        "any script, digits, spaces inside and `_.:'-` (leading and trailing spaces are "
+        "dropped); a tool's name `A-Z a-z 0-9 _ . : -` only; ignored on assistant and system "
+        "turns",
     )
     tool_call_id: str | None = Field(
         default=None,
@@ -50,6 +51,18 @@ class MessageIn(BaseModel):
     def _no_nul(cls, value: str) -> str:
         if "\x00" in value:
             raise ValueError("must not contain NUL characters")
+        return value
+
+    @field_validator("name")
+    @classmethod
+    def _participant(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip(" ")
+        if not value or not all(c.isalnum() or c in "_.:' -" for c in value):
+            raise ValueError(
+                "a name is letters of any script, digits, spaces inside and _ . : ' - only"
+            )
         return value
 
     @model_validator(mode="after")

@@ -12,7 +12,7 @@ from app.ingest.repository import ConversationRepository
 from app.ingest.schemas import MessagesCreate, SessionEndRead
 from app.jobs import kinds
 from app.jobs.intake import JobIntake
-from app.kit.errors import NotFound, SessionEnded
+from app.kit.errors import NotFound, SecretInName, SessionEnded
 from app.kit.time import utcnow
 from app.memories.service import request_digest, writer_for
 from app.privacy.protect import merge_sealed, owner_of, protect_json
@@ -56,6 +56,13 @@ class IngestService:
         if existing is not None:
             return existing, False
         # Sensitive values are sealed before the turns are stored (messages keep tokens/masks).
+        # A name is stored in clear: one that would be sealed is refused.
+        for i, m in enumerate(body.messages):
+            if m.name is not None and privacy.protect(m.name, owner).text != m.name:
+                raise SecretInName(
+                    f"messages[{i}].name holds a value Memlane seals (a card number, a key, an "
+                    "e-mail…); a name is kept in clear: send the person's name only"
+                )
         protected = [privacy.protect(m.content, owner) for m in body.messages]
         metadata = [protect_json(privacy, owner, m.metadata) for m in body.messages]
         job_id = uuid.uuid4()

@@ -139,6 +139,10 @@ async def store_facts(
         ids = [str(by_message[m].id) for m in fact.message_ids if m in by_message]
         if ids:
             draft.origin["episode_ids"] = list(dict.fromkeys(ids))
+        # A fact formed from one participant's turns is theirs to lift (docs/recall.md).
+        speakers = {(by_message[m].origin or {}).get("speaker") for m in fact.message_ids}
+        if len(speakers) == 1 and None not in speakers:
+            draft.origin["speaker"] = speakers.pop()
     outcomes = await writer.write(drafts)
     if by_message and len(outcomes) == len(drafts):
         for mid, episode in by_message.items():

@@ -101,6 +101,13 @@ class InvalidRequest(MemlaneError):
     status, slug, title = 422, "validation-error", "The request is not valid"
 
 
+class SecretInName(InvalidRequest):
+    """A message's ``name`` holds what Memlane seals in content (a card number, a key…): a
+    name is stored in clear, so it is refused rather than kept."""
+
+    slug, title = "secret-in-name", "A name holds a sensitive value"
+
+
 class UnknownFilter(InvalidRequest):
     """A list request named a query parameter that is not one of the list's filters."""
 

@@ -182,9 +182,10 @@ class MemoryRepository(UserScopedRepository):
         )
         return [s for s, _ in (await self.session.execute(stmt)).all()]
 
-    async def active_episode(self, content_hash: str) -> Memory | None:
-        """The user's active episode with this content hash (the same turn said before),
-        locked for update."""
+    async def active_episode(self, content_hash: str, speaker: str | None = None) -> Memory | None:
+        """The user's active episode with this content hash said by ``speaker`` (None: by no
+        named speaker) — the same turn said before —, locked for update."""
+        said_by = Memory.origin["speaker"].astext
         stmt = (
             select(Memory)
             .where(
@@ -192,6 +193,7 @@ class MemoryRepository(UserScopedRepository):
                 Memory.status == "active",
                 Memory.type == "episode",
                 Memory.content_hash == content_hash,
+                said_by.is_(None) if speaker is None else said_by == speaker,
             )
             .order_by(Memory.created_at)
             .limit(1)

@@ -23,7 +23,8 @@ Extension points, one place each:
 Episodes and the facts formed from them point at each other (``origin.episode_ids`` on a fact,
 ``origin.fact_ids`` on an episode; ``link_episode``). When a fact leaves current knowledge
 (superseded, stored frozen, deleted, corrected by PATCH), the episodes it was formed from are
-frozen with it — except an episode that also formed the fact's successor, and the turn of a
+frozen with it — except an episode that also formed the fact's successor, an episode of
+another speaker than the successor's (a group conversation), and the turn of a
 classifier's guess outdated by a later turn that stated no change (``guesses_outdated``) — so
 an old sentence never brings a corrected fact back (``_retire_episodes``; docs/formation.md,
 Episodes).
@@ -332,7 +333,8 @@ class MemoryWriter:
         first metadata kept). Not arbitrated: an episode has no key and conflicts with
         nothing."""
         cand = self._candidate(replace(draft, type=EPISODE, key=None, value=None))
-        dup = await self.repo.active_episode(cand.content_hash)
+        # The same words from another participant are their own turn.
+        dup = await self.repo.active_episode(cand.content_hash, cand.origin.get("speaker"))
         if dup is not None:
             before = snapshot(dup)
             dup.confirmations += 1
@@ -443,6 +445,9 @@ class MemoryWriter:
                 await self.repo.get(fact.superseded_by) if fact.superseded_by is not None else None
             )
             keep = set((successor.origin or {}).get("episode_ids", [])) if successor else set()
+            # In a conversation of several people, what one says does not retire another's
+            # words: the episode of a different speaker than the successor's stays current.
+            said_by = (successor.origin or {}).get("speaker") if successor else None
             ids = []
             for i in fact.origin["episode_ids"]:
                 with contextlib.suppress(ValueError, TypeError, AttributeError):
@@ -450,6 +455,9 @@ class MemoryWriter:
                         ids.append(uuid.UUID(str(i)))
             for ep in await self.repo.get_many(ids):
                 if ep.status != "active" or ep.type != EPISODE:
+                    continue
+                speaker = (ep.origin or {}).get("speaker")
+                if said_by and speaker and speaker != said_by:
                     continue
                 before = snapshot(ep)
                 now = utcnow()

@@ -144,8 +144,8 @@ class PortabilityRepository(UserScopedRepository):
         return {(s, at, r, c) for s, at, r, c in (await self.session.execute(stmt)).all()}
 
     async def add_messages(self, rows: Sequence[dict[str, Any]]) -> None:
-        """Insert messages (``session_id, task_id, role, content, occurred_at, metadata``) and
-        create their sessions when new."""
+        """Insert messages (``session_id, task_id, role, content, occurred_at, metadata``,
+        optionally ``name``) and create their sessions when new."""
         now = utcnow()
         self.session.add_all(
             Message(
@@ -161,6 +161,7 @@ class PortabilityRepository(UserScopedRepository):
                 utc_offset_minutes=offset_minutes(r["occurred_at"]),
                 metadata_=r["metadata"],
                 sealed=r.get("sealed", []),
+                name=r.get("name"),
                 created_at=now,
             )
             for r in rows

@@ -118,6 +118,12 @@ class ExportedMessage(BaseModel):
     content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
     occurred_at: AwareDatetime
     metadata: dict[str, Any]
+    name: str | None = Field(
+        default=None,
+        max_length=64,
+        description="Who said it (the message's `name`: a tool, or a participant); see "
+        "MessageIn.name",
+    )
     session_ended_at: AwareDatetime | None = Field(
         default=None,
         description="When its session was ended (POST …/sessions/{id}/end); an import ends that "

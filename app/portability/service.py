@@ -98,6 +98,7 @@ def exported_message(
         # In the sender's own offset: "tomorrow at 3" keeps meaning where the user was.
         occurred_at=m.occurred_at.astimezone(timezone(timedelta(minutes=m.utc_offset_minutes))),
         metadata=m.metadata_ or {},
+        name=m.name,
         session_ended_at=(ended or {}).get(m.session_id),
     )
 

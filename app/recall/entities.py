@@ -6,11 +6,11 @@ lifts the memories that mention it (docs/recall.md, "Ranking formula", the entit
 - Chinese: jieba's part-of-speech tagger (``jieba.posseg``), words tagged ``nr`` (person; also
   ``nrfg``, ``nrt``), ``ns`` (place), ``nt`` (organisation) and ``nz`` (other proper noun), the
   tag set of the ICTCLAS / PKU corpus that jieba's dictionary uses.
-- English (any Latin script): capitalised words (``Caroline``, ``LGBTQ``, ``Paris``) that are not
-  on a small stop-list of words capitalised only because they open a sentence or are the
-  pronoun ``I`` (question words, greetings, function words: ``app.recall.text.STOPWORDS`` and
-  ``_CAPITALISED_STOPWORDS``). Each word of a span counts on its own, so "Melanie" in a query
-  matches "Melanie Smith".
+- Scripts with letter case (Latin, Greek, Cyrillic…): capitalised words (``Caroline``, ``LGBTQ``,
+  ``José``, ``Наташа``, ``O'Brien``, ``Mary-Jane``) that are not on a small stop-list of words
+  capitalised only because they open a sentence or are the pronoun ``I`` (question words,
+  greetings, function words: ``app.recall.text.STOPWORDS`` and ``_CAPITALISED_STOPWORDS``). Each
+  word of a span counts on its own, so "Melanie" in a query matches "Melanie Smith".
 
 Entities are lower-cased, distinct, in order of first occurrence, at most ``MAX_ENTITIES``.
 """
@@ -26,7 +26,8 @@ MAX_ENTITY_CHARS = 48
 # Tags of jieba's dictionary that name an entity (nr person, ns place, nt organisation, nz other
 # proper noun; nrt / nrfg are jieba's transliterated and full person names).
 _CJK_ENTITY_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz"})
-_CAPITALISED = re.compile(r"\b[A-Z][A-Za-z0-9]*(?:['’][a-z]+)?\b")
+# A word of a cased script (not a digit or "_" first), apostrophes and hyphens inside it.
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _CAPITALISED_STOPWORDS_TEXT = """
 hey hi hello thanks thank yeah yes no ok okay oh wow sure well great good nice cool awesome
 sorry please maybe really totally definitely absolutely anyway also plus btw lol haha omg
@@ -54,8 +55,10 @@ def entities(text: str) -> list[str]:
 
 
 def _latin(text: str, out: dict[str, None]) -> None:
-    for m in _CAPITALISED.finditer(text):
-        word = m.group(0).replace("’", "'").lower()
+    for m in _WORD.finditer(text):
+        if not m.group(0)[0].isupper():
+            continue
+        word = m.group(0).replace("’", "'").rstrip("'-").lower()
         word = word.removesuffix("'s")  # a possessive names the same entity
         if word in STOPWORDS or word in _CAPITALISED_STOPWORDS or len(word) < 2:
             continue

@@ -279,6 +279,17 @@ class TaskId(RootModel[str]):
     root: Annotated[str, Field(pattern="^[A-Za-z0-9][A-Za-z0-9._:@\\-]{0,127}$", title="Task Id")]
 
 
+class Name(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description="Who said it (the message's `name`: a tool, or a participant); see MessageIn.name",
+            max_length=64,
+            title="Name",
+        ),
+    ]
+
+
 class ExportedMessage(BaseModel):
     """
     A conversation turn as exported; ``occurred_at`` keeps the sender's UTC offset.
@@ -295,6 +306,13 @@ class ExportedMessage(BaseModel):
     content: Annotated[str, Field(max_length=8000, min_length=1, title="Content")]
     occurred_at: Annotated[AwareDatetime, Field(title="Occurred At")]
     metadata: Annotated[dict[str, Any], Field(title="Metadata")]
+    name: Annotated[
+        Name | None,
+        Field(
+            description="Who said it (the message's `name`: a tool, or a participant); see MessageIn.name",
+            title="Name",
+        ),
+    ] = None
     session_ended_at: Annotated[
         AwareDatetime | None,
         Field(
@@ -456,14 +474,13 @@ class MemoryUpdate(BaseModel):
     status: Annotated[Literal["active", "archived"] | None, Field(title="Status")] = None
 
 
-class Name(RootModel[str]):
+class Name1(RootModel[str]):
     root: Annotated[
         str,
         Field(
-            description="Who said it, as in the chat completions API: for a `tool` turn the tool (what it states is remembered with source `tool_observed`), for a `user` turn the participant, e.g. `Caroline` in a group conversation (a query that names the speaker lifts the turn's episode: docs/sessions.md, docs/recall.md Speaker match). Letters of any script, digits, space and `_.:'-`; a tool's name `A-Z a-z 0-9 _ . : -` only",
+            description="Who said it, as in the chat completions API: for a `tool` turn the tool (what it states is remembered with source `tool_observed`), for a `user` turn the participant, e.g. `Caroline` in a group conversation (a query that names the speaker lifts the turn's episode: docs/sessions.md, docs/recall.md Speaker match). Letters of any script, digits, spaces inside and `_.:'-` (leading and trailing spaces are dropped); a tool's name `A-Z a-z 0-9 _ . : -` only; ignored on assistant and system turns",
             max_length=64,
             min_length=1,
-            pattern="^[\\w.:' -]+$",
             title="Name",
         ),
     ]
@@ -488,9 +505,9 @@ class MessageIn(BaseModel):
     )
     role: Annotated[Literal["user", "assistant", "system", "tool"], Field(title="Role")]
     name: Annotated[
-        Name | None,
+        Name1 | None,
         Field(
-            description="Who said it, as in the chat completions API: for a `tool` turn the tool (what it states is remembered with source `tool_observed`), for a `user` turn the participant, e.g. `Caroline` in a group conversation (a query that names the speaker lifts the turn's episode: docs/sessions.md, docs/recall.md Speaker match). Letters of any script, digits, space and `_.:'-`; a tool's name `A-Z a-z 0-9 _ . : -` only",
+            description="Who said it, as in the chat completions API: for a `tool` turn the tool (what it states is remembered with source `tool_observed`), for a `user` turn the participant, e.g. `Caroline` in a group conversation (a query that names the speaker lifts the turn's episode: docs/sessions.md, docs/recall.md Speaker match). Letters of any script, digits, spaces inside and `_.:'-` (leading and trailing spaces are dropped); a tool's name `A-Z a-z 0-9 _ . : -` only; ignored on assistant and system turns",
             title="Name",
         ),
     ] = None
@@ -835,7 +852,7 @@ class TaskSummary(BaseModel):
     finished_at: Annotated[AwareDatetime | None, Field(title="Finished At")]
 
 
-class Name1(RootModel[str]):
+class Name2(RootModel[str]):
     root: Annotated[str, Field(max_length=200, min_length=1, title="Name")]
 
 
@@ -851,7 +868,7 @@ class TaskUpdate(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    name: Annotated[Name1 | None, Field(title="Name")] = None
+    name: Annotated[Name2 | None, Field(title="Name")] = None
     slots: Annotated[
         dict[
             Annotated[str, StringConstraints(min_length=1, max_length=64)],
