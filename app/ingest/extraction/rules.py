@@ -246,7 +246,10 @@ def _norm(value: str, key: str | None) -> str:
     """The normalised value of a fact: trimmed, particles and fillers dropped; multi-valued
     keys are lower-cased for Latin text."""
     value = value.strip().strip("\"'“”‘’「」《》()（）")
-    value = _ZH_TAIL.sub("", value) if _HAN.search(value) else value
+    if _HAN.search(value):
+        trimmed = _ZH_TAIL.sub("", value)
+        # a name ending in a particle's character ("美的") keeps it: one character left is no name
+        value = value.strip() if key in _NAMED_KEYS and len(trimmed) < 2 else trimmed
     value = re.sub(r"^(?:a|an|the|some)\s+", "", _EN_TAIL.sub("", value), flags=re.I)
     value = value.strip(" ，,。.!！")
     if key in _NAMED_KEYS:  # "ORG1 in 2015" is ORG1: the date is when, not what
@@ -412,7 +415,7 @@ def _place(value: str) -> str | None:
     value = _norm(value, None)
     if _is_latin(value):
         return value if value[:1].isupper() else None
-    head = segment.leading_place(value)
+    head = segment.slot_place(value)
     return head if head else (value if segment.is_place(value) else None)
 
 
@@ -1670,8 +1673,67 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         for f in facts
         if not (f.key in _WORKPLACE_KEYS and f.value and semantic.is_generic_place(f.value))
     ]
+    facts += _implied(turn, facts)
     _change_cues(turn, facts)
     return facts + _withdrawal(turn, facts)
+
+
+_NOT_DRINKING = re.compile(
+    r"不喝|没喝|别喝|\b(?:don'?t|do not|never|no longer|stopped) drink", re.I
+)
+# a liked thing that is a tool used: "喜欢用 Flutter 做跨平台", "I like using Svelte"
+_USING = re.compile(
+    r"^(?:用|使用|using|to use|working (?:in|with)|coding in|writing)\s*"
+    r"(?P<x>[A-Za-z][\w+#.]*(?:[ -][A-Z][\w+#.]*)*)",
+    re.I,
+)
+_LIKE_USING = re.compile(
+    r"(?:喜欢|偏好|偏爱|爱|prefer|like|love|enjoy)\w*\s*" + _USING.pattern.lstrip("^"), re.I
+)
+
+
+def _implied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """Facts another fact of the turn implies, by the shape of its words:
+
+    - a habit of drinking something ("我每天都喝可乐", "I drink black tea every morning") is
+      also the usual drink (``preference.drink``), the object of the drinking verb isolated by
+      segmentation (``semantic.drink_object``);
+    - a liking whose object is a tool being used ("喜欢用 Flutter 做跨平台") is
+      ``tech.preferred`` = the tool's name (the liking is re-keyed, not doubled).
+    """
+    out: list[ExtractedFact] = []
+    keys = {f.key for f in facts}
+    for fact in facts:
+        if fact.key == "preference.likes" and fact.value:
+            m = _USING.match(fact.value.strip()) or _LIKE_USING.search(fact.content)
+            if m and "tech.preferred" not in keys:
+                fact.key, fact.value = "tech.preferred", m.group("x").strip()
+                fact.type = "preference"
+                keys.add("tech.preferred")
+            continue
+        if fact.key != "schedule.habit" or "preference.drink" in keys:
+            continue
+        text = fact.value or fact.content
+        if _NOT_DRINKING.search(text) or _NOT_DRINKING.search(turn.content):
+            continue
+        drink = semantic.drink_object(text)
+        if not drink or len(drink) > 30:
+            continue
+        zh = _lang(text) == "zh"
+        spec = key_spec("preference.drink")
+        out.append(
+            ExtractedFact(
+                type=spec.type if spec else "preference",  # type: ignore[arg-type]
+                content=semantic.describe("preference.drink", drink, zh),
+                key="preference.drink",
+                value=_norm(drink, "preference.drink"),
+                is_correction=fact.is_correction,
+                message_ids=list(fact.message_ids),
+                metadata={k: v for k, v in fact.metadata.items() if k != "category"},
+            )
+        )
+        keys.add("preference.drink")
+    return out
 
 
 _WORKPLACE_KEYS = frozenset(("work.employer", "work.location"))
@@ -1795,6 +1857,10 @@ def _semantic(
 _SWITCHABLE = frozenset(("tech.preferred", "language.preferred"))
 
 
+# multi-valued tastes where a changed liking replaces a kind of the same thing
+_TASTES = frozenset(("preference.likes", "preference.dislikes"))
+
+
 def _single(key: str) -> bool:
     spec = key_spec(key)
     return spec is not None and spec.cardinality == "single"
@@ -1808,6 +1874,10 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
         for fact in facts:
             if fact.key in _SWITCHABLE and fact.value and not fact.retracts:
                 fact.metadata["replaces"] = True
+    if semantic.has_change_cue(turn.content):
+        for fact in facts:
+            if fact.key in _TASTES and fact.value and not fact.metadata.get("category"):
+                fact.metadata["changed"] = True  # "I prefer aisle seats now": see values.py
     quit_values = semantic.quit_objects(turn.content)
     if not quit_values:
         return

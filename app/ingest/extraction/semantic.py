@@ -553,6 +553,7 @@ _DESCRIBE = {
     "hometown": ("老家是{v}", "is from {v}"),
     "tech.preferred": ("常用{v}", "uses {v}"),
     "language.preferred": ("会说{v}", "speaks {v}"),
+    "preference.drink": ("常喝{v}", "drinks {v}"),
 }
 
 
@@ -699,6 +700,26 @@ _ORG_SUFFIX_ZH = re.compile(
     r"[\u4e00-\u9fffA-Za-z0-9]{1,10}?(?:公司|集团|科技|银行|大学|学院|中学|小学|附中|医院|研究所|"
     r"研究院|工作室|事务所|律所|出版社|报社|电视台|实验室|工厂|厂)"
 )
+# words that cannot open an organisation's name: pronouns, verbs, prepositions, adverbs,
+# conjunctions, numerals and particles ("我搬到公司" → 公司 alone, "离公司" → 公司 alone)
+_NOT_NAME_FLAGS = ("r", "v", "p", "d", "c", "m", "u", "y", "f", "q", "t")
+
+
+def org_name_zh(span: str) -> str | None:
+    """The organisation's name in a span that ends with an organisation suffix (``_ORG_SUFFIX_ZH``
+    matches from the first character it can): the words before the name that cannot open one
+    are dropped by their part-of-speech tags; ``None`` when only the bare suffix (公司, 厂)
+    or a generic word is left."""
+    words = list(segment.tag(span))
+    while words and words[0][1].startswith(_NOT_NAME_FLAGS) and len(words) > 1:
+        words = words[1:]
+    name = "".join(w for w, _ in words).strip()
+    bare = _ORG_SUFFIX_ZH.fullmatch(name) is None or re.fullmatch(
+        r"(?:公司|集团|科技|银行|大学|学院|中学|小学|医院|工厂|厂|实验室|工作室)", name
+    )
+    return None if bare or name in _GENERIC_PLACE_ZH else name
+
+
 _SCHOOL_ZH = re.compile(
     r"[\u4e00-\u9fffA-Za-z]{1,10}?(?:大学|学院|中学|小学|附中|高中|大)(?=毕业|读|上|的|$|，|,)"
 )
@@ -887,8 +908,70 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     if _after(text, cn if zh else en) is None and family in _CUE_FAMILIES:
         return []  # "likes" with no liking verb: the value would be a guess
     if family == "drink":
+        obj = drink_object(text)
+        if obj:
+            return [(key or "", obj)]
+        if re.search(r"喝[了过完]", text):
+            return []  # "咖啡喝了心慌": the verb has no object here
         return [(key or "", value)] if value and len(value) <= 30 else []
     return [(key or "", value if value and len(value) <= 40 else None)]
+
+
+# the object of a drinking verb: 喝 (or a cup counted: "每天一杯 latte") in Chinese, drink /
+# have a cup of in English
+_DRINK_VERB_ZH = re.compile(r"喝(?![了过完])|(?:每天|一天|天天)(?:都)?(?:一|两|几)(?:杯|瓶|罐)")
+_DRINK_QTY_ZH = re.compile(r"^\s*(?:(?:一|两|几|半|一大|一小)?(?:杯|瓶|罐|壶|碗|口)|点|些)?\s*")
+_DRINK_NOUN_FLAGS = ("n", "nr", "nz", "ns", "nt", "eng", "a", "j", "l", "vn")
+_DRINK_EN = re.compile(
+    r"\b(?:drink|drinking|drinks|have|having)\s+(?:(?:a|an|one|two|\d+)\s+(?:cups?|glass(?:es)?"
+    r"|mugs?|bottles?|cans?|pots?)\s+of\s+|a\s+|an\s+|some\s+|my\s+)?"
+    r"(?P<x>[a-z][a-z' -]{1,30}?)(?=\s+(?:every|each|most|daily|a day|per day|in the|at|with"
+    r"|before|after|when|on|nowadays|these days|now|instead|mostly|usually)\b|\s*[,.;!]|\s*$)",
+    re.I,
+)
+
+
+def drink_object(text: str) -> str | None:
+    """What a drinking verb of ``text`` takes as its object, by segmentation in Chinese (the
+    noun words after 喝 and a counted cup: ``"我每天都要喝一杯奶茶"`` → ``"奶茶"``,
+    ``"我每天一杯 latte"`` → ``"latte"``) and by the phrase up to a time or frequency in English
+    (``"I drink earl grey most days"`` → ``"earl grey"``). ``None`` when no verb takes one
+    (``"咖啡喝了心慌"``). "have" counts only with a cup or a drink's name after it."""
+    if _is_zh(text):
+        found = None
+        for m in _DRINK_VERB_ZH.finditer(text):
+            found = m
+        if found is None:
+            return None
+        rest = _DRINK_QTY_ZH.sub("", text[found.end() :])
+        words: list[str] = []
+        for word, flag in segment.tag(rest):
+            if not word.strip():
+                if words and _is_zh(words[-1][-1:]) is False:
+                    words.append(" ")
+                continue
+            if word in ("比较", "很", "多", "最", "了", "的", "吧", "呢", "啊"):
+                break
+            if not any(flag.startswith(f) for f in _DRINK_NOUN_FLAGS):
+                break
+            words.append(word)
+        value = "".join(words).strip()
+        return value if 1 <= len(value) <= 20 else None
+    en = _DRINK_EN.search(text)
+    if en is None:
+        return None
+    value = _trim_value(en.group("x"))
+    verb = en.group(0).split()[0].lower()
+    if verb.startswith("ha") and " of " not in en.group(0) and not _DRINK_WORD.search(value):
+        return None
+    return value if value and value.lower() not in _EN_STOP else None
+
+
+_DRINK_WORD = re.compile(
+    r"\b(?:coffee|tea|latte|americano|espresso|cappuccino|mocha|flat white|juice|milk|water"
+    r"|beer|wine|soda|cola|coke|matcha|kombucha|smoothie|chai|cocoa|chocolate)s?\b",
+    re.I,
+)
 
 
 _DATE_TAIL = re.compile(
@@ -949,7 +1032,7 @@ _JOINED_ZH = re.compile(
 def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
     out: list[tuple[str, str | None]] = []
     if zh:
-        orgs = [m.group(0) for m in _ORG_SUFFIX_ZH.finditer(text)]
+        orgs = [o for m in _ORG_SUFFIX_ZH.finditer(text) if (o := org_name_zh(m.group(0)))]
         orgs += [o for o in zh_entities(text, ("nt", "nz", "eng")) if o not in orgs]
         orgs = [
             o
