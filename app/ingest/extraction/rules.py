@@ -1611,6 +1611,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     state = _State(turn, has_task)
     facts: list[ExtractedFact] = []
     leftovers: list[tuple[int, _Clause, bool]] = []  # (insert position, clause, correction)
+    sentence_of: list[int] = []  # the sentence of each leftover
     bare: dict[int, int] = {}  # leftover → its sentence, for clauses with no subject
     formed: set[int] = set()  # sentences the rules formed a fact from
     for sid, sentence in enumerate(split_clauses(turn.content)):
@@ -1642,6 +1643,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 if semantic.is_about_user(raw):
                     bare[len(leftovers)] = sid
                     leftovers.append((len(facts), _make_clause(raw, turn), state.correction))
+                    sentence_of.append(sid)
                 continue
             subject = True
             clause = _make_clause(raw, turn)
@@ -1654,6 +1656,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                     state.last_family = None
                     if semantic.is_about_user(raw):
                         leftovers.append((len(facts), clause, state.correction))
+                        sentence_of.append(sid)
                 continue
             family_name, new = found
             state.last_family = family_name
@@ -1661,7 +1664,11 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             if new:
                 formed.add(sid)
     # a subject-less clause ("no contest", "wish me luck") beside a formed fact adds nothing
-    leftovers = [item for n, item in enumerate(leftovers) if bare.get(n) not in formed]
+    leftovers = _whole_sentences(
+        [(item, sentence_of[n]) for n, item in enumerate(leftovers) if bare.get(n) not in formed],
+        formed,
+        turn,
+    )
     if leftovers:
         for pos, new in reversed(_semantic(leftovers, state)):
             facts[pos:pos] = new
@@ -1737,6 +1744,26 @@ def _implied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
 
 
 _WORKPLACE_KEYS = frozenset(("work.employer", "work.location"))
+
+
+def _whole_sentences(
+    items: list[tuple[tuple[int, _Clause, bool], int]], formed: set[int], turn: Turn
+) -> list[tuple[int, _Clause, bool]]:
+    """The leftover clauses of a sentence that formed nothing, joined into one clause: a
+    sentence says one thing across its commas ("And now we've relocated again, to Cardiff",
+    "I got married and took my wife's name, it's Jordan Park now"), its cue in one clause and
+    its value in another, so the classifier and value isolation read them together."""
+    out: list[tuple[int, _Clause, bool]] = []
+    by_sentence: dict[int, list[tuple[int, _Clause, bool]]] = {}
+    for item, sid in items:
+        by_sentence.setdefault(sid, []).append(item)
+    for sid, group in by_sentence.items():
+        if sid in formed or len(group) == 1:
+            out.extend(group)
+            continue
+        raw = ", ".join(c.raw.strip(" ,，") for _, c, _ in group)
+        out.append((group[0][0], _make_clause(raw, turn), any(corr for _, _, corr in group)))
+    return sorted(out, key=lambda item: item[0])
 
 
 def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
