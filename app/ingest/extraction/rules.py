@@ -1664,13 +1664,24 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             if new:
                 formed.add(sid)
     # a subject-less clause ("no contest", "wish me luck") beside a formed fact adds nothing
-    leftovers = _whole_sentences(
-        [(item, sentence_of[n]) for n, item in enumerate(leftovers) if bare.get(n) not in formed],
-        formed,
-        turn,
-    )
-    if leftovers:
-        for pos, new in reversed(_semantic(leftovers, state)):
+    kept = [(item, sentence_of[n]) for n, item in enumerate(leftovers) if bare.get(n) not in formed]
+    if kept:
+        found = _semantic([item for item, _ in kept], state)
+        # what each sentence's clauses formed alone: a whole sentence adds only other keys
+        keys: dict[int, set[str | None]] = {}
+        for i, _, new in found:
+            keys.setdefault(kept[i][1], set()).update(f.key for f in new)
+        alone = {kept[i][1]: 0 for i, _, _ in found}
+        for i, _, _ in found:
+            alone[kept[i][1]] += 1
+        whole = _whole_sentences(
+            kept, formed | {sid for sid, n in alone.items() if n == len(_of(kept, sid))}, turn
+        )
+        for i, pos, new in _semantic([item for item, _ in whole], state):
+            added = [f for f in new if f.key is not None and f.key not in keys.get(whole[i][1], ())]
+            if added:
+                found.append((i, pos, added))
+        for _, pos, new in sorted(found, key=lambda f: f[1], reverse=True):
             facts[pos:pos] = new
     covered = {r for f in facts for r in f.retracts}
     facts += [f for f in _leftovers(state) if not set(f.retracts) <= covered]
@@ -1746,24 +1757,29 @@ def _implied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
 _WORKPLACE_KEYS = frozenset(("work.employer", "work.location"))
 
 
+def _of(items: list[tuple[tuple[int, _Clause, bool], int]], sid: int) -> list[int]:
+    return [n for n, (_, s) in enumerate(items) if s == sid]
+
+
 def _whole_sentences(
     items: list[tuple[tuple[int, _Clause, bool], int]], formed: set[int], turn: Turn
-) -> list[tuple[int, _Clause, bool]]:
-    """The leftover clauses of a sentence that formed nothing, joined into one clause: a
+) -> list[tuple[tuple[int, _Clause, bool], int]]:
+    """The leftover clauses of a sentence, joined into one clause with its sentence (only for
+    sentences of two or more leftover clauses, not all of which formed a fact alone): a
     sentence says one thing across its commas ("And now we've relocated again, to Cardiff",
     "I got married and took my wife's name, it's Jordan Park now"), its cue in one clause and
     its value in another, so the classifier and value isolation read them together."""
-    out: list[tuple[int, _Clause, bool]] = []
+    out: list[tuple[tuple[int, _Clause, bool], int]] = []
     by_sentence: dict[int, list[tuple[int, _Clause, bool]]] = {}
     for item, sid in items:
         by_sentence.setdefault(sid, []).append(item)
     for sid, group in by_sentence.items():
         if sid in formed or len(group) == 1:
-            out.extend(group)
-            continue
+            continue  # classified clause by clause already
         raw = ", ".join(c.raw.strip(" ,，") for _, c, _ in group)
-        out.append((group[0][0], _make_clause(raw, turn), any(corr for _, _, corr in group)))
-    return sorted(out, key=lambda item: item[0])
+        clause = _make_clause(raw, turn)
+        out.append(((group[0][0], clause, any(corr for _, _, corr in group)), sid))
+    return out
 
 
 def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -1819,12 +1835,17 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
 
 def _semantic(
     leftovers: list[tuple[int, _Clause, bool]], state: _State
-) -> list[tuple[int, list[ExtractedFact]]]:
+) -> list[tuple[int, int, list[ExtractedFact]]]:
     """Facts for the clauses no rule matched: nearest key family (embedding prototypes), then
-    the value isolated from the clause, or the clause itself as the content."""
+    the value isolated from the clause, or the clause itself as the content. Returns
+    ``(index in leftovers, insert position, facts)`` for each clause that formed any."""
+    if not leftovers:
+        return []
     guesses = semantic.classify([c.raw.strip() for _, c, _ in leftovers])
-    out: list[tuple[int, list[ExtractedFact]]] = []
-    for (pos, clause, correction), guess in zip(leftovers, guesses, strict=True):
+    out: list[tuple[int, int, list[ExtractedFact]]] = []
+    for index, ((pos, clause, correction), guess) in enumerate(
+        zip(leftovers, guesses, strict=True)
+    ):
         if not guess.accepted:
             continue
         if guess.family == "other" and not semantic.own_subject(clause.raw):
@@ -1876,7 +1897,7 @@ def _semantic(
                 if fact.key and fact.value:
                     fact.content = semantic.describe(fact.key, fact.value, clause.lang == "zh")
         if new:
-            out.append((pos, new))
+            out.append((index, pos, new))
     return out
 
 

@@ -881,6 +881,8 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         return [("language.preferred", lang_) for lang_ in dict.fromkeys(langs)]
     if family == "tech":
         names = zh_entities(text, ("eng",)) if zh else cap_spans(text)
+        if zh:  # "deploy 我们一般用 Kubernetes": a capitalised name over a lower-case word
+            names = [n for n in names if not n.islower()] or names
         return [("tech.preferred", n) for n in dict.fromkeys(names)]
     if family in ("name", "nickname"):
         if zh:
@@ -902,7 +904,12 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     if _NEGATED.search(text) and family not in _NEGATIVE_FAMILIES:
         return []  # "I don't have kids", "I'm not a developer": no positive fact
     value = _phrase(family, text, zh)
-    if family in ("other", "event", "constraint", "habit"):
+    if family == "habit":  # the routine in the user's words, without the subject
+        habit = _trim_value(_SUBJ_EN.sub("", _LEAD_EN.sub("", text)) if not zh else text)
+        if zh:
+            habit = _ZH_LEAD.sub("", habit)
+        return [(key or "", habit if 2 <= len(habit) <= 60 else None)]
+    if family in ("other", "event", "constraint"):
         return [(key or "", None)]
     en, cn = _CUES.get(family, (r"^$", r"^$"))
     if _after(text, cn if zh else en) is None and family in _CUE_FAMILIES:
@@ -1049,7 +1056,9 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
             )
         )
         if m and m.group(1).strip() not in _GENERIC_PLACE_ZH and not orgs:
-            orgs = [m.group(1).strip()]
+            first = segment.tag(m.group(1).strip())[:1]
+            if not (first and first[0][1].startswith(("v", "d", "r", "p"))):
+                orgs = [m.group(1).strip()]  # not "现在在做保险销售": a verb opens no name
         quit = set(quit_objects(text))
         orgs = [o for o in orgs if o not in quit] or ([] if quit & set(orgs) else orgs)
         duty = _DUTY_ZH.search(text)
@@ -1064,7 +1073,11 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
     quit = {q.lower() for q in quit_objects(text)}
     orgs = [o for o in orgs if o.lower() not in quit and not any(o.lower() in q for q in quit)]
     if orgs:
-        out.append(("work.employer", orgs[-1]))
+        org = orgs[-1]
+        # "our office is in Denver": after "in" a workplace names where, not who
+        where = re.search(rf"\bin\s+(?:the\s+)?{re.escape(org)}", text)
+        key = "work.location" if where else "work.employer"
+        out.append((key, org))
     if role_m:
         out.append(("work.role", _trim_value(role_m.group("role"))))
     return out
