@@ -1666,23 +1666,25 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     # a subject-less clause ("no contest", "wish me luck") beside a formed fact adds nothing
     kept = [(item, sentence_of[n]) for n, item in enumerate(leftovers) if bare.get(n) not in formed]
     if kept:
-        found = _semantic([item for item, _ in kept], state)
+        guessed = _semantic([item for item, _ in kept], state)
         # what each sentence's clauses formed alone: a whole sentence adds only other keys
         keys: dict[int, set[str | None]] = {}
-        for i, _, new in found:
-            keys.setdefault(kept[i][1], set()).update(f.key for f in new)
-        alone = {kept[i][1]: 0 for i, _, _ in found}
-        for i, _, _ in found:
+        for i, _, made in guessed:
+            keys.setdefault(kept[i][1], set()).update(f.key for f in made)
+        alone = {kept[i][1]: 0 for i, _, _ in guessed}
+        for i, _, _ in guessed:
             alone[kept[i][1]] += 1
         whole = _whole_sentences(
             kept, formed | {sid for sid, n in alone.items() if n == len(_of(kept, sid))}, turn
         )
-        for i, pos, new in _semantic([item for item, _ in whole], state):
-            added = [f for f in new if f.key is not None and f.key not in keys.get(whole[i][1], ())]
+        for i, pos, made in _semantic([item for item, _ in whole], state):
+            added = [
+                f for f in made if f.key is not None and f.key not in keys.get(whole[i][1], set())
+            ]
             if added:
-                found.append((i, pos, added))
-        for _, pos, new in sorted(found, key=lambda f: f[1], reverse=True):
-            facts[pos:pos] = new
+                guessed.append((i, pos, added))
+        for _, pos, made in sorted(guessed, key=lambda f: f[1], reverse=True):
+            facts[pos:pos] = made
     covered = {r for f in facts for r in f.retracts}
     facts += [f for f in _leftovers(state) if not set(f.retracts) <= covered]
     # "在那边负责…", "我在单位还负责招人": a place pointed at is no employer
