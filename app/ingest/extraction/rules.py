@@ -1674,12 +1674,12 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         alone = {kept[i][1]: 0 for i, _, _ in guessed}
         for i, _, _ in guessed:
             alone[kept[i][1]] += 1
-        whole = _whole_sentences(
+        merged = _whole_sentences(
             kept, formed | {sid for sid, n in alone.items() if n == len(_of(kept, sid))}, turn
         )
-        for i, pos, made in _semantic([item for item, _ in whole], state):
+        for i, pos, made in _semantic([item for item, _ in merged], state):
             added = [
-                f for f in made if f.key is not None and f.key not in keys.get(whole[i][1], set())
+                f for f in made if f.key is not None and f.key not in keys.get(merged[i][1], set())
             ]
             if added:
                 guessed.append((i, pos, added))
