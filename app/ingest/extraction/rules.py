@@ -1111,7 +1111,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "job",
         "en",
-        r"^I(?:'m| am) (?:now |currently )?(?:an? )(?P<role>[\w -]+?)(?: (?:at|for) (?P<org>.+))?$",
+        r"^I(?:'m| am) (?:(?:now|currently|actually|really|also|still|officially|finally) )*"
+        r"(?:an? )(?P<role>[\w -]+?)(?: (?:at|for) (?P<org>.+))?$",
         work(),
     ),
     # health and diet
@@ -1678,9 +1679,14 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             kept, formed | {sid for sid, n in alone.items() if n == len(_of(kept, sid))}, turn
         )
         for i, pos, made in _semantic([item for item, _ in merged], state):
+            gone = {q.lower() for q in semantic.quit_objects(merged[i][0][1].raw)}
             added = [
-                f for f in made if f.key is not None and f.key not in keys.get(merged[i][1], set())
-            ]
+                f
+                for f in made
+                if f.key is not None
+                and f.key not in keys.get(merged[i][1], set())
+                and not (f.value and f.value.lower() in gone)
+            ]  # what the sentence gives up is a withdrawal, not a new fact
             if added:
                 guessed.append((i, pos, added))
         for _, pos, made in sorted(guessed, key=lambda f: f[1], reverse=True):
@@ -1862,7 +1868,7 @@ def _semantic(
             inside = [q for q in quit_values if value is not None and q in value.lower()]
             if inside and guess.family in ("drink", "avoid", "likes"):
                 value = inside[0]
-            if value is not None and value.lower() in quit_values:
+            if value is not None and _ZH_TAIL.sub("", value).lower() in quit_values:
                 # what the user gave up is no fact of now: food and drink become avoided,
                 # anything else is only withdrawn (see _change_cues)
                 if guess.family not in ("drink", "avoid", "likes"):

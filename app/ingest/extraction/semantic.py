@@ -503,7 +503,9 @@ _LIFT_LEAD = re.compile(r"^(?:其实|不过|但是|现在|已经|我|也|又)+")
 _ENDED_EN = re.compile(
     r"\b(?:recovered from|got over|cured of)\s+(?:my\s+)?(?P<a>[\w' -]{2,30}?)(?=$|[,.;!])"
     r"|\bmy\s+(?P<b>[\w' -]{2,30}?)\s+(?:is|are)\s+(?:back to normal|gone|cured|fine now)"
-    r"|\b(?P<c>[A-Z][\w'-]+)\s+(?:passed away|died|is gone)",
+    r"|\b(?P<c>[A-Z][\w'-]+)\s+(?:passed away|died|is gone)"
+    r"|(?:^|[,;]\s*)(?:(?i:honestly|so|but|and|well|ok|okay|yeah)\s+)?"
+    r"(?!(?i:the|it|this|that|he|she|they)\b)(?P<d>[\w'-]+(?: [\w'-]+)?)\s+got (?:boring|old)\b",
 )
 # what kind of thing was given up, by the verb that gave it up: the key of a withdrawal
 _WITHDRAWN_KEY = (
@@ -795,9 +797,22 @@ _CUES: dict[str, tuple[str, str]] = {
 }
 
 
+# "sparkling water is my thing now", "Pepsi is my drink": the subject is the value
+_IS_MY = re.compile(
+    r"^(?:(?:so|ok|okay|and|but|well|honestly|now)[\s,]+)*(?P<x>[\w' -]{2,40}?)\s+(?:is|are)\s+"
+    r"(?:my|our)\s+(?:new\s+)?(?:thing|drink|go-to|jam|usual|poison|favou?rite|fave|fav)\b",
+    re.I,
+)
+# "these days it's peppermint tea": the copula's complement is the value
+_ITS = re.compile(r"^(?:it'?s|it is|that'?s|that is)\s+(?:all\s+)?", re.I)
+
+
 def _phrase(family: str, text: str, zh: bool) -> str:
     en, cn = _CUES.get(family, (r"^$", r"^$"))
-    return _phrase_zh(text, cn) if zh else _phrase_en(text, en)
+    if not zh and (m := _IS_MY.match(text.strip())):
+        return _trim_value(m.group("x"))
+    value = _phrase_zh(text, cn) if zh else _phrase_en(text, en)
+    return value if zh else _ITS.sub("", value)
 
 
 _LANGS = re.compile(
@@ -994,7 +1009,7 @@ def strip_dates(value: str) -> str:
 
 
 _DUTY_ZH = re.compile(
-    r"(?:负责|主管|管|做|搞|当|干|担任|从事)(?:的是|的就是)?"
+    r"(?:负责|主管|管|做|搞|当|干|担任|从事)了?(?:的是|的就是)?"
     r"(?P<role>[\u4e00-\u9fffA-Za-z ]{1,12}?)(?:工作|的工作|这块|方面|相关)?(?:$|[，,。])"
 )
 _ROLE_EN = re.compile(
