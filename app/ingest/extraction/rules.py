@@ -1861,10 +1861,13 @@ def _semantic(
         new: list[ExtractedFact] = []
         content = _content(clause)
         is_change = semantic.has_change_cue(clause.raw)
-        quit_values = {q.lower() for q in semantic.quit_objects(clause.raw)}
+        quit_values = {q.lower() for q in semantic.quit_objects(clause.raw, tired=False)}
+        tired = {q.lower() for q in semantic.quit_objects(clause.raw)} - quit_values
         for key, value in semantic.isolate(guess.family, clause.text):
             if not semantic.fits(key, value):
                 continue
+            if value is not None and any(t in value.lower() for t in tired):
+                continue  # "green tea got boring": only given up (see _change_cues)
             inside = [q for q in quit_values if value is not None and q in value.lower()]
             if inside and guess.family in ("drink", "avoid", "likes"):
                 value = inside[0]

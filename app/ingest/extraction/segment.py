@@ -74,7 +74,25 @@ def leading_place(text: str) -> str | None:
 
 
 # what may follow a place in the slot of a residence verb ("搬到清迈了", "住在波尔图两年")
-_AFTER_PLACE = frozenset(("了", "啦", "呢", "啊", "呀", "哈", "住", "生活", "定居", "去", "来"))
+_AFTER_PLACE = frozenset(
+    (
+        "了",
+        "啦",
+        "呢",
+        "啊",
+        "呀",
+        "哈",
+        "住",
+        "生活",
+        "定居",
+        "去",
+        "来",
+        "快",
+        "快要",
+        "将近",
+        "差不多",
+    )
+)
 # jieba's tags for a name it does not know as a place: person (波尔图, 温哥华), other proper
 # noun, abbreviation, or a word it takes for an adjective (清迈)
 _NAME_FLAGS = frozenset(("nr", "nrt", "nrfg", "nz", "j", "a"))
@@ -84,7 +102,7 @@ def slot_place(text: str) -> str | None:
     """The place filling the slot of a residence verb, read from the slot's shape: a word
     jieba tags as a place, or a 2–5 character proper name it does not know (``"清迈了"`` →
     ``"清迈"``, ``"波尔图两年了"`` → ``"波尔图"``) that is the slot's only content word
-    before a clause boundary — only particles, durations or 住/生活 may follow. Common
+    before a clause boundary — only particles, adverbs, durations or 住/生活 may follow. Common
     nouns (``"宿舍"``, ``"公司附近"``) are no place. ``None`` otherwise."""
     head = leading_place(text)
     if head:
@@ -100,7 +118,7 @@ def slot_place(text: str) -> str | None:
     for w, f in words[1:]:
         if f == "x" and w.strip():  # punctuation: the clause ends
             break
-        if not (w in _AFTER_PLACE or f in ("m", "t", "mq", "ul", "y") or not w.strip()):
+        if not (w in _AFTER_PLACE or f in ("m", "t", "mq", "ul", "y", "d") or not w.strip()):
             return None
     return word
 

@@ -504,8 +504,12 @@ _ENDED_EN = re.compile(
     r"\b(?:recovered from|got over|cured of)\s+(?:my\s+)?(?P<a>[\w' -]{2,30}?)(?=$|[,.;!])"
     r"|\bmy\s+(?P<b>[\w' -]{2,30}?)\s+(?:is|are)\s+(?:back to normal|gone|cured|fine now)"
     r"|\b(?P<c>[A-Z][\w'-]+)\s+(?:passed away|died|is gone)"
-    r"|(?:^|[,;]\s*)(?:(?i:honestly|so|but|and|well|ok|okay|yeah)\s+)?"
-    r"(?!(?i:the|it|this|that|he|she|they)\b)(?P<d>[\w'-]+(?: [\w'-]+)?)\s+got (?:boring|old)\b",
+)
+# tired of a thing ("rooibos got boring"): given up, but not avoided
+_TIRED_EN = re.compile(
+    r"(?:^|[,;]\s*)(?:(?:honestly|so|but|and|well|ok|okay|yeah)\s+)?"
+    r"(?!(?:the|it|this|that|he|she|they)\b)(?P<x>[\w'-]+(?: [\w'-]+)?)\s+got (?:boring|old)\b",
+    re.I,
 )
 # what kind of thing was given up, by the verb that gave it up: the key of a withdrawal
 _WITHDRAWN_KEY = (
@@ -578,10 +582,14 @@ def has_change_cue(text: str) -> bool:
     return bool(CHANGE_EN.search(text) or CHANGE_ZH.search(text))
 
 
-def quit_objects(text: str) -> list[str]:
+def quit_objects(text: str, *, tired: bool = True) -> list[str]:
     """What ``text`` says the user stopped (``"I stopped drinking green tea"`` → ``["green
-    tea"]``, ``"可乐戒了"`` → ``["可乐"]``), as written; ``[]`` when nothing was given up."""
+    tea"]``, ``"可乐戒了"`` → ``["可乐"]``), as written; ``[]`` when nothing was given up.
+    ``tired=False`` leaves out what the user only tired of ("rooibos got boring"): given up,
+    but not something to avoid."""
     found: list[str] = []
+    if tired:
+        found += [m.group("x") for m in _TIRED_EN.finditer(text)]
     for m in _QUIT_EN.finditer(text):
         found.append(m.group("x"))
     for m in _QUIT_ZH.finditer(text):
@@ -946,7 +954,8 @@ _DRINK_QTY_ZH = re.compile(r"^\s*(?:(?:一|两|几|半|一大|一小)?(?:杯|瓶
 _DRINK_NOUN_FLAGS = ("n", "nr", "nz", "ns", "nt", "eng", "a", "j", "l", "vn")
 _DRINK_EN = re.compile(
     r"\b(?:drink|drinking|drinks|have|having)\s+(?:(?:a|an|one|two|\d+)\s+(?:cups?|glass(?:es)?"
-    r"|mugs?|bottles?|cans?|pots?)\s+of\s+|a\s+|an\s+|some\s+|my\s+)?"
+    r"|mugs?|bottles?|cans?|pots?)\s+of\s+|(?:a lot|lots|plenty|loads) of\s+|a\s+|an\s+"
+    r"|some\s+|my\s+)?"
     r"(?P<x>[a-z][a-z' -]{1,30}?)(?=\s+(?:every|each|most|daily|a day|per day|in the|at|with"
     r"|before|after|when|on|nowadays|these days|now|instead|mostly|usually)\b|\s*[,.;!]|\s*$)",
     re.I,
