@@ -117,6 +117,10 @@ _GIVEN_UP_KEYS = (
 _WORD = re.compile(r"[a-z0-9]+")
 
 
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
 def _names(part: str, whole: str) -> bool:
     """True if normalised ``part`` is a word of ``whole`` (Latin: whole words; Chinese: a
     substring of at least two characters)."""
@@ -125,7 +129,8 @@ def _names(part: str, whole: str) -> bool:
         return False
     if p.isascii():
         words = _WORD.findall(unicodedata.normalize("NFKC", whole).lower())
-        return len(p) >= 3 and p in words
+        # a plural names the thing too: "thrillers" is a word of "thriller novels"
+        return len(p) >= 3 and (p in words or _stem(p) in {_stem(w) for w in words})
     return len(p) >= 2 and p in w
 
 

@@ -22,6 +22,9 @@ _PLACES = frozenset((
     "黑龙江", "哈尔滨", "香港", "澳门", "台湾", "台北",
 ))  # fmt: skip
 _PLACE_SUFFIXES = ("省", "市", "县", "区", "镇", "村", "州")
+# nouns jieba's dictionary tags as something else (拿铁 as a verb: 拿 "take"), so a value
+# isolated by part of speech does not stop inside them
+_NOUNS = ("拿铁", "燕麦拿铁", "冷萃", "澳白", "美式", "气泡水")
 
 
 def _tagger() -> Any:
@@ -33,6 +36,8 @@ def _tagger() -> Any:
                 import jieba.posseg
 
                 jieba.setLogLevel(logging.WARNING)
+                for word in _NOUNS:
+                    jieba.add_word(word, tag="n")
                 _posseg = jieba.posseg
     return _posseg
 

@@ -467,7 +467,8 @@ _QUIT_EN = re.compile(
     r"\b(?:stopped|quit|gave up|dropped|ditched|left(?!\s+(?:for|on|early|home)\b)"
     r"|no longer \w+|don'?t \w+ (?:\w+ )?"
     r"any ?more|not \w+ing any ?more|off|instead of|switched from|moved (?:away )?from"
-    r"|done with|over)\s+(?:(?:drinking|eating|using|having|doing|playing|writing|coding in"
+    r"|done with|over|(?:gone|went|gotten|got) off|lost interest in)"
+    r"\s+(?:(?:drinking|eating|using|having|doing|playing|writing|coding in"
     r"|working (?:at|for)|with|the|my|a|an|in|at|for|from|to)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
     r"(?=$|[,.;!]|\s+(?:and|but|so|because|since|for|in|last|this|it'?s|i'?m|now|anymore|any"
     r" more|these days|too|to)\b)",
@@ -715,7 +716,7 @@ _ORG_SUFFIX_ZH = re.compile(
 _NOT_NAME_FLAGS = ("r", "v", "p", "d", "c", "m", "u", "y", "f", "q", "t")
 
 
-def org_name_zh(span: str) -> str | None:
+def org_name_zh(span: str, pattern: re.Pattern[str] | None = None) -> str | None:
     """The organisation's name in a span that ends with an organisation suffix (``_ORG_SUFFIX_ZH``
     matches from the first character it can): the words before the name that cannot open one
     are dropped by their part-of-speech tags; ``None`` when only the bare suffix (公司, 厂)
@@ -724,7 +725,7 @@ def org_name_zh(span: str) -> str | None:
     while words and words[0][1].startswith(_NOT_NAME_FLAGS) and len(words) > 1:
         words = words[1:]
     name = "".join(w for w, _ in words).strip()
-    bare = _ORG_SUFFIX_ZH.fullmatch(name) is None or re.fullmatch(
+    bare = (pattern or _ORG_SUFFIX_ZH).fullmatch(name) is None or re.fullmatch(
         r"(?:公司|集团|科技|银行|大学|学院|中学|小学|医院|工厂|厂|实验室|工作室)", name
     )
     return None if bare or name in _GENERIC_PLACE_ZH else name
@@ -733,6 +734,9 @@ def org_name_zh(span: str) -> str | None:
 _SCHOOL_ZH = re.compile(
     r"[\u4e00-\u9fffA-Za-z]{1,10}?(?:大学|学院|中学|小学|附中|高中|大)(?=毕业|读|上|的|$|，|,)"
 )
+
+
+_SCHOOL_NAME_ZH = re.compile(r"[\u4e00-\u9fffA-Za-z]{1,10}?(?:大学|学院|中学|小学|附中|高中|大)")
 
 
 def _after(text: str, cues: str) -> str | None:
@@ -888,9 +892,11 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         return [(key or "", places[-1])] if places else []
     if family == "education":
         if zh:
-            names = [x.group(0) for x in _SCHOOL_ZH.finditer(text)] or zh_entities(
-                text, ("nt", "ns", "nz", "eng", "j")
-            )
+            names = [
+                n
+                for x in _SCHOOL_ZH.finditer(text)
+                if (n := org_name_zh(x.group(0), _SCHOOL_NAME_ZH))
+            ] or zh_entities(text, ("nt", "ns", "nz", "eng", "j"))
         else:
             names = [
                 n
