@@ -261,3 +261,28 @@ async def test_a_liked_tool_is_the_preferred_tech_and_giving_it_up_freezes_it(
 async def test_a_remark_about_something_loved_is_no_liking(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I love how the rain sounds at night.")
     assert await _active(tenant, "u", "preference.likes") == []
+
+
+async def test_encouragement_and_a_sentences_first_word_leave_the_employer_alone(
+    tenant: TenantCtx,
+) -> None:
+    """A quitting verb under negation quits nothing, "pays off" gives nothing up, and a
+    capitalised word outside an employer's slot ("at …", "for …", "joined …") names no
+    employer: the stated employer stays active."""
+    await tenant.say("u", "s1", "I work at Hooli.", at=T1)
+    for text in (
+        "Thanks! I won't quit - your words motivate me to keep going!",
+        "Stay motivated and keep going. Hard work pays off eventually.",
+        "Growing my customer base is the main focus right now.",
+        "It's been a lot of work, but the new offers are going well.",
+    ):
+        await tenant.say("u", "s2", text, at=T2)
+    assert await _active(tenant, "u", "work.employer") == ["Hooli"]
+    assert await _frozen(tenant, "u", "work.employer") == []
+
+
+async def test_an_employer_named_in_its_slot_is_formed(tenant: TenantCtx) -> None:
+    await tenant.say("a", "s1", "Google hired me last month.", at=T1)
+    assert await _active(tenant, "a", "work.employer") == ["Google"]
+    await tenant.say("b", "s1", "These days I'm with Initech, mostly doing support.", at=T1)
+    assert await _active(tenant, "b", "work.employer") == ["Initech"]

@@ -1790,6 +1790,9 @@ def _whole_sentences(
     return out
 
 
+_NAMED_KEYS = frozenset(("work.employer", "residence.city", "education.school", "pets.name"))
+
+
 def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """What the turn gives up that no fact of the turn retracts ("不用 Windows 了",
     "胃溃疡已经治好了"): one withdrawal record, keyed by the verb that gave it up, so the
@@ -1799,6 +1802,12 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if not quit_values:
         return []
     key = semantic.withdrawal_key(turn.content)
+    if key in _NAMED_KEYS:
+        # an employer, a city, a school or a pet given up is a name: in English, capitalised
+        # ("quit Hooli"), not a clause ("quit - your words motivate me")
+        quit_values = [v for v in quit_values if not _LATIN.match(v) or v[:1].isupper()]
+        if not quit_values:
+            return []
     spec = key_spec(key)
     text = turn.content.strip()
     return [

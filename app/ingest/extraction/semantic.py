@@ -583,6 +583,24 @@ def has_change_cue(text: str) -> bool:
     return bool(CHANGE_EN.search(text) or CHANGE_ZH.search(text))
 
 
+# A quitting verb under negation quits nothing ("I won't quit", "make sure you don't quit");
+# "off" quits only after a copula ("I'm off coffee", not "hard work pays off").
+_NEGATED_BEFORE = re.compile(
+    r"\b(?:not|never|won'?t|don'?t|didn'?t|can'?t|couldn'?t|wouldn'?t|shouldn'?t|doesn'?t"
+    r"|isn'?t|wasn'?t|aren'?t|no need to)\s+(?:\w+\s+)?$",
+    re.I,
+)
+_COPULA_BEFORE = re.compile(r"\b(?:i'?m|am|i've been|been|be|stay(?:ing|ed)?)\s+$", re.I)
+
+
+def _quits(text: str, m: re.Match[str]) -> bool:
+    """Whether the quitting verb matched at ``m`` states that the user gave something up."""
+    before = text[max(0, m.start() - 24) : m.start()]
+    if _NEGATED_BEFORE.search(before):
+        return False
+    return not m.group(0).lower().startswith("off") or bool(_COPULA_BEFORE.search(before))
+
+
 def quit_objects(text: str, *, tired: bool = True) -> list[str]:
     """What ``text`` says the user stopped (``"I stopped drinking green tea"`` → ``["green
     tea"]``, ``"可乐戒了"`` → ``["可乐"]``), as written; ``[]`` when nothing was given up.
@@ -592,6 +610,8 @@ def quit_objects(text: str, *, tired: bool = True) -> list[str]:
     if tired:
         found += [m.group("x") for m in _TIRED_EN.finditer(text)]
     for m in _QUIT_EN.finditer(text):
+        if not _quits(text, m):
+            continue
         found.append(m.group("x"))
     for m in _QUIT_ZH.finditer(text):
         found.extend(g for g in m.groupdict().values() if g)
@@ -1104,6 +1124,8 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
     orgs = [o for o in orgs if o.lower() not in quit and not any(o.lower() in q for q in quit)]
     if orgs:
         org = orgs[-1]
+        if not _EMPLOYER_SLOT.search(_slot_text(text, org)):
+            return [("work.role", _trim_value(role_m.group("role")))] if role_m else []
         # "our office is in Denver": after "in" a workplace names where, not who
         where = re.search(rf"\bin\s+(?:the\s+)?{re.escape(org)}", text)
         key = "work.location" if where else "work.employer"
@@ -1111,6 +1133,24 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
     if role_m:
         out.append(("work.role", _trim_value(role_m.group("role"))))
     return out
+
+
+# Where an employer's name stands in an English clause: after a preposition or verb of
+# working ("at Pied Piper", "for Google", "joined Stripe", "left Hooli"), or as the subject of
+# hiring ("Google hired me"). A capitalised word elsewhere — a sentence's first word ("Growing
+# my customer base…", "It's been…"), a name addressed ("Thanks, Gina") — names no employer.
+_EMPLOYER_SLOT = re.compile(
+    r"\b(?:at|for|with|in|from|join(?:ed|ing|s)?|left|leaving|quit|quitting)\s+(?:the\s+)?\x00"
+    r"|\x00\s+(?:hired|employs|recruited|pays|took me on|offered me)\b"
+    r"|\x00\s+(?:is|was) (?:my|our) (?:employer|company|workplace)\b",
+    re.I,
+)
+
+
+def _slot_text(text: str, org: str) -> str:
+    """``text`` with its last occurrence of ``org`` replaced by a NUL mark (``_EMPLOYER_SLOT``)."""
+    i = text.rfind(org)
+    return text if i < 0 else text[:i] + "\x00" + text[i + len(org) :]
 
 
 _PET_KINDS = re.compile(
