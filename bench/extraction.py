@@ -60,6 +60,16 @@ def is_test_case(case_id: str) -> bool:
     return int(digest, 16) % 100 < 50
 
 
+HALF_SEED = "memlane-dev-half-1"
+
+
+def dev_half(case_id: str) -> str:
+    """Half ``a`` or ``b`` of the dev split, by a seeded hash of the case id: a classifier
+    trained without one half (``bench/train_family.py --hold-out-half``) is measured on it."""
+    digest = hashlib.sha256((HALF_SEED + case_id).encode("utf-8")).hexdigest()
+    return "a" if int(digest, 16) % 2 == 0 else "b"
+
+
 def load_cases(split: str) -> list[dict[str, Any]]:
     names = ["dev", "test"] if split == "all" else [split]
     cases: list[dict[str, Any]] = []
@@ -472,7 +482,23 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--limit", type=int, help="only the first N cases of the split")
     ap.add_argument("--concurrency", type=int, default=4, help="cases in flight at once")
+    ap.add_argument(
+        "--dev-half",
+        choices=["a", "b"],
+        help="only this half of the dev split (with --family-model trained without it)",
+    )
+    ap.add_argument(
+        "--family-model",
+        type=Path,
+        help="key-family classifier weights to use instead of the shipped family_model.npz",
+    )
     args = ap.parse_args(argv)
+    if args.dev_half and args.split != "dev":
+        raise SystemExit("--dev-half needs --split dev")
+    if args.family_model:
+        from app.ingest.extraction import semantic
+
+        semantic.FAMILY_MODEL = args.family_model
 
     from pydantic import ValidationError
 
@@ -484,6 +510,8 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"settings: {exc.errors()[0]['msg']}") from None
 
     cases = load_cases(args.split)
+    if args.dev_half:
+        cases = [c for c in cases if dev_half(c["id"]) == args.dev_half]
     if args.limit:
         cases = cases[: args.limit]
     print(

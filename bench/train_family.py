@@ -294,12 +294,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--c", type=float, default=32.0, help="inverse regularisation strength")
     ap.add_argument("--out", type=Path, default=semantic.FAMILY_MODEL)
     ap.add_argument("--no-dev", action="store_true", help="train on prototypes and templates only")
+    ap.add_argument(
+        "--hold-out-half",
+        choices=["a", "b"],
+        help="train without this half of dev (bench/extraction.py --dev-half measures on it)",
+    )
     args = ap.parse_args(argv)
 
     import numpy as np
 
     base = prototypes() + synthetic()
     dev = [] if args.no_dev and not args.cv else dev_items()
+    if args.hold_out_half:
+        from bench.extraction import dev_half
+
+        dev = [d for d in dev if dev_half(d[0]) != args.hold_out_half]
     bx = embed([t for t, _ in base])
     by = [f for _, f in base]
     dx = embed([t for _, t, _ in dev]) if dev else np.zeros((0, bx.shape[1]), "float32")

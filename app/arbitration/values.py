@@ -12,6 +12,10 @@ Two checks the rules of ``ArbitrationService.apply`` cannot make from strings al
   favourite (``metadata["category"]``, set by the extractor) replaces the earlier favourite of
   the same category, although ``preference.likes`` holds many values: the earlier value is
   retracted, so rule 2 (user correction) freezes it.
+- **A changed taste of the same thing.** A liking stated with a change cue ("I prefer aisle
+  seats now" after "window seats", "现在喜欢靠过道的座位", marked ``metadata["changed"]`` by
+  the extractor) replaces the active values of its key that name the same thing — the same
+  head word (Latin: the last word; Chinese: the last two characters) with other modifiers.
 """
 
 from __future__ import annotations
@@ -64,6 +68,10 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
             return
     if (cand.metadata or {}).get("replaces"):
         stale = [old.value for old in olds if old.value is not None]
+    elif (cand.metadata or {}).get("changed"):
+        stale = [
+            old.value for old in olds if old.value is not None and same_head(old.value, cand.value)
+        ]
     else:
         category = (cand.metadata or {}).get("category")
         if not category:
@@ -78,6 +86,27 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
         cand.retracts = list(dict.fromkeys([*cand.retracts, *stale]))
 
 
+def _head(value: str) -> str:
+    text = unicodedata.normalize("NFKC", value).lower().strip()
+    if text.isascii():
+        words = _WORD.findall(text)
+        return re.sub(r"(?<=[a-z]{3})s$", "", words[-1]) if words else ""
+    han = re.sub(r"[^\u4e00-\u9fff]", "", text)
+    return han[-2:] if len(han) >= 3 else ""
+
+
+def same_head(a: str, b: str) -> bool:
+    """True if ``a`` and ``b`` are two kinds of one thing: different values with the same head
+    ("window seats" / "aisle seats", "靠窗的座位" / "靠过道的座位"). A one-word value has no
+    modifier to differ by, so it names no kind ("jazz" / "jazz" is a duplicate, not a kind)."""
+    if normalize_value(a) == normalize_value(b):
+        return False
+    ha, hb = _head(a), _head(b)
+    if not ha or ha != hb:
+        return False
+    return len(normalize_value(a)) > len(ha) and len(normalize_value(b)) > len(hb)
+
+
 # keys whose value is a thing the user can give up: a retraction may name it in fewer words
 # than it was stored with ("不用 Windows 了" withdraws "Windows 开发", "quit cola" withdraws
 # "每天都喝可乐", "对综艺没兴趣了" withdraws "看综艺")
@@ -88,6 +117,10 @@ _GIVEN_UP_KEYS = (
 _WORD = re.compile(r"[a-z0-9]+")
 
 
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
 def _names(part: str, whole: str) -> bool:
     """True if normalised ``part`` is a word of ``whole`` (Latin: whole words; Chinese: a
     substring of at least two characters)."""
@@ -96,7 +129,8 @@ def _names(part: str, whole: str) -> bool:
         return False
     if p.isascii():
         words = _WORD.findall(unicodedata.normalize("NFKC", whole).lower())
-        return len(p) >= 3 and p in words
+        # a plural names the thing too: "thrillers" is a word of "thriller novels"
+        return len(p) >= 3 and (p in words or _stem(p) in {_stem(w) for w in words})
     return len(p) >= 2 and p in w
 
 

@@ -237,13 +237,52 @@ async def test_an_avoidance_lifted_is_withdrawn_zh_and_en(tenant: TenantCtx) -> 
 async def test_giving_up_a_thing_freezes_the_value_that_names_it_in_more_words(
     tenant: TenantCtx,
 ) -> None:
+    await tenant.say("u", "s1", "我每天都喝可乐", at=T1)
+    assert await _active(tenant, "u", "schedule.habit") == ["每天都喝可乐"]
+    assert await _active(tenant, "u", "preference.drink") == ["可乐"]
+    await tenant.say("u", "s2", "可乐戒了", at=T2)
+    assert await _active(tenant, "u", "schedule.habit") == []
+    assert await _frozen(tenant, "u", "schedule.habit") == ["每天都喝可乐"]
+    assert await _frozen(tenant, "u", "preference.drink") == ["可乐"]
+
+
+async def test_a_liked_tool_is_the_preferred_tech_and_giving_it_up_freezes_it(
+    tenant: TenantCtx,
+) -> None:
     await tenant.say("u", "s1", "我喜欢用 Linux 开发", at=T1)
-    assert await _active(tenant, "u", "preference.likes") == ["linux 开发"]
-    await tenant.say("u", "s2", "现在不用 Linux 了", at=T2)
+    assert await _active(tenant, "u", "tech.preferred") == ["Linux"]
     assert await _active(tenant, "u", "preference.likes") == []
-    assert await _frozen(tenant, "u", "preference.likes") == ["linux 开发"]
+    await tenant.say("u", "s2", "现在不用 Linux 了", at=T2)
+    # what stays active is the value-less record of the withdrawal
+    assert await _active(tenant, "u", "tech.preferred") == [None]
+    assert await _frozen(tenant, "u", "tech.preferred") == ["Linux"]
 
 
 async def test_a_remark_about_something_loved_is_no_liking(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I love how the rain sounds at night.")
     assert await _active(tenant, "u", "preference.likes") == []
+
+
+async def test_encouragement_and_a_sentences_first_word_leave_the_employer_alone(
+    tenant: TenantCtx,
+) -> None:
+    """A quitting verb under negation quits nothing, "pays off" gives nothing up, and a
+    capitalised word outside an employer's slot ("at …", "for …", "joined …") names no
+    employer: the stated employer stays active."""
+    await tenant.say("u", "s1", "I work at Hooli.", at=T1)
+    for text in (
+        "Thanks! I won't quit - your words motivate me to keep going!",
+        "Stay motivated and keep going. Hard work pays off eventually.",
+        "Growing my customer base is the main focus right now.",
+        "It's been a lot of work, but the new offers are going well.",
+    ):
+        await tenant.say("u", "s2", text, at=T2)
+    assert await _active(tenant, "u", "work.employer") == ["Hooli"]
+    assert await _frozen(tenant, "u", "work.employer") == []
+
+
+async def test_an_employer_named_in_its_slot_is_formed(tenant: TenantCtx) -> None:
+    await tenant.say("a", "s1", "Google hired me last month.", at=T1)
+    assert await _active(tenant, "a", "work.employer") == ["Google"]
+    await tenant.say("b", "s1", "These days I'm with Initech, mostly doing support.", at=T1)
+    assert await _active(tenant, "b", "work.employer") == ["Initech"]

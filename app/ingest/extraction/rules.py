@@ -246,7 +246,10 @@ def _norm(value: str, key: str | None) -> str:
     """The normalised value of a fact: trimmed, particles and fillers dropped; multi-valued
     keys are lower-cased for Latin text."""
     value = value.strip().strip("\"'“”‘’「」《》()（）")
-    value = _ZH_TAIL.sub("", value) if _HAN.search(value) else value
+    if _HAN.search(value):
+        trimmed = _ZH_TAIL.sub("", value)
+        # a name ending in a particle's character ("美的") keeps it: one character left is no name
+        value = value.strip() if key in _NAMED_KEYS and len(trimmed) < 2 else trimmed
     value = re.sub(r"^(?:a|an|the|some)\s+", "", _EN_TAIL.sub("", value), flags=re.I)
     value = value.strip(" ，,。.!！")
     if key in _NAMED_KEYS:  # "ORG1 in 2015" is ORG1: the date is when, not what
@@ -412,7 +415,7 @@ def _place(value: str) -> str | None:
     value = _norm(value, None)
     if _is_latin(value):
         return value if value[:1].isupper() else None
-    head = segment.leading_place(value)
+    head = segment.slot_place(value)
     return head if head else (value if segment.is_place(value) else None)
 
 
@@ -1108,7 +1111,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "job",
         "en",
-        r"^I(?:'m| am) (?:now |currently )?(?:an? )(?P<role>[\w -]+?)(?: (?:at|for) (?P<org>.+))?$",
+        r"^I(?:'m| am) (?:(?:now|currently|actually|really|also|still|officially|finally) )*"
+        r"(?:an? )(?P<role>[\w -]+?)(?: (?:at|for) (?P<org>.+))?$",
         work(),
     ),
     # health and diet
@@ -1608,6 +1612,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     state = _State(turn, has_task)
     facts: list[ExtractedFact] = []
     leftovers: list[tuple[int, _Clause, bool]] = []  # (insert position, clause, correction)
+    sentence_of: list[int] = []  # the sentence of each leftover
     bare: dict[int, int] = {}  # leftover → its sentence, for clauses with no subject
     formed: set[int] = set()  # sentences the rules formed a fact from
     for sid, sentence in enumerate(split_clauses(turn.content)):
@@ -1639,6 +1644,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 if semantic.is_about_user(raw):
                     bare[len(leftovers)] = sid
                     leftovers.append((len(facts), _make_clause(raw, turn), state.correction))
+                    sentence_of.append(sid)
                 continue
             subject = True
             clause = _make_clause(raw, turn)
@@ -1651,6 +1657,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                     state.last_family = None
                     if semantic.is_about_user(raw):
                         leftovers.append((len(facts), clause, state.correction))
+                        sentence_of.append(sid)
                 continue
             family_name, new = found
             state.last_family = family_name
@@ -1658,10 +1665,32 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             if new:
                 formed.add(sid)
     # a subject-less clause ("no contest", "wish me luck") beside a formed fact adds nothing
-    leftovers = [item for n, item in enumerate(leftovers) if bare.get(n) not in formed]
-    if leftovers:
-        for pos, new in reversed(_semantic(leftovers, state)):
-            facts[pos:pos] = new
+    kept = [(item, sentence_of[n]) for n, item in enumerate(leftovers) if bare.get(n) not in formed]
+    if kept:
+        guessed = _semantic([item for item, _ in kept], state)
+        # what each sentence's clauses formed alone: a whole sentence adds only other keys
+        keys: dict[int, set[str | None]] = {}
+        for i, _, made in guessed:
+            keys.setdefault(kept[i][1], set()).update(f.key for f in made)
+        alone = {kept[i][1]: 0 for i, _, _ in guessed}
+        for i, _, _ in guessed:
+            alone[kept[i][1]] += 1
+        merged = _whole_sentences(
+            kept, formed | {sid for sid, n in alone.items() if n == len(_of(kept, sid))}, turn
+        )
+        for i, pos, made in _semantic([item for item, _ in merged], state):
+            gone = {q.lower() for q in semantic.quit_objects(merged[i][0][1].raw)}
+            added = [
+                f
+                for f in made
+                if f.key is not None
+                and f.key not in keys.get(merged[i][1], set())
+                and not (f.value and f.value.lower() in gone)
+            ]  # what the sentence gives up is a withdrawal, not a new fact
+            if added:
+                guessed.append((i, pos, added))
+        for _, pos, made in sorted(guessed, key=lambda f: f[1], reverse=True):
+            facts[pos:pos] = made
     covered = {r for f in facts for r in f.retracts}
     facts += [f for f in _leftovers(state) if not set(f.retracts) <= covered]
     # "在那边负责…", "我在单位还负责招人": a place pointed at is no employer
@@ -1670,11 +1699,98 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         for f in facts
         if not (f.key in _WORKPLACE_KEYS and f.value and semantic.is_generic_place(f.value))
     ]
+    facts += _implied(turn, facts)
     _change_cues(turn, facts)
     return facts + _withdrawal(turn, facts)
 
 
+_NOT_DRINKING = re.compile(
+    r"不喝|没喝|别喝|\b(?:don'?t|do not|never|no longer|stopped) drink", re.I
+)
+# a liked thing that is a tool used: "喜欢用 Flutter 做跨平台", "I like using Svelte"
+_USING = re.compile(
+    r"^(?:用|使用|using|to use|working (?:in|with)|coding in|writing)\s*"
+    r"(?P<x>[A-Za-z][\w+#.]*(?:[ -][A-Z][\w+#.]*)*)",
+    re.I,
+)
+_LIKE_USING = re.compile(
+    r"(?:喜欢|偏好|偏爱|爱|prefer|like|love|enjoy)\w*\s*" + _USING.pattern.lstrip("^"), re.I
+)
+
+
+def _implied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """Facts another fact of the turn implies, by the shape of its words:
+
+    - a habit of drinking something ("我每天都喝可乐", "I drink black tea every morning") is
+      also the usual drink (``preference.drink``), the object of the drinking verb isolated by
+      segmentation (``semantic.drink_object``);
+    - a liking whose object is a tool being used ("喜欢用 Flutter 做跨平台") is
+      ``tech.preferred`` = the tool's name (the liking is re-keyed, not doubled).
+    """
+    out: list[ExtractedFact] = []
+    keys = {f.key for f in facts}
+    for fact in facts:
+        if fact.key == "preference.likes" and fact.value:
+            m = _USING.match(fact.value.strip()) or _LIKE_USING.search(fact.content)
+            if m and "tech.preferred" not in keys:
+                fact.key, fact.value = "tech.preferred", m.group("x").strip()
+                fact.type = "preference"
+                keys.add("tech.preferred")
+            continue
+        if fact.key != "schedule.habit" or "preference.drink" in keys:
+            continue
+        text = fact.value or fact.content
+        if _NOT_DRINKING.search(text) or _NOT_DRINKING.search(turn.content):
+            continue
+        drink = semantic.drink_object(text)
+        if not drink or len(drink) > 30:
+            continue
+        zh = _lang(text) == "zh"
+        spec = key_spec("preference.drink")
+        out.append(
+            ExtractedFact(
+                type=spec.type if spec else "preference",  # type: ignore[arg-type]
+                content=semantic.describe("preference.drink", drink, zh),
+                key="preference.drink",
+                value=_norm(drink, "preference.drink"),
+                is_correction=fact.is_correction,
+                message_ids=list(fact.message_ids),
+                metadata={k: v for k, v in fact.metadata.items() if k != "category"},
+            )
+        )
+        keys.add("preference.drink")
+    return out
+
+
 _WORKPLACE_KEYS = frozenset(("work.employer", "work.location"))
+
+
+def _of(items: list[tuple[tuple[int, _Clause, bool], int]], sid: int) -> list[int]:
+    return [n for n, (_, s) in enumerate(items) if s == sid]
+
+
+def _whole_sentences(
+    items: list[tuple[tuple[int, _Clause, bool], int]], formed: set[int], turn: Turn
+) -> list[tuple[tuple[int, _Clause, bool], int]]:
+    """The leftover clauses of a sentence, joined into one clause with its sentence (only for
+    sentences of two or more leftover clauses, not all of which formed a fact alone): a
+    sentence says one thing across its commas ("And now we've relocated again, to Cardiff",
+    "I got married and took my wife's name, it's Jordan Park now"), its cue in one clause and
+    its value in another, so the classifier and value isolation read them together."""
+    out: list[tuple[tuple[int, _Clause, bool], int]] = []
+    by_sentence: dict[int, list[tuple[int, _Clause, bool]]] = {}
+    for item, sid in items:
+        by_sentence.setdefault(sid, []).append(item)
+    for sid, group in by_sentence.items():
+        if sid in formed or len(group) == 1:
+            continue  # classified clause by clause already
+        raw = ", ".join(c.raw.strip(" ,，") for _, c, _ in group)
+        clause = _make_clause(raw, turn)
+        out.append(((group[0][0], clause, any(corr for _, _, corr in group)), sid))
+    return out
+
+
+_NAMED_KEYS = frozenset(("work.employer", "residence.city", "education.school", "pets.name"))
 
 
 def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -1686,6 +1802,12 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if not quit_values:
         return []
     key = semantic.withdrawal_key(turn.content)
+    if key in _NAMED_KEYS:
+        # an employer, a city, a school or a pet given up is a name: in English, capitalised
+        # ("quit Hooli"), not a clause ("quit - your words motivate me")
+        quit_values = [v for v in quit_values if not _LATIN.match(v) or v[:1].isupper()]
+        if not quit_values:
+            return []
     spec = key_spec(key)
     text = turn.content.strip()
     return [
@@ -1730,12 +1852,17 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
 
 def _semantic(
     leftovers: list[tuple[int, _Clause, bool]], state: _State
-) -> list[tuple[int, list[ExtractedFact]]]:
+) -> list[tuple[int, int, list[ExtractedFact]]]:
     """Facts for the clauses no rule matched: nearest key family (embedding prototypes), then
-    the value isolated from the clause, or the clause itself as the content."""
+    the value isolated from the clause, or the clause itself as the content. Returns
+    ``(index in leftovers, insert position, facts)`` for each clause that formed any."""
+    if not leftovers:
+        return []
     guesses = semantic.classify([c.raw.strip() for _, c, _ in leftovers])
-    out: list[tuple[int, list[ExtractedFact]]] = []
-    for (pos, clause, correction), guess in zip(leftovers, guesses, strict=True):
+    out: list[tuple[int, int, list[ExtractedFact]]] = []
+    for index, ((pos, clause, correction), guess) in enumerate(
+        zip(leftovers, guesses, strict=True)
+    ):
         if not guess.accepted:
             continue
         if guess.family == "other" and not semantic.own_subject(clause.raw):
@@ -1743,14 +1870,17 @@ def _semantic(
         new: list[ExtractedFact] = []
         content = _content(clause)
         is_change = semantic.has_change_cue(clause.raw)
-        quit_values = {q.lower() for q in semantic.quit_objects(clause.raw)}
+        quit_values = {q.lower() for q in semantic.quit_objects(clause.raw, tired=False)}
+        tired = {q.lower() for q in semantic.quit_objects(clause.raw)} - quit_values
         for key, value in semantic.isolate(guess.family, clause.text):
             if not semantic.fits(key, value):
                 continue
+            if value is not None and any(t in value.lower() for t in tired):
+                continue  # "green tea got boring": only given up (see _change_cues)
             inside = [q for q in quit_values if value is not None and q in value.lower()]
             if inside and guess.family in ("drink", "avoid", "likes"):
                 value = inside[0]
-            if value is not None and value.lower() in quit_values:
+            if value is not None and _ZH_TAIL.sub("", value).lower() in quit_values:
                 # what the user gave up is no fact of now: food and drink become avoided,
                 # anything else is only withdrawn (see _change_cues)
                 if guess.family not in ("drink", "avoid", "likes"):
@@ -1787,12 +1917,16 @@ def _semantic(
                 if fact.key and fact.value:
                     fact.content = semantic.describe(fact.key, fact.value, clause.lang == "zh")
         if new:
-            out.append((pos, new))
+            out.append((index, pos, new))
     return out
 
 
 # multi-valued keys where "switched to X" means X replaces what the user had
 _SWITCHABLE = frozenset(("tech.preferred", "language.preferred"))
+
+
+# multi-valued tastes where a changed liking replaces a kind of the same thing
+_TASTES = frozenset(("preference.likes", "preference.dislikes"))
 
 
 def _single(key: str) -> bool:
@@ -1808,6 +1942,10 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
         for fact in facts:
             if fact.key in _SWITCHABLE and fact.value and not fact.retracts:
                 fact.metadata["replaces"] = True
+    if semantic.has_change_cue(turn.content):
+        for fact in facts:
+            if fact.key in _TASTES and fact.value and not fact.metadata.get("category"):
+                fact.metadata["changed"] = True  # "I prefer aisle seats now": see values.py
     quit_values = semantic.quit_objects(turn.content)
     if not quit_values:
         return

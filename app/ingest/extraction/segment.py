@@ -22,6 +22,9 @@ _PLACES = frozenset((
     "黑龙江", "哈尔滨", "香港", "澳门", "台湾", "台北",
 ))  # fmt: skip
 _PLACE_SUFFIXES = ("省", "市", "县", "区", "镇", "村", "州")
+# nouns jieba's dictionary tags as something else (拿铁 as a verb: 拿 "take"), so a value
+# isolated by part of speech does not stop inside them
+_NOUNS = ("拿铁", "燕麦拿铁", "冷萃", "澳白", "美式", "气泡水")
 
 
 def _tagger() -> Any:
@@ -33,6 +36,8 @@ def _tagger() -> Any:
                 import jieba.posseg
 
                 jieba.setLogLevel(logging.WARNING)
+                for word in _NOUNS:
+                    jieba.add_word(word, tag="n")
                 _posseg = jieba.posseg
     return _posseg
 
@@ -71,6 +76,56 @@ def leading_place(text: str) -> str | None:
     if words and (words[0][1] == "ns" or words[0][0] in _PLACES):
         return words[0][0]
     return None
+
+
+# what may follow a place in the slot of a residence verb ("搬到清迈了", "住在波尔图两年")
+_AFTER_PLACE = frozenset(
+    (
+        "了",
+        "啦",
+        "呢",
+        "啊",
+        "呀",
+        "哈",
+        "住",
+        "生活",
+        "定居",
+        "去",
+        "来",
+        "快",
+        "快要",
+        "将近",
+        "差不多",
+    )
+)
+# jieba's tags for a name it does not know as a place: person (波尔图, 温哥华), other proper
+# noun, abbreviation, or a word it takes for an adjective (清迈)
+_NAME_FLAGS = frozenset(("nr", "nrt", "nrfg", "nz", "j", "a"))
+
+
+def slot_place(text: str) -> str | None:
+    """The place filling the slot of a residence verb, read from the slot's shape: a word
+    jieba tags as a place, or a 2–5 character proper name it does not know (``"清迈了"`` →
+    ``"清迈"``, ``"波尔图两年了"`` → ``"波尔图"``) that is the slot's only content word
+    before a clause boundary — only particles, adverbs, durations or 住/生活 may follow. Common
+    nouns (``"宿舍"``, ``"公司附近"``) are no place. ``None`` otherwise."""
+    head = leading_place(text)
+    if head:
+        return head
+    words = tag(text.strip())
+    if not words:
+        return None
+    word, flag = words[0]
+    if flag not in _NAME_FLAGS or not 2 <= len(word) <= 5:
+        return None
+    if not all("\u4e00" <= ch <= "\u9fff" for ch in word):
+        return None
+    for w, f in words[1:]:
+        if f == "x" and w.strip():  # punctuation: the clause ends
+            break
+        if not (w in _AFTER_PLACE or f in ("m", "t", "mq", "ul", "y", "d") or not w.strip()):
+            return None
+    return word
 
 
 def is_person_name(text: str) -> bool:

@@ -467,7 +467,8 @@ _QUIT_EN = re.compile(
     r"\b(?:stopped|quit|gave up|dropped|ditched|left(?!\s+(?:for|on|early|home)\b)"
     r"|no longer \w+|don'?t \w+ (?:\w+ )?"
     r"any ?more|not \w+ing any ?more|off|instead of|switched from|moved (?:away )?from"
-    r"|done with|over)\s+(?:(?:drinking|eating|using|having|doing|playing|writing|coding in"
+    r"|done with|over|(?:gone|went|gotten|got) off|lost interest in)"
+    r"\s+(?:(?:drinking|eating|using|having|doing|playing|writing|coding in"
     r"|working (?:at|for)|with|the|my|a|an|in|at|for|from|to)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
     r"(?=$|[,.;!]|\s+(?:and|but|so|because|since|for|in|last|this|it'?s|i'?m|now|anymore|any"
     r" more|these days|too|to)\b)",
@@ -503,7 +504,13 @@ _LIFT_LEAD = re.compile(r"^(?:其实|不过|但是|现在|已经|我|也|又)+")
 _ENDED_EN = re.compile(
     r"\b(?:recovered from|got over|cured of)\s+(?:my\s+)?(?P<a>[\w' -]{2,30}?)(?=$|[,.;!])"
     r"|\bmy\s+(?P<b>[\w' -]{2,30}?)\s+(?:is|are)\s+(?:back to normal|gone|cured|fine now)"
-    r"|\b(?P<c>[A-Z][\w'-]+)\s+(?:passed away|died|is gone)",
+    r"|\b(?P<c>[A-Z][\w'-]+)\s+(?:passed away|died|is gone)"
+)
+# tired of a thing ("rooibos got boring"): given up, but not avoided
+_TIRED_EN = re.compile(
+    r"(?:^|[,;]\s*)(?:(?:honestly|so|but|and|well|ok|okay|yeah)\s+)?"
+    r"(?!(?:the|it|this|that|he|she|they)\b)(?P<x>[\w'-]+(?: [\w'-]+)?)\s+got (?:boring|old)\b",
+    re.I,
 )
 # what kind of thing was given up, by the verb that gave it up: the key of a withdrawal
 _WITHDRAWN_KEY = (
@@ -553,6 +560,7 @@ _DESCRIBE = {
     "hometown": ("老家是{v}", "is from {v}"),
     "tech.preferred": ("常用{v}", "uses {v}"),
     "language.preferred": ("会说{v}", "speaks {v}"),
+    "preference.drink": ("常喝{v}", "drinks {v}"),
 }
 
 
@@ -575,11 +583,35 @@ def has_change_cue(text: str) -> bool:
     return bool(CHANGE_EN.search(text) or CHANGE_ZH.search(text))
 
 
-def quit_objects(text: str) -> list[str]:
+# A quitting verb under negation quits nothing ("I won't quit", "make sure you don't quit");
+# "off" quits only after a copula ("I'm off coffee", not "hard work pays off").
+_NEGATED_BEFORE = re.compile(
+    r"\b(?:not|never|won'?t|don'?t|didn'?t|can'?t|couldn'?t|wouldn'?t|shouldn'?t|doesn'?t"
+    r"|isn'?t|wasn'?t|aren'?t|no need to)\s+(?:\w+\s+)?$",
+    re.I,
+)
+_COPULA_BEFORE = re.compile(r"\b(?:i'?m|am|i've been|been|be|stay(?:ing|ed)?)\s+$", re.I)
+
+
+def _quits(text: str, m: re.Match[str]) -> bool:
+    """Whether the quitting verb matched at ``m`` states that the user gave something up."""
+    before = text[max(0, m.start() - 24) : m.start()]
+    if _NEGATED_BEFORE.search(before):
+        return False
+    return not m.group(0).lower().startswith("off") or bool(_COPULA_BEFORE.search(before))
+
+
+def quit_objects(text: str, *, tired: bool = True) -> list[str]:
     """What ``text`` says the user stopped (``"I stopped drinking green tea"`` → ``["green
-    tea"]``, ``"可乐戒了"`` → ``["可乐"]``), as written; ``[]`` when nothing was given up."""
+    tea"]``, ``"可乐戒了"`` → ``["可乐"]``), as written; ``[]`` when nothing was given up.
+    ``tired=False`` leaves out what the user only tired of ("rooibos got boring"): given up,
+    but not something to avoid."""
     found: list[str] = []
+    if tired:
+        found += [m.group("x") for m in _TIRED_EN.finditer(text)]
     for m in _QUIT_EN.finditer(text):
+        if not _quits(text, m):
+            continue
         found.append(m.group("x"))
     for m in _QUIT_ZH.finditer(text):
         found.extend(g for g in m.groupdict().values() if g)
@@ -699,9 +731,32 @@ _ORG_SUFFIX_ZH = re.compile(
     r"[\u4e00-\u9fffA-Za-z0-9]{1,10}?(?:公司|集团|科技|银行|大学|学院|中学|小学|附中|医院|研究所|"
     r"研究院|工作室|事务所|律所|出版社|报社|电视台|实验室|工厂|厂)"
 )
+# words that cannot open an organisation's name: pronouns, verbs, prepositions, adverbs,
+# conjunctions, numerals and particles ("我搬到公司" → 公司 alone, "离公司" → 公司 alone)
+_NOT_NAME_FLAGS = ("r", "v", "p", "d", "c", "m", "u", "y", "f", "q", "t")
+
+
+def org_name_zh(span: str, pattern: re.Pattern[str] | None = None) -> str | None:
+    """The organisation's name in a span that ends with an organisation suffix (``_ORG_SUFFIX_ZH``
+    matches from the first character it can): the words before the name that cannot open one
+    are dropped by their part-of-speech tags; ``None`` when only the bare suffix (公司, 厂)
+    or a generic word is left."""
+    words = list(segment.tag(span))
+    while words and words[0][1].startswith(_NOT_NAME_FLAGS) and len(words) > 1:
+        words = words[1:]
+    name = "".join(w for w, _ in words).strip()
+    bare = (pattern or _ORG_SUFFIX_ZH).fullmatch(name) is None or re.fullmatch(
+        r"(?:公司|集团|科技|银行|大学|学院|中学|小学|医院|工厂|厂|实验室|工作室)", name
+    )
+    return None if bare or name in _GENERIC_PLACE_ZH else name
+
+
 _SCHOOL_ZH = re.compile(
     r"[\u4e00-\u9fffA-Za-z]{1,10}?(?:大学|学院|中学|小学|附中|高中|大)(?=毕业|读|上|的|$|，|,)"
 )
+
+
+_SCHOOL_NAME_ZH = re.compile(r"[\u4e00-\u9fffA-Za-z]{1,10}?(?:大学|学院|中学|小学|附中|高中|大)")
 
 
 def _after(text: str, cues: str) -> str | None:
@@ -774,9 +829,22 @@ _CUES: dict[str, tuple[str, str]] = {
 }
 
 
+# "sparkling water is my thing now", "Pepsi is my drink": the subject is the value
+_IS_MY = re.compile(
+    r"^(?:(?:so|ok|okay|and|but|well|honestly|now)[\s,]+)*(?P<x>[\w' -]{2,40}?)\s+(?:is|are)\s+"
+    r"(?:my|our)\s+(?:new\s+)?(?:thing|drink|go-to|jam|usual|poison|favou?rite|fave|fav)\b",
+    re.I,
+)
+# "these days it's peppermint tea": the copula's complement is the value
+_ITS = re.compile(r"^(?:it'?s|it is|that'?s|that is)\s+(?:all\s+)?", re.I)
+
+
 def _phrase(family: str, text: str, zh: bool) -> str:
     en, cn = _CUES.get(family, (r"^$", r"^$"))
-    return _phrase_zh(text, cn) if zh else _phrase_en(text, en)
+    if not zh and (m := _IS_MY.match(text.strip())):
+        return _trim_value(m.group("x"))
+    value = _phrase_zh(text, cn) if zh else _phrase_en(text, en)
+    return value if zh else _ITS.sub("", value)
 
 
 _LANGS = re.compile(
@@ -844,9 +912,11 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         return [(key or "", places[-1])] if places else []
     if family == "education":
         if zh:
-            names = [x.group(0) for x in _SCHOOL_ZH.finditer(text)] or zh_entities(
-                text, ("nt", "ns", "nz", "eng", "j")
-            )
+            names = [
+                n
+                for x in _SCHOOL_ZH.finditer(text)
+                if (n := org_name_zh(x.group(0), _SCHOOL_NAME_ZH))
+            ] or zh_entities(text, ("nt", "ns", "nz", "eng", "j"))
         else:
             names = [
                 n
@@ -860,6 +930,8 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         return [("language.preferred", lang_) for lang_ in dict.fromkeys(langs)]
     if family == "tech":
         names = zh_entities(text, ("eng",)) if zh else cap_spans(text)
+        if zh:  # "deploy 我们一般用 Kubernetes": a capitalised name over a lower-case word
+            names = [n for n in names if not n.islower()] or names
         return [("tech.preferred", n) for n in dict.fromkeys(names)]
     if family in ("name", "nickname"):
         if zh:
@@ -881,14 +953,82 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     if _NEGATED.search(text) and family not in _NEGATIVE_FAMILIES:
         return []  # "I don't have kids", "I'm not a developer": no positive fact
     value = _phrase(family, text, zh)
-    if family in ("other", "event", "constraint", "habit"):
+    if family == "habit":  # the routine in the user's words, without the subject
+        habit = _trim_value(_SUBJ_EN.sub("", _LEAD_EN.sub("", text)) if not zh else text)
+        if zh:
+            habit = _ZH_LEAD.sub("", habit)
+        return [(key or "", habit if 2 <= len(habit) <= 60 else None)]
+    if family in ("other", "event", "constraint"):
         return [(key or "", None)]
     en, cn = _CUES.get(family, (r"^$", r"^$"))
     if _after(text, cn if zh else en) is None and family in _CUE_FAMILIES:
         return []  # "likes" with no liking verb: the value would be a guess
     if family == "drink":
+        obj = drink_object(text)
+        if obj:
+            return [(key or "", obj)]
+        if re.search(r"喝[了过完]", text):
+            return []  # "咖啡喝了心慌": the verb has no object here
         return [(key or "", value)] if value and len(value) <= 30 else []
     return [(key or "", value if value and len(value) <= 40 else None)]
+
+
+# the object of a drinking verb: 喝 (or a cup counted: "每天一杯 latte") in Chinese, drink /
+# have a cup of in English
+_DRINK_VERB_ZH = re.compile(r"喝(?![了过完])|(?:每天|一天|天天)(?:都)?(?:一|两|几)(?:杯|瓶|罐)")
+_DRINK_QTY_ZH = re.compile(r"^\s*(?:(?:一|两|几|半|一大|一小)?(?:杯|瓶|罐|壶|碗|口)|点|些)?\s*")
+_DRINK_NOUN_FLAGS = ("n", "nr", "nz", "ns", "nt", "eng", "a", "j", "l", "vn")
+_DRINK_EN = re.compile(
+    r"\b(?:drink|drinking|drinks|have|having)\s+(?:(?:a|an|one|two|\d+)\s+(?:cups?|glass(?:es)?"
+    r"|mugs?|bottles?|cans?|pots?)\s+of\s+|(?:a lot|lots|plenty|loads) of\s+|a\s+|an\s+"
+    r"|some\s+|my\s+)?"
+    r"(?P<x>[a-z][a-z' -]{1,30}?)(?=\s+(?:every|each|most|daily|a day|per day|in the|at|with"
+    r"|before|after|when|on|nowadays|these days|now|instead|mostly|usually)\b|\s*[,.;!]|\s*$)",
+    re.I,
+)
+
+
+def drink_object(text: str) -> str | None:
+    """What a drinking verb of ``text`` takes as its object, by segmentation in Chinese (the
+    noun words after 喝 and a counted cup: ``"我每天都要喝一杯奶茶"`` → ``"奶茶"``,
+    ``"我每天一杯 latte"`` → ``"latte"``) and by the phrase up to a time or frequency in English
+    (``"I drink earl grey most days"`` → ``"earl grey"``). ``None`` when no verb takes one
+    (``"咖啡喝了心慌"``). "have" counts only with a cup or a drink's name after it."""
+    if _is_zh(text):
+        found = None
+        for m in _DRINK_VERB_ZH.finditer(text):
+            found = m
+        if found is None:
+            return None
+        rest = _DRINK_QTY_ZH.sub("", text[found.end() :])
+        words: list[str] = []
+        for word, flag in segment.tag(rest):
+            if not word.strip():
+                if words and _is_zh(words[-1][-1:]) is False:
+                    words.append(" ")
+                continue
+            if word in ("比较", "很", "多", "最", "了", "的", "吧", "呢", "啊"):
+                break
+            if not any(flag.startswith(f) for f in _DRINK_NOUN_FLAGS):
+                break
+            words.append(word)
+        value = "".join(words).strip()
+        return value if 1 <= len(value) <= 20 else None
+    en = _DRINK_EN.search(text)
+    if en is None:
+        return None
+    value = _trim_value(en.group("x"))
+    verb = en.group(0).split()[0].lower()
+    if verb.startswith("ha") and " of " not in en.group(0) and not _DRINK_WORD.search(value):
+        return None
+    return value if value and value.lower() not in _EN_STOP else None
+
+
+_DRINK_WORD = re.compile(
+    r"\b(?:coffee|tea|latte|americano|espresso|cappuccino|mocha|flat white|juice|milk|water"
+    r"|beer|wine|soda|cola|coke|matcha|kombucha|smoothie|chai|cocoa|chocolate)s?\b",
+    re.I,
+)
 
 
 _DATE_TAIL = re.compile(
@@ -904,7 +1044,7 @@ def strip_dates(value: str) -> str:
 
 
 _DUTY_ZH = re.compile(
-    r"(?:负责|主管|管|做|搞|当|干|担任|从事)(?:的是|的就是)?"
+    r"(?:负责|主管|管|做|搞|当|干|担任|从事)了?(?:的是|的就是)?"
     r"(?P<role>[\u4e00-\u9fffA-Za-z ]{1,12}?)(?:工作|的工作|这块|方面|相关)?(?:$|[，,。])"
 )
 _ROLE_EN = re.compile(
@@ -949,7 +1089,7 @@ _JOINED_ZH = re.compile(
 def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
     out: list[tuple[str, str | None]] = []
     if zh:
-        orgs = [m.group(0) for m in _ORG_SUFFIX_ZH.finditer(text)]
+        orgs = [o for m in _ORG_SUFFIX_ZH.finditer(text) if (o := org_name_zh(m.group(0)))]
         orgs += [o for o in zh_entities(text, ("nt", "nz", "eng")) if o not in orgs]
         orgs = [
             o
@@ -966,7 +1106,9 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
             )
         )
         if m and m.group(1).strip() not in _GENERIC_PLACE_ZH and not orgs:
-            orgs = [m.group(1).strip()]
+            first = segment.tag(m.group(1).strip())[:1]
+            if not (first and first[0][1].startswith(("v", "d", "r", "p"))):
+                orgs = [m.group(1).strip()]  # not "现在在做保险销售": a verb opens no name
         quit = set(quit_objects(text))
         orgs = [o for o in orgs if o not in quit] or ([] if quit & set(orgs) else orgs)
         duty = _DUTY_ZH.search(text)
@@ -981,10 +1123,34 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
     quit = {q.lower() for q in quit_objects(text)}
     orgs = [o for o in orgs if o.lower() not in quit and not any(o.lower() in q for q in quit)]
     if orgs:
-        out.append(("work.employer", orgs[-1]))
+        org = orgs[-1]
+        if not _EMPLOYER_SLOT.search(_slot_text(text, org)):
+            return [("work.role", _trim_value(role_m.group("role")))] if role_m else []
+        # "our office is in Denver": after "in" a workplace names where, not who
+        where = re.search(rf"\bin\s+(?:the\s+)?{re.escape(org)}", text)
+        key = "work.location" if where else "work.employer"
+        out.append((key, org))
     if role_m:
         out.append(("work.role", _trim_value(role_m.group("role"))))
     return out
+
+
+# Where an employer's name stands in an English clause: after a preposition or verb of
+# working ("at Pied Piper", "for Google", "joined Stripe", "left Hooli"), or as the subject of
+# hiring ("Google hired me"). A capitalised word elsewhere — a sentence's first word ("Growing
+# my customer base…", "It's been…"), a name addressed ("Thanks, Gina") — names no employer.
+_EMPLOYER_SLOT = re.compile(
+    r"\b(?:at|for|with|in|from|join(?:ed|ing|s)?|left|leaving|quit|quitting)\s+(?:the\s+)?\x00"
+    r"|\x00\s+(?:hired|employs|recruited|pays|took me on|offered me)\b"
+    r"|\x00\s+(?:is|was) (?:my|our) (?:employer|company|workplace)\b",
+    re.I,
+)
+
+
+def _slot_text(text: str, org: str) -> str:
+    """``text`` with its last occurrence of ``org`` replaced by a NUL mark (``_EMPLOYER_SLOT``)."""
+    i = text.rfind(org)
+    return text if i < 0 else text[:i] + "\x00" + text[i + len(org) :]
 
 
 _PET_KINDS = re.compile(
