@@ -140,9 +140,12 @@ async def store_facts(
         if ids:
             draft.origin["episode_ids"] = list(dict.fromkeys(ids))
         # A fact formed from one participant's turns is theirs to lift (docs/recall.md).
-        speakers = {(by_message[m].origin or {}).get("speaker") for m in fact.message_ids}
-        if len(speakers) == 1 and None not in speakers:
-            draft.origin["speaker"] = speakers.pop()
+        said = [
+            (by_message[m].origin or {}).get("speaker") if m in by_message else None
+            for m in fact.message_ids
+        ]
+        if said and all(said) and len(set(said)) == 1:
+            draft.origin["speaker"] = said[0]
     outcomes = await writer.write(drafts)
     if by_message and len(outcomes) == len(drafts):
         for mid, episode in by_message.items():
