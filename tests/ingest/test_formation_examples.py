@@ -261,3 +261,88 @@ async def test_a_liked_tool_is_the_preferred_tech_and_giving_it_up_freezes_it(
 async def test_a_remark_about_something_loved_is_no_liking(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I love how the rain sounds at night.")
     assert await _active(tenant, "u", "preference.likes") == []
+
+
+async def test_a_changed_taste_replaces_the_kind_of_the_same_thing_en_and_zh(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("en", "s1", "I prefer window seats.", at=T1)
+    await tenant.say("en", "s2", "I prefer aisle seats now.", at=T2)
+    assert await _active(tenant, "en", "preference.likes") == ["aisle seats"]
+    assert await _frozen(tenant, "en", "preference.likes") == ["window seats"]
+    await tenant.say("zh", "s1", "我喜欢靠窗的座位", at=T1)
+    await tenant.say("zh", "s2", "我现在喜欢靠过道的座位", at=T2)
+    assert await _active(tenant, "zh", "preference.likes") == ["靠过道的座位"]
+    assert await _frozen(tenant, "zh", "preference.likes") == ["靠窗的座位"]
+
+
+async def test_a_new_liking_with_now_keeps_the_other_likings(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I love jazz.", at=T1)
+    await tenant.say("u", "s2", "I love board games now.", at=T2)
+    assert sorted(await _active(tenant, "u", "preference.likes")) == ["board games", "jazz"]
+
+
+async def test_a_city_the_segmenter_does_not_know_is_where_the_user_lives(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "我住在波尔图", at=T1)
+    assert await _active(tenant, "u", "residence.city") == ["波尔图"]
+    await tenant.say("u", "s2", "我搬到清迈了", at=T2)
+    assert await _active(tenant, "u", "residence.city") == ["清迈"]
+    assert await _frozen(tenant, "u", "residence.city") == ["波尔图"]
+
+
+async def test_no_common_noun_after_a_residence_verb_is_a_city(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我住在宿舍", at=T1)
+    assert await _active(tenant, "u", "residence.city") == []
+
+
+async def test_a_change_cue_and_its_value_in_two_clauses_supersede(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "I live in Bristol.", at=T1)
+    await tenant.say("en", "s2", "And now we've relocated again, to Cardiff, for good.", at=T2)
+    assert await _active(tenant, "en", "residence.city") == ["Cardiff"]
+    assert await _frozen(tenant, "en", "residence.city") == ["Bristol"]
+    await tenant.say("zh", "s1", "我叫王小红", at=T1)
+    await tenant.say("zh", "s2", "我改名了，现在叫王若溪", at=T2)
+    assert await _active(tenant, "zh", "name.full") == ["王若溪"]
+    assert await _frozen(tenant, "zh", "name.full") == ["王小红"]
+
+
+async def test_two_facts_of_one_sentence_keep_their_own_clauses(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "Our office is in Denver, though I live out in Boulder.", at=T1)
+    assert await _active(tenant, "u", "residence.city") == ["Boulder"]
+    assert await _active(tenant, "u", "work.employer") == []
+    assert await _active(tenant, "u", "work.location") == ["Denver"]
+
+
+async def test_a_drink_that_is_my_thing_now_replaces_the_old_one(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "Pepsi is my drink.", at=T1)
+    assert await _active(tenant, "u", "preference.drink") == ["Pepsi"]
+    await tenant.say("u", "s2", "ok so I'm off soda, sparkling water is my thing now", at=T2)
+    assert await _active(tenant, "u", "preference.drink") == ["sparkling water"]
+    assert await _frozen(tenant, "u", "preference.drink") == ["Pepsi"]
+
+
+async def test_a_drink_one_tired_of_is_given_up_but_not_avoided(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I drink a lot of green tea.", at=T1)
+    assert await _active(tenant, "u", "preference.drink") == ["green tea"]
+    await tenant.say("u", "s2", "Green tea got boring, I'm on matcha lattes now.", at=T2)
+    assert await _active(tenant, "u", "preference.drink") == ["matcha lattes"]
+    assert await _frozen(tenant, "u", "preference.drink") == ["green tea"]
+    assert await _active(tenant, "u", "diet.avoid") == []
+
+
+async def test_a_daily_drink_is_the_usual_drink_zh_and_en(tenant: TenantCtx) -> None:
+    await tenant.say("zh", "s1", "我每天晚上都要喝一杯热牛奶", at=T1)
+    assert await _active(tenant, "zh", "preference.drink") == ["热牛奶"]
+    await tenant.say("en", "s1", "I've been drinking oolong every afternoon.", at=T1)
+    assert await _active(tenant, "en", "preference.drink") == ["oolong"]
+    await tenant.say("x", "s1", "咖啡喝了心慌", at=T1)
+    assert await _active(tenant, "x", "preference.drink") == []
+
+
+async def test_an_employer_named_like_a_particle_keeps_its_name(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我在美的做采购", at=T1)
+    assert await _active(tenant, "u", "work.employer") == ["美的"]
+    await tenant.say("u", "s2", "对了，我已经从美的离职了", at=T2)
+    assert await _frozen(tenant, "u", "work.employer") == ["美的"]
