@@ -346,3 +346,12 @@ async def test_an_employer_named_like_a_particle_keeps_its_name(tenant: TenantCt
     assert await _active(tenant, "u", "work.employer") == ["美的"]
     await tenant.say("u", "s2", "对了，我已经从美的离职了", at=T2)
     assert await _frozen(tenant, "u", "work.employer") == ["美的"]
+
+
+async def test_an_age_in_words_zh_and_en(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "I'm twenty-seven.", at=T1)
+    assert await _active(tenant, "en", "age") == ["27"]
+    await tenant.say("zh", "s1", "我今年二十八了", at=T1)
+    assert await _active(tenant, "zh", "age") == ["28"]
+    await tenant.say("x", "s1", "我今年大三了", at=T1)
+    assert await _active(tenant, "x", "age") == []

@@ -699,9 +699,49 @@ def birthday(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     return [_fact(state, clause, "birthday", value, content)]
 
 
+_EN_UNITS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_EN_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def en_int(text: str) -> int | None:
+    """An English number in words up to 99 (``"twenty-seven"`` → 27); ``None`` otherwise."""
+    words = re.split(r"[\s-]+", text.strip().lower())
+    if len(words) == 1 and words[0] in _EN_UNITS:
+        return _EN_UNITS.index(words[0])
+    if words and words[0] in _EN_TENS[2:]:
+        tens = _EN_TENS.index(words[0]) * 10
+        if len(words) == 1:
+            return tens
+        if len(words) == 2 and words[1] in _EN_UNITS[1:10]:
+            return tens + _EN_UNITS.index(words[1])
+    return None
+
+
 def age(m: re.Match[str], clause: _Clause, state: _State) -> Built:
-    """``age`` in years, validated (1–129)."""
-    years = cn_int(m.group("v"))
+    """``age`` in years, validated (1–129); digits, Chinese numerals or English words."""
+    v = m.group("v")
+    years = int(v) if v.isdigit() else (cn_int(v) if _HAN.search(v) else en_int(v))
     if years is None or not 0 < years < 130:
         return None
     content = f"今年{years}岁" if clause.lang == "zh" else f"is {years} years old"
@@ -907,7 +947,16 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         birthday,
     ),
     ("age", "zh", r"^我?(?:今年|已经|快)*(?P<v>[\d零一二两三四五六七八九十]{1,3})(?:周)?岁", age),
-    ("age", "en", r"^I(?:'m| am) (?P<v>\d{1,3})(?: years? old| yo)?$", age),
+    # "我今年二十八了": a number after 今年 and nothing but 了 is an age
+    ("age", "zh", r"^我?(?:今年|已经)+(?:都|快)?(?P<v>[\d零一二两三四五六七八九十]{1,3})了?$", age),
+    (
+        "age",
+        "en",
+        r"^I(?:'m| am) (?:(?:now|just|already|turning) )?(?P<v>\d{1,3}|(?:twenty|thirty|forty|fifty"
+        r"|sixty|seventy|eighty|ninety)(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))?"
+        r"|eighteen|nineteen)(?: years? old| yo)?$",
+        age,
+    ),
     # identity
     (
         "name",
