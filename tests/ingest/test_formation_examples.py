@@ -355,3 +355,14 @@ async def test_an_age_in_words_zh_and_en(tenant: TenantCtx) -> None:
     assert await _active(tenant, "zh", "age") == ["28"]
     await tenant.say("x", "s1", "我今年大三了", at=T1)
     assert await _active(tenant, "x", "age") == []
+
+
+async def test_a_pet_that_is_someone_elses_is_withdrawn_en_and_zh(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "I have a dog called Bruno.", at=T1)
+    await tenant.say("en", "s2", "No, sorry, Bruno is my neighbour's dog, not mine.", at=T2)
+    assert [v for v in await _active(tenant, "en", "pets.name") if v] == []
+    assert await _frozen(tenant, "en", "pets.name") == ["bruno"]
+    await tenant.say("zh", "s1", "我养了一只仓鼠叫团子", at=T1)
+    await tenant.say("zh", "s2", "不对，团子是我室友的，我自己没养", at=T2)
+    assert [v for v in await _active(tenant, "zh", "pets.name") if v] == []
+    assert await _frozen(tenant, "zh", "pets.name") == ["团子"]

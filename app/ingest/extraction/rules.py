@@ -1907,6 +1907,8 @@ def _semantic(
             continue
         if guess.family == "other" and not semantic.own_subject(clause.raw):
             continue  # "太折腾": a remark, not a fact about the user
+        if semantic.not_mine(clause.raw):
+            continue  # "Bruno is my neighbour's dog": someone else's, withdrawn (_withdrawal)
         new: list[ExtractedFact] = []
         content = _content(clause)
         is_change = semantic.has_change_cue(clause.raw)
