@@ -366,3 +366,15 @@ async def test_a_pet_that_is_someone_elses_is_withdrawn_en_and_zh(tenant: Tenant
     await tenant.say("zh", "s2", "不对，团子是我室友的，我自己没养", at=T2)
     assert [v for v in await _active(tenant, "zh", "pets.name") if v] == []
     assert await _frozen(tenant, "zh", "pets.name") == ["团子"]
+
+
+async def test_a_budget_cut_replaces_the_budget_en_and_zh(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "The budget for the app is $30,000.", at=T1)
+    await tenant.say("en", "s2", "Client cut the budget to $20,000.", at=T2)
+    assert await _active(tenant, "en", "project.budget") == ["$20,000"]
+    assert await _frozen(tenant, "en", "project.budget") == ["$30,000"]
+    await tenant.say("zh", "s1", "这个项目预算五十万", at=T1)
+    assert await _active(tenant, "zh", "project.budget") == ["五十万"]
+    await tenant.say("zh", "s2", "预算砍到三十万了", at=T2)
+    assert await _active(tenant, "zh", "project.budget") == ["三十万"]
+    assert await _frozen(tenant, "zh", "project.budget") == ["五十万"]

@@ -669,9 +669,11 @@ def budget(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     """``project.budget``: the amount as written ("50万", "$5,000"), validated as a number."""
     value = re.sub(r"\s+", "", m.group("v")) if clause.lang == "zh" else m.group("v").strip()
     value = re.sub(r"(?:元|块钱?|人民币)$", "", value)
-    if not re.search(r"\d", value):
+    if not re.search(r"\d|[一二两三四五六七八九十百千]+(?:万|千|亿)", value):
         return None
     qualifier = m.group("q") or ""
+    # "cut the budget to $20,000", "预算砍到三十万了": a new amount in place of the old
+    changed = bool(_BUDGET_CHANGE.search(qualifier) or _BUDGET_CHANGE.search(clause.text))
     bound = (
         "max" if _BUDGET_MAX.search(qualifier) else "min" if _BUDGET_MIN.search(qualifier) else None
     )
@@ -681,7 +683,16 @@ def budget(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     else:
         content = ("project " if project else "") + m.group(0).strip()
     meta: dict[str, object] = {"bound": bound} if bound else {}
-    return [_fact(state, clause, "project.budget", value, content, metadata=meta)]
+    return [
+        _fact(state, clause, "project.budget", value, content, correction=changed, metadata=meta)
+    ]
+
+
+_BUDGET_CHANGE = re.compile(
+    r"\b(?:cut|raised|increased|reduced|lowered|bumped|dropped|slashed|trimmed|upped|changed)\b"
+    r"|(?:砍|降|涨|提|减|加|调|改|缩)(?:到|至|成)",
+    re.I,
+)
 
 
 def birthday(m: re.Match[str], clause: _Clause, state: _State) -> Built:
@@ -930,7 +941,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "budget",
         "zh",
-        r"预算(?P<q>[^\d]{0,6}?)(?P<v>\d+(?:\.\d+)?\s*(?:万|千|百|亿|k|K|w|W)?(?:元|块钱?|人民币|美元|美金|刀)?)",
+        r"预算(?P<q>[^\d零一二两三四五六七八九十]{0,6}?)(?P<v>\d+(?:\.\d+)?\s*(?:万|千|百|亿|k|K|w|W)?"
+        r"(?:元|块钱?|人民币|美元|美金|刀)?|[一二两三四五六七八九十百千]+(?:万|千|亿)(?:元|块钱?|人民币|美元|美金)?)",
         budget,
     ),
     (
