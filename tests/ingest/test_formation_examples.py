@@ -378,3 +378,15 @@ async def test_a_budget_cut_replaces_the_budget_en_and_zh(tenant: TenantCtx) -> 
     await tenant.say("zh", "s2", "预算砍到三十万了", at=T2)
     assert await _active(tenant, "zh", "project.budget") == ["三十万"]
     assert await _frozen(tenant, "zh", "project.budget") == ["五十万"]
+
+
+async def test_a_drink_given_up_for_another_is_a_switch_not_an_avoidance(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "I usually drink jasmine tea.", at=T1)
+    await tenant.say(
+        "u", "s2", "I stopped drinking jasmine tea, it's all hot chocolate now.", at=T2
+    )
+    assert await _active(tenant, "u", "preference.drink") == ["hot chocolate"]
+    assert await _frozen(tenant, "u", "preference.drink") == ["jasmine tea"]
+    assert await _active(tenant, "u", "diet.avoid") == []

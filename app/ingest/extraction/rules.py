@@ -1762,7 +1762,25 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     ]
     facts += _implied(turn, facts)
     _change_cues(turn, facts)
+    facts = _switched_drink(facts)
     return facts + _withdrawal(turn, facts)
+
+
+def _switched_drink(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A drink given up for another in the same turn ("I stopped drinking jasmine tea, it's all
+    hot chocolate now") is a switch, not an avoidance: the new drink retracts the old one, and
+    no ``diet.avoid`` is formed for it."""
+    given_up = {
+        r.lower()
+        for f in facts
+        if f.key == "preference.drink" and f.value and f.retracts
+        for r in f.retracts
+    }
+    if not given_up:
+        return facts
+    return [
+        f for f in facts if not (f.key == "diet.avoid" and f.value and f.value.lower() in given_up)
+    ]
 
 
 _NOT_DRINKING = re.compile(
