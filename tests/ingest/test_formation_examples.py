@@ -286,3 +286,132 @@ async def test_an_employer_named_in_its_slot_is_formed(tenant: TenantCtx) -> Non
     assert await _active(tenant, "a", "work.employer") == ["Google"]
     await tenant.say("b", "s1", "These days I'm with Initech, mostly doing support.", at=T1)
     assert await _active(tenant, "b", "work.employer") == ["Initech"]
+
+
+async def test_a_changed_taste_replaces_the_kind_of_the_same_thing_en_and_zh(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("en", "s1", "I prefer window seats.", at=T1)
+    await tenant.say("en", "s2", "I prefer aisle seats now.", at=T2)
+    assert await _active(tenant, "en", "preference.likes") == ["aisle seats"]
+    assert await _frozen(tenant, "en", "preference.likes") == ["window seats"]
+    await tenant.say("zh", "s1", "我喜欢靠窗的座位", at=T1)
+    await tenant.say("zh", "s2", "我现在喜欢靠过道的座位", at=T2)
+    assert await _active(tenant, "zh", "preference.likes") == ["靠过道的座位"]
+    assert await _frozen(tenant, "zh", "preference.likes") == ["靠窗的座位"]
+
+
+async def test_a_new_liking_with_now_keeps_the_other_likings(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I love jazz.", at=T1)
+    await tenant.say("u", "s2", "I love board games now.", at=T2)
+    assert sorted(await _active(tenant, "u", "preference.likes")) == ["board games", "jazz"]
+
+
+async def test_a_city_the_segmenter_does_not_know_is_where_the_user_lives(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "我住在波尔图", at=T1)
+    assert await _active(tenant, "u", "residence.city") == ["波尔图"]
+    await tenant.say("u", "s2", "我搬到清迈了", at=T2)
+    assert await _active(tenant, "u", "residence.city") == ["清迈"]
+    assert await _frozen(tenant, "u", "residence.city") == ["波尔图"]
+
+
+async def test_no_common_noun_after_a_residence_verb_is_a_city(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我住在宿舍", at=T1)
+    assert await _active(tenant, "u", "residence.city") == []
+
+
+async def test_a_change_cue_and_its_value_in_two_clauses_supersede(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "I live in Bristol.", at=T1)
+    await tenant.say("en", "s2", "And now we've relocated again, to Cardiff, for good.", at=T2)
+    assert await _active(tenant, "en", "residence.city") == ["Cardiff"]
+    assert await _frozen(tenant, "en", "residence.city") == ["Bristol"]
+    await tenant.say("zh", "s1", "我叫王小红", at=T1)
+    await tenant.say("zh", "s2", "我改名了，现在叫王若溪", at=T2)
+    assert await _active(tenant, "zh", "name.full") == ["王若溪"]
+    assert await _frozen(tenant, "zh", "name.full") == ["王小红"]
+
+
+async def test_two_facts_of_one_sentence_keep_their_own_clauses(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "Our office is in Denver, though I live out in Boulder.", at=T1)
+    assert await _active(tenant, "u", "residence.city") == ["Boulder"]
+    assert await _active(tenant, "u", "work.employer") == []
+    assert await _active(tenant, "u", "work.location") == ["Denver"]
+
+
+async def test_a_drink_that_is_my_thing_now_replaces_the_old_one(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "Pepsi is my drink.", at=T1)
+    assert await _active(tenant, "u", "preference.drink") == ["Pepsi"]
+    await tenant.say("u", "s2", "ok so I'm off soda, sparkling water is my thing now", at=T2)
+    assert await _active(tenant, "u", "preference.drink") == ["sparkling water"]
+    assert await _frozen(tenant, "u", "preference.drink") == ["Pepsi"]
+
+
+async def test_a_drink_one_tired_of_is_given_up_but_not_avoided(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I drink a lot of green tea.", at=T1)
+    assert await _active(tenant, "u", "preference.drink") == ["green tea"]
+    await tenant.say("u", "s2", "Green tea got boring, I'm on matcha lattes now.", at=T2)
+    assert await _active(tenant, "u", "preference.drink") == ["matcha lattes"]
+    assert await _frozen(tenant, "u", "preference.drink") == ["green tea"]
+    assert await _active(tenant, "u", "diet.avoid") == []
+
+
+async def test_a_daily_drink_is_the_usual_drink_zh_and_en(tenant: TenantCtx) -> None:
+    await tenant.say("zh", "s1", "我每天晚上都要喝一杯热牛奶", at=T1)
+    assert await _active(tenant, "zh", "preference.drink") == ["热牛奶"]
+    await tenant.say("en", "s1", "I've been drinking oolong every afternoon.", at=T1)
+    assert await _active(tenant, "en", "preference.drink") == ["oolong"]
+    await tenant.say("x", "s1", "咖啡喝了心慌", at=T1)
+    assert await _active(tenant, "x", "preference.drink") == []
+
+
+async def test_an_employer_named_like_a_particle_keeps_its_name(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我在美的做采购", at=T1)
+    assert await _active(tenant, "u", "work.employer") == ["美的"]
+    await tenant.say("u", "s2", "对了，我已经从美的离职了", at=T2)
+    assert await _frozen(tenant, "u", "work.employer") == ["美的"]
+
+
+async def test_an_age_in_words_zh_and_en(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "I'm twenty-seven.", at=T1)
+    assert await _active(tenant, "en", "age") == ["27"]
+    await tenant.say("zh", "s1", "我今年二十八了", at=T1)
+    assert await _active(tenant, "zh", "age") == ["28"]
+    await tenant.say("x", "s1", "我今年大三了", at=T1)
+    assert await _active(tenant, "x", "age") == []
+
+
+async def test_a_pet_that_is_someone_elses_is_withdrawn_en_and_zh(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "I have a dog called Bruno.", at=T1)
+    await tenant.say("en", "s2", "No, sorry, Bruno is my neighbour's dog, not mine.", at=T2)
+    assert [v for v in await _active(tenant, "en", "pets.name") if v] == []
+    assert await _frozen(tenant, "en", "pets.name") == ["bruno"]
+    await tenant.say("zh", "s1", "我养了一只仓鼠叫团子", at=T1)
+    await tenant.say("zh", "s2", "不对，团子是我室友的，我自己没养", at=T2)
+    assert [v for v in await _active(tenant, "zh", "pets.name") if v] == []
+    assert await _frozen(tenant, "zh", "pets.name") == ["团子"]
+
+
+async def test_a_budget_cut_replaces_the_budget_en_and_zh(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "The budget for the app is $30,000.", at=T1)
+    await tenant.say("en", "s2", "Client cut the budget to $20,000.", at=T2)
+    assert await _active(tenant, "en", "project.budget") == ["$20,000"]
+    assert await _frozen(tenant, "en", "project.budget") == ["$30,000"]
+    await tenant.say("zh", "s1", "这个项目预算五十万", at=T1)
+    assert await _active(tenant, "zh", "project.budget") == ["五十万"]
+    await tenant.say("zh", "s2", "预算砍到三十万了", at=T2)
+    assert await _active(tenant, "zh", "project.budget") == ["三十万"]
+    assert await _frozen(tenant, "zh", "project.budget") == ["五十万"]
+
+
+async def test_a_drink_given_up_for_another_is_a_switch_not_an_avoidance(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "I usually drink jasmine tea.", at=T1)
+    await tenant.say(
+        "u", "s2", "I stopped drinking jasmine tea, it's all hot chocolate now.", at=T2
+    )
+    assert await _active(tenant, "u", "preference.drink") == ["hot chocolate"]
+    assert await _frozen(tenant, "u", "preference.drink") == ["jasmine tea"]
+    assert await _active(tenant, "u", "diet.avoid") == []

@@ -669,9 +669,11 @@ def budget(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     """``project.budget``: the amount as written ("50万", "$5,000"), validated as a number."""
     value = re.sub(r"\s+", "", m.group("v")) if clause.lang == "zh" else m.group("v").strip()
     value = re.sub(r"(?:元|块钱?|人民币)$", "", value)
-    if not re.search(r"\d", value):
+    if not re.search(r"\d|[一二两三四五六七八九十百千]+(?:万|千|亿)", value):
         return None
     qualifier = m.group("q") or ""
+    # "cut the budget to $20,000", "预算砍到三十万了": a new amount in place of the old
+    changed = bool(_BUDGET_CHANGE.search(qualifier) or _BUDGET_CHANGE.search(clause.text))
     bound = (
         "max" if _BUDGET_MAX.search(qualifier) else "min" if _BUDGET_MIN.search(qualifier) else None
     )
@@ -681,7 +683,16 @@ def budget(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     else:
         content = ("project " if project else "") + m.group(0).strip()
     meta: dict[str, object] = {"bound": bound} if bound else {}
-    return [_fact(state, clause, "project.budget", value, content, metadata=meta)]
+    return [
+        _fact(state, clause, "project.budget", value, content, correction=changed, metadata=meta)
+    ]
+
+
+_BUDGET_CHANGE = re.compile(
+    r"\b(?:cut|raised|increased|reduced|lowered|bumped|dropped|slashed|trimmed|upped|changed)\b"
+    r"|(?:砍|降|涨|提|减|加|调|改|缩)(?:到|至|成)",
+    re.I,
+)
 
 
 def birthday(m: re.Match[str], clause: _Clause, state: _State) -> Built:
@@ -699,9 +710,49 @@ def birthday(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     return [_fact(state, clause, "birthday", value, content)]
 
 
+_EN_UNITS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_EN_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def en_int(text: str) -> int | None:
+    """An English number in words up to 99 (``"twenty-seven"`` → 27); ``None`` otherwise."""
+    words = re.split(r"[\s-]+", text.strip().lower())
+    if len(words) == 1 and words[0] in _EN_UNITS:
+        return _EN_UNITS.index(words[0])
+    if words and words[0] in _EN_TENS[2:]:
+        tens = _EN_TENS.index(words[0]) * 10
+        if len(words) == 1:
+            return tens
+        if len(words) == 2 and words[1] in _EN_UNITS[1:10]:
+            return tens + _EN_UNITS.index(words[1])
+    return None
+
+
 def age(m: re.Match[str], clause: _Clause, state: _State) -> Built:
-    """``age`` in years, validated (1–129)."""
-    years = cn_int(m.group("v"))
+    """``age`` in years, validated (1–129); digits, Chinese numerals or English words."""
+    v = m.group("v")
+    years = int(v) if v.isdigit() else (cn_int(v) if _HAN.search(v) else en_int(v))
     if years is None or not 0 < years < 130:
         return None
     content = f"今年{years}岁" if clause.lang == "zh" else f"is {years} years old"
@@ -890,7 +941,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "budget",
         "zh",
-        r"预算(?P<q>[^\d]{0,6}?)(?P<v>\d+(?:\.\d+)?\s*(?:万|千|百|亿|k|K|w|W)?(?:元|块钱?|人民币|美元|美金|刀)?)",
+        r"预算(?P<q>[^\d零一二两三四五六七八九十]{0,6}?)(?P<v>\d+(?:\.\d+)?\s*(?:万|千|百|亿|k|K|w|W)?"
+        r"(?:元|块钱?|人民币|美元|美金|刀)?|[一二两三四五六七八九十百千]+(?:万|千|亿)(?:元|块钱?|人民币|美元|美金)?)",
         budget,
     ),
     (
@@ -907,7 +959,16 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         birthday,
     ),
     ("age", "zh", r"^我?(?:今年|已经|快)*(?P<v>[\d零一二两三四五六七八九十]{1,3})(?:周)?岁", age),
-    ("age", "en", r"^I(?:'m| am) (?P<v>\d{1,3})(?: years? old| yo)?$", age),
+    # "我今年二十八了": a number after 今年 and nothing but 了 is an age
+    ("age", "zh", r"^我?(?:今年|已经)+(?:都|快)?(?P<v>[\d零一二两三四五六七八九十]{1,3})了?$", age),
+    (
+        "age",
+        "en",
+        r"^I(?:'m| am) (?:(?:now|just|already|turning) )?(?P<v>\d{1,3}|(?:twenty|thirty|forty|fifty"
+        r"|sixty|seventy|eighty|ninety)(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))?"
+        r"|eighteen|nineteen)(?: years? old| yo)?$",
+        age,
+    ),
     # identity
     (
         "name",
@@ -1701,7 +1762,25 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     ]
     facts += _implied(turn, facts)
     _change_cues(turn, facts)
+    facts = _switched_drink(facts)
     return facts + _withdrawal(turn, facts)
+
+
+def _switched_drink(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A drink given up for another in the same turn ("I stopped drinking jasmine tea, it's all
+    hot chocolate now") is a switch, not an avoidance: the new drink retracts the old one, and
+    no ``diet.avoid`` is formed for it."""
+    given_up = {
+        r.lower()
+        for f in facts
+        if f.key == "preference.drink" and f.value and f.retracts
+        for r in f.retracts
+    }
+    if not given_up:
+        return facts
+    return [
+        f for f in facts if not (f.key == "diet.avoid" and f.value and f.value.lower() in given_up)
+    ]
 
 
 _NOT_DRINKING = re.compile(
@@ -1867,6 +1946,8 @@ def _semantic(
             continue
         if guess.family == "other" and not semantic.own_subject(clause.raw):
             continue  # "太折腾": a remark, not a fact about the user
+        if semantic.not_mine(clause.raw):
+            continue  # "Bruno is my neighbour's dog": someone else's, withdrawn (_withdrawal)
         new: list[ExtractedFact] = []
         content = _content(clause)
         is_change = semantic.has_change_cue(clause.raw)

@@ -506,6 +506,14 @@ _ENDED_EN = re.compile(
     r"|\bmy\s+(?P<b>[\w' -]{2,30}?)\s+(?:is|are)\s+(?:back to normal|gone|cured|fine now)"
     r"|\b(?P<c>[A-Z][\w'-]+)\s+(?:passed away|died|is gone)"
 )
+# someone else's, not the user's: a correction by possession ("No, Bruno is my neighbour's
+# dog, not mine", "团子是我室友的，我自己没养")
+_NOT_MINE = re.compile(
+    r"\b(?P<a>[A-Z][\w'-]+)\s+is\s+(?:actually\s+|really\s+)?(?:my|our)\s+[a-z]+'s\b"
+    r"|(?:^|[，,。！!\s])(?:不对|不是|其实)?[，,]?(?![我你他她它这那])(?P<b>[\u4e00-\u9fff]{1,6}?)"
+    r"(?:其实)?是我"
+    r"(?!自己)[\u4e00-\u9fff]{1,3}的(?=$|[，,。！!])"
+)
 # tired of a thing ("rooibos got boring"): given up, but not avoided
 _TIRED_EN = re.compile(
     r"(?:^|[,;]\s*)(?:(?:honestly|so|but|and|well|ok|okay|yeah)\s+)?"
@@ -521,8 +529,13 @@ _WITHDRAWN_KEY = (
     (re.compile(r"\bliv(?:e|ing)\b|住", re.I), "residence.city"),
     (re.compile(r"\b(?:like|love|into|fan)\b|喜欢|兴趣|吃腻", re.I), "preference.likes"),
     (re.compile(r"normal|recovered|cured|治好|痊愈|康复", re.I), "health.condition"),
-    (re.compile(r"passed away|died|去世", re.I), "pets.name"),
+    (re.compile(r"passed away|died|去世|'s dog|'s cat|没养|\bnot mine\b", re.I), "pets.name"),
 )
+
+
+def not_mine(text: str) -> bool:
+    """True if ``text`` says a thing is someone else's ("Bruno is my neighbour's dog")."""
+    return bool(_NOT_MINE.search(text))
 
 
 def withdrawal_key(text: str) -> str | None:
@@ -620,6 +633,8 @@ def quit_objects(text: str, *, tired: bool = True) -> list[str]:
     for m in _LIFTED.finditer(text):
         found.extend(_LIFT_LEAD.sub("", g) for g in m.groupdict().values() if g)
     for m in _ENDED_EN.finditer(text):
+        found.extend(g for g in m.groupdict().values() if g)
+    for m in _NOT_MINE.finditer(text):
         found.extend(g for g in m.groupdict().values() if g)
     out = []
     for raw in found:
