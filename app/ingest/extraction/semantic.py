@@ -1155,7 +1155,7 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
 # hiring ("Google hired me"). A capitalised word elsewhere — a sentence's first word ("Growing
 # my customer base…", "It's been…"), a name addressed ("Thanks, Gina") — names no employer.
 _EMPLOYER_SLOT = re.compile(
-    r"\b(?:at|for|with|in|from|join(?:ed|ing|s)?|left|leaving|quit|quitting)\s+(?:the\s+)?\x00"
+    r"\b(?:at|for|with|in|into|from|join(?:ed|ing|s)?|left|leaving|quit|quitting)\s+(?:the\s+)?\x00"
     r"|\x00\s+(?:hired|employs|recruited|pays|took me on|offered me)\b"
     r"|\x00\s+(?:is|was) (?:my|our) (?:employer|company|workplace)\b",
     re.I,
