@@ -1,5 +1,5 @@
 """One active row per single-valued key and scope, whatever path a fact takes through the
-messages endpoint: two value-less statements of one key (a retraction: "I won't quit"), a
+memory and messages endpoints: two value-less statements of one key, a
 "remember" cue, a promotion to user scope where the user scope holds the key, a restated
 fact and an emphasis on a fact already active. Through the HTTP API: the messages job must
 succeed (a job that fails loses the request's turns for formation)."""
@@ -24,25 +24,27 @@ async def active(tenant: TenantCtx, user: str, key: str, **params: str) -> list[
 async def test_a_second_value_less_statement_of_a_single_valued_key_supersedes_the_first(
     tenant: TenantCtx,
 ) -> None:
-    # The LoCoMo turns (conv-30, D18:10 then D19:2) that failed the job: each forms a
-    # work.employer retraction without a value ("quit").
-    first = await tenant.say(
-        "u",
-        "session-18",
-        "Jon: Thanks, Gina! I won't quit - your words motivate me to keep going",
-        at="2023-07-21T17:44:00+00:00",
-    )
-    [old] = [m for m in first["memories"] if m["key"] == "work.employer"]
+    # Two statements of one single-valued key without a value (the sentence kept as the
+    # content): the second supersedes the first; none may stay active beside it.
+    async def write(content: str, at: str) -> dict[str, Any]:
+        r = await tenant.client.post(
+            f"{tenant.user('u')}/memories?wait=true",
+            json={
+                "content": content,
+                "type": "profile",
+                "key": "work.employer",
+                "infer": False,
+                "occurred_at": at,
+            },
+            headers=tenant.headers,
+        )
+        assert r.status_code == 201, r.text
+        [m] = [m for m in r.json()["memories"] if m["content"] == content]
+        return m
+
+    old = await write("works somewhere new, did not say where", "2023-07-21T17:44:00+00:00")
     assert old["value"] is None
-    second = await tenant.say(
-        "u",
-        "session-19",
-        "Gina: Hey Jon! Remember, just do it! You should get to the point where anyone else "
-        "would quit and you're not going to stop there. No, what are you waiting for? Do it! "
-        "Just do it!",
-        at="2023-07-23T18:46:00+00:00",
-    )
-    [new] = [m for m in second["memories"] if m["key"] == "work.employer" and m["id"] != old["id"]]
+    new = await write("changed jobs again, still not saying where", "2023-07-23T18:46:00+00:00")
     assert new["status"] == "active" and new["value"] is None
     [kept] = await active(tenant, "u", "work.employer")
     assert kept["id"] == new["id"]
