@@ -59,7 +59,9 @@ class MessageIn(BaseModel):
         if value is None:
             return None
         value = value.strip(" ")
-        if not value or not all(c.isalnum() or c in "_.:' -" for c in value):
+        if not value:
+            raise ValueError("a name must not be blank")
+        if not all(c.isalnum() or c in "_.:' -" for c in value):
             raise ValueError(
                 "a name is letters of any script, digits, spaces inside and _ . : ' - only"
             )

@@ -46,7 +46,7 @@ class Parts:
     task_head: list[str]  # name and slots
     task_steps: list[str]  # oldest first
     summary: list[str]  # oldest first; tagged lines are never dropped
-    turns: list[tuple[str, str]]  # (role, content), oldest first
+    turns: list[tuple[str, str, str | None]]  # (role, content, name), oldest first
     dropped: dict[str, int] = field(default_factory=dict)
     reminders: list[str] = field(default_factory=list)  # newest change first
 
@@ -85,13 +85,25 @@ def render_text(p: Parts) -> str:
     return (
         system
         + "\n\nRecent conversation:\n"
-        + "\n".join(f"{role}: {content}" for role, content in p.turns)
+        + "\n".join(f"{turn_label(role, name)}: {content}" for role, content, name in p.turns)
     )
+
+
+def turn_label(role: str, name: str | None) -> str:
+    """How a recent turn is introduced in the text form: its role, and who said it when the
+    turn names its speaker (``user (Caroline)``)."""
+    return f"{role} ({name})" if name else role
+
+
+def memory_line(content: str, speaker: str | None) -> str:
+    """A relevant memory in the context: its content, after its speaker when it was said by a
+    named participant (``Caroline: I went to the support group``)."""
+    return f"{speaker}: {content}" if speaker else content
 
 
 def render_messages(p: Parts) -> list[ChatMessage]:
     return [ChatMessage(role="system", content=render_system(p))] + [
-        ChatMessage(role=role, content=content) for role, content in p.turns
+        ChatMessage(role=role, content=content, name=name) for role, content, name in p.turns
     ]
 
 
@@ -104,7 +116,10 @@ class ContextService:
 
     def _messages_tokens(self, p: Parts) -> int:
         return (
-            sum(message_tokens(self.count, m.content) for m in render_messages(p))
+            sum(
+                message_tokens(self.count, m.content) + (self.count(m.name) if m.name else 0)
+                for m in render_messages(p)
+            )
             + REPLY_PRIMING_TOKENS
         )
 
@@ -180,17 +195,21 @@ class ContextService:
             ]
         )
         turns = [
-            (m.role, privacy.reveal_personal(m.content, m.sealed, owner) or "")
+            (
+                m.role,
+                privacy.reveal_personal(m.content, m.sealed, owner) or "",
+                m.name if m.role == "user" else None,
+            )
             for m in recent
             if m.role in ("user", "assistant")
         ]
         # A kept turn (episode) that the recent conversation shows anyway is not repeated
         # among the memories: same words, same budget spent twice.
-        replayed = {" ".join(text.split()) for role, text in turns if role == "user"}
+        replayed = {" ".join(text.split()) for role, text, _ in turns if role == "user"}
         parts = Parts(
             constraints=constraints,
             memories=[
-                m.content
+                memory_line(m.content, m.speaker)
                 for m in (recall.memories if recall else [])
                 if not (m.type == "episode" and " ".join(m.content.split()) in replayed)
             ],
@@ -295,7 +314,8 @@ class ContextService:
             ),
             "summary": ContextSection(tokens=cost(p.summary), items=len(p.summary)),
             "recent_turns": ContextSection(
-                tokens=cost([f"{r}: {c}" for r, c in p.turns]), items=len(p.turns)
+                tokens=cost([f"{turn_label(r, n)}: {c}" for r, c, n in p.turns]),
+                items=len(p.turns),
             ),
         }
         for name, section in sections.items():

@@ -159,6 +159,11 @@ class RecalledMemory(BaseModel):
     occurred_at: datetime
     created_at: datetime
     superseded_by: uuid.UUID | None = None
+    speaker: str | None = Field(
+        default=None,
+        description="Who said it: the `name` of the turn it was kept or formed from, when the "
+        "turn named its speaker (docs/sessions.md, Who said it)",
+    )
     valid_to: datetime | None = Field(
         default=None, description="When the fact stopped holding (null: still holds)"
     )
@@ -193,6 +198,9 @@ class RecallResponse(BaseModel):
 class ChatMessage(BaseModel):
     role: str
     content: str
+    name: str | None = Field(
+        default=None, description="Who said a user turn, when the turn named its speaker"
+    )
 
 
 class ContextSection(BaseModel):

@@ -109,6 +109,7 @@ def _recalled(
         created_at=m.created_at,
         superseded_by=m.superseded_by,
         valid_to=m.valid_to,
+        speaker=(m.origin or {}).get("speaker"),
         explain=ScoreFactors(
             similarity=row.similarity,
             text_rank=row.text_rank,

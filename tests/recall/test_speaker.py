@@ -213,3 +213,33 @@ async def test_a_fact_formed_from_a_named_turn_is_lifted_by_its_speaker(
     r = await tenant.recall(user, "Where does Caroline work?", at=AT, explain=True)
     fact = next(m for m in r["memories"] if m["key"] == "work.employer")
     assert fact["explain"]["speaker_score"] == 1.0
+
+
+async def test_recall_and_the_context_say_who_said_it(tenant: TenantCtx) -> None:
+    user = "speaker-context"
+    await say(tenant, user, "Caroline", "I went to the LGBTQ support group yesterday.")
+    await say(tenant, user, "Melanie", "I signed up for a pottery class.")
+    r = await tenant.recall(user, "What did Caroline do yesterday?", types=["episode"])
+    speakers = {m["content"]: m["speaker"] for m in r["memories"]}
+    assert speakers["I went to the LGBTQ support group yesterday."] == "Caroline"
+    assert speakers["I signed up for a pottery class."] == "Melanie"
+    ctx = await tenant.client.get(
+        f"{tenant.user(user)}/sessions/s1/context",
+        params={"query": "What did Caroline do?"},
+        headers=tenant.headers,
+    )
+    assert ctx.status_code == 200, ctx.text
+    turns = [(m["role"], m["name"], m["content"]) for m in ctx.json()["messages"][1:]]
+    assert ("user", "Caroline", "I went to the LGBTQ support group yesterday.") in turns
+    assert ("user", "Melanie", "I signed up for a pottery class.") in turns
+    assert "user (Caroline): I went to the LGBTQ support group yesterday." in ctx.json()["text"]
+
+
+async def test_a_blank_name_says_so(tenant: TenantCtx) -> None:
+    r = await tenant.client.post(
+        f"{tenant.user('speaker-blank2')}/sessions/s1/messages",
+        json={"messages": [{"role": "user", "name": "  ", "content": "I like green tea."}]},
+        headers=tenant.headers,
+    )
+    assert r.status_code == 422
+    assert "blank" in r.text

@@ -163,6 +163,10 @@ class ArbitrationRead(BaseModel):
 class ChatMessage(BaseModel):
     role: Annotated[str, Field(title="Role")]
     content: Annotated[str, Field(title="Content")]
+    name: Annotated[
+        str | None,
+        Field(description="Who said a user turn, when the turn named its speaker", title="Name"),
+    ] = None
 
 
 class ConstraintRead(BaseModel):
@@ -1432,6 +1436,13 @@ class RecalledMemory(BaseModel):
     occurred_at: Annotated[AwareDatetime, Field(title="Occurred At")]
     created_at: Annotated[AwareDatetime, Field(title="Created At")]
     superseded_by: Annotated[UUID | None, Field(title="Superseded By")] = None
+    speaker: Annotated[
+        str | None,
+        Field(
+            description="Who said it: the `name` of the turn it was kept or formed from, when the turn named its speaker (docs/sessions.md, Who said it)",
+            title="Speaker",
+        ),
+    ] = None
     valid_to: Annotated[
         AwareDatetime | None,
         Field(description="When the fact stopped holding (null: still holds)", title="Valid To"),
