@@ -122,31 +122,9 @@ def worker(args: argparse.Namespace) -> int:
 
     harness = load_harness(args.harness)
     data = harness.load_locomo(str(args.data))
-    config = {
-        "vector_store": {
-            "provider": "pgvector",
-            "config": {
-                "connection_string": f"postgresql://postgres@/mem0?host={args.socket_dir}",
-                "collection_name": args.collection,
-                "embedding_model_dims": DIM,
-                "hnsw": args.hnsw,
-            },
-        },
-        "embedder": {
-            "provider": "openai",
-            "config": {
-                "model": MODEL,
-                "openai_base_url": args.embed_url,
-                "api_key": "not-needed",
-                "embedding_dims": DIM,
-            },
-        },
-        "llm": {
-            "provider": "openai",
-            "config": {"model": "dummy", "openai_base_url": args.llm_url, "api_key": "not-needed"},
-        },
-        "history_db_path": str(Path(args.out).with_suffix(".history.db")),
-    }
+    config = mem0_config(
+        args, args.collection, args.hnsw, Path(args.out).with_suffix(".history.db")
+    )
     memory = Memory.from_config(config)
     add_s: list[float] = []
     search_s: list[float] = []
