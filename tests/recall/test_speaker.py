@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import pytest
 
 from app.config import Settings
@@ -103,14 +104,20 @@ async def test_no_named_speaker_leaves_the_fusion_as_it_was(
     assert all(m["explain"]["speaker_score"] is None for m in r["memories"])
 
 
-async def test_a_name_outside_the_allowed_characters_is_refused(tenant: TenantCtx) -> None:
-    r = await tenant.client.post(
-        f"{tenant.user('speaker-bad')}/sessions/s1/messages",
-        json={"messages": [{"role": "user", "name": "Ann<script>", "content": "hi there"}]},
-        headers=tenant.headers,
+async def refused(t: TenantCtx, user: str, name: str, content: str) -> httpx.Response:
+    """The answer to a user turn named ``name``: a 422 problem+json (asserted here)."""
+    r = await t.client.post(
+        f"{t.user(user)}/sessions/s1/messages",
+        json={"messages": [{"role": "user", "name": name, "content": content}]},
+        headers=t.headers,
     )
-    assert r.status_code == 422
+    assert r.status_code == 422, r.text
     assert r.headers["content-type"].startswith("application/problem+json")
+    return r
+
+
+async def test_a_name_outside_the_allowed_characters_is_refused(tenant: TenantCtx) -> None:
+    await refused(tenant, "speaker-bad", "Ann<script>", "hi there")
 
 
 async def test_the_same_words_from_two_speakers_keep_both_speakers(tenant: TenantCtx) -> None:
@@ -153,14 +160,9 @@ async def test_a_speaker_the_api_accepts_is_lifted_when_the_query_names_them(
     assert scores.get("I adopted a small grey cat from the shelter.") == 1.0, scores
 
 
-async def test_a_name_of_only_spaces_is_refused(tenant: TenantCtx) -> None:
-    r = await tenant.client.post(
-        f"{tenant.user('speaker-blank')}/sessions/s1/messages",
-        json={"messages": [{"role": "user", "name": "   ", "content": "I like green tea."}]},
-        headers=tenant.headers,
-    )
-    assert r.status_code == 422, r.text
-    assert r.headers["content-type"].startswith("application/problem+json")
+async def test_a_name_of_only_spaces_is_refused_and_said_blank(tenant: TenantCtx) -> None:
+    r = await refused(tenant, "speaker-blank", "   ", "I like green tea.")
+    assert "blank" in r.text
 
 
 async def test_export_with_messages_keeps_who_said_each_turn(tenant: TenantCtx) -> None:
@@ -191,16 +193,7 @@ async def test_another_participants_correction_does_not_freeze_the_speakers_turn
 
 
 async def test_a_name_holding_a_sealed_value_is_refused(tenant: TenantCtx) -> None:
-    r = await tenant.client.post(
-        f"{tenant.user('speaker-secret')}/sessions/s1/messages",
-        json={
-            "messages": [
-                {"role": "user", "name": "4111 1111 1111 1111", "content": "I like green tea."}
-            ]
-        },
-        headers=tenant.headers,
-    )
-    assert r.status_code == 422, r.text
+    r = await refused(tenant, "speaker-secret", "4111 1111 1111 1111", "I like green tea.")
     assert r.json()["type"].endswith("secret-in-name")
     assert "4111" not in r.text
 
@@ -233,13 +226,3 @@ async def test_recall_and_the_context_say_who_said_it(tenant: TenantCtx) -> None
     assert ("user", "Caroline", "I went to the LGBTQ support group yesterday.") in turns
     assert ("user", "Melanie", "I signed up for a pottery class.") in turns
     assert "user (Caroline): I went to the LGBTQ support group yesterday." in ctx.json()["text"]
-
-
-async def test_a_blank_name_says_so(tenant: TenantCtx) -> None:
-    r = await tenant.client.post(
-        f"{tenant.user('speaker-blank2')}/sessions/s1/messages",
-        json={"messages": [{"role": "user", "name": "  ", "content": "I like green tea."}]},
-        headers=tenant.headers,
-    )
-    assert r.status_code == 422
-    assert "blank" in r.text
