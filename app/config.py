@@ -134,7 +134,7 @@ class Settings(BaseSettings):
     half_life_fact_days: float = Field(default=30.0, gt=0)
     half_life_event_days: float = Field(default=3.0, gt=0)
     half_life_episode_days: float = Field(
-        default=90.0,
+        default=365.0,
         gt=0,
         description="Half-life of an episode (a verbatim user turn): it decays like an event, "
         "to a floor of decay_floor_episode, and the forgetting pass archives it once faded",

@@ -117,16 +117,16 @@ _K = "CAST(:rank_k AS float8)"
 # put at 0, level with a memory that does not match at all: lo = min(worst, best - spread) with
 # spread :spread_vector (cosine units) for the vector list and best × :spread_text for the
 # full-text list (1 = divide by the best). 1 when hi = lo; 0 for a row not in the list.
-_VECTOR_LO = "least(v.sim_min, v.sim_max - CAST(:spread_vector AS float8))"
-_TEXT_LO = "least(t.text_min, t.text_max * (1.0 - CAST(:spread_text AS float8)))"
+_VECTOR_LO = "least(b.sim_min, b.sim_max - CAST(:spread_vector AS float8))"
+_TEXT_LO = "least(b.text_min, b.text_max * (1.0 - CAST(:spread_text AS float8)))"
 _VECTOR_SCORE = (
-    "CASE WHEN v.id IS NULL THEN 0.0"
-    f" ELSE coalesce((v.similarity - {_VECTOR_LO}) / nullif(v.sim_max - {_VECTOR_LO}, 0), 1.0)"
+    "CASE WHEN b.vector_pos IS NULL THEN 0.0"
+    f" ELSE coalesce((b.similarity - {_VECTOR_LO}) / nullif(b.sim_max - {_VECTOR_LO}, 0), 1.0)"
     " END"
 )
 _TEXT_SCORE = (
-    "CASE WHEN t.id IS NULL THEN 0.0"
-    f" ELSE coalesce((t.text_rank - {_TEXT_LO}) / nullif(t.text_max - {_TEXT_LO}, 0), 1.0)"
+    "CASE WHEN b.text_pos IS NULL THEN 0.0"
+    f" ELSE coalesce((b.text_rank - {_TEXT_LO}) / nullif(b.text_max - {_TEXT_LO}, 0), 1.0)"
     " END"
 )
 _W_VECTOR = "CAST(:w_vector AS float8)"
@@ -368,20 +368,40 @@ def ranked_sql(
              LIMIT :candidates) c
 )"""
         )
-    keep = "id, confidence, scope, type, valid_from, half_life_days"
-    if mode == "vector":
-        candidates = f"SELECT {keep}, similarity FROM vec"
-    elif mode == "text":
-        candidates = f"SELECT {keep}, NULL::float8 AS similarity FROM txt"
-    else:
-        candidates = (
-            f"SELECT {keep}, similarity FROM vec UNION ALL"
-            f" SELECT {keep}, NULL::float8 FROM txt t"
-            " WHERE NOT EXISTS (SELECT 1 FROM vec v WHERE v.id = t.id)"
-        )
+    # Each candidate list gives its rows with its own columns, the others' as NULL; the rows are
+    # gathered by id (one aggregate, no join back to a list: the planner cannot estimate the
+    # size of a list, and a nested loop over them costs candidates² comparisons). A row the
+    # entity ranking found that neither list holds is no candidate (entity lifts, adds none).
+    # The list columns (and their SQL types) of a candidate row:
+    fields = {
+        "similarity": "float8", "vector_pos": "bigint", "sim_min": "float8",
+        "sim_max": "float8", "text_rank": "float8", "text_pos": "bigint",
+        "text_min": "float8", "text_max": "float8", "entity_score": "float8",
+    }  # fmt: skip
+
+    row_columns = ("confidence", "scope", "type", "valid_from", "half_life_days")
+
+    def one_list(source: str, own: tuple[str, ...], has_row: bool = True) -> str:
+        cells = ["id"] + [c if has_row else f"NULL AS {c}" for c in row_columns]
+        cells += [c if c in own else f"NULL::{t} AS {c}" for c, t in fields.items()]
+        return f"SELECT {', '.join(cells)} FROM {source}"
+
+    lists = []
+    if vector:
+        lists.append(one_list("vec", ("similarity", "vector_pos", "sim_min", "sim_max")))
+    if textual:
+        lists.append(one_list("txt", ("text_rank", "text_pos", "text_min", "text_max")))
+    if entity:
+        lists.append(one_list("ent", ("entity_score",), has_row=False))
+    columns_of = ", ".join(f"max({c}) AS {c}" for c in (*row_columns, *fields))
+    candidates = (
+        f"SELECT id, {columns_of} FROM ({' UNION ALL '.join(lists)}) l"
+        " GROUP BY id HAVING max(type) IS NOT NULL"
+    )
     ctes.append(
         f"""base AS (
-    SELECT m.id, m.similarity, m.confidence, m.scope, m.type,
+    SELECT m.id, m.similarity, m.vector_pos, m.sim_min, m.sim_max, m.text_rank, m.text_pos,
+           m.text_min, m.text_max, m.entity_score, m.confidence, m.scope, m.type,
            {decay_inputs_sql("m", access_count="u.access_count")},
            CASE m.scope
                WHEN 'user' THEN CAST(:w_user AS float8)
@@ -402,45 +422,36 @@ def ranked_sql(
     )
     if mode == "vector":
         relevance = (
-            f"({_K} + 1.0) / ({_K} + v.vector_pos)"
+            f"({_K} + 1.0) / ({_K} + b.vector_pos)"
             if vector_relevance == "rank"
             else "b.similarity"
         )
-        joins = "JOIN vec v ON v.id = b.id"
     elif mode == "text":
-        relevance = "t.text_rank / nullif(max(t.text_rank) OVER (), 0)"
-        joins = "JOIN txt t ON t.id = b.id"
+        relevance = "b.text_rank / nullif(max(b.text_rank) OVER (), 0)"
     elif fusion == "rrf":
         relevance = (
-            f"(coalesce(1.0 / ({_K} + v.vector_pos), 0)"
-            f" + coalesce(1.0 / ({_K} + t.text_pos), 0)) / (2.0 / ({_K} + 1.0))"
+            f"(coalesce(1.0 / ({_K} + b.vector_pos), 0)"
+            f" + coalesce(1.0 / ({_K} + b.text_pos), 0)) / (2.0 / ({_K} + 1.0))"
         )
-        joins = "LEFT JOIN vec v ON v.id = b.id LEFT JOIN txt t ON t.id = b.id"
     else:
         # Weighted sum of the min-max normalised scores (and the entity score), divided by the
         # sum of the weights so that the best possible relevance is 1.
         parts = [f"{_W_VECTOR} * {_VECTOR_SCORE}", f"{_W_TEXT} * {_TEXT_SCORE}"]
         weights = [_W_VECTOR, _W_TEXT]
         if entity:
-            parts.append(f"{_W_ENTITY} * coalesce(e.entity_score, 0)")
+            parts.append(f"{_W_ENTITY} * coalesce(b.entity_score, 0)")
             weights.append(_W_ENTITY)
         if speaker:
             parts.append(f"{_W_SPEAKER} * b.speaker_score")
             weights.append(f"{_W_SPEAKER} * max(b.speaker_score) OVER ()")
         relevance = f"coalesce(({' + '.join(parts)}) / nullif({' + '.join(weights)}, 0), 0)"
-        joins = "LEFT JOIN vec v ON v.id = b.id LEFT JOIN txt t ON t.id = b.id"
-    if entity:
-        joins += " LEFT JOIN ent e ON e.id = b.id"
-    text_rank_sql = "t.text_rank" if textual else "NULL::float8"
     vector_score = _VECTOR_SCORE if vector else "NULL::float8"
     text_score = _TEXT_SCORE if textual else "NULL::float8"
-    entity_score = "e.entity_score" if entity else "NULL::float8"
     ctes.append(
         f"""fused AS (
-    SELECT b.*, {text_rank_sql} AS text_rank, {vector_score} AS vector_score,
-           {text_score} AS text_score, {entity_score} AS entity_score,
+    SELECT b.*, {vector_score} AS vector_score, {text_score} AS text_score,
            {relevance} AS relevance, {decay_sql("b")} AS decay
-      FROM base b {joins}
+      FROM base b
 )"""
     )
     # The winners' own columns come with them (one round trip, no second statement), except
