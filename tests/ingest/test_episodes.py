@@ -4,12 +4,14 @@ ways to the facts formed from it, and leaves current knowledge when those facts 
 from __future__ import annotations
 
 import json
+import math
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
+from app.config import Settings
 from app.lifecycle.forget import DatabaseRuntime, forget_pass
 from app.runtime import Runtime
 from tests.conftest import TenantCtx
@@ -292,13 +294,15 @@ async def test_export_import_round_trips_episodes_with_their_links(
 
 async def test_the_forgetting_pass_archives_a_faded_episode(app: Any, tenant: TenantCtx) -> None:
     now = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+    rt: Runtime = app.state.memlane
+    # An episode fades once 0.5^(age / half-life) < min_decay: a month past that age.
+    faded = rt.settings.half_life_episode_days * math.log2(1 / rt.settings.recall_min_decay) + 30
     old = await tenant.say(
-        "u", "s1", "The kids loved the museum.", at=(now - timedelta(days=1000)).isoformat()
+        "u", "s1", "The kids loved the museum.", at=(now - timedelta(days=faded)).isoformat()
     )
     recent = await tenant.say(
         "u", "s1", "We went hiking on Sunday.", at=(now - timedelta(days=2)).isoformat()
     )
-    rt: Runtime = app.state.memlane
     summary = await forget_pass(
         DatabaseRuntime(rt.settings, rt.engine, rt.sessionmaker),
         now=now,
@@ -355,7 +359,7 @@ async def test_the_turn_of_a_past_event_fades_with_the_event(tenant: TenantCtx) 
 
 
 async def test_the_turn_of_a_preference_stays_while_the_preference_stays(
-    tenant: TenantCtx,
+    tenant: TenantCtx, settings: Settings
 ) -> None:
     # a preference never fades (floor 0.5): its 14-day half-life must not make the turn fade
     body = await tenant.say("u", "s1", "I love green tea.", at="2026-01-10T09:00:00+00:00")
@@ -367,11 +371,14 @@ async def test_the_turn_of_a_preference_stays_while_the_preference_stays(
         "u", "green tea", types=["episode"], at="2026-05-10T09:00:00+00:00", explain=True
     )
     [hit] = [m for m in later["memories"] if m["id"] == episode_id]
-    assert hit["explain"]["half_life_days"] == 90
-    assert hit["decay"] == pytest.approx(0.5 ** (120 / 90), rel=1e-3)
+    half_life = settings.half_life_episode_days
+    assert hit["explain"]["half_life_days"] == half_life
+    assert hit["decay"] == pytest.approx(0.5 ** (120 / half_life), rel=1e-3)
 
 
-async def test_the_turn_of_an_event_already_past_ages_like_any_turn(tenant: TenantCtx) -> None:
+async def test_the_turn_of_an_event_already_past_ages_like_any_turn(
+    tenant: TenantCtx, settings: Settings
+) -> None:
     body = await tenant.say(
         "u", "s1", "I went to a pottery class yesterday.", at="2026-01-10T09:00:00+00:00"
     )
@@ -381,7 +388,7 @@ async def test_the_turn_of_an_event_already_past_ages_like_any_turn(tenant: Tena
     # 60 days on the event itself has faded (3-day half-life); what was said is still recalled
     later = await tenant.recall("u", "pottery class", at="2026-03-11T09:00:00+00:00", explain=True)
     [hit] = [m for m in later["memories"] if m["id"] == episode_id]
-    assert hit["explain"]["half_life_days"] == 90  # its own
+    assert hit["explain"]["half_life_days"] == settings.half_life_episode_days  # its own
     assert event["id"] not in [m["id"] for m in later["memories"]]
 
 
