@@ -42,3 +42,26 @@ async def test_a_text_only_candidate_has_no_similarity(tenant: TenantCtx, app: A
     assert ship.similarity is None and ship.text_rank is not None and ship.text_rank > 0
     assert abs(ship.relevance - 0.5) < 1e-9  # (1/(k+1)) / (2/(k+1))
     assert abs(by_content[TEXTS[0]].relevance - 0.5) < 1e-9  # vector rank 1, no text match
+
+
+async def test_the_entity_signal_lifts_candidates_and_adds_none(
+    tenant: TenantCtx, app: Any
+) -> None:
+    for text in TEXTS:
+        await tenant.remember("u", text, type="fact")
+    # "Miso" is named in two memories; the vector list (the one nearest) and the text list
+    # ("bicycle") hold neither the second Miso memory nor the release
+    rows = await ranked(
+        app,
+        tenant,
+        ["bicycle"],
+        vector_of=TEXTS[0],
+        mode="hybrid",
+        top_k=1,
+        candidates=1,
+        query_entities=["miso"],
+    )
+    by_content = {r.memory.content: r for r in rows}
+    assert TEXTS[1] not in by_content, "an entity match alone is no candidate"
+    assert by_content.keys() <= {TEXTS[0], TEXTS[2]}
+    assert by_content[TEXTS[0]].entity_score == 1.0
