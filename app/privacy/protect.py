@@ -113,17 +113,21 @@ class Privacy:
 
         Secret masks all look alike ("******"), so each secret entry fills the first mask still
         in the text: entries are sealed in the order their values stand in the text, and one
-        value must never fill another's place (it would then stand where no rule masks it)."""
+        value must never fill another's place (it would then stand where no rule masks it).
+        A mask fills only a whole mask — never the stars of a longer one (a password's
+        "******" inside a card number's "************1112" would put the password where the
+        card's mask stands, in a text that is stored)."""
         for entry in sealed:
             try:
                 value = self.cipher.open(entry, owner)
             except SealError:
                 continue
-            text = (
-                text.replace(entry["mask"], value, 1)
-                if entry["level"] == "secret"
-                else text.replace(entry["token"], value)
-            )
+            if entry["level"] == "secret":
+                whole = re.search(rf"(?<!\*){re.escape(entry['mask'])}(?![*0-9A-Za-z])", text)
+                if whole:
+                    text = text[: whole.start()] + value + text[whole.end() :]
+            else:
+                text = text.replace(entry["token"], value)
         return text
 
     def open_secrets(self, sealed: list[dict[str, Any]], owner: str) -> list[dict[str, str]]:

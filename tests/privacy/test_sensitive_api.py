@@ -62,6 +62,31 @@ async def test_nothing_sensitive_is_stored_in_the_clear(
         assert value not in caplog.text, value
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # card numbers that fail their checksum: the card fact masks its number in its own text
+        "My card number is 4111 1111 1111 1112 and my password is abc12345.",
+        "我的银行卡号是6222021234567890123，密码是abc12345，帮我记住。",
+        "我的身份证号是110101199003071234，密码是abc12345。",
+    ],
+)
+async def test_a_password_never_fills_another_secrets_mask(
+    tenant: TenantCtx, database: Database, text: str
+) -> None:
+    r = await tenant.client.post(
+        f"{tenant.user('u')}/memories?wait=true",
+        json={"content": text, "infer": True},
+        headers=tenant.headers,
+    )
+    assert r.status_code == 201, r.text
+    facts = {m["key"]: m for m in r.json()["memories"]}
+    assert facts["account.password"]["value"] == "******"
+    [other] = [m for k, m in facts.items() if k != "account.password"]
+    assert "abc12345" not in other["content"] and "*" in other["content"]
+    assert not [row for row in await _dump(database) if "abc12345" in row]
+
+
 async def test_owner_sees_personal_values_and_masked_secrets(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", f"我的邮箱是 {EMAIL}。", f"我的身份证号是 {ID}，帮我记一下。")
     got = await tenant.recall("u", "我的邮箱和身份证号")
