@@ -136,7 +136,12 @@ def _names(part: str, whole: str) -> bool:
 
 async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:
     """Add to ``cand.retracts`` the active values of the given-up keys that a retracted value
-    names in fewer words, so arbitration's exact-value match freezes them too."""
+    names in fewer words, so arbitration's exact-value match freezes them too — when the
+    candidate itself states something given up (its key, if any, is one of them, or it has
+    none): a move "from Leeds to York" retracts the place, not every value that names Leeds
+    ("teacher in Leeds")."""
+    if cand.key is not None and cand.key not in _GIVEN_UP_KEYS:
+        return
     olds = await repo.active_with_keys(list(_GIVEN_UP_KEYS), cand.scope, cand.scope_id)
     more = [
         old.value

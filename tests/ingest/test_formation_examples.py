@@ -415,3 +415,12 @@ async def test_a_drink_given_up_for_another_is_a_switch_not_an_avoidance(
     assert await _active(tenant, "u", "preference.drink") == ["hot chocolate"]
     assert await _frozen(tenant, "u", "preference.drink") == ["jasmine tea"]
     assert await _active(tenant, "u", "diet.avoid") == []
+
+
+async def test_a_move_from_a_place_leaves_a_role_that_names_the_place(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I work as a teacher in Leeds.", at=T1)
+    await tenant.say("u", "s1", "I moved from Leeds to York last week.", at=T2)
+    assert await _active(tenant, "u", "residence.city") == ["York"]
+    assert await _frozen(tenant, "u", "work.role") == []
+    assert len(await _active(tenant, "u", "work.role")) == 1
+    assert await _first_recalled(tenant, "u", "What is my job?", "work.role") is not None
