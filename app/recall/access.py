@@ -30,6 +30,9 @@ class AccessRecorder:
         self._pending: dict[tuple[uuid.UUID, str], Counter[uuid.UUID]] = defaultdict(Counter)
         self._last_at: datetime = utcnow()
         self._task: asyncio.Task[None] | None = None
+        # One flush at a time: a flush returns once everything recorded before it is written,
+        # including what a flush already under way (the periodic one) had taken.
+        self._flushing = asyncio.Lock()
 
     def record(self, tenant_id: uuid.UUID, user_id: str, ids: list[uuid.UUID]) -> None:
         if ids:
@@ -48,6 +51,12 @@ class AccessRecorder:
                 log.warning("could not write access statistics", exc_info=True)
 
     async def flush(self) -> None:
+        """Write the counts recorded so far: when it returns, every count recorded before the
+        call is committed. Raises what the database raises (those counts are then lost)."""
+        async with self._flushing:
+            await self._write()
+
+    async def _write(self) -> None:
         from app.recall.repository import RecallRepository
 
         pending, self._pending = self._pending, defaultdict(Counter)

@@ -3,7 +3,12 @@
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
+
 from app.config import Settings
+from app.recall.repository import RecallRepository
 from tests.conftest import TenantCtx
 
 AT = "2026-06-01T12:00:00+00:00"
@@ -140,3 +145,34 @@ async def test_recall_counts_accesses_off_the_request_path(tenant: TenantCtx, ap
         await tenant.client.get(f"{tenant.user('u')}/memories/{m['id']}", headers=tenant.headers)
     ).json()
     assert got["access_count"] == 3 and got["last_accessed_at"] is not None
+
+
+async def test_a_flush_waits_for_the_flush_under_way(
+    tenant: TenantCtx, app: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The periodic flush may have taken some counts and not written them yet when another
+    # flush is asked for (shutdown, a test): that flush returns only once they are written.
+    [m] = (await tenant.remember("u", "I collect vintage radios"))["memories"]
+    recorder = app.state.memlane.extras["access"]  # type: ignore[attr-defined]
+    await recorder.flush()
+    slow_once = asyncio.Event()
+    real = RecallRepository.record_access
+
+    async def slow(self: RecallRepository, *args: object, **kw: object) -> None:
+        if not slow_once.is_set():
+            slow_once.set()
+            await asyncio.sleep(0.5)
+        await real(self, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(RecallRepository, "record_access", slow)
+    await tenant.recall("u", "radios")
+    await tenant.recall("u", "radios")
+    under_way = asyncio.create_task(recorder.flush())
+    await slow_once.wait()
+    await tenant.recall("u", "radios")
+    await recorder.flush()
+    got = (
+        await tenant.client.get(f"{tenant.user('u')}/memories/{m['id']}", headers=tenant.headers)
+    ).json()
+    assert got["access_count"] == 3
+    await under_way
