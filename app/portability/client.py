@@ -177,7 +177,8 @@ def summary(result: dict[str, Any]) -> str:
     lines = [
         "dry run: nothing was written" if result["dry_run"] else "imported",
         f"memories in document: {result['memories_in_document']} "
-        f"(arbitrated {result['imported']}, archived skipped {result['skipped']})",
+        f"(arbitrated {result['imported']}, unchanged {result.get('unchanged', 0)},"
+        f" archived skipped {result['skipped']})",
         f"new memories: {result['created']}",
         f"outcomes: {outcomes}",
         f"rules: {rules}",

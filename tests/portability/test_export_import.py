@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from app.portability import service as portability_service
+from app.portability.client import summary
 from tests.conftest import TenantCtx
 from tests.e2e.server import ServeProcess
 
@@ -221,6 +222,8 @@ async def test_importing_the_same_document_again_changes_nothing(
 
     assert (again["created"], again["unchanged"], again["decisions"]) == (0, 3, [])
     assert again["outcomes"] == {"stored": 0, "refreshed": 0, "superseded": 0, "new_frozen": 0}
+    # what `memlane import` prints accounts for every entry of the document
+    assert f"(arbitrated {again['imported']}, unchanged 3, archived skipped" in summary(again)
     # Not one field moved: no confirmation counted twice, no new audit row.
     assert await memories(other_tenant, "zoe") == first
     assert by_content(first)["I like green tea"]["confirmations"] == 2
