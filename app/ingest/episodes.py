@@ -139,9 +139,10 @@ def inherited_half_life(settings: Settings, episode: Memory, formed: list[Memory
     **ahead of the turn** (the fact's ``valid_from`` after the episode's: a plan, "我明天下午三点
     要和客户开会"), when it is shorter than its own. A fact with a positive floor (profile,
     preference, fact) never fades, so it shortens nothing: a turn that formed a preference
-    must not leave recall while the preference stays. A past event told ("I went to a support
-    group yesterday") is a record of what happened, not an appointment that passes: its turn
-    ages like any turn. docs/formation.md, Episodes."""
+    does not leave recall with the preference's 14-day half-life, but after its own (it then
+    fades after about 5.6 years while the preference stays, at its floor). A past event told
+    ("I went to a support group yesterday") is a record of what happened, not an appointment
+    that passes: its turn ages like any turn. docs/formation.md, Episodes."""
     own = settings.half_life_days(EPISODE)
     lives = [
         f.half_life_days or settings.half_life_days(f.type)

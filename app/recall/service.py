@@ -258,6 +258,8 @@ class RecallService:
             RECALL_DEGRADED.inc()
             mode = "text"
         terms = query_terms(query_text)
+        if mode == "hybrid" and not terms:
+            mode = "vector"  # no full-text term (only stop words): the ranking is by vector alone
         named = entities(query_text)
         db_started = time.perf_counter()
         async with self.rt.scoped(self.tenant_id, self.user_id) as session:

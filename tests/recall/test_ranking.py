@@ -121,6 +121,18 @@ async def test_task_scope_is_seen_only_in_its_task(tenant: TenantCtx) -> None:
     assert [m["content"] for m in got["memories"]] == ["We use Redis for caching"]
 
 
+async def test_a_query_of_stop_words_only_says_it_ranked_by_vector(tenant: TenantCtx) -> None:
+    await tenant.remember("u", "I collect vintage radios")
+    await tenant.remember("u", "My sister lives in Porto")
+    r = await tenant.recall("u", "the", explain=True, top_k=2)
+    assert (r["mode"], r["degraded"]) == ("vector", False)
+    assert len(r["memories"]) == 2
+    for m in r["memories"]:
+        assert m["explain"]["text_rank"] is None and m["explain"]["similarity"] is not None
+    words = await tenant.recall("u", "radios", explain=True)
+    assert (words["mode"], words["degraded"]) == ("hybrid", False)
+
+
 async def test_recall_validates_input(tenant: TenantCtx) -> None:
     url = f"{tenant.user('u')}/recall"
     for body in (
