@@ -2018,10 +2018,9 @@ def _single(key: str) -> bool:
 
 # "A, not B", "A rather than B", "A instead of B", "是A，不是B", "A而不是B": what the user sets a
 # value against — an earlier value said wrong ("Anna, not Ana"), or one replaced ("aisle seats
-# now, not window seats"). A plain "not" only after a comma ("I'm not vegan" sets nothing
-# against anything); at most four words: a longer tail is a remark ("not sure why").
+# now, not window seats"). At most four words: a longer tail is a remark ("not sure why").
 _CONTRAST = re.compile(
-    r"(?:,\s*not|\s(?:rather than|instead of))\s+(?:the\s+|an?\s+|my\s+)?"
+    r"(?:,\s*|\s)(?:not|rather than|instead of)\s+(?:the\s+|an?\s+|my\s+)?"
     r"(?P<en>[^,.;:!?]+?)(?:\s+any\s?more)?\s*(?=$|[,.;:!?])"
     r"|(?:[，,]\s*|而)(?:不是|并非)(?P<zh>[^，,。；：！？!?\s]{1,8}?)(?:了)?(?=$|[，,。；：！？!?\s])",
     re.IGNORECASE,
