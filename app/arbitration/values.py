@@ -122,18 +122,15 @@ def _stem(word: str) -> str:
 
 
 def _names(part: str, whole: str) -> bool:
-    """True if normalised ``part`` is a word, or a run of words, of ``whole`` (Latin: whole
-    words; Chinese: a substring of at least two characters)."""
+    """True if normalised ``part`` is a word of ``whole`` (Latin: whole words; Chinese: a
+    substring of at least two characters)."""
     p, w = normalize_value(part), normalize_value(whole)
     if not p or p == w:
         return False
     if p.isascii():
-        # a plural names the thing too: "thrillers" is a word of "thriller novels"; a part of
-        # several words names a run of them ("window seats" in "window seats on planes")
-        words = [_stem(x) for x in _WORD.findall(unicodedata.normalize("NFKC", whole).lower())]
-        run = [_stem(x) for x in _WORD.findall(unicodedata.normalize("NFKC", part).lower())]
-        n = len(run)
-        return len(p) >= 3 and any(words[i : i + n] == run for i in range(len(words) - n + 1))
+        words = _WORD.findall(unicodedata.normalize("NFKC", whole).lower())
+        # a plural names the thing too: "thrillers" is a word of "thriller novels"
+        return len(p) >= 3 and (p in words or _stem(p) in {_stem(w) for w in words})
     return len(p) >= 2 and p in w
 
 

@@ -424,24 +424,3 @@ async def test_a_move_from_a_place_leaves_a_role_that_names_the_place(tenant: Te
     assert await _frozen(tenant, "u", "work.role") == []
     assert len(await _active(tenant, "u", "work.role")) == 1
     assert await _first_recalled(tenant, "u", "What is my job?", "work.role") is not None
-
-
-async def test_a_value_set_against_an_earlier_one_corrects_it_en_and_zh(
-    tenant: TenantCtx,
-) -> None:
-    await tenant.say("u", "s1", "My sister is called Ana.", at=T1)
-    await tenant.say("u", "s2", "Sorry, my sister is called Anna, not Ana.", at=T2)
-    assert [v.lower() for v in await _active(tenant, "u", "family.member")] == ["anna"]
-    assert [v.lower() for v in await _frozen(tenant, "u", "family.member")] == ["ana"]
-    await tenant.say("z", "s1", "我妹妹叫小红。", at=T1)
-    await tenant.say("z", "s2", "说错了，我妹妹叫小虹，不是小红。", at=T2)
-    assert await _active(tenant, "z", "family.member") == ["小虹"]
-    assert await _frozen(tenant, "z", "family.member") == ["小红"]
-
-
-async def test_a_preference_set_against_the_old_one_replaces_it(tenant: TenantCtx) -> None:
-    await tenant.say("u", "s1", "I prefer window seats on planes.", at=T1)
-    await tenant.say("u", "s2", "Actually, I prefer aisle seats now, not window seats.", at=T2)
-    assert "aisle seats" in " ".join(await _active(tenant, "u", "preference.likes"))
-    assert not [v for v in await _active(tenant, "u", "preference.likes") if "window" in v]
-    assert "window" in " ".join(await _frozen(tenant, "u", "preference.likes"))

@@ -1762,7 +1762,6 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     ]
     facts += _implied(turn, facts)
     _change_cues(turn, facts)
-    _contrasts(turn, facts)
     facts = _switched_drink(facts)
     return facts + _withdrawal(turn, facts)
 
@@ -2014,46 +2013,6 @@ _TASTES = frozenset(("preference.likes", "preference.dislikes"))
 def _single(key: str) -> bool:
     spec = key_spec(key)
     return spec is not None and spec.cardinality == "single"
-
-
-# "A, not B", "A rather than B", "A instead of B", "是A，不是B", "A而不是B": what the user sets a
-# value against — an earlier value said wrong ("Anna, not Ana"), or one replaced ("aisle seats
-# now, not window seats"). At most four words: a longer tail is a remark ("not sure why").
-_CONTRAST = re.compile(
-    r"(?:,\s*|\s)(?:not|rather than|instead of)\s+(?:the\s+|an?\s+|my\s+)?"
-    r"(?P<en>[^,.;:!?]+?)(?:\s+any\s?more)?\s*(?=$|[,.;:!?])"
-    r"|(?:[，,]\s*|而)(?:不是|并非)(?P<zh>[^，,。；：！？!?\s]{1,8}?)(?:了)?(?=$|[，,。；：！？!?\s])",
-    re.IGNORECASE,
-)
-
-# what follows "not" / "不是" as an adverb or a reason, not as a value ("not sure", "不是很")
-_NOT_A_VALUE = re.compile(
-    r"(?:sure|really|quite|that|this|because|only|just|too|so|very|yet|even|much|many|at all"
-    r"|always|ever|exactly|enough|bad|true|now|right)\b|(?:很|太|因为|所以|特别|非常|一直|真的|那么)",
-    re.IGNORECASE,
-)
-
-
-def _contrasts(turn: Turn, facts: list[ExtractedFact]) -> None:
-    """A value the turn sets against another ("my sister is called Anna, not Ana", "我妹妹叫
-    小虹，不是小红") retracts the other: the fact whose value stands before the contrast in the
-    turn becomes a correction that retracts it, so arbitration freezes that earlier value
-    where the user has it (and stores nothing more where not)."""
-    text = turn.content
-    low = text.lower()
-    for m in _CONTRAST.finditer(text):
-        other = (m.group("en") or m.group("zh") or "").strip()
-        if not other or len(other.split()) > 4 or _NOT_A_VALUE.match(other):
-            continue
-        other = other.lower() if _LATIN.search(other) else other
-        for fact in facts:
-            if fact.type == "constraint" or not fact.value or fact.key is None:
-                continue
-            at = low.find(fact.value.lower())
-            if at < 0 or at >= m.start() or fact.value.lower() == other:
-                continue
-            fact.retracts = list(dict.fromkeys([*fact.retracts, other]))
-            fact.is_correction = True
 
 
 def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
