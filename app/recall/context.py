@@ -82,17 +82,13 @@ def render_text(p: Parts) -> str:
     system = render_system(p)
     if not p.turns:
         return system
-    return (
-        system
-        + "\n\nRecent conversation:\n"
-        + "\n".join(f"{turn_label(role, name)}: {content}" for role, content, name in p.turns)
-    )
+    return system + "\n\nRecent conversation:\n" + "\n".join(turn_line(*turn) for turn in p.turns)
 
 
-def turn_label(role: str, name: str | None) -> str:
-    """How a recent turn is introduced in the text form: its role, and who said it when the
-    turn names its speaker (``user (Caroline)``)."""
-    return f"{role} ({name})" if name else role
+def turn_line(role: str, content: str, name: str | None) -> str:
+    """A recent turn in the text form: its role, who said it when the turn names its speaker,
+    and its content (``user (Caroline): I went to the support group``)."""
+    return f"{role} ({name}): {content}" if name else f"{role}: {content}"
 
 
 def memory_line(content: str, speaker: str | None) -> str:
@@ -314,7 +310,7 @@ class ContextService:
             ),
             "summary": ContextSection(tokens=cost(p.summary), items=len(p.summary)),
             "recent_turns": ContextSection(
-                tokens=cost([f"{turn_label(r, n)}: {c}" for r, c, n in p.turns]),
+                tokens=cost([turn_line(*turn) for turn in p.turns]),
                 items=len(p.turns),
             ),
         }

@@ -480,6 +480,12 @@ def _vector_format(dim: int) -> str:
     return "[" + ",".join(["%.6f"] * dim) + "]"
 
 
+def effective_mode(mode: RecallMode, query_terms: Sequence[str]) -> RecallMode:
+    """The mode a ranking really runs in: ``hybrid`` with no full-text term (a query of stop
+    words) ranks by vector alone, so it is ``vector``."""
+    return "vector" if mode == "hybrid" and not query_terms else mode
+
+
 def vector_literal(vec: list[float]) -> str:
     """``vec`` as a pgvector text literal, six decimals per component (``[0.012345,…]``); one
     %-format of the whole vector, about half the time of formatting the floats one by one."""
@@ -580,8 +586,7 @@ class RecallRepository:
         the speaker score when ``params["w_speaker"]`` > 0.
         ``params`` holds the binds of ``RecallService._params`` (decay, weights, ``rank_k``,
         ``bm25_k1``, ``bm25_b``, ``w_vector``, ``w_text``, ``w_entity``, ``w_speaker``)."""
-        if mode == "hybrid" and not query_terms:
-            mode = "vector"
+        mode = effective_mode(mode, query_terms)
         if mode == "text" and not query_terms:
             return []
         entity = bool(query_entities) and float(params.get("w_entity", 0)) > 0

@@ -22,6 +22,7 @@ from app.recall.repository import (
     ScopeReach,
     ScopeReadRepository,
     decay_params,
+    effective_mode,
 )
 from app.recall.rerank import RERANKER_KEY, Reranked, pool_size, rerank
 from app.recall.schemas import (
@@ -258,8 +259,7 @@ class RecallService:
             RECALL_DEGRADED.inc()
             mode = "text"
         terms = query_terms(query_text)
-        if mode == "hybrid" and not terms:
-            mode = "vector"  # no full-text term (only stop words): the ranking is by vector alone
+        mode = effective_mode(mode, terms)  # what the answer reports is what ran
         named = entities(query_text)
         db_started = time.perf_counter()
         async with self.rt.scoped(self.tenant_id, self.user_id) as session:
