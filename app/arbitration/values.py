@@ -12,6 +12,10 @@ Two checks the rules of ``ArbitrationService.apply`` cannot make from strings al
   favourite (``metadata["category"]``, set by the extractor) replaces the earlier favourite of
   the same category, although ``preference.likes`` holds many values: the earlier value is
   retracted, so rule 2 (user correction) freezes it.
+- **Instead of.** A fact stated "instead of" another value ("his name is Max, not Milo", "我叫
+  小虹，不是小红", ``metadata["instead_of"]`` set by the extractor) retracts the active values of
+  its own key that the other value names; never a value of another key, so "my wife works at
+  Microsoft, not Google" leaves the user's own employer alone.
 - **A changed taste of the same thing.** A liking stated with a change cue ("I prefer aisle
   seats now" after "window seats", "现在喜欢靠过道的座位", marked ``metadata["changed"]`` by
   the extractor) replaces the active values of its key that name the same thing — the same
@@ -66,6 +70,16 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
         if old.value is not None and normalize_value(old.value) == mine and mine:
             cand.value = old.value
             return
+    instead = (cand.metadata or {}).get("instead_of") or []
+    replaced = [
+        old.value
+        for old in olds
+        if old.value is not None
+        and any(_mentions(y, old.value) or _mentions(old.value, y) for y in instead)
+    ]
+    if replaced:
+        cand.is_correction = True
+        cand.retracts = list(dict.fromkeys([*cand.retracts, *replaced]))
     if (cand.metadata or {}).get("replaces"):
         stale = [old.value for old in olds if old.value is not None]
     elif (cand.metadata or {}).get("changed"):
@@ -132,6 +146,22 @@ def _names(part: str, whole: str) -> bool:
         # a plural names the thing too: "thrillers" is a word of "thriller novels"
         return len(p) >= 3 and (p in words or _stem(p) in {_stem(w) for w in words})
     return len(p) >= 2 and p in w
+
+
+def _mentions(part: str, whole: str) -> bool:
+    """True if ``part`` names ``whole`` or a run of its words ("window seats" in "window seats on
+    flights", plurals folded; Chinese: a substring of at least two characters)."""
+    p, w = normalize_value(part), normalize_value(whole)
+    if not p:
+        return False
+    if p == w:
+        return True
+    if not p.isascii():
+        return len(p) >= 2 and p in w
+    pw = [_stem(x) for x in _WORD.findall(unicodedata.normalize("NFKC", part).lower())]
+    ww = [_stem(x) for x in _WORD.findall(unicodedata.normalize("NFKC", whole).lower())]
+    n = len(pw)
+    return n > 0 and any(ww[i : i + n] == pw for i in range(len(ww) - n + 1)) and len(p) >= 3
 
 
 async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:

@@ -134,8 +134,8 @@ _EN_FILLER = re.compile(
 )
 _ZH_TAIL = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯的~～\s]+$")
 _EN_TAIL = re.compile(
-    r"(?:\s+(?:anymore|any more|too|as well|a lot|so much|very much|either|please|now|these days"
-    r"|right now|at the moment|lately|nowadays|for now))+$|[\s.!~]+$",
+    r"(?:\s+(?:anymore|any more|at all|whatsoever|too|as well|a lot|so much|very much|either"
+    r"|please|now|these days|right now|at the moment|lately|nowadays|for now))+$|[\s.!~]+$",
     re.I,
 )
 _MARKER_ZH = re.compile(
@@ -1220,7 +1220,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "diet",
         "zh",
         _S + r"(?P<verb>不吃|不能吃|不可以吃|吃不了|不敢吃|不碰|忌口|不喝|不能喝|戒了"
-        r"|戒掉了)(?P<v>.+)$",
+        r"|戒掉了)(?P<v>(?!素(?:了|的|食)?$).+)$",  # "不吃素" is no vegetarian, not an avoidance
         simple("diet.avoid", "{verb}{v}", split=True),
     ),
     (
@@ -1558,6 +1558,7 @@ _NEGATIONS: list[tuple[Lang, re.Pattern[str], str]] = [
         r"我住在\g<rest>",
     ),
     ("zh", re.compile(r"^我?(?:已经)?(?:不在|不再在)(?P<rest>.+?)了?$"), r"我在\g<rest>"),
+    ("zh", re.compile(r"^我?(?:其实|已经|现在|也)*(?:不吃素|不再吃素)了?$"), r"我吃素"),
     (
         "en",
         re.compile(r"^I(?:'m| am) (?:not|no longer) (?P<rest>.+?)(?: anymore| any more)?$", re.I),
@@ -1762,6 +1763,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     ]
     facts += _implied(turn, facts)
     _change_cues(turn, facts)
+    _contrasts(turn, facts)
     facts = _switched_drink(facts)
     return facts + _withdrawal(turn, facts)
 
@@ -2036,6 +2038,22 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
             continue
         fact.retracts = list(dict.fromkeys([*fact.retracts, *values]))
         fact.is_correction = True
+
+
+def _contrasts(turn: Turn, facts: list[ExtractedFact]) -> None:
+    """ "His name is Max, not Milo", "我叫小虹，不是小红": each keyed fact of the turn carries
+    what it stands instead of (``metadata["instead_of"]``); ``values.resolve`` freezes those of
+    the user's active values of the same key only."""
+    named = semantic.contrast_objects(turn.content)
+    if not named:
+        return
+    for fact in facts:
+        if fact.key is None or not fact.value or fact.type == "constraint":
+            continue
+        own = fact.value.lower()
+        others = [y for y in named if y.lower() not in own and own not in y.lower()]
+        if others:
+            fact.metadata["instead_of"] = others
 
 
 class RuleExtractor:

@@ -481,7 +481,7 @@ _QUIT_ZH = re.compile(
     r"|(?:离开|离职|辞掉|辞了|戒掉|戒了|放弃)(?:了)?(?P<z>[^，,。！!\s了]{1,12})"
     r"|从(?P<w>[^，,。！!\s]{1,12}?)(?:离职|辞职|跳槽|换|搬|转)"
     r"|对(?P<v>[^，,。！!]{1,10}?)(?:完全|一点|也)?(?:没|不)(?:什么)?(?:兴趣|感兴趣)了"
-    r"|不在(?P<u>[^，,。！!\s]{1,8}?)(?:住|工作|上班)了"
+    r"|不在(?P<u>[^，,。！!\s]{1,8}?)(?:住|工作|上班|干)?了"
 )
 # negation scope: a negated verb and its object, closed by "anymore" ("I don't use Jenkins
 # anymore", "I'm not using Vim any more", "never play golf anymore"), whatever the verb
@@ -644,6 +644,36 @@ def quit_objects(text: str, *, tired: bool = True) -> list[str]:
     return out
 
 
+# "X, not Y" / "X instead of Y" / "是X，不是Y": Y is what the user's statement takes the place of
+_CONTRAST_EN = re.compile(
+    r"(?:(?:^|[,;(—–-]\s*|\b(?:and|but)\s+)not|\binstead of|\brather than)\s+"
+    r"(?:(?:the|a|an|my|our)\s+)?(?P<x>[A-Za-z0-9][\w'’&. -]{0,40}?)"
+    r"\s*(?:[,.;!?)]|$|\s+(?:any ?more|now|these days)\b)",
+    re.I,
+)
+_CONTRAST_ZH = re.compile(
+    r"(?:而不是|不是|而非|并非|不再是)"
+    r"(?P<x>(?![我你他她它])[\u4e00-\u9fffA-Za-z0-9][\u4e00-\u9fffA-Za-z0-9 ·]{0,14})"
+    r"(?=$|[，,。.!！?？;；、])"
+)
+
+
+def contrast_objects(text: str) -> list[str]:
+    """What ``text`` says a statement of the user stands instead of: "his name is Max, not
+    Milo" → ``["Milo"]``, "aisle seats now, not window seats" → ``["window seats"]``, "我叫小虹，
+    不是小红" → ``["小红"]``, "went to Paris instead of London" → ``["London"]``; ``[]`` when
+    there is none. Only a fact of the same key may replace what it names (``values.resolve``),
+    so "my wife works at Microsoft, not Google" replaces none of the user's own facts."""
+    found = [m.group("x") for m in _CONTRAST_EN.finditer(text)]
+    found += [m.group("x") for m in _CONTRAST_ZH.finditer(text)]
+    out = []
+    for raw in found:
+        value = _trim_value(re.sub(r"[了啦吧呀啊哦]+$", "", raw.strip()), particles=False)
+        if value and value.lower() not in _EN_STOP and not _WHEN.match(value):
+            out.append(value)
+    return list(dict.fromkeys(out))
+
+
 # ---------------------------------------------------------------- value isolation
 
 _EN_STOP = {
@@ -667,7 +697,8 @@ _CAP_SPAN = re.compile(
 )
 _TAIL_EN = re.compile(
     r"(?:[\s,]+(?:now|these days|nowadays|atm|at the moment|lol|haha|lmao|anymore|any more"
-    r"|too|as well|though|btw|actually|currently|right now|for now|again|already|finally"
+    r"|at all|whatsoever|too|as well|though|btw|actually|currently|right now|for now|again"
+    r"|already|finally"
     r"|instead|mostly|basically|honestly|really|pls|please|i guess|i think|haha+|:\)|:d))+$",
     re.I,
 )
@@ -906,12 +937,41 @@ _CUE_FAMILIES = frozenset(
 )
 
 
+_AGE_EN = re.compile(
+    r"\b(?:turned|turning|turn|i'?m|i am|aged|age)\s+(?:now\s+|just\s+|almost\s+)?(?P<n>\d{1,3})\b"
+    r"(?!\s*(?:%|kg|cm|km|lbs?|k\b|mins?|minutes|hours|am|pm|foot|feet|ft|'|[:.,]\d|th\b|st\b|nd\b|rd\b))"
+    r"|\b(?P<o>\d{1,3})\s*(?:years? old|yrs? old|yo)\b",
+    re.I,
+)
+_AGE_ZH = re.compile(r"(?P<n>[\d零一二两三四五六七八九十]{1,3})(?:周)?岁")
+
+
+def stated_age(text: str) -> list[int]:
+    """The user's age in years as the clause of an ``age`` family states it ("just turned 30",
+    "I'm 35", "35 years old", "三十五岁"), 1–129; ``[]`` unless exactly one age is named (a
+    clause naming two numbers is no age to guess)."""
+    from app.ingest.extraction.dates import cn_int
+
+    found: set[int] = set()
+    for m in _AGE_EN.finditer(text):
+        found.add(int(m.group("n") or m.group("o")))
+    for m in _AGE_ZH.finditer(text):
+        v = m.group("n")
+        n = int(v) if v.isdigit() else cn_int(v)
+        if n is not None:
+            found.add(n)
+    ages = [n for n in found if 0 < n < 130]
+    return ages if len(ages) == 1 else []
+
+
 def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     """``(key, value)`` pairs a clause of ``family`` states, value ``None`` when it cannot be
     isolated reliably (the clause is then the content). ``[]`` when the family needs a name
     and the clause has none (``"I moved"``)."""
     zh = _is_zh(text)
     key = FAMILY_KEY.get(family)
+    if _NEGATED.search(text) and family not in _NEGATIVE_FAMILIES | {"other", "event", "habit"}:
+        return []  # "I don't actually have a cat", "我不会说日语": no positive fact
     if family == "work":
         return _work(text, zh)
     if family in ("residence", "hometown"):
@@ -961,7 +1021,9 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         return _pets(text, zh)
     if family == "family":
         return _family(text, zh)
-    if family in ("gender", "age", "budget"):
+    if family == "age":
+        return [("age", str(n)) for n in stated_age(text)[:1]]
+    if family in ("gender", "budget"):
         return []  # the rule table's patterns are exact here; a guess would be a wrong number
     if family == "constraint" and not _ADDRESSED.search(text):
         return []  # a rule for the assistant speaks to it ("your answers", "回答", "别…")
@@ -1063,9 +1125,11 @@ _DUTY_ZH = re.compile(
     r"(?P<role>[\u4e00-\u9fffA-Za-z ]{1,12}?)(?:工作|的工作|这块|方面|相关)?(?:$|[，,。])"
 )
 _ROLE_EN = re.compile(
-    r"\b(?:as an?|i'?m an?|i am an?|work as an?|job is|running|doing|responsible for|in charge of"
-    r"|look after|handle|manage)\s+(?P<role>[\w -]{2,40}?)"
-    r"(?=$|[,.;!]|\s+(?:at|for|with|there|now|these)\b)",
+    r"\b(?:as an?|i'?m (?:now |also )?an?|i am (?:now |also )?an?|work as an?|job is|running|doing"
+    r"|responsible for|in charge of|look after|handle|manage|became an?|become an?"
+    r"|(?:re)?trained as an?|promoted to(?: an?)?)\s+(?P<role>[\w -]{2,40}?)"
+    r"(?=$|[,.;!]|\s+(?:at|for|with|there|now|these|last|this|next|since|recently|yesterday"
+    r"|today|in\s+\d)\b)",
     re.I,
 )
 _GENERIC_PLACE_ZH = {
@@ -1155,7 +1219,9 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
 # hiring ("Google hired me"). A capitalised word elsewhere — a sentence's first word ("Growing
 # my customer base…", "It's been…"), a name addressed ("Thanks, Gina") — names no employer.
 _EMPLOYER_SLOT = re.compile(
-    r"\b(?:at|for|with|in|into|from|join(?:ed|ing|s)?|left|leaving|quit|quitting)\s+(?:the\s+)?\x00"
+    r"\b(?:at|for|with|in|into|from|join(?:ed|ing|s)?|left|leaving|quit|quitting|hired by"
+    r"|(?:company|startup|firm|agency|studio|shop|business|employer) (?:called|named))"
+    r"\s+(?:the\s+)?\x00"
     r"|\x00\s+(?:hired|employs|recruited|pays|took me on|offered me)\b"
     r"|\x00\s+(?:is|was) (?:my|our) (?:employer|company|workplace)\b",
     re.I,
