@@ -296,6 +296,15 @@ class ArbitrationService:
         if cand.is_correction and cand.retracts:
             norm = [r for r in cand.retracts if r]
             conflicts += [m for m in await self.repo.active_with_values(norm) if m not in conflicts]
+            if spec is not None and spec.type == "constraint":
+                # a rule-like key ("not allergic to penicillin after all") withdraws its own
+                # values only; other constraints never match a retraction by value
+                lowered = {r.lower() for r in norm}
+                conflicts += [
+                    m
+                    for m in await self.repo.active_with_keys([spec.name], cand.scope, cand.scope_id)
+                    if m.value is not None and m.value.lower() in lowered and m not in conflicts
+                ]
         if cand.is_correction and cand.corrects is not None:
             named = await self.repo.get(cand.corrects, for_update=True)
             if named is not None and named.status == "active" and named not in conflicts:

@@ -70,7 +70,8 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
         if old.value is not None and normalize_value(old.value) == mine and mine:
             cand.value = old.value
             return
-    instead = (cand.metadata or {}).get("instead_of") or []
+    # what the fact stands instead of: read here, never stored with it
+    instead = (cand.metadata or {}).pop("instead_of", None) or []
     replaced = [
         old.value
         for old in olds

@@ -129,7 +129,8 @@ _ZH_FILLER = re.compile(
 _EN_FILLER = re.compile(
     r"^(?:actually|well|so|oh|um|uh|also|and|but|btw|by the way|fyi|ok|okay|yeah|hey|anyway"
     r"|honestly|to be honest|just so you know|just fyi|oh and|rather|instead|to clarify"
-    r"|correction|just to confirm|to confirm|now|these days|nowadays)\b[,:\s]*",
+    r"|correction|just to confirm|to confirm|now|these days|nowadays|turns out|turned out|wait"
+    r"|hmm+|sorry|no|nah|oops|lol|ugh|eh|ah|fun fact|quick update|update)\b[,:\s]*",
     re.I,
 )
 _ZH_TAIL = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯的~～\s]+$")
@@ -1561,7 +1562,11 @@ _NEGATIONS: list[tuple[Lang, re.Pattern[str], str]] = [
     ("zh", re.compile(r"^我?(?:其实|已经|现在|也)*(?:不吃素|不再吃素)了?$"), r"我吃素"),
     (
         "en",
-        re.compile(r"^I(?:'m| am) (?:not|no longer) (?P<rest>.+?)(?: anymore| any more)?$", re.I),
+        re.compile(
+            r"^I(?:'m| am) (?:not|no longer) (?:actually |really |even )?(?P<rest>.+?)"
+            r"(?: anymore| any more)?$",
+            re.I,
+        ),
         r"I'm \g<rest>",
     ),
     (
@@ -1578,7 +1583,7 @@ _NEGATIONS: list[tuple[Lang, re.Pattern[str], str]] = [
 
 _SENTENCE = re.compile(r"(?<=[。！？!?；;\n])\s*|(?<=[.])\s+(?=\S)")
 _CLAUSE = re.compile(
-    r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s+(?:and|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't)\b)"
+    r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't)\b)"
     r"|\s+(?=but\s+(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't|not|a|an|in|at)\b))\s*",
     re.I,
 )
@@ -2041,17 +2046,20 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
 
 
 def _contrasts(turn: Turn, facts: list[ExtractedFact]) -> None:
-    """ "His name is Max, not Milo", "我叫小虹，不是小红": each keyed fact of the turn carries
+    """"His name is Max, not Milo", "我叫小虹，不是小红": each keyed fact of the turn carries
     what it stands instead of (``metadata["instead_of"]``); ``values.resolve`` freezes those of
-    the user's active values of the same key only."""
+    the user's active values of the same key only. A turn that says something changed and adds
+    nothing ("migrated off Perl, it's all Python now") carries its whole text: a value of the
+    same key it names is one the new value replaces."""
     named = semantic.contrast_objects(turn.content)
-    if not named:
+    whole = [turn.content] if semantic.replaces_mentioned(turn.content) else []
+    if not (named or whole):
         return
     for fact in facts:
         if fact.key is None or not fact.value or fact.type == "constraint":
             continue
         own = fact.value.lower()
-        others = [y for y in named if y.lower() not in own and own not in y.lower()]
+        others = [y for y in named if y.lower() not in own and own not in y.lower()] + whole
         if others:
             fact.metadata["instead_of"] = others
 

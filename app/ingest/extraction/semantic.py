@@ -603,7 +603,11 @@ _NEGATED_BEFORE = re.compile(
     r"|isn'?t|wasn'?t|aren'?t|no need to)\s+(?:\w+\s+)?$",
     re.I,
 )
-_COPULA_BEFORE = re.compile(r"\b(?:i'?m|am|i've been|been|be|stay(?:ing|ed)?)\s+$", re.I)
+_COPULA_BEFORE = re.compile(
+    r"\b(?:i'?m|am|i've been|been|be|stay(?:ing|ed)?)\s+$"
+    r"|\b(?:migrat|mov|switch|port|transition)\w*\s+(?:(?:everything|all|it|us|them|the \w+)\s+)?$",
+    re.I,
+)
 
 
 def _quits(text: str, m: re.Match[str]) -> bool:
@@ -656,6 +660,27 @@ _CONTRAST_ZH = re.compile(
     r"(?P<x>(?![我你他她它])[\u4e00-\u9fffA-Za-z0-9][\u4e00-\u9fffA-Za-z0-9 ·]{0,14})"
     r"(?=$|[，,。.!！?？;；、])"
 )
+
+
+_CORRECTED = re.compile(
+    r"\b(?:actually|i meant|oops|scratch that|my bad|correction|typo|migrated|moved (?:\w+ )?to"
+    r"|off of|replaced|went back to|back to|ended up|swapped)\b"
+    r"|打错|记错|说错|不对|更正|纠正|口误|迁到|迁移|换了|变成|其实",
+    re.I,
+)
+_ADDED = re.compile(
+    r"\b(?:also|too|as well|another|second|in addition|besides|both|still|plus|on top of)\b"
+    r"|也|另外|还有|又|第二|同时|以及|除了",
+    re.I,
+)
+
+
+def replaces_mentioned(text: str) -> bool:
+    """True if a turn that names a stored value beside a new one means the new one takes its
+    place: it says something changed or was misstated ("finally migrated off Perl, it's all
+    Python now", "笔记全搬到 Obsidian 了，Notion 现在卡得要命", "oops, I meant UCSD") and adds
+    nothing ("also", "too", "still", "也", "另外", "除了")."""
+    return bool(has_change_cue(text) or _CORRECTED.search(text)) and not _ADDED.search(text)
 
 
 def contrast_objects(text: str) -> list[str]:
@@ -930,7 +955,7 @@ _NEGATED = re.compile(
     re.I,
 )
 # families whose fact is itself negative (avoiding, disliking, a rule for the assistant)
-_NEGATIVE_FAMILIES = frozenset(("avoid", "dislikes", "constraint", "allergy", "diet_style"))
+_NEGATIVE_FAMILIES = frozenset(("avoid", "dislikes", "constraint", "diet_style"))
 # phrase families whose value is what follows their cue verb; without the verb, nothing
 _CUE_FAMILIES = frozenset(
     ("likes", "dislikes", "avoid", "allergy", "condition", "decision", "plan")
