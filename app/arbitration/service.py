@@ -300,9 +300,10 @@ class ArbitrationService:
                 # a rule-like key ("not allergic to penicillin after all") withdraws its own
                 # values only; other constraints never match a retraction by value
                 lowered = {r.lower() for r in norm}
+                own = await self.repo.active_with_keys([spec.name], cand.scope, cand.scope_id)
                 conflicts += [
                     m
-                    for m in await self.repo.active_with_keys([spec.name], cand.scope, cand.scope_id)
+                    for m in own
                     if m.value is not None and m.value.lower() in lowered and m not in conflicts
                 ]
         if cand.is_correction and cand.corrects is not None:
