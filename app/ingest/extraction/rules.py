@@ -2013,6 +2013,12 @@ def _semantic(
 _SWITCHABLE = frozenset(("tech.preferred", "language.preferred"))
 
 
+# numbers, addresses and secrets a new one replaces ("new email is …", "新号码 …")
+_RENEWABLE = frozenset(
+    ("contact.phone", "contact.email", "finance.card", "identity.document", "account.password")
+)
+
+
 # multi-valued tastes where a changed liking replaces a kind of the same thing
 _TASTES = frozenset(("preference.likes", "preference.dislikes"))
 
@@ -2030,6 +2036,10 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
         for fact in facts:
             if fact.key in _SWITCHABLE and fact.value and not fact.retracts:
                 fact.metadata["replaces"] = True
+    if semantic.is_renewed(turn.content):
+        for fact in facts:
+            if fact.key in _RENEWABLE and fact.value:
+                fact.metadata["replaces"] = True  # "new number: …": the old one is gone
     if semantic.has_change_cue(turn.content):
         for fact in facts:
             if fact.key in _TASTES and fact.value and not fact.metadata.get("category"):
@@ -2046,7 +2056,7 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
 
 
 def _contrasts(turn: Turn, facts: list[ExtractedFact]) -> None:
-    """"His name is Max, not Milo", "我叫小虹，不是小红": each keyed fact of the turn carries
+    """ "His name is Max, not Milo", "我叫小虹，不是小红": each keyed fact of the turn carries
     what it stands instead of (``metadata["instead_of"]``); ``values.resolve`` freezes those of
     the user's active values of the same key only. A turn that says something changed and adds
     nothing ("migrated off Perl, it's all Python now") carries its whole text: a value of the

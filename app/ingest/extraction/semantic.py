@@ -363,9 +363,10 @@ def classify(texts: list[str]) -> list[Guess]:
 # ---------------------------------------------------------------- gates
 
 _HYPOTHETICAL = re.compile(
-    r"^(?:if|when i|maybe i should|should i|i wonder|i might|i may|what if|suppose)\b|"
+    r"^(?:if(?!\s+(?:you|u)\b)|when i|maybe i should|should i|i wonder|i might|i may|what if"
+    r"|suppose)\b|"
     r"\b(?:would like to know|thinking about whether|not sure (?:if|whether)|wants? me to)\b|"
-    r"^(?:如果|假如|要是|万一|假设)|要不要|该不该|是否|不知道要不要|想问|请问",
+    r"^(?:如果|假如|要是|万一|假设)(?!你|您)|要不要|该不该|是否|不知道要不要|想问|请问",
     re.I,
 )
 _OTHER_PERSON = re.compile(
@@ -673,6 +674,20 @@ _ADDED = re.compile(
     r"|也|另外|还有|又|第二|同时|以及|除了",
     re.I,
 )
+
+
+_RENEWED = re.compile(
+    r"\bnew (?:\w+ )?(?:number|email|e-mail|address|phone|card|passport|password|one|id)\b"
+    r"|\bchanged (?:my |the )?(?:\w+ )?(?:password|number|email)\b|\b(?:got|have) a new\b"
+    r"|新(?:的)?(?:号码|号|手机号?|邮箱|卡号?|密码|护照|身份证)|换(?:了)?(?:号|手机号|邮箱|卡|密码)|补办",
+    re.I,
+)
+
+
+def is_renewed(text: str) -> bool:
+    """True if ``text`` gives a new number, address, card or password in place of the old one
+    ("new number: …", "换号了，新号码 …", "changed my password")."""
+    return bool(_RENEWED.search(text))
 
 
 def replaces_mentioned(text: str) -> bool:
