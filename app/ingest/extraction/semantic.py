@@ -978,12 +978,30 @@ _CUE_FAMILIES = frozenset(
 
 
 _AGE_EN = re.compile(
-    r"\b(?:turned|turning|turn|i'?m|i am|aged|age)\s+(?:now\s+|just\s+|almost\s+)?(?P<n>\d{1,3})\b"
+    r"\b(?:turned|turning|turn|i'?m|i am|aged|age)\s+"
+    r"(?:(?:now|just|almost|officially|finally|already)\s+)?(?P<n>\d{1,3})\b"
     r"(?!\s*(?:%|kg|cm|km|lbs?|k\b|mins?|minutes|hours|am|pm|foot|feet|ft|'|[:.,]\d|th\b|st\b|nd\b|rd\b))"
     r"|\b(?P<o>\d{1,3})\s*(?:years? old|yrs? old|yo)\b",
     re.I,
 )
-_AGE_ZH = re.compile(r"(?P<n>[\d零一二两三四五六七八九十]{1,3})(?:周)?岁")
+_AGE_ZH = re.compile(
+    r"(?P<n>[\d零一二两三四五六七八九十]{1,3})(?:周)?岁|(?:今年|刚满|满)(?:刚)?(?:满)?(?P<m>[\d零一二两三四五六七八九十]{1,3})(?:了|啦|$)"
+)
+_GENDER = (
+    ("female", re.compile(r"\b(?:woman|female|girl|gal|lady|mom|mum|mother|wife|f)\b|女", re.I)),
+    ("male", re.compile(r"\b(?:man|male|guy|dude|boy|dad|father|husband|m)\b|男", re.I)),
+)
+
+
+def stated_gender(text: str) -> list[str]:
+    """``["female"]`` or ``["male"]`` when the clause of a ``gender`` family names exactly one
+    ("I'm a guy btw", "我是女生哈", "41 m"); ``[]`` otherwise. Chinese clauses give 女/男."""
+    found = [g for g, pattern in _GENDER if pattern.search(text)]
+    if len(found) != 1:
+        return []
+    if _is_zh(text):
+        return ["女" if found[0] == "female" else "男"]
+    return found
 
 
 def stated_age(text: str) -> list[int]:
@@ -996,7 +1014,7 @@ def stated_age(text: str) -> list[int]:
     for m in _AGE_EN.finditer(text):
         found.add(int(m.group("n") or m.group("o")))
     for m in _AGE_ZH.finditer(text):
-        v = m.group("n")
+        v = m.group("n") or m.group("m")
         n = int(v) if v.isdigit() else cn_int(v)
         if n is not None:
             found.add(n)
@@ -1063,7 +1081,9 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         return _family(text, zh)
     if family == "age":
         return [("age", str(n)) for n in stated_age(text)[:1]]
-    if family in ("gender", "budget"):
+    if family == "gender":
+        return [("identity.gender", g) for g in stated_gender(text)]
+    if family == "budget":
         return []  # the rule table's patterns are exact here; a guess would be a wrong number
     if family == "constraint" and not _ADDRESSED.search(text):
         return []  # a rule for the assistant speaks to it ("your answers", "回答", "别…")
