@@ -128,7 +128,11 @@ def same_head(a: str, b: str) -> bool:
 _GIVEN_UP_KEYS = (
     "preference.likes", "preference.drink", "preference.dislikes", "diet.avoid", "diet.style",
     "tech.preferred", "schedule.habit", "health.condition", "work.employer", "work.role",
+    "plan", "event", "task.decision", "pets.name", "language.preferred",
 )  # fmt: skip
+# words that only say what kind of thing ended ("the Japan trip is off", "MongoDB 的方案"):
+# the rest of the words name it
+_KIND_WORDS = frozenset(("trip", "plan", "plans", "thing", "idea", "one", "stuff", "project"))
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -144,8 +148,13 @@ def _names(part: str, whole: str) -> bool:
         return False
     if p.isascii():
         words = _WORD.findall(unicodedata.normalize("NFKC", whole).lower())
+        stems = {_stem(w) for w in words}
         # a plural names the thing too: "thrillers" is a word of "thriller novels"
-        return len(p) >= 3 and (p in words or _stem(p) in {_stem(w) for w in words})
+        if len(p) >= 3 and (p in words or _stem(p) in stems):
+            return True
+        # "Japan trip" names "Japan in April": its words but the kind of thing
+        named = [x for x in _WORD.findall(part.lower()) if x not in _KIND_WORDS]
+        return len(named) > 0 and len("".join(named)) >= 3 and {_stem(x) for x in named} <= stems
     return len(p) >= 2 and p in w
 
 

@@ -506,6 +506,19 @@ _ENDED_EN = re.compile(
     r"\b(?:recovered from|got over|cured of)\s+(?:my\s+)?(?P<a>[\w' -]{2,30}?)(?=$|[,.;!])"
     r"|\bmy\s+(?P<b>[\w' -]{2,30}?)\s+(?:is|are)\s+(?:back to normal|gone|cured|fine now)"
     r"|\b(?P<c>[A-Z][\w'-]+)\s+(?:passed away|died|is gone)"
+    # a thing that ended: sold, put down, called off, cleared up
+    r"|\b(?:sold|got rid of|gave away|cancel(?:l)?ed|called off|put down)\s+(?:the|my|our)\s+"
+    r"(?P<d>[\w' -]{2,30}?)(?=$|[,.;!]|\s+(?:and|so|but|last|this|yesterday)\b)"
+    r"|\b(?:had to )?put (?P<e>[A-Z][\w'-]+) down\b"
+    r"|(?:^|[,;.!]\s*|\b(?:the|my|our)\s+)(?P<f>[\w'-]+(?: [\w'-]+)?)(?:'s| is| has| was)\s+"
+    r"(?:completely |totally |finally |all )?(?:off|cancel(?:l)?ed|called off|cleared up|gone away"
+    r"|healed|cured)\b"
+)
+# a thing that ended, in Chinese: "MySQL 已经下线", "考研不考了", "日本之行取消了"
+_ENDED_ZH = re.compile(
+    r"(?P<a>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)\s*(?:的方案|那个方案|这个计划|计划)?\s*(?:已经|也)?"
+    r"(?:(?:下线|取消)(?:了|掉了)?|(?:泡汤|黄|不要|卖|送人|停)了)"
+    r"|(?P<b>(?P<h>[\u4e00-\u9fff])[\u4e00-\u9fff]{1,5}?)不(?P=h)了"
 )
 # someone else's, not the user's: a correction by possession ("No, Bruno is my neighbour's
 # dog, not mine", "团子是我室友的，我自己没养")
@@ -639,6 +652,12 @@ def quit_objects(text: str, *, tired: bool = True) -> list[str]:
         found.extend(_LIFT_LEAD.sub("", g) for g in m.groupdict().values() if g)
     for m in _ENDED_EN.finditer(text):
         found.extend(g for g in m.groupdict().values() if g)
+    for m in _ENDED_ZH.finditer(text):
+        found.extend(
+            re.sub(r"^(?:我们的|我家的?|我的|的)", "", _LIFT_LEAD.sub("", g))
+            for g in (m.group("a"), m.group("b"))
+            if g
+        )
     for m in _NOT_MINE.finditer(text):
         found.extend(g for g in m.groupdict().values() if g)
     out = []
