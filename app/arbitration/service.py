@@ -146,6 +146,8 @@ class MemoryStore(Protocol):
 
     async def active_with_values(self, values: Sequence[str]) -> list[Memory]: ...
 
+    async def active_keyless(self, scope: str, scope_id: str) -> list[Memory]: ...
+
     async def get(self, memory_id: uuid.UUID, *, for_update: bool = False) -> Memory | None: ...
 
     def add(self, memory: Memory) -> None: ...
@@ -184,6 +186,9 @@ class Candidate:
     retracts: list[str] = field(default_factory=list)
     # The memory this write corrects, by id (a correction made in the vault or the API).
     corrects: uuid.UUID | None = None
+    # Facts with no key that name a retracted value ("sold the Civic" → "drives a Civic"),
+    # found by ``values.resolve``: frozen like the values in ``retracts``.
+    retract_ids: list[uuid.UUID] = field(default_factory=list)
     # False under the session_only memory mode: a session fact never moves to user scope.
     promote: bool = True
     # The user asked to keep it ("记住", "remember this"): a session fact moves to user scope
@@ -306,6 +311,11 @@ class ArbitrationService:
                     for m in own
                     if m.value is not None and m.value.lower() in lowered and m not in conflicts
                 ]
+        if cand.is_correction:
+            for memory_id in cand.retract_ids:
+                named = await self.repo.get(memory_id, for_update=True)
+                if named is not None and named.status == "active" and named not in conflicts:
+                    conflicts.append(named)
         if cand.is_correction and cand.corrects is not None:
             named = await self.repo.get(cand.corrects, for_update=True)
             if named is not None and named.status == "active" and named not in conflicts:

@@ -192,3 +192,9 @@ async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:
     ]
     if more:
         cand.retracts = list(dict.fromkeys([*cand.retracts, *more]))
+    # a fact with no key has no value to match: its words name it ("drives a 2012 Honda Civic")
+    cand.retract_ids += [
+        old.id
+        for old in await repo.active_keyless(cand.scope, cand.scope_id)
+        if any(r and _names(r, old.content) for r in cand.retracts)
+    ]

@@ -219,6 +219,23 @@ class MemoryRepository(UserScopedRepository):
         stmt = stmt.order_by(Memory.created_at).with_for_update()
         return list((await self.session.scalars(stmt)).all())
 
+    async def active_keyless(self, scope: str, scope_id: str) -> list[Memory]:
+        """Active memories with no key in one scope — facts, not constraints or the episodes
+        that keep what was said — oldest first."""
+        stmt = (
+            select(Memory)
+            .where(
+                self._mine(),
+                Memory.status == "active",
+                Memory.scope == scope,
+                Memory.scope_id == scope_id,
+                Memory.key.is_(None),
+                Memory.type.not_in(("constraint", "episode")),
+            )
+            .order_by(Memory.created_at)
+        )
+        return list((await self.session.scalars(stmt)).all())
+
     async def active_with_values(self, values: Sequence[str]) -> list[Memory]:
         """Active non-constraint memories whose value is one of ``values`` (any scope, compared
         case-insensitively), locked."""
