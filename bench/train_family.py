@@ -400,8 +400,10 @@ def main(argv: list[str] | None = None) -> int:
         for t in (0.3, 0.4, 0.5):
             sel = [i for i in range(len(held)) if probs[i].max() >= t and pred[i] != "none"]
             good = sum(pred[i] == hy[i] for i in sel)
-            print(f"  p >= {t}: coverage {len(sel) / len(held):.2f}, precision "
-                  f"{good / max(1, len(sel)):.3f}")
+            print(
+                f"  p >= {t}: coverage {len(sel) / len(held):.2f}, precision "
+                f"{good / max(1, len(sel)):.3f}"
+            )
         return 0
     np.savez_compressed(
         args.out,

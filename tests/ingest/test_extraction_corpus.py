@@ -54,7 +54,7 @@ def in_test(case_id: str) -> bool:
 
 @pytest.fixture(scope="module")
 def splits() -> dict[str, list[dict[str, Any]]]:
-    return {"dev": load("dev"), "test": load("test")}
+    return {"dev": load("dev"), "test": load("test"), "dev2": load("dev2")}
 
 
 def check_spec(spec: dict[str, Any], where: str) -> None:
@@ -104,7 +104,7 @@ def test_every_case_has_the_documented_fields(splits: dict[str, list[dict[str, A
 def test_ids_are_unique_and_derived_from_the_turns(
     splits: dict[str, list[dict[str, Any]]],
 ) -> None:
-    cases = splits["dev"] + splits["test"]
+    cases = splits["dev"] + splits["test"] + splits["dev2"]
     ids = Counter(c["id"] for c in cases)
     assert [i for i, n in ids.items() if n > 1] == []
     for c in cases:

@@ -424,3 +424,113 @@ async def test_a_move_from_a_place_leaves_a_role_that_names_the_place(tenant: Te
     assert await _frozen(tenant, "u", "work.role") == []
     assert len(await _active(tenant, "u", "work.role")) == 1
     assert await _first_recalled(tenant, "u", "What is my job?", "work.role") is not None
+
+
+async def _keyless(t: TenantCtx, user: str, status: str) -> list[str]:
+    return [
+        m["content"]
+        for m in await _memories(t, user, status=status)
+        if m["key"] is None and m["type"] != "episode"
+    ]
+
+
+async def test_a_fact_said_instead_of_another_replaces_it_in_its_own_key_only(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("en", "s1", "I like window seats on flights.", at=T1)
+    await tenant.say("en", "s2", "I prefer aisle seats now, not window seats.", at=T2)
+    assert await _active(tenant, "en", "preference.likes") == ["aisle seats"]
+    assert await _frozen(tenant, "en", "preference.likes") == ["window seats on flights"]
+    await tenant.say("zh", "s1", "我最喜欢蓝色", at=T1)
+    await tenant.say("zh", "s2", "我现在喜欢绿色，不是蓝色了", at=T2)
+    assert await _active(tenant, "zh", "preference.likes") == ["绿色"]
+    assert await _frozen(tenant, "zh", "preference.likes") == ["蓝色"]
+    # someone else's "not Google" is no statement about the user's own employer
+    await tenant.say("w", "s1", "I work at Google.", at=T1)
+    await tenant.say("w", "s2", "My wife works at Microsoft, not Google.", at=T2)
+    assert await _active(tenant, "w", "work.employer") == ["Google"]
+
+
+async def test_a_changed_turn_replaces_the_value_it_names_but_an_addition_does_not(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("en", "s1", "I do most of my scripting in Perl.", at=T1)
+    await tenant.say(
+        "en", "s2", "Finally migrated everything off Perl, it's all Python now.", at=T2
+    )
+    assert await _active(tenant, "en", "tech.preferred") == ["python"]
+    assert await _frozen(tenant, "en", "tech.preferred") == ["perl"]
+    await tenant.say("zh", "s1", "我一直用 Notion 记笔记", at=T1)
+    await tenant.say("zh", "s2", "现在笔记都搬到 Obsidian 了，Notion 太卡", at=T2)
+    assert await _active(tenant, "zh", "tech.preferred") == ["obsidian"]
+    assert await _frozen(tenant, "zh", "tech.preferred") == ["notion"]
+    await tenant.say("add", "s1", "I write my notes in Notion.", at=T1)
+    await tenant.say("add", "s2", "These days I also use Obsidian besides Notion.", at=T2)
+    assert await _frozen(tenant, "add", "tech.preferred") == []
+
+
+async def test_an_age_turned_and_a_role_become_replace_the_old_ones(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I'm 29.", at=T1)
+    await tenant.say("u", "s2", "Actually I just turned 30 last week.", at=T2)
+    assert await _active(tenant, "u", "age") == ["30"]
+    assert await _frozen(tenant, "u", "age") == ["29"]
+    await tenant.say("u", "s1", "I'm a nurse.", at=T1)
+    await tenant.say("u", "s2", "I quit nursing and became a teacher.", at=T2)
+    assert await _active(tenant, "u", "work.role") == ["teacher"]
+    assert await _frozen(tenant, "u", "work.role") == ["nurse"]
+    await tenant.say("zh", "s1", "我今年刚满三十")
+    assert await _active(tenant, "zh", "age") == ["30"]
+
+
+async def test_a_gender_stated_in_passing_zh_and_en(tenant: TenantCtx) -> None:
+    await tenant.say("zh", "s1", "我是女生哈")
+    assert await _active(tenant, "zh", "identity.gender") == ["女"]
+    await tenant.say("en", "s1", "I'm a guy btw, in case the name was confusing")
+    assert await _active(tenant, "en", "identity.gender") == ["male"]
+
+
+async def test_a_denial_forms_no_positive_fact_and_withdraws_the_old_one(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "I don't actually have a cat, that was my sister's.")
+    assert await _active(tenant, "u", "pets.kind") == []
+    await tenant.say("zh", "s1", "我不会说日语")
+    assert await _active(tenant, "zh", "language.preferred") == []
+    await tenant.say("veg", "s1", "我吃素", at=T1)
+    await tenant.say("veg", "s2", "我其实不吃素", at=T2)
+    assert "素食" not in await _active(tenant, "veg", "diet.style")
+    assert await _frozen(tenant, "veg", "diet.style") == ["素食"]
+    assert await _active(tenant, "veg", "diet.avoid") == []
+    await tenant.say("al", "s1", "I'm allergic to penicillin.", at=T1)
+    await tenant.say(
+        "al", "s2", "Turns out I'm not actually allergic to penicillin — got tested.", at=T2
+    )
+    assert "penicillin" not in await _active(tenant, "al", "health.allergy")
+    assert await _frozen(tenant, "al", "health.allergy") == ["penicillin"]
+
+
+async def test_a_new_number_or_address_replaces_the_old_one(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "my number is 415-555-0134", at=T1)
+    await tenant.say("en", "s2", "new number: (628) 555-0199. lost my old phone", at=T2)
+    assert await _active(tenant, "en", "contact.phone") == ["(628) 555-0199"]
+    assert await _frozen(tenant, "en", "contact.phone") == ["415-555-0134"]
+    await tenant.say("zh", "s1", "我手机号 13912345678", at=T1)
+    await tenant.say("zh", "s2", "换号了，新号码 18600001111", at=T2)
+    assert await _active(tenant, "zh", "contact.phone") == ["18600001111"]
+    await tenant.say("m", "s1", "if you need to send me anything, use maya.o@example.com")
+    assert await _active(tenant, "m", "contact.email") == ["maya.o@example.com"]
+
+
+async def test_a_thing_that_ended_is_frozen_with_or_without_a_key(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "We're planning a trip to Japan in April.", at=T1)
+    await tenant.say("en", "s2", "The Japan trip is off, my passport won't be ready.", at=T2)
+    assert await _active(tenant, "en", "plan") == []
+    await tenant.say("car", "s1", "I drive a 2012 Honda Civic.", at=T1)
+    assert len(await _keyless(tenant, "car", "active")) == 1
+    await tenant.say("car", "s2", "Sold the Civic last month.", at=T2)
+    assert "drives a 2012 Honda Civic" not in await _keyless(tenant, "car", "active")
+    assert await _keyless(tenant, "car", "frozen") == ["drives a 2012 Honda Civic"]
+    await tenant.say("zh", "s1", "我们数据库一直用 MySQL", at=T1)
+    await tenant.say("zh", "s2", "MySQL 已经下线了", at=T2)
+    assert await _active(tenant, "zh", "tech.preferred") == []
+    assert await _frozen(tenant, "zh", "tech.preferred") == ["mysql"]

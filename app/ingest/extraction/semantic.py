@@ -507,7 +507,7 @@ _ENDED_EN = re.compile(
     r"|\bmy\s+(?P<b>[\w' -]{2,30}?)\s+(?:is|are)\s+(?:back to normal|gone|cured|fine now)"
     r"|\b(?P<c>[A-Z][\w'-]+)\s+(?:passed away|died|is gone)"
     # a thing that ended: sold, put down, called off, cleared up
-    r"|\b(?:sold|got rid of|gave away|cancel(?:l)?ed|called off|put down)\s+(?:the|my|our)\s+"
+    r"|\b(?i:sold|got rid of|gave away|cancel(?:l)?ed|called off|put down)\s+(?i:the|my|our)\s+"
     r"(?P<d>[\w' -]{2,30}?)(?=$|[,.;!]|\s+(?:and|so|but|last|this|yesterday)\b)"
     r"|\b(?:had to )?put (?P<e>[A-Z][\w'-]+) down\b"
     r"|(?:^|[,;.!]\s*|\b(?:the|my|our)\s+)(?P<f>[\w'-]+(?: [\w'-]+)?)(?:'s| is| has| was)\s+"
@@ -1126,6 +1126,8 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         if re.search(r"喝[了过完]", text):
             return []  # "咖啡喝了心慌": the verb has no object here
         return [(key or "", value)] if value and len(value) <= 30 else []
+    if family == "diet_style" and not value:
+        return []  # a diet is named ("vegan", "吃素"); without the name it would be a guess
     return [(key or "", value if value and len(value) <= 40 else None)]
 
 
