@@ -16,6 +16,9 @@ Two checks the rules of ``ArbitrationService.apply`` cannot make from strings al
   小虹，不是小红", ``metadata["instead_of"]`` set by the extractor) retracts the active values of
   its own key that the other value names; never a value of another key, so "my wife works at
   Microsoft, not Google" leaves the user's own employer alone.
+- **Taken back.** "I take that back", "说错了，我说的是我妈" with nothing of the user's in its place
+  (``metadata["takes_back_message"]``, the user's previous turn, named by the ingest job):
+  the memories formed from that turn are withdrawn.
 - **A changed taste of the same thing.** A liking stated with a change cue ("I prefer aisle
   seats now" after "window seats", "现在喜欢靠过道的座位", marked ``metadata["changed"]`` by
   the extractor) replaces the active values of its key that name the same thing — the same
@@ -60,6 +63,11 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
 
     Reads with ``repo.active_with_keys`` (rows locked for update, as arbitration does next).
     """
+    taken = (cand.metadata or {}).pop("takes_back_message", None)
+    if taken:
+        # "I take that back": what the user's previous turn formed is withdrawn
+        cand.retract_ids += [m.id for m in await repo.active_from_message(str(taken))]
+        cand.is_correction = True
     if cand.is_correction and cand.retracts and cand.type != "constraint":
         await _widen_retracts(repo, cand)
     if cand.key is None or cand.value is None or cand.type == "constraint":

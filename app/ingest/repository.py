@@ -43,15 +43,17 @@ class ConversationRepository(UserScopedRepository):
         )
         return list((await self.session.scalars(stmt)).all())
 
-    async def previous_message(self, session_id: str, seq: int) -> Message | None:
-        """The session's message right before ``seq`` (arrival order), or None."""
-        stmt = (
-            select(Message)
-            .where(self.mine(Message), Message.session_id == session_id, Message.seq < seq)
-            .order_by(Message.seq.desc())
-            .limit(1)
+    async def previous_message(
+        self, session_id: str, seq: int, role: str | None = None
+    ) -> Message | None:
+        """The session's message right before ``seq`` (arrival order), of ``role`` if given,
+        or None."""
+        stmt = select(Message).where(
+            self.mine(Message), Message.session_id == session_id, Message.seq < seq
         )
-        return (await self.session.scalars(stmt)).first()
+        if role is not None:
+            stmt = stmt.where(Message.role == role)
+        return (await self.session.scalars(stmt.order_by(Message.seq.desc()).limit(1))).first()
 
     async def touch_session(self, session_id: str) -> datetime | None:
         """Create the session row if new, else bump its updated_at (the row stays locked until

@@ -219,6 +219,22 @@ class MemoryRepository(UserScopedRepository):
         stmt = stmt.order_by(Memory.created_at).with_for_update()
         return list((await self.session.scalars(stmt)).all())
 
+    async def active_from_message(self, message_id: str) -> list[Memory]:
+        """Active memories formed from the message ``message_id`` (``origin.message_ids``),
+        episodes left out, locked."""
+        stmt = (
+            select(Memory)
+            .where(
+                self._mine(),
+                Memory.status == "active",
+                Memory.type != "episode",
+                Memory.origin["message_ids"].contains([message_id]),
+            )
+            .order_by(Memory.created_at)
+            .with_for_update()
+        )
+        return list((await self.session.scalars(stmt)).all())
+
     async def active_keyless(self, scope: str, scope_id: str) -> list[Memory]:
         """Active memories with no key in one scope — facts, not constraints or the episodes
         that keep what was said — oldest first."""

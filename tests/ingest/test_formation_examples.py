@@ -534,3 +534,24 @@ async def test_a_thing_that_ended_is_frozen_with_or_without_a_key(tenant: Tenant
     await tenant.say("zh", "s2", "MySQL 已经下线了", at=T2)
     assert await _active(tenant, "zh", "tech.preferred") == []
     assert await _frozen(tenant, "zh", "tech.preferred") == ["mysql"]
+
+
+async def test_what_was_just_said_is_taken_back_when_nothing_replaces_it(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("en", "s1", "Please always answer with bullet points.", at=T1)
+    await tenant.say("en", "s1", "My name is Alex.", at=T1)
+    await tenant.say("en", "s1", "Hmm, I take that back, Alex is my roommate's name.", at=T2)
+    assert await _active(tenant, "en", "name.full") == []
+    assert await _frozen(tenant, "en", "name.full") == ["Alex"]
+    # only the turn just before is taken back
+    assert len(await _memories(tenant, "en", type="constraint", status="active")) == 1
+    await tenant.say("zh", "s1", "我是老师", at=T1)
+    await tenant.say("zh", "s1", "哦说错了，我妈是老师，我自己还没工作", at=T2)
+    assert await _active(tenant, "zh", "work.role") == []
+    assert await _frozen(tenant, "zh", "work.role") == ["老师"]
+    # a correction with a value of its own replaces by its key and keeps the rest of the turn
+    await tenant.say("v", "s1", "I'm Sam and I work at Google.", at=T1)
+    await tenant.say("v", "s1", "Sorry, my mistake: I work at Apple.", at=T2)
+    assert await _active(tenant, "v", "work.employer") == ["Apple"]
+    assert await _active(tenant, "v", "name.full") == ["Sam"]

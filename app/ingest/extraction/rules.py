@@ -1770,7 +1770,34 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     _change_cues(turn, facts)
     _contrasts(turn, facts)
     facts = _switched_drink(facts)
-    return facts + _withdrawal(turn, facts)
+    facts += _withdrawal(turn, facts)
+    return facts + _taken_back(turn, facts)
+
+
+def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """ "I take that back", "说错了，我说的是我妈": when the turn states nothing of the user's
+    own in its place, one record that withdraws what the user's previous turn formed
+    (``metadata["takes_back"]``; the ingest job names that turn, arbitration freezes its
+    facts)."""
+    if not semantic.takes_back(turn.content):
+        return []
+    own = [
+        f
+        for f in facts
+        if f.key not in (None, "family.member") and f.value and f.type != "constraint"
+    ]
+    if own:
+        return []  # "说错了，是小虹": the new fact replaces the old one by its key
+    text = turn.content.strip()
+    return [
+        ExtractedFact(
+            type="fact",
+            content=_zh_content(_clean_zh(text)) if _lang(text) == "zh" else _clean_en(text),
+            is_correction=True,
+            message_ids=[turn.message_id],
+            metadata={"retraction": True, "takes_back": True},
+        )
+    ]
 
 
 def _switched_drink(facts: list[ExtractedFact]) -> list[ExtractedFact]:

@@ -709,6 +709,22 @@ def is_renewed(text: str) -> bool:
     return bool(_RENEWED.search(text))
 
 
+_TAKEN_BACK = re.compile(
+    r"\b(?:i take (?:that|it) back|that was a lie|that'?s not true|that'?s not right|not true"
+    r"|forget (?:what i (?:just )?said|that|i said that)|ignore (?:that|what i said)|scratch that"
+    r"|i was wrong|my mistake|i misspoke|i was (?:typing|talking) (?:that )?(?:for|about)"
+    r"|(?:don'?t|do not) (?:save|remember|store|keep) (?:that|it|this))\b"
+    r"|说错了|搞错了|弄错了|记错了|不对不对|当我没说|刚才(?:说|讲)的(?:不对|是)|我说的是|别记(?:这个|那个)?|不是我",
+    re.I,
+)
+
+
+def takes_back(text: str) -> bool:
+    """True if ``text`` takes back what the user just said ("I take that back", "that was a
+    lie", "forget what I said about emojis", "说错了", "当我没说", "我说的是我妈")."""
+    return bool(_TAKEN_BACK.search(text))
+
+
 def replaces_mentioned(text: str) -> bool:
     """True if a turn that names a stored value beside a new one means the new one takes its
     place: it says something changed or was misstated ("finally migrated off Perl, it's all
