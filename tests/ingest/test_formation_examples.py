@@ -555,3 +555,15 @@ async def test_what_was_just_said_is_taken_back_when_nothing_replaces_it(
     await tenant.say("v", "s1", "Sorry, my mistake: I work at Apple.", at=T2)
     assert await _active(tenant, "v", "work.employer") == ["Apple"]
     assert await _active(tenant, "v", "name.full") == ["Sam"]
+
+
+async def test_a_diet_denied_and_a_pet_that_is_the_neighbours_are_withdrawn(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("en", "s1", "I'm gluten-free.", at=T1)
+    await tenant.say("en", "s2", "I'm not actually gluten-free, I eat pasta all the time.", at=T2)
+    assert await _frozen(tenant, "en", "diet.style") == ["gluten-free"]
+    assert [v for v in await _active(tenant, "en", "diet.style") if v] == []
+    await tenant.say("zh", "s1", "我家有只狗叫大黄", at=T1)
+    await tenant.say("zh", "s2", "其实大黄是邻居家的狗，我自己没养", at=T2)
+    assert await _frozen(tenant, "zh", "pets.name") == ["大黄"]

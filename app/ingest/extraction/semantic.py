@@ -524,6 +524,10 @@ _ENDED_ZH = re.compile(
 # dog, not mine", "团子是我室友的，我自己没养")
 _NOT_MINE = re.compile(
     r"\b(?P<a>[A-Z][\w'-]+)\s+is\s+(?:actually\s+|really\s+)?(?:my|our)\s+[a-z]+'s\b"
+    r"|\b(?:that|it|this|those|these)\s+(?:was|is|were|are)\s+(?:actually\s+|really\s+)?(?:my|our)"
+    r"\s+[a-z]+'s\b"
+    r"|(?:^|[，,。！!\s])(?:其实)?(?![我你他她它这那])(?P<c>[\u4e00-\u9fff]{1,6}?)(?:其实)?是"
+    r"(?:我)?(?:邻居|朋友|同事|室友|表[哥姐弟妹]|堂[哥姐弟妹]|亲戚|姐姐|哥哥|妹妹|弟弟|爸妈|父母)家?的"
     r"|(?:^|[，,。！!\s])(?:不对|不是|其实)?[，,]?(?![我你他她它这那])(?P<b>[\u4e00-\u9fff]{1,6}?)"
     r"(?:其实)?是我"
     r"(?!自己)[\u4e00-\u9fff]{1,3}的(?=$|[，,。！!])"
@@ -652,6 +656,10 @@ def quit_objects(text: str, *, tired: bool = True) -> list[str]:
         found.extend(_LIFT_LEAD.sub("", g) for g in m.groupdict().values() if g)
     for m in _ENDED_EN.finditer(text):
         found.extend(g for g in m.groupdict().values() if g)
+    for m in _DIETS.finditer(text):
+        # a diet denied ("I'm not actually gluten-free", "现在不 strict vegan 了"): given up
+        if _DIET_DENIED.search(text[max(0, m.start() - 16) : m.start()]):
+            found.append(m.group(0))
     for m in _ENDED_ZH.finditer(text):
         found.extend(
             re.sub(r"^(?:我们的|我家的?|我的|的)", "", _LIFT_LEAD.sub("", g))
@@ -1005,7 +1013,7 @@ _NEGATED = re.compile(
     re.I,
 )
 # families whose fact is itself negative (avoiding, disliking, a rule for the assistant)
-_NEGATIVE_FAMILIES = frozenset(("avoid", "dislikes", "constraint", "diet_style"))
+_NEGATIVE_FAMILIES = frozenset(("avoid", "dislikes", "constraint"))
 # phrase families whose value is what follows their cue verb; without the verb, nothing
 _CUE_FAMILIES = frozenset(
     ("likes", "dislikes", "avoid", "allergy", "condition", "decision", "plan")
@@ -1055,6 +1063,21 @@ def stated_age(text: str) -> list[int]:
             found.add(n)
     ages = [n for n in found if 0 < n < 130]
     return ages if len(ages) == 1 else []
+
+
+_DIET_DENIED = re.compile(
+    r"\b(?:not|no longer|n't|never)\b"
+    r"(?:\s+(?:actually|really|strictly|strict|fully|even|a|an))*\s*$"
+    r"|(?:不|不再|没有?)(?:是|再)?\s*(?:strict|严格)?\s*$",
+    re.I,
+)
+_DIETS = re.compile(
+    r"\b(?:vegan|vegetarian|pescatarian|pescetarian|keto(?:genic)?|paleo|gluten[- ]free"
+    r"|dairy[- ]free|halal|kosher|low[- ]carb|low[- ]fat|low[- ]sodium|carnivore|flexitarian"
+    r"|mediterranean|whole30|intermittent fasting|raw vegan|plant[- ]based)\b"
+    r"|全素|吃素|素食|半素|蛋奶素|生酮|低碳水?|清真|控糖|轻断食|断食|低脂|少油少盐|无麸质",
+    re.I,
+)
 
 
 def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
@@ -1142,8 +1165,10 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         if re.search(r"喝[了过完]", text):
             return []  # "咖啡喝了心慌": the verb has no object here
         return [(key or "", value)] if value and len(value) <= 30 else []
-    if family == "diet_style" and not value:
-        return []  # a diet is named ("vegan", "吃素"); without the name it would be a guess
+    if family == "diet_style":
+        # a diet is named ("vegan", "吃素", "keto"); anything else would be a guess
+        named = _DIETS.search(text)
+        return [(key or "", named.group(0))] if named else []
     return [(key or "", value if value and len(value) <= 40 else None)]
 
 
