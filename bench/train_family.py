@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 from app.ingest.extraction import semantic  # noqa: E402
 
 DEV = ROOT / "tests" / "data" / "extraction" / "dev.jsonl"
+DEV2 = ROOT / "tests" / "data" / "extraction" / "dev2.jsonl"
 WRITTEN = ROOT / "bench" / "data" / "family_sentences.jsonl"
 
 KEY_FAMILY: dict[str, str] = {
@@ -311,6 +312,11 @@ def main(argv: list[str] | None = None) -> int:
         "--no-written", action="store_true", help="leave out bench/data/family_sentences.jsonl"
     )
     ap.add_argument(
+        "--with-dev2",
+        action="store_true",
+        help="also train on the turns of tests/data/extraction/dev2.jsonl (as on dev's)",
+    )
+    ap.add_argument(
         "--eval",
         choices=["dev2"],
         help="report the accuracy of the trained regression on this corpus file's turns",
@@ -326,6 +332,8 @@ def main(argv: list[str] | None = None) -> int:
 
     base = prototypes() + synthetic() + ([] if args.no_written else written())
     dev = [] if args.no_dev and not args.cv else dev_items()
+    if args.with_dev2 and not args.eval:
+        dev += dev_items(DEV2)
     if args.hold_out_half:
         from bench.extraction import dev_half
 
