@@ -160,9 +160,15 @@ def _names(part: str, whole: str) -> bool:
         # a plural names the thing too: "thrillers" is a word of "thriller novels"
         if len(p) >= 3 and (p in words or _stem(p) in stems):
             return True
-        # "Japan trip" names "Japan in April": its words but the kind of thing
-        named = [x for x in _WORD.findall(part.lower()) if x not in _KIND_WORDS]
-        return len(named) > 0 and len("".join(named)) >= 3 and {_stem(x) for x in named} <= stems
+        # "Japan trip" names "Japan in April": its words but the kind of thing (only then: "New
+        # York" given up is not "New York pizza")
+        words_of_part = _WORD.findall(part.lower())
+        named = [x for x in words_of_part if x not in _KIND_WORDS]
+        return (
+            0 < len(named) < len(words_of_part)
+            and len("".join(named)) >= 3
+            and {_stem(x) for x in named} <= stems
+        )
     return len(p) >= 2 and p in w
 
 
