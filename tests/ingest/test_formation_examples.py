@@ -573,3 +573,22 @@ async def test_a_place_no_longer_liked_leaves_a_dish_named_after_it(tenant: Tena
     await tenant.say("u", "s1", "I love New York pizza.", at=T1)
     await tenant.say("u", "s2", "I no longer like New York, too crowded.", at=T2)
     assert [v for v in await _active(tenant, "u", "preference.likes") if v] == ["new york pizza"]
+
+
+async def test_an_amount_a_licence_a_bare_mobile_number_and_a_card_are_formed(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("zh", "s1", "这次年会的预算一共8万块，场地就要占一半")
+    assert await _active(tenant, "zh", "project.budget") == ["8万块"]
+    await tenant.say("en", "s1", "For the kitchen remodel we have maybe fifteen grand total.")
+    assert await _active(tenant, "en", "project.budget") == ["fifteen grand"]
+    await tenant.say("ph", "s1", "我微信就是手机号，15921886543")
+    assert await _active(tenant, "ph", "contact.phone") == ["15921886543"]
+    await tenant.say("id", "s1", "my driver's license number is D4412-88731-20")
+    assert [m["key"] for m in await _memories(tenant, "id", status="active") if m["key"]] == [
+        "identity.document"
+    ]
+    await tenant.say("card", "s1", "Card: 4539 1488 0343 6467 exp 09/28, use that one")
+    assert [m["key"] for m in await _memories(tenant, "card", status="active") if m["key"]] == [
+        "finance.card"
+    ]

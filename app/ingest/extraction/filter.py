@@ -67,7 +67,8 @@ _DIRECTIVE = re.compile(
 _DOMAIN = re.compile(
     r"预算|生日|邮箱|电话|手机|微信|地址|身份证|护照|银行卡|卡号|密码|决定|定了|截止|项目|号码|驾照|"
     r"\b(?:budget|birthday|email|e-mail|phone|deadline|decided|decision|project|passport"
-    r"|password|card number|number|mobile|cell|license|licence)\b"
+    r"|password|card number|card|number|mobile|cell|license|licence)\b"
+    r"|(?<![\d-])1[3-9]\d{9}(?![\d-])"
     r"|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+\.[A-Za-z]",
     re.I,
 )

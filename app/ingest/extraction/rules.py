@@ -897,7 +897,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "secret",
         "en",
-        r"(?P<label>(?:ssn|social security number|passport(?: number)?|id number))\s*(?:is"
+        r"(?P<label>(?:ssn|social security number|passport(?: number)?|id number"
+        r"|driver'?s licen[cs]e(?: number)?|licen[cs]e number))\s*(?:is"
         r"|:)?\s*(?P<v>[0-9A-Za-z-]{6,})",
         contact("identity.document", "secret"),
     ),
@@ -931,6 +932,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"(?:电话|手机|号码|手机号|联系方式)\D{0,8}?(?P<v>\+?\d[\d\s-]{5,}\d)",
         contact("contact.phone"),
     ),
+    # a mainland mobile number needs no label ("我微信就是手机号，15921886543")
+    ("contact", "zh", r"(?<![\d-])(?P<v>1[3-9]\d{9})(?![\d-])", contact("contact.phone")),
+    ("contact", "en", r"(?<![\d-])(?P<v>1[3-9]\d{9})(?![\d-])", contact("contact.phone")),
     (
         "contact",
         "en",

@@ -1080,6 +1080,22 @@ _DIETS = re.compile(
 )
 
 
+_EN_NUMBER_WORD = (
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty"
+    r"|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundred|a few|a couple)"
+)
+# one amount of money as written: "$5,000", "8万块", "5 万美金", "fifteen grand", "20k"
+_AMOUNT = re.compile(
+    r"[$€£¥]\s?\d[\d,.]*\s?(?:k|m|万|千)?(?![\w.])"
+    r"|\d[\d,.]*\s?(?:k|grand|thousand|million|bucks|dollars|usd|euros?|pounds?|rmb)\b"
+    r"|\d[\d,.]*\s?(?:百万|万|千|亿)?\s?(?:元|块钱?|人民币|美元|美金|刀|欧元)"
+    r"|\d[\d,.]*\s?(?:百万|万|千|亿)"
+    rf"|\b{_EN_NUMBER_WORD}(?:[ -]\w+)?\s+(?:grand|thousand|million)\b"
+    r"|[一二两三四五六七八九十百千]+(?:万|千|亿)(?:元|块钱?|人民币|美元|美金)?",
+    re.I,
+)
+
+
 def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     """``(key, value)`` pairs a clause of ``family`` states, value ``None`` when it cannot be
     isolated reliably (the clause is then the content). ``[]`` when the family needs a name
@@ -1142,7 +1158,8 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     if family == "gender":
         return [("identity.gender", g) for g in stated_gender(text)]
     if family == "budget":
-        return []  # the rule table's patterns are exact here; a guess would be a wrong number
+        amounts = list(dict.fromkeys(m.group(0).strip() for m in _AMOUNT.finditer(text)))
+        return [("project.budget", amounts[0])] if len(amounts) == 1 else []
     if family == "constraint" and not _ADDRESSED.search(text):
         return []  # a rule for the assistant speaks to it ("your answers", "回答", "别…")
     if _NEGATED.search(text) and family not in _NEGATIVE_FAMILIES:
