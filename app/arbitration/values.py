@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from app.arbitration.service import Candidate, MemoryStore
+    from app.db.models import Memory
 
 _DATE_TAIL = re.compile(
     r"(?:\s*,?\s*(?:in|since|back in|class of|from)\s+(?:19|20)\d\d\b.*"
@@ -64,9 +65,13 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     Reads with ``repo.active_with_keys`` (rows locked for update, as arbitration does next).
     """
     taken = (cand.metadata or {}).pop("takes_back_message", None)
+    topic = (cand.metadata or {}).pop("takes_back_topic", None)
     if taken:
         # "I take that back": what the user's previous turn formed is withdrawn
-        cand.retract_ids += [m.id for m in await repo.active_from_message(str(taken))]
+        cand.retract_ids += [
+            m.id
+            for m in _taken_back(await repo.active_from_message(str(taken)), cand.content, topic)
+        ]
         cand.is_correction = True
     if cand.is_correction and cand.retracts and cand.type != "constraint":
         await _widen_retracts(repo, cand)
@@ -80,10 +85,12 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
             return
     # what the fact stands instead of: read here, never stored with it
     instead = (cand.metadata or {}).pop("instead_of", None) or []
+    said_now = set((cand.origin or {}).get("message_ids") or [])
     replaced = [
         old.value
         for old in olds
         if old.value is not None
+        and not said_now & set((old.origin or {}).get("message_ids") or [])  # this very turn
         and any(_mentions(y, old.value) or _mentions(old.value, y) for y in instead)
     ]
     if replaced:
@@ -107,6 +114,33 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     if stale:
         cand.is_correction = True
         cand.retracts = list(dict.fromkeys([*cand.retracts, *stale]))
+
+
+# what "forget what I said about my job" names, by the keys it covers
+_TOPIC_KEYS = {
+    "job": "work.", "work": "work.", "career": "work.", "name": "name.", "number": "contact.",
+    "phone": "contact.", "email": "contact.", "diet": "diet.", "pet": "pets.", "pets": "pets.",
+    "dog": "pets.", "cat": "pets.", "age": "age", "birthday": "birthday", "school": "education.",
+    "family": "family.", "allergy": "health.", "health": "health.", "drink": "preference.drink",
+}  # fmt: skip
+
+
+def _taken_back(formed: list[Memory], said: str, topic: str | None) -> list[Memory]:
+    """Which of the memories the previous turn ``formed`` a take-back withdraws: those whose
+    value it names ("说错了，我妈是老师" → 老师); else those of the topic it names ("forget
+    what I said about my job" → the work keys, or the memories whose words hold it); else all
+    of them ("I take that back")."""
+    named = [m for m in formed if m.value and _mentions(m.value, said)]
+    if named:
+        return named
+    if topic:
+        prefix = _TOPIC_KEYS.get(topic.split()[-1])
+        return [
+            m
+            for m in formed
+            if (prefix and (m.key or "").startswith(prefix)) or _names(topic, m.content)
+        ]
+    return formed
 
 
 def _head(value: str) -> str:
@@ -136,7 +170,12 @@ def same_head(a: str, b: str) -> bool:
 _GIVEN_UP_KEYS = (
     "preference.likes", "preference.drink", "preference.dislikes", "diet.avoid", "diet.style",
     "tech.preferred", "schedule.habit", "health.condition", "work.employer", "work.role",
-    "plan", "event", "task.decision", "pets.name", "language.preferred",
+)  # fmt: skip
+# ... and the keys whose values such a statement may name in fewer words ("the Japan trip is
+# off" names the plan "Japan in April"); a plan or an event itself widens nothing ("we had to
+# put Biscuit down" freezes the dog, not "loves biscuits with tea")
+_NAMED_BY_RETRACTION = (
+    *_GIVEN_UP_KEYS, "plan", "event", "task.decision", "pets.name", "language.preferred",
 )  # fmt: skip
 # words that only say what kind of thing ended ("the Japan trip is off", "MongoDB 的方案"):
 # the rest of the words name it
@@ -196,7 +235,7 @@ async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:
     ("teacher in Leeds")."""
     if cand.key is not None and cand.key not in _GIVEN_UP_KEYS:
         return
-    olds = await repo.active_with_keys(list(_GIVEN_UP_KEYS), cand.scope, cand.scope_id)
+    olds = await repo.active_with_keys(list(_NAMED_BY_RETRACTION), cand.scope, cand.scope_id)
     more = [
         old.value
         for old in olds

@@ -180,7 +180,7 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
     facts = dedupe(facts + await tool_facts(rt, job, messages, pool, task_id))
     owner = owner_of(job.tenant_id, job.user_id)
     conv = ConversationRepository(session, job.tenant_id, job.user_id)
-    await name_taken_back(conv, session_id, messages, facts)
+    facts = await name_taken_back(conv, session_id, messages, facts)
     # The user's cues (temporary, emphasis, remember) decide where each fact starts.
     cues, back_refs = user_cues(rt, messages, owner)
     forms = {id(f): formation(f, cues) for f in facts}
@@ -453,20 +453,26 @@ async def name_taken_back(
     session_id: str,
     messages: Sequence[Message],
     facts: list[ExtractedFact],
-) -> None:
-    """A fact that takes back what the user just said (``metadata["takes_back"]``) names the
-    user's previous turn of the session (``metadata["takes_back_message"]``), so arbitration
-    withdraws what that turn formed; with no previous turn it withdraws nothing."""
+) -> list[ExtractedFact]:
+    """``facts``, where a fact that takes back what the user just said
+    (``metadata["takes_back"]``) names the user's previous turn of the session
+    (``metadata["takes_back_message"]``), so arbitration withdraws what that turn formed; with
+    no previous turn it is left out (it withdraws nothing, and "I take that back" is no fact)."""
     seq_of = {str(m.id): m.seq for m in messages}
+    kept = []
     for fact in facts:
-        if not fact.metadata.pop("takes_back", False) or not fact.message_ids:
-            continue
-        seq = seq_of.get(fact.message_ids[0])
-        previous = (
-            await conv.previous_message(session_id, seq, role="user") if seq is not None else None
-        )
-        if previous is not None:
+        if fact.metadata.pop("takes_back", False):
+            seq = seq_of.get(fact.message_ids[0]) if fact.message_ids else None
+            previous = (
+                await conv.previous_message(session_id, seq, role="user")
+                if seq is not None
+                else None
+            )
+            if previous is None:
+                continue
             fact.metadata["takes_back_message"] = str(previous.id)
+        kept.append(fact)
+    return kept
 
 
 def dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:

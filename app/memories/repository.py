@@ -220,15 +220,16 @@ class MemoryRepository(UserScopedRepository):
         return list((await self.session.scalars(stmt)).all())
 
     async def active_from_message(self, message_id: str) -> list[Memory]:
-        """Active memories formed from the message ``message_id`` (``origin.message_ids``),
-        episodes left out, locked."""
+        """Active memories first formed from the message ``message_id`` (the first of
+        ``origin.message_ids``; a fact the message only said again is not one), episodes left
+        out, locked."""
         stmt = (
             select(Memory)
             .where(
                 self._mine(),
                 Memory.status == "active",
                 Memory.type != "episode",
-                Memory.origin["message_ids"].contains([message_id]),
+                Memory.origin["message_ids"][0].astext == message_id,
             )
             .order_by(Memory.created_at)
             .with_for_update()

@@ -592,3 +592,57 @@ async def test_an_amount_a_licence_a_bare_mobile_number_and_a_card_are_formed(
     assert [m["key"] for m in await _memories(tenant, "card", status="active") if m["key"]] == [
         "finance.card"
     ]
+
+
+async def test_someone_elses_new_number_leaves_the_users_own(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "My number is 555-010-2000.", at=T1)
+    await tenant.say("en", "s1", "Tom has a new number: 555-444-1212", at=T2)
+    assert await _active(tenant, "en", "contact.phone") == ["555-010-2000"]
+    await tenant.say("zh", "s1", "我的手机号是13800138000。", at=T1)
+    await tenant.say("zh", "s1", "老板换号了，新号码13700137000", at=T2)
+    assert await _active(tenant, "zh", "contact.phone") == ["13800138000"]
+    await tenant.say("m", "s1", "My email is dana@old.example.", at=T1)
+    await tenant.say("m", "s1", "new email from my boss: boss@corp.example", at=T2)
+    assert "dana@old.example" in await _active(tenant, "m", "contact.email")
+
+
+async def test_a_take_back_withdraws_only_what_it_takes_back(tenant: TenantCtx) -> None:
+    # a lie in the turn is someone else's: nothing of the user's is taken back
+    await tenant.say("a", "s1", "I work at Google as a designer.", at=T1)
+    await tenant.say("a", "s1", "My boss promised us bonuses. That was a lie.", at=T2)
+    assert await _active(tenant, "a", "work.employer") == ["Google"]
+    # a topic named: only what the turn said about it
+    await tenant.say("b", "s1", "I live in Lisbon and I work at Google.", at=T1)
+    await tenant.say("b", "s1", "forget what I said about my job", at=T2)
+    assert await _active(tenant, "b", "residence.city") == ["Lisbon"]
+    assert await _frozen(tenant, "b", "work.employer") == ["Google"]
+    # a value named: only that value
+    await tenant.say("c", "s1", "我是老师。我住在杭州。", at=T1)
+    await tenant.say("c", "s1", "说错了，我妈是老师。", at=T2)
+    assert await _active(tenant, "c", "residence.city") == ["杭州"]
+    assert await _frozen(tenant, "c", "work.role") == ["老师"]
+    # what the previous turn only said again was formed earlier: it stays
+    await tenant.say("d", "s1", "I live in Lisbon.", at=T1)
+    await tenant.say("d", "s2", "I live in Lisbon and I have a cat named Tom.", at=T2)
+    await tenant.say("d", "s2", "I take that back.", at=T2)
+    assert await _active(tenant, "d", "residence.city") == ["Lisbon"]
+
+
+async def test_words_that_add_or_belong_to_others_replace_nothing(tenant: TenantCtx) -> None:
+    await tenant.say("a", "s1", "I love jazz.", at=T1)
+    await tenant.say("a", "s2", "I love techno, not just jazz.", at=T2)
+    assert "jazz" in await _active(tenant, "a", "preference.likes")
+    await tenant.say("b", "s1", "I'm gluten-free.", at=T1)
+    await tenant.say(
+        "b", "s2", "My sister is not actually gluten-free, she just likes bread.", at=T2
+    )
+    assert await _active(tenant, "b", "diet.style") == ["gluten-free"]
+    await tenant.say("c", "s1", "I have a dog named Biscuit. I love biscuits with tea.", at=T1)
+    await tenant.say("c", "s2", "We had to put Biscuit down.", at=T2)
+    assert "biscuits with tea" in await _active(tenant, "c", "preference.likes")
+    await tenant.say("d", "s1", "我喜欢写Python。", at=T1)
+    await tenant.say("d", "s2", "我们组现在全用Go了，我还是喜欢写Python。", at=T2)
+    assert "python" in await _active(tenant, "d", "tech.preferred")
+    await tenant.say("e", "s1", "I work at Stripe as an engineer.", at=T1)
+    await tenant.say("e", "s2", "My job is fine.", at=T2)
+    assert await _active(tenant, "e", "work.role") == ["engineer"]

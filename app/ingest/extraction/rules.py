@@ -1692,13 +1692,17 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         if semantic.is_hypothetical(sentence[0]):
             continue  # "如果我搬到深圳…", "if I ever burn out I might…": nothing is so
         relative: str | None = None  # the family member the sentence is about
+        others = False  # the sentence is about someone outside the family, until "I…"
         for i, raw in enumerate(sentence):
             if is_noise(raw):
                 state.last_family = None
                 continue
             if semantic.is_about_others(raw):
-                relative = None
+                relative, others = None, True
                 continue
+            if others and not semantic.own_subject(raw):
+                continue  # "老板换号了，新号码…": still the boss's
+            others = False
             who = semantic.family_subject(raw)
             if who is not None:
                 # the clauses up to the user's own next clause are about them, too
@@ -1799,7 +1803,11 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             content=_zh_content(_clean_zh(text)) if _lang(text) == "zh" else _clean_en(text),
             is_correction=True,
             message_ids=[turn.message_id],
-            metadata={"retraction": True, "takes_back": True},
+            metadata={
+                "retraction": True,
+                "takes_back": True,
+                **({"takes_back_topic": t} if (t := semantic.taken_back_topic(text)) else {}),
+            },
         )
     ]
 
@@ -2086,6 +2094,11 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
         fact.is_correction = True
 
 
+_CONTRAST_CUT = re.compile(
+    r"\s+(?:instead of|rather than)\s+|,?\s+not\s+(?!just\b|only\b)|[，,]?\s*(?:而不是|不是)", re.I
+)
+
+
 def _contrasts(turn: Turn, facts: list[ExtractedFact]) -> None:
     """ "His name is Max, not Milo", "我叫小虹，不是小红": each keyed fact of the turn carries
     what it stands instead of (``metadata["instead_of"]``); ``values.resolve`` freezes those of
@@ -2099,6 +2112,9 @@ def _contrasts(turn: Turn, facts: list[ExtractedFact]) -> None:
     for fact in facts:
         if fact.key is None or not fact.value or fact.type == "constraint":
             continue
+        if named:  # "Postgres instead of MongoDB": the value is what is chosen
+            kept = _CONTRAST_CUT.split(fact.value)[0].strip(" ,，")
+            fact.value = kept or fact.value
         own = fact.value.lower()
         others = [y for y in named if y.lower() not in own and own not in y.lower()] + whole
         if others:

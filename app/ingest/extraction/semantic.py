@@ -400,10 +400,19 @@ def is_hypothetical(text: str) -> bool:
     return bool(_HYPOTHETICAL.search(text.strip()))
 
 
+# a named person doing something ("Tom has a new number", "Kate moved out"): not the user
+_NAMED_OTHER = re.compile(
+    r"^(?!(?:I|We|My|Our|Me|Us|It|This|That|There|Just|Finally|Then|So|And|But|Also)\b)"
+    r"[A-Z][a-z]+\s+(?:has|had|got|just|moved|works|lives|quit|changed|bought|switched"
+    r"|left|started)\b"
+)
+
+
 def is_about_others(text: str) -> bool:
     """True when the clause's subject is someone outside the user's family (a colleague, a
-    friend, "he"): what they do or like is not the user's."""
-    return bool(_OTHER_PERSON.search(text.strip()))
+    friend, "he", "Tom has…"): what they do or like is not the user's."""
+    text = text.strip()
+    return bool(_OTHER_PERSON.search(text) or _NAMED_OTHER.match(text))
 
 
 def is_about_user(text: str) -> bool:
@@ -547,7 +556,12 @@ _WITHDRAWN_KEY = (
     (re.compile(r"\bliv(?:e|ing)\b|住", re.I), "residence.city"),
     (re.compile(r"\b(?:like|love|into|fan)\b|喜欢|兴趣|吃腻", re.I), "preference.likes"),
     (re.compile(r"normal|recovered|cured|治好|痊愈|康复", re.I), "health.condition"),
-    (re.compile(r"passed away|died|去世|'s dog|'s cat|没养|\bnot mine\b", re.I), "pets.name"),
+    (
+        re.compile(
+            r"passed away|died|put \w+ down|put down|去世|'s dog|'s cat|没养|\bnot mine\b", re.I
+        ),
+        "pets.name",
+    ),
 )
 
 
@@ -658,7 +672,7 @@ def quit_objects(text: str, *, tired: bool = True) -> list[str]:
         found.extend(g for g in m.groupdict().values() if g)
     for m in _DIETS.finditer(text):
         # a diet denied ("I'm not actually gluten-free", "现在不 strict vegan 了"): given up
-        if _DIET_DENIED.search(text[max(0, m.start() - 16) : m.start()]):
+        if _DIET_DENIED.search(text[max(0, m.start() - 32) : m.start()]):
             found.append(m.group(0))
     for m in _ENDED_ZH.finditer(text):
         found.extend(
@@ -679,13 +693,14 @@ def quit_objects(text: str, *, tired: bool = True) -> list[str]:
 # "X, not Y" / "X instead of Y" / "是X，不是Y": Y is what the user's statement takes the place of
 _CONTRAST_EN = re.compile(
     r"(?:(?:^|[,;(—–-]\s*|\b(?:and|but)\s+)not|\binstead of|\brather than)\s+"
+    r"(?!(?:just|only|merely|simply|even|because|that|really|sure|bad|quite|exactly)\b)"
     r"(?:(?:the|a|an|my|our)\s+)?(?P<x>[A-Za-z0-9][\w'’&. -]{0,40}?)"
     r"\s*(?:[,.;!?)]|$|\s+(?:any ?more|now|these days)\b)",
     re.I,
 )
 _CONTRAST_ZH = re.compile(
     r"(?:而不是|不是|而非|并非|不再是)"
-    r"(?P<x>(?![我你他她它])[\u4e00-\u9fffA-Za-z0-9][\u4e00-\u9fffA-Za-z0-9 ·]{0,14})"
+    r"(?P<x>(?![我你他她它不只光仅])[\u4e00-\u9fffA-Za-z0-9][\u4e00-\u9fffA-Za-z0-9 ·]{0,14})"
     r"(?=$|[，,。.!！?？;；、])"
 )
 
@@ -712,9 +727,27 @@ _RENEWED = re.compile(
 
 
 def is_renewed(text: str) -> bool:
-    """True if ``text`` gives a new number, address, card or password in place of the old one
-    ("new number: …", "换号了，新号码 …", "changed my password")."""
-    return bool(_RENEWED.search(text))
+    """True if ``text`` gives the user's new number, address, card or password in place of the
+    old one ("new number: …", "换号了，新号码 …", "changed my password"); not someone else's
+    ("Tom has a new number", "老板换号了", "new email from my boss")."""
+    m = _RENEWED.search(text)
+    if m is None:
+        return False
+    clause = re.split(r"[,.;!?，。；！？\n]", text[: m.start()])[-1].strip()
+    whole = clause + text[m.start() : m.end() + 24]
+    return not (
+        is_about_others(clause)
+        or family_subject(clause)
+        or _NAMED_SUBJECT.match(clause)
+        or re.search(r"\b(?:from|of) (?:my |our |the )?\w+", text[m.end() : m.end() + 24], re.I)
+        or re.search(r"(?:老板|同事|朋友|他|她|[A-Z][a-z]+)(?:的)?(?:换|新)", whole)
+    )
+
+
+_NAMED_SUBJECT = re.compile(
+    r"^(?!(?:I|We|My|Our|It|This|That|There|Just|Finally|So|And|Also)\b)[A-Z][a-z]+(?:'s)?\s+"
+    r"(?:has|had|got|just|is|was)\b"
+)
 
 
 _TAKEN_BACK = re.compile(
@@ -727,10 +760,31 @@ _TAKEN_BACK = re.compile(
 )
 
 
+_OPENING = re.compile(
+    r"^(?:(?:hmm+|oh|ok|okay|wait|sorry|actually|no|nah|well|oops|ugh|eh|lol|so|um|uh|"
+    r"哦|噢|啊|嗯|呃|哎|诶|不好意思|抱歉|对不起|等等|其实|不对)[\s,，.!！:：~]*)*",
+    re.I,
+)
+
+
 def takes_back(text: str) -> bool:
-    """True if ``text`` takes back what the user just said ("I take that back", "that was a
-    lie", "forget what I said about emojis", "说错了", "当我没说", "我说的是我妈")."""
-    return bool(_TAKEN_BACK.search(text))
+    """True if ``text`` opens by taking back what the user just said ("I take that back",
+    "sorry, that was a lie", "forget what I said about emojis", "说错了", "哦不对，我说的是我
+    妈"); a take-back later in the turn is about something else ("my son said he ate his
+    vegetables, that was a lie")."""
+    body = text.strip()
+    m = _TAKEN_BACK.search(body)
+    opening = _OPENING.match(body)
+    return m is not None and m.start() <= (opening.end() if opening else 0)
+
+
+_ABOUT = re.compile(r"\babout (?:my |the |our )?(?P<x>[\w'-]+(?: [\w'-]+)?)", re.I)
+
+
+def taken_back_topic(text: str) -> str | None:
+    """What a take-back is about ("forget what I said about my job" → ``"job"``), or None."""
+    m = _ABOUT.search(text)
+    return m.group("x").lower() if m else None
 
 
 def replaces_mentioned(text: str) -> bool:
@@ -1066,9 +1120,10 @@ def stated_age(text: str) -> list[int]:
 
 
 _DIET_DENIED = re.compile(
-    r"\b(?:not|no longer|n't|never)\b"
-    r"(?:\s+(?:actually|really|strictly|strict|fully|even|a|an))*\s*$"
-    r"|(?:不|不再|没有?)(?:是|再)?\s*(?:strict|严格)?\s*$",
+    r"\b(?:i'?m|i am|i'?ve|i)\s+(?:\w+\s+)?(?:not|no longer|n't|never)\b"
+    r"(?:\s+(?:actually|really|strictly|strict|fully|even|been|a|an))*\s*$"
+    r"|(?:^|[，,。]|我|现在|已经|其实|不过)(?:也|现在|已经|其实)*(?:不|不再|没有?)(?:是|再)?"
+    r"\s*(?:strict|严格)?\s*$",
     re.I,
 )
 _DIETS = re.compile(
@@ -1264,7 +1319,10 @@ _DUTY_ZH = re.compile(
     r"(?P<role>[\u4e00-\u9fffA-Za-z ]{1,12}?)(?:工作|的工作|这块|方面|相关)?(?:$|[，,。])"
 )
 _ROLE_EN = re.compile(
-    r"\b(?:as an?|i'?m (?:now |also )?an?|i am (?:now |also )?an?|work as an?|job is|running|doing"
+    r"\b(?:as an?|i'?m (?:now |also )?an?|i am (?:now |also )?an?|work as an?"
+    r"|job is(?! (?:fine|good|great|ok|okay|alright|stressful|busy|hard|tough|boring|fun|crazy"
+    r"|insane|demanding|exhausting|going|secure|safe|remote|hybrid|killing|so|too|very|pretty"
+    r"|really|not)\b)|running|doing"
     r"|responsible for|in charge of|look after|handle|manage|became an?|become an?"
     r"|(?:re)?trained as an?|promoted to(?: an?)?)\s+(?P<role>[\w -]{2,40}?)"
     r"(?=$|[,.;!]|\s+(?:at|for|with|there|now|these|last|this|next|since|recently|yesterday"
