@@ -245,18 +245,40 @@ class RecallService:
         owner = owner_of(self.tenant_id, self.user_id)
         query_text = embedding_text(self.rt.privacy.protect(req.query, owner).text)
         mode: RecallMode = self.rt.settings.recall_mode
-        query_embedding: list[float] | None = None
+        # The query is embedded while the reads that do not need its vector run (the user's
+        # policy, the scope reach, the constraints): they are off the critical path of the
+        # model's call. Their transaction is closed before the ranking's opens, so no connection
+        # is held while the model runs; both are scoped to the same tenant and user, and under
+        # READ COMMITTED two statements of one transaction saw different snapshots anyway.
+        embedding = asyncio.ensure_future(self._embed_query(query_text))
         try:
-            with timed(RECALL_LATENCY, "embed"):
-                query_embedding = await asyncio.wait_for(
-                    self.rt.embedder.embed_query(query_text),
-                    self.rt.settings.recall_embed_timeout_s,
+            db_started = time.perf_counter()
+            async with self.rt.scoped(self.tenant_id, self.user_id) as session:
+                repo = RecallRepository(session, self.tenant_id, self.user_id)
+                # The user's memory mode and retention narrow what may be read (app/users/policy).
+                policy = await policy_of(session, self.tenant_id, self.user_id)
+                scopes, oldest = recall_scopes(policy), not_before(policy, at)
+                task_id = req.task_id if scopes.task else None
+                reach = await self.reach(session, scopes, req)
+                constraints = owned_only(
+                    await repo.constraints(
+                        task_id=task_id,
+                        session_id=req.session_id,
+                        open_scopes=scopes.broad,
+                        not_before=oldest,
+                        reach=reach,
+                    ),
+                    lambda c: c,
+                    section="constraints",
+                    tenant_id=self.tenant_id,
+                    user_id=self.user_id,
                 )
-        except (EmbeddingError, TimeoutError):
-            # The embedder is down, broken or busy past the deadline: answer from full-text
-            # search, and say so.
-            log.warning("recall degraded to full-text search: the embedder failed or was late")
-            RECALL_DEGRADED.inc()
+            db_seconds = time.perf_counter() - db_started
+        except BaseException:
+            embedding.cancel()
+            raise
+        query_embedding = await embedding
+        if query_embedding is None:
             mode = "text"
         terms = query_terms(query_text)
         mode = effective_mode(mode, terms)  # what the answer reports is what ran
@@ -264,11 +286,6 @@ class RecallService:
         db_started = time.perf_counter()
         async with self.rt.scoped(self.tenant_id, self.user_id) as session:
             repo = RecallRepository(session, self.tenant_id, self.user_id)
-            # The user's memory mode and retention narrow what may be read (app/users/policy).
-            policy = await policy_of(session, self.tenant_id, self.user_id)
-            scopes, oldest = recall_scopes(policy), not_before(policy, at)
-            task_id = req.task_id if scopes.task else None
-            reach = await self.reach(session, scopes, req)
 
             async def ranked(
                 status: str | tuple[str, ...], limit: int, **when: datetime | None
@@ -296,19 +313,6 @@ class RecallService:
                     query_entities=named,
                 )
 
-            constraints = owned_only(
-                await repo.constraints(
-                    task_id=task_id,
-                    session_id=req.session_id,
-                    open_scopes=scopes.broad,
-                    not_before=oldest,
-                    reach=reach,
-                ),
-                lambda c: c,
-                section="constraints",
-                tenant_id=self.tenant_id,
-                user_id=self.user_id,
-            )
             # Now: the active memories. At a point in time: every memory valid then, frozen
             # ones included; the reminders are what had been superseded by then.
             statuses = ("active", "frozen") if valid_at else ("active",)
@@ -333,7 +337,9 @@ class RecallService:
                 if req.include_reminders
                 else []
             )
-        RECALL_LATENCY.labels("db").observe(time.perf_counter() - db_started)
+        # The database's time of the recall: its two transactions (the first overlaps the
+        # embedding).
+        RECALL_LATENCY.labels("db").observe(db_seconds + time.perf_counter() - db_started)
         # The optional reranker (app/recall/rerank.py) reorders the best rows, outside the
         # transaction; on its failure the order stays recall's own.
         reranked = await rerank(reranker, self.rt.settings, query_text, pool)
@@ -358,6 +364,22 @@ class RecallService:
             mode=mode,
             degraded=mode == "text",
         )
+
+    async def _embed_query(self, query_text: str) -> list[float] | None:
+        """The query's embedding, or None when the embedder failed or took longer than
+        ``recall_embed_timeout_s`` (the recall then ranks by full-text search alone)."""
+        try:
+            with timed(RECALL_LATENCY, "embed"):
+                return await asyncio.wait_for(
+                    self.rt.embedder.embed_query(query_text),
+                    self.rt.settings.recall_embed_timeout_s,
+                )
+        except (EmbeddingError, TimeoutError):
+            # The embedder is down, broken or busy past the deadline: answer from full-text
+            # search, and say so.
+            log.warning("recall degraded to full-text search: the embedder failed or was late")
+            RECALL_DEGRADED.inc()
+            return None
 
     async def _audit_override(
         self,

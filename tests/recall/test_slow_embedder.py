@@ -33,3 +33,37 @@ async def test_a_late_query_embedding_degrades_recall_to_full_text(
     monkeypatch.undo()
     r = await tenant.recall("u", "bees on the roof")
     assert r["mode"] == "hybrid" and r["degraded"] is False
+
+
+async def test_the_reads_that_need_no_vector_run_while_the_query_is_embedded(
+    tenant: TenantCtx, app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user's policy, the scope reach and the constraints are read while the query is
+    embedded: here the embedding cannot finish before the constraints are read, and the recall
+    still gets its vector (not degraded) and its constraints."""
+    from app.recall.repository import RecallRepository
+
+    await tenant.remember("u", "Never book flights before 9am", type="constraint")
+    await tenant.remember("u", "I keep bees on the roof of my flat")
+    rt = app.state.memlane
+    real_embed, real_constraints = rt.embedder.embed_query, RecallRepository.constraints
+    reads_done = asyncio.Event()
+    read_while_embedding: list[bool] = []
+
+    async def constraints(self: RecallRepository, **kw: Any) -> Any:
+        rows = await real_constraints(self, **kw)
+        read_while_embedding.append(not reads_done.is_set())
+        reads_done.set()
+        return rows
+
+    async def held(text: str) -> list[float]:
+        await reads_done.wait()  # the model's call outlasts the reads
+        return await real_embed(text)
+
+    monkeypatch.setattr(RecallRepository, "constraints", constraints)
+    monkeypatch.setattr(rt.embedder, "embed_query", held)
+    r = await tenant.recall("u", "bees on the roof")
+    assert read_while_embedding == [True]
+    assert r["mode"] == "hybrid" and r["degraded"] is False
+    assert [m["content"] for m in r["memories"]] == ["I keep bees on the roof of my flat"]
+    assert [c["content"] for c in r["constraints"]] == ["Never book flights before 9am"]
