@@ -246,45 +246,25 @@ class RecallService:
         query_text = embedding_text(self.rt.privacy.protect(req.query, owner).text)
         mode: RecallMode = self.rt.settings.recall_mode
         # The query is embedded while the reads that do not need its vector run (the user's
-        # policy, the scope reach, the constraints): they are off the critical path of the
-        # model's call. Their transaction is closed before the ranking's opens, so no connection
-        # is held while the model runs; both are scoped to the same tenant and user, and under
-        # READ COMMITTED two statements of one transaction saw different snapshots anyway.
+        # policy, the scope reach, the constraints): they leave the critical path of the model's
+        # call. When the vector is there once they are done (a cached query), the ranking follows
+        # in the same transaction; otherwise that transaction ends first, so that no connection
+        # is held while the model runs, and the ranking has a transaction of its own. Both are
+        # scoped to the same tenant and user; under READ COMMITTED two statements of one
+        # transaction saw different snapshots anyway (docs/recall.md, "The reads around the
+        # ranking").
         embedding = asyncio.ensure_future(self._embed_query(query_text))
-        try:
-            db_started = time.perf_counter()
-            async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-                repo = RecallRepository(session, self.tenant_id, self.user_id)
-                # The user's memory mode and retention narrow what may be read (app/users/policy).
-                policy = await policy_of(session, self.tenant_id, self.user_id)
-                scopes, oldest = recall_scopes(policy), not_before(policy, at)
-                task_id = req.task_id if scopes.task else None
-                reach = await self.reach(session, scopes, req)
-                constraints = owned_only(
-                    await repo.constraints(
-                        task_id=task_id,
-                        session_id=req.session_id,
-                        open_scopes=scopes.broad,
-                        not_before=oldest,
-                        reach=reach,
-                    ),
-                    lambda c: c,
-                    section="constraints",
-                    tenant_id=self.tenant_id,
-                    user_id=self.user_id,
-                )
-            db_seconds = time.perf_counter() - db_started
-        except BaseException:
-            embedding.cancel()
-            raise
-        query_embedding = await embedding
-        if query_embedding is None:
-            mode = "text"
-        terms = query_terms(query_text)
-        mode = effective_mode(mode, terms)  # what the answer reports is what ran
-        named = entities(query_text)
-        db_started = time.perf_counter()
-        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
+        reranker = self.rt.extras.get(RERANKER_KEY)
+
+        async def rank(
+            session: AsyncSession,
+        ) -> tuple[RecallMode, list[RankedRow], list[RankedRow]]:
+            """(the mode that ran, the ranked rows, the reminders) with the query's vector."""
+            query_embedding = embedding.result()
+            terms = query_terms(query_text)
+            # what the answer reports is what ran
+            ran = effective_mode("text" if query_embedding is None else mode, terms)
+            named = entities(query_text)
             repo = RecallRepository(session, self.tenant_id, self.user_id)
 
             async def ranked(
@@ -293,7 +273,7 @@ class RecallService:
                 return await repo.ranked(
                     query_embedding=query_embedding,
                     query_terms=terms,
-                    mode=mode,
+                    mode=ran,
                     model=self.rt.embedder.model,
                     at=decay_at,
                     types=types,
@@ -316,7 +296,6 @@ class RecallService:
             # Now: the active memories. At a point in time: every memory valid then, frozen
             # ones included; the reminders are what had been superseded by then.
             statuses = ("active", "frozen") if valid_at else ("active",)
-            reranker = self.rt.extras.get(RERANKER_KEY)
             size = pool_size(self.rt.settings, reranker, 2 * top_k + SCOPE_SLACK)
             ranked_rows = owned_only(
                 await ranked(statuses, size, valid_at=valid_at),
@@ -325,7 +304,6 @@ class RecallService:
                 tenant_id=self.tenant_id,
                 user_id=self.user_id,
             )
-            pool = narrowest_scope_wins(ranked_rows)
             reminders = (
                 owned_only(
                     await ranked("frozen", REMINDERS_TOP_K, ended_by=valid_at),
@@ -337,9 +315,47 @@ class RecallService:
                 if req.include_reminders
                 else []
             )
-        # The database's time of the recall: its two transactions (the first overlaps the
-        # embedding).
-        RECALL_LATENCY.labels("db").observe(db_seconds + time.perf_counter() - db_started)
+            return ran, ranked_rows, reminders
+
+        try:
+            db_started = time.perf_counter()
+            async with self.rt.scoped(self.tenant_id, self.user_id) as session:
+                repo = RecallRepository(session, self.tenant_id, self.user_id)
+                # The user's memory mode and retention narrow what may be read (app/users/policy).
+                policy = await policy_of(session, self.tenant_id, self.user_id)
+                scopes, oldest = recall_scopes(policy), not_before(policy, at)
+                task_id = req.task_id if scopes.task else None
+                reach = await self.reach(session, scopes, req)
+                constraints = owned_only(
+                    await repo.constraints(
+                        task_id=task_id,
+                        session_id=req.session_id,
+                        open_scopes=scopes.broad,
+                        not_before=oldest,
+                        reach=reach,
+                    ),
+                    lambda c: c,
+                    section="constraints",
+                    tenant_id=self.tenant_id,
+                    user_id=self.user_id,
+                )
+                in_one = embedding.done()
+                if in_one:
+                    mode, ranked_rows, reminders = await rank(session)
+            db_seconds = time.perf_counter() - db_started
+        except BaseException:
+            embedding.cancel()
+            raise
+        if not in_one:
+            await embedding
+            db_started = time.perf_counter()
+            async with self.rt.scoped(self.tenant_id, self.user_id) as session:
+                mode, ranked_rows, reminders = await rank(session)
+            db_seconds += time.perf_counter() - db_started
+        pool = narrowest_scope_wins(ranked_rows)
+        # The database's time of the recall (with the ranking in a second transaction, the
+        # first one overlapped the embedding).
+        RECALL_LATENCY.labels("db").observe(db_seconds)
         # The optional reranker (app/recall/rerank.py) reorders the best rows, outside the
         # transaction; on its failure the order stays recall's own.
         reranked = await rerank(reranker, self.rt.settings, query_text, pool)

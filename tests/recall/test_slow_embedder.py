@@ -62,8 +62,39 @@ async def test_the_reads_that_need_no_vector_run_while_the_query_is_embedded(
 
     monkeypatch.setattr(RecallRepository, "constraints", constraints)
     monkeypatch.setattr(rt.embedder, "embed_query", held)
+    opened = recall_transactions(rt, monkeypatch)
     r = await tenant.recall("u", "bees on the roof")
     assert read_while_embedding == [True]
+    assert len(opened) == 2  # the reads' transaction ended before the ranking's began
     assert r["mode"] == "hybrid" and r["degraded"] is False
     assert [m["content"] for m in r["memories"]] == ["I keep bees on the roof of my flat"]
     assert [c["content"] for c in r["constraints"]] == ["Never book flights before 9am"]
+
+
+def recall_transactions(rt: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The users of the transactions ``RecallService._recall`` opens from now on (not those of
+    background work such as access recording)."""
+    import sys
+
+    real = rt.scoped
+    opened: list[str] = []
+
+    def counting(tenant_id: Any, user_id: str) -> Any:
+        if sys._getframe(1).f_code.co_name == "_recall":
+            opened.append(user_id)
+        return real(tenant_id, user_id)
+
+    monkeypatch.setattr(rt, "scoped", counting)
+    return opened
+
+
+async def test_a_cached_query_is_ranked_in_the_transaction_of_its_reads(
+    tenant: TenantCtx, app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await tenant.remember("u", "I keep bees on the roof of my flat")
+    await tenant.recall("u", "bees on the roof")  # its embedding is cached now
+    opened = recall_transactions(app.state.memlane, monkeypatch)
+    r = await tenant.recall("u", "bees on the roof")
+    assert opened == ["u"]
+    assert r["mode"] == "hybrid" and r["degraded"] is False
+    assert [m["content"] for m in r["memories"]] == ["I keep bees on the roof of my flat"]
