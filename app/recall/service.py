@@ -245,27 +245,30 @@ class RecallService:
         owner = owner_of(self.tenant_id, self.user_id)
         query_text = embedding_text(self.rt.privacy.protect(req.query, owner).text)
         mode: RecallMode = self.rt.settings.recall_mode
-        # The query is embedded while the reads that do not need its vector run (the user's
-        # policy, the scope reach, the constraints): they leave the critical path of the model's
-        # call. When the vector is there once they are done (a cached query), the ranking follows
-        # in the same transaction; otherwise that transaction ends first, so that no connection
-        # is held while the model runs, and the ranking has a transaction of its own. Both are
-        # scoped to the same tenant and user; under READ COMMITTED two statements of one
-        # transaction saw different snapshots anyway (docs/recall.md, "The reads around the
-        # ranking").
-        embedding = asyncio.ensure_future(self._embed_query(query_text))
-        reranker = self.rt.extras.get(RERANKER_KEY)
-
-        async def rank(
-            session: AsyncSession,
-        ) -> tuple[RecallMode, list[RankedRow], list[RankedRow]]:
-            """(the mode that ran, the ranked rows, the reminders) with the query's vector."""
-            query_embedding = embedding.result()
-            terms = query_terms(query_text)
-            # what the answer reports is what ran
-            ran = effective_mode("text" if query_embedding is None else mode, terms)
-            named = entities(query_text)
+        query_embedding: list[float] | None = None
+        try:
+            with timed(RECALL_LATENCY, "embed"):
+                query_embedding = await asyncio.wait_for(
+                    self.rt.embedder.embed_query(query_text),
+                    self.rt.settings.recall_embed_timeout_s,
+                )
+        except (EmbeddingError, TimeoutError):
+            # The embedder is down, broken or busy past the deadline: answer from full-text
+            # search, and say so.
+            log.warning("recall degraded to full-text search: the embedder failed or was late")
+            RECALL_DEGRADED.inc()
+            mode = "text"
+        terms = query_terms(query_text)
+        mode = effective_mode(mode, terms)  # what the answer reports is what ran
+        named = entities(query_text)
+        db_started = time.perf_counter()
+        async with self.rt.scoped(self.tenant_id, self.user_id) as session:
             repo = RecallRepository(session, self.tenant_id, self.user_id)
+            # The user's memory mode and retention narrow what may be read (app/users/policy).
+            policy = await policy_of(session, self.tenant_id, self.user_id)
+            scopes, oldest = recall_scopes(policy), not_before(policy, at)
+            task_id = req.task_id if scopes.task else None
+            reach = await self.reach(session, scopes, req)
 
             async def ranked(
                 status: str | tuple[str, ...], limit: int, **when: datetime | None
@@ -273,7 +276,7 @@ class RecallService:
                 return await repo.ranked(
                     query_embedding=query_embedding,
                     query_terms=terms,
-                    mode=ran,
+                    mode=mode,
                     model=self.rt.embedder.model,
                     at=decay_at,
                     types=types,
@@ -293,9 +296,23 @@ class RecallService:
                     query_entities=named,
                 )
 
+            constraints = owned_only(
+                await repo.constraints(
+                    task_id=task_id,
+                    session_id=req.session_id,
+                    open_scopes=scopes.broad,
+                    not_before=oldest,
+                    reach=reach,
+                ),
+                lambda c: c,
+                section="constraints",
+                tenant_id=self.tenant_id,
+                user_id=self.user_id,
+            )
             # Now: the active memories. At a point in time: every memory valid then, frozen
             # ones included; the reminders are what had been superseded by then.
             statuses = ("active", "frozen") if valid_at else ("active",)
+            reranker = self.rt.extras.get(RERANKER_KEY)
             size = pool_size(self.rt.settings, reranker, 2 * top_k + SCOPE_SLACK)
             ranked_rows = owned_only(
                 await ranked(statuses, size, valid_at=valid_at),
@@ -304,6 +321,7 @@ class RecallService:
                 tenant_id=self.tenant_id,
                 user_id=self.user_id,
             )
+            pool = narrowest_scope_wins(ranked_rows)
             reminders = (
                 owned_only(
                     await ranked("frozen", REMINDERS_TOP_K, ended_by=valid_at),
@@ -315,47 +333,7 @@ class RecallService:
                 if req.include_reminders
                 else []
             )
-            return ran, ranked_rows, reminders
-
-        try:
-            db_started = time.perf_counter()
-            async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-                repo = RecallRepository(session, self.tenant_id, self.user_id)
-                # The user's memory mode and retention narrow what may be read (app/users/policy).
-                policy = await policy_of(session, self.tenant_id, self.user_id)
-                scopes, oldest = recall_scopes(policy), not_before(policy, at)
-                task_id = req.task_id if scopes.task else None
-                reach = await self.reach(session, scopes, req)
-                constraints = owned_only(
-                    await repo.constraints(
-                        task_id=task_id,
-                        session_id=req.session_id,
-                        open_scopes=scopes.broad,
-                        not_before=oldest,
-                        reach=reach,
-                    ),
-                    lambda c: c,
-                    section="constraints",
-                    tenant_id=self.tenant_id,
-                    user_id=self.user_id,
-                )
-                in_one = embedding.done()
-                if in_one:
-                    mode, ranked_rows, reminders = await rank(session)
-            db_seconds = time.perf_counter() - db_started
-        except BaseException:
-            embedding.cancel()
-            raise
-        if not in_one:
-            await embedding
-            db_started = time.perf_counter()
-            async with self.rt.scoped(self.tenant_id, self.user_id) as session:
-                mode, ranked_rows, reminders = await rank(session)
-            db_seconds += time.perf_counter() - db_started
-        pool = narrowest_scope_wins(ranked_rows)
-        # The database's time of the recall (with the ranking in a second transaction, the
-        # first one overlapped the embedding).
-        RECALL_LATENCY.labels("db").observe(db_seconds)
+        RECALL_LATENCY.labels("db").observe(time.perf_counter() - db_started)
         # The optional reranker (app/recall/rerank.py) reorders the best rows, outside the
         # transaction; on its failure the order stays recall's own.
         reranked = await rerank(reranker, self.rt.settings, query_text, pool)
@@ -380,22 +358,6 @@ class RecallService:
             mode=mode,
             degraded=mode == "text",
         )
-
-    async def _embed_query(self, query_text: str) -> list[float] | None:
-        """The query's embedding, or None when the embedder failed or took longer than
-        ``recall_embed_timeout_s`` (the recall then ranks by full-text search alone)."""
-        try:
-            with timed(RECALL_LATENCY, "embed"):
-                return await asyncio.wait_for(
-                    self.rt.embedder.embed_query(query_text),
-                    self.rt.settings.recall_embed_timeout_s,
-                )
-        except (EmbeddingError, TimeoutError):
-            # The embedder is down, broken or busy past the deadline: answer from full-text
-            # search, and say so.
-            log.warning("recall degraded to full-text search: the embedder failed or was late")
-            RECALL_DEGRADED.inc()
-            return None
 
     async def _audit_override(
         self,
