@@ -11,6 +11,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer, SecurityS
 
 from app.auth.keys import hash_key, same_secret
 from app.auth.repository import TenantRepository
+from app.db.session import single_read_session
 from app.kit.errors import Forbidden, InsufficientScope, NotFound, Unauthorized
 
 # The scopes a tenant key can carry (docs/api-keys.md). Each route declares the one it needs
@@ -77,7 +78,8 @@ async def get_principal(
     if same_secret(secret, state.admin_key):
         request.state.principal = Principal(kind="admin")
         return request.state.principal
-    async with state.sessionmaker() as session:
+    # One statement, outside a transaction: no BEGIN and ROLLBACK around it on every request.
+    async with single_read_session(state.sessionmaker) as session:
         key = await TenantRepository(session).active_key_by_hash(hash_key(secret))
     if key is None:
         # An expired key answers exactly like a revoked or unknown one.

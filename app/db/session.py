@@ -177,6 +177,34 @@ def set_isolation(session: AsyncSession, tenant_id: uuid.UUID, user_id: str) -> 
 
 
 @asynccontextmanager
+async def single_read_session(
+    maker: async_sessionmaker[AsyncSession],
+) -> AsyncIterator[AsyncSession]:
+    """A session for one read statement, run outside an explicit transaction (autocommit): the
+    statement is its own transaction, as consistent as inside ``BEGIN … ROLLBACK``, without
+    those two round trips. For a lookup of its own, such as an API key on every request
+    (docs/benchmarks.md, "The database stage of a recall"); never for writes or for several
+    statements that must see one snapshot. Unscoped: no isolation settings are applied, so it
+    reads only tables without a row-level security policy for the application role.
+
+    The asyncpg adapter begins its transaction lazily, on the first statement, and not at all
+    in autocommit; the connection is put back at the default (transactions) before it returns
+    to the pool, without a round trip either way."""
+    async with maker() as session:
+        connection = await session.connection()  # procured, nothing sent yet
+        adapter: Any = (await connection.get_raw_connection()).dbapi_connection
+        if getattr(adapter, "_transaction", True) is not None or adapter.isolation_level:
+            # not an idle asyncpg connection at the default level: keep the transaction
+            yield session
+            return
+        adapter.autocommit = True
+        try:
+            yield session
+        finally:
+            adapter.autocommit = False
+
+
+@asynccontextmanager
 async def scoped_session(
     maker: async_sessionmaker[AsyncSession], tenant_id: uuid.UUID, user_id: str
 ) -> AsyncIterator[AsyncSession]:

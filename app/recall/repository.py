@@ -12,7 +12,7 @@ from typing import Any, Literal
 from sqlalchemy import ColumnElement, and_, bindparam, or_, select, text
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import aliased
+from sqlalchemy.orm import aliased, load_only
 
 from app.config import Settings
 from app.db.base import transient
@@ -102,6 +102,7 @@ _SHOWN_COLUMNS = [
     for attr in sa_inspect(Memory).column_attrs
     if attr.key not in ("embedding", "tsv", "search_text", "entities")
 ]
+_SHOWN_ATTRIBUTES = [getattr(Memory, key) for key, _ in _SHOWN_COLUMNS]
 _SHOWN_TYPES = {f"m_{name}": Memory.__table__.c[name].type for _, name in _SHOWN_COLUMNS}
 
 RecallMode = Literal["vector", "text", "hybrid"]
@@ -663,6 +664,9 @@ class RecallRepository:
         r = (reach or ScopeReach()).binds(self.user_id, task_id, session_id)
         stmt = (
             select(Memory)
+            # The columns the ranking returns too: not the embedding (384 numbers parsed from
+            # text per row), tsv, search_text or entities, which no reader of constraints uses.
+            .options(load_only(*_SHOWN_ATTRIBUTES, raiseload=True))
             .where(
                 Memory.tenant_id == self.tenant_id,
                 Memory.user_id.in_(r["owners"]),

@@ -188,3 +188,28 @@ async def test_a_flush_waits_for_the_flush_under_way(
     ).json()
     assert got["access_count"] == 3
     await under_way
+
+
+async def test_constraints_are_read_without_the_search_columns(
+    app: object, tenant: TenantCtx
+) -> None:
+    import uuid
+
+    from sqlalchemy.exc import InvalidRequestError
+
+    await tenant.remember("u", "Always answer in Portuguese", type="constraint")
+    tenant_id = uuid.UUID(tenant.id)
+    async with app.state.memlane.scoped(tenant_id, "u") as session:  # type: ignore[attr-defined]
+        rows = await RecallRepository(session, tenant_id, "u").constraints(
+            task_id=None, session_id=None
+        )
+        assert [(c.content, c.type, c.status) for c in rows] == [
+            ("Always answer in Portuguese", "constraint", "active")
+        ]
+        # The embedding (and tsv, search_text, entities) never left the database: reading it
+        # raises instead of quietly querying again.
+        for column in ("embedding", "tsv", "search_text", "entities"):
+            with pytest.raises(InvalidRequestError):
+                getattr(rows[0], column)
+    r = await tenant.recall("u", "which language")
+    assert [c["content"] for c in r["constraints"]] == ["Always answer in Portuguese"]
