@@ -68,10 +68,8 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     topic = (cand.metadata or {}).pop("takes_back_topic", None)
     if taken:
         # "I take that back": what the user's previous turn formed is withdrawn
-        cand.retract_ids += [
-            m.id
-            for m in _taken_back(await repo.active_from_message(str(taken)), cand.content, topic)
-        ]
+        formed = await repo.active_formed_from(str(taken), first=True, for_update=True)
+        cand.retract_ids += [m.id for m in _taken_back(formed, cand.content, topic)]
         cand.is_correction = True
     if cand.is_correction and cand.retracts and cand.type != "constraint":
         await _widen_retracts(repo, cand)

@@ -346,9 +346,7 @@ async def apply_back_refs(
     writer = extraction_writer(ctx)
     outcomes: list[Outcome] = []
     for m, cue in back_refs:
-        previous = await conv.previous_message(session_id, m.seq)
-        while previous is not None and previous.role != "user":
-            previous = await conv.previous_message(session_id, previous.seq)
+        previous = await conv.previous_message(session_id, m.seq, role="user")
         if previous is None:
             continue
         drafts = []

@@ -67,19 +67,24 @@ class MemoryRepository(UserScopedRepository):
         )
         return list((await self.session.scalars(stmt)).all())
 
-    async def active_formed_from(self, message_id: str) -> list[Memory]:
+    async def active_formed_from(
+        self, message_id: str, *, first: bool = False, for_update: bool = False
+    ) -> list[Memory]:
         """The active facts (not episodes) formed from one message (``origin.message_ids``
-        holds its id), oldest first."""
+        holds its id; with ``first``, as the first of them: formed by that message, not only
+        said again in it), oldest first; locked with ``for_update``."""
+        formed = (
+            Memory.origin["message_ids"][0].astext == message_id
+            if first
+            else Memory.origin["message_ids"].contains([message_id])
+        )
         stmt = (
             select(Memory)
-            .where(
-                self._mine(),
-                Memory.status == "active",
-                Memory.type != "episode",
-                Memory.origin["message_ids"].contains([message_id]),
-            )
+            .where(self._mine(), Memory.status == "active", Memory.type != "episode", formed)
             .order_by(Memory.created_at)
         )
+        if for_update:
+            stmt = stmt.with_for_update()
         return list((await self.session.scalars(stmt)).all())
 
     async def get_many(self, ids: Sequence[uuid.UUID]) -> list[Memory]:
@@ -217,23 +222,6 @@ class MemoryRepository(UserScopedRepository):
         if value is not None:
             stmt = stmt.where(Memory.value == value)
         stmt = stmt.order_by(Memory.created_at).with_for_update()
-        return list((await self.session.scalars(stmt)).all())
-
-    async def active_from_message(self, message_id: str) -> list[Memory]:
-        """Active memories first formed from the message ``message_id`` (the first of
-        ``origin.message_ids``; a fact the message only said again is not one), episodes left
-        out, locked."""
-        stmt = (
-            select(Memory)
-            .where(
-                self._mine(),
-                Memory.status == "active",
-                Memory.type != "episode",
-                Memory.origin["message_ids"][0].astext == message_id,
-            )
-            .order_by(Memory.created_at)
-            .with_for_update()
-        )
         return list((await self.session.scalars(stmt)).all())
 
     async def active_keyless(self, scope: str, scope_id: str) -> list[Memory]:

@@ -3,27 +3,17 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
 
 import pytest
 from sqlalchemy import text
 from sqlalchemy.dialects.postgresql.asyncpg import AsyncAdapt_asyncpg_connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.config import Settings
-from app.db.session import create_engine, create_sessionmaker, escape_literal, scoped_session
-from app.db.setup import Database
+from app.db.session import create_sessionmaker, escape_literal, scoped_session
 
 SETTINGS_SQL = text(
     "SELECT current_setting('memlane.tenant_id', true), current_setting('memlane.user_id', true)"
 )
-
-
-@pytest.fixture
-async def engine(database: Database, settings: Settings) -> AsyncIterator[AsyncEngine]:
-    engine = create_engine(database.app_url(settings), pool_size=1)
-    yield engine
-    await engine.dispose()
 
 
 @pytest.fixture

@@ -4,27 +4,17 @@ connection comes back to transactions for the next session."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
 
 import pytest
 from sqlalchemy import text
 from sqlalchemy.dialects.postgresql.asyncpg import AsyncAdapt_asyncpg_connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.config import Settings
-from app.db.session import create_engine, create_sessionmaker, scoped_session, single_read_session
-from app.db.setup import Database
+from app.db.session import create_sessionmaker, scoped_session, single_read_session
 
 # Each statement of a transaction sees the transaction's id; outside one, each statement is
 # its own transaction and gets a new id.
 XID = text("SELECT txid_current()")
-
-
-@pytest.fixture
-async def engine(database: Database, settings: Settings) -> AsyncIterator[AsyncEngine]:
-    engine = create_engine(database.app_url(settings), pool_size=1)
-    yield engine
-    await engine.dispose()
 
 
 @pytest.fixture
