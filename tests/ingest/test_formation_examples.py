@@ -646,3 +646,11 @@ async def test_words_that_add_or_belong_to_others_replace_nothing(tenant: Tenant
     await tenant.say("e", "s1", "I work at Stripe as an engineer.", at=T1)
     await tenant.say("e", "s2", "My job is fine.", at=T2)
     assert await _active(tenant, "e", "work.role") == ["engineer"]
+
+
+async def test_a_rule_that_opens_with_no_keeps_its_no(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "No emojis in your answers, ever.")
+    rules = await _memories(tenant, "u", key="assistant.constraint", status="active")
+    assert [m["content"] for m in rules] == ["No emojis in your answers"]
+    await tenant.say("c", "s1", "No sugar in my coffee please")
+    assert "ee" not in await _active(tenant, "c", "diet.avoid")

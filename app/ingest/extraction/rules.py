@@ -130,7 +130,7 @@ _EN_FILLER = re.compile(
     r"^(?:actually|well|so|oh|um|uh|also|and|but|btw|by the way|fyi|ok|okay|yeah|hey|anyway"
     r"|honestly|to be honest|just so you know|just fyi|oh and|rather|instead|to clarify"
     r"|correction|just to confirm|to confirm|now|these days|nowadays|turns out|turned out|wait"
-    r"|hmm+|sorry|no|nah|oops|lol|ugh|eh|ah|fun fact|quick update|update)\b[,:\s]*",
+    r"|hmm+|sorry|oops|lol|ugh|eh|ah|fun fact|quick update|update)\b[,:\s]*",
     re.I,
 )
 _ZH_TAIL = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯的~～\s]+$")

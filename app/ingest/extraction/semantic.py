@@ -945,7 +945,9 @@ _SCHOOL_NAME_ZH = re.compile(r"[\u4e00-\u9fffA-Za-z]{1,10}?(?:大学|学院|中�
 def _after(text: str, cues: str) -> str | None:
     """What follows the last cue of ``cues`` in ``text`` (cue words, regex alternation)."""
     found = None
-    for m in re.finditer(rf"(?:{cues})", text, flags=re.I):
+    # an English cue is whole words ("off", not the "off" of "coffee")
+    pattern = rf"\b(?:{cues})" if cues.isascii() else rf"(?:{cues})"
+    for m in re.finditer(pattern, text, flags=re.I):
         found = m
     if found is None:
         return None
