@@ -654,3 +654,12 @@ async def test_a_rule_that_opens_with_no_keeps_its_no(tenant: TenantCtx) -> None
     assert [m["content"] for m in rules] == ["No emojis in your answers"]
     await tenant.say("c", "s1", "No sugar in my coffee please")
     assert "ee" not in await _active(tenant, "c", "diet.avoid")
+
+
+async def test_a_name_said_in_passing_is_no_name_of_the_user(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "Glad you've got people to lean on, Melanie.", at=T1)
+    await tenant.say("u", "s1", "It's still a work in progress, but I'm doing my best.", at=T2)
+    assert await _active(tenant, "u", "name.full") == []
+    assert await _active(tenant, "u", "work.role") == []
+    await tenant.say("p", "s1", "I'm Priya, by the way.")
+    assert await _active(tenant, "p", "name.full") == ["Priya"]

@@ -827,7 +827,9 @@ _EN_STOP = {
     "as", "use", "heads", "keep", "stop", "always", "never", "don't", "going", "planning",
     "flying", "cut", "picked", "had", "made", "still", "favorite", "favourite", "fav",
     "i've", "i'd", "i'll", "mainly", "basically", "scratch", "big", "call", "bad", "love",
-    "like", "prefer", "work", "working",
+    "like", "prefer", "work", "working", "it's", "that's", "here's", "there's", "what's",
+    "let's", "glad", "really", "totally", "definitely", "absolutely", "congrats", "thanks",
+    "wow", "talking",
 }  # fmt: skip
 _CAP_SPAN = re.compile(
     r"[A-Z][\w'&.+#-]*(?:\s+(?:&|(?:of|de|du|la|and|the)\b|[A-Z0-9][\w'&.+#-]*))*(?<![\s&])"
@@ -1153,6 +1155,13 @@ _AMOUNT = re.compile(
 )
 
 
+_NAMED_EN = re.compile(
+    r"\b(?i:my name(?:'s| is)|name's|i'?m|i am|call me|calls me|go by|goes by|this is|it'?s"
+    r"|known as|called|named)\s+(?P<n>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"
+    r"|^(?i:hey,?\s+|hi,?\s+)?(?P<h>[A-Z][\w'-]+)\s+here\b",
+)
+
+
 def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     """``(key, value)`` pairs a clause of ``family`` states, value ``None`` when it cannot be
     isolated reliably (the clause is then the content). ``[]`` when the family needs a name
@@ -1204,7 +1213,10 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
             )
             names = [m.group(1)] if m else zh_entities(text, ("nr",))
         else:
-            names = cap_spans(text)
+            # a name needs its naming words ("my name is", "call me", "Marcus here"): a
+            # capitalised word alone is any name said ("Caroline: glad you've got people")
+            m = _NAMED_EN.search(text)
+            names = [m.group("n") or m.group("h")] if m else []
         return [(key or "", names[0])] if names else []
     if family == "pets":
         return _pets(text, zh)
@@ -1324,7 +1336,9 @@ _ROLE_EN = re.compile(
     r"\b(?:as an?|i'?m (?:now |also )?an?|i am (?:now |also )?an?|work as an?"
     r"|job is(?! (?:fine|good|great|ok|okay|alright|stressful|busy|hard|tough|boring|fun|crazy"
     r"|insane|demanding|exhausting|going|secure|safe|remote|hybrid|killing|so|too|very|pretty"
-    r"|really|not)\b)|running|doing"
+    r"|really|not)\b)|running"
+    r"|doing(?! (?:my best|well|good|great|fine|ok|okay|better|alright|so|pretty|really|it|that"
+    r"|this|something|anything|nothing|a lot|much)\b)"
     r"|responsible for|in charge of|look after|handle|manage|became an?|become an?"
     r"|(?:re)?trained as an?|promoted to(?: an?)?)\s+(?P<role>[\w -]{2,40}?)"
     r"(?=$|[,.;!]|\s+(?:at|for|with|there|now|these|last|this|next|since|recently|yesterday"
