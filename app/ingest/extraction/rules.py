@@ -1782,6 +1782,11 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     return facts + _taken_back(turn, facts)
 
 
+def _turn_content(text: str) -> str:
+    """A whole turn as a record's content: cleaned of fillers, without the leading subject."""
+    return _zh_content(_clean_zh(text)) if _lang(text) == "zh" else _clean_en(text)
+
+
 def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """ "I take that back", "说错了，我说的是我妈": when the turn states nothing of the user's
     own in its place, one record that withdraws what the user's previous turn formed
@@ -1800,7 +1805,7 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return [
         ExtractedFact(
             type="fact",
-            content=_zh_content(_clean_zh(text)) if _lang(text) == "zh" else _clean_en(text),
+            content=_turn_content(text),
             is_correction=True,
             message_ids=[turn.message_id],
             metadata={
@@ -1938,7 +1943,7 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return [
         ExtractedFact(
             type=spec.type if spec else "fact",  # type: ignore[arg-type]
-            content=_zh_content(_clean_zh(text)) if _lang(text) == "zh" else _clean_en(text),
+            content=_turn_content(text),
             key=key,
             value=None,
             is_correction=True,

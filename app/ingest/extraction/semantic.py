@@ -34,6 +34,7 @@ from typing import Any
 
 from app.arbitration.keys import key_spec
 from app.ingest.extraction import segment
+from app.ingest.extraction.dates import cn_int
 
 # ---------------------------------------------------------------- classifier
 
@@ -1109,8 +1110,6 @@ def stated_age(text: str) -> list[int]:
     """The user's age in years as the clause of an ``age`` family states it ("just turned 30",
     "I'm 35", "35 years old", "三十五岁"), 1–129; ``[]`` unless exactly one age is named (a
     clause naming two numbers is no age to guess)."""
-    from app.ingest.extraction.dates import cn_int
-
     found: set[int] = set()
     for m in _AGE_EN.finditer(text):
         found.add(int(m.group("n") or m.group("o")))
@@ -1168,7 +1167,7 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     and the clause has none (``"I moved"``)."""
     zh = _is_zh(text)
     key = FAMILY_KEY.get(family)
-    if _NEGATED.search(text) and family not in _NEGATIVE_FAMILIES | {"other", "event", "habit"}:
+    if _NEGATED.search(text) and family not in _NEGATIVE_FAMILIES:
         return []  # "I don't actually have a cat", "我不会说日语": no positive fact
     if family == "work":
         return _work(text, zh)
@@ -1231,8 +1230,6 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         return [("project.budget", amounts[0])] if len(amounts) == 1 else []
     if family == "constraint" and not _ADDRESSED.search(text):
         return []  # a rule for the assistant speaks to it ("your answers", "回答", "别…")
-    if _NEGATED.search(text) and family not in _NEGATIVE_FAMILIES:
-        return []  # "I don't have kids", "I'm not a developer": no positive fact
     value = _phrase(family, text, zh)
     if family == "habit":  # the routine in the user's words, without the subject
         habit = _trim_value(_SUBJ_EN.sub("", _LEAD_EN.sub("", text)) if not zh else text)
