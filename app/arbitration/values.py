@@ -18,7 +18,9 @@ Two checks the rules of ``ArbitrationService.apply`` cannot make from strings al
   Microsoft, not Google" leaves the user's own employer alone.
 - **Taken back.** "I take that back", "说错了，我说的是我妈" with nothing of the user's in its place
   (``metadata["takes_back_message"]``, the user's previous turn, named by the ingest job):
-  the memories formed from that turn are withdrawn.
+  the memories formed from that turn are withdrawn; a value said in place of a misstated one
+  ("sorry, autocorrect — it's Leo, not Liam", "打错了，是小虹") takes the key of the memory it
+  replaces; a fact of the user's own in a take-back replaces that turn's values of its key.
 - **A changed taste of the same thing.** A liking stated with a change cue ("I prefer aisle
   seats now" after "window seats", "现在喜欢靠过道的座位", marked ``metadata["changed"]`` by
   the extractor) replaces the active values of its key that name the same thing — the same
@@ -27,6 +29,7 @@ Two checks the rules of ``ArbitrationService.apply`` cannot make from strings al
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from typing import TYPE_CHECKING
@@ -68,9 +71,7 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     topic = (cand.metadata or {}).pop("takes_back_topic", None)
     if taken:
         # "I take that back": what the user's previous turn formed is withdrawn
-        formed = await repo.active_formed_from(str(taken), first=True, for_update=True)
-        cand.retract_ids += [m.id for m in _taken_back(formed, cand.content, topic)]
-        cand.is_correction = True
+        await _take_back(repo, cand, str(taken), topic)
     if cand.is_correction and cand.retracts and cand.type != "constraint":
         await _widen_retracts(repo, cand)
     if cand.key is None or cand.value is None or cand.type == "constraint":
@@ -121,6 +122,64 @@ _TOPIC_KEYS = {
     "dog": "pets.", "cat": "pets.", "age": "age", "birthday": "birthday", "school": "education.",
     "family": "family.", "allergy": "health.", "health": "health.", "drink": "preference.drink",
 }  # fmt: skip
+
+
+# secret values are protected before arbitration: a value said in place of one is not; a plan,
+# an event, a habit or a rule is a whole sentence, not a word a slip can replace
+_NO_VALUE_IN_PLACE = ("account.password", "identity.document", "finance.card", "event", "plan",
+                      "schedule.", "task.", "assistant.")  # fmt: skip
+
+
+async def _take_back(
+    repo: MemoryStore, cand: Candidate, message_id: str, topic: str | None
+) -> None:
+    """Withdraw what the user's previous turn (``message_id``) formed, as ``cand`` takes it back:
+
+    - ``cand`` states a fact of its own ("说错了，我是南师大毕业的"): the memories of its key
+      formed by that turn, other values than its own;
+    - ``cand`` is a value said in place of a misstated one (``metadata["in_place"]``: "it's
+      Leo, not Liam", "打错了，是小虹"): the memory it replaces — the one its "not …" names, else
+      the only valued memory the turn formed, else (several) the one spelled alike — and
+      ``cand`` takes that memory's key and type; when it is unclear which, nothing is
+      withdrawn and ``cand`` keeps only its words;
+    - else (``_taken_back``) the memories it names, or of its topic, or all of them.
+    """
+    formed = await repo.active_formed_from(message_id, first=True, for_update=True)
+    cand.is_correction = True
+    if cand.key is not None and cand.value is not None:
+        mine = normalize_value(cand.value)
+        cand.retract_ids += [
+            m.id for m in formed if m.key == cand.key and normalize_value(m.value or "") != mine
+        ]
+        return
+    if cand.metadata.pop("in_place", False) and cand.value is not None:
+        instead = cand.metadata.pop("instead_of", None) or []
+        valued = [
+            m for m in formed if m.key and m.value and not m.key.startswith(_NO_VALUE_IN_PLACE)
+        ]
+        named = [
+            m
+            for m in valued
+            if any(_mentions(y, m.value or "") or _mentions(m.value or "", y) for y in instead)
+        ]
+        if not named and len(valued) > 1:
+            # a misspelling is close to what it corrects ("Li Wei" / "Li Wen", "小红" / "小虹")
+            named = [m for m in valued if _spelled_alike(m.value or "", cand.value)]
+        old = named[0] if named else valued[0] if len(valued) == 1 else None
+        if old is None:
+            cand.value = None  # which memory it corrects is unclear: none is withdrawn
+            return
+        cand.key, cand.type = old.key, old.type
+        cand.retract_ids.append(old.id)
+        return
+    cand.retract_ids += [m.id for m in _taken_back(formed, cand.content, topic)]
+
+
+def _spelled_alike(a: str, b: str) -> bool:
+    """True if two values differ by a typo: a similarity ratio of at least 0.5
+    (``difflib.SequenceMatcher``, Ratcliff/Obershelp) on their normalised forms."""
+    x, y = normalize_value(a), normalize_value(b)
+    return bool(x and y) and difflib.SequenceMatcher(None, x, y).ratio() >= 0.5
 
 
 def _taken_back(formed: list[Memory], said: str, topic: str | None) -> list[Memory]:

@@ -454,8 +454,10 @@ async def name_taken_back(
 ) -> list[ExtractedFact]:
     """``facts``, where a fact that takes back what the user just said
     (``metadata["takes_back"]``) names the user's previous turn of the session
-    (``metadata["takes_back_message"]``), so arbitration withdraws what that turn formed; with
-    no previous turn it is left out (it withdraws nothing, and "I take that back" is no fact)."""
+    (``metadata["takes_back_message"]``), so arbitration withdraws what that turn formed. With
+    no previous turn, a fact of the user's own is kept as it is; a record that only takes back
+    ("I take that back", "it's Leo, not Liam") is left out: it withdraws nothing, and names
+    no key."""
     seq_of = {str(m.id): m.seq for m in messages}
     kept = []
     for fact in facts:
@@ -467,8 +469,11 @@ async def name_taken_back(
                 else None
             )
             if previous is None:
-                continue
-            fact.metadata["takes_back_message"] = str(previous.id)
+                if fact.key is None:
+                    continue
+                fact.metadata.pop("takes_back_topic", None)
+            else:
+                fact.metadata["takes_back_message"] = str(previous.id)
         kept.append(fact)
     return kept
 

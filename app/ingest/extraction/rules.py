@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from app.arbitration.keys import key_spec
 from app.ingest.extraction import segment, semantic
@@ -1788,31 +1788,45 @@ def _turn_content(text: str) -> str:
 
 
 def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
-    """ "I take that back", "说错了，我说的是我妈": when the turn states nothing of the user's
-    own in its place, one record that withdraws what the user's previous turn formed
-    (``metadata["takes_back"]``; the ingest job names that turn, arbitration freezes its
-    facts)."""
-    if not semantic.takes_back(turn.content):
+    """ "I take that back", "说错了，我说的是我妈", "oops, I meant UCSD": what a turn that opens by
+    taking back what the user just said forms (``metadata["takes_back"]``; the ingest job names
+    the user's previous turn, arbitration withdraws what that turn formed):
+
+    - facts of the user's own in the turn ("说错了，我是南师大毕业的") each replace what the
+      previous turn formed under their key (they are marked, nothing is added);
+    - else a value said in place of the misstated one ("sorry, autocorrect — it's Leo, not
+      Liam", "打错了，是小虹"): one fact with that value and no key, ``metadata["in_place"]``;
+      arbitration gives it the key of the memory it replaces;
+    - else one record that withdraws what the previous turn formed."""
+    text = turn.content.strip()
+    if not semantic.takes_back(text):
         return []
     own = [
         f
         for f in facts
         if f.key not in (None, "family.member") and f.value and f.type != "constraint"
     ]
+    for f in own:
+        f.metadata["takes_back"] = True
+        f.is_correction = True
     if own:
-        return []  # "说错了，是小虹": the new fact replaces the old one by its key
-    text = turn.content.strip()
+        return []
+    meta: dict[str, Any] = {"retraction": True, "takes_back": True}
+    if topic := semantic.taken_back_topic(text):
+        meta["takes_back_topic"] = topic
+    value = semantic.said_in_place(text)
+    if value is not None:
+        meta = {"takes_back": True, "in_place": True}
+        if instead := semantic.contrast_objects(text):
+            meta["instead_of"] = instead
     return [
         ExtractedFact(
             type="fact",
             content=_turn_content(text),
+            value=value,
             is_correction=True,
             message_ids=[turn.message_id],
-            metadata={
-                "retraction": True,
-                "takes_back": True,
-                **({"takes_back_topic": t} if (t := semantic.taken_back_topic(text)) else {}),
-            },
+            metadata=meta,
         )
     ]
 

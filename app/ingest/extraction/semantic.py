@@ -693,14 +693,14 @@ def quit_objects(text: str, *, tired: bool = True) -> list[str]:
 
 # "X, not Y" / "X instead of Y" / "是X，不是Y": Y is what the user's statement takes the place of
 _CONTRAST_EN = re.compile(
-    r"(?:(?:^|[,;(—–-]\s*|\b(?:and|but)\s+)not|\binstead of|\brather than)\s+"
+    r"(?:(?:^|[,;(—–，；-]\s*|\b(?:and|but)\s+)not|\binstead of|\brather than)\s+"
     r"(?!(?:just|only|merely|simply|even|because|that|really|sure|bad|quite|exactly)\b)"
     r"(?:(?:the|a|an|my|our)\s+)?(?P<x>[A-Za-z0-9][\w'’&. -]{0,40}?)"
-    r"\s*(?:[,.;!?)]|$|\s+(?:any ?more|now|these days)\b)",
+    r"\s*(?:[,.;!?)，。；！？]|$|\s+(?:any ?more|now|these days)\b)",
     re.I,
 )
 _CONTRAST_ZH = re.compile(
-    r"(?:而不是|不是|而非|并非|不再是)"
+    r"(?:而不是|不是|而非|并非|不再是)\s*"
     r"(?P<x>(?![我你他她它不只光仅])[\u4e00-\u9fffA-Za-z0-9][\u4e00-\u9fffA-Za-z0-9 ·]{0,14})"
     r"(?=$|[，,。.!！?？;；、])"
 )
@@ -755,15 +755,17 @@ _TAKEN_BACK = re.compile(
     r"\b(?:i take (?:that|it) back|that was a lie|that'?s not true|that'?s not right|not true"
     r"|forget (?:what i (?:just )?said|that|i said that)|ignore (?:that|what i said)|scratch that"
     r"|i was wrong|my mistake|i misspoke|i was (?:typing|talking) (?:that )?(?:for|about)"
-    r"|(?:don'?t|do not) (?:save|remember|store|keep) (?:that|it|this))\b"
-    r"|说错了|搞错了|弄错了|记错了|不对不对|当我没说|刚才(?:说|讲)的(?:不对|是)|我说的是|别记(?:这个|那个)?|不是我",
+    r"|(?:don'?t|do not) (?:save|remember|store|keep) (?:that|it|this)"
+    r"|typo|autocorrect\w*|i meant(?! to\b)|meant to (?:say|type|write))\b"
+    r"|说错了|搞错了|弄错了|记错了|[打写]错(?:字)?了|不对不对|当我没说|刚才(?:说|讲)的(?:不对|是)|我说的是"
+    r"|别记(?:这个|那个)?|不是我",
     re.I,
 )
 
 
 _OPENING = re.compile(
     r"^(?:(?:hmm+|oh|ok|okay|wait|sorry|actually|no|nah|well|oops|ugh|eh|lol|so|um|uh|"
-    r"哦|噢|啊|嗯|呃|哎|诶|不好意思|抱歉|对不起|等等|其实|不对)[\s,，.!！:：~]*)*",
+    r"哦|噢|啊|嗯|呃|哎|诶|不好意思|抱歉|对不起|等等|其实|不对|不是)[\s,，.!！:：~]*)*",
     re.I,
 )
 
@@ -777,6 +779,48 @@ def takes_back(text: str) -> bool:
     m = _TAKEN_BACK.search(body)
     opening = _OPENING.match(body)
     return m is not None and m.start() <= (opening.end() if opening else 0)
+
+
+# "it's Leo", "I meant UCSD", "是小虹", "应该是 Li Wen": the value said in place of a misstated one
+_IN_PLACE_EN = re.compile(
+    r"\b(?:i meant|it'?s|it is|should be|supposed to be|meant to (?:say|type|write))\s+"
+    r"(?:(?:the|a|an)\s+)?(?P<x>[^,.;!?—–()]{1,40}?)\s*(?=$|[,.;!?—–()]|\s+not\b)",
+    re.I,
+)
+_IN_PLACE_ZH = re.compile(
+    r"(?:^|(?<=[，,。.！!？?；;：:\s了]))(?:应该是|我是说|是|叫)\s*(?P<x>[^，,。.！!？?；;、\s][^，,。.！!？?；;、]{0,11}?)\s*"
+    r"(?=$|[，,。.！!？?；;、]|\s+not\b)"
+)
+_NOT_IN_PLACE = re.compile(
+    r"^(?:(?:my|his|her|their|our|your|him|them|me|you|he|she|we|they|i|it|that|this|not|fine"
+    r"|ok|okay|true|wrong|right|actually|just|really|so|too|a lie)\b"
+    r"|我|你|他|她|它|不|没|对|错|这|那|说|的|了|也|都|还)",
+    re.I,
+)
+
+
+def said_in_place(text: str) -> str | None:
+    """The value a take-back says in place of what the user misstated ("sorry, autocorrect —
+    it's Leo, not Liam" → ``"Leo"``, "oops, I meant UCSD" → ``"UCSD"``, "打错了，是小虹" →
+    ``"小虹"``), or None: nothing short that names a thing (a person — "it's my son who…",
+    "我说的是我妈" — is someone else's fact, not a value; a lower-case English word counts only
+    beside a "not …" it replaces)."""
+    contrast = bool(contrast_objects(text))
+    found = sorted(
+        [*_IN_PLACE_EN.finditer(text), *_IN_PLACE_ZH.finditer(text)], key=lambda m: m.start()
+    )
+    for m in found:
+        x = m.group("x").strip(" '\"“”‘’")
+        if family_subject(x) or is_about_others(x):
+            return None  # "我说的是我妈，她是老师": the rest is someone else's
+        if not x or _NOT_IN_PLACE.match(x):
+            continue
+        if x.isascii():
+            words = x.split()
+            if len(words) > 4 or not (contrast or re.search(r"[A-Z0-9]", x)):
+                continue
+        return x
+    return None
 
 
 _ABOUT = re.compile(r"\babout (?:my |the |our )?(?P<x>[\w'-]+(?: [\w'-]+)?)", re.I)

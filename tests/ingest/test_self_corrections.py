@@ -1,0 +1,105 @@
+"""A user who corrects a slip of their own ("sorry, autocorrect — it's Leo, not Liam", "打错了，
+是小虹", "oops, I meant UCSD") gets the corrected memory under the same key and the misstated one
+frozen — through the HTTP API, in Chinese and English; what is not a slip of theirs changes
+nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import TenantCtx
+
+T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-01T09:01:00+08:00"
+
+
+async def _values(t: TenantCtx, user: str, key: str, status: str) -> list[str]:
+    r = await t.client.get(
+        f"{t.user(user)}/memories", params={"key": key, "status": status}, headers=t.headers
+    )
+    assert r.status_code == 200, r.text
+    return sorted(m["value"].lower() for m in r.json()["items"])
+
+
+@pytest.mark.parametrize(
+    ("first", "slip", "key", "old", "new"),
+    [
+        ("叫我小红就行", "不好意思打错了，是小虹，彩虹的虹", "name.nickname", "小红", "小虹"),
+        ("my name is Li Wei", "sorry 打错了，是 Li Wen，不是 Li Wei", "name.full",
+         "Li Wei", "Li Wen"),
+        ("I went to UCLA", "oops, I meant UCSD — I always mix those two up", "education.school",
+         "UCLA", "UCSD"),
+    ],
+)  # fmt: skip
+async def test_a_value_said_in_place_of_a_slip_replaces_it(
+    tenant: TenantCtx, first: str, slip: str, key: str, old: str, new: str
+) -> None:
+    await tenant.say("u", "s1", first, at=T1)
+    assert await _values(tenant, "u", key, "active") == [old.lower()]
+    await tenant.say("u", "s1", slip, at=T2)
+    assert await _values(tenant, "u", key, "active") == [new.lower()]
+    assert await _values(tenant, "u", key, "frozen") == [old.lower()]
+    hits = (await tenant.recall("u", new, top_k=8))["memories"]
+    assert [m["value"].lower() for m in hits if m["key"] == key] == [new.lower()]
+
+
+async def test_the_slip_named_by_not_is_the_one_replaced(tenant: TenantCtx) -> None:
+    # the previous turn formed two memories: "not Hooli" says which one the new value replaces
+    await tenant.say("u", "s1", "I work at Hooli as a designer", at=T1)
+    await tenant.say("u", "s1", "sorry, typo: it's Initech, not Hooli", at=T2)
+    assert await _values(tenant, "u", "work.employer", "active") == ["initech"]
+    assert await _values(tenant, "u", "work.employer", "frozen") == ["hooli"]
+    assert await _values(tenant, "u", "work.role", "active") == ["designer"]
+
+
+async def test_an_unclear_slip_withdraws_nothing(tenant: TenantCtx) -> None:
+    # two memories, neither named nor spelled alike: which one was meant is unknown
+    await tenant.say("u", "s1", "I work at Hooli as a designer", at=T1)
+    await tenant.say("u", "s1", "oops, I meant Initech", at=T2)
+    assert await _values(tenant, "u", "work.employer", "active") == ["hooli"]
+    assert await _values(tenant, "u", "work.role", "active") == ["designer"]
+
+
+async def test_a_fact_of_the_users_own_in_a_take_back_replaces_its_key(tenant: TenantCtx) -> None:
+    # education.school holds several schools: only the take-back says the first was wrong
+    await tenant.say("u", "s1", "我是南京大学毕业的", at=T1)
+    await tenant.say("u", "s1", "不对不对，我记错了，我是南京师范大学毕业的", at=T2)
+    assert await _values(tenant, "u", "education.school", "active") == ["南京师范大学"]
+    assert await _values(tenant, "u", "education.school", "frozen") == ["南京大学"]
+
+
+async def test_someone_elses_fact_in_a_take_back_is_no_value_in_place(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I'm a teacher", at=T1)
+    await tenant.say("u", "s1", "sorry, my mistake, it's my mom who is a teacher", at=T2)
+    assert await _values(tenant, "u", "work.role", "active") == []
+    assert "my mom" not in await _values(tenant, "u", "work.role", "frozen")
+
+
+async def test_a_slip_with_nothing_before_it_forms_nothing(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "sorry, autocorrect — it's Leo, not Liam", at=T1)
+    r = await tenant.client.get(
+        f"{tenant.user('u')}/memories", params={"status": "active"}, headers=tenant.headers
+    )
+    assert [m for m in r.json()["items"] if m["type"] != "episode"] == []
+
+
+async def test_a_secret_is_never_replaced_by_a_value_in_place(tenant: TenantCtx) -> None:
+    # a secret is protected before arbitration: a value said in place of it would be in clear
+    await tenant.say("u", "s1", "my wifi password is sunflower88", at=T1)
+    assert len(await _values(tenant, "u", "account.password", "active")) == 1
+    await tenant.say("u", "s1", "oops typo, it's Sunflower89", at=T2)
+    assert len(await _values(tenant, "u", "account.password", "active")) == 1
+    r = await tenant.client.get(
+        f"{tenant.user('u')}/memories", params={"status": "active"}, headers=tenant.headers
+    )
+    assert all(
+        "Sunflower89" not in (m["value"] or "") for m in r.json()["items"] if m["type"] != "episode"
+    )
+
+
+async def test_a_plan_is_not_replaced_by_a_word_said_in_place(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "下周三下午两点约了牙医", at=T1)
+    await tenant.say("u", "s1", "打错了，应该是周五", at=T2)
+    r = await tenant.client.get(
+        f"{tenant.user('u')}/memories", params={"status": "active"}, headers=tenant.headers
+    )
+    assert [m for m in r.json()["items"] if m["value"] == "周五"] == []
