@@ -356,6 +356,11 @@ class ArbitrationService:
             new.superseded_by = new_loses_to.id
             new.superseded_at = utcnow()
             new.valid_to = max(new_loses_to.valid_from, new.valid_from)
+        elif not conflicts and new.value is None and (cand.metadata or {}).get("retraction"):
+            # a withdrawal that found nothing to withdraw says nothing of its own: kept for the
+            # record, not recalled (the turn's episode holds its words)
+            new.status = "archived"
+            self._audit(out, new, None, "no_conflict", "stored", "nothing to withdraw: archived")
         elif not conflicts:
             self._audit(
                 out, new, None, "no_conflict", "stored", "no active memory conflicts with it"

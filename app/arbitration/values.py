@@ -32,6 +32,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -282,6 +283,28 @@ def _mentions(part: str, whole: str) -> bool:
     ww = [_stem(x) for x in _WORD.findall(unicodedata.normalize("NFKC", whole).lower())]
     n = len(pw)
     return n > 0 and any(ww[i : i + n] == pw for i in range(len(ww) - n + 1)) and len(p) >= 3
+
+
+# the keys whose active values a clause that says something ended may name ("粤语都快忘光了")
+ENDED_KEYS = (*_GIVEN_UP_KEYS, "language.preferred")
+
+
+def ended_values(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[str]) -> list[str]:
+    """The values of ``olds`` (active memories of ``ENDED_KEYS``) that ``texts`` — clauses that
+    say something ended, ``semantic.ends`` — name as a run of their words (Chinese: a
+    substring of two characters or more), leaving out the values the same turn states
+    (``said``: "I don't drink coffee anymore, coffee ice cream is fine" keeps nothing out, but
+    a value said again is not ended)."""
+    kept = {normalize_value(v) for v in said}
+    return list(
+        dict.fromkeys(
+            m.value
+            for m in olds
+            if m.value
+            and normalize_value(m.value) not in kept
+            and any(_mentions(m.value, t) for t in texts)
+        )
+    )
 
 
 async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:

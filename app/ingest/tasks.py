@@ -11,8 +11,10 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.arbitration.keys import key_spec
 from app.arbitration.service import Outcome, normalize_text
-from app.db.models import Job, Message
+from app.arbitration.values import ENDED_KEYS, ended_values
+from app.db.models import Job, Memory, Message
 from app.ingest.episodes import episode_draft, inherited_half_life, is_episode, with_context
 from app.ingest.extraction.base import ExtractedFact, Turn
 from app.ingest.extraction.cues import Cues, TurnCues, turn_cues
@@ -24,6 +26,7 @@ from app.jobs import kinds
 from app.jobs.intake import JobIntake
 from app.jobs.worker import JobContext, handler
 from app.kit.metrics import EXTRACTED_FACTS
+from app.memories.repository import MemoryRepository
 from app.memories.service import outcome_result, writer_for
 from app.memories.writer import MemoryDraft, MemoryWriter
 from app.privacy.protect import owner_of
@@ -181,6 +184,7 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
     owner = owner_of(job.tenant_id, job.user_id)
     conv = ConversationRepository(session, job.tenant_id, job.user_id)
     facts = await name_taken_back(conv, session_id, messages, facts)
+    facts = await name_ended(MemoryRepository(session, job.tenant_id, job.user_id), facts)
     # The user's cues (temporary, emphasis, remember) decide where each fact starts.
     cues, back_refs = user_cues(rt, messages, owner)
     forms = {id(f): formation(f, cues) for f in facts}
@@ -474,6 +478,36 @@ async def name_taken_back(
                 fact.metadata.pop("takes_back_topic", None)
             else:
                 fact.metadata["takes_back_message"] = str(previous.id)
+        kept.append(fact)
+    return kept
+
+
+async def name_ended(repo: MemoryRepository, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts``, where a record of something ended (``metadata["ended"]``: the texts that say
+    so, ``rules._ended``) retracts the user's active values those texts name
+    (``values.ended_values``), under their key when they share one; with none named it is left
+    out: it ends nothing, and its words stay in the turn's episode. Reads without locks,
+    before the write lock: arbitration matches the retracted values again under it."""
+    kept = []
+    olds: list[Memory] | None = None
+    for fact in facts:
+        texts: list[str] | None = fact.metadata.pop("ended", None)  # type: ignore[assignment]
+        if texts is None:
+            kept.append(fact)
+            continue
+        if olds is None:
+            olds = await repo.active_with_keys(ENDED_KEYS, "user", "", lock=False)
+        said = [f.value for f in facts if f.value and f is not fact]
+        covered = {r.lower() for f in facts for r in f.retracts}
+        ended = [v for v in ended_values(olds, texts, said) if v.lower() not in covered]
+        if not ended:
+            continue
+        keys = {m.key for m in olds if m.value in ended}
+        if len(keys) == 1:
+            fact.key = keys.pop()
+            spec = key_spec(fact.key)
+            fact.type = spec.type if spec else fact.type  # type: ignore[assignment]
+        fact.retracts = ended
         kept.append(fact)
     return kept
 

@@ -207,9 +207,16 @@ class MemoryRepository(UserScopedRepository):
         return (await self.session.scalars(stmt)).first()
 
     async def active_with_keys(
-        self, keys: Sequence[str], scope: str, scope_id: str, value: str | None = None
+        self,
+        keys: Sequence[str],
+        scope: str,
+        scope_id: str,
+        value: str | None = None,
+        *,
+        lock: bool = True,
     ) -> list[Memory]:
-        """Active memories of these keys in one scope (optionally of one value), locked."""
+        """Active memories of these keys in one scope (optionally of one value), oldest first;
+        locked for update unless ``lock=False`` (a read before the write lock is taken)."""
         if not keys:
             return []
         stmt = select(Memory).where(
@@ -221,7 +228,9 @@ class MemoryRepository(UserScopedRepository):
         )
         if value is not None:
             stmt = stmt.where(Memory.value == value)
-        stmt = stmt.order_by(Memory.created_at).with_for_update()
+        stmt = stmt.order_by(Memory.created_at)
+        if lock:
+            stmt = stmt.with_for_update()
         return list((await self.session.scalars(stmt)).all())
 
     async def active_keyless(self, scope: str, scope_id: str) -> list[Memory]:

@@ -17,7 +17,7 @@ async def _values(t: TenantCtx, user: str, key: str, status: str) -> list[str]:
         f"{t.user(user)}/memories", params={"key": key, "status": status}, headers=t.headers
     )
     assert r.status_code == 200, r.text
-    return sorted(m["value"].lower() for m in r.json()["items"])
+    return sorted(m["value"].lower() for m in r.json()["items"] if m["value"] is not None)
 
 
 @pytest.mark.parametrize(
@@ -103,3 +103,42 @@ async def test_a_plan_is_not_replaced_by_a_word_said_in_place(tenant: TenantCtx)
         f"{tenant.user('u')}/memories", params={"status": "active"}, headers=tenant.headers
     )
     assert [m for m in r.json()["items"] if m["value"] == "周五"] == []
+
+
+# --- something of the user's ended, said without the words that isolate what -----------------
+
+
+async def test_a_taste_that_ended_is_withdrawn_by_naming_it(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "I love spicy food, the hotter the better", at=T1)
+    await tenant.say(
+        "en", "s1", "ugh, since my stomach surgery I can't handle spicy food at all anymore", at=T2
+    )
+    assert await _values(tenant, "en", "preference.likes", "active") == []
+    assert await _values(tenant, "en", "preference.likes", "frozen") == ["spicy food"]
+    await tenant.say("zh", "s1", "我超爱吃榴莲", at=T1)
+    await tenant.say("zh", "s1", "上次吃榴莲吃到吐了，现在闻到就反胃，不喜欢了", at=T2)
+    assert await _values(tenant, "zh", "preference.likes", "active") == []
+    assert await _values(tenant, "zh", "preference.likes", "frozen") == ["榴莲"]
+
+
+async def test_a_language_forgotten_is_no_language_of_the_user(tenant: TenantCtx) -> None:
+    await tenant.say("zh", "s1", "我平时说粤语比较多", at=T1)
+    assert await _values(tenant, "zh", "language.preferred", "active") == ["粤语"]
+    await tenant.say("zh", "s1", "搬到北京以后基本都讲普通话了，粤语都快忘光了", at=T2)
+    assert await _values(tenant, "zh", "language.preferred", "frozen") == ["粤语"]
+    assert "粤语" not in await _values(tenant, "zh", "language.preferred", "active")
+
+
+async def test_what_ended_for_someone_else_or_was_never_stored_changes_nothing(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "I love spicy food", at=T1)
+    await tenant.say("u", "s1", "My brother can't handle spicy food anymore", at=T2)
+    await tenant.say("u", "s1", "I don't watch reality TV anymore", at=T2)
+    assert await _values(tenant, "u", "preference.likes", "active") == ["spicy food"]
+    r = await tenant.client.get(
+        f"{tenant.user('u')}/memories", params={"status": "active"}, headers=tenant.headers
+    )
+    # nothing stored was ended: no record of it is kept as a fact (the turn is an episode)
+    facts = [m for m in r.json()["items"] if m["type"] != "episode"]
+    assert [m["content"] for m in facts if "reality" in m["content"].lower()] == []

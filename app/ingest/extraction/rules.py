@@ -1779,7 +1779,41 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     _contrasts(turn, facts)
     facts = _switched_drink(facts)
     facts += _withdrawal(turn, facts)
-    return facts + _taken_back(turn, facts)
+    facts += _taken_back(turn, facts)
+    return facts + _ended(turn, facts)
+
+
+def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """ "I can't handle spicy food at all anymore", "粤语都快忘光了", "上次吃榴莲吃到吐了，不喜欢
+    了": clauses that say something of the user's ended without the words that would isolate
+    what. One record, ``metadata["ended"]`` holding the texts that name it (the clause, or its
+    whole sentence when the clause is a few words); the ingest job keeps it only if those texts
+    name an active value of the user's, which it then retracts. Not for a clause a fact of the
+    turn was formed from (its value is in the clause), nor in a take-back (that names what it
+    withdraws)."""
+    if any(f.metadata.get("takes_back") for f in facts):
+        return []
+    formed = [f.value.lower() for f in facts if f.value]
+    texts: list[str] = []
+    for sentence in split_clauses(turn.content):
+        if semantic.is_hypothetical(sentence[0]):
+            continue
+        for raw in sentence:
+            if not semantic.ends(raw) or any(v in raw.lower() for v in formed):
+                continue
+            size = len(_zh_content(raw)) if _lang(raw) == "zh" else len(raw.split()) * 2
+            texts.append(raw if size > 8 else "，".join(sentence))
+    if not texts:
+        return []
+    return [
+        ExtractedFact(
+            type="fact",
+            content=_turn_content(turn.content.strip()),
+            is_correction=True,
+            message_ids=[turn.message_id],
+            metadata={"retraction": True, "ended": list(dict.fromkeys(texts))},
+        )
+    ]
 
 
 def _turn_content(text: str) -> str:

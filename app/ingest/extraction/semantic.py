@@ -651,6 +651,36 @@ def _quits(text: str, m: re.Match[str]) -> bool:
     return not m.group(0).lower().startswith("off") or bool(_COPULA_BEFORE.search(before))
 
 
+# a clause that says something of the user's ended, whatever it names: a negation with a
+# change of time ("can't handle spicy food at all anymore", "粤语都快忘光了", "不喜欢了"), or a
+# verb of ending ("the eczema's completely cleared up", "keto 放弃了")
+_NEGATION_EN = re.compile(r"\b(?:no longer|not|never|no|none|nothing)\b|n't\b", re.I)
+_CHANGED_EN = re.compile(
+    r"\b(?:any ?more|these days|no longer|since|lately|nowadays|after all|now)\b", re.I
+)
+_ENDING_EN = re.compile(
+    r"\b(?:stopped|quit|gave up|given up|dropped|ditched|cleared up|went away|is gone|are gone"
+    r"|cured|got over|grew out of|lost interest|forgot|forgotten|done with|sold|cancell?ed"
+    r"|called off|withdrew|pulled out|moved on from|switched (?:away )?from)\b",
+    re.I,
+)
+_ENDING_ZH = re.compile(
+    r"不再|(?:不|没)[^，,。.！!？?；;]{0,8}了|戒了|戒掉|停了|放弃|忘光|忘了|取消|下线|治好|痊愈"
+    r"|没(?:什么)?兴趣|腻了|退出|不感兴趣"
+)
+
+
+def ends(clause: str) -> bool:
+    """True if ``clause`` says that something of the user's ended — with no word of what: the
+    memories it ends are those whose value the clause (or its sentence) names. A question
+    or a clause about someone else ends nothing."""
+    if is_about_others(clause) or family_subject(clause) or re.search(r"[?？吗]\s*$", clause):
+        return False
+    if _ENDING_EN.search(clause) or _ENDING_ZH.search(clause):
+        return True
+    return bool(_NEGATION_EN.search(clause) and _CHANGED_EN.search(clause))
+
+
 def quit_objects(text: str, *, tired: bool = True) -> list[str]:
     """What ``text`` says the user stopped (``"I stopped drinking green tea"`` → ``["green
     tea"]``, ``"可乐戒了"`` → ``["可乐"]``), as written; ``[]`` when nothing was given up.
@@ -1115,6 +1145,16 @@ _NEGATED = re.compile(
     r"|no)\b|不|没|别|无",
     re.I,
 )
+# what ended with nothing in its place ("keto 放弃了", "the eczema's cleared up"): no positive
+# fact of it, except where a change names the new value beside the old ("quit Hooli, at Meta
+# now", "moved on from Leeds to York")
+_GONE = re.compile(
+    r"忘光|忘了|放弃|戒了|戒掉|停了|腻了|没(?:什么)?兴趣|不感兴趣|取消|下线|治好|痊愈"
+    r"|\b(?:cleared up|went away|is gone|are gone|gave up|given up|got over|grew out of"
+    r"|lost interest|forgot|forgotten|done with|cured)\b",
+    re.I,
+)
+_MOVING_FAMILIES = frozenset(("work", "residence", "hometown", "education"))
 # families whose fact is itself negative (avoiding, disliking, a rule for the assistant)
 _NEGATIVE_FAMILIES = frozenset(("avoid", "dislikes", "constraint"))
 # phrase families whose value is what follows their cue verb; without the verb, nothing
@@ -1211,8 +1251,11 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     and the clause has none (``"I moved"``)."""
     zh = _is_zh(text)
     key = FAMILY_KEY.get(family)
-    if _NEGATED.search(text) and family not in _NEGATIVE_FAMILIES:
-        return []  # "I don't actually have a cat", "我不会说日语": no positive fact
+    if family not in _NEGATIVE_FAMILIES and (
+        _NEGATED.search(text) or (family not in _MOVING_FAMILIES and _GONE.search(text))
+    ):
+        # "I don't actually have a cat", "我不会说日语", "粤语都快忘光了": nothing positive
+        return []
     if family == "work":
         return _work(text, zh)
     if family in ("residence", "hometown"):
