@@ -336,7 +336,10 @@ _TIME_TEXT = (
     "for after before from about then than that this these those was were are can can't cant "
     "don't dont won't got get going have has had will would just usually normally always "
     "often thing things stuff plan plans appointment appt reminder schedule routine time "
-    "jan feb mar apr may jun jul aug sep oct nov dec o'clock"
+    "jan feb mar apr may jun jul aug sep oct nov dec o'clock i'm i've i'll i'd we're we've "
+    "you your our ours she her his him they them their it's its not but also too very really "
+    "some any all one two three four five six seven eight nine ten eleven twelve there here "
+    "what when where which who how"
 )
 _TIME_WORDS = frozenset(_TIME_TEXT.split())
 # characters that say when, how often or that something moved, or tie a sentence together
@@ -380,6 +383,17 @@ def _holds(part: str, whole: str) -> bool:
     return len(p) >= 3 and n > 0 and any(ww[i : i + n] == pw for i in range(len(ww) - n + 1))
 
 
+def _same_thing(words: set[str], olds: list[Memory]) -> list[Memory]:
+    """The memories of ``olds`` that share the most of ``words``, when that is more than half
+    of them ("moved dinner to Saturday" → "dinner with Priya"; "dinner with Mia" is not "dinner
+    with Sam")."""
+    shared = {old.id: len(words & activity_words(_said(old))) for old in olds}
+    best = max(shared.values(), default=0)
+    if not best or best * 2 <= len(words):
+        return []
+    return [old for old in olds if shared[old.id] == best]
+
+
 async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
     """A plan, appointment or routine moved ("we moved dinner to Saturday 8pm",
     "游泳改到周日下午了", "switched my workouts to evenings, the 6am thing was killing me") or
@@ -388,10 +402,10 @@ async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
 
     - marked ``metadata["moved"] = {"away": [time marks], "words": [activity words]}`` by the
       extractor (a moving or change word in the turn, no "also"): the active memories that
-      share the most activity words with it (``activity_words``: "dinner", "牙医"), else with
-      the turn's clauses that formed nothing ("客户那边改时间了"), else those holding a time
-      the turn names besides the new one's own (``time_marks``: "Priya can't do Thursday",
-      "十点根本睡不着").
+      share the most activity words with it, more than half of them (``activity_words``:
+      "dinner", "牙医"), else with the turn's clauses that formed nothing ("客户那边改时间了"),
+      else the one memory holding a time the turn names besides the new one's own
+      (``time_marks``: "the 6am thing was killing me", "十点根本睡不着").
       The candidate takes the key and type of what it replaces: a routine moved to Sunday
       stays a routine, not an event on the next Sunday;
     - a correction of these keys that retracts a value ("考研不考了，还是直接找工作"): the active
@@ -415,17 +429,13 @@ async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
     named = [old for old in olds if any(r and _holds(r, _said(old)) for r in cand.retracts)]
     same: list[Memory] = []
     if moved:
-        mine = activity_words(f"{cand.content} {cand.value or ''}")
-        shared = {old.id: len(mine & activity_words(_said(old))) for old in olds}
-        best = max(shared.values(), default=0)
-        if not best:  # the thing named in a clause of its own ("客户那边改时间了")
-            mine = set(moved.get("words") or [])
-            shared = {old.id: len(mine & activity_words(_said(old))) for old in olds}
-            best = max(shared.values(), default=0)
-        same = [old for old in olds if best and shared[old.id] == best]
-        if not same:
+        same = _same_thing(activity_words(f"{cand.content} {cand.value or ''}"), olds)
+        # the thing named in a clause of its own ("客户那边改时间了")
+        same = same or _same_thing(set(moved.get("words") or []), olds)
+        if not same:  # the one memory at a time the turn gives up ("the 6am thing")
             away = set(moved.get("away") or [])
-            same = [old for old in olds if away & time_marks(_said(old))]
+            at = [old for old in olds if away & time_marks(_said(old))]
+            same = at if len(at) == 1 else []
         if len({old.key for old in same}) == 1 and same[0].key != cand.key:
             # a moved thing keeps what it is: a routine stays a routine
             cand.key, cand.type = same[0].key, same[0].type

@@ -97,3 +97,16 @@ async def test_an_added_routine_or_appointment_freezes_nothing(tenant: TenantCtx
     await tenant.say("zh", "s1", "现在每天早上还会练半小时瑜伽", at=T2)
     assert len(await _values(tenant, "zh", "schedule.habit", "active")) == 2
     assert await _values(tenant, "zh", "schedule.habit", "frozen") == []
+
+
+async def test_only_the_same_thing_is_replaced(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "dinner with Sam on Friday at 7", at=T1)
+    await tenant.say("en", "s1", "Now I'm having dinner with Mia on Saturday at 8", at=T2)
+    active = await _values(tenant, "en", "event", "active")
+    assert any("Sam" in v for v in active) and any("Mia" in v for v in active)
+    assert await _values(tenant, "en", "event", "frozen") == []
+    await tenant.say("zh", "s1", "我每周日上午去教堂", at=T1)
+    await tenant.say("zh", "s1", "我每周六上午去游泳", at=T1)
+    await tenant.say("zh", "s1", "游泳改到周日下午了，周六要加班", at=T2)
+    assert "每周日上午去教堂" in await _values(tenant, "zh", "schedule.habit", "active")
+    assert await _values(tenant, "zh", "schedule.habit", "frozen") == ["每周六上午去游泳"]

@@ -2140,9 +2140,9 @@ def _moves(turn: Turn, facts: list[ExtractedFact]) -> None:
     """A turn that moves or calls off a plan, an appointment or a routine ("we moved dinner to
     Saturday 8pm", "牙医那边改到周五上午十点了", "switched my workouts to evenings, the 6am thing
     was killing me") marks its facts of those keys ``metadata["moved"]``: the times the turn
-    names besides their own (``values.time_marks``) and the words of the clauses that formed
-    no fact ("客户那边改时间了，改到周五上午十点" → 客户), with which ``values.moved_from``
-    finds the active memory of the same thing and freezes it."""
+    names that are the time of none of its facts (``values.time_marks``) and the words of the
+    clauses that formed no fact ("客户那边改时间了，改到周五上午十点" → 客户), with which
+    ``values.moved_from`` finds the active memory of the same thing and freezes it."""
     if not semantic.moves(turn.content):
         return
     clauses = _clauses_of(turn)
@@ -2151,13 +2151,14 @@ def _moves(turn: Turn, facts: list[ExtractedFact]) -> None:
     for content, each in clauses.items():
         if content not in said:
             words |= activity_words(each.raw)
-    marks = time_marks(turn.content)
+    # the times the turn gives up: named, but the time of none of its facts ("the 6am thing")
+    away = time_marks(turn.content)
     for fact in facts:
-        if fact.key not in MOVABLE_KEYS or fact.type == "constraint":
-            continue
         clause = clauses.get(fact.content)
-        own = time_marks(" ".join([fact.content, fact.value or "", clause.raw if clause else ""]))
-        fact.metadata["moved"] = {"away": sorted(marks - own), "words": sorted(words)}
+        away -= time_marks(" ".join([fact.content, fact.value or "", clause.raw if clause else ""]))
+    for fact in facts:
+        if fact.key in MOVABLE_KEYS and fact.type != "constraint":
+            fact.metadata["moved"] = {"away": sorted(away), "words": sorted(words)}
 
 
 _CONTRAST_CUT = re.compile(
