@@ -822,6 +822,13 @@ _ZH_ACTION = re.compile(
 )
 
 
+_INTENT = re.compile(
+    r"(?:want|wanna|hope|hoping|would like|'d like|wish|aim|aiming|dream)\s+(?:is\s+)?to\b"
+    r"|(?:想要|想|希望|梦想|打算|计划)(?!念|起|到|法)",
+    re.I,
+)
+
+
 def event(key: str) -> Builder:
     """A dated happening (``event``) or an intention (``plan``); type event, ``valid_from`` the
     resolved date, ``valid_to`` the end of that period."""
@@ -847,7 +854,9 @@ def event(key: str) -> Builder:
         value = re.sub(r"^(?:要|得|会|将)", "", value).strip(" ，,")
         if len(value) < 2:
             return None
-        return [_fact(state, clause, key, value, content, dated=True)]
+        # a dated wish is an intention, not an appointment ("want to move to Japan in 2 years")
+        kind = "plan" if key == "event" and _INTENT.match(value) else key
+        return [_fact(state, clause, kind, value, content, dated=True)]
 
     return build
 
