@@ -413,8 +413,10 @@ async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
 
     Memories formed from the candidate's own turn are never replaced. Adds to
     ``cand.retract_ids`` and makes the candidate a correction; reads with
-    ``repo.active_with_keys``. ``metadata["moved"]`` is read here and not stored."""
-    moved = (cand.metadata or {}).pop("moved", None)
+    ``repo.active_with_keys``. ``metadata["moved"]`` of an extracted fact is read here and not
+    stored."""
+    # set by the extractor only: a client's own metadata key of that name is kept as sent
+    moved = (cand.metadata or {}).pop("moved", None) if cand.trigger == "extraction" else None
     if cand.key not in MOVABLE_KEYS or cand.type == "constraint":
         return
     if not moved and not (cand.is_correction and cand.retracts):
