@@ -75,6 +75,7 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
         await _take_back(repo, cand, str(taken), topic)
     if cand.is_correction and cand.retracts and cand.type != "constraint":
         await _widen_retracts(repo, cand)
+    await moved_from(repo, cand)
     if cand.key is None or cand.value is None or cand.type == "constraint":
         return
     olds = await repo.active_with_keys([cand.key], cand.scope, cand.scope_id)
@@ -331,3 +332,201 @@ async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:
         for old in await repo.active_keyless(cand.scope, cand.scope_id)
         if any(r and _names(r, old.content) for r in cand.retracts)
     ]
+
+
+# --- a moved plan, appointment or routine ------------------------------------------------------
+# keys of things with a time: a plan or an appointment moved, a routine changed, keeps what it
+# is ("dentist", "dinner with Priya", "swimming") and takes the new time
+MOVABLE_KEYS = ("event", "plan", "schedule.habit")
+_WEEKDAYS = {
+    "monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2,
+    "thursday": 3, "thu": 3, "thur": 3, "thurs": 3, "friday": 4, "fri": 4, "saturday": 5,
+    "sat": 5, "sunday": 6, "sun": 6,
+}  # fmt: skip
+_WEEKDAY_EN = re.compile(
+    r"\b(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tues|thurs?)s?\b"
+    r"|\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b"
+)
+_WEEKDAY_ZH = re.compile(r"(?:周|星期|礼拜)(?P<d>[一二三四五六日天])")
+_ZH_DIGITS = dict(zip("一二两三四五六七八九", (1, 2, 2, 3, 4, 5, 6, 7, 8, 9), strict=True))
+_DATE_ZH = re.compile(r"(?P<y>\d{4})年(?P<m>\d{1,2})月(?P<d>\d{1,2})[日号]")
+_DATE_EN = re.compile(
+    r"\b(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? (?P<d>\d{1,2}),"
+    r" (?P<y>\d{4})",
+    re.I,
+)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_HOUR_ZH = re.compile(
+    r"(?<![有好快慢多少差早晚])(?P<h>\d{1,2}|[一二两三四五六七八九十]{1,3})\s*(?:点|时)(?![候间儿点])"
+)
+_HOUR_EN = re.compile(
+    r"\b(?P<h>\d{1,2})(?::\d{2})?\s*(?:[ap]\.?m\b|o'?clock)"
+    r"|\bat (?P<a>\d{1,2})(?::\d{2})?\b(?!\s*%)",
+    re.I,
+)
+
+
+def _zh_number(text: str) -> int | None:
+    if text.isdigit():
+        return int(text)
+    if text == "十":
+        return 10
+    tens, _, ones = text.partition("十")
+    if "十" in text:
+        return _ZH_DIGITS.get(tens, 1) * 10 + _ZH_DIGITS.get(ones, 0)
+    return _ZH_DIGITS.get(text)
+
+
+def time_marks(text: str) -> set[str]:
+    """The days of the week and clock hours ``text`` names, comparable across wordings and
+    languages: ``"wd:3"`` (Monday = 0) for "Thursday", "Thu Dec 3, 2026", "周四" or
+    "2026年12月3日", ``"h:7"`` (hour modulo 12) for "at 7", "7pm", "晚上七点", "19:00"."""
+    import datetime as dt
+
+    marks: set[str] = set()
+    for m in _WEEKDAY_EN.finditer(text):
+        name = m.group(0).lower()
+        day = _WEEKDAYS.get(name, _WEEKDAYS.get(name[:-1]))  # "Thursdays"
+        if day is not None:
+            marks.add(f"wd:{day}")
+    for m in _WEEKDAY_ZH.finditer(text):
+        d = m.group("d")
+        marks.add(f"wd:{6 if d in '日天' else _ZH_DIGITS[d] - 1}")
+    dates = [(int(m["y"]), int(m["m"]), int(m["d"])) for m in _DATE_ZH.finditer(text)]
+    dates += [
+        (int(m["y"]), _MONTHS.index(m["mon"].lower()) + 1, int(m["d"]))
+        for m in _DATE_EN.finditer(text)
+    ]
+    for y, mo, d in dates:
+        try:
+            marks.add(f"wd:{dt.date(y, mo, d).weekday()}")
+        except ValueError:
+            continue
+    hours = [_zh_number(m["h"]) for m in _HOUR_ZH.finditer(text)]
+    hours += [int(m["h"] or m["a"]) for m in _HOUR_EN.finditer(text)]
+    marks |= {f"h:{h % 12}" for h in hours if h is not None and 0 <= h <= 24}
+    return marks
+
+
+# words that say when, how often or that something moved, not what the thing is
+_TIME_TEXT = (
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs "
+    "fri sat sun morning mornings afternoon afternoons evening evenings night nights weekend "
+    "weekends weekday weekdays week weeks day days daily every today tomorrow tonight am pm "
+    "next last this now instead moved move moving pushed push bumped shifted switched switch "
+    "changed change rescheduled postponed delayed cancelled canceled called off the and with "
+    "for after before from about then than that this these those was were are can can't cant "
+    "don't dont won't got get going have has had will would just usually normally always "
+    "often thing things stuff plan plans appointment appt reminder schedule routine time "
+    "jan feb mar apr may jun jul aug sep oct nov dec o'clock i'm i've i'll i'd we're we've "
+    "you your our ours she her his him they them their it's its not but also too very really "
+    "some any all one two three four five six seven eight nine ten eleven twelve there here "
+    "what when where which who how"
+)
+_TIME_WORDS = frozenset(_TIME_TEXT.split())
+# characters that say when, how often or that something moved, or tie a sentence together
+_STOP_HAN = frozenset(
+    "年月日号周星期礼拜天早晚上下中午凌晨傍夜点分半刻时今明昨后前每一二两三四五六七八九十零"
+    "我你他她它们的了在是和跟与同就才都也还又再要会想去来到把被给让对从向这那个些边里吧呢啊呀哦嘛啦"
+    "么没不很太最更有约改挪推迟延提换调成为变先暂打算计划准备已经般常通平"
+)
+_HAN_RUN = re.compile(r"[\u4e00-\u9fff]+")
+
+
+def activity_words(text: str) -> set[str]:
+    """What ``text`` says the thing is, without its time: Latin words of three or more letters
+    (plurals folded) that are not time, frequency or moving words ("dinner", "priya", "gym");
+    Chinese character pairs with no time or function character ("牙医", "游泳", "考研")."""
+    folded = unicodedata.normalize("NFKC", text).lower()
+    words = {_stem(w) for w in re.findall(r"[a-z][a-z']{2,}", folded) if w not in _TIME_WORDS}
+    for run in _HAN_RUN.findall(folded):
+        words |= {
+            run[i : i + 2]
+            for i in range(len(run) - 1)
+            if run[i] not in _STOP_HAN and run[i + 1] not in _STOP_HAN
+        }
+    return {w for w in words if w not in _TIME_WORDS}
+
+
+def _said(m: Memory) -> str:
+    return f"{m.content} {m.value or ''}"
+
+
+def _holds(part: str, whole: str) -> bool:
+    """True if ``whole`` holds ``part``: Latin, as a run of whole words (plurals folded);
+    Chinese, as a substring of at least two characters. Dates stay (unlike ``_mentions``):
+    "考研" is held by "打算2027年考研"."""
+    p = _PUNCT.sub("", unicodedata.normalize("NFKC", part).lower())
+    if not p.isascii():
+        return len(p) >= 2 and p in _PUNCT.sub("", unicodedata.normalize("NFKC", whole).lower())
+    pw = [_stem(x) for x in _WORD.findall(unicodedata.normalize("NFKC", part).lower())]
+    ww = [_stem(x) for x in _WORD.findall(unicodedata.normalize("NFKC", whole).lower())]
+    n = len(pw)
+    return len(p) >= 3 and n > 0 and any(ww[i : i + n] == pw for i in range(len(ww) - n + 1))
+
+
+def _same_thing(words: set[str], olds: list[Memory]) -> list[Memory]:
+    """The memories of ``olds`` that share the most of ``words``, when that is more than half
+    of them ("moved dinner to Saturday" → "dinner with Priya"; "dinner with Mia" is not "dinner
+    with Sam")."""
+    shared = {old.id: len(words & activity_words(_said(old))) for old in olds}
+    best = max(shared.values(), default=0)
+    if not best or best * 2 <= len(words):
+        return []
+    return [old for old in olds if shared[old.id] == best]
+
+
+async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
+    """A plan, appointment or routine moved ("we moved dinner to Saturday 8pm",
+    "游泳改到周日下午了", "switched my workouts to evenings, the 6am thing was killing me") or
+    called off ("考研不考了") replaces the user's active memory of the same thing (keys
+    ``MOVABLE_KEYS``):
+
+    - marked ``metadata["moved"] = {"away": [time marks], "words": [activity words]}`` by the
+      extractor (a moving or change word in the turn, no "also"): the active memories that
+      share the most activity words with it, more than half of them (``activity_words``:
+      "dinner", "牙医"), else with the turn's clauses that formed nothing ("客户那边改时间了"),
+      else the one memory holding a time the turn names besides the new one's own
+      (``time_marks``: "the 6am thing was killing me", "十点根本睡不着").
+      The candidate takes the key and type of what it replaces: a routine moved to Sunday
+      stays a routine, not an event on the next Sunday;
+    - a correction of these keys that retracts a value ("考研不考了，还是直接找工作"): the active
+      memories whose words hold it.
+
+    Memories formed from the candidate's own turn are never replaced. Adds to
+    ``cand.retract_ids`` and makes the candidate a correction; reads with
+    ``repo.active_with_keys``. ``metadata["moved"]`` of an extracted fact is read here and not
+    stored."""
+    # set by the extractor only: a client's own metadata key of that name is kept as sent
+    moved = (cand.metadata or {}).pop("moved", None) if cand.trigger == "extraction" else None
+    if cand.key not in MOVABLE_KEYS or cand.type == "constraint":
+        return
+    if not moved and not (cand.is_correction and cand.retracts):
+        return
+    said_now = set((cand.origin or {}).get("message_ids") or [])
+    olds = [
+        old
+        for old in await repo.active_with_keys(list(MOVABLE_KEYS), cand.scope, cand.scope_id)
+        if not said_now & set((old.origin or {}).get("message_ids") or [])
+        and old.id not in cand.retract_ids
+    ]
+    named = [old for old in olds if any(r and _holds(r, _said(old)) for r in cand.retracts)]
+    same: list[Memory] = []
+    if moved:
+        same = _same_thing(activity_words(f"{cand.content} {cand.value or ''}"), olds)
+        # the thing named in a clause of its own ("客户那边改时间了")
+        same = same or _same_thing(set(moved.get("words") or []), olds)
+        if not same:  # the one memory at a time the turn gives up ("the 6am thing")
+            away = set(moved.get("away") or [])
+            at = [old for old in olds if away & time_marks(_said(old))]
+            same = at if len(at) == 1 else []
+        if len({old.key for old in same}) == 1 and same[0].key != cand.key:
+            # a moved thing keeps what it is: a routine stays a routine
+            cand.key, cand.type = same[0].key, same[0].type
+            if cand.value is None:
+                cand.value = cand.content
+            cand.valid_to = None
+    gone = [old.id for old in [*named, *same] if old.value != cand.value]
+    if gone:
+        cand.is_correction = True
+        cand.retract_ids += list(dict.fromkeys(gone))

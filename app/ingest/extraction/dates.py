@@ -257,10 +257,19 @@ def _date_part(kind: str, m: re.Match[str], today: date) -> tuple[date, Granular
     return None
 
 
+# a routine's day or hour, not a date: "每周六上午", "每个周日", "every Saturday", "每天晚上十点"
+_EVERY_BEFORE = re.compile(r"(?:每个?|每逢|\bevery\s+|\beach\s+)$", re.I)
+_RECURRING = re.compile(
+    r"每天|每晚|每早|每日|天天|每周|每个|每逢|\bevery\b|\beach\b|\bdaily\b", re.I
+)
+
+
 def _first_date(text: str, today: date) -> tuple[date, Granularity, tuple[int, int], str] | None:
     best: tuple[date, Granularity, tuple[int, int], str] | None = None
     for kind, pattern in _DATE_PATTERNS:
         for m in pattern.finditer(text):
+            if kind in ("weekday", "en_weekday") and _EVERY_BEFORE.search(text[: m.start()]):
+                continue  # "每周六", "every Saturday": a routine's day
             resolved = _date_part(kind, m, today)
             if resolved is None:
                 continue
@@ -348,8 +357,8 @@ def find_date(text: str, now: datetime) -> DateMatch | None:
     evening = found is not None and found[3] in ("今晚", "明晚", "昨晚")
     evening = evening or (found is not None and found[3].lower() == "tonight")
     clock = _time_part(text, found is not None, found[2] if found else None)
-    if found is None and clock is None:
-        return None
+    if found is None and (clock is None or _RECURRING.search(text)):
+        return None  # no date; or a routine's hour ("每天晚上十点就睡"), not today's
     day, granularity = (found[0], found[1]) if found else (today, "day")
     spans = [found[2]] if found else []
     if clock is not None and granularity == "day":

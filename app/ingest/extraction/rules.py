@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from app.arbitration.keys import key_spec
+from app.arbitration.values import MOVABLE_KEYS, activity_words, time_marks
 from app.ingest.extraction import segment, semantic
 from app.ingest.extraction.base import ExtractedFact, MemoryType, Turn
 from app.ingest.extraction.dates import (
@@ -821,6 +822,13 @@ _ZH_ACTION = re.compile(
 )
 
 
+_INTENT = re.compile(
+    r"(?:want|wanna|hope|hoping|would like|'d like|wish|aim|aiming|dream)\s+(?:is\s+)?to\b"
+    r"|(?:想要|想|希望|梦想|打算|计划)(?!念|起|到|法)",
+    re.I,
+)
+
+
 def event(key: str) -> Builder:
     """A dated happening (``event``) or an intention (``plan``); type event, ``valid_from`` the
     resolved date, ``valid_to`` the end of that period."""
@@ -846,7 +854,9 @@ def event(key: str) -> Builder:
         value = re.sub(r"^(?:要|得|会|将)", "", value).strip(" ，,")
         if len(value) < 2:
             return None
-        return [_fact(state, clause, key, value, content, dated=True)]
+        # a dated wish is an intention, not an appointment ("want to move to Japan in 2 years")
+        kind = "plan" if key == "event" and _INTENT.match(value) else key
+        return [_fact(state, clause, kind, value, content, dated=True)]
 
     return build
 
@@ -1776,6 +1786,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     ]
     facts += _implied(turn, facts)
     _change_cues(turn, facts)
+    _dated_as_said(turn, facts)
+    _moves(turn, facts)
     _contrasts(turn, facts)
     facts = _switched_drink(facts)
     facts += _withdrawal(turn, facts)
@@ -2060,7 +2072,10 @@ def _semantic(
             inside = [q for q in quit_values if value is not None and q in value.lower()]
             if inside and guess.family in ("drink", "avoid", "likes"):
                 value = inside[0]
-            if value is not None and _ZH_TAIL.sub("", value).lower() in quit_values:
+            if value is not None and (
+                _ZH_TAIL.sub("", value).lower() in quit_values
+                or (inside and key in MOVABLE_KEYS)  # "跑步先停了": a routine stopped
+            ):
                 # what the user gave up is no fact of now: food and drink become avoided,
                 # anything else is only withdrawn (see _change_cues)
                 if guess.family not in ("drink", "avoid", "likes"):
@@ -2145,6 +2160,62 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
             continue
         fact.retracts = list(dict.fromkeys([*fact.retracts, *values]))
         fact.is_correction = True
+
+
+_LEAD_SUBJECT = re.compile(
+    r"^(?:我们|我|(?:I|we)(?:'m| am|'re| are| will|'ll| have|'ve)?\s+)", re.I
+)
+
+
+def _clauses_of(turn: Turn) -> dict[str, _Clause]:
+    """The turn's clauses by the content a fact formed from them alone carries."""
+    clauses: dict[str, _Clause] = {}
+    for sentence in split_clauses(turn.content):
+        for raw in sentence:
+            clause = _make_clause(raw, turn)
+            clauses.setdefault(_content(clause), clause)
+    return clauses
+
+
+def _dated_as_said(turn: Turn, facts: list[ExtractedFact]) -> None:
+    """An appointment or plan with a time keeps, as its value, its clause as said — the time
+    in the user's words ("牙医那边改到周五上午十点", "dinner with Priya on Thursday at 7"); its
+    content carries the resolved date. A value without its time ("moved dinner to") does not
+    say which dinner, and the time is what a moved appointment changes."""
+    clauses = _clauses_of(turn)
+    for fact in facts:
+        clause = clauses.get(fact.content)
+        if fact.key not in ("event", "plan") or clause is None or clause.date is None:
+            continue
+        said = _LEAD_SUBJECT.sub("", clause.text.strip()).strip(" ，,")
+        said = _ZH_TAIL.sub("", said) if clause.lang == "zh" else said
+        if len(said) >= 2:
+            fact.value = said
+
+
+def _moves(turn: Turn, facts: list[ExtractedFact]) -> None:
+    """A turn that moves or calls off a plan, an appointment or a routine ("we moved dinner to
+    Saturday 8pm", "牙医那边改到周五上午十点了", "switched my workouts to evenings, the 6am thing
+    was killing me") marks its facts of those keys ``metadata["moved"]``: the times the turn
+    names that are the time of none of its facts (``values.time_marks``) and the words of the
+    clauses that formed no fact ("客户那边改时间了，改到周五上午十点" → 客户), with which
+    ``values.moved_from`` finds the active memory of the same thing and freezes it."""
+    if not semantic.moves(turn.content):
+        return
+    clauses = _clauses_of(turn)
+    said = {f.content for f in facts}
+    words: set[str] = set()
+    for content, each in clauses.items():
+        if content not in said:
+            words |= activity_words(each.raw)
+    # the times the turn gives up: named, but the time of none of its facts ("the 6am thing")
+    away = time_marks(turn.content)
+    for fact in facts:
+        clause = clauses.get(fact.content)
+        away -= time_marks(" ".join([fact.content, fact.value or "", clause.raw if clause else ""]))
+    for fact in facts:
+        if fact.key in MOVABLE_KEYS and fact.type != "constraint":
+            fact.metadata["moved"] = {"away": sorted(away), "words": sorted(words)}
 
 
 _CONTRAST_CUT = re.compile(

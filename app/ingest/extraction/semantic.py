@@ -526,7 +526,7 @@ _ENDED_EN = re.compile(
 )
 # a thing that ended, in Chinese: "MySQL 已经下线", "考研不考了", "日本之行取消了"
 _ENDED_ZH = re.compile(
-    r"(?P<a>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)\s*(?:的方案|那个方案|这个计划|计划)?\s*(?:已经|也)?"
+    r"(?P<a>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)\s*(?:的方案|那个方案|这个计划|计划)?\s*(?:已经|也|先|暂时|都)?"
     r"(?:(?:下线|取消)(?:了|掉了)?|(?:泡汤|黄|不要|卖|送人|停)了)"
     r"|(?P<b>(?P<h>[\u4e00-\u9fff])[\u4e00-\u9fff]{1,5}?)不(?P=h)了"
 )
@@ -592,6 +592,31 @@ _SWITCH = re.compile(
 def is_switch(text: str) -> bool:
     """True if ``text`` says one thing took the place of another ("switched to", "改用")."""
     return bool(_SWITCH.search(text))
+
+
+# a time or a routine moved: rescheduled, pushed, called off ("moved dinner to Saturday",
+# "牙医那边改到周五", "作息变了", "the 6am thing was killing me" beside "switched my workouts")
+_MOVED = re.compile(
+    r"\b(?:mov(?:ed|ing)|push(?:ed|ing)|bump(?:ed|ing)|shift(?:ed|ing)|switch(?:ed|ing)"
+    r"|chang(?:ed|ing)|reschedul\w*|postpon\w*|delay(?:ed)?|brought forward|can'?t do"
+    r"|cancel(?:l)?ed|called off|scrapped|instead)\b"
+    r"|改到|改成|改在|改为|改期|改签|改了|挪到|挪了|推迟|推到|推后|延后|延期|提前|换到|换成|调到|调整|"
+    r"变了|取消|不[考去做搞办]了",
+    re.I,
+)
+# one more routine or appointment beside the others, not in their place
+_ADDED_ON = re.compile(
+    r"\b(?:also|too|as well|another|in addition|besides|plus|on top of)\b"
+    r"|还(?!是)|另外|也|又|再加|同时|以及|除了",
+    re.I,
+)
+
+
+def moves(text: str) -> bool:
+    """True if ``text`` moves or calls off a plan, appointment or routine ("moved dinner to
+    Saturday 8pm", "游泳改到周日下午了", "switched my workouts to evenings", "考研不考了") or says
+    it changed ("现在", "now"), and does not add one beside the others ("also", "还", "另外")."""
+    return bool(_MOVED.search(text) or has_change_cue(text)) and not _ADDED_ON.search(text)
 
 
 _DESCRIBE = {
