@@ -76,6 +76,8 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     if cand.is_correction and cand.retracts and cand.type != "constraint":
         await _widen_retracts(repo, cand)
     await moved_from(repo, cand)
+    if cand.type == "constraint" and cand.key == "assistant.constraint":
+        await _replaced_rules(repo, cand)
     if cand.key is None or cand.value is None or cand.type == "constraint":
         return
     olds = await repo.active_with_keys([cand.key], cand.scope, cand.scope_id)
@@ -115,6 +117,63 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     if stale:
         cand.is_correction = True
         cand.retracts = list(dict.fromkeys([*cand.retracts, *stale]))
+
+
+# what a rule for the assistant is about; two rules of length, emoji or tone cannot both hold
+# ("keep it short" / "give detailed answers"); two of language, format or code may ("用中文回
+# 答" / "代码注释用英文", "use bullet points" / "use tables"): those replace only when the new
+# one says it changed something
+_ASPECTS = {
+    "language": re.compile(
+        r"中文|英文|英语|汉语|普通话|粤语|日语|韩语|法语|德语|西班牙语|\b(?:english|chinese|mandarin"
+        r"|cantonese|japanese|korean|french|german|spanish|italian|portuguese)\b",
+        re.I,
+    ),
+    "length": re.compile(
+        r"简短|简洁|详细|啰嗦|字以内|\d+\s*字|长一点|短一点|\b(?:short|shorter|long|longer|brief"
+        r"|concise|detail(?:ed)?|verbose|length|\d+(?:-\d+)? (?:sentences|words|paragraphs))\b",
+        re.I,
+    ),
+    "emoji": re.compile(r"表情|\bemojis?\b", re.I),
+    "tone": re.compile(r"正式|随意|口语化|语气|\b(?:formal|casual|tone|polite)\b", re.I),
+    "format": re.compile(r"列表|表格|\b(?:bullet|bullets|table|tables|markdown|headings?)\b", re.I),
+    "code": re.compile(
+        r"\b(?:typescript|javascript|js|ts|python|java|golang|rust|kotlin|swift|ruby|php|c\+\+)\b",
+        re.I,
+    ),
+}
+_EXCLUSIVE = ("length", "emoji", "tone")
+
+
+def rule_aspects(text: str) -> set[str]:
+    """What a rule for the assistant is about (``_ASPECTS``: language, length, emoji, tone,
+    format, code), by its words."""
+    return {name for name, words in _ASPECTS.items() if words.search(text)}
+
+
+async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
+    """A rule for the assistant replaces the user's active rules of the same kind: of a kind
+    two rules cannot share (``_EXCLUSIVE``: "give detailed answers" after "keep it short"),
+    always; of the others only when it says it changed (``metadata["changed"]``, set by the
+    extractor: "还是用中文回答吧" after "以后回答都用英文", "never mind, examples in JS" after
+    "give TypeScript examples")."""
+    mine = rule_aspects(cand.content)
+    if not mine:
+        return
+    changed = bool((cand.metadata or {}).get("changed"))
+    olds = await repo.active_with_keys(["assistant.constraint"], cand.scope, cand.scope_id)
+    said_now = set((cand.origin or {}).get("message_ids") or [])
+    stale = [
+        old.id
+        for old in olds
+        if not said_now & set((old.origin or {}).get("message_ids") or [])
+        and normalize_value(old.content) != normalize_value(cand.content)
+        and (shared := mine & rule_aspects(old.content))
+        and (changed or shared & set(_EXCLUSIVE))
+    ]
+    if stale:
+        cand.is_correction = True
+        cand.retract_ids += stale
 
 
 # what "forget what I said about my job" names, by the keys it covers

@@ -142,3 +142,41 @@ async def test_what_ended_for_someone_else_or_was_never_stored_changes_nothing(
     # nothing stored was ended: no record of it is kept as a fact (the turn is an episode)
     facts = [m for m in r.json()["items"] if m["type"] != "episode"]
     assert [m["content"] for m in facts if "reality" in m["content"].lower()] == []
+
+
+# --- a rule for the assistant that takes the place of an earlier one --------------------------
+
+
+async def _rules(t: TenantCtx, user: str, status: str) -> list[str]:
+    r = await t.client.get(
+        f"{t.user(user)}/memories",
+        params={"key": "assistant.constraint", "status": status},
+        headers=t.headers,
+    )
+    assert r.status_code == 200, r.text
+    return sorted(m["content"] for m in r.json()["items"])
+
+
+async def test_a_rule_said_again_differently_replaces_the_earlier_one(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "Keep your answers super short, like 2-3 sentences max", at=T1)
+    await tenant.say(
+        "en", "s1", "Actually I need more detail than that — you can write longer answers", at=T2
+    )
+    assert len(await _rules(tenant, "en", "frozen")) == 1
+    assert "short" in (await _rules(tenant, "en", "frozen"))[0]
+    assert all("short" not in r for r in await _rules(tenant, "en", "active"))
+    await tenant.say("zh", "s1", "以后回答都用英文", at=T1)
+    await tenant.say("zh", "s1", "还是用中文回答吧，英文看着太累", at=T2)
+    assert [r for r in await _rules(tenant, "zh", "frozen") if "英文" in r] != []
+    assert [r for r in await _rules(tenant, "zh", "active") if "英文" in r] == []
+    assert [r for r in await _rules(tenant, "zh", "active") if "中文" in r] != []
+
+
+async def test_rules_of_one_kind_that_can_hold_together_both_stay(tenant: TenantCtx) -> None:
+    await tenant.say("zh", "s1", "请用中文回答我", at=T1)
+    await tenant.say("zh", "s1", "代码注释请用英文写", at=T2)
+    assert len(await _rules(tenant, "zh", "active")) == 2
+    await tenant.say("en", "s1", "Please use bullet points", at=T1)
+    await tenant.say("en", "s1", "Also answer with a table when you compare options", at=T2)
+    assert len(await _rules(tenant, "en", "active")) == 2
+    assert await _rules(tenant, "en", "frozen") == []

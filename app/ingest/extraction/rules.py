@@ -2151,6 +2151,10 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
         for fact in facts:
             if fact.key in _TASTES and fact.value and not fact.metadata.get("category"):
                 fact.metadata["changed"] = True  # "I prefer aisle seats now": see values.py
+    if semantic.rule_changed(turn.content):
+        for fact in facts:
+            if fact.type == "constraint":
+                fact.metadata["changed"] = True  # "还是用中文回答吧": see values.py
     quit_values = semantic.quit_objects(turn.content)
     if not quit_values:
         return

@@ -895,6 +895,19 @@ def replaces_mentioned(text: str) -> bool:
     return bool(has_change_cue(text) or _CORRECTED.search(text)) and not _ADDED.search(text)
 
 
+_RULE_CHANGED = re.compile(
+    r"算了|还是|不用再|改成|改为|换成|\b(?:never ?mind|instead|actually|from now on|no need)\b",
+    re.I,
+)
+
+
+def rule_changed(text: str) -> bool:
+    """True if a rule for the assistant said in ``text`` takes the place of an earlier one of
+    the same kind ("actually, you can write longer answers", "还是用中文回答吧", "never mind,
+    examples in JS"): a change or correction cue and no word that adds ("also", "还有")."""
+    return bool(replaces_mentioned(text) or _RULE_CHANGED.search(text)) and not _ADDED.search(text)
+
+
 def contrast_objects(text: str) -> list[str]:
     """What ``text`` says a statement of the user stands instead of: "his name is Max, not
     Milo" → ``["Milo"]``, "aisle seats now, not window seats" → ``["window seats"]``, "我叫小虹，
