@@ -345,8 +345,12 @@ def _mentions(part: str, whole: str) -> bool:
     return n > 0 and any(ww[i : i + n] == pw for i in range(len(ww) - n + 1)) and len(p) >= 3
 
 
-# the keys whose active values a clause that says something ended may name ("粤语都快忘光了")
-ENDED_KEYS = (*_GIVEN_UP_KEYS, "language.preferred")
+# the keys whose active values a clause that says something ended, or is not so, may name
+# ("粤语都快忘光了", "I'm not Alex", "I don't live in Boston anymore")
+ENDED_KEYS = (
+    *_GIVEN_UP_KEYS, "language.preferred", "name.full", "name.nickname", "hometown",
+    "residence.city", "health.allergy", "education.school",
+)  # fmt: skip
 
 
 def ended_values(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[str]) -> list[str]:

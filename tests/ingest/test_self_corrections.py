@@ -180,3 +180,21 @@ async def test_rules_of_one_kind_that_can_hold_together_both_stay(tenant: Tenant
     await tenant.say("en", "s1", "Also answer with a table when you compare options", at=T2)
     assert len(await _rules(tenant, "en", "active")) == 2
     assert await _rules(tenant, "en", "frozen") == []
+
+
+async def test_what_the_user_says_they_are_not_is_withdrawn(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "My name is Alex", at=T1)
+    await tenant.say(
+        "en",
+        "s1",
+        "hmm, it's my roommate's account. I'm not Alex, please don't call me that",
+        at=T2,
+    )
+    assert await _values(tenant, "en", "name.full", "active") == []
+    assert await _values(tenant, "en", "name.full", "frozen") == ["alex"]
+    # what the user is not doing today is no denial of a habit
+    await tenant.say("g", "s1", "I go to the gym every morning", at=T1)
+    before = await _values(tenant, "g", "schedule.habit", "active")
+    assert before != []
+    await tenant.say("g", "s1", "I'm not going to the gym today, I'm sick", at=T2)
+    assert await _values(tenant, "g", "schedule.habit", "active") == before

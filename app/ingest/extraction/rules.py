@@ -1797,9 +1797,10 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
 
 def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """ "I can't handle spicy food at all anymore", "粤语都快忘光了", "上次吃榴莲吃到吐了，不喜欢
-    了": clauses that say something of the user's ended without the words that would isolate
-    what. One record, ``metadata["ended"]`` holding the texts that name it (the clause, or its
-    whole sentence when the clause is a few words); the ingest job keeps it only if those texts
+    了", "I'm not Alex": clauses that say something of the user's ended, or is not so, without
+    the words that would isolate what. One record, ``metadata["ended"]`` holding the texts
+    that name it (the clause, or its whole sentence when the clause is a few words, or what the
+    user says they are not); the ingest job keeps it only if those texts
     name an active value of the user's, which it then retracts. Not for a clause a fact of the
     turn was formed from (its value is in the clause), nor in a take-back (that names what it
     withdraws)."""
@@ -1811,7 +1812,10 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         if semantic.is_hypothetical(sentence[0]):
             continue
         for raw in sentence:
-            if not semantic.ends(raw) or any(v in raw.lower() for v in formed):
+            if any(v in raw.lower() for v in formed):
+                continue
+            texts += semantic.denied(raw)  # "I'm not Alex": what the user is not, named
+            if not semantic.ends(raw):
                 continue
             size = len(_zh_content(raw)) if _lang(raw) == "zh" else len(raw.split()) * 2
             texts.append(raw if size > 8 else "，".join(sentence))

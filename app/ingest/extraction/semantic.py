@@ -706,6 +706,27 @@ def ends(clause: str) -> bool:
     return bool(_NEGATION_EN.search(clause) and _CHANGED_EN.search(clause))
 
 
+# "I'm not Alex", "turns out I'm not actually allergic to penicillin", "我其实不是南京人": what
+# the user says they are not
+_DENIED_EN = re.compile(
+    r"\b(?:i'?m|i am)\s+(?:actually\s+|really\s+|definitely\s+)?not\s+"
+    r"(?:actually\s+|really\s+|even\s+)?(?!\w+ing\b|sure\b|able\b|gonna\b|that\b|too\b)"
+    r"(?P<x>[^,.;!?—–()]{2,40})",
+    re.I,
+)
+_DENIED_ZH = re.compile(r"我(?:其实|并|根本|压根)?(?:不是|没有|没)(?P<x>[^，,。.！!？?；;]{1,12})")
+
+
+def denied(clause: str) -> list[str]:
+    """What ``clause`` says the user is not, as said ("I'm not Alex, please don't…" → ``["Alex"]``
+    …); ``[]`` for none, a question, or a clause about someone else."""
+    if is_about_others(clause) or family_subject(clause) or re.search(r"[?？吗]\s*$", clause):
+        return []
+    return [
+        m.group("x").strip() for m in (*_DENIED_EN.finditer(clause), *_DENIED_ZH.finditer(clause))
+    ]
+
+
 def quit_objects(text: str, *, tired: bool = True) -> list[str]:
     """What ``text`` says the user stopped (``"I stopped drinking green tea"`` → ``["green
     tea"]``, ``"可乐戒了"`` → ``["可乐"]``), as written; ``[]`` when nothing was given up.
