@@ -298,6 +298,10 @@ class ArbitrationService:
                 return out
         new = self._new_memory(cand, chash, single=single)
         conflicts: list[Memory] = list(same_key) if single else []
+        if cand.value is None and cand.retracts and cand.metadata.get("retraction"):
+            # a withdrawal that names what it withdraws ("I'm not vegan" with "vegetarian"
+            # stored) conflicts with that only: matched by value below
+            conflicts = []
         if spec is not None and spec.opposes and cand.value is not None:
             conflicts += await self.repo.active_with_keys(
                 list(spec.opposes), cand.scope, cand.scope_id, cand.value
@@ -325,6 +329,9 @@ class ArbitrationService:
             if named is not None and named.status == "active" and named not in conflicts:
                 conflicts.append(named)
 
+        if cand.is_correction:
+            conflicts += [m for m in await self._pet_kinds(conflicts, cand) if m not in conflicts]
+
         new_loses_to: Memory | None = None
         losers: list[tuple[Memory, str, str]] = []
         for old in conflicts:
@@ -343,6 +350,12 @@ class ArbitrationService:
                 self._audit(out, new, old, rule, "new_frozen", reason)
                 break
 
+        if losers and new.key is None and new.value is None and cand.metadata.get("retraction"):
+            # a withdrawal is filed under the key of what it withdrew, when that is one key
+            keys = {old.key for old, _, _ in losers}
+            key = keys.pop() if len(keys) == 1 else None
+            if key is not None and (ks := key_spec(key)) is not None and ks.type != "constraint":
+                new.key = key
         # Freeze the losers before inserting the winner: the single-key unique index only
         # admits the new active row once the old one is frozen.
         for old, rule, reason in losers:
@@ -621,6 +634,30 @@ class ArbitrationService:
         """The active row ``cand`` becomes when it is stored as it is, not arbitrated (an
         episode: a verbatim turn holds no key to conflict on). Not yet added to the session."""
         return self._new_memory(cand, cand.content_hash, single=False)
+
+    async def _pet_kinds(self, conflicts: Sequence[Memory], cand: Candidate) -> list[Memory]:
+        """The kind of each pet whose name a correction gives up ("we had to put Biscuit down"
+        after "my dog Biscuit is 14"): the active ``pets.kind`` memories formed by the message
+        that named it: the kind said with the name (``metadata["kind"]``: "a dog named Rex"),
+        else any kind when that message named one pet only — not the kind the candidate itself
+        states."""
+        out: list[Memory] = []
+        for named in conflicts:
+            if named.key != "pets.name" or not (named.origin or {}).get("message_ids"):
+                continue
+            formed = await self.repo.active_formed_from(
+                str(named.origin["message_ids"][0]), first=True, for_update=True
+            )
+            kind = (named.metadata_ or {}).get("kind")
+            alone = len([m for m in formed if m.key == "pets.name"]) <= 1
+            out += [
+                m
+                for m in formed
+                if m.key == "pets.kind"
+                and not same_value(m.value, cand.value)
+                and (same_value(m.value, kind) if kind else alone)
+            ]
+        return out
 
     def _new_memory(self, cand: Candidate, chash: str, *, single: bool) -> Memory:
         now = utcnow()

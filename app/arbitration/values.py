@@ -119,10 +119,9 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
         cand.retracts = list(dict.fromkeys([*cand.retracts, *stale]))
 
 
-# what a rule for the assistant is about; two rules of length, emoji or tone cannot both hold
-# ("keep it short" / "give detailed answers"); two of language, format or code may ("用中文回
-# 答" / "代码注释用英文", "use bullet points" / "use tables"): those replace only when the new
-# one says it changed something
+# what a rule for the assistant is about: a rule that says it changed something replaces the
+# rules of the same kind; others stand beside them ("keep answers short" / "use short
+# paragraphs", "用中文回答" / "代码注释用英文", "no emojis" / "emojis are fine in titles")
 _ASPECTS = {
     "language": re.compile(
         r"中文|英文|英语|汉语|普通话|粤语|日语|韩语|法语|德语|西班牙语|\b(?:english|chinese|mandarin"
@@ -142,7 +141,6 @@ _ASPECTS = {
         re.I,
     ),
 }
-_EXCLUSIVE = ("length", "emoji", "tone")
 
 
 def rule_aspects(text: str) -> set[str]:
@@ -152,15 +150,14 @@ def rule_aspects(text: str) -> set[str]:
 
 
 async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
-    """A rule for the assistant replaces the user's active rules of the same kind: of a kind
-    two rules cannot share (``_EXCLUSIVE``: "give detailed answers" after "keep it short"),
-    always; of the others only when it says it changed (``metadata["changed"]``, set by the
-    extractor: "还是用中文回答吧" after "以后回答都用英文", "never mind, examples in JS" after
-    "give TypeScript examples")."""
+    """A rule for the assistant that says it changed something (``metadata["changed"]``, set
+    by the extractor: "actually, you can write longer answers" after "keep it short",
+    "还是用中文回答吧" after "以后回答都用英文", "never mind, examples in JS" after "give
+    TypeScript examples") replaces the user's active rules of the same kind (``_ASPECTS``)."""
     mine = rule_aspects(cand.content)
-    if not mine:
-        return
     changed = bool((cand.metadata or {}).get("changed"))
+    if not mine or not changed:
+        return
     olds = await repo.active_with_keys(["assistant.constraint"], cand.scope, cand.scope_id)
     said_now = set((cand.origin or {}).get("message_ids") or [])
     stale = [
@@ -168,8 +165,7 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
         for old in olds
         if not said_now & set((old.origin or {}).get("message_ids") or [])
         and normalize_value(old.content) != normalize_value(cand.content)
-        and (shared := mine & rule_aspects(old.content))
-        and (changed or shared & set(_EXCLUSIVE))
+        and mine & rule_aspects(old.content)
     ]
     if stale:
         cand.is_correction = True
@@ -185,10 +181,11 @@ _TOPIC_KEYS = {
 }  # fmt: skip
 
 
-# secret values are protected before arbitration: a value said in place of one is not; a plan,
-# an event, a habit or a rule is a whole sentence, not a word a slip can replace
+# secret values are protected before arbitration: a value said in place of one is not, nor is a
+# contact's or a health value (protected, or a rule for the assistant's care); a plan, an
+# event, a habit or a rule is a whole sentence, not a word a slip can replace
 _NO_VALUE_IN_PLACE = ("account.password", "identity.document", "finance.card", "event", "plan",
-                      "schedule.", "task.", "assistant.")  # fmt: skip
+                      "schedule.", "task.", "assistant.", "health.", "contact.")  # fmt: skip
 
 
 async def _take_back(
@@ -199,10 +196,9 @@ async def _take_back(
     - ``cand`` states a fact of its own ("说错了，我是南师大毕业的"): the memories of its key
       formed by that turn, other values than its own;
     - ``cand`` is a value said in place of a misstated one (``metadata["in_place"]``: "it's
-      Leo, not Liam", "打错了，是小虹"): the memory it replaces — the one its "not …" names, else
-      the only valued memory the turn formed, else (several) the one spelled alike — and
+      Leo, not Liam", "打错了，是小虹"): the memory it replaces (``_misstated``) — and
       ``cand`` takes that memory's key and type; when it is unclear which, nothing is
-      withdrawn and ``cand`` keeps only its words;
+      withdrawn and ``cand`` becomes a record with no value (archived by arbitration);
     - else (``_taken_back``) the memories it names, or of its topic, or all of them.
     """
     formed = await repo.active_formed_from(message_id, first=True, for_update=True)
@@ -215,25 +211,67 @@ async def _take_back(
         return
     if cand.metadata.pop("in_place", False) and cand.value is not None:
         instead = cand.metadata.pop("instead_of", None) or []
-        valued = [
-            m for m in formed if m.key and m.value and not m.key.startswith(_NO_VALUE_IN_PLACE)
-        ]
-        named = [
-            m
-            for m in valued
-            if any(_mentions(y, m.value or "") or _mentions(m.value or "", y) for y in instead)
-        ]
-        if not named and len(valued) > 1:
-            # a misspelling is close to what it corrects ("Li Wei" / "Li Wen", "小红" / "小虹")
-            named = [m for m in valued if _spelled_alike(m.value or "", cand.value)]
-        old = named[0] if named else valued[0] if len(valued) == 1 else None
+        old = await _misstated(repo, formed, cand.value, instead)
         if old is None:
-            cand.value = None  # which memory it corrects is unclear: none is withdrawn
+            # which memory it corrects is unclear: none is withdrawn, and the record is archived
+            cand.value, cand.metadata["retraction"] = None, True
             return
         cand.key, cand.type = old.key, old.type
         cand.retract_ids.append(old.id)
         return
     cand.retract_ids += [m.id for m in _taken_back(formed, cand.content, topic)]
+
+
+async def _misstated(
+    repo: MemoryStore, formed: list[Memory], value: str, instead: list[str]
+) -> Memory | None:
+    """The memory a value said in place of a slip corrects, or None when that is unclear:
+
+    - with a "not …" (``instead``): the memory the previous turn formed that it names, else
+      the one active memory of the user's whose value it is ("it's Max, not Rex" four turns
+      after the dog was named); when it names none, only one spelled alike;
+    - else among the valued memories the previous turn formed of a kind a word can replace:
+      the one spelled alike, else the only one when it is of the same writing (both Chinese,
+      or both Latin) — a family member only when spelled alike ("oops, I meant Munich" after
+      "my sister lives in Berlin" is no sister's name).
+
+    A value with digits replaces only a value with digits ("oops, I meant 2019" is no allergy).
+    """
+
+    def fits(m: Memory) -> bool:
+        if not m.key or not m.value or m.key.startswith(_NO_VALUE_IN_PLACE):
+            return False
+        return not re.search(r"\d", value) or bool(re.search(r"\d", m.value))
+
+    valued = [m for m in formed if fits(m)]
+    if instead:
+        named = [
+            m
+            for m in valued
+            if any(_mentions(y, m.value or "") or _mentions(m.value or "", y) for y in instead)
+        ]
+        if not named:
+            norms = {normalize_value(y) for y in instead}
+            named = [
+                m
+                for m in await repo.active_with_values(instead)
+                if fits(m) and normalize_value(m.value or "") in norms
+            ]
+        if len(named) == 1:
+            return named[0]
+    alike = [m for m in valued if _spelled_alike(m.value or "", value)]
+    if alike or instead:
+        # "是小虹，彩虹的虹，不是红色的红": a "not …" that names no value leaves the spelling
+        return alike[0] if alike else None
+    single = [m for m in valued if m.key != "family.member"]
+    if len(valued) == 1 and single and _same_writing(single[0].value or "", value):
+        return single[0]
+    return None
+
+
+def _same_writing(a: str, b: str) -> bool:
+    """True if both values are written in Chinese characters, or neither is."""
+    return bool(re.search(r"[\u4e00-\u9fff]", a)) == bool(re.search(r"[\u4e00-\u9fff]", b))
 
 
 def _spelled_alike(a: str, b: str) -> bool:
@@ -353,6 +391,30 @@ ENDED_KEYS = (
 )  # fmt: skip
 
 
+# the keys whose active value what the user says they are not may be ("I'm not Alex", "I'm not
+# actually allergic to penicillin", "我其实不是南京人")
+DENIED_KEYS = ("name.full", "name.nickname", "hometown", "health.allergy", "health.condition",
+               "diet.style")  # fmt: skip
+_DENIAL_LEAD = re.compile(
+    r"^(?:(?:a|an|the|really|actually|allergic to|intolerant to|from|called|named)\s+)+", re.I
+)
+
+
+def denied_values(olds: Sequence[Memory], phrases: Sequence[str]) -> list[str]:
+    """The values of ``olds`` of ``DENIED_KEYS`` that a phrase of what the user says they are
+    not (``semantic.denied``) is, once its leading words ("a", "allergic to", "from") and a
+    Chinese 人 are dropped: "allergic to penicillin" is "penicillin", "Alex's brother" is not
+    "Alex", "in Boston this week" is not "Boston"."""
+    said = {normalize_value(re.sub(r"人$", "", _DENIAL_LEAD.sub("", p.strip()))) for p in phrases}
+    return list(
+        dict.fromkeys(
+            m.value
+            for m in olds
+            if m.key in DENIED_KEYS and m.value and normalize_value(m.value) in said - {""}
+        )
+    )
+
+
 def ended_values(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[str]) -> list[str]:
     """The values of ``olds`` (active memories of ``ENDED_KEYS``) that ``texts`` — clauses that
     say something ended, ``semantic.ends`` — name as a run of their words (Chinese: a
@@ -364,7 +426,8 @@ def ended_values(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[st
         dict.fromkeys(
             m.value
             for m in olds
-            if m.value
+            if m.key in ENDED_KEYS
+            and m.value
             and normalize_value(m.value) not in kept
             and any(_mentions(m.value, t) for t in texts)
         )

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.arbitration.keys import key_spec
 from app.arbitration.service import Outcome, normalize_text
-from app.arbitration.values import ENDED_KEYS, ended_values
+from app.arbitration.values import DENIED_KEYS, ENDED_KEYS, denied_values, ended_values
 from app.db.models import Job, Memory, Message
 from app.ingest.episodes import episode_draft, inherited_half_life, is_episode, with_context
 from app.ingest.extraction.base import ExtractedFact, Turn
@@ -484,22 +484,26 @@ async def name_taken_back(
 
 async def name_ended(repo: MemoryRepository, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """``facts``, where a record of something ended (``metadata["ended"]``: the texts that say
-    so, ``rules._ended``) retracts the user's active values those texts name
-    (``values.ended_values``), under their key when they share one; with none named it is left
+    so, ``rules._ended``; ``metadata["denied"]``: what the user says they are not) retracts
+    the user's active values those texts name (``values.ended_values``, ``denied_values``),
+    under their key when they share one; with none named it is left
     out: it ends nothing, and its words stay in the turn's episode. Reads without locks,
     before the write lock: arbitration matches the retracted values again under it."""
     kept = []
     olds: list[Memory] | None = None
     for fact in facts:
         texts: list[str] | None = fact.metadata.pop("ended", None)  # type: ignore[assignment]
+        denials: list[str] = fact.metadata.pop("denied", None) or []  # type: ignore[assignment]
         if texts is None:
             kept.append(fact)
             continue
         if olds is None:
-            olds = await repo.active_with_keys(ENDED_KEYS, "user", "", lock=False)
+            read = list(dict.fromkeys([*ENDED_KEYS, *DENIED_KEYS]))
+            olds = await repo.active_with_keys(read, "user", "", lock=False)
         said = [f.value for f in facts if f.value and f is not fact]
         covered = {r.lower() for f in facts for r in f.retracts}
-        ended = [v for v in ended_values(olds, texts, said) if v.lower() not in covered]
+        found = [*ended_values(olds, texts, said), *denied_values(olds, denials)]
+        ended = [v for v in dict.fromkeys(found) if v.lower() not in covered]
         if not ended:
             continue
         keys = {m.key for m in olds if m.value in ended}

@@ -177,14 +177,15 @@ async def test_switched_language_en(tenant: TenantCtx) -> None:
 
 
 async def test_a_response_rule_without_please_is_a_constraint(tenant: TenantCtx) -> None:
-    await tenant.say("u", "s1", "No emojis in your answers, ever.")
-    await tenant.say("u", "s1", "回答里别用表情符号。")
-    rules = await _memories(tenant, "u", type="constraint", status="active")
-    assert len(rules) == 2
-    assert any("emoji" in m["content"].lower() for m in rules)
-    assert any("表情" in m["content"] for m in rules)
-    recalled = await tenant.recall("u", "write me a birthday message")
-    assert {m["id"] for m in recalled["constraints"]} == {m["id"] for m in rules}
+    # two users: one user's second rule of the same kind would replace the first
+    await tenant.say("en", "s1", "No emojis in your answers, ever.")
+    await tenant.say("zh", "s1", "回答里别用表情符号。")
+    for user, word in (("en", "emoji"), ("zh", "表情")):
+        rules = await _memories(tenant, user, type="constraint", status="active")
+        assert len(rules) == 1
+        assert word in rules[0]["content"].lower()
+        recalled = await tenant.recall(user, "write me a birthday message")
+        assert {m["id"] for m in recalled["constraints"]} == {rules[0]["id"]}
 
 
 async def test_an_email_after_chinese_text_is_kept_exactly(tenant: TenantCtx) -> None:

@@ -198,3 +198,88 @@ async def test_what_the_user_says_they_are_not_is_withdrawn(tenant: TenantCtx) -
     assert before != []
     await tenant.say("g", "s1", "I'm not going to the gym today, I'm sick", at=T2)
     assert await _values(tenant, "g", "schedule.habit", "active") == before
+
+
+async def test_a_pet_given_up_takes_its_kind_with_it(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "My dog Biscuit is 14 and still going strong", at=T1)
+    assert await _values(tenant, "u", "pets.kind", "active") == ["dog"]
+    await tenant.say("u", "s1", "We had to put Biscuit down on Friday. Heartbroken.", at=T2)
+    assert await _values(tenant, "u", "pets.name", "frozen") == ["biscuit"]
+    assert await _values(tenant, "u", "pets.kind", "active") == []
+    assert await _values(tenant, "u", "pets.kind", "frozen") == ["dog"]
+    # one message, two pets: only the kind said with the name goes
+    await tenant.say("v", "s1", "I have a dog named Rex. I also have a cat named Tom.", at=T1)
+    await tenant.say("v", "s1", "We had to put Rex down last week", at=T2)
+    assert await _values(tenant, "v", "pets.name", "active") == ["tom"]
+    assert await _values(tenant, "v", "pets.kind", "active") == ["cat"]
+
+
+async def test_a_withdrawal_is_filed_under_the_key_it_withdrew(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I have really bad eczema on my hands", at=T1)
+    await tenant.say("u", "s1", "good news — the eczema's completely cleared up", at=T2)
+    r = await tenant.client.get(
+        f"{tenant.user('u')}/memories",
+        params={"key": "health.condition", "status": "active"},
+        headers=tenant.headers,
+    )
+    [record] = r.json()["items"]
+    assert record["value"] is None and "cleared up" in record["content"]
+    assert len(await _values(tenant, "u", "health.condition", "frozen")) == 1
+
+
+# --- what must change nothing (each was seen to freeze or replace a memory) -------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "key"),
+    [
+        ("I live in Boston and I work at Hooli.", "oops, I meant juice", "residence.city"),
+        ("I live in Boston and I work at Hooli.", "oops, I meant juice", "work.employer"),
+        ("I'm allergic to peanuts.", "oops, I meant 2019", "health.allergy"),
+        ("My name is Tom.", "oops, I meant my son", "name.full"),
+        ("我在上海工作。", "打错了，是我哥哥", "work.location"),
+        ("My sister lives in Berlin.", "oops, I meant Munich", "family.member"),
+        ("I love broccoli", "my son doesn't like broccoli anymore", "preference.likes"),
+        ("我每天都喝可乐", "我老公不喝可乐了", "preference.drink"),
+        ("I love spicy food", "spicy food isn't a problem anymore", "preference.likes"),
+        ("I love jazz", "Jazz isn't the only thing I listen to anymore", "preference.likes"),
+        ("I'm a nurse", "I'm not a doctor", "work.role"),
+        ("I'm vegetarian", "I'm not vegan but I avoid dairy", "diet.style"),
+        ("My name is Alex", "I'm not Alex's brother", "name.full"),
+        ("I work at Hooli", "I'm not the CEO of Hooli", "work.employer"),
+        ("Keep your answers short", "Use short paragraphs", "assistant.constraint"),
+        ("No emojis in your answers", "Emojis are fine in titles", "assistant.constraint"),
+    ],
+)
+async def test_what_names_no_slip_or_ending_of_the_users_changes_nothing(
+    tenant: TenantCtx, first: str, then: str, key: str
+) -> None:
+    await tenant.say("u", "s1", first, at=T1)
+    if key == "assistant.constraint":
+        before = await _rules(tenant, "u", "active")
+    else:
+        before = await _values(tenant, "u", key, "active")
+    assert before != []
+    await tenant.say("u", "s1", then, at=T2)
+    if key == "assistant.constraint":
+        assert set(before) <= set(await _rules(tenant, "u", "active"))
+    else:
+        assert await _values(tenant, "u", key, "active") == before
+
+
+async def test_a_slip_named_by_not_is_found_turns_later(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "My dog is called Rex.", at=T1)
+    await tenant.say("u", "s1", "I live in Paris.", at=T1)
+    await tenant.say("u", "s1", "sorry, typo: it's Max, not Rex", at=T2)
+    assert await _values(tenant, "u", "residence.city", "active") == ["paris"]
+    assert await _values(tenant, "u", "pets.name", "active") == ["max"]
+    assert await _values(tenant, "u", "pets.name", "frozen") == ["rex"]
+
+
+async def test_forget_that_withdraws_what_it_says(tenant: TenantCtx) -> None:
+    await tenant.say("a", "s1", "Forget that I live in Paris.", at=T1)
+    assert await _values(tenant, "a", "residence.city", "active") == []
+    await tenant.say("b", "s1", "I live in Paris.", at=T1)
+    await tenant.say("b", "s1", "Forget that I live in Paris.", at=T2)
+    assert await _values(tenant, "b", "residence.city", "active") == []
+    assert await _values(tenant, "b", "residence.city", "frozen") == ["paris"]

@@ -1808,26 +1808,28 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         return []
     formed = [f.value.lower() for f in facts if f.value]
     texts: list[str] = []
+    denials: list[str] = []
     for sentence in split_clauses(turn.content):
         if semantic.is_hypothetical(sentence[0]):
             continue
         for raw in sentence:
             if any(v in raw.lower() for v in formed):
                 continue
-            texts += semantic.denied(raw)  # "I'm not Alex": what the user is not, named
+            denials += semantic.denied(raw)  # "I'm not Alex": what the user is not
             if not semantic.ends(raw):
                 continue
             size = len(_zh_content(raw)) if _lang(raw) == "zh" else len(raw.split()) * 2
             texts.append(raw if size > 8 else "，".join(sentence))
-    if not texts:
+    if not (texts or denials):
         return []
+    meta = {"retraction": True, "ended": list(dict.fromkeys(texts)), "denied": denials}
     return [
         ExtractedFact(
             type="fact",
             content=_turn_content(turn.content.strip()),
             is_correction=True,
             message_ids=[turn.message_id],
-            metadata={"retraction": True, "ended": list(dict.fromkeys(texts))},
+            metadata=meta,
         )
     ]
 
@@ -1849,22 +1851,35 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
       arbitration gives it the key of the memory it replaces;
     - else one record that withdraws what the previous turn formed."""
     text = turn.content.strip()
+    if semantic.forgets_what_follows(text):
+        _forget(facts)
+        return []
     if not semantic.takes_back(text):
         return []
+    value = semantic.said_in_place(text)
+    # a guess of the classifier's (a fragment such as "彩虹的虹") is not what the user restates,
+    # nor is the value said in place read as a fact of its own ("it's Tim, not Tom": no name)
     own = [
         f
         for f in facts
-        if f.key not in (None, "family.member") and f.value and f.type != "constraint"
+        if f.key not in (None, "family.member")
+        and f.value
+        and f.type != "constraint"
+        and f.metadata.get("formed_by") != "classifier"
+        and not (value and f.value.lower() == value.lower())
     ]
     for f in own:
         f.metadata["takes_back"] = True
         f.is_correction = True
     if own:
         return []
+    if value is not None:
+        facts[:] = [f for f in facts if not (f.value and f.value.lower() == value.lower())]
+    elif semantic.is_slip(text):
+        return []  # "oops, I meant juice": which word was mistyped is unknown, none is withdrawn
     meta: dict[str, Any] = {"retraction": True, "takes_back": True}
     if topic := semantic.taken_back_topic(text):
         meta["takes_back_topic"] = topic
-    value = semantic.said_in_place(text)
     if value is not None:
         meta = {"takes_back": True, "in_place": True}
         if instead := semantic.contrast_objects(text):
@@ -1879,6 +1894,16 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             metadata=meta,
         )
     ]
+
+
+def _forget(facts: list[ExtractedFact]) -> None:
+    """ "Forget that I live in Paris": each fact the turn states becomes the withdrawal of its
+    value (no value, ``retracts`` the value, a correction), so nothing of it is stored."""
+    for f in facts:
+        if f.key is not None and f.value:
+            f.retracts, f.value = [f.value.lower() if _LATIN.search(f.value) else f.value], None
+            f.is_correction = True
+            f.metadata = {"retraction": True}
 
 
 def _switched_drink(facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -1992,7 +2017,14 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     "胃溃疡已经治好了"): one withdrawal record, keyed by the verb that gave it up, so the
     memory holding the value is frozen."""
     covered = {r.lower() for f in facts for r in f.retracts}
-    quit_values = [q for q in semantic.quit_objects(turn.content) if q.lower() not in covered]
+    # what someone else gave up is theirs ("my son doesn't like broccoli anymore")
+    own = [
+        c
+        for sentence in split_clauses(turn.content)
+        for c in sentence
+        if not (semantic.is_about_others(c) or semantic.family_subject(c))
+    ]
+    quit_values = [q for c in own for q in semantic.quit_objects(c) if q.lower() not in covered]
     if not quit_values:
         return []
     key = semantic.withdrawal_key(turn.content)
@@ -2166,6 +2198,8 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
     for fact in facts:
         if fact.type == "constraint" or (fact.value is None and not fact.retracts):
             continue
+        if fact.key == "family.member" or fact.metadata.get("about"):
+            continue  # "my son doesn't like broccoli anymore": the son gave it up, not the user
         fact.retracts = list(dict.fromkeys([*fact.retracts, *values]))
         fact.is_correction = True
 

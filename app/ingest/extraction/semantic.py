@@ -680,8 +680,12 @@ def _quits(text: str, m: re.Match[str]) -> bool:
 # change of time ("can't handle spicy food at all anymore", "粤语都快忘光了", "不喜欢了"), or a
 # verb of ending ("the eczema's completely cleared up", "keto 放弃了")
 _NEGATION_EN = re.compile(r"\b(?:no longer|not|never|no|none|nothing)\b|n't\b", re.I)
-_CHANGED_EN = re.compile(
-    r"\b(?:any ?more|these days|no longer|since|lately|nowadays|after all|now)\b", re.I
+_CHANGED_EN = re.compile(r"\b(?:any ?more|these days|no longer|nowadays)\b", re.I)
+# "Jazz isn't the only thing I listen to anymore", "spicy food isn't a problem anymore",
+# "不只是…": the thing still holds
+_STILL_HOLDS = re.compile(
+    r"\b(?:only|just|problem|issue|mind|bother\w*|fine|ok|okay)\b|不只|不仅|不光|没问题|不是问题|无所谓",
+    re.I,
 )
 _ENDING_EN = re.compile(
     r"\b(?:stopped|quit|gave up|given up|dropped|ditched|cleared up|went away|is gone|are gone"
@@ -700,6 +704,8 @@ def ends(clause: str) -> bool:
     memories it ends are those whose value the clause (or its sentence) names. A question
     or a clause about someone else ends nothing."""
     if is_about_others(clause) or family_subject(clause) or re.search(r"[?？吗]\s*$", clause):
+        return False
+    if _STILL_HOLDS.search(clause):
         return False
     if _ENDING_EN.search(clause) or _ENDING_ZH.search(clause):
         return True
@@ -769,7 +775,8 @@ def quit_objects(text: str, *, tired: bool = True) -> list[str]:
 
 # "X, not Y" / "X instead of Y" / "是X，不是Y": Y is what the user's statement takes the place of
 _CONTRAST_EN = re.compile(
-    r"(?:(?:^|[,;(—–，；-]\s*|\b(?:and|but)\s+)not|\binstead of|\brather than)\s+"
+    r"(?:(?:^|[,;(—–，；-]\s*|(?<=[\u4e00-\u9fff])\s+|\b(?:and|but)\s+)not|\binstead of"
+    r"|\brather than)\s+"
     r"(?!(?:just|only|merely|simply|even|because|that|really|sure|bad|quite|exactly)\b)"
     r"(?:(?:the|a|an|my|our)\s+)?(?P<x>[A-Za-z0-9][\w'’&. -]{0,40}?)"
     r"\s*(?:[,.;!?)，。；！？]|$|\s+(?:any ?more|now|these days)\b)",
@@ -831,10 +838,21 @@ _TAKEN_BACK = re.compile(
     r"\b(?:i take (?:that|it) back|that was a lie|that'?s not true|that'?s not right|not true"
     r"|forget (?:what i (?:just )?said|that|i said that)|ignore (?:that|what i said)|scratch that"
     r"|i was wrong|my mistake|i misspoke|i was (?:typing|talking) (?:that )?(?:for|about)"
-    r"|(?:don'?t|do not) (?:save|remember|store|keep) (?:that|it|this)"
-    r"|typo|autocorrect\w*|i meant(?! to\b)|meant to (?:say|type|write))\b"
-    r"|说错了|搞错了|弄错了|记错了|[打写]错(?:字)?了|不对不对|当我没说|刚才(?:说|讲)的(?:不对|是)|我说的是"
+    r"|(?:don'?t|do not) (?:save|remember|store|keep) (?:that|it|this))\b"
+    r"|说错了|搞错了|弄错了|记错了|不对不对|当我没说|刚才(?:说|讲)的(?:不对|是)|我说的是"
     r"|别记(?:这个|那个)?|不是我",
+    re.I,
+)
+# a slip of the keyboard or the tongue: it corrects a word, it withdraws nothing on its own
+_SLIP = re.compile(
+    r"\b(?:typo|autocorrect\w*|i meant(?! to\b)|meant to (?:say|type|write))\b|[打写]错(?:字)?了",
+    re.I,
+)
+# "forget that I live in Paris", "忘掉我住在北京这件事": what follows is withdrawn, not stated
+_FORGET_THAT = re.compile(
+    r"^\W*(?:please\s+)?(?:forget|don'?t remember|do not remember|delete|remove)\s+"
+    r"(?:that\s+|the (?:fact|part) that\s+|about\s+)?(?:i|i'm|i've|my)\b"
+    r"|^\W*(?:请)?(?:忘掉|忘了|删掉|别记)(?:我|说我)",
     re.I,
 )
 
@@ -852,9 +870,23 @@ def takes_back(text: str) -> bool:
     妈"); a take-back later in the turn is about something else ("my son said he ate his
     vegetables, that was a lie")."""
     body = text.strip()
-    m = _TAKEN_BACK.search(body)
     opening = _OPENING.match(body)
-    return m is not None and m.start() <= (opening.end() if opening else 0)
+    start = opening.end() if opening else 0
+    found = [m.start() for m in (_TAKEN_BACK.search(body), _SLIP.search(body)) if m is not None]
+    return any(at <= start for at in found)
+
+
+def is_slip(text: str) -> bool:
+    """True if a take-back only says the user mistyped or misspoke a word ("oops, I meant
+    UCSD", "打错了，是小虹", "sorry, autocorrect"), with no word that withdraws what they said
+    ("I take that back", "说错了")."""
+    return bool(_SLIP.search(text)) and not _TAKEN_BACK.search(text)
+
+
+def forgets_what_follows(text: str) -> bool:
+    """True if ``text`` asks to forget what it goes on to say ("Forget that I live in Paris",
+    "忘掉我住在北京这件事"): its facts are withdrawn, not stated."""
+    return bool(_FORGET_THAT.search(text.strip()))
 
 
 # "it's Leo", "I meant UCSD", "是小虹", "应该是 Li Wen": the value said in place of a misstated one
