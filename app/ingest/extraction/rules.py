@@ -1787,6 +1787,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     _contrasts(turn, facts)
     facts = _switched_drink(facts)
     facts += _withdrawal(turn, facts)
+    facts += _job_left(turn, facts)
     return facts + _taken_back(turn, facts)
 
 
@@ -1836,6 +1837,29 @@ def _added_duties(turn: Turn, facts: list[ExtractedFact]) -> None:
             fact.type, fact.key, fact.value = "profile", None, None
             fact.content = _turn_content(said[0])
             fact.metadata["added_duty"] = True
+
+
+def _job_left(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A job left without naming the workplace ("I got laid off", "lost my job", "我被裁了",
+    "工作辞了"), when the turn forms no employer: a withdrawal of ``work.employer`` with no
+    value, so the user's active employer is frozen (a value-less fact conflicts with every
+    value of its single-valued key, docs/arbitration.md)."""
+    if any(f.key == "work.employer" for f in facts):
+        return []
+    clause = semantic.job_left(turn.content)
+    if clause is None:
+        return []
+    return [
+        ExtractedFact(
+            type="profile",
+            content=_turn_content(clause),
+            key="work.employer",
+            value=None,
+            is_correction=True,
+            message_ids=[turn.message_id],
+            metadata={"retraction": True},
+        )
+    ]
 
 
 def _turn_content(text: str) -> str:

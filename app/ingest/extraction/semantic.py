@@ -1519,6 +1519,33 @@ def reframed(family: str, text: str) -> str:
     return family
 
 
+# a job left without naming where: laid off, fired, retired, "lost my job", "被裁了", "工作辞了"
+_JOB_LEFT = re.compile(
+    r"\b(?:(?:got|was|been|just got|getting) (?:laid off|fired|let go|made redundant)"
+    r"|(?:lost|quit|left) my (?:job|position)|i (?:just |finally )?(?:retired|resigned)"
+    r"|i'?m (?:now )?(?:unemployed|out of work|between jobs|retired)"
+    r"|(?:handed|turned|put) in my (?:notice|resignation)(?! at)|gave (?:my )?notice(?! at))\b"
+    r"|被裁(?:员)?了|被(?:开除|辞退|炒)了|失业了|下岗了|退休了|(?:已经)?(?:辞职|离职|裸辞)了"
+    r"|(?:工作|那份工作|这份工作|班)(?:已经|也)?辞了|把工作辞了",
+    re.I,
+)
+_NOT_LEFT = re.compile(r"\b(?:not|never|didn'?t|won'?t|almost|nearly)\b|没|不会|差点|如果|要是")
+
+
+def job_left(text: str) -> str | None:
+    """The clause of ``text`` in which the user says they left their job without naming the
+    workplace ("I got laid off last week", "我被裁了"); ``None`` when no clause says so, when it
+    is negated or hypothetical, or when it is about someone else ("my husband got laid off")."""
+    for sentence in re.split(r"(?<=[.!?。！？；;])\s*|[,，]\s*", text):
+        m = _JOB_LEFT.search(sentence)
+        if m is None or _NOT_LEFT.search(sentence[: m.start()]) or is_hypothetical(sentence):
+            continue
+        if is_about_others(sentence) or family_subject(sentence) is not None:
+            continue
+        return sentence
+    return None
+
+
 def verb_role(text: str) -> list[tuple[str, str | None]]:
     """``[("work.role", role)]`` when an English clause names the work by its verb ("I teach
     5th grade at Lincoln Elementary" → ``"5th grade teacher"``), else ``[]``."""

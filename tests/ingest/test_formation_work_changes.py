@@ -1,0 +1,119 @@
+"""A change of job, role or work place said in the user's own words forms the new value and
+freezes the old one; a duty added to the same job freezes nothing — through the HTTP API, in
+Chinese and English."""
+
+from __future__ import annotations
+
+from tests.conftest import TenantCtx
+
+T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-02T09:00:00+08:00"
+
+
+async def _values(t: TenantCtx, user: str, key: str, status: str) -> list[str]:
+    r = await t.client.get(
+        f"{t.user(user)}/memories", params={"key": key, "status": status}, headers=t.headers
+    )
+    assert r.status_code == 200, r.text
+    return sorted(m["value"] for m in r.json()["items"])
+
+
+async def _active(t: TenantCtx, user: str, key: str) -> list[str]:
+    return await _values(t, user, key, "active")
+
+
+async def _frozen(t: TenantCtx, user: str, key: str) -> list[str]:
+    return await _values(t, user, key, "frozen")
+
+
+async def test_left_one_hospital_and_starting_at_another_on_monday(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I'm a nurse at St. Mary's.", at=T1)
+    await tenant.say(
+        "u",
+        "s1",
+        "Big news: I left St. Mary's and I'm starting at Kaiser on Monday, same job, just "
+        "better hours",
+        at=T2,
+    )
+    assert await _active(tenant, "u", "work.employer") == ["Kaiser"]
+    assert await _frozen(tenant, "u", "work.employer") == ["St. Mary's"]
+    assert await _active(tenant, "u", "work.role") == ["nurse"]
+    assert await _active(tenant, "u", "event") == []  # a new job, not an appointment
+
+
+async def test_promoted_from_teller_to_account_manager_zh(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我在招商银行做柜员", at=T1)
+    await tenant.say("u", "s1", "升职了！现在是客户经理了，终于不用再坐柜台了", at=T2)
+    assert await _active(tenant, "u", "work.role") == ["客户经理"]
+    assert await _frozen(tenant, "u", "work.role") == ["柜员"]
+    assert await _active(tenant, "u", "work.employer") == ["招商银行"]
+    assert await _active(tenant, "u", "tech.preferred") == []  # "不用再…" gives up no tool
+
+
+async def test_quit_teaching_and_now_an_instructional_designer(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I teach 5th grade at Lincoln Elementary", at=T1)
+    assert await _active(tenant, "u", "work.role") == ["5th grade teacher"]
+    await tenant.say(
+        "u",
+        "s1",
+        "Update on me: I quit teaching in June. Now I'm an instructional designer at Coursera, "
+        "fully remote",
+        at=T2,
+    )
+    assert await _active(tenant, "u", "work.role") == ["instructional designer"]
+    assert await _frozen(tenant, "u", "work.role") == ["5th grade teacher"]
+    assert await _active(tenant, "u", "work.employer") == ["Coursera"]
+    assert await _frozen(tenant, "u", "work.employer") == ["Lincoln Elementary"]
+
+
+async def test_transferred_to_another_city_zh(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我在北京上班", at=T1)
+    await tenant.say("u", "s1", "公司把我调到上海分部了，下周开始在上海上班", at=T2)
+    assert await _active(tenant, "u", "work.location") == ["上海"]
+    assert await _frozen(tenant, "u", "work.location") == ["北京"]
+    assert await _active(tenant, "u", "work.employer") == []  # 上海 is where, not who
+    assert await _active(tenant, "u", "event") == []
+
+
+async def test_handed_in_notice_and_freelancing(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I'm an accountant at Deloitte", at=T1)
+    await tenant.say(
+        "u",
+        "s1",
+        "So I handed in my notice at Deloitte. Freelancing as a bookkeeper from now on, wish "
+        "me luck",
+        at=T2,
+    )
+    assert await _active(tenant, "u", "work.employer") == []
+    assert await _frozen(tenant, "u", "work.employer") == ["Deloitte"]
+    assert await _active(tenant, "u", "work.role") == ["bookkeeper"]
+    assert await _frozen(tenant, "u", "work.role") == ["accountant"]
+
+
+async def test_a_duty_added_to_the_job_freezes_nothing(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "I'm a software engineer at Orbitly.", at=T1)
+    await tenant.say("en", "s1", "I'm also responsible for the on-call rotation there.", at=T2)
+    assert await _active(tenant, "en", "work.role") == ["software engineer"]
+    assert await _active(tenant, "en", "work.employer") == ["Orbitly"]
+    assert await _frozen(tenant, "en", "work.role") == []
+
+    await tenant.say("zh", "s1", "我在晨光传媒做编辑", at=T1)
+    await tenant.say("zh", "s1", "我在单位还负责招人", at=T2)
+    assert await _active(tenant, "zh", "work.role") == ["编辑"]
+    assert await _active(tenant, "zh", "work.employer") == ["晨光传媒"]
+    assert await _frozen(tenant, "zh", "work.role") == []
+
+
+async def test_a_word_of_the_duty_is_no_employer_zh(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我在华为上班", at=T1)
+    await tenant.say("u", "s1", "在那边做嵌入式开发，主要写驱动", at=T2)
+    assert await _active(tenant, "u", "work.employer") == ["华为"]
+    assert await _frozen(tenant, "u", "work.employer") == []
+    assert await _active(tenant, "u", "work.role") == ["嵌入式开发"]
+
+
+async def test_a_company_the_user_is_with_is_no_tool(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "my employer is Tandem Robotics", at=T1)
+    await tenant.say("u", "s1", "oh btw I switched jobs, I'm with Kestrel Automation now", at=T2)
+    assert await _active(tenant, "u", "work.employer") == ["Kestrel Automation"]
+    assert await _frozen(tenant, "u", "work.employer") == ["Tandem Robotics"]
+    assert await _active(tenant, "u", "tech.preferred") == []
