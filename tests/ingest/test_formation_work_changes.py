@@ -117,3 +117,22 @@ async def test_a_company_the_user_is_with_is_no_tool(tenant: TenantCtx) -> None:
     assert await _active(tenant, "u", "work.employer") == ["Kestrel Automation"]
     assert await _frozen(tenant, "u", "work.employer") == ["Tandem Robotics"]
     assert await _active(tenant, "u", "tech.preferred") == []
+
+
+async def test_a_job_lost_without_naming_it_freezes_the_employer(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "I work at Acme Robotics.", at=T1)
+    await tenant.say("en", "s1", "I got laid off last week, kind of a shock.", at=T2)
+    # only the record of the withdrawal, with no value, is left active
+    assert await _active(tenant, "en", "work.employer") == [None]
+    assert await _frozen(tenant, "en", "work.employer") == ["Acme Robotics"]
+
+    await tenant.say("zh", "s1", "我在星河科技上班", at=T1)
+    await tenant.say("zh", "s1", "我被裁了，心情很差", at=T2)
+    assert await _frozen(tenant, "zh", "work.employer") == ["星河科技"]
+
+
+async def test_someone_elses_lost_job_is_not_the_users(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I work at Acme Robotics.", at=T1)
+    await tenant.say("u", "s1", "My husband got laid off last week.", at=T2)
+    assert await _active(tenant, "u", "work.employer") == ["Acme Robotics"]
+    assert await _frozen(tenant, "u", "work.employer") == []

@@ -1787,7 +1787,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     _contrasts(turn, facts)
     facts = _switched_drink(facts)
     facts += _withdrawal(turn, facts)
-    facts += _job_left(turn, facts)
+    facts = _job_left(turn, facts)
     return facts + _taken_back(turn, facts)
 
 
@@ -1840,19 +1840,21 @@ def _added_duties(turn: Turn, facts: list[ExtractedFact]) -> None:
 
 
 def _job_left(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
-    """A job left without naming the workplace ("I got laid off", "lost my job", "我被裁了",
-    "工作辞了"), when the turn forms no employer: a withdrawal of ``work.employer`` with no
-    value, so the user's active employer is frozen (a value-less fact conflicts with every
-    value of its single-valued key, docs/arbitration.md)."""
+    """``facts`` and, for a job left without naming the workplace ("I got laid off", "lost my
+    job", "我被裁了", "工作辞了") when the turn forms no employer, a withdrawal of
+    ``work.employer`` with no value, so the user's active employer is frozen (a value-less
+    fact conflicts with every value of its single-valued key, docs/arbitration.md). A keyless
+    fact of the same words is left out: the withdrawal keeps them."""
     if any(f.key == "work.employer" for f in facts):
-        return []
+        return facts
     clause = semantic.job_left(turn.content)
     if clause is None:
-        return []
-    return [
+        return facts
+    content = _turn_content(clause)
+    return [f for f in facts if f.key is not None or f.content != content] + [
         ExtractedFact(
             type="profile",
-            content=_turn_content(clause),
+            content=content,
             key="work.employer",
             value=None,
             is_correction=True,
@@ -2073,9 +2075,9 @@ def _semantic(
     for index, ((pos, clause, correction), guess) in enumerate(
         zip(leftovers, guesses, strict=True)
     ):
-        if not guess.accepted:
-            continue
         family = semantic.reframed(guess.family, clause.raw)  # a job started is no event
+        if not guess.accepted and family == guess.family:
+            continue
         if family == "other" and not semantic.own_subject(clause.raw):
             continue  # "太折腾": a remark, not a fact about the user
         if semantic.not_mine(clause.raw):

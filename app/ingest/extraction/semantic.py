@@ -1505,16 +1505,23 @@ _WORK_START = re.compile(
     r"\b(?:start(?:s|ed|ing)?|begin(?:s|ning)?|began|join(?:s|ed|ing)?|got (?:hired|a job|an offer)"
     r"|(?:was |been |got |getting )?hired|accepted (?:an? |the )?(?:offer|job|position|role))"
     r"\s+(?:(?:a|the|my|new|job|role|position|work|working)\s+)*(?:at|with|for|by)\s+[A-Z]"
+    r"|\b(?:mov|transferr|relocat)\w*\s+(?:me\s+|us\s+)?to\s+(?:the|our|their)\s+[A-Z][\w-]*"
+    r"(?:\s+[A-Z][\w-]*)?\s+(?:office|branch|site|campus)\b"
     r"|(?:开始|要|将|正式)?(?:在|去|到)[^，,。！!]{2,12}?(?:上班|工作|报到)|入职|调(?:到|去|往)|外派",
     re.I,
 )
 
 
+_REFRAMED = frozenset(("event", "plan", "residence", "other", "none"))
+
+
 def reframed(family: str, text: str) -> str:
-    """``"work"`` for a clause the classifier placed among events or plans that starts a job at
-    a named workplace ("I'm starting at Kaiser on Monday" → employer Kaiser); ``family``
-    otherwise, also when the workplace cannot be isolated ("明天去公司上班" stays an event)."""
-    if family in ("event", "plan") and _WORK_START.search(text) and isolate("work", text):
+    """``"work"`` for a clause the classifier placed among events, plans, places or nothing
+    (accepted or not) that starts a job at a named workplace or sends the user to one ("I'm
+    starting at Kaiser on Monday" → employer Kaiser, "我被调到广州了" → work location 广州,
+    "moving to the Seattle office"); ``family`` otherwise, also when the workplace cannot be
+    isolated ("明天去公司上班" stays an event)."""
+    if family in _REFRAMED and _WORK_START.search(text) and isolate("work", text):
         return "work"
     return family
 
@@ -1567,6 +1574,7 @@ _EMPLOYER_SLOT = re.compile(
     r"|(?:company|startup|firm|agency|studio|shop|business|employer) (?:called|named)"
     r"|my (?:employer|company|workplace) is)"
     r"\s+(?:the\s+)?\x00"
+    r"|\bto\s+(?:the\s+|our\s+)?\x00\s+(?:office|branch|site|campus)\b"
     r"|\x00\s+(?:hired|employs|recruited|pays|took me on|offered me)\b"
     r"|\x00\s+(?:is|was) (?:my|our) (?:employer|company|workplace)\b",
     re.I,
