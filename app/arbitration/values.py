@@ -209,6 +209,25 @@ def _names(part: str, whole: str) -> bool:
     return len(p) >= 2 and p in w
 
 
+def _doer(word: str) -> str:
+    """The stem shared by a work's activity and its doer: "teaching"/"teacher" → "teach",
+    "nursing"/"nurse" → "nurs", "bartending"/"bartender" → "bartend"."""
+    for suffix in ("ing", "er", "or", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def names_work(activity: str, role: str) -> bool:
+    """True if a work given up by its activity names a role: "teaching" names "5th grade
+    teacher", "nursing" names "nurse" (Latin, one word ending in -ing; the role's last word)."""
+    act = activity.strip().lower()
+    words = _WORD.findall(unicodedata.normalize("NFKC", role).lower())
+    if not re.fullmatch(r"[a-z]{4,}ing", act) or not words:
+        return False
+    return _doer(act) == _doer(words[-1])
+
+
 def _mentions(part: str, whole: str) -> bool:
     """True if ``part`` names ``whole`` or a run of its words ("window seats" in "window seats on
     flights", plurals folded; Chinese: a substring of at least two characters)."""
@@ -239,7 +258,10 @@ async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:
         for old in olds
         if old.value is not None
         and old.value != cand.value
-        and any(r and _names(r, old.value) for r in cand.retracts)
+        and any(
+            r and (_names(r, old.value) or (old.key == "work.role" and names_work(r, old.value)))
+            for r in cand.retracts
+        )
     ]
     if more:
         cand.retracts = list(dict.fromkeys([*cand.retracts, *more]))

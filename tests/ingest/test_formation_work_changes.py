@@ -136,3 +136,24 @@ async def test_someone_elses_lost_job_is_not_the_users(tenant: TenantCtx) -> Non
     await tenant.say("u", "s1", "My husband got laid off last week.", at=T2)
     assert await _active(tenant, "u", "work.employer") == ["Acme Robotics"]
     assert await _frozen(tenant, "u", "work.employer") == []
+
+
+async def test_a_transfer_or_a_start_the_classifier_doubts_is_work(tenant: TenantCtx) -> None:
+    await tenant.say("zh", "s1", "我在深圳上班", at=T1)
+    await tenant.say("zh", "s1", "我被调到广州了", at=T2)
+    assert await _active(tenant, "zh", "work.location") == ["广州"]
+    assert await _frozen(tenant, "zh", "work.location") == ["深圳"]
+    assert await _active(tenant, "zh", "residence.city") == []  # sent there to work
+
+    await tenant.say("en", "s1", "I work at Umbrella Labs.", at=T1)
+    await tenant.say("en", "s1", "Starting at Google next week as an SRE!", at=T2)
+    assert await _active(tenant, "en", "work.employer") == ["Google"]
+    assert await _frozen(tenant, "en", "work.employer") == ["Umbrella Labs"]
+    assert await _active(tenant, "en", "work.role") == ["SRE"]
+
+
+async def test_a_work_given_up_by_its_activity_freezes_the_role(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I teach high school chemistry.", at=T1)
+    assert await _active(tenant, "u", "work.role") == ["high school chemistry teacher"]
+    await tenant.say("u", "s1", "I quit teaching last month, burnt out.", at=T2)
+    assert await _frozen(tenant, "u", "work.role") == ["high school chemistry teacher"]

@@ -1839,12 +1839,31 @@ def _added_duties(turn: Turn, facts: list[ExtractedFact]) -> None:
             fact.metadata["added_duty"] = True
 
 
+def _role_given_up(turn: Turn, activity: str) -> ExtractedFact:
+    """A withdrawal of ``work.role`` retracting the work given up by its activity; arbitration
+    freezes the role it names ("teaching" → "5th grade teacher", ``values.names_work``)."""
+    return ExtractedFact(
+        type="profile",
+        content=_turn_content(turn.content),
+        key="work.role",
+        value=None,
+        is_correction=True,
+        retracts=[activity.lower()],
+        message_ids=[turn.message_id],
+        metadata={"retraction": True},
+    )
+
+
 def _job_left(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """``facts`` and, for a job left without naming the workplace ("I got laid off", "lost my
     job", "我被裁了", "工作辞了") when the turn forms no employer, a withdrawal of
     ``work.employer`` with no value, so the user's active employer is frozen (a value-less
     fact conflicts with every value of its single-valued key, docs/arbitration.md). A keyless
     fact of the same words is left out: the withdrawal keeps them."""
+    activity = semantic.work_given_up(turn.content)
+    if activity and not any(f.key == "work.role" for f in facts):
+        # "I quit teaching": the role named by the activity ("teacher") is withdrawn
+        facts = [*facts, _role_given_up(turn, activity)]
     if any(f.key == "work.employer" for f in facts):
         return facts
     clause = semantic.job_left(turn.content)

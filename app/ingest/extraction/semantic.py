@@ -1523,6 +1523,8 @@ def reframed(family: str, text: str) -> str:
     isolated ("明天去公司上班" stays an event)."""
     if family in _REFRAMED and _WORK_START.search(text) and isolate("work", text):
         return "work"
+    if family in ("education", *_REFRAMED) and verb_role(text):
+        return "work"  # "I teach high school chemistry": teaching, not studying
     return family
 
 
@@ -1537,6 +1539,22 @@ _JOB_LEFT = re.compile(
     re.I,
 )
 _NOT_LEFT = re.compile(r"\b(?:not|never|didn'?t|won'?t|almost|nearly)\b|没|不会|差点|如果|要是")
+
+
+# a work given up by its activity ("I quit teaching", "stopped nursing last year")
+_WORK_ACTIVITY = re.compile(
+    r"^(?:teaching|nursing|tutoring|coaching|bartending|consulting|freelancing|lecturing"
+    r"|waitressing|accounting|practi[cs]ing law|law|medicine)$",
+    re.I,
+)
+
+
+def work_given_up(text: str) -> str | None:
+    """The work ``text`` says the user gave up by its activity ("I quit teaching last month" →
+    ``"teaching"``), from the objects of its quitting verbs; ``None`` otherwise."""
+    if is_about_others(text) or family_subject(text) is not None:
+        return None
+    return next((q for q in quit_objects(text) if _WORK_ACTIVITY.match(q.strip())), None)
 
 
 def job_left(text: str) -> str | None:
