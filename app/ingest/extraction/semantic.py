@@ -1487,12 +1487,12 @@ def work_place_zh(text: str) -> str | None:
     return None
 
 
-# A role named by the verb of the work ("I teach 5th grade" → "5th grade teacher", "I drive
-# for Uber" → driver): the verb's agent noun, with the subject taught when one is said.
-_AGENT = {"teach": "teacher", "tutor": "tutor", "coach": "coach", "drive": "driver",
-          "bartend": "bartender", "nurse": "nurse"}  # fmt: skip
+# A role named by the verb of the work ("I teach 5th grade" → "5th grade teacher"): the verb's
+# agent noun, with the subject taught when one is said. Only verbs that are a job whatever
+# their object ("I drive a Subaru" is no driver).
+_AGENT = {"teach": "teacher", "tutor": "tutor", "coach": "coach", "bartend": "bartender"}
 _VERB_ROLE_EN = re.compile(
-    r"\bI (?:currently |still |now |also )?(?P<v>teach|tutor|coach|drive|bartend|nurse)\b"
+    r"\bI (?:currently |still |now |also )?(?P<v>teach|tutor|coach|bartend)\b"
     r"(?:\s+(?P<o>(?!at\b|for\b|in\b|part\b|full\b|on\b)[\w -]{2,30}?))?"
     r"(?=$|[,.;!]|\s+(?:at|for|in|on|part|full|now|these|since)\b)",
     re.I,
