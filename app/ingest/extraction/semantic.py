@@ -1333,8 +1333,9 @@ def strip_dates(value: str) -> str:
 
 
 _DUTY_ZH = re.compile(
-    r"(?:负责|主管|管|做|搞|当|干|担任|从事)了?(?:的是|的就是)?"
-    r"(?P<role>[\u4e00-\u9fffA-Za-z ]{1,12}?)(?:工作|的工作|这块|方面|相关)?(?:$|[，,。])"
+    r"(?:负责|主管|管|做|搞|当|干|担任|从事)了?(?:的是|的就是)?\s*"
+    r"(?P<role>[\u4e00-\u9fffA-Za-z ]{1,12}?|[A-Za-z][A-Za-z ]{1,24}?)"  # "负责 growth hacking"
+    r"(?:工作|的工作|这块|方面|相关)?(?:$|[，,。])"
 )
 _ROLE_EN = re.compile(
     r"\b(?:as an?|i'?m (?:now |also )?an?|i am (?:now |also )?an?|work as an?"
@@ -1344,7 +1345,10 @@ _ROLE_EN = re.compile(
     r"|doing(?! (?:my best|well|good|great|fine|ok|okay|better|alright|so|pretty|really|it|that"
     r"|this|something|anything|nothing|a lot|much)\b)"
     r"|responsible for|in charge of|look after|handle|manage|became an?|become an?"
-    r"|(?:re)?trained as an?|promoted to(?: an?)?)\s+(?P<role>[\w -]{2,40}?)"
+    r"|(?:re)?trained as an?|promoted to(?: an?)?)\s+"
+    # "the company's payroll" is payroll
+    r"(?:(?:the|our|my) (?:company|team|firm|office|department|group)'s\s+)?"
+    r"(?P<role>[\w -]{2,40}?)"
     r"(?=$|[,.;!]|\s+(?:at|for|with|there|now|these|last|this|next|since|recently|yesterday"
     r"|today|from now|in\s+\d)\b)",
     re.I,
@@ -1507,7 +1511,10 @@ _WORK_START = re.compile(
     r"\s+(?:(?:a|the|my|new|job|role|position|work|working)\s+)*(?:at|with|for|by)\s+[A-Z]"
     r"|\b(?:mov|transferr|relocat)\w*\s+(?:me\s+|us\s+)?to\s+(?:the|our|their)\s+[A-Z][\w-]*"
     r"(?:\s+[A-Z][\w-]*)?\s+(?:office|branch|site|campus)\b"
-    r"|(?:开始|要|将|正式)?(?:在|去|到)[^，,。！!]{2,12}?(?:上班|工作|报到)|入职|调(?:到|去|往)|外派",
+    r"|(?:开始|要|将|正式)?(?:在|去|到)[^，,。！!]{2,12}?(?:上班|工作|报到)|入职|调(?:到|去|往)|外派"
+    # "我是一名护士，在市第一人民医院": a clause of only where the user is, an organisation
+    r"|^(?:现在|目前|如今)?在[^，,。！!]{1,12}?(?:公司|集团|医院|银行|事务所|律所|工厂|研究所|研究院"
+    r"|工作室|出版社|报社|电视台)[。！!]?$",
     re.I,
 )
 
