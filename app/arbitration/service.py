@@ -259,9 +259,9 @@ class ArbitrationService:
         """
         out = Outcome()
         self.trigger = cand.trigger
-        spec = key_spec(cand.key)
         # Meaning before strings: another spelling of a stored value, a switch, a new favourite.
         await resolve_values(self.repo, cand)
+        spec = key_spec(cand.key)  # after: a duty beside a role loses its key there
         if not cand.content_hash:
             cand.content_hash, cand.search_text = fingerprint(cand.content)
         chash = cand.content_hash

@@ -73,6 +73,7 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
         cand.is_correction = True
     if cand.is_correction and cand.retracts and cand.type != "constraint":
         await _widen_retracts(repo, cand)
+    await _duty_beside_role(repo, cand)
     if cand.key is None or cand.value is None or cand.type == "constraint":
         return
     olds = await repo.active_with_keys([cand.key], cand.scope, cand.scope_id)
@@ -207,6 +208,22 @@ def _names(part: str, whole: str) -> bool:
             and {_stem(x) for x in named} <= stems
         )
     return len(p) >= 2 and p in w
+
+
+async def _duty_beside_role(repo: MemoryStore, cand: Candidate) -> None:
+    """A duty the extractor read as a role (``metadata["duty"]``: "I look after the payroll
+    there", "我在单位负责招人") is the role only while the user has none: beside an active role
+    of another value, and with nothing said to have changed, it is kept as a fact with no key,
+    so the role (single-valued) is not replaced by it."""
+    if cand.key != "work.role" or not (cand.metadata or {}).pop("duty", None):
+        return
+    if cand.is_correction or cand.value is None:
+        return
+    olds = await repo.active_with_keys(["work.role"], cand.scope, cand.scope_id)
+    mine = normalize_value(cand.value)
+    if any(o.value is not None and normalize_value(o.value) != mine for o in olds):
+        cand.key, cand.value = None, None
+        cand.metadata["added_duty"] = True
 
 
 def _doer(word: str) -> str:

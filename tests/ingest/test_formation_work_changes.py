@@ -157,3 +157,40 @@ async def test_a_work_given_up_by_its_activity_freezes_the_role(tenant: TenantCt
     assert await _active(tenant, "u", "work.role") == ["high school chemistry teacher"]
     await tenant.say("u", "s1", "I quit teaching last month, burnt out.", at=T2)
     assert await _frozen(tenant, "u", "work.role") == ["high school chemistry teacher"]
+
+
+async def test_a_duty_stated_after_the_employer_is_the_role(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "I work at Sundial Energy.", at=T1)
+    await tenant.say("en", "s1", "I look after the company's payroll there.", at=T2)
+    assert await _active(tenant, "en", "work.role") == ["payroll"]
+    assert await _active(tenant, "en", "work.employer") == ["Sundial Energy"]
+
+    await tenant.say("mx", "s1", "我在腾讯上班", at=T1)
+    await tenant.say("mx", "s1", "在那边 mainly 负责 growth hacking", at=T2)
+    assert await _active(tenant, "mx", "work.role") == ["growth hacking"]
+    assert await _active(tenant, "mx", "work.employer") == ["腾讯"]
+
+
+async def test_a_role_then_where_in_one_sentence_zh(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我是一名护士，在市第一人民医院")
+    assert await _active(tenant, "u", "work.role") == ["护士"]
+    assert await _active(tenant, "u", "work.employer") == ["市第一人民医院"]
+
+
+async def test_a_duty_beside_a_job_title_replaces_no_role(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "I'm a bookkeeper at Sundial Energy.", at=T1)
+    await tenant.say("en", "s1", "I look after the company's payroll there.", at=T2)
+    assert await _active(tenant, "en", "work.role") == ["bookkeeper"]
+    assert await _frozen(tenant, "en", "work.role") == []
+
+    await tenant.say("zh", "s1", "我在晨光传媒做编辑", at=T1)
+    await tenant.say("zh", "s1", "我在单位负责招人", at=T2)
+    assert await _active(tenant, "zh", "work.role") == ["编辑"]
+    assert await _frozen(tenant, "zh", "work.role") == []
+
+
+async def test_a_duty_said_as_a_change_replaces_the_role(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I'm a bookkeeper at Sundial Energy.", at=T1)
+    await tenant.say("u", "s1", "I'm now in charge of the whole finance team there.", at=T2)
+    assert await _active(tenant, "u", "work.role") == ["whole finance team"]
+    assert await _frozen(tenant, "u", "work.role") == ["bookkeeper"]

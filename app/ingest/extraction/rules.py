@@ -1782,6 +1782,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     ]
     facts = _not_tools(facts)
     _added_duties(turn, facts)
+    _duties(turn, facts)
     facts += _implied(turn, facts)
     _change_cues(turn, facts)
     _contrasts(turn, facts)
@@ -1821,6 +1822,19 @@ _DUTY_ADDED = re.compile(
     r"|也|另外|还(?!是|在)|兼职|同时|顺便",
     re.I,
 )
+
+
+def _duties(turn: Turn, facts: list[ExtractedFact]) -> None:
+    """Mark a role read from a duty ("I look after the payroll", "我在单位负责招人") with
+    ``metadata["duty"]``: arbitration keeps it beside a role the user already has
+    (``values._duty_beside_role``) instead of replacing that role."""
+    clauses = [c for sentence in split_clauses(turn.content) for c in sentence]
+    for fact in facts:
+        if fact.key != "work.role" or not fact.value:
+            continue
+        said = [c for c in clauses if fact.value.lower() in c.lower()]
+        if said and semantic.states_duty(said[0]):
+            fact.metadata["duty"] = True
 
 
 def _added_duties(turn: Turn, facts: list[ExtractedFact]) -> None:

@@ -1465,6 +1465,20 @@ _ROLE_IS_ZH = re.compile(
 )
 
 
+# a duty, not a job title: what the user looks after, handles, runs at work
+_DUTY_VERB = re.compile(
+    r"\b(?:responsible for|in charge of|look(?:s|ing)? after|handl(?:e|es|ing)|manag(?:e|es|ing)"
+    r"|run(?:s|ning)?|lead(?:s|ing)?|oversee(?:s|ing)?)\b|负责|主管|分管|管",
+    re.I,
+)
+
+
+def states_duty(text: str) -> bool:
+    """True if a work clause states a duty ("I look after the payroll", "负责招人") rather than
+    a job title ("I'm a nurse", "做测试")."""
+    return bool(_DUTY_VERB.search(text))
+
+
 def work_role_zh(text: str) -> str | None:
     """The role a Chinese work clause names with a copula, a promotion or a transfer
     (``"现在是客户经理了"`` → ``"客户经理"``, ``"升职成主管了"`` → ``"主管"``); ``None``
