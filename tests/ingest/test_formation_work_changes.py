@@ -182,6 +182,11 @@ async def test_a_duty_beside_a_job_title_replaces_no_role(tenant: TenantCtx) -> 
     await tenant.say("en", "s1", "I look after the company's payroll there.", at=T2)
     assert await _active(tenant, "en", "work.role") == ["bookkeeper"]
     assert await _frozen(tenant, "en", "work.role") == []
+    r = await tenant.client.get(
+        f"{tenant.user('en')}/memories", params={"status": "active"}, headers=tenant.headers
+    )
+    kept = [m["content"] for m in r.json()["items"] if m["type"] == "profile" and not m["key"]]
+    assert any("payroll" in c for c in kept), kept  # the duty is kept, with no key
 
     await tenant.say("zh", "s1", "我在晨光传媒做编辑", at=T1)
     await tenant.say("zh", "s1", "我在单位负责招人", at=T2)
