@@ -261,7 +261,8 @@ class ArbitrationService:
         self.trigger = cand.trigger
         # Meaning before strings: another spelling of a stored value, a switch, a new favourite.
         await resolve_values(self.repo, cand)
-        spec = key_spec(cand.key)  # after: a moved appointment keeps the key of what it moves
+        spec = key_spec(cand.key)  # after: a moved appointment keeps the key of what it moves,
+        # a duty beside a role loses its key there
         if not cand.content_hash:
             cand.content_hash, cand.search_text = fingerprint(cand.content)
         chash = cand.content_hash

@@ -76,6 +76,7 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     if cand.is_correction and cand.retracts and cand.type != "constraint":
         await _widen_retracts(repo, cand)
     await moved_from(repo, cand)
+    await _duty_beside_role(repo, cand)
     if cand.type == "constraint" and cand.key == "assistant.constraint":
         await _replaced_rules(repo, cand)
     if cand.key is None or cand.value is None or cand.type == "constraint":
@@ -367,6 +368,41 @@ def _names(part: str, whole: str) -> bool:
     return len(p) >= 2 and p in w
 
 
+async def _duty_beside_role(repo: MemoryStore, cand: Candidate) -> None:
+    """A duty the extractor read as a role (``metadata["duty"]``: "I look after the payroll
+    there", "我在单位负责招人") is the role only while the user has none: beside an active role
+    of another value, and with nothing said to have changed, it is kept as a fact with no key,
+    so the role (single-valued) is not replaced by it."""
+    if cand.key != "work.role" or not (cand.metadata or {}).pop("duty", None):
+        return
+    if cand.is_correction or cand.value is None:
+        return
+    olds = await repo.active_with_keys(["work.role"], cand.scope, cand.scope_id)
+    mine = normalize_value(cand.value)
+    if any(o.value is not None and normalize_value(o.value) != mine for o in olds):
+        cand.key, cand.value = None, None
+        cand.metadata["added_duty"] = True
+
+
+def _doer(word: str) -> str:
+    """The stem shared by a work's activity and its doer: "teaching"/"teacher" → "teach",
+    "nursing"/"nurse" → "nurs", "bartending"/"bartender" → "bartend"."""
+    for suffix in ("ing", "er", "or", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def names_work(activity: str, role: str) -> bool:
+    """True if a work given up by its activity names a role: "teaching" names "5th grade
+    teacher", "nursing" names "nurse" (Latin, one word ending in -ing; the role's last word)."""
+    act = activity.strip().lower()
+    words = _WORD.findall(unicodedata.normalize("NFKC", role).lower())
+    if not re.fullmatch(r"[a-z]{4,}ing", act) or not words:
+        return False
+    return _doer(act) == _doer(words[-1])
+
+
 def _mentions(part: str, whole: str) -> bool:
     """True if ``part`` names ``whole`` or a run of its words ("window seats" in "window seats on
     flights", plurals folded; Chinese: a substring of at least two characters)."""
@@ -448,7 +484,10 @@ async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:
         for old in olds
         if old.value is not None
         and old.value != cand.value
-        and any(r and _names(r, old.value) for r in cand.retracts)
+        and any(
+            r and (_names(r, old.value) or (old.key == "work.role" and names_work(r, old.value)))
+            for r in cand.retracts
+        )
     ]
     if more:
         cand.retracts = list(dict.fromkeys([*cand.retracts, *more]))

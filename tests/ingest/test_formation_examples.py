@@ -137,7 +137,14 @@ async def test_a_duty_after_the_employer_is_a_role_not_a_new_employer_zh(
     await tenant.say("u", "s2", "我在公司负责招聘工作。", at=T2)
     assert await _active(tenant, "u", "work.employer") == ["星河科技"]
     assert await _frozen(tenant, "u", "work.employer") == []
-    assert await _active(tenant, "u", "work.role") == ["招聘"]
+    # a duty beside the job title the user has replaces no role: it is kept with no key
+    assert await _active(tenant, "u", "work.role") == ["后端开发"]
+    kept = [
+        m["content"]
+        for m in await _memories(tenant, "u", status="active")
+        if m["type"] == "profile" and m["key"] is None
+    ]
+    assert any("招聘" in c for c in kept), kept
 
 
 async def test_a_duty_after_the_employer_is_a_role_not_a_new_employer_en(

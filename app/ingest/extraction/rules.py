@@ -840,6 +840,8 @@ def event(key: str) -> Builder:
                 return None
             if clause.lang == "zh" and not _ZH_ACTION.search(clause.text):
                 return None
+            if semantic.reframed(key, clause.text) == "work":
+                return None  # "I'm starting at Kaiser on Monday": a new job (``_semantic``)
         content = _content(clause)
         value = clause.text
         if date is not None:
@@ -1595,7 +1597,11 @@ _NEGATIONS: list[tuple[Lang, re.Pattern[str], str]] = [
     ("en", re.compile(r"^(?P<pre>I\s+\w+)\s+not\s+(?P<rest>.+)$", re.I), r"\g<pre> \g<rest>"),
 ]
 
-_SENTENCE = re.compile(r"(?<=[。！？!?；;\n])\s*|(?<=[.])\s+(?=\S)")
+# "St. Mary's", "Dr. Lee": an abbreviation's full stop ends no sentence
+_ABBREV = "".join(
+    rf"(?<!\b{a}\.)" for a in ("St", "Dr", "Mr", "Mrs", "Ms", "Mt", "Jr", "Sr", "Prof")
+)
+_SENTENCE = re.compile(rf"(?<=[。！？!?；;\n])\s*|(?<=[.]){_ABBREV}\s+(?=\S)")
 _CLAUSE = re.compile(
     r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't)\b)"
     r"|\s+(?=but\s+(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't|not|a|an|in|at)\b))\s*",
@@ -1784,6 +1790,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         for f in facts
         if not (f.key in _WORKPLACE_KEYS and f.value and semantic.is_generic_place(f.value))
     ]
+    facts = _not_tools(facts)
+    _added_duties(turn, facts)
+    _duties(turn, facts)
     facts += _implied(turn, facts)
     _change_cues(turn, facts)
     _dated_as_said(turn, facts)
@@ -1791,6 +1800,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     _contrasts(turn, facts)
     facts = _switched_drink(facts)
     facts += _withdrawal(turn, facts)
+    facts = _job_left(turn, facts)
     facts += _taken_back(turn, facts)
     return facts + _ended(turn, facts)
 
@@ -1830,6 +1840,111 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             is_correction=True,
             message_ids=[turn.message_id],
             metadata=meta,
+        )
+    ]
+
+
+def _not_tools(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A name the turn gives as the user's employer, or that the user is at ("At Pellucid I
+    also write the release notes", "I'm with Kestrel Automation now"), is no tool they use: a
+    classifier's ``tech.preferred`` guess of it is dropped."""
+    employers = {f.value.lower() for f in facts if f.key == "work.employer" and f.value}
+
+    def workplace(f: ExtractedFact) -> bool:
+        value = f.value or ""
+        at = rf"\b(?:at|I'?m with|I am with)\s+{re.escape(value)}\b"
+        return value.lower() in employers or bool(re.search(at, f.content, re.I))
+
+    return [
+        f
+        for f in facts
+        if not (
+            f.key == "tech.preferred"
+            and f.value
+            and f.metadata.get("formed_by") == "classifier"
+            and workplace(f)
+        )
+    ]
+
+
+# a duty said beside the job the user has ("I also run the on-call rotation", "我在单位还负责
+# 招人", "平时也带几个实习生"): added to it, not in its place
+_DUTY_ADDED = re.compile(
+    r"\b(?:also|too|as well|on top of|in addition|besides|plus|on the side)\b"
+    r"|也|另外|还(?!是|在)|兼职|同时|顺便",
+    re.I,
+)
+
+
+def _duties(turn: Turn, facts: list[ExtractedFact]) -> None:
+    """Mark a role read from a duty ("I look after the payroll", "我在单位负责招人") with
+    ``metadata["duty"]``: arbitration keeps it beside a role the user already has
+    (``values._duty_beside_role``) instead of replacing that role."""
+    clauses = [c for sentence in split_clauses(turn.content) for c in sentence]
+    for fact in facts:
+        if fact.key != "work.role" or not fact.value:
+            continue
+        said = [c for c in clauses if fact.value.lower() in c.lower()]
+        if said and semantic.states_duty(said[0]):
+            fact.metadata["duty"] = True
+
+
+def _added_duties(turn: Turn, facts: list[ExtractedFact]) -> None:
+    """A role formed from a turn that adds a duty and says nothing changed keeps its words as a
+    fact with no key, so the user's role (single-valued) is not replaced by it."""
+    if not _DUTY_ADDED.search(turn.content) or semantic.has_change_cue(turn.content):
+        return
+    clauses = [c for sentence in split_clauses(turn.content) for c in sentence]
+    for fact in facts:
+        if fact.key != "work.role" or not fact.value or fact.retracts:
+            continue
+        said = [c for c in clauses if fact.value.lower() in c.lower()]
+        if said and _DUTY_ADDED.search(said[0]):  # the cue in the duty's own clause
+            fact.type, fact.key, fact.value = "profile", None, None
+            fact.content = _turn_content(said[0])
+            fact.metadata["added_duty"] = True
+
+
+def _role_given_up(turn: Turn, activity: str) -> ExtractedFact:
+    """A withdrawal of ``work.role`` retracting the work given up by its activity; arbitration
+    freezes the role it names ("teaching" → "5th grade teacher", ``values.names_work``)."""
+    return ExtractedFact(
+        type="profile",
+        content=_turn_content(turn.content),
+        key="work.role",
+        value=None,
+        is_correction=True,
+        retracts=[activity.lower()],
+        message_ids=[turn.message_id],
+        metadata={"retraction": True},
+    )
+
+
+def _job_left(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts`` and, for a job left without naming the workplace ("I got laid off", "lost my
+    job", "我被裁了", "工作辞了") when the turn forms no employer, a withdrawal of
+    ``work.employer`` with no value, so the user's active employer is frozen (a value-less
+    fact conflicts with every value of its single-valued key, docs/arbitration.md). A keyless
+    fact of the same words is left out: the withdrawal keeps them."""
+    activity = semantic.work_given_up(turn.content)
+    if activity and not any(f.key == "work.role" for f in facts):
+        # "I quit teaching": the role named by the activity ("teacher") is withdrawn
+        facts = [*facts, _role_given_up(turn, activity)]
+    if any(f.key == "work.employer" for f in facts):
+        return facts
+    clause = semantic.job_left(turn.content)
+    if clause is None:
+        return facts
+    content = _turn_content(clause)
+    return [f for f in facts if f.key is not None or f.content != content] + [
+        ExtractedFact(
+            type="profile",
+            content=content,
+            key="work.employer",
+            value=None,
+            is_correction=True,
+            message_ids=[turn.message_id],
+            metadata={"retraction": True},
         )
     ]
 
@@ -2089,9 +2204,10 @@ def _semantic(
     for index, ((pos, clause, correction), guess) in enumerate(
         zip(leftovers, guesses, strict=True)
     ):
-        if not guess.accepted:
+        family = semantic.reframed(guess.family, clause.raw)  # a job started is no event
+        if not guess.accepted and family == guess.family:
             continue
-        if guess.family == "other" and not semantic.own_subject(clause.raw):
+        if family == "other" and not semantic.own_subject(clause.raw):
             continue  # "太折腾": a remark, not a fact about the user
         if semantic.not_mine(clause.raw):
             continue  # "Bruno is my neighbour's dog": someone else's, withdrawn (_withdrawal)
@@ -2100,13 +2216,13 @@ def _semantic(
         is_change = semantic.has_change_cue(clause.raw)
         quit_values = {q.lower() for q in semantic.quit_objects(clause.raw, tired=False)}
         tired = {q.lower() for q in semantic.quit_objects(clause.raw)} - quit_values
-        for key, value in semantic.isolate(guess.family, clause.text):
+        for key, value in semantic.isolate(family, clause.text):
             if not semantic.fits(key, value):
                 continue
             if value is not None and any(t in value.lower() for t in tired):
                 continue  # "green tea got boring": only given up (see _change_cues)
             inside = [q for q in quit_values if value is not None and q in value.lower()]
-            if inside and guess.family in ("drink", "avoid", "likes"):
+            if inside and family in ("drink", "avoid", "likes"):
                 value = inside[0]
             if value is not None and (
                 _ZH_TAIL.sub("", value).lower() in quit_values
@@ -2114,7 +2230,7 @@ def _semantic(
             ):
                 # what the user gave up is no fact of now: food and drink become avoided,
                 # anything else is only withdrawn (see _change_cues)
-                if guess.family not in ("drink", "avoid", "likes"):
+                if family not in ("drink", "avoid", "likes"):
                     state.pending.setdefault(key, []).append((value, content))
                     continue
                 key = "diet.avoid"
@@ -2124,7 +2240,7 @@ def _semantic(
                         type="profile",  # a standing fact about the user (no key)
                         content=content,
                         message_ids=[state.turn.message_id],
-                        metadata={"formed_by": "classifier", "family": guess.family},
+                        metadata={"formed_by": "classifier", "family": family},
                     )
                 )
                 continue
@@ -2136,7 +2252,7 @@ def _semantic(
                 content,
                 correction=correction or (is_change and _single(key)),
                 dated=key in ("event", "plan"),
-                metadata={"formed_by": "classifier", "family": guess.family},
+                metadata={"formed_by": "classifier", "family": family},
             )
             if value is None:
                 fact.value = None

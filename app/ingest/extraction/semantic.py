@@ -466,27 +466,31 @@ CHANGE_EN = re.compile(
     r"\b(?:now|these days|nowadays|anymore|any more|no longer|not \w+ing any ?more"
     r"|switch(?:ed)?|mov(?:ed|ing)|relocat(?:ed|ing)|just (?:started|joined|moved)"
     r"|started (?:at|working)|joined|left|quit|gave up|giving up|stopped|dropped|instead"
-    r"|changed|transferred|update|took over|escaped|new job|these days)\b",
+    r"|changed|transferred|update|took over|escaped|new job|these days"
+    r"|resigned|laid off|promoted|starting (?:at|with))\b",
     re.I,
 )
 CHANGE_ZH = re.compile(
     r"现在|如今|目前|最近|改(?:用|喝|吃|成|为|到|去|住|名|行)?|换(?:成|到|了)|转(?:到|岗|行|做)|"
-    r"搬(?:到|去|家)|跳槽|离职|辞职|辞了|离开|戒了|不再|已经|刚(?:刚)?(?:入职|加入|搬|换)|回老家"
+    r"搬(?:到|去|家)|跳槽|离职|辞职|辞了|离开|戒了|不再|已经|刚(?:刚)?(?:入职|加入|搬|换)|回老家|"
+    r"升职|升(?:为|成)|调(?:到|去|往)|外派"
 )
 # The object of a quitting verb: what the user stopped having, using or being.
 _QUIT_EN = re.compile(
     r"\b(?:stopped|quit|gave up|dropped|ditched|left(?!\s+(?:for|on|early|home)\b)"
+    r"|resigned(?: from)?|retired from|(?:got |was |been )?(?:laid off|let go|fired) from"
+    r"|(?:handed|turned|put|gave) in (?:my )?(?:notice|resignation)|gave (?:my )?notice"
     r"|no longer \w+|don'?t \w+ (?:\w+ )?"
     r"any ?more|not \w+ing any ?more|off|instead of|switched from|moved (?:away )?from"
     r"|done with|over|(?:gone|went|gotten|got) off|lost interest in)"
     r"\s+(?:(?:drinking|eating|using|having|doing|playing|writing|coding in"
     r"|working (?:at|for)|with|the|my|a|an|in|at|for|from|to)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
-    r"(?=$|[,.;!]|\s+(?:and|but|so|because|since|for|in|last|this|it'?s|i'?m|now|anymore|any"
+    r"(?=$|[,;!]|(?<!\bSt)(?<!\bMt)(?<!\bDr)\.|\s+(?:and|but|so|because|since|for|in|last|this|it'?s|i'?m|now|anymore|any"
     r" more|these days|too|to)\b)",
     re.I,
 )
 _QUIT_ZH = re.compile(
-    r"(?:不再|不)(?:用|喝|吃|写|玩|养|住在?|喜欢|抽|做|碰|当)\s*(?P<x>[^，,。！!了]{1,12}?)\s*了"
+    r"(?:不再|不)(?:用(?!再|去|来|管|担心)|喝|吃|写|玩|养|住在?|喜欢|抽|做|碰|当)\s*(?P<x>[^，,。！!了]{1,12}?)\s*了"
     r"|(?P<y>[^，,。！!\s]{1,12}?)\s*(?:戒了|不碰了|不喝了|不吃了|不用了|辞了|吃腻了"
     r"|(?:已经)?(?:治好|痊愈|康复)了|去世了)"
     r"|(?:离开|离职|辞掉|辞了|戒掉|戒了|放弃)(?:了)?(?P<z>[^，,。！!\s了]{1,12})"
@@ -1093,11 +1097,14 @@ def org_name_zh(span: str, pattern: re.Pattern[str] | None = None) -> str | None
     are dropped by their part-of-speech tags; ``None`` when only the bare suffix (公司, 厂)
     or a generic word is left."""
     words = list(segment.tag(span))
+    at = [i for i, (w, f) in enumerate(words[:-1]) if f == "p" and w in ("在", "到", "从", "去")]
+    words = words[at[-1] + 1 :] if at else words  # "下周一开始在新公司": a name opens after 在
     while words and words[0][1].startswith(_NOT_NAME_FLAGS) and len(words) > 1:
         words = words[1:]
     name = "".join(w for w, _ in words).strip()
     bare = (pattern or _ORG_SUFFIX_ZH).fullmatch(name) is None or re.fullmatch(
-        r"(?:公司|集团|科技|银行|大学|学院|中学|小学|医院|工厂|厂|实验室|工作室)", name
+        r"(?:新|老|原|现)?(?:公司|集团|科技|银行|大学|学院|中学|小学|医院|工厂|厂|实验室|工作室)",
+        name,
     )
     return None if bare or name in _GENERIC_PLACE_ZH else name
 
@@ -1504,8 +1511,9 @@ def strip_dates(value: str) -> str:
 
 
 _DUTY_ZH = re.compile(
-    r"(?:负责|主管|管|做|搞|当|干|担任|从事)了?(?:的是|的就是)?"
-    r"(?P<role>[\u4e00-\u9fffA-Za-z ]{1,12}?)(?:工作|的工作|这块|方面|相关)?(?:$|[，,。])"
+    r"(?:负责|主管|管|做|搞|当|干|担任|从事)了?(?:的是|的就是)?\s*"
+    r"(?P<role>[\u4e00-\u9fffA-Za-z ]{1,12}?|[A-Za-z][A-Za-z ]{1,24}?)"  # "负责 growth hacking"
+    r"(?:工作|的工作|这块|方面|相关)?(?:$|[，,。])"
 )
 _ROLE_EN = re.compile(
     r"\b(?:as an?|i'?m (?:now |also )?an?|i am (?:now |also )?an?|work as an?"
@@ -1515,9 +1523,12 @@ _ROLE_EN = re.compile(
     r"|doing(?! (?:my best|well|good|great|fine|ok|okay|better|alright|so|pretty|really|it|that"
     r"|this|something|anything|nothing|a lot|much)\b)"
     r"|responsible for|in charge of|look after|handle|manage|became an?|become an?"
-    r"|(?:re)?trained as an?|promoted to(?: an?)?)\s+(?P<role>[\w -]{2,40}?)"
+    r"|(?:re)?trained as an?|promoted to(?: an?)?)\s+"
+    # "the company's payroll" is payroll
+    r"(?:(?:the|our|my) (?:company|team|firm|office|department|group)'s\s+)?"
+    r"(?P<role>[\w -]{2,40}?)"
     r"(?=$|[,.;!]|\s+(?:at|for|with|there|now|these|last|this|next|since|recently|yesterday"
-    r"|today|in\s+\d)\b)",
+    r"|today|from now|in\s+\d)\b)",
     re.I,
 )
 _GENERIC_PLACE_ZH = {
@@ -1532,6 +1543,9 @@ _GENERIC_PLACE_ZH = {
     "这里",
     "那儿",
     "这儿",
+    "新公司",
+    "老公司",
+    "原公司",
 }
 
 
@@ -1579,7 +1593,14 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
         quit = set(quit_objects(text))
         orgs = [o for o in orgs if o not in quit] or ([] if quit & set(orgs) else orgs)
         duty = _DUTY_ZH.search(text)
-        role = duty.group("role").strip() if duty else None
+        role = duty.group("role").strip() if duty else work_role_zh(text)
+        if duty:  # "在那边做嵌入式开发": a word first said in the duty names no employer
+            span = range(duty.start("role"), duty.end("role"))
+            orgs = [o for o in orgs if text.find(o) not in span]
+        moved = work_place_zh(text)
+        if moved:  # "调到上海分部", "在上海上班": where, not who
+            out.append(("work.location", moved))
+            orgs = [o for o in orgs if not o.startswith(moved)]
         if orgs:
             out.append(("work.employer", strip_dates(orgs[-1])))
         if role and role not in _GENERIC_PLACE_ZH:
@@ -1590,16 +1611,175 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
     quit = {q.lower() for q in quit_objects(text)}
     orgs = [o for o in orgs if o.lower() not in quit and not any(o.lower() in q for q in quit)]
     if orgs:
-        org = orgs[-1]
-        if not _EMPLOYER_SLOT.search(_slot_text(text, org)):
-            return [("work.role", _trim_value(role_m.group("role")))] if role_m else []
-        # "our office is in Denver": after "in" a workplace names where, not who
-        where = re.search(rf"\bin\s+(?:the\s+)?{re.escape(org)}", text)
+        # the name in an employer's slot ("starting at Kaiser on Monday": not Monday)
+        org = next((o for o in reversed(orgs) if _EMPLOYER_SLOT.search(_slot_text(text, o))), "")
+        if not org:
+            return [("work.role", _trim_value(role_m.group("role")))] if role_m else verb_role(text)
+        # "our office is in Denver": after "in" a workplace names where, not who; so does
+        # the name of an office ("moved me to the Raleigh office")
+        where = re.search(rf"\bin\s+(?:the\s+)?{re.escape(org)}", text) or re.search(
+            rf"{re.escape(org)}\s+(?:office|branch|site|campus|hq|headquarters)\b", text, re.I
+        )
         key = "work.location" if where else "work.employer"
         out.append((key, org))
     if role_m:
         out.append(("work.role", _trim_value(role_m.group("role"))))
+    else:
+        out += verb_role(text)
     return out
+
+
+# A role named after "是", or reached by a promotion or a transfer ("现在是客户经理了",
+# "升职成主管了", "转岗做项目经理"): the noun must end like a job title.
+_ROLE_TITLE_ZH = (
+    r"(?:经理|主管|总监|主任|组长|队长|店长|院长|校长|科长|处长|部长|总裁|合伙人|专员|顾问|助理|"
+    r"秘书|代表|医生|大夫|护士|律师|会计|司机|厨师|老师|教师|教授|记者|编辑|作家|销售|客服|"
+    r"公务员|工程师|程序员|设计师|分析师|架构师|产品|运营|前端|后端|测试|[\u4e00-\u9fff]{0,4}?[师员])"
+)
+_ROLE_IS_ZH = re.compile(
+    r"(?:是|当上了?|当了|升(?:职)?(?:为|成|到|做)了?|成了|成为|转(?:岗)?(?:为|成|做)了?|改做|做了)"
+    r"(?:一[名个位])?(?P<role>[\u4e00-\u9fffA-Za-z]{0,6}?" + _ROLE_TITLE_ZH + r")"
+    r"(?:了|啦|$|[，,。！!])"
+)
+
+
+# a duty, not a job title: what the user looks after, handles, runs at work
+_DUTY_VERB = re.compile(
+    r"\b(?:responsible for|in charge of|look(?:s|ing)? after|handl(?:e|es|ing)|manag(?:e|es|ing)"
+    r"|run(?:s|ning)?|lead(?:s|ing)?|oversee(?:s|ing)?)\b|负责|主管|分管|管",
+    re.I,
+)
+
+
+def states_duty(text: str) -> bool:
+    """True if a work clause states a duty ("I look after the payroll", "负责招人") rather than
+    a job title ("I'm a nurse", "做测试")."""
+    return bool(_DUTY_VERB.search(text))
+
+
+def work_role_zh(text: str) -> str | None:
+    """The role a Chinese work clause names with a copula, a promotion or a transfer
+    (``"现在是客户经理了"`` → ``"客户经理"``, ``"升职成主管了"`` → ``"主管"``); ``None``
+    otherwise. Only job titles count: "是开心的" names none."""
+    m = _ROLE_IS_ZH.search(text)
+    return m.group("role") if m else None
+
+
+# where the user is sent or works ("公司把我调到上海分部了", "外派到新加坡", "在上海上班")
+_WORK_PLACE_ZH = re.compile(
+    r"(?:调到|调去|调往|调回|调至|外派到|外派去|派到|派驻|派往|在)了?\s*"
+    r"(?P<p>[\u4e00-\u9fffA-Za-z]{2,8}?)"
+    r"(?:的)?(?:分部|分公司|总部|办公室|办事处|分行|分院|分厂|base|上班|工作|办公|了|$|[，,。])"
+)
+
+
+def work_place_zh(text: str) -> str | None:
+    """The city a Chinese work clause sends the user to or has them work in (``"调到上海分部"``
+    → ``"上海"``): the slot's first word, when it is a place; ``None`` otherwise."""
+    for m in _WORK_PLACE_ZH.finditer(text):
+        words = segment.tag(m.group("p"))
+        if words and segment.is_place(words[0][0]):
+            return words[0][0]
+    return None
+
+
+# A role named by the verb of the work ("I teach 5th grade" → "5th grade teacher"): the verb's
+# agent noun, with the subject taught when one is said. Only verbs that are a job whatever
+# their object ("I drive a Subaru" is no driver).
+_AGENT = {"teach": "teacher", "tutor": "tutor", "coach": "coach", "bartend": "bartender"}
+_VERB_ROLE_EN = re.compile(
+    r"\bI (?:currently |still |now |also )?(?P<v>teach|tutor|coach|bartend)\b"
+    r"(?:\s+(?P<o>(?!at\b|for\b|in\b|part\b|full\b|on\b)[\w -]{2,30}?))?"
+    r"(?=$|[,.;!]|\s+(?:at|for|in|on|part|full|now|these|since)\b)",
+    re.I,
+)
+
+
+# A clause that starts a job somewhere ("I'm starting at Kaiser on Monday", "下周开始在上海上班")
+# is read as work, not as an event, when it names the workplace.
+_WORK_START = re.compile(
+    r"\b(?:start(?:s|ed|ing)?|begin(?:s|ning)?|began|join(?:s|ed|ing)?|got (?:hired|a job|an offer)"
+    r"|(?:was |been |got |getting )?hired|accepted (?:an? |the )?(?:offer|job|position|role))"
+    r"\s+(?:(?:a|the|my|new|job|role|position|work|working)\s+)*(?:at|with|for|by)\s+[A-Z]"
+    r"|\b(?:mov|transferr|relocat)\w*\s+(?:me\s+|us\s+)?to\s+(?:the|our|their)\s+[A-Z][\w-]*"
+    r"(?:\s+[A-Z][\w-]*)?\s+(?:office|branch|site|campus)\b"
+    r"|(?:开始|要|将|正式)?(?:在|去|到)[^，,。！!]{2,12}?(?:上班|工作|报到)|入职|调(?:到|去|往)|外派"
+    # "我是一名护士，在市第一人民医院": a clause of only where the user is, an organisation
+    r"|^(?:现在|目前|如今)?在[^，,。！!]{1,12}?(?:公司|集团|医院|银行|事务所|律所|工厂|研究所|研究院"
+    r"|工作室|出版社|报社|电视台)[。！!]?$",
+    re.I,
+)
+
+
+_REFRAMED = frozenset(("event", "plan", "residence", "other", "none"))
+
+
+def reframed(family: str, text: str) -> str:
+    """``"work"`` for a clause the classifier placed among events, plans, places or nothing
+    (accepted or not) that starts a job at a named workplace or sends the user to one ("I'm
+    starting at Kaiser on Monday" → employer Kaiser, "我被调到广州了" → work location 广州,
+    "moving to the Seattle office"); ``family`` otherwise, also when the workplace cannot be
+    isolated ("明天去公司上班" stays an event)."""
+    if family in _REFRAMED and _WORK_START.search(text) and isolate("work", text):
+        return "work"
+    if family in ("education", *_REFRAMED) and verb_role(text):
+        return "work"  # "I teach high school chemistry": teaching, not studying
+    return family
+
+
+# a job left without naming where: laid off, fired, retired, "lost my job", "被裁了", "工作辞了"
+_JOB_LEFT = re.compile(
+    r"\b(?:(?:got|was|been|just got|getting) (?:laid off|fired|let go|made redundant)"
+    r"|(?:lost|quit|left) my (?:job|position)|i (?:just |finally )?(?:retired|resigned)"
+    r"|i'?m (?:now )?(?:unemployed|out of work|between jobs|retired)"
+    r"|(?:handed|turned|put) in my (?:notice|resignation)(?! at)|gave (?:my )?notice(?! at))\b"
+    r"|被裁(?:员)?了|被(?:开除|辞退|炒)了|失业了|下岗了|退休了|(?:已经)?(?:辞职|离职|裸辞)了"
+    r"|(?:工作|那份工作|这份工作|班)(?:已经|也)?辞了|把工作辞了",
+    re.I,
+)
+_NOT_LEFT = re.compile(r"\b(?:not|never|didn'?t|won'?t|almost|nearly)\b|没|不会|差点|如果|要是")
+
+
+# a work given up by its activity ("I quit teaching", "stopped nursing last year")
+_WORK_ACTIVITY = re.compile(
+    r"^(?:teaching|nursing|tutoring|coaching|bartending|consulting|freelancing|lecturing"
+    r"|waitressing|accounting|practi[cs]ing law|law|medicine)$",
+    re.I,
+)
+
+
+def work_given_up(text: str) -> str | None:
+    """The work ``text`` says the user gave up by its activity ("I quit teaching last month" →
+    ``"teaching"``), from the objects of its quitting verbs; ``None`` otherwise."""
+    if is_about_others(text) or family_subject(text) is not None:
+        return None
+    return next((q for q in quit_objects(text) if _WORK_ACTIVITY.match(q.strip())), None)
+
+
+def job_left(text: str) -> str | None:
+    """The clause of ``text`` in which the user says they left their job without naming the
+    workplace ("I got laid off last week", "我被裁了"); ``None`` when no clause says so, when it
+    is negated or hypothetical, or when it is about someone else ("my husband got laid off")."""
+    for sentence in re.split(r"(?<=[.!?。！？；;])\s*|[,，]\s*", text):
+        m = _JOB_LEFT.search(sentence)
+        if m is None or _NOT_LEFT.search(sentence[: m.start()]) or is_hypothetical(sentence):
+            continue
+        if is_about_others(sentence) or family_subject(sentence) is not None:
+            continue
+        return sentence
+    return None
+
+
+def verb_role(text: str) -> list[tuple[str, str | None]]:
+    """``[("work.role", role)]`` when an English clause names the work by its verb ("I teach
+    5th grade at Lincoln Elementary" → ``"5th grade teacher"``), else ``[]``."""
+    m = _VERB_ROLE_EN.search(text)
+    if not m:
+        return []
+    agent = _AGENT[m.group("v").lower()]
+    obj = (m.group("o") or "").strip()
+    subject = agent in ("teacher", "tutor", "coach") and obj and len(obj.split()) <= 3
+    return [("work.role", f"{obj} {agent}" if subject else agent)]
 
 
 # Where an employer's name stands in an English clause: after a preposition or verb of
@@ -1608,8 +1788,10 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
 # my customer base…", "It's been…"), a name addressed ("Thanks, Gina") — names no employer.
 _EMPLOYER_SLOT = re.compile(
     r"\b(?:at|for|with|in|into|from|join(?:ed|ing|s)?|left|leaving|quit|quitting|hired by"
-    r"|(?:company|startup|firm|agency|studio|shop|business|employer) (?:called|named))"
+    r"|(?:company|startup|firm|agency|studio|shop|business|employer) (?:called|named)"
+    r"|my (?:employer|company|workplace) is)"
     r"\s+(?:the\s+)?\x00"
+    r"|\bto\s+(?:the\s+|our\s+)?\x00\s+(?:office|branch|site|campus)\b"
     r"|\x00\s+(?:hired|employs|recruited|pays|took me on|offered me)\b"
     r"|\x00\s+(?:is|was) (?:my|our) (?:employer|company|workplace)\b",
     re.I,
