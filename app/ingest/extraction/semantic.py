@@ -1616,9 +1616,13 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
         if not org:
             return [("work.role", _trim_value(role_m.group("role")))] if role_m else verb_role(text)
         # "our office is in Denver": after "in" a workplace names where, not who; so does
-        # the name of an office ("moved me to the Raleigh office")
+        # the name of an office one is sent to ("moved me to the Raleigh office"; "at the
+        # Initech office" may name the company)
         where = re.search(rf"\bin\s+(?:the\s+)?{re.escape(org)}", text) or re.search(
-            rf"{re.escape(org)}\s+(?:office|branch|site|campus|hq|headquarters)\b", text, re.I
+            rf"\bto\s+(?:the\s+|our\s+)?{re.escape(org)}\s+(?:office|branch|site|campus|hq"
+            r"|headquarters)\b",
+            text,
+            re.I,
         )
         key = "work.location" if where else "work.employer"
         out.append((key, org))
