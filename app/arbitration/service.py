@@ -351,12 +351,6 @@ class ArbitrationService:
                 self._audit(out, new, old, rule, "new_frozen", reason)
                 break
 
-        if losers and new.key is None and new.value is None and cand.metadata.get("retraction"):
-            # a withdrawal is filed under the key of what it withdrew, when that is one key
-            keys = {old.key for old, _, _ in losers}
-            key = keys.pop() if len(keys) == 1 else None
-            if key is not None and (ks := key_spec(key)) is not None and ks.type != "constraint":
-                new.key = key
         # Freeze the losers before inserting the winner: the single-key unique index only
         # admits the new active row once the old one is frozen.
         for old, rule, reason in losers:

@@ -64,7 +64,11 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
       lends its spelling to ``cand.value`` (the duplicate rule then refreshes it);
     - a switch (``cand.metadata["replaces"]``) retracts every other active value of the key,
       and a favourite (``cand.metadata["category"]``) the active favourites of the same
-      category; either becomes a correction.
+      category; either becomes a correction;
+    - before these, a take-back (``_take_back``), a thing given up named in fewer words
+      (``_widen_retracts``), a moved appointment or routine (``moved_from``), a duty beside a
+      role (``_duty_beside_role``) and a rule for the assistant that says it changed
+      (``_replaced_rules``) name what ``cand`` retracts.
 
     Reads with ``repo.active_with_keys`` (rows locked for update, as arbitration does next).
     """

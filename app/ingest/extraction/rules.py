@@ -1972,15 +1972,15 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if not semantic.takes_back(text):
         return []
     value = semantic.said_in_place(text)
-    # a guess of the classifier's (a fragment such as "彩虹的虹") is not what the user restates,
-    # nor is the value said in place read as a fact of its own ("it's Tim, not Tom": no name)
+    # beside a value said in place, a guess of the classifier's (a fragment such as "彩虹的虹")
+    # is not what the user restates, nor is that value a fact of its own ("it's Tim, not Tom")
     own = [
         f
         for f in facts
         if f.key not in (None, "family.member")
         and f.value
         and f.type != "constraint"
-        and f.metadata.get("formed_by") != "classifier"
+        and not (value and f.metadata.get("formed_by") == "classifier")
         and not (value and f.value.lower() == value.lower())
     ]
     for f in own:
