@@ -18,6 +18,7 @@ from app.db.models import Job, Memory, Message
 from app.ingest.episodes import episode_draft, inherited_half_life, is_episode, with_context
 from app.ingest.extraction.base import ExtractedFact, Turn
 from app.ingest.extraction.cues import Cues, TurnCues, turn_cues
+from app.ingest.extraction.filter import is_worth_remembering
 from app.ingest.repository import ConversationRepository, to_turn
 from app.ingest.service import archive_session_scope
 from app.ingest.session_scope import Formation, formation, shape
@@ -457,8 +458,9 @@ async def name_taken_back(
     facts: list[ExtractedFact],
 ) -> list[ExtractedFact]:
     """``facts``, where a fact that takes back what the user just said
-    (``metadata["takes_back"]``) names the user's previous turn of the session
-    (``metadata["takes_back_message"]``), so arbitration withdraws what that turn formed. With
+    (``metadata["takes_back"]``) names the user's previous turn of the session worth
+    remembering (``metadata["takes_back_message"]``; small talk such as "thanks!" between is
+    passed over, up to three turns back), so arbitration withdraws what that turn formed. With
     no previous turn, a fact of the user's own is kept as it is; a record that only takes back
     ("I take that back", "it's Leo, not Liam") is left out: it withdraws nothing, and names
     no key."""
@@ -467,11 +469,14 @@ async def name_taken_back(
     for fact in facts:
         if fact.metadata.pop("takes_back", False):
             seq = seq_of.get(fact.message_ids[0]) if fact.message_ids else None
-            previous = (
-                await conv.previous_message(session_id, seq, role="user")
-                if seq is not None
-                else None
-            )
+            previous = None
+            for _ in range(3):  # past small talk ("thanks!") to what the user stated
+                if seq is None:
+                    break
+                previous = await conv.previous_message(session_id, seq, role="user")
+                if previous is None or is_worth_remembering(previous.content):
+                    break
+                seq = previous.seq
             if previous is None:
                 if fact.key is None:
                     continue

@@ -277,3 +277,11 @@ async def test_forget_that_withdraws_what_it_says(tenant: TenantCtx) -> None:
     await tenant.say("b", "s1", "Forget that I live in Paris.", at=T2)
     assert await _values(tenant, "b", "residence.city", "active") == []
     assert await _values(tenant, "b", "residence.city", "frozen") == ["paris"]
+
+
+async def test_a_take_back_passes_over_small_talk(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I work at Hooli.", at=T1)
+    await tenant.say("u", "s1", "thanks!", at=T1)
+    await tenant.say("u", "s1", "hmm, I take that back", at=T2)
+    assert await _values(tenant, "u", "work.employer", "active") == []
+    assert await _values(tenant, "u", "work.employer", "frozen") == ["hooli"]
