@@ -29,6 +29,7 @@ Two checks the rules of ``ArbitrationService.apply`` cannot make from strings al
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import re
 import unicodedata
@@ -93,13 +94,10 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
             return
     # what the fact stands instead of: read here, never stored with it
     instead = (cand.metadata or {}).pop("instead_of", None) or []
-    said_now = set((cand.origin or {}).get("message_ids") or [])
     replaced = [
         old.value
         for old in olds
-        if old.value is not None
-        and not said_now & set((old.origin or {}).get("message_ids") or [])  # this very turn
-        and any(_mentions(y, old.value) or _mentions(old.value, y) for y in instead)
+        if old.value is not None and not _same_turn(cand, old) and _named_by(instead, old.value)
     ]
     if replaced:
         cand.is_correction = True
@@ -122,6 +120,19 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     if stale:
         cand.is_correction = True
         cand.retracts = list(dict.fromkeys([*cand.retracts, *stale]))
+
+
+def _same_turn(cand: Candidate, old: Memory) -> bool:
+    """True if ``old`` was formed from a message ``cand`` comes from: this very turn, whose
+    values never replace one another."""
+    said_now = set((cand.origin or {}).get("message_ids") or [])
+    return bool(said_now & set((old.origin or {}).get("message_ids") or []))
+
+
+def _named_by(instead: list[str], value: str) -> bool:
+    """True if a value a statement stands instead of ("Max, not Milo" → "Milo") names
+    ``value`` or is named by it (``_mentions`` either way)."""
+    return any(_mentions(y, value) or _mentions(value, y) for y in instead)
 
 
 # what a rule for the assistant is about: a rule that says it changed something replaces the
@@ -164,11 +175,10 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
     if not mine or not changed:
         return
     olds = await repo.active_with_keys(["assistant.constraint"], cand.scope, cand.scope_id)
-    said_now = set((cand.origin or {}).get("message_ids") or [])
     stale = [
         old.id
         for old in olds
-        if not said_now & set((old.origin or {}).get("message_ids") or [])
+        if not _same_turn(cand, old)
         and normalize_value(old.content) != normalize_value(cand.content)
         and mine & rule_aspects(old.content)
     ]
@@ -250,11 +260,7 @@ async def _misstated(
 
     valued = [m for m in formed if fits(m)]
     if instead:
-        named = [
-            m
-            for m in valued
-            if any(_mentions(y, m.value or "") or _mentions(m.value or "", y) for y in instead)
-        ]
+        named = [m for m in valued if _named_by(instead, m.value or "")]
         if not named:
             norms = {normalize_value(y) for y in instead}
             named = [
@@ -268,9 +274,12 @@ async def _misstated(
     if alike or instead:
         # "是小虹，彩虹的虹，不是红色的红": a "not …" that names no value leaves the spelling
         return alike[0] if alike else None
-    single = [m for m in valued if m.key != "family.member"]
-    if len(valued) == 1 and single and _same_writing(single[0].value or "", value):
-        return single[0]
+    if (
+        len(valued) == 1
+        and valued[0].key != "family.member"
+        and _same_writing(valued[0].value or "", value)
+    ):
+        return valued[0]
     return None
 
 
@@ -417,10 +426,15 @@ def _mentions(part: str, whole: str) -> bool:
         return True
     if not p.isascii():
         return len(p) >= 2 and p in w
+    return _word_run(part, whole) and len(p) >= 3
+
+
+def _word_run(part: str, whole: str) -> bool:
+    """True if the Latin words of ``part`` (plurals folded) stand together in ``whole``."""
     pw = [_stem(x) for x in _WORD.findall(unicodedata.normalize("NFKC", part).lower())]
     ww = [_stem(x) for x in _WORD.findall(unicodedata.normalize("NFKC", whole).lower())]
     n = len(pw)
-    return n > 0 and any(ww[i : i + n] == pw for i in range(len(ww) - n + 1)) and len(p) >= 3
+    return n > 0 and any(ww[i : i + n] == pw for i in range(len(ww) - n + 1))
 
 
 # the keys whose active values a clause that says something ended, or is not so, may name
@@ -550,8 +564,6 @@ def time_marks(text: str) -> set[str]:
     """The days of the week and clock hours ``text`` names, comparable across wordings and
     languages: ``"wd:3"`` (Monday = 0) for "Thursday", "Thu Dec 3, 2026", "周四" or
     "2026年12月3日", ``"h:7"`` (hour modulo 12) for "at 7", "7pm", "晚上七点", "19:00"."""
-    import datetime as dt
-
     marks: set[str] = set()
     for m in _WEEKDAY_EN.finditer(text):
         name = m.group(0).lower()
@@ -628,10 +640,7 @@ def _holds(part: str, whole: str) -> bool:
     p = _PUNCT.sub("", unicodedata.normalize("NFKC", part).lower())
     if not p.isascii():
         return len(p) >= 2 and p in _PUNCT.sub("", unicodedata.normalize("NFKC", whole).lower())
-    pw = [_stem(x) for x in _WORD.findall(unicodedata.normalize("NFKC", part).lower())]
-    ww = [_stem(x) for x in _WORD.findall(unicodedata.normalize("NFKC", whole).lower())]
-    n = len(pw)
-    return len(p) >= 3 and n > 0 and any(ww[i : i + n] == pw for i in range(len(ww) - n + 1))
+    return len(p) >= 3 and _word_run(part, whole)
 
 
 def _same_thing(words: set[str], olds: list[Memory]) -> list[Memory]:
@@ -672,12 +681,10 @@ async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
         return
     if not moved and not (cand.is_correction and cand.retracts):
         return
-    said_now = set((cand.origin or {}).get("message_ids") or [])
     olds = [
         old
         for old in await repo.active_with_keys(list(MOVABLE_KEYS), cand.scope, cand.scope_id)
-        if not said_now & set((old.origin or {}).get("message_ids") or [])
-        and old.id not in cand.retract_ids
+        if not _same_turn(cand, old) and old.id not in cand.retract_ids
     ]
     named = [old for old in olds if any(r and _holds(r, _said(old)) for r in cand.retracts)]
     same: list[Memory] = []

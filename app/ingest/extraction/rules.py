@@ -171,6 +171,12 @@ _EN_CONJ = {
 }  # fmt: skip
 
 
+def _as_retracted(value: str) -> str:
+    """A value as a retraction names it: lower-cased when it holds Latin letters (stored Latin
+    values are compared case-insensitively), as said otherwise."""
+    return value.lower() if _LATIN.search(value) else value
+
+
 def _is_latin(text: str) -> bool:
     return bool(_LATIN.search(text)) and not _HAN.search(text)
 
@@ -349,7 +355,7 @@ def _fact(
     spec = key_spec(key)
     kind: MemoryType = type_ or (spec.type if spec else "fact")  # type: ignore[assignment]
     retracted = state.pending.pop(key, [])
-    retracts = [v.lower() if _LATIN.search(v) else v for v, _ in retracted]
+    retracts = [_as_retracted(v) for v, _ in retracted]
     if kind == "constraint":
         is_correction = False
     else:
@@ -1680,7 +1686,7 @@ def _leftovers(state: _State) -> list[ExtractedFact]:
                 key=key,
                 value=None,
                 is_correction=True,
-                retracts=[v.lower() if _LATIN.search(v) else v for v, _ in items],
+                retracts=[_as_retracted(v) for v, _ in items],
                 message_ids=[state.turn.message_id],
                 metadata={"retraction": True},
             )
@@ -1801,7 +1807,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts = _switched_drink(facts)
     facts += _withdrawal(turn, facts)
     facts = _job_left(turn, facts)
-    facts += _taken_back(turn, facts)
+    facts = _taken_back(turn, facts)
     return facts + _ended(turn, facts)
 
 
@@ -1957,20 +1963,25 @@ def _turn_content(text: str) -> str:
 def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """ "I take that back", "说错了，我说的是我妈", "oops, I meant UCSD": what a turn that opens by
     taking back what the user just said forms (``metadata["takes_back"]``; the ingest job names
-    the user's previous turn, arbitration withdraws what that turn formed):
+    the user's previous turn, arbitration withdraws what that turn formed). Returns the turn's
+    facts:
 
     - facts of the user's own in the turn ("说错了，我是南师大毕业的") each replace what the
       previous turn formed under their key (they are marked, nothing is added);
     - else a value said in place of the misstated one ("sorry, autocorrect — it's Leo, not
-      Liam", "打错了，是小虹"): one fact with that value and no key, ``metadata["in_place"]``;
-      arbitration gives it the key of the memory it replaces;
-    - else one record that withdraws what the previous turn formed."""
+      Liam", "打错了，是小虹"): one fact with that value and no key, ``metadata["in_place"]``,
+      in place of any fact of the turn holding that value; arbitration gives it the key of
+      the memory it replaces;
+    - else one record that withdraws what the previous turn formed.
+
+    "Forget that I live in Paris" (``semantic.forgets_what_follows``): each fact becomes the
+    withdrawal of its value (``_forget``)."""
     text = turn.content.strip()
     if semantic.forgets_what_follows(text):
         _forget(facts)
-        return []
+        return facts
     if not semantic.takes_back(text):
-        return []
+        return facts
     value = semantic.said_in_place(text)
     # beside a value said in place, a guess of the classifier's (a fragment such as "彩虹的虹")
     # is not what the user restates, nor is that value a fact of its own ("it's Tim, not Tom")
@@ -1987,11 +1998,11 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         f.metadata["takes_back"] = True
         f.is_correction = True
     if own:
-        return []
+        return facts
     if value is not None:
-        facts[:] = [f for f in facts if not (f.value and f.value.lower() == value.lower())]
+        facts = [f for f in facts if not (f.value and f.value.lower() == value.lower())]
     elif semantic.is_slip(text):
-        return []  # "oops, I meant juice": which word was mistyped is unknown, none is withdrawn
+        return facts  # "oops, I meant juice": which word was mistyped is unknown: none is withdrawn
     meta: dict[str, Any] = {"retraction": True, "takes_back": True}
     if topic := semantic.taken_back_topic(text):
         meta["takes_back_topic"] = topic
@@ -2000,6 +2011,7 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         if instead := semantic.contrast_objects(text):
             meta["instead_of"] = instead
     return [
+        *facts,
         ExtractedFact(
             type="fact",
             content=_turn_content(text),
@@ -2007,7 +2019,7 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             is_correction=True,
             message_ids=[turn.message_id],
             metadata=meta,
-        )
+        ),
     ]
 
 
@@ -2016,7 +2028,7 @@ def _forget(facts: list[ExtractedFact]) -> None:
     value (no value, ``retracts`` the value, a correction), so nothing of it is stored."""
     for f in facts:
         if f.key is not None and f.value:
-            f.retracts, f.value = [f.value.lower() if _LATIN.search(f.value) else f.value], None
+            f.retracts, f.value = [_as_retracted(f.value)], None
             f.is_correction = True
             f.metadata = {"retraction": True}
 
@@ -2137,7 +2149,7 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         c
         for sentence in split_clauses(turn.content)
         for c in sentence
-        if not (semantic.is_about_others(c) or semantic.family_subject(c))
+        if not semantic.someone_elses(c)
     ]
     quit_values = [q for c in own for q in semantic.quit_objects(c) if q.lower() not in covered]
     if not quit_values:
@@ -2158,7 +2170,7 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             key=key,
             value=None,
             is_correction=True,
-            retracts=[v.lower() if _LATIN.search(v) else v for v in quit_values],
+            retracts=[_as_retracted(v) for v in quit_values],
             message_ids=[turn.message_id],
             metadata={"retraction": True},
         )
@@ -2310,7 +2322,7 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
     quit_values = semantic.quit_objects(turn.content)
     if not quit_values:
         return
-    values = [v.lower() if _LATIN.search(v) else v for v in quit_values]
+    values = [_as_retracted(v) for v in quit_values]
     for fact in facts:
         if fact.type == "constraint" or (fact.value is None and not fact.retracts):
             continue

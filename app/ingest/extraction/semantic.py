@@ -431,6 +431,12 @@ def family_subject(text: str) -> str | None:
     return rel.removeprefix("我") or None
 
 
+def someone_elses(text: str) -> bool:
+    """True if ``text`` is about someone other than the user: another person
+    (``is_about_others``) or a family member as its subject (``family_subject``)."""
+    return is_about_others(text) or family_subject(text) is not None
+
+
 _NAMING = re.compile(r"\b(?:called|named|name is|name's)\b|叫", re.I)
 
 
@@ -703,13 +709,17 @@ _ENDING_ZH = re.compile(
 )
 
 
+def _users_statement(clause: str) -> bool:
+    """True if ``clause`` states something of the user's: not about someone else, not a
+    question (ending in "?" or 吗)."""
+    return not someone_elses(clause) and not re.search(r"[?？吗]\s*$", clause)
+
+
 def ends(clause: str) -> bool:
     """True if ``clause`` says that something of the user's ended — with no word of what: the
     memories it ends are those whose value the clause (or its sentence) names. A question
     or a clause about someone else ends nothing."""
-    if is_about_others(clause) or family_subject(clause) or re.search(r"[?？吗]\s*$", clause):
-        return False
-    if _STILL_HOLDS.search(clause):
+    if not _users_statement(clause) or _STILL_HOLDS.search(clause):
         return False
     if _ENDING_EN.search(clause) or _ENDING_ZH.search(clause):
         return True
@@ -730,7 +740,7 @@ _DENIED_ZH = re.compile(r"我(?:其实|并|根本|压根)?(?:不是|没有|没)(
 def denied(clause: str) -> list[str]:
     """What ``clause`` says the user is not, as said ("I'm not Alex, please don't…" → ``["Alex"]``
     …); ``[]`` for none, a question, or a clause about someone else."""
-    if is_about_others(clause) or family_subject(clause) or re.search(r"[?？吗]\s*$", clause):
+    if not _users_statement(clause):
         return []
     return [
         m.group("x").strip() for m in (*_DENIED_EN.finditer(clause), *_DENIED_ZH.finditer(clause))
@@ -923,7 +933,7 @@ def said_in_place(text: str) -> str | None:
     )
     for m in found:
         x = m.group("x").strip(" '\"“”‘’")
-        if family_subject(x) or is_about_others(x):
+        if someone_elses(x):
             return None  # "我说的是我妈，她是老师": the rest is someone else's
         if not x or _NOT_IN_PLACE.match(x):
             continue
@@ -1755,7 +1765,7 @@ _WORK_ACTIVITY = re.compile(
 def work_given_up(text: str) -> str | None:
     """The work ``text`` says the user gave up by its activity ("I quit teaching last month" →
     ``"teaching"``), from the objects of its quitting verbs; ``None`` otherwise."""
-    if is_about_others(text) or family_subject(text) is not None:
+    if someone_elses(text):
         return None
     return next((q for q in quit_objects(text) if _WORK_ACTIVITY.match(q.strip())), None)
 
@@ -1768,7 +1778,7 @@ def job_left(text: str) -> str | None:
         m = _JOB_LEFT.search(sentence)
         if m is None or _NOT_LEFT.search(sentence[: m.start()]) or is_hypothetical(sentence):
             continue
-        if is_about_others(sentence) or family_subject(sentence) is not None:
+        if someone_elses(sentence):
             continue
         return sentence
     return None
