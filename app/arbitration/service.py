@@ -357,6 +357,7 @@ class ArbitrationService:
             await self._freeze(old, new, rule, reason, out, flush=False)
         if losers:
             new.supersedes = losers[0][0].id
+            self._file_withdrawal(new, [old for old, _, _ in losers])
             await self.repo.flush()
 
         if new_loses_to is not None:
@@ -653,6 +654,23 @@ class ArbitrationService:
                 and (same_value(m.value, kind) if kind else alone)
             ]
         return out
+
+    @staticmethod
+    def _file_withdrawal(new: Memory, withdrawn: list[Memory]) -> None:
+        """A record that only withdraws ("the Japan trip is off", "that was a lie, I don't use
+        Vim") takes the key of what it withdrew when that is one key, so the key's history
+        reads as the value followed by its withdrawal; it keeps no value, and its words are
+        the user's. Withdrawals of several keys stay keyless."""
+        if new.key is not None or new.value is not None:
+            return
+        keys = {m.key for m in withdrawn}
+        if len(keys) != 1 or None in keys:
+            return
+        key = keys.pop()
+        spec = key_spec(key)
+        if spec is None:
+            return
+        new.key, new.type, new.single_valued = key, spec.type, spec.cardinality == "single"
 
     def _new_memory(self, cand: Candidate, chash: str, *, single: bool) -> Memory:
         now = utcnow()

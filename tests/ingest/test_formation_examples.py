@@ -434,6 +434,13 @@ async def test_a_move_from_a_place_leaves_a_role_that_names_the_place(tenant: Te
     assert await _first_recalled(tenant, "u", "What is my job?", "work.role") is not None
 
 
+async def _withdrawal_records(t: TenantCtx, user: str, key: str) -> list[str]:
+    """The contents of the active rows of ``key``, each of which must hold no value."""
+    active = await _memories(t, user, key=key, status="active")
+    assert [m["value"] for m in active] == [None] * len(active)
+    return [m["content"] for m in active]
+
+
 async def _keyless(t: TenantCtx, user: str, status: str) -> list[str]:
     return [
         m["content"]
@@ -540,7 +547,8 @@ async def test_a_thing_that_ended_is_frozen_with_or_without_a_key(tenant: Tenant
     assert await _keyless(tenant, "car", "frozen") == ["drives a 2012 Honda Civic"]
     await tenant.say("zh", "s1", "我们数据库一直用 MySQL", at=T1)
     await tenant.say("zh", "s2", "MySQL 已经下线了", at=T2)
-    assert await _active(tenant, "zh", "tech.preferred") == []
+    # the key's history reads: the value, then the user's words that withdrew it
+    assert await _withdrawal_records(tenant, "zh", "tech.preferred") == ["MySQL 已经下线"]
     assert await _frozen(tenant, "zh", "tech.preferred") == ["mysql"]
 
 
@@ -550,13 +558,15 @@ async def test_what_was_just_said_is_taken_back_when_nothing_replaces_it(
     await tenant.say("en", "s1", "Please always answer with bullet points.", at=T1)
     await tenant.say("en", "s1", "My name is Alex.", at=T1)
     await tenant.say("en", "s1", "Hmm, I take that back, Alex is my roommate's name.", at=T2)
-    assert await _active(tenant, "en", "name.full") == []
+    (withdrawal,) = await _withdrawal_records(tenant, "en", "name.full")
+    assert "Alex is my roommate's name" in withdrawal
     assert await _frozen(tenant, "en", "name.full") == ["Alex"]
     # only the turn just before is taken back
     assert len(await _memories(tenant, "en", type="constraint", status="active")) == 1
     await tenant.say("zh", "s1", "我是老师", at=T1)
     await tenant.say("zh", "s1", "哦说错了，我妈是老师，我自己还没工作", at=T2)
-    assert await _active(tenant, "zh", "work.role") == []
+    (withdrawal,) = await _withdrawal_records(tenant, "zh", "work.role")
+    assert "我妈是老师" in withdrawal
     assert await _frozen(tenant, "zh", "work.role") == ["老师"]
     # a correction with a value of its own replaces by its key and keeps the rest of the turn
     await tenant.say("v", "s1", "I'm Sam and I work at Google.", at=T1)
@@ -671,3 +681,18 @@ async def test_a_name_said_in_passing_is_no_name_of_the_user(tenant: TenantCtx) 
     assert await _active(tenant, "u", "work.role") == []
     await tenant.say("p", "s1", "I'm Priya, by the way.")
     assert await _active(tenant, "p", "name.full") == ["Priya"]
+
+
+async def test_a_withdrawal_is_filed_under_the_key_it_withdrew(tenant: TenantCtx) -> None:
+    await tenant.say("en", "s1", "I use Emacs for all my coding.", at=T1)
+    await tenant.say("en", "s1", "Honestly that was a lie, I don't use Emacs at all.", at=T2)
+    assert await _frozen(tenant, "en", "tech.preferred") == ["emacs"]
+    (withdrawal,) = await _withdrawal_records(tenant, "en", "tech.preferred")
+    assert "I don't use Emacs" in withdrawal
+    assert await _keyless(tenant, "en", "active") == []
+    # withdrawing values of two keys at once leaves the record keyless
+    await tenant.say("two", "s1", "I live in Lyon and I work at Renault.", at=T1)
+    await tenant.say("two", "s1", "wait no, I take that back, that's my brother.", at=T2)
+    assert await _active(tenant, "two", "residence.city") == []
+    assert await _active(tenant, "two", "work.employer") == []
+    assert len(await _keyless(tenant, "two", "active")) == 1

@@ -887,7 +887,15 @@ def takes_back(text: str) -> bool:
     opening = _OPENING.match(body)
     start = opening.end() if opening else 0
     found = [m.start() for m in (_TAKEN_BACK.search(body), _SLIP.search(body)) if m is not None]
-    return any(at <= start for at in found)
+    return any(at <= start or _is_lead_in(body[start:at]) for at in found)
+
+
+def _is_lead_in(text: str) -> bool:
+    """True if ``text`` is a word or two before a take-back ("honestly", "to be fair", "我刚才"),
+    not a statement of its own ("my son said he ate his vegetables")."""
+    latin = re.findall(r"[A-Za-z']+", text)
+    han = re.findall(r"[\u4e00-\u9fff]", text)
+    return len(latin) + len(han) // 2 <= 3 and not re.search(r"[.!?。！？]", text)
 
 
 def is_slip(text: str) -> bool:
