@@ -12,7 +12,7 @@ trained on three sources, never on the test split of the extraction corpus:
    one-turn case: the family of its first expected key, ``none`` when nothing is expected; a
    multi-turn case: the last turn, by the key of the value it adds, and the first turn by the
    key of the value the last one freezes);
-4. ``bench/data/family_sentences.jsonl``: 1,909 clauses written for it, one family each
+4. ``bench/data/family_sentences.jsonl``: 1,956 clauses written for it, one family each
    (English, Chinese and mixed; statements, changes, withdrawals, other people's doings and
    small talk as ``none``), written without reading the corpus.
 

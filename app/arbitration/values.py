@@ -441,7 +441,7 @@ def _word_run(part: str, whole: str) -> bool:
 # ("粤语都快忘光了", "I'm not Alex", "I don't live in Boston anymore")
 ENDED_KEYS = (
     *_GIVEN_UP_KEYS, "language.preferred", "name.full", "name.nickname", "hometown",
-    "residence.city", "health.allergy", "education.school",
+    "residence.city", "health.allergy", "health.condition", "education.school",
 )  # fmt: skip
 
 

@@ -2247,6 +2247,8 @@ def _semantic(
                     continue
                 key = "diet.avoid"
             if not key:
+                if not semantic.says_enough(content):
+                    continue  # "I gave in", "I'm in": too little to be a fact of its own
                 new.append(
                     ExtractedFact(
                         type="profile",  # a standing fact about the user (no key)

@@ -123,6 +123,9 @@ PROTOTYPES: dict[str, tuple[str, ...]] = {
     "condition": (
         "I have asthma", "I was diagnosed with diabetes", "I suffer from migraines",
         "I have a bad back", "我有高血压", "我有哮喘", "我得了糖尿病", "我膝盖不好",
+        # a state said as what the user is
+        "I'm anemic", "I'm gluten intolerant", "I'm pregnant with our second", "I'm dyslexic",
+        "我贫血", "我乳糖不耐受", "我怀孕了", "我是色盲",
     ),
     "pets": (
         "I have a dog named Max", "my cat is called Luna", "we adopted a puppy",
@@ -782,6 +785,7 @@ def quit_objects(text: str, *, tired: bool = True) -> list[str]:
     out = []
     for raw in found:
         value = _trim_value(re.sub(r"[了吧啊呀]+$", "", raw.strip()), particles=False)
+        value = _TAIL_EN.sub("", f" {value}").strip()  # "no longer pregnant haha": not "haha"
         if value and value.lower() not in _EN_STOP and len(value) <= 40 and not _WHEN.match(value):
             out.append(value)
     return out
@@ -1019,8 +1023,8 @@ _EN_STOP = {
     "let's", "glad", "really", "totally", "definitely", "absolutely", "congrats", "thanks",
     "wow", "talking",
 }  # fmt: skip
-_CAP_SPAN = re.compile(
-    r"[A-Z][\w'&.+#-]*(?:\s+(?:&|(?:of|de|du|la|and|the)\b|[A-Z0-9][\w'&.+#-]*))*(?<![\s&])"
+_CAP_SPAN = re.compile(  # a name starts with a capital, or a brand's lower-case head ("iPhone")
+    r"(?:\b[a-z]{1,3}(?=[A-Z]))?[A-Z][\w'&.+#-]*(?:\s+(?:&|(?:of|de|du|la|and|the)\b|[A-Z0-9][\w'&.+#-]*))*(?<![\s&])"
 )
 _TAIL_EN = re.compile(
     r"(?:[\s,]+(?:now|these days|nowadays|atm|at the moment|lol|haha|lmao|anymore|any more"
@@ -1190,7 +1194,8 @@ _CUES: dict[str, tuple[str, str]] = {
     ),
     "habit": (r"^(?:i|we)\s+(?:usually|always|often|normally)?\s*", r"^(?:我)?"),
     "condition": (
-        r"diagnosed with|suffer(?:ing)? from|have|has|got|living with|dealing with",
+        r"diagnosed with|suffer(?:ing)? from|have(?! to)|has(?! to)|got(?! to)|living with"
+        r"|dealing with",
         r"有|得了|患有|患了|确诊了?|查出",
     ),
     "allergy": (r"allergic to|allergy to|allergies to", r"对"),
@@ -1367,6 +1372,8 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     and the clause has none (``"I moved"``)."""
     zh = _is_zh(text)
     key = FAMILY_KEY.get(family)
+    if family in ("condition", "allergy") and (state := stated_condition(text)):
+        return [("health.condition", state)]  # before negation: "我麸质不耐受" is a state
     if family not in _NEGATIVE_FAMILIES and (
         _NEGATED.search(text) or (family not in _MOVING_FAMILIES and _GONE.search(text))
     ):
@@ -1456,6 +1463,57 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         named = _DIETS.search(text)
         return [(key or "", named.group(0))] if named else []
     return [(key or "", value if value and len(value) <= 40 else None)]
+
+
+# a condition said as what the user is ("I'm celiac", "I'm 30 weeks pregnant", "I've been
+# diabetic since 12", "我糖尿病好多年了", "我怀孕五个月了", "我麸质不耐受"): the state is the value
+_STATE_EN = re.compile(
+    r"\b(?:i'?m|i am|i'?ve (?:always )?been|i have been|i was born|i'?ve become|i became)\s+"
+    r"(?:(?:also|actually|now|still|currently|severely|mildly|slightly|borderline|pretty|very"
+    r"|a bit|kind of|kinda|totally|\d+\s+(?:weeks?|months?))\s+)*"
+    r"(?P<x>[a-z][a-z-]+(?:\s+(?:intolerant|sensitive|deficient|positive))?)(?=$|[\s,.;!?])",
+    re.I,
+)
+_STATE_ZH = re.compile(
+    r"^(?:我|本人)(?:是|有点|有些|一直|从小就?|天生)?(?P<x>[\u4e00-\u9fff]{2,6}?)"
+    r"(?=$|[，,。.！!；;]|[一二三四五六七八九十两几好多]|[了啦呢的]|很多年|多年|这么多年|\d)"
+)
+# not a state of health: how the user feels today, or what they are doing
+_NOT_STATE = re.compile(
+    r"^(?:(?:a|an|the|my|in|on|at|from|with|into|no|allergic|tired|busy|sorry|sure|not|so"
+    r"|going|trying|looking|working|thinking|getting|feeling|just|here|back|done|fine|good|ok"
+    r"|okay|happy|sad|stressed|worried|excited)\b"
+    r"|今天|最近|昨天|现在|这几天|刚才|觉得|感觉|想|要|在|去|会|能|不|没|对)",
+    re.I,
+)
+
+
+_SUBJECT_WORDS = frozenset(("i", "i'm", "im", "i've", "me", "my", "is", "am", "was", "so", "and"))
+
+
+def says_enough(text: str) -> bool:
+    """True if ``text`` holds enough words to be a fact of its own without a key: three words
+    besides the subject ("drives a 2012 Honda Civic"), or two Chinese characters ("信佛");
+    not "I gave in", "I'm in"."""
+    latin = [w for w in re.findall(r"[A-Za-z0-9'-]+", text) if w.lower() not in _SUBJECT_WORDS]
+    han = re.findall(r"[\u4e00-\u9fff]", re.sub(r"^我", "", text.strip()))
+    return len(latin) + len(han) // 2 >= 3 or len(han) >= 2
+
+
+def stated_condition(text: str) -> str | None:
+    """The state of health a clause of the condition family says the user is in, when it says
+    it as what the user *is* rather than *has*: ``"I'm celiac, so …"`` → ``"celiac"``, ``"I'm
+    lactose intolerant"`` → ``"lactose intolerant"``, ``"我怀孕五个月了"`` → ``"怀孕"``. Mixed:
+    ``"我 lactose intolerant"``. None when it says how the user feels ("I'm tired today")."""
+    body = text.strip()
+    if _is_zh(body):
+        latin = re.match(r"^(?:我|本人)\s*(?P<x>[a-z][a-z-]+(?:\s+intolerant)?)\b", body, re.I)
+        m = latin or _STATE_ZH.match(body)
+    else:
+        m = _STATE_EN.search(body)
+    if m is None or _NOT_STATE.match(m.group("x")):
+        return None
+    return m.group("x")
 
 
 # the object of a drinking verb: 喝 (or a cup counted: "每天一杯 latte") in Chinese, drink /
