@@ -42,7 +42,7 @@ async def test_a_moved_routine_stays_a_routine_zh(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "游泳改到周日下午了，周六要加班", at=T2)
     habits = await _values(tenant, "u", "schedule.habit", "active")
     assert "游泳改到周日下午" in habits
-    assert await _values(tenant, "u", "schedule.habit", "frozen") == ["每周六上午去游泳"]
+    assert await _values(tenant, "u", "schedule.habit", "frozen") == ["每周六上午游泳"]
     # the moved routine is no event on next Sunday
     assert await _memories(tenant, "u", key="event", status="active") == []
 
@@ -60,7 +60,7 @@ async def test_a_routine_changed_by_the_time_it_gives_up_en_and_zh(tenant: Tenan
     await tenant.say("zh", "s1", "我每天晚上十点就睡了", at=T1)
     await tenant.say("zh", "s1", "最近作息变了，一般凌晨一点才睡，十点根本睡不着", at=T2)
     assert await _values(tenant, "zh", "schedule.habit", "active") == ["凌晨一点才睡"]
-    assert await _values(tenant, "zh", "schedule.habit", "frozen") == ["晚上十点就睡"]
+    assert await _values(tenant, "zh", "schedule.habit", "frozen") == ["每天晚上十点就睡"]
 
 
 async def test_a_plan_given_up_for_another_zh(tenant: TenantCtx) -> None:
@@ -109,4 +109,4 @@ async def test_only_the_same_thing_is_replaced(tenant: TenantCtx) -> None:
     await tenant.say("zh", "s1", "我每周六上午去游泳", at=T1)
     await tenant.say("zh", "s1", "游泳改到周日下午了，周六要加班", at=T2)
     assert "每周日上午去教堂" in await _values(tenant, "zh", "schedule.habit", "active")
-    assert await _values(tenant, "zh", "schedule.habit", "frozen") == ["每周六上午去游泳"]
+    assert await _values(tenant, "zh", "schedule.habit", "frozen") == ["每周六上午游泳"]

@@ -257,10 +257,13 @@ def _date_part(kind: str, m: re.Match[str], today: date) -> tuple[date, Granular
     return None
 
 
-# a routine's day or hour, not a date: "每周六上午", "每个周日", "every Saturday", "每天晚上十点"
+# a routine's day or hour, not a date: "每周六上午", "每个周日", "every Saturday", "每天晚上十点",
+# "我一般早上六点起床", "I usually go to the gym at 6am"
 _EVERY_BEFORE = re.compile(r"(?:每个?|每逢|\bevery\s+|\beach\s+)$", re.I)
 _RECURRING = re.compile(
-    r"每天|每晚|每早|每日|天天|每周|每个|每逢|\bevery\b|\beach\b|\bdaily\b", re.I
+    r"每天|每晚|每早|每日|天天|每周|每个|每逢|一般|通常|平时|平常|总是|往往"
+    r"|\b(?:every|each|daily|usually|normally|generally|typically|tend to)\b",
+    re.I,
 )
 
 

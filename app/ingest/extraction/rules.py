@@ -262,6 +262,8 @@ def _norm(value: str, key: str | None) -> str:
     value = value.strip(" ，,。.!！")
     if key in _NAMED_KEYS:  # "ORG1 in 2015" is ORG1: the date is when, not what
         value = semantic.strip_dates(value)
+    if key == "schedule.habit":
+        value = semantic.routine_value(value)
     spec = key_spec(key)
     if spec is not None and spec.cardinality == "multi" and _LATIN.search(value):
         value = value.lower()
@@ -1451,7 +1453,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "habit",
         "zh",
-        _S + r"(?:一般|通常|平时|习惯|总是|经常|往往|基本上?|大多|每天)+(?P<v>(?:在)?(?:早上"
+        _S + r"(?:一般|通常|平时|习惯|总是|经常|往往|基本上?|大多)+(?P<v>(?:在)?(?:早上"
         r"|上午|中午|下午|晚上|周末|工作日|晚饭后|饭后|睡前|每天|每周.).+)$",
         simple("schedule.habit"),
     ),

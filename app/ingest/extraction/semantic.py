@@ -1488,6 +1488,44 @@ _NOT_STATE = re.compile(
 )
 
 
+# a routine's words without the user, the habitual adverbs and the auxiliaries ("我每天早上都会
+# 跑步" → "每天早上跑步", "Every Sunday I call my mom" → "call my mom every Sunday")
+_ROUTINE_ZH_DROP = re.compile(
+    r"^(?:我们|我)|我(?=一般|通常|平时|平常|习惯|总是|经常|往往|都|会|要|每)"
+    r"|一般|通常|平时|平常|习惯|总是|经常|往往|基本上?|大多|都(?:会|要)?"
+    r"|(?<=[早午晚上下天末点后前])(?:会|要)(?=[\u4e00-\u9fff])(?!议|计|员)"
+)
+_ROUTINE_LEAD_EN = re.compile(
+    r"^(?:(?:i'?m|'?m|i am|i|we|usually|normally|generally|always|often|typically|tend to)\s+)+",
+    re.I,
+)
+_ROUTINE_TIME_FIRST_EN = re.compile(
+    r"^(?P<t>(?:every|each|on|most|in the)\s+[\w ]+?)\s*,?\s+(?:i|we)\s+(?P<rest>.+)$", re.I
+)
+
+
+def routine_value(value: str) -> str:
+    """A routine as its activity and its time, without the user or habitual adverbs:
+    ``"我每天早上都会跑步"`` → ``"每天早上跑步"``, ``"周三我通常会去打球"`` → ``"周三打球"``,
+    ``"Every Sunday I call my mom"`` → ``"call my mom every Sunday"``, ``"I usually swim"`` →
+    ``"swim"``."""
+    text = value.strip()
+    if _is_zh(text) and not re.match(r"^[A-Za-z]", text):
+        for _ in range(4):  # "通常会去": each drop may reveal the next
+            text, dropped = _ROUTINE_ZH_DROP.subn("", text)
+            if not dropped:
+                break
+        words = segment.tag(text)  # "去打羽毛球" is the game; "去教堂" keeps its verb
+        return "".join(
+            w
+            for i, (w, _) in enumerate(words)
+            if not (w == "去" and i + 1 < len(words) and words[i + 1][1] in ("v", "vn"))
+        ).strip()
+    if m := _ROUTINE_TIME_FIRST_EN.match(text):
+        text = f"{_ROUTINE_LEAD_EN.sub('', m.group('rest'))} {m.group('t')}"
+    return _ROUTINE_LEAD_EN.sub("", text).strip()
+
+
 _SUBJECT_WORDS = frozenset(("i", "i'm", "im", "i've", "me", "my", "is", "am", "was", "so", "and"))
 
 
