@@ -27,7 +27,7 @@ async def _habits(t: TenantCtx, user: str) -> list[dict[str, str]]:
         ("我每天晚上都会泡脚二十分钟", "每天晚上泡脚二十分钟"),
         ("每周二晚上我都要上日语课", "每周二晚上上日语课"),
         ("周末我通常会去爬山", "周末去爬山"),
-        ("每周三晚上我都会去打篮球", "每周三晚上打篮球"),
+        ("每周三晚上我都会去打篮球", "每周三晚上去打篮球"),  # jieba: 打篮球 a noun
         ("Every Sunday I call my grandma", "call my grandma every sunday"),
         ("On Thursdays I do pilates.", "do pilates on thursdays"),
     ],
