@@ -30,7 +30,7 @@ from app.ingest.extraction.dates import (
     parse_month_day,
     replace_date,
 )
-from app.ingest.extraction.filter import has_memory_signal, is_noise
+from app.ingest.extraction.filter import has_memory_signal, is_noise, is_question
 
 Lang = Literal["zh", "en"]
 
@@ -2031,6 +2031,54 @@ def _forget(facts: list[ExtractedFact]) -> None:
             f.retracts, f.value = [_as_retracted(f.value)], None
             f.is_correction = True
             f.metadata = {"retraction": True}
+
+
+def _names_someone(text: str) -> bool:
+    """True if a person other than the user is named anywhere in ``text`` ("and my wife too",
+    "same with my brother", "还有我妈"): checked from each word on."""
+    if _lang(text) == "zh":
+        starts, pos = [], 0
+        for word in segment.cut(text):
+            starts.append(pos)
+            pos += len(word)
+    else:
+        starts = [m.start() for m in re.finditer(r"\b\w", text)]
+    return any(semantic.someone_elses(text[i:]) for i in starts)
+
+
+def addon_sentences(text: str) -> list[str]:
+    """The sentences of a user turn that add to what the user just said, possibly without
+    its predicate ("no beef either", "oh and bee stings too", "还有芒果", "普通话当然也会说"):
+    an additive word (``semantic.is_additive``), not a question or a hypothetical, and about
+    no one else ("my wife is allergic to bees too", "我老婆也是"). The ingest job gives such a
+    sentence the key of a fact of the user's previous turn when it forms no fact of its own
+    (``app/ingest/tasks.py``, ``inherit_addons``)."""
+    out = []
+    for sentence in _SENTENCE.split(text):
+        if not sentence or not sentence.strip():
+            continue
+        clauses = [c for c in _CLAUSE.split(sentence) if c and c.strip()]
+        if not clauses or is_question(sentence) or semantic.is_hypothetical(clauses[0]):
+            continue
+        if not semantic.is_additive(sentence):
+            continue
+        if any(_names_someone(c) or semantic.not_mine(c) for c in clauses):
+            continue
+        out.append(sentence.strip())
+    return out
+
+
+def addon_has_subject(sentence: str) -> bool:
+    """True if an add-on sentence, past its fillers ("oh and", "另外"), has a subject or an
+    address of its own ("I also work at Shopify", "请…"): what it forms is its own."""
+    clean = _clean_zh(sentence) if _lang(sentence) == "zh" else _clean_en(sentence)
+    return semantic.own_subject(clean)
+
+
+def addon_content(sentence: str) -> str:
+    """An add-on sentence as a fact's content when no value is isolated: the user's words,
+    cleaned of fillers (zh: without the leading subject)."""
+    return _turn_content(sentence)
 
 
 def _switched_drink(facts: list[ExtractedFact]) -> list[ExtractedFact]:
