@@ -593,20 +593,21 @@ def _of_sentence(fact: ExtractedFact, sentence: str) -> bool:
 
 
 def _addon_fact(
-    sentence: str, earlier: list[_Stated], mine: list[ExtractedFact], mid: str
+    sentence: str, said: str, earlier: list[_Stated], own: list[ExtractedFact], mid: str
 ) -> ExtractedFact | None:
     """The fact an add-on sentence forms under the key of a fact of the previous turn: the
     first such key its words give a value of that the previous turn did not hold
     (``semantic.addon_value``); else, when that turn formed one key only and the sentence
     has no subject of its own (or is a rule for the assistant), the sentence as the content
-    under that key. ``None`` when neither."""
+    under that key. ``None`` when neither. A number or an address is looked for in the whole
+    turn ``said`` ("座机也留一个吧，010-6655 7788")."""
     keys = list(dict.fromkeys(e.key for e in earlier))
     for key in keys:
         held = {(e.value or "").lower() for e in earlier if e.key == key}
-        value = semantic.addon_value(key, sentence)
+        value = semantic.addon_value(key, said if key.startswith("contact.") else sentence)
         if not value or value.lower() in held:
             continue
-        if any(f.key == key and (f.value or "").lower() == value.lower() for f in mine):
+        if any(f.key == key and (f.value or "").lower() == value.lower() for f in own):
             return None
         content = next(
             (
@@ -620,8 +621,8 @@ def _addon_fact(
     if len(keys) != 1 or keys[0] in semantic.ADDON_NAMED:
         return None
     key = keys[0]
-    own = addon_has_subject(sentence)
-    if own and not (key == "assistant.constraint" and semantic.addresses_assistant(sentence)):
+    subject = addon_has_subject(sentence)
+    if subject and not (key == "assistant.constraint" and semantic.addresses_assistant(sentence)):
         return None
     return _inherited(earlier, key, None, addon_content(sentence), mid)
 
@@ -637,7 +638,10 @@ def _inherited(
         key=key,
         value=value,
         message_ids=[mid],
-        metadata={"formed_by": "addon"},
+        metadata={
+            "formed_by": "addon",
+            **({"sensitivity": "personal"} if key.startswith("contact.") else {}),
+        },
     )
 
 
@@ -663,7 +667,8 @@ async def inherit_addons(
     for m in messages:
         if m.role != "user":
             continue
-        sentences = addon_sentences(reveal(m.content, m.sealed))
+        said = reveal(m.content, m.sealed)
+        sentences = addon_sentences(said)
         if not sentences:
             continue
         earlier = [
@@ -677,7 +682,8 @@ async def inherit_addons(
         keys = {e.key for e in earlier}
         for sentence in sentences:
             own = [f for f in out if mid in f.message_ids]
-            mine = own if len(sentences) == 1 else [f for f in own if _of_sentence(f, sentence)]
+            whole = normalize_text(sentence) == normalize_text(said)
+            mine = own if whole else [f for f in own if _of_sentence(f, sentence)]
             if any(f.key in keys and (f.value or f.key in semantic.ADDON_SENTENCE) for f in mine):
                 continue  # it formed the fact itself
             subject = addon_has_subject(sentence)
@@ -694,7 +700,7 @@ async def inherit_addons(
             ]
             if settled:
                 continue
-            fact = _addon_fact(sentence, earlier, mine, mid)
+            fact = _addon_fact(sentence, said, earlier, own, mid)
             if fact is None:
                 continue
             gone = {id(f) for f in mine}

@@ -2046,25 +2046,41 @@ def _names_someone(text: str) -> bool:
     return any(semantic.someone_elses(text[i:]) for i in starts)
 
 
+_CUE_ONLY = re.compile(
+    r"^\W*(?:(?:oh|ah|and|also|plus|yeah|btw|another thing|one more thing|另外|还有|而且|对了"
+    r"|还有就是|以及)\W*)+$",
+    re.I,
+)
+
+
 def addon_sentences(text: str) -> list[str]:
-    """The sentences of a user turn that add to what the user just said, possibly without
-    its predicate ("no beef either", "oh and bee stings too", "还有芒果", "普通话当然也会说"):
-    an additive word (``semantic.is_additive``), not a question or a hypothetical, and about
-    no one else ("my wife is allergic to bees too", "我老婆也是"). The ingest job gives such a
-    sentence the key of a fact of the user's previous turn when it forms no fact of its own
-    (``app/ingest/tasks.py``, ``inherit_addons``)."""
+    """The add-ons of a user turn: clauses that add to what the user just said, possibly
+    without its predicate ("no beef either", "oh and bee stings too", "还有芒果", "普通话当然也
+    会说"). In each sentence, the first clause with an additive word
+    (``semantic.is_additive``), joined to the next one when it is nothing but the cue
+    ("另外，…", "Oh and, …"); not in a question or a hypothetical, and not when it or a
+    clause before it is about someone else ("my wife is allergic to bees too", "我老婆也是").
+    What follows it in the sentence ("…，他的现场太好哭了") is not part of it. The ingest job
+    gives such a clause the key of a fact of the user's previous turn when it forms no fact
+    of its own (``app/ingest/tasks.py``, ``inherit_addons``)."""
     out = []
     for sentence in _SENTENCE.split(text):
         if not sentence or not sentence.strip():
             continue
-        clauses = [c for c in _CLAUSE.split(sentence) if c and c.strip()]
+        clauses = [c.strip() for c in _CLAUSE.split(sentence) if c and c.strip()]
         if not clauses or is_question(sentence) or semantic.is_hypothetical(clauses[0]):
             continue
-        if not semantic.is_additive(sentence):
+        at = next((i for i, c in enumerate(clauses) if semantic.is_additive(c)), None)
+        if at is None:
             continue
-        if any(_names_someone(c) or semantic.not_mine(c) for c in clauses):
+        unit = clauses[at]
+        if _CUE_ONLY.match(unit) and at + 1 < len(clauses):
+            sep = "，" if _lang(unit) == "zh" else ", "
+            unit = unit.rstrip(" ,，") + sep + clauses[at + 1]
+            at += 1
+        if any(_names_someone(c) or semantic.not_mine(c) for c in [*clauses[:at], unit]):
             continue
-        out.append(sentence.strip())
+        out.append(unit)
     return out
 
 

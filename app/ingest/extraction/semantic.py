@@ -1889,12 +1889,18 @@ _ADDITIVE_ZH = re.compile(r"也|还有|另外|以及|同样|又|还(?![是没行
 ADDON_KEYS = frozenset((
     "preference.likes", "preference.dislikes", "diet.avoid", "language.preferred",
     "tech.preferred", "health.allergy", "health.condition", "pets.kind",
-    "assistant.constraint", "schedule.habit",
+    "assistant.constraint", "schedule.habit", "contact.phone", "contact.email",
 ))  # fmt: skip
 _ADDON_FAMILY = {v: k for k, v in FAMILY_KEY.items() if v} | {"pets.kind": "pets"}
 # keys whose value is a name found in the clause itself (a closed vocabulary, a capitalised
 # word), and keys whose value is the clause
-ADDON_NAMED = frozenset(("language.preferred", "tech.preferred", "pets.kind"))
+ADDON_NAMED = frozenset(
+    ("language.preferred", "tech.preferred", "pets.kind", "contact.phone", "contact.email")
+)
+_ADDON_CONTACT = {
+    "contact.phone": re.compile(r"(?<![\w.])\+?\(?\d[\d ()-]{5,}\d(?![\w.])"),
+    "contact.email": re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
+}
 ADDON_SENTENCE = frozenset(("assistant.constraint", "schedule.habit"))
 _ADDON_LEAD_EN = re.compile(
     r"^(?:oh|ah|and|also|plus|yeah|btw|but|so|no|not|nor|neither|same (?:with|for|goes for)"
@@ -1962,32 +1968,33 @@ def _addon_phrase_en(text: str) -> str | None:
 
 def _addon_phrase_zh(text: str) -> str | None:
     """The thing a Chinese add-on names ("芹菜也不吃" → 芹菜, "最近也开始听陈奕迅了" → 陈奕迅,
-    "还有芒果" → 芒果): the longest run of words left once the cue, adverbs, time words,
+    "还有芒果" → 芒果): the one run of words left once the cue, adverbs, time words,
     particles, pronouns and the predicate are dropped (jieba tags); ``None`` when nothing, or
     more than a short name, is left."""
-    runs: list[str] = []
-    current = ""
+    runs: list[list[tuple[str, bool]]] = [[]]  # words between hard breaks, (word, soft)
     for word, flag in segment.tag(text):
         w = word.strip()
-        drop = (
+        if (
             not w
             or w in _ADDON_DROP_ZH
             or (flag.startswith("v") and w[0] in "不没别")  # "不吃", "没碰"
-            or (flag.startswith(_ADDON_DROP_FLAGS_ZH) and flag != "eng")
             or re.fullmatch(r"[\W_]+", w) is not None
-        )
-        if drop:
-            if current:
-                runs.append(current)
-            current = ""
+        ):
+            runs.append([])
             continue
-        current += word
-    if current:
-        runs.append(current)
-    runs = [r.strip() for r in runs if r.strip()]
+        # a pronoun, adverb or time word is dropped at a run's edge, kept inside a name
+        # ("万能|青年|旅店", 青年 tagged a time word)
+        runs[-1].append((word, flag.startswith(_ADDON_DROP_FLAGS_ZH) and flag != "eng"))
+    for i, run in enumerate(runs):
+        while run and run[0][1]:
+            run.pop(0)
+        while run and run[-1][1]:
+            run.pop()
+        runs[i] = run
+    runs = [r for r in runs if r]
     if len(runs) != 1:
         return None  # two things left ("代码示例…注释"): not one thing named
-    value = _ADDON_EDGE_ZH.sub("", runs[0])
+    value = _ADDON_EDGE_ZH.sub("", "".join(w for w, _ in runs[0]).strip())
     return value if 1 <= len(value) <= 12 else None
 
 
@@ -2011,6 +2018,9 @@ def addon_value(key: str, text: str) -> str | None:
     only a name found by ``isolate`` (a closed vocabulary, a capitalised word); the phrase keys
     first what follows their cue verb ("I'm also into X"), else the clause stripped of its
     cue, adverbs and predicate when a short noun phrase is all that is left."""
+    if key in _ADDON_CONTACT:  # "座机也留一个吧，010-6655 7788": the number as written
+        found_contact = _ADDON_CONTACT[key].search(text)
+        return found_contact.group(0).strip() if found_contact else None
     family = _ADDON_FAMILY.get(key)
     if family is None or key in ADDON_SENTENCE:
         return None
