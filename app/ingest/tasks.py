@@ -598,8 +598,9 @@ def _addon_fact(
     """The fact an add-on sentence forms under the key of a fact of the previous turn: the
     first such key its words give a value of that the previous turn did not hold
     (``semantic.addon_value``); else, when that turn formed one key only and the sentence
-    has no subject of its own (or is a rule for the assistant), the sentence as the content
-    under that key. ``None`` when neither. A number or an address is looked for in the whole
+    names a thing without a clause of its own (``semantic.addon_elliptical``; a routine
+    without a subject; a rule for the assistant), the sentence as the content under that
+    key. ``None`` when neither. A number or an address is looked for in the whole
     turn ``said`` ("座机也留一个吧，010-6655 7788")."""
     keys = list(dict.fromkeys(e.key for e in earlier))
     for key in keys:
@@ -621,8 +622,12 @@ def _addon_fact(
     if len(keys) != 1 or keys[0] in semantic.ADDON_NAMED:
         return None
     key = keys[0]
-    subject = addon_has_subject(sentence)
-    if subject and not (key == "assistant.constraint" and semantic.addresses_assistant(sentence)):
+    if key == "assistant.constraint":
+        if addon_has_subject(sentence) and not semantic.addresses_assistant(sentence):
+            return None
+    elif key not in semantic.ADDON_SENTENCE and not semantic.addon_elliptical(sentence):
+        return None  # "that's also why I carry an EpiPen" is no allergy
+    elif addon_has_subject(sentence):
         return None
     return _inherited(earlier, key, None, addon_content(sentence), mid)
 
@@ -658,9 +663,10 @@ async def inherit_addons(
     previous turn (``rules.addon_sentences``; only multi-valued keys,
     ``semantic.ADDON_KEYS``): a second value beside the first, never a change of it.
 
-    An add-on sentence that already formed a fact of that key, or a fact of another key that
-    the rule table formed or that has a subject of its own ("I also work at Shopify"), or
-    that withdraws something, is left as it is. A guess of the classifier's without a subject
+    An add-on that already formed a fact of that key, or a fact of another key that the rule
+    table formed or that has a subject of its own ("I also work at Shopify"), is left as it
+    is, and so is a turn that changes or withdraws something ("I don't use Jenkins anymore,
+    too much maintenance"). A guess of the classifier's without a subject
     ("and lactose too" as a drink) gives way to the inherited fact. ``reveal(text, sealed)``
     gives a stored memory's clear text."""
     out = list(facts)
@@ -679,6 +685,8 @@ async def inherit_addons(
         if not earlier:
             continue
         mid = str(m.id)
+        if any(f.retracts or f.is_correction for f in out if mid in f.message_ids):
+            continue  # a turn that changes or withdraws something adds nothing
         keys = {e.key for e in earlier}
         for sentence in sentences:
             own = [f for f in out if mid in f.message_ids]
@@ -690,20 +698,14 @@ async def inherit_addons(
             settled = [
                 f
                 for f in mine
-                if f.retracts
-                or f.is_correction
-                or (
-                    f.key is not None
-                    and f.key not in keys
-                    and (f.metadata.get("formed_by") != "classifier" or subject)
-                )
+                if f.key not in keys and (f.metadata.get("formed_by") != "classifier" or subject)
             ]
             if settled:
                 continue
             fact = _addon_fact(sentence, said, earlier, own, mid)
             if fact is None:
                 continue
-            gone = {id(f) for f in mine}
+            gone = {id(f) for f in mine}  # guesses of the classifier's, a key without a value
             at = max((i for i, f in enumerate(out) if id(f) in gone), default=len(out) - 1)
             out.insert(at + 1, fact)
             out = [f for f in out if id(f) not in gone]

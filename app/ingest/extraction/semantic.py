@@ -1880,7 +1880,9 @@ _COMPLEMENT = re.compile(r"(?:how|what|when|where|why|whether|that|the way|it wh
 # a word that adds to what was just said ("no beef either", "oh and bee stings too",
 # "还有芒果", "英语也还行"); 还 only where it is not "still / rather / fairly"
 _ADDITIVE_EN = re.compile(
-    r"\b(?:too|also|either|as well|plus|nor|neither|same (?:with|for|goes for))\b"
+    r"\b(?:too|either)\b(?=\s*(?:[,.!?;:)~]|$|\s+(?:lol|haha|honestly|tbh|i think|i guess"
+    r"|btw|though|now|actually)\b))"  # at the clause's end: "too much maintenance" adds nothing
+    r"|\b(?:also|as well|plus|nor|neither|same (?:with|for|goes for))\b"
     r"|^\W*(?:(?:oh|ah|and|yeah|oh yeah)[,\s]+)*and\b",
     re.I,
 )
@@ -2009,6 +2011,17 @@ def addresses_assistant(text: str) -> bool:
     tells it what to do without speaking of the user ("also use numbered lists",
     "另外，列表请用编号"): a rule for it."""
     return bool(_ADDRESSED.search(text) or (_TELLS.search(text) and not _SAYS_I.search(text)))
+
+
+def addon_elliptical(text: str) -> bool:
+    """True if an add-on names a thing without a clause of its own: no pronoun, no verb of
+    being or doing in English ("and the pollen from birch trees too"), no pronoun and at most
+    15 characters in Chinese — its words can be kept as the content under an inherited key
+    ("that's also why I carry an EpiPen" cannot)."""
+    if _is_zh(text):
+        words = segment.tag(text)
+        return len(text.strip()) <= 15 and not any(f.startswith("r") for _, f in words)
+    return not _ADDON_NOT_NP_EN.search(text.replace("\u2019", "'"))
 
 
 def addon_value(key: str, text: str) -> str | None:
