@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -16,9 +17,15 @@ from app.arbitration.service import Outcome, normalize_text
 from app.arbitration.values import DENIED_KEYS, ENDED_KEYS, denied_values, ended_values
 from app.db.models import Job, Memory, Message
 from app.ingest.episodes import episode_draft, inherited_half_life, is_episode, with_context
+from app.ingest.extraction import semantic
 from app.ingest.extraction.base import ExtractedFact, Turn
 from app.ingest.extraction.cues import Cues, TurnCues, turn_cues
 from app.ingest.extraction.filter import is_worth_remembering
+from app.ingest.extraction.rules import (
+    addon_content,
+    addon_has_subject,
+    addon_sentences,
+)
 from app.ingest.repository import ConversationRepository, to_turn
 from app.ingest.service import archive_session_scope
 from app.ingest.session_scope import Formation, formation, shape
@@ -186,6 +193,15 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
     conv = ConversationRepository(session, job.tenant_id, job.user_id)
     facts = await name_taken_back(conv, session_id, messages, facts)
     facts = await name_ended(MemoryRepository(session, job.tenant_id, job.user_id), facts)
+    if rt.extractor.name == "rules":
+        facts = await inherit_addons(
+            conv,
+            MemoryRepository(session, job.tenant_id, job.user_id),
+            session_id,
+            messages,
+            facts,
+            lambda text, sealed: rt.privacy.reveal_all(text, sealed, owner),
+        )
     # The user's cues (temporary, emphasis, remember) decide where each fact starts.
     cues, back_refs = user_cues(rt, messages, owner)
     forms = {id(f): formation(f, cues) for f in facts}
@@ -519,6 +535,181 @@ async def name_ended(repo: MemoryRepository, facts: list[ExtractedFact]) -> list
         fact.retracts = ended
         kept.append(fact)
     return kept
+
+
+@dataclass(slots=True)
+class _Stated:
+    """A fact of an earlier turn, in clear text: what an add-on can inherit."""
+
+    key: str
+    type: str
+    value: str | None
+    content: str
+
+
+async def _stated_before(
+    conv: ConversationRepository,
+    repo: MemoryRepository,
+    session_id: str,
+    message: Message,
+    batch: list[ExtractedFact],
+    reveal: Callable[[str, list[dict[str, Any]]], str],
+) -> list[_Stated]:
+    """What the user's previous turn of the session formed (a turn that formed nothing, such
+    as "thanks!", is passed over, up to three turns back): from this batch's facts when that
+    turn is in it, else the active memories formed from it."""
+    seq = message.seq
+    for _ in range(3):
+        previous = await conv.previous_message(session_id, seq, role="user")
+        if previous is None:
+            return []
+        pid = str(previous.id)
+        here = [f for f in batch if pid in f.message_ids and f.key]
+        if here:
+            return [_Stated(f.key or "", f.type, f.value, f.content) for f in here]
+        stored = [m for m in await repo.active_formed_from(pid) if m.key]
+        if stored:
+            return [
+                _Stated(
+                    m.key or "",
+                    m.type,
+                    reveal(m.value, m.sealed) if m.value else None,
+                    reveal(m.content, m.sealed),
+                )
+                for m in stored
+            ]
+        seq = previous.seq
+    return []
+
+
+def _of_sentence(fact: ExtractedFact, sentence: str) -> bool:
+    """Whether ``fact`` was formed from ``sentence`` of its turn: its value, or the start of
+    its content, is in the sentence."""
+    said = sentence.lower()
+    if fact.value:
+        return fact.value.lower() in said
+    head = normalize_text(fact.content)[:6]
+    return bool(head) and head in normalize_text(sentence)
+
+
+def _addon_fact(
+    sentence: str, said: str, earlier: list[_Stated], own: list[ExtractedFact], mid: str
+) -> ExtractedFact | None:
+    """The fact an add-on sentence forms under the key of a fact of the previous turn: the
+    first such key its words give a value of that the previous turn did not hold
+    (``semantic.addon_value``); else, when that turn formed one key only and the sentence
+    names a thing without a clause of its own (``semantic.addon_elliptical``; a routine
+    without a subject; a rule for the assistant), the sentence as the content under that
+    key. ``None`` when neither. A number or an address is looked for in the whole
+    turn ``said`` ("座机也留一个吧，010-6655 7788")."""
+    keys = list(dict.fromkeys(e.key for e in earlier))
+    for key in keys:
+        held = {(e.value or "").lower() for e in earlier if e.key == key}
+        value = semantic.addon_value(key, said if key.startswith("contact.") else sentence)
+        if not value or value.lower() in held:
+            continue
+        if any(f.key == key and (f.value or "").lower() == value.lower() for f in own):
+            return None
+        content = next(
+            (
+                re.sub(re.escape(e.value), value, e.content, count=1, flags=re.I)
+                for e in earlier
+                if e.key == key and e.value and e.value.lower() in e.content.lower()
+            ),
+            semantic.describe(key, value, bool(re.search(r"[\u4e00-\u9fff]", value))),
+        )
+        return _inherited(earlier, key, value, content, mid)
+    if len(keys) != 1 or keys[0] in semantic.ADDON_NAMED:
+        return None
+    key = keys[0]
+    if key == "assistant.constraint":
+        if addon_has_subject(sentence) and not semantic.addresses_assistant(sentence):
+            return None
+    elif key not in semantic.ADDON_SENTENCE and not semantic.addon_elliptical(sentence):
+        return None  # "that's also why I carry an EpiPen" is no allergy
+    elif addon_has_subject(sentence):
+        return None
+    return _inherited(earlier, key, None, addon_content(sentence), mid)
+
+
+def _inherited(
+    earlier: list[_Stated], key: str, value: str | None, content: str, mid: str
+) -> ExtractedFact:
+    spec = key_spec(key)
+    kind = spec.type if spec else next(e.type for e in earlier if e.key == key)
+    return ExtractedFact(
+        type=kind,  # type: ignore[arg-type]
+        content=content,
+        key=key,
+        value=value,
+        message_ids=[mid],
+        metadata={
+            "formed_by": "addon",
+            **({"sensitivity": "personal"} if key.startswith("contact.") else {}),
+        },
+    )
+
+
+async def inherit_addons(
+    conv: ConversationRepository,
+    repo: MemoryRepository,
+    session_id: str,
+    messages: Sequence[Message],
+    facts: list[ExtractedFact],
+    reveal: Callable[[str, list[dict[str, Any]]], str],
+) -> list[ExtractedFact]:
+    """``facts``, with what an add-on said without its predicate ("I don't eat pork" → "no
+    beef either", "我对花粉过敏" → "还有芒果") formed under the key of a fact of the user's
+    previous turn (``rules.addon_sentences``; only multi-valued keys,
+    ``semantic.ADDON_KEYS``): a second value beside the first, never a change of it.
+
+    An add-on that already formed a fact of that key, or a fact of another key that the rule
+    table formed or that has a subject of its own ("I also work at Shopify"), is left as it
+    is, and so is a turn that changes or withdraws something ("I don't use Jenkins anymore,
+    too much maintenance"). A guess of the classifier's without a subject
+    ("and lactose too" as a drink) gives way to the inherited fact. ``reveal(text, sealed)``
+    gives a stored memory's clear text."""
+    out = list(facts)
+    for m in messages:
+        if m.role != "user":
+            continue
+        said = reveal(m.content, m.sealed)
+        sentences = addon_sentences(said)
+        if not sentences:
+            continue
+        earlier = [
+            e
+            for e in await _stated_before(conv, repo, session_id, m, out, reveal)
+            if e.key in semantic.ADDON_KEYS
+        ]
+        if not earlier:
+            continue
+        mid = str(m.id)
+        if any(f.retracts or f.is_correction for f in out if mid in f.message_ids):
+            continue  # a turn that changes or withdraws something adds nothing
+        keys = {e.key for e in earlier}
+        for sentence in sentences:
+            own = [f for f in out if mid in f.message_ids]
+            whole = normalize_text(sentence) == normalize_text(said)
+            mine = own if whole else [f for f in own if _of_sentence(f, sentence)]
+            if any(f.key in keys and (f.value or f.key in semantic.ADDON_SENTENCE) for f in mine):
+                continue  # it formed the fact itself
+            subject = addon_has_subject(sentence)
+            settled = [
+                f
+                for f in mine
+                if f.key not in keys and (f.metadata.get("formed_by") != "classifier" or subject)
+            ]
+            if settled:
+                continue
+            fact = _addon_fact(sentence, said, earlier, own, mid)
+            if fact is None:
+                continue
+            gone = {id(f) for f in mine}  # guesses of the classifier's, a key without a value
+            at = max((i for i, f in enumerate(out) if id(f) in gone), default=len(out) - 1)
+            out.insert(at + 1, fact)
+            out = [f for f in out if id(f) not in gone]
+    return out
 
 
 def dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:

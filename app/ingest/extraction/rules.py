@@ -30,7 +30,7 @@ from app.ingest.extraction.dates import (
     parse_month_day,
     replace_date,
 )
-from app.ingest.extraction.filter import has_memory_signal, is_noise
+from app.ingest.extraction.filter import has_memory_signal, is_noise, is_question
 
 Lang = Literal["zh", "en"]
 
@@ -2033,6 +2033,70 @@ def _forget(facts: list[ExtractedFact]) -> None:
             f.retracts, f.value = [_as_retracted(f.value)], None
             f.is_correction = True
             f.metadata = {"retraction": True}
+
+
+def _names_someone(text: str) -> bool:
+    """True if a person other than the user is named anywhere in ``text`` ("and my wife too",
+    "same with my brother", "还有我妈"): checked from each word on."""
+    if _lang(text) == "zh":
+        starts, pos = [], 0
+        for word in segment.cut(text):
+            starts.append(pos)
+            pos += len(word)
+    else:
+        starts = [m.start() for m in re.finditer(r"\b\w", text)]
+    return any(semantic.someone_elses(text[i:]) for i in starts)
+
+
+_CUE_ONLY = re.compile(
+    r"^\W*(?:(?:oh|ah|and|also|plus|yeah|btw|another thing|one more thing|另外|还有|而且|对了"
+    r"|还有就是|以及)\W*)+$",
+    re.I,
+)
+
+
+def addon_sentences(text: str) -> list[str]:
+    """The add-ons of a user turn: clauses that add to what the user just said, possibly
+    without its predicate ("no beef either", "oh and bee stings too", "还有芒果", "普通话当然也
+    会说"). In each sentence, the first clause with an additive word
+    (``semantic.is_additive``), joined to the next one when it is nothing but the cue
+    ("另外，…", "Oh and, …"); not in a question or a hypothetical, and not when it or a
+    clause before it is about someone else ("my wife is allergic to bees too", "我老婆也是").
+    What follows it in the sentence ("…，他的现场太好哭了") is not part of it. The ingest job
+    gives such a clause the key of a fact of the user's previous turn when it forms no fact
+    of its own (``app/ingest/tasks.py``, ``inherit_addons``)."""
+    out = []
+    for sentence in _SENTENCE.split(text):
+        if not sentence or not sentence.strip():
+            continue
+        clauses = [c.strip() for c in _CLAUSE.split(sentence) if c and c.strip()]
+        if not clauses or is_question(sentence) or semantic.is_hypothetical(clauses[0]):
+            continue
+        at = next((i for i, c in enumerate(clauses) if semantic.is_additive(c)), None)
+        if at is None:
+            continue
+        unit = clauses[at]
+        if _CUE_ONLY.match(unit) and at + 1 < len(clauses):
+            sep = "，" if _lang(unit) == "zh" else ", "
+            unit = unit.rstrip(" ,，") + sep + clauses[at + 1]
+            at += 1
+        if any(_names_someone(c) or semantic.not_mine(c) for c in [*clauses[:at], unit]):
+            continue
+        out.append(unit)
+    return out
+
+
+def addon_has_subject(sentence: str) -> bool:
+    """True if an add-on sentence, past its fillers ("oh and", "另外"), has a subject or an
+    address of its own ("I also work at Shopify", "请…"): what it forms is its own."""
+    clean = _clean_zh(sentence) if _lang(sentence) == "zh" else _clean_en(sentence)
+    return semantic.own_subject(clean)
+
+
+def addon_content(sentence: str) -> str:
+    """An add-on sentence as a fact's content when no value is isolated: the user's words,
+    cleaned of fillers (zh: without the leading subject)."""
+    return _turn_content(sentence)
 
 
 def _switched_drink(facts: list[ExtractedFact]) -> list[ExtractedFact]:

@@ -1971,6 +1971,178 @@ def _family(text: str, zh: bool) -> list[tuple[str, str | None]]:
 _COMPLEMENT = re.compile(r"(?:how|what|when|where|why|whether|that|the way|it when)\b", re.I)
 
 
+# ---------------------------------------------------------------- add-ons
+
+# a word that adds to what was just said ("no beef either", "oh and bee stings too",
+# "还有芒果", "英语也还行"); 还 only where it is not "still / rather / fairly"
+_ADDITIVE_EN = re.compile(
+    r"\b(?:too|either)\b(?=\s*(?:[,.!?;:)~]|$|\s+(?:lol|haha|honestly|tbh|i think|i guess"
+    r"|btw|though|now|actually)\b))"  # at the clause's end: "too much maintenance" adds nothing
+    r"|\b(?:also|as well|plus|nor|neither|same (?:with|for|goes for))\b"
+    r"|^\W*(?:(?:oh|ah|and|yeah|oh yeah)[,\s]+)*and\b",
+    re.I,
+)
+_ADDITIVE_ZH = re.compile(r"也|还有|另外|以及|同样|又|还(?![是没行好不算挺在要得])")
+# keys an add-on can inherit: several values stand side by side, so a second is no change
+ADDON_KEYS = frozenset((
+    "preference.likes", "preference.dislikes", "diet.avoid", "language.preferred",
+    "tech.preferred", "health.allergy", "health.condition", "pets.kind",
+    "assistant.constraint", "schedule.habit", "contact.phone", "contact.email",
+))  # fmt: skip
+_ADDON_FAMILY = {v: k for k, v in FAMILY_KEY.items() if v} | {"pets.kind": "pets"}
+# keys whose value is a name found in the clause itself (a closed vocabulary, a capitalised
+# word), and keys whose value is the clause
+ADDON_NAMED = frozenset(
+    ("language.preferred", "tech.preferred", "pets.kind", "contact.phone", "contact.email")
+)
+_ADDON_CONTACT = {
+    "contact.phone": re.compile(r"(?<![\w.])\+?\(?\d[\d ()-]{5,}\d(?![\w.])"),
+    "contact.email": re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
+}
+ADDON_SENTENCE = frozenset(("assistant.constraint", "schedule.habit"))
+_ADDON_LEAD_EN = re.compile(
+    r"^(?:oh|ah|and|also|plus|yeah|btw|but|so|no|not|nor|neither|same (?:with|for|goes for)"
+    r"|a bit of|a little|a lot of|lots of|some|the|a|an|any|maybe|probably|definitely"
+    r"|honestly|actually|really|even|especially)\b[,:\s]*",
+    re.I,
+)
+_ADDON_TAIL_EN = re.compile(
+    r"[,\s]*\b(?:too|also|either|as well|honestly|to be honest|tbh|lol|haha|actually|though"
+    r"|really|i guess|i think|for sure|of course|btw)\b[\s.!~]*$|[\s.!~,;:]+$",
+    re.I,
+)
+# words that make the rest a clause, not a thing named
+_ADDON_NOT_NP_EN = re.compile(
+    r"\b(?:i|i'm|im|i've|i'd|i'll|you|your|he|she|they|we|it|is|are|was|were|am|do|does|did"
+    r"|have|has|had|can|could|will|would|should|what|how|why|when|where|who|which|that|this"
+    r"|my|me|don't|doesn't|can't|won't|isn't|not|if|because|about)\b",
+    re.I,
+)
+# Chinese words around a thing named that are not part of it: the add-on's cue, adverbs of
+# degree and time, the predicate the previous turn already gave ("芹菜也不吃", "最近也开始听
+# 陈奕迅了", "普通话当然也会说")
+_ADDON_DROP_ZH = frozenset((
+    "也", "还", "还有", "另外", "以及", "同样", "又", "而且", "也是", "当然", "最近", "现在",
+    "偶尔", "平时", "其实", "挺", "很", "蛮", "超", "特别", "比较", "都", "就", "了", "的",
+    "吧", "啊", "呀", "哦", "呢", "嘛", "哈", "啦", "喜欢", "爱", "迷上", "迷", "听", "看",
+    "玩", "吃", "喝", "碰", "过敏", "对", "说", "讲", "会", "用", "写", "讨厌", "烦", "受不了",
+    "开始", "能", "可以", "要", "想", "不", "不能", "不会", "有", "养", "学", "还行", "一点",
+    "一些", "我", "我们", "也会", "也不", "得", "过", "着", "在", "是",
+))  # fmt: skip
+_ADDON_DROP_FLAGS_ZH = ("r", "d", "t", "f", "u", "y", "c", "p", "x", "w", "e", "o", "q")
+# a predicate's first character or a particle left stuck to a name the segmenter does not
+# know ("听陈奕|迅了" → 陈奕迅)
+_ADDON_EDGE_ZH = re.compile(
+    r"^(?:听|看|吃|喝|用|说|讲|玩|学|养|追)(?=..)|(?<=..)[了啊呀呢吧哦啦的]+$"
+)
+
+
+def is_additive(text: str) -> bool:
+    """True if ``text`` carries a word that adds to something just said ("too", "also",
+    "either", "as well", a leading "and", "也", "还有", "另外", "又")."""
+    return bool((_ADDITIVE_ZH if _is_zh(text) else _ADDITIVE_EN).search(text))
+
+
+def _addon_phrase_en(text: str) -> str | None:
+    """The thing an English add-on names, when it is only that ("peppers either, honestly" →
+    peppers, "and dust mites as well" → dust mites); ``None`` for a clause with a verb or a
+    subject of its own."""
+    parts = [p for p in re.split(r"\s*[,;:—–]\s*|\s+-\s+", text) if p.strip()]
+    for part in parts:
+        t = part.strip().replace("\u2019", "'")
+        previous = None
+        while previous != t:
+            previous = t
+            t = _ADDON_LEAD_EN.sub("", t).strip()
+            t = _ADDON_TAIL_EN.sub("", t).strip()
+        if not t:
+            continue
+        words = t.split()
+        if len(words) > 4 or _ADDON_NOT_NP_EN.search(t) or not re.match(r"^[\w'& -]+$", t):
+            return None
+        return t
+    return None
+
+
+def _addon_phrase_zh(text: str) -> str | None:
+    """The thing a Chinese add-on names ("芹菜也不吃" → 芹菜, "最近也开始听陈奕迅了" → 陈奕迅,
+    "还有芒果" → 芒果): the one run of words left once the cue, adverbs, time words,
+    particles, pronouns and the predicate are dropped (jieba tags); ``None`` when nothing, or
+    more than a short name, is left."""
+    runs: list[list[tuple[str, bool]]] = [[]]  # words between hard breaks, (word, soft)
+    for word, flag in segment.tag(text):
+        w = word.strip()
+        if (
+            not w
+            or w in _ADDON_DROP_ZH
+            or (flag.startswith("v") and w[0] in "不没别")  # "不吃", "没碰"
+            or re.fullmatch(r"[\W_]+", w) is not None
+        ):
+            runs.append([])
+            continue
+        # a pronoun, adverb or time word is dropped at a run's edge, kept inside a name
+        # ("万能|青年|旅店", 青年 tagged a time word)
+        runs[-1].append((word, flag.startswith(_ADDON_DROP_FLAGS_ZH) and flag != "eng"))
+    for i, run in enumerate(runs):
+        while run and run[0][1]:
+            run.pop(0)
+        while run and run[-1][1]:
+            run.pop()
+        runs[i] = run
+    runs = [r for r in runs if r]
+    if len(runs) != 1:
+        return None  # two things left ("代码示例…注释"): not one thing named
+    value = _ADDON_EDGE_ZH.sub("", "".join(w for w, _ in runs[0]).strip())
+    return value if 1 <= len(value) <= 12 else None
+
+
+_TELLS = re.compile(r"请|别|不要|\b(?:please|don'?t|never|always|use|avoid)\b", re.I)
+_SAYS_I = re.compile(
+    r"^\W*(?:(?:oh|and|also|plus|另外|还有)\W+)*(?:i|i'm|i've|we|我)(?:\b|(?=\W)|$)", re.I
+)
+
+
+def addresses_assistant(text: str) -> bool:
+    """True if ``text`` speaks to the assistant about its answers ("your answers", "回答") or
+    tells it what to do without speaking of the user ("also use numbered lists",
+    "另外，列表请用编号"): a rule for it."""
+    return bool(_ADDRESSED.search(text) or (_TELLS.search(text) and not _SAYS_I.search(text)))
+
+
+def addon_elliptical(text: str) -> bool:
+    """True if an add-on names a thing without a clause of its own: no pronoun, no verb of
+    being or doing in English ("and the pollen from birch trees too"), no pronoun and at most
+    15 characters in Chinese — its words can be kept as the content under an inherited key
+    ("that's also why I carry an EpiPen" cannot)."""
+    if _is_zh(text):
+        words = segment.tag(text)
+        return len(text.strip()) <= 15 and not any(f.startswith("r") for _, f in words)
+    return not _ADDON_NOT_NP_EN.search(text.replace("\u2019", "'"))
+
+
+def addon_value(key: str, text: str) -> str | None:
+    """The value an elliptical add-on gives ``key`` ("no beef either" under ``diet.avoid`` →
+    beef, "普通话当然也会说" under ``language.preferred`` → 普通话); ``None`` when it cannot be
+    isolated (or the key's value is the clause itself: rules, routines). The name keys take
+    only a name found by ``isolate`` (a closed vocabulary, a capitalised word); the phrase keys
+    first what follows their cue verb ("I'm also into X"), else the clause stripped of its
+    cue, adverbs and predicate when a short noun phrase is all that is left."""
+    if key in _ADDON_CONTACT:  # "座机也留一个吧，010-6655 7788": the number as written
+        found_contact = _ADDON_CONTACT[key].search(text)
+        return found_contact.group(0).strip() if found_contact else None
+    family = _ADDON_FAMILY.get(key)
+    if family is None or key in ADDON_SENTENCE:
+        return None
+    zh = _is_zh(text)
+    found = [v for k, v in isolate(family, text) if k == key and v and fits(key, v)]
+    if key in ADDON_NAMED:
+        return found[0] if found else None
+    if found and len(found[0]) < len(text.strip()) - 2:
+        return found[0]
+    value = _addon_phrase_zh(text) if zh else _addon_phrase_en(text)
+    return value if value and fits(key, value) else None
+
+
 def fits(key: str, value: str | None) -> bool:
     """A light check that ``value`` can be a value of ``key`` (a key that needs a name gets
     no sentence; no key gets a pronoun or an empty string)."""
