@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from app.arbitration.keys import key_spec
 from app.arbitration.values import MOVABLE_KEYS, activity_words, time_marks
-from app.ingest.extraction import segment, semantic
+from app.ingest.extraction import segment, semantic, standing
 from app.ingest.extraction.base import ExtractedFact, MemoryType, Turn
 from app.ingest.extraction.dates import (
     DateMatch,
@@ -1715,7 +1715,13 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             continue  # "如果我搬到深圳…", "if I ever burn out I might…": nothing is so
         relative: str | None = None  # the family member the sentence is about
         others = False  # the sentence is about someone outside the family, until "I…"
+        ruled = _standing_rule(sentence, state)  # "Bullet points please, always."
+        if ruled:
+            facts.append(ruled[0])
+            formed.add(sid)
         for i, raw in enumerate(sentence):
+            if ruled and i in ruled[1]:
+                continue
             if is_noise(raw):
                 state.last_family = None
                 continue
@@ -1809,6 +1815,19 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts = _job_left(turn, facts)
     facts = _taken_back(turn, facts)
     return facts + _ended(turn, facts)
+
+
+def _standing_rule(sentence: list[str], state: _State) -> tuple[ExtractedFact, set[int]] | None:
+    """A standing rule for the assistant the sentence states, however worded
+    (``standing.standing_rule``), as an ``assistant.constraint`` fact with the rule as its
+    value, and the indices of the clauses it was read from (no other rule reads them)."""
+    rule = standing.standing_rule(sentence)
+    if rule is None:
+        return None
+    clause = _make_clause(", ".join(sentence[i] for i in rule.clauses), state.turn)
+    fact = _fact(state, clause, "assistant.constraint", rule.value, rule.value)
+    fact.metadata["formed_by"] = "standing_rule"
+    return fact, set(rule.clauses)
 
 
 def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
