@@ -1715,12 +1715,12 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             continue  # "如果我搬到深圳…", "if I ever burn out I might…": nothing is so
         relative: str | None = None  # the family member the sentence is about
         others = False  # the sentence is about someone outside the family, until "I…"
-        ruled = _standing_rule(sentence, state)  # "Bullet points please, always."
+        ruled, read = _standing_rules(sentence, state)  # "Bullet points please, always."
         if ruled:
-            facts.append(ruled[0])
+            facts.extend(ruled)
             formed.add(sid)
         for i, raw in enumerate(sentence):
-            if ruled and i in ruled[1]:
+            if i in read:
                 continue
             if is_noise(raw):
                 state.last_family = None
@@ -1817,17 +1817,23 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     return facts + _ended(turn, facts)
 
 
-def _standing_rule(sentence: list[str], state: _State) -> tuple[ExtractedFact, set[int]] | None:
-    """A standing rule for the assistant the sentence states, however worded
-    (``standing.standing_rule``), as an ``assistant.constraint`` fact with the rule as its
-    value, and the indices of the clauses it was read from (no other rule reads them)."""
-    rule = standing.standing_rule(sentence)
-    if rule is None:
-        return None
-    clause = _make_clause(", ".join(sentence[i] for i in rule.clauses), state.turn)
-    fact = _fact(state, clause, "assistant.constraint", rule.value, rule.value)
-    fact.metadata["formed_by"] = "standing_rule"
-    return fact, set(rule.clauses)
+def _standing_rules(sentence: list[str], state: _State) -> tuple[list[ExtractedFact], set[int]]:
+    """The standing rules for the assistant the sentence states, however worded
+    (``standing.standing_rules``), as ``assistant.constraint`` facts with the rule as the
+    value, and the indices of the clauses they were read from (no other rule reads them)."""
+    facts: list[ExtractedFact] = []
+    read: set[int] = set()
+    for rule in standing.standing_rules(sentence):
+        clause = _make_clause(", ".join(sentence[i] for i in rule.clauses), state.turn)
+        fact = _fact(state, clause, "assistant.constraint", rule.value, rule.text)
+        fact.metadata["formed_by"] = "standing_rule"
+        if standing.ends_rule(rule.text):
+            fact.metadata["changed"] = True  # "stop with the bullet points": see values.py
+        facts.append(fact)
+        read.update(rule.clauses)
+    if not facts:
+        read = standing.task_clauses(sentence)  # "summarize the notes below": a one-off task
+    return facts, read
 
 
 def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:

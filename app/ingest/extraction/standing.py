@@ -39,7 +39,8 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 # what an answer is made of: a rule about one of these is about how to answer
 _STYLE_EN = re.compile(
     r"\b(?:short(?:er)?|brief(?:ly)?|concise(?:ly)?|succinct|long(?:er)?|length|detail(?:s|ed)?"
-    r"|verbose|wordy|ramble|rambling|waffle|to the point|tl;?dr|one[- ]liners?"
+    r"|verbose|wordy|ramble|rambling|waffle|essays?|walls? of text|novels?|to the point|tl;?dr"
+    r"|one[- ]liners?"
     r"|\d+(?:\s*-\s*\d+)?\s+(?:sentences?|words|lines|paragraphs|bullets?|points)"
     r"|(?:one|two|three|four|five|a few) (?:sentences?|lines|paragraphs|bullets?|points)"
     r"|sentences?|paragraphs?|bullets?|bullet points?|numbered|lists?|tables?|markdown|headings?"
@@ -53,17 +54,19 @@ _STYLE_EN = re.compile(
     r"|units?|metric|imperial|celsius|fahrenheit|kilomet(?:er|re)s?|miles|currency|prices?"
     r"|sources?|citations?|links?|references?|summar(?:y|ies)|recap|disclaimers?|caveats?"
     r"|pleasantries|small talk|preamble|intro(?:duction)?s?|conclusions?|step[- ]by[- ]step"
-    r"|answers?|repl(?:y|ies)|responses?|explanations?|explain|translations?)\b",
+    r"|answers?|repl(?:y|ies)|responses?|explanations?|explain|translations?)\b"
+    r"|\b(?:stop|quit|don'?t|do not|never|no more)\s+(?:\w+\s+)?call(?:ing)? me\b",
     re.I,
 )
 _STYLE_ZH = re.compile(
     r"简短|简洁|简单|精简|短一点|短点|长一点|详细|具体|啰嗦|啰嗦|废话|长篇大论|大段|字以内|\d+字|"
-    r"[一二两三四五六七八九十几\d]+(?:句话?|段|点|条|行)|分点|要点|列表|列出|表格|格式|加粗|标题|"
-    r"markdown|语气|口吻|正式|随意|口语|客气|官腔|套话|直接|委婉|直白|婉转|幽默|玩笑|术语|通俗|"
+    r"[一二两三四五六七八九十几\d]+(?:句话?|段|点|条|行)|段落|分点|要点|列表|列出|表格|格式|加粗|标题|"
+    r"markdown|语气|口吻|正式|随意|口语|客气|官腔|套话|直接|直说|绕弯子|拐弯抹角|委婉|直白|婉转|幽默|玩笑|术语|通俗|"
     r"白话|表情|emoji|中文|英文|英语|日语|韩语|法语|德语|繁体|简体|粤语|代码|示例|例子|举例|注释|"
     r"伪代码|单位|公制|公里|摄氏|价格|人均|价钱|预算|来源|出处|链接|引用|总结|结论|原因|步骤|"
     r"回答|回复|答案|解释|翻译|重点|拼音|公式|开场白|寒暄|客套|"
-    r"标上?|注明|备注|写上|加上|附上|带上|列出|说明|标注|注上",
+    r"标上?|注明|备注|写上|加上|附上|带上|列出|说明|标注|注上|"
+    r"(?:别|不要|不许|别再|不要再)(?:叫|喊|称呼)我",
     re.I,
 )
 
@@ -90,7 +93,7 @@ _REQUEST_EN = re.compile(
     r"(?:(?:don'?t|do not|never|always|no(?=\s+\w)|stop|avoid|quit|skip|drop|cut|keep|use|be"
     r"|write|answer|reply|respond|give|show|put|add|include|leave|stick|format|list|explain|talk|speak"
     r"|mention|cite|label|mark|convert|round|quote|sign|end|begin|start|tell|let|make|default"
-    r"|go easy|limit|lead|open|number|spell|lose|ditch|less|more|only|assume|switch"
+    r"|go|limit|lead|open|number|spell|lose|ditch|less|more|only|assume|switch"
     r"|feel free|remember to|make sure|try to|please)\b"
     r"|i (?:want|need|'d like|would like|prefer|'d prefer|would prefer) (?:you|your|it|answers)"
     r"|(?:could|can|would|will) you (?:please )?(?:always|never|from now on|stop|keep|start"
@@ -108,15 +111,17 @@ _OWN_SUBJECT_EN = re.compile(
 )
 _REQUEST_ZH = re.compile(
     r"请|麻烦|记得|务必|千万|一定要|别|不要|不用|不必|无需|不许|不准|禁止|避免|尽量|控制在|限制在|"
-    r"保持在|^(?:(?:以后|今后|往后|每次|每回|一律|都|你|还有|另外)[，,]?)*(?:用|加|给|把|先|直接|保持|"
-    r"控制|限制|写|回答|回复|说|讲|标|注明|附上|列|带上?|附|改用|换成|多|少|只)"
+    r"保持在|(?:就行|就好|即可|就可以)$|"
+    r"^(?:(?:以后|今后|往后|每次|每回|一律|都|你|还有|另外|还是|那就|那|就)[，,]?)*(?:用|加|给|把|先|直接|"
+    r"保持|控制|限制|写|回答|回复|说|讲|标|注明|附上|列|带上?|附|改用|换成|多|少|只)"
 )
 # a subjectless clause of a sentence said to stand ("以后…，价格都标一下人均") is a request too
 _STANDING_LEAD_ZH = re.compile(
-    r"以后|今后|往后|从现在起|从现在开始|从今以后|从今天起|每次|每回|一律"
+    r"(?:^|[，,]\s*)(?:那|那就|还有|另外|对了)?[，,]?"
+    r"(?:以后|今后|往后|从现在起|从现在开始|从今以后|从今天起|每次|每回|一律)"
 )
 _OWN_SUBJECT_ZH = re.compile(
-    r"^(?:我(?!希望你|要你|需要你|想让你|想要你|请你)|我们|他|她|它|他们|她们|大家|别人|这|那|"
+    r"^(?:我(?!希望你|要你|需要你|想让你|想要你|请你)|我们|他|她|它|他们|她们|大家|别人|这[个些是]|那[个些是]|"
     r"[\u4e00-\u9fff]{1,3}(?:觉得|认为|总是|老是|喜欢|讨厌))"
 )
 
@@ -160,7 +165,7 @@ _TAIL_EN = re.compile(
     re.I,
 )
 _LEAD_ZH = re.compile(
-    r"^(?:还有|另外|然后|对了|哦对|以后|今后|往后|从现在起|从现在开始|从今以后|从今天起|请你?|麻烦你?|"
+    r"^(?:还有|另外|然后|对了|哦对|那就|那|以后|今后|往后|从现在起|从现在开始|从今以后|从今天起|请你?|麻烦你?|"
     r"记得|你)+[，,]?"
 )
 _TAIL_ZH = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯~～\s。！!，,]+$")
@@ -169,10 +174,12 @@ _TAIL_ZH = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯~～\s。！!，,]+$")
 @dataclass(frozen=True, slots=True)
 class Rule:
     """A standing rule found in a sentence: ``value`` the rule in the user's words (occasion
-    shortened, lead-ins such as "please" / "以后" dropped), ``clauses`` the indices of the
+    shortened, lead-ins such as "please" / "以后" dropped; English lower-cased), ``text`` the
+    same in the user's casing, ``clauses`` the indices of the
     sentence's clauses it was read from."""
 
     value: str
+    text: str  # the rule as said (the value before English is lower-cased)
     clauses: tuple[int, ...]
 
 
@@ -193,7 +200,11 @@ def _is_request(text: str, whole: str = "") -> bool:
     if _zh(core):
         if _OWN_SUBJECT_ZH.match(core):
             return False
-        return bool(_REQUEST_ZH.search(core) or _STANDING_LEAD_ZH.search(whole))
+        return bool(
+            _REQUEST_ZH.search(core)
+            or _STANDING_LEAD_ZH.search(whole)
+            or re.search(r"\b(?:please|pls)\b", core, re.I)  # "回答我的时候 please use …"
+        )
     if _OWN_SUBJECT_EN.match(core):
         return False
     if _REQUEST_EN.match(core):
@@ -227,7 +238,8 @@ def _standing(text: str) -> bool:
 
 
 def _style(text: str) -> bool:
-    return bool((_STYLE_ZH if _zh(text) else _STYLE_EN).search(text))
+    # mixed Chinese and English ("examples 用 JS 就行"): the words of either language
+    return bool(_STYLE_EN.search(text) or (_zh(text) and _STYLE_ZH.search(text)))
 
 
 _ASKS_ZH = re.compile(
@@ -259,7 +271,16 @@ def _clean(text: str) -> str:
         return _TAIL_ZH.sub("", core).strip()
     core = _LEAD_EN.sub("", core)
     core = _TAIL_EN.sub("", core)
-    return core.strip(" ,.?!").lower()
+    return core.strip(" ,.?!")
+
+
+def _formula(core: str) -> bool:
+    """A courtesy, not a rule: "别客气", "不要紧", "别担心" — a request marker and a word or
+    two (Chinese); the English ones are small talk already ("no worries")."""
+    if not _zh(core):
+        return False
+    rest = re.sub(r"请|麻烦|记得|务必|千万|别|不要|不用|不必|无需|了|啦|哈|啊|呀|吧|～|~", "", core)
+    return len(rest) <= 2
 
 
 def _continues(text: str, whole: str) -> bool:
@@ -267,28 +288,81 @@ def _continues(text: str, whole: str) -> bool:
     own: no subject of its own, not a request or question, not an occasion."""
     core = _core(text)
     own = _OWN_SUBJECT_ZH if _zh(core) else _OWN_SUBJECT_EN
+    mine = re.search(r"我" if _zh(core) else r"\b(?:I|I'm|I've|my)\b", core)
     return bool(core) and not (
-        own.match(core) or _asks(core) or _is_occasion(core) or _is_request(core, "")
+        own.match(core) or mine or _asks(core) or _is_occasion(core) or _is_request(core, "")
     )
 
 
-def standing_rule(sentence: list[str], *, about_others: bool = False) -> Rule | None:
-    """The standing rule for the assistant the clauses of ``sentence`` state, or ``None``.
+# a rule that ends one before it ("stop with the bullet points", "别再用英文了", "no more emojis")
+_ENDS_RULE = re.compile(
+    r"\b(?:stop|quit|no more|no longer|anymore|any more|instead|enough with|drop the|ditch the"
+    r"|never ?mind)\b"
+    r"|别再|不要再|不用再|不再|不用了|改成|改为|换成|改用|算了|还是",
+    re.I,
+)
 
-    ``sentence`` is one sentence split into clauses (``rules.split_clauses``). The rule is
-    read from the request clauses (an occasion clause in front of one joins it); clauses that
-    state something else ("I can't do feet and inches") are left for the other stages. A
-    sentence about someone else (``about_others``), a one-off task or a question that asks
-    for nothing standing gives ``None``.
+
+def ends_rule(text: str) -> bool:
+    """True if a rule says it ends or replaces an earlier one of the same kind ("stop with
+    the bullet points, just write paragraphs", "别再用英文了"); ``values._replaced_rules``
+    then freezes the user's active rules that share an aspect with it."""
+    return bool(_ENDS_RULE.search(text))
+
+
+# what a rule is about: two requests of one sentence about the same thing are one rule
+# said twice ("no bullet points, just normal paragraphs", "不用客气，直接说重点"); about
+# different things, two rules ("不要用比喻，控制在三句话以内")
+_ASPECTS = {
+    "format": re.compile(
+        r"bullets?|lists?|numbered|tables?|markdown|headings?|paragraphs?|prose|plain text|列表|"
+        r"分点|要点|表格|大段|段落|标题|加粗",
+        re.I,
+    ),
+    "length": re.compile(
+        r"short|brief|concise|succinct|long|length|detail|verbose|wordy|ramble|sentences?|words"
+        r"|essays?|walls? of text"
+        r"|简短|简洁|精简|详细|啰嗦|废话|长篇|句话|字以内|\d+字|短一点|长一点",
+        re.I,
+    ),
+    "tone": re.compile(
+        r"tone|casual|formal|friendly|relaxed|polite|blunt|honest|direct|sugar-?coat|soften"
+        r"|gentle|pleasantries|客气|官腔|套话|直接|直说|绕弯子|委婉|直白|语气|口吻|正式|随意|客套|寒暄|夸",
+        re.I,
+    ),
+    "emoji": re.compile(r"emojis?|emoticons?|表情", re.I),
+    "code": re.compile(r"code|snippets?|examples?|comments?|代码|示例|例子|注释", re.I),
+    "units": re.compile(r"units?|metric|imperial|celsius|fahrenheit|单位|公制|摄氏", re.I),
+}
+# a request that restates the one before it from the other side ("…, just write paragraphs")
+_RESTATES = re.compile(r"^(?:just|only|instead|rather|simply|直接|而是|就|只)", re.I)
+
+
+def _aspects(text: str) -> set[str]:
+    return {name for name, words in _ASPECTS.items() if words.search(text)}
+
+
+def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[Rule]:
+    """The standing rules for the assistant the clauses of ``sentence`` state (``[]`` for
+    none), in order.
+
+    ``sentence`` is one sentence split into clauses (``rules.split_clauses``). A rule is
+    read from a request clause, the clauses that go on with it, and an occasion clause in
+    front of it; a request that restates the one before it (same aspect, or "just …" /
+    "直接…") joins that rule. Clauses that state something else ("I can't do feet and
+    inches") are left for the other stages. A sentence about someone else
+    (``about_others``), a one-off task or a question that asks for nothing standing gives
+    ``[]``.
     """
     if about_others or not sentence:
-        return None
+        return []
     whole = " ".join(sentence)
     said_to_stand = _standing(whole)
-    picked: list[int] = []
+    groups: list[list[int]] = []
     occasion: list[int] = []
+    taken: set[int] = set()
     for i, raw in enumerate(sentence):
-        if i in picked:
+        if i in taken:
             continue
         core = _core(raw)
         if not core or is_small_talk(core):
@@ -297,11 +371,11 @@ def standing_rule(sentence: list[str], *, about_others: bool = False) -> Rule | 
             occasion.append(i)
             continue
         if _asks(core) and not _asks_for_standing(core):
-            return None
-        if not _is_request(core, whole):
+            return []
+        if not _is_request(core, whole) or _formula(core):
             continue
         if _one_off(core, said_to_stand):
-            return None
+            return []
         # clauses that go on with the request ("Use a relaxed, friendly tone …"): no subject
         # of their own, no request of their own
         more = list(
@@ -312,19 +386,53 @@ def standing_rule(sentence: list[str], *, about_others: bool = False) -> Rule | 
         span = " ".join([core, *[sentence[j] for j in more]])
         if not (_style(span) or (occasion and _style(whole))):
             continue
-        picked += [i, *more]
-    if not picked:
-        return None
-    # an occasion in front of the rule belongs to it
-    used = sorted({*[o for o in occasion if o < max(picked)], *picked})
+        taken.update([i, *more])
+        group = [i, *more]
+        if groups and (
+            _RESTATES.match(_clean(core) or core)
+            or _aspects(" ".join(sentence[j] for j in groups[-1])) & _aspects(span)
+        ):
+            groups[-1] += group
+            continue
+        # an occasion in front of the rule belongs to it
+        lead = [o for o in occasion if o < i and not any(o in g for g in groups)]
+        groups.append([*lead, *group])
     zh = _zh(whole)
-    parts = [_clean(sentence[i]) for i in used]
-    parts = [p for p in parts if p]
-    if not parts:
-        return None
-    value = ("，" if zh else ", ").join(parts)
-    if zh:
-        value = re.sub(r"时，", "时", value)
-    if len(value) < 2:
-        return None
-    return Rule(value=value, clauses=tuple(used))
+    out: list[Rule] = []
+    for group in groups:
+        parts = [p for p in (_clean(sentence[i]) for i in sorted(group)) if p]
+        value = ("，" if zh else ", ").join(parts)
+        if zh:
+            value = re.sub(r"时，", "时", value)
+        if len(value) >= 2:
+            out.append(Rule(value if zh else value.lower(), value, tuple(sorted(group))))
+    return out
+
+
+def task_clauses(sentence: list[str]) -> set[int]:
+    """The clauses of ``sentence`` that ask for a one-off task on a concrete object of its own
+    ("Summarize the meeting notes below in three bullets", "把下面这段改成更正式的语气", "can
+    you check this code?"): a request or a task verb with "this" / "below" / "这段" / "下面"
+    or the text after a colon, and no statement of the user's in it ("keep this in mind:
+    I'm vegan" is not one). Nothing is formed from them."""
+    out: set[int] = set()
+    for i, raw in enumerate(sentence):
+        core = _core(raw)
+        zh = _zh(core)
+        mine = r"(?<![帮给替跟和对让])我(?!的)" if zh else r"\b(?:I|I'm|I've|we|we're)\b"
+        if not core or re.search(mine, core):
+            continue
+        if out:
+            out.add(i)  # what follows the task in its sentence is its material
+            continue
+        if not (
+            (_CONCRETE_ZH if zh else _CONCRETE_EN).search(core) or re.search(r"[:：]\s*\S", core)
+        ):
+            continue
+        lead = _LEAD_ZH.sub("", core) if zh else _LEAD_EN.sub("", core)
+        task = _TASK_ZH if zh else _TASK_EN
+        if (task.match(lead) or task.search(core) or _is_request(core)) and (
+            zh or re.match(r"^(?:(?:please|pls|can|could|would|will)\s+(?:you\s+)?)?\w+", lead)
+        ):
+            out.add(i)
+    return out
