@@ -60,7 +60,7 @@ _STYLE_EN = re.compile(
 )
 _STYLE_ZH = re.compile(
     r"简短|简洁|简单|精简|短一点|短点|长一点|详细|具体|啰嗦|啰嗦|废话|长篇大论|大段|字以内|\d+字|"
-    r"[一二两三四五六七八九十几\d]+(?:句话?|段|点|条|行)|段落|分点|要点|列表|列出|表格|格式|加粗|标题|"
+    r"[二两三四五六七八九十几\d]+(?:句话?|段|点|条|行)|一(?:句话?|段|条|行)|段落|分点|要点|列表|列出|表格|格式|加粗|标题|"
     r"markdown|语气|口吻|正式|随意|口语|客气|官腔|套话|直接|直说|绕弯子|拐弯抹角|委婉|直白|婉转|幽默|玩笑|术语|通俗|"
     r"白话|表情|emoji|中文|英文|英语|日语|韩语|法语|德语|繁体|简体|粤语|代码|示例|例子|举例|注释|"
     r"伪代码|单位|公制|公里|摄氏|价格|人均|价钱|预算|来源|出处|链接|引用|总结|结论|原因|步骤|"
@@ -111,7 +111,7 @@ _OWN_SUBJECT_EN = re.compile(
 )
 _REQUEST_ZH = re.compile(
     r"请|麻烦|记得|务必|千万|一定要|别|不要|不用|不必|无需|不许|不准|禁止|避免|尽量|控制在|限制在|"
-    r"保持在|(?:就行|就好|即可|就可以)$|"
+    r"保持在|(?:就行|就好|即可|就可以)$|(?:一点|一些|点儿?)[吧啊哈呀]*$|"
     r"^(?:(?:以后|今后|往后|每次|每回|一律|都|你|还有|另外|还是|那就|那|就)[，,]?)*(?:用|加|给|把|先|直接|"
     r"保持|控制|限制|写|回答|回复|说|讲|标|注明|附上|列|带上?|附|改用|换成|多|少|只)"
 )
@@ -238,8 +238,10 @@ def _standing(text: str) -> bool:
 
 
 def _style(text: str) -> bool:
-    # mixed Chinese and English ("examples 用 JS 就行"): the words of either language
-    return bool(_STYLE_EN.search(text) or (_zh(text) and _STYLE_ZH.search(text)))
+    # mixed Chinese and English ("examples 用 JS 就行"): the words of either language; a
+    # name of several capitalised words is no style word ("换成 VS Code")
+    latin = re.sub(r"(?<=\S\s)\b[A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*)+", " ", text)
+    return bool(_STYLE_EN.search(latin) or (_zh(text) and _STYLE_ZH.search(text)))
 
 
 _ASKS_ZH = re.compile(
