@@ -1803,6 +1803,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         if not (f.key in _WORKPLACE_KEYS and f.value and semantic.is_generic_place(f.value))
     ]
     facts = _not_tools(facts)
+    facts = _rules_requested(facts)
     _added_duties(turn, facts)
     _duties(turn, facts)
     facts += _implied(turn, facts)
@@ -1834,6 +1835,19 @@ def _standing_rules(sentence: list[str], state: _State) -> tuple[list[ExtractedF
     if not facts:
         read = standing.task_clauses(sentence)  # "summarize the notes below": a one-off task
     return facts, read
+
+
+def _rules_requested(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A rule for the assistant is asked for: one the rule table or the classifier formed
+    from a clause not worded as a request ("24hr shifts so sometimes ill be slow to reply",
+    "每次买东西搬上去累死") is dropped (``standing.is_request``)."""
+    return [
+        f
+        for f in facts
+        if f.key != "assistant.constraint"
+        or f.metadata.get("formed_by") == "standing_rule"
+        or standing.is_request(f.content)
+    ]
 
 
 def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:

@@ -213,6 +213,14 @@ def _is_request(text: str, whole: str = "") -> bool:
     return bool(_ASKED_EN.search(core)) and bool(_STYLE_EN.search(core))
 
 
+def is_request(text: str) -> bool:
+    """True if ``text`` (one clause, or a rule as stored) is worded as a request to the
+    assistant: an imperative, a polite request or a question asking for something standing
+    — not a statement ("24hr shifts so sometimes I'll be slow to reply", "每次买东西搬上去累死")."""
+    core = _core(text)
+    return _is_request(core) or (_asks(core) and _asks_for_standing(core))
+
+
 def _is_occasion(text: str) -> bool:
     """A clause that only sets when a rule holds ("以后给我推荐餐厅的时候", "when you write
     code")."""
