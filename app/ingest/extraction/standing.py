@@ -45,7 +45,7 @@ _STYLE_EN = re.compile(
     r"|(?:one|two|three|four|five|a few) (?:sentences?|lines|paragraphs|bullets?|points)"
     r"|sentences?|paragraphs?|bullets?|bullet points?|numbered|lists?|tables?|markdown|headings?"
     r"|headers?|bold|format(?:ted|ting)?|plain text|prose|include|mention|specify|label|note"
-    r"|tone|casual(?:ly)?|formal(?:ly)?|informal|friendly|relaxed|warm|chatty|serious"
+    r"|tone|casual(?:ly)?|formal(?:ly)?|formalit(?:y|ies)|informal|friendly|relaxed|warm|chatty|serious"
     r"|professional|polite(?:ly)?|blunt(?:ly)?|honest(?:ly)?"
     r"|direct(?:ly)?|sugar-?coat\w*|soften\w*|gentle|gently|sarcas\w*|jokes?|humou?r|slang"
     r"|jargon|simple|simply|plain(?:ly)?|technical|layman'?s?|emojis?|emoticons?|exclamation"
@@ -238,7 +238,14 @@ def _one_off(text: str, standing: bool) -> bool:
         return True  # "帮我把这句翻译成英文：…": the text to work on follows
     if (_CONCRETE_ZH if zh else _CONCRETE_EN).search(core):
         return True
-    return not standing and bool((_TASK_ZH if zh else _TASK_EN).search(core))
+    if standing:
+        return False
+    if not zh:  # "Make the title shorter": a thing of its own, not the answers in general
+        # the noun phrase after "the", up to a comparative that says what to do with it
+        things = re.findall(r"\bthe\s+(\w+(?:\s+(?!\w+er\b)\w+)?)", core, re.I)
+        if any(not _STYLE_EN.search(t) for t in things):
+            return True
+    return bool((_TASK_ZH if zh else _TASK_EN).search(core))
 
 
 def _standing(text: str) -> bool:
