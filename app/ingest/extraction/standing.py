@@ -256,6 +256,7 @@ def _style(text: str) -> bool:
     # mixed Chinese and English ("examples 用 JS 就行"): the words of either language; a
     # name of several capitalised words is no style word ("换成 VS Code")
     latin = re.sub(r"(?<=\S\s)\b[A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*)+", " ", text)
+    latin = re.sub(r"\S+@\S+|\bhttps?://\S+|\b[\w-]+\.(?:com|org|net|io)\b", " ", latin)
     return bool(_STYLE_EN.search(latin) or (_zh(text) and _STYLE_ZH.search(text)))
 
 
@@ -302,10 +303,13 @@ def _formula(core: str) -> bool:
 
 def _continues(text: str, whole: str) -> bool:
     """A clause that goes on with the request before it rather than saying something of its
-    own: no subject of its own, not a request or question, not an occasion."""
+    own ("Use a relaxed, | friendly tone …", "Numbered lists please, | every time"): English,
+    no subject of its own, not a request or question, not an occasion."""
     core = _core(text)
-    own = _OWN_SUBJECT_ZH if _zh(core) else _OWN_SUBJECT_EN
-    mine = re.search(r"我" if _zh(core) else r"\b(?:I|I'm|I've|my)\b", core)
+    if _zh(core):
+        return False  # a Chinese clause after a comma says its own thing ("…，英文看着太累")
+    own = _OWN_SUBJECT_EN
+    mine = re.search(r"\b(?:I|I'm|I've|my)\b", core)
     return bool(core) and not (
         own.match(core) or mine or _asks(core) or _is_occasion(core) or _is_request(core, "")
     )
