@@ -127,7 +127,9 @@ _OWN_SUBJECT_ZH = re.compile(
 
 # a one-off task: a concrete object of its own, or a task verb
 _CONCRETE_EN = re.compile(
-    r"\b(?:this|these|those|that one|the following|following|above|below|attached|here's"
+    r"\b(?:this(?!\s+(?:year|month|week|weekend|morning|afternoon|evening|time|summer|winter"
+    r"|spring|fall|autumn|semester|term|season|quarter)\b)|these(?! days)|those|that one"
+    r"|the following|following|above|below|attached|here's"
     r"|here is|the (?:article|text|email|paragraph|essay|document|doc|code|file|message|link"
     r"|sentence|story|summary|list|draft|poem|letter|report)\b(?! you))\b",
     re.I,
@@ -141,7 +143,8 @@ _TASK_EN = re.compile(
     re.I,
 )
 _CONCRETE_ZH = re.compile(
-    r"这句|这段|这篇|这封|这份|这首|这个|这些|这张|这几|这道|这里|那句|那段|那篇|那个|下面|以下|"
+    r"这句|这段|这篇|这封|这份|这首|这个(?![月周星礼学季])|这些|这张|这几(?![天年个月周])|这道|这里|那句|"
+    r"那段|那篇|那个(?![月周星礼学季])|下面|以下|"
     r"上面|上述|刚才|刚刚|如下"
 )
 _TASK_ZH = re.compile(
