@@ -146,11 +146,17 @@ _ASPECTS = {
     ),
     "length": re.compile(
         r"简短|简洁|详细|啰嗦|字以内|\d+\s*字|长一点|短一点|\b(?:short|shorter|long|longer|brief"
-        r"|concise|detail(?:ed)?|verbose|length|\d+(?:-\d+)? (?:sentences|words|paragraphs))\b",
+        r"|concise|detail(?:ed)?|verbose|length|\d+(?:-\d+)? (?:sentences|words|paragraphs)"
+        r"|(?:one|two|three|four|five|a few) (?:sentences?|words|paragraphs)|essays?"
+        r"|walls? of text)\b|[一二两三四五六七八九十几\d]+句话?",
         re.I,
     ),
     "emoji": re.compile(r"表情|\bemojis?\b", re.I),
-    "tone": re.compile(r"正式|随意|口语化|语气|\b(?:formal|casual|tone|polite)\b", re.I),
+    "tone": re.compile(
+        r"正式|随意|口语化|语气|客气|委婉|官腔|\b(?:formal|casual|tone|polite|blunt|gentle|friendly"
+        r"|sugar-?coat\w*)\b",
+        re.I,
+    ),
     "format": re.compile(r"列表|表格|\b(?:bullet|bullets|table|tables|markdown|headings?)\b", re.I),
     "code": re.compile(
         r"\b(?:typescript|javascript|js|ts|python|java|golang|rust|kotlin|swift|ruby|php|c\+\+)\b",

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from app.arbitration.keys import key_spec
 from app.arbitration.values import MOVABLE_KEYS, activity_words, time_marks
-from app.ingest.extraction import segment, semantic
+from app.ingest.extraction import segment, semantic, standing
 from app.ingest.extraction.base import ExtractedFact, MemoryType, Turn
 from app.ingest.extraction.dates import (
     DateMatch,
@@ -1717,7 +1717,13 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             continue  # "如果我搬到深圳…", "if I ever burn out I might…": nothing is so
         relative: str | None = None  # the family member the sentence is about
         others = False  # the sentence is about someone outside the family, until "I…"
+        ruled, read = _standing_rules(sentence, state)  # "Bullet points please, always."
+        if ruled:
+            facts.extend(ruled)
+            formed.add(sid)
         for i, raw in enumerate(sentence):
+            if i in read:
+                continue
             if is_noise(raw):
                 state.last_family = None
                 continue
@@ -1799,6 +1805,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         if not (f.key in _WORKPLACE_KEYS and f.value and semantic.is_generic_place(f.value))
     ]
     facts = _not_tools(facts)
+    facts = _rules_requested(facts)
     _added_duties(turn, facts)
     _duties(turn, facts)
     facts += _implied(turn, facts)
@@ -1811,6 +1818,38 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts = _job_left(turn, facts)
     facts = _taken_back(turn, facts)
     return facts + _ended(turn, facts)
+
+
+def _standing_rules(sentence: list[str], state: _State) -> tuple[list[ExtractedFact], set[int]]:
+    """The standing rules for the assistant the sentence states, however worded
+    (``standing.standing_rules``), as ``assistant.constraint`` facts with the rule as the
+    value, and the indices of the clauses they were read from (no other rule reads them)."""
+    facts: list[ExtractedFact] = []
+    read: set[int] = set()
+    for rule in standing.standing_rules(sentence):
+        clause = _make_clause(", ".join(sentence[i] for i in rule.clauses), state.turn)
+        fact = _fact(state, clause, "assistant.constraint", rule.value, rule.text)
+        fact.metadata["formed_by"] = "standing_rule"
+        if standing.ends_rule(rule.text):
+            fact.metadata["changed"] = True  # "stop with the bullet points": see values.py
+        facts.append(fact)
+        read.update(rule.clauses)
+    if not facts:
+        read = standing.task_clauses(sentence)  # "summarize the notes below": a one-off task
+    return facts, read
+
+
+def _rules_requested(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A rule for the assistant is asked for: one the rule table or the classifier formed
+    from a clause not worded as a request ("24hr shifts so sometimes ill be slow to reply",
+    "每次买东西搬上去累死") is dropped (``standing.is_request``)."""
+    return [
+        f
+        for f in facts
+        if f.key != "assistant.constraint"
+        or f.metadata.get("formed_by") == "standing_rule"
+        or standing.is_request(f.content)
+    ]
 
 
 def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:

@@ -1,0 +1,463 @@
+"""Standing rules for the assistant, however they are worded.
+
+A user tells the assistant how to answer in many short ways — "Keep it short.", "Bullet
+points please, always.", "代码示例请加上注释", "回复别超过三句话", "以后给我推荐餐厅的时候，价格都标
+一下人均". This module decides, by the shape of a sentence rather than by its wording, whether
+its clauses are such a rule, and which words are the rule.
+
+A run of clauses of one sentence is a standing rule (``assistant.constraint``) when it is
+
+1. **a request to the assistant**: an imperative or a polite request (please / 请 / 麻烦 /
+   记得 / 别 / 不要 / 以后 …, "I want you to …", "could you always …"), not a statement with
+   a subject of its own ("我同事总是让AI回答得很简短", "I like short stories");
+2. **about how to answer**: it names a dimension of an answer (``_STYLE``: length, tone,
+   format, language, emoji, code and examples, units and prices, detail, what to include or
+   leave out) or says it stands (``_STANDING``: always / from now on / every time / 以后 / 每次
+   / 一律 / 都 / "when you answer …");
+3. **standing, not one-off**: a request with a concrete object of its own ("this", "the
+   following", "这句", "下面", a colon followed by the text) is a task, and so is a task verb
+   ("translate", "summarise", "write me a …", "帮我把", "给我写一首") unless the request says it
+   stands ("always translate technical terms", "以后帮我订酒店的时候…").
+
+A question is no rule unless it asks for something standing ("could you always format
+answers as bullet points?"). A clause that only sets the occasion ("以后给我推荐餐厅的时候",
+"when you recommend restaurants") belongs to the rule that follows it: the value is the
+occasion shortened ("推荐餐厅时") and the rule ("价格都标一下人均"), never the occasion alone.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+from app.ingest.extraction import semantic
+from app.ingest.extraction.filter import is_question, is_small_talk
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+# what an answer is made of: a rule about one of these is about how to answer
+_STYLE_EN = re.compile(
+    r"\b(?:short(?:er)?|brief(?:ly)?|concise(?:ly)?|succinct|long(?:er)?|length|detail(?:s|ed)?"
+    r"|verbose|wordy|ramble|rambling|waffle|essays?|walls? of text|novels?|to the point|tl;?dr"
+    r"|one[- ]liners?"
+    r"|\d+(?:\s*-\s*\d+)?\s+(?:sentences?|words|lines|paragraphs|bullets?|points)"
+    r"|(?:one|two|three|four|five|a few) (?:sentences?|lines|paragraphs|bullets?|points)"
+    r"|sentences?|paragraphs?|bullets?|bullet points?|numbered|lists?|tables?|markdown|headings?"
+    r"|headers?|bold|format(?:ted|ting)?|plain text|prose|include|mention|specify|label|note"
+    r"|tone|casual(?:ly)?|formal(?:ly)?|formalit(?:y|ies)|informal|friendly|relaxed|warm|chatty|serious"
+    r"|professional|polite(?:ly)?|blunt(?:ly)?|honest(?:ly)?"
+    r"|direct(?:ly)?|sugar-?coat\w*|soften\w*|gentle|gently|sarcas\w*|jokes?|humou?r|slang"
+    r"|jargon|simple|simply|plain(?:ly)?|technical|layman'?s?|emojis?|emoticons?|exclamation"
+    r"|english|chinese|mandarin|cantonese|spanish|french|german|japanese|korean|italian"
+    r"|portuguese|russian|arabic|hindi|language|code|snippets?|examples?|comments?|pseudocode"
+    r"|units?|metric|imperial|celsius|fahrenheit|kilomet(?:er|re)s?|miles|currency|prices?"
+    r"|sources?|citations?|links?|references?|summar(?:y|ies)|recap|disclaimers?|caveats?"
+    r"|pleasantries|small talk|preamble|intro(?:duction)?s?|conclusions?|step[- ]by[- ]step"
+    r"|answers?|repl(?:y|ies)|responses?|explanations?|explain|translations?)\b"
+    r"|\b(?:stop|quit|don'?t|do not|never|no more)\s+(?:\w+\s+)?call(?:ing)? me\b",
+    re.I,
+)
+_STYLE_ZH = re.compile(
+    r"简短|简洁|简单|精简|短一点|短点|长一点|详细|具体|啰嗦|啰嗦|废话|长篇大论|大段|字以内|\d+字|"
+    r"[二两三四五六七八九十几\d]+(?:句话?|段|条|行|点(?:以内|之内|以下))|一(?:句话?|段|条|行)|段落|分点|要点|列表|列出|表格|格式|加粗|标题|"
+    r"markdown|语气|口吻|正式|随意|口语|客气|官腔|套话|直接|直说|绕弯子|拐弯抹角|委婉|直白|婉转|幽默|玩笑|术语|通俗|"
+    r"白话|表情|emoji|中文|英文|英语|日语|韩语|法语|德语|繁体|简体|粤语|代码|示例|例子|举例|注释|"
+    r"伪代码|单位|公制|公里|摄氏|价格|人均|价钱|预算|来源|出处|链接|引用|总结|结论|原因|步骤|"
+    r"回答|回复|答案|解释|翻译|重点|拼音|公式|开场白|寒暄|客套|"
+    r"标上?|注明|备注|写上|加上|附上|带上|列出|说明|标注|注上|"
+    r"(?:别|不要|不许|别再|不要再)(?:叫|喊|称呼)我",
+    re.I,
+)
+
+# a request that says it stands
+_STANDING_EN = re.compile(
+    r"\b(?:always|never|ever|from now on|going forward|from here on(?: out)?|in (?:the )?future"
+    r"|every time|each time|whenever|by default|at all times|in (?:all )?(?:your|the) "
+    r"(?:answers?|repl(?:y|ies)|responses?|explanations?)|when(?:ever)? you (?:answer|reply"
+    r"|respond|write|explain|recommend|suggest|give|show|talk|speak|send|list|summari[sz]e"
+    r"|translate|quote|mention)|with me|to me|anymore|any more|no more|stop)\b",
+    re.I,
+)
+_STANDING_ZH = re.compile(
+    r"以后|今后|往后|之后都|从现在起|从现在开始|从今以后|从今天起|每次|每回|一律|永远|总是|始终|"
+    r"一直|凡是|任何时候|都|跟我说话|跟我聊天|和我说话|回答我|回复我|给我回答|给我回复|的时候|时候|"
+    r"再也|不要再|别再"
+)
+
+# a request of its own: imperative or polite
+_REQUEST_EN = re.compile(
+    r"^(?:(?:ok(?:ay)?|oh|and|also|btw|one more thing|just|pls|please|kindly|from now on"
+    r"|going forward|from here on(?: out)?|in (?:the )?future|always|never|for (?:every|each|all)"
+    r" \w+)[,:]?\s+)*"
+    r"(?:(?:don'?t|do not|never|always|no(?=\s+\w)|stop|avoid|quit|skip|drop|cut|keep|use|be"
+    r"|write|answer|reply|respond|give|show|put|add|include|leave|stick|format|list|explain|talk|speak"
+    r"|mention|cite|label|mark|convert|round|quote|sign|end|begin|start|tell|let|make|default"
+    r"|go|limit|lead|open|number|spell|lose|ditch|less|more|only|assume|switch"
+    r"|feel free|remember to|make sure|try to|please)\b"
+    r"|i (?:want|need|'d like|would like|prefer|'d prefer|would prefer) (?:you|your|it|answers)"
+    r"|(?:could|can|would|will) you (?:please )?(?:always|never|from now on|stop|keep|start"
+    r"|make sure)\b"
+    r"|you (?:should|must|need to|have to|can|could) (?:always|never|stop|keep|just|use|answer"
+    r"|reply|write|be|skip|give)\b)",
+    re.I,
+)
+# a noun phrase asked for: "Bullet points please", "Short answers only", "No emojis, ever"
+_ASKED_EN = re.compile(r"\b(?:please|pls|only|ever|always|every time|thanks)\b", re.I)
+_OWN_SUBJECT_EN = re.compile(
+    r"^(?:i|i'm|i've|i'll|i'd|my|we|we're|our|he|she|they|his|her|their|it's|this|that|there"
+    r"|the \w+ (?:is|are|was|were))\b",
+    re.I,
+)
+_REQUEST_ZH = re.compile(
+    r"请|麻烦|记得|务必|千万|一定要|别|不要|不用|不必|无需|不许|不准|禁止|避免|尽量|控制在|限制在|"
+    r"保持在|(?:就行|就好|即可|就可以)$|(?:一点|一些|(?<![\d一二两三四五六七八九十几半])点儿?)[吧啊哈呀]*$|"
+    r"^(?:(?:以后|今后|往后|每次|每回|一律|都|你|还有|另外|还是|那就|那|就)[，,]?)*(?:用|加|给|把|先|直接|"
+    r"保持|控制|限制|写|回答|回复|说|讲|标|注明|附上|列|带上?|附|改用|换成|多|少|只)"
+)
+# a subjectless clause of a sentence said to stand ("以后…，价格都标一下人均") is a request too
+_STANDING_LEAD_ZH = re.compile(
+    r"(?:^|[，,]\s*)(?:那|那就|还有|另外|对了)?[，,]?"
+    r"(?:以后|今后|往后|从现在起|从现在开始|从今以后|从今天起|每次|每回|一律)"
+)
+_OWN_SUBJECT_ZH = re.compile(
+    r"^(?:我(?!希望你|要你|需要你|想让你|想要你|请你)|我们|他|她|它|他们|她们|大家|别人|这[个些是]|那[个些是]|"
+    r"[\u4e00-\u9fff]{1,3}(?:觉得|认为|总是|老是|喜欢|讨厌))"
+)
+
+# a one-off task: a concrete object of its own, or a task verb
+_CONCRETE_EN = re.compile(
+    r"\b(?:this(?!\s+(?:year|month|week|weekend|morning|afternoon|evening|time|summer|winter"
+    r"|spring|fall|autumn|semester|term|season|quarter)\b)|these(?! days)|those|that one"
+    r"|the following|following|above|below|attached|here's"
+    r"|here is|the (?:article|text|email|paragraph|essay|document|doc|code|file|message|link"
+    r"|sentence|story|summary|list|draft|poem|letter|report)\b(?! you))\b",
+    re.I,
+)
+_TASK_EN = re.compile(
+    r"\b(?:translate|summari[sz]e|explain|describe|draft|compose|check|fix|debug|review|proofread|rewrite"
+    r"|rephrase|edit|look up|search|find|book|calculate|compute|compare|plan|help me|write me"
+    r"|write (?:a|an|me|some|the)|make me|create|generate|give me (?:a|an|some|one|two|three"
+    r"|\d+|ideas|examples of|a list)|tell me (?:a|about|what|how|why)|recommend (?:a|an|some|me)"
+    r"|suggest (?:a|an|some)|name (?:a|some|three)|come up with|brainstorm)\b",
+    re.I,
+)
+_CONCRETE_ZH = re.compile(
+    r"这句|这段|这篇|这封|这份|这首|这个(?![月周星礼学季])|这些|这张|这几(?![天年个月周])|这道|这里|那句|"
+    r"那段|那篇|那个(?![月周星礼学季])|下面|以下|"
+    r"上面|上述|刚才|刚刚|如下"
+)
+_TASK_ZH = re.compile(
+    r"帮我|替我|给我(?:写|做|翻|找|查|算|订|列|出|讲个|来)|写一|翻译一下|总结一下|检查一下|查一下|"
+    r"算一下|改一下|看一下|看看|推荐[一几]|找[一几]|讲一?个|来一?[首个段篇]|一下"
+)
+
+# the occasion a rule holds for: "以后给我推荐餐厅的时候", "when you recommend restaurants"
+_OCCASION_ZH = re.compile(r"^(?P<lead>.*?)(?P<what>[^，,]*?)(?:的时候|时候|时)$")
+_OCCASION_EN = re.compile(r"^(?:when(?:ever)?|each time|every time)\s+you\s+\S.*$", re.I)
+
+_LEAD_EN = re.compile(
+    r"^(?:(?:ok(?:ay)?|oh|and|also|btw|one more thing|pls|please|kindly|from now on|going forward"
+    r"|from here on(?: out)?|in (?:the )?future|could you|can you|would you|will you"
+    r"|i (?:want|need|'d like|would like) you to)[,:]?\s+)+",
+    re.I,
+)
+_TAIL_EN = re.compile(
+    r"[\s,.!~]*(?:\b(?:please|pls|thanks|thank you|ok|okay|from now on|going forward|every time"
+    r"|always|ever|in (?:the )?future)\b[\s,.!?~]*)*$",
+    re.I,
+)
+_LEAD_ZH = re.compile(
+    r"^(?:还有|另外|然后|对了|哦对|那就|那|可以|能不能|能否|可不可以|以后|今后|往后|从现在起|从现在开始|从今以后|从今天起|请你?|麻烦你?|"
+    r"记得|你)+[，,]?"
+)
+_TAIL_ZH = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯吗么~～\s。！!，,？?]+$")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A standing rule found in a sentence: ``value`` the rule in the user's words (occasion
+    shortened, lead-ins such as "please" / "以后" dropped; English lower-cased), ``text`` the
+    same in the user's casing, ``clauses`` the indices of the
+    sentence's clauses it was read from."""
+
+    value: str
+    text: str  # the rule as said (the value before English is lower-cased)
+    clauses: tuple[int, ...]
+
+
+def _zh(text: str) -> bool:
+    return bool(_HAN.search(text))
+
+
+def _core(text: str) -> str:
+    return text.strip().strip(" \t\"'“”‘’「」").rstrip("。.!！~～…").strip()
+
+
+def _is_request(text: str, whole: str = "") -> bool:
+    """An imperative or a polite request, not a statement with a subject of its own;
+    ``whole`` is the sentence the clause is part of."""
+    core = _core(text)
+    if semantic.is_about_others(core) or semantic.family_subject(core) is not None:
+        return False
+    if _zh(core):
+        if _OWN_SUBJECT_ZH.match(core):
+            return False
+        return bool(
+            _REQUEST_ZH.search(core)
+            or _STANDING_LEAD_ZH.search(whole)
+            or re.search(r"\b(?:please|pls)\b", core, re.I)  # "回答我的时候 please use …"
+        )
+    if _OWN_SUBJECT_EN.match(core):
+        return False
+    if _REQUEST_EN.match(core):
+        return True
+    # "Bullet points please, always", "Short answers only": a noun phrase asked for
+    return bool(_ASKED_EN.search(core)) and bool(_STYLE_EN.search(core))
+
+
+def is_request(text: str) -> bool:
+    """True if ``text`` (one clause, or a rule as stored) is worded as a request to the
+    assistant: an imperative, a polite request or a question asking for something standing
+    — not a statement ("24hr shifts so sometimes I'll be slow to reply", "每次买东西搬上去累死")."""
+    core = _core(text)
+    return _is_request(core) or (_asks(core) and _asks_for_standing(core))
+
+
+def _is_occasion(text: str) -> bool:
+    """A clause that only sets when a rule holds ("以后给我推荐餐厅的时候", "when you write
+    code")."""
+    core = _core(text)
+    if _zh(core):
+        return bool(re.search(r"(?:的时候|时候|时)$", core)) and len(core) <= 20
+    return bool(_OCCASION_EN.match(core))
+
+
+def _one_off(text: str, standing: bool) -> bool:
+    """A task with a concrete object of its own, or a task verb not said to stand."""
+    core = _core(text)
+    zh = _zh(core)
+    if re.search(r"[:：]\s*\S", core):
+        return True  # "帮我把这句翻译成英文：…": the text to work on follows
+    if (_CONCRETE_ZH if zh else _CONCRETE_EN).search(core):
+        return True
+    if standing:
+        return False
+    if not zh:  # "Make the title shorter": a thing of its own, not the answers in general
+        # the noun phrase after "the", up to a comparative that says what to do with it
+        things = re.findall(r"\bthe\s+(\w+(?:\s+(?!\w+er\b)\w+)?)", core, re.I)
+        if any(not _STYLE_EN.search(t) for t in things):
+            return True
+    return bool((_TASK_ZH if zh else _TASK_EN).search(core))
+
+
+def _standing(text: str) -> bool:
+    return bool((_STANDING_ZH if _zh(text) else _STANDING_EN).search(text))
+
+
+def _style(text: str) -> bool:
+    # mixed Chinese and English ("examples 用 JS 就行"): the words of either language; a
+    # name of several capitalised words is no style word ("换成 VS Code")
+    latin = re.sub(r"(?<=\S\s)\b[A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*)+", " ", text)
+    latin = re.sub(r"\S+@\S+|\bhttps?://\S+|\b[\w-]+\.(?:com|org|net|io)\b", " ", latin)
+    return bool(_STYLE_EN.search(latin) or (_zh(text) and _STYLE_ZH.search(text)))
+
+
+_ASKS_ZH = re.compile(
+    r"[吗嘛么呢？?]$|什么|怎么|为什么|为啥|哪|谁|是不是|能不能|可不可以|要不要|有没有|会不会"
+)
+
+
+def _asks(core: str) -> bool:
+    """A question (narrower than ``filter.is_question`` in Chinese, where "几个" counts
+    things in a request: "多举几个例子")."""
+    return bool(_ASKS_ZH.search(core)) if _zh(core) else is_question(core)
+
+
+def _asks_for_standing(text: str) -> bool:
+    """A question that asks for something standing ("could you always …", "以后能不能都…")."""
+    core = _core(text)
+    if _zh(core):
+        return bool(re.search(r"以后|今后|每次|一律|从现在", core))
+    return bool(re.match(r"^(?:could|can|would|will) you (?:please )?(?:always|never|from now on"
+                         r"|stop|start|keep|make sure)\b", core, re.I))  # fmt: skip
+
+
+def _clean(text: str) -> str:
+    core = _core(text)
+    if _zh(core):
+        core = _LEAD_ZH.sub("", core)
+        core = re.sub(r"^(?:给我|帮我|替我)(?=.{2,}(?:的时候|时候|时)$)", "", core)
+        core = re.sub(r"(?:的时候|时候)$", "时", core)
+        return _TAIL_ZH.sub("", core).strip()
+    core = _LEAD_EN.sub("", core)
+    core = _TAIL_EN.sub("", core)
+    return core.strip(" ,.?!")
+
+
+def _formula(core: str) -> bool:
+    """A courtesy, not a rule: "别客气", "不要紧", "别担心" — a request marker and a word or
+    two (Chinese); the English ones are small talk already ("no worries")."""
+    if not _zh(core):
+        return False
+    rest = re.sub(r"请|麻烦|记得|务必|千万|别|不要|不用|不必|无需|了|啦|哈|啊|呀|吧|～|~", "", core)
+    return len(rest) <= 2
+
+
+def _continues(text: str, whole: str) -> bool:
+    """A clause that goes on with the request before it rather than saying something of its
+    own ("Use a relaxed, | friendly tone …", "Numbered lists please, | every time"): English,
+    no subject of its own, not a request or question, not an occasion."""
+    core = _core(text)
+    if _zh(core):
+        return False  # a Chinese clause after a comma says its own thing ("…，英文看着太累")
+    own = _OWN_SUBJECT_EN
+    mine = re.search(r"\b(?:I|I'm|I've|my)\b", core)
+    return bool(core) and not (
+        own.match(core) or mine or _asks(core) or _is_occasion(core) or _is_request(core, "")
+    )
+
+
+# a rule that ends one before it ("stop with the bullet points", "别再用英文了", "no more emojis")
+_ENDS_RULE = re.compile(
+    r"\b(?:stop|quit|no more|no longer|anymore|any more|instead|enough with|drop the|ditch the"
+    r"|never ?mind)\b"
+    r"|别再|不要再|不用再|不再|不用了|改成|改为|换成|改用|算了|还是",
+    re.I,
+)
+
+
+def ends_rule(text: str) -> bool:
+    """True if a rule says it ends or replaces an earlier one of the same kind ("stop with
+    the bullet points, just write paragraphs", "别再用英文了"); ``values._replaced_rules``
+    then freezes the user's active rules that share an aspect with it."""
+    return bool(_ENDS_RULE.search(text))
+
+
+# what a rule is about: two requests of one sentence about the same thing are one rule
+# said twice ("no bullet points, just normal paragraphs", "不用客气，直接说重点"); about
+# different things, two rules ("不要用比喻，控制在三句话以内")
+_ASPECTS = {
+    "format": re.compile(
+        r"bullets?|lists?|numbered|tables?|markdown|headings?|paragraphs?|prose|plain text|列表|"
+        r"分点|要点|表格|大段|段落|标题|加粗",
+        re.I,
+    ),
+    "length": re.compile(
+        r"short|brief|concise|succinct|long|length|detail|verbose|wordy|ramble|sentences?|words"
+        r"|essays?|walls? of text"
+        r"|简短|简洁|精简|详细|啰嗦|废话|长篇|句话|字以内|\d+字|短一点|长一点",
+        re.I,
+    ),
+    "tone": re.compile(
+        r"tone|casual|formal|friendly|relaxed|polite|blunt|honest|direct|sugar-?coat|soften"
+        r"|gentle|pleasantries|客气|官腔|套话|直接|直说|绕弯子|委婉|直白|语气|口吻|正式|随意|客套|寒暄|夸",
+        re.I,
+    ),
+    "emoji": re.compile(r"emojis?|emoticons?|表情", re.I),
+    "code": re.compile(r"code|snippets?|examples?|comments?|代码|示例|例子|注释", re.I),
+    "units": re.compile(r"units?|metric|imperial|celsius|fahrenheit|单位|公制|摄氏", re.I),
+}
+# a request that restates the one before it from the other side ("…, just write paragraphs")
+_RESTATES = re.compile(r"^(?:just|only|instead|rather|simply|直接|而是|就|只)", re.I)
+
+
+def _aspects(text: str) -> set[str]:
+    return {name for name, words in _ASPECTS.items() if words.search(text)}
+
+
+def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[Rule]:
+    """The standing rules for the assistant the clauses of ``sentence`` state (``[]`` for
+    none), in order.
+
+    ``sentence`` is one sentence split into clauses (``rules.split_clauses``). A rule is
+    read from a request clause, the clauses that go on with it, and an occasion clause in
+    front of it; a request that restates the one before it (same aspect, or "just …" /
+    "直接…") joins that rule. Clauses that state something else ("I can't do feet and
+    inches") are left for the other stages. A sentence about someone else
+    (``about_others``), a one-off task or a question that asks for nothing standing gives
+    ``[]``.
+    """
+    if about_others or not sentence:
+        return []
+    whole = " ".join(sentence)
+    said_to_stand = _standing(whole)
+    groups: list[list[int]] = []
+    occasion: list[int] = []
+    taken: set[int] = set()
+    for i, raw in enumerate(sentence):
+        if i in taken:
+            continue
+        core = _core(raw)
+        if not core or is_small_talk(core):
+            continue
+        if _is_occasion(core):
+            occasion.append(i)
+            continue
+        if _asks(core) and not _asks_for_standing(core):
+            return []
+        asked = _asks(core) and _asks_for_standing(core)  # "可以以后都用中文回答我吗"
+        if not (_is_request(core, whole) or asked) or _formula(core):
+            continue
+        if _one_off(core, said_to_stand):
+            return []
+        # clauses that go on with the request ("Use a relaxed, friendly tone …"): no subject
+        # of their own, no request of their own
+        more = list(
+            itertools.takewhile(
+                lambda j: _continues(sentence[j], whole), range(i + 1, len(sentence))
+            )
+        )
+        span = " ".join([core, *[sentence[j] for j in more]])
+        if not (_style(span) or (occasion and _style(whole))):
+            continue
+        taken.update([i, *more])
+        group = [i, *more]
+        if groups and (
+            _RESTATES.match(_clean(core) or core)
+            or _aspects(" ".join(sentence[j] for j in groups[-1])) & _aspects(span)
+        ):
+            groups[-1] += group
+            continue
+        # an occasion in front of the rule belongs to it
+        lead = [o for o in occasion if o < i and not any(o in g for g in groups)]
+        groups.append([*lead, *group])
+    zh = _zh(whole)
+    out: list[Rule] = []
+    for group in groups:
+        parts = [p for p in (_clean(sentence[i]) for i in sorted(group)) if p]
+        value = ("，" if zh else ", ").join(parts)
+        if zh:
+            value = re.sub(r"时，", "时", value)
+        if len(value) >= 2:
+            out.append(Rule(value if zh else value.lower(), value, tuple(sorted(group))))
+    return out
+
+
+def task_clauses(sentence: list[str]) -> set[int]:
+    """The clauses of ``sentence`` that ask for a one-off task on a concrete object of its own
+    ("Summarize the meeting notes below in three bullets", "把下面这段改成更正式的语气", "can
+    you check this code?"): a request or a task verb with "this" / "below" / "这段" / "下面"
+    or the text after a colon, and no statement of the user's in it ("keep this in mind:
+    I'm vegan" is not one). Nothing is formed from them."""
+    out: set[int] = set()
+    for i, raw in enumerate(sentence):
+        core = _core(raw)
+        zh = _zh(core)
+        mine = r"(?<![帮给替跟和对让])我(?!的)" if zh else r"\b(?:I|I'm|I've|we|we're)\b"
+        if not core or re.search(mine, core):
+            continue
+        if out:
+            out.add(i)  # what follows the task in its sentence is its material
+            continue
+        if not (
+            (_CONCRETE_ZH if zh else _CONCRETE_EN).search(core) or re.search(r"[:：]\s*\S", core)
+        ):
+            continue
+        lead = _LEAD_ZH.sub("", core) if zh else _LEAD_EN.sub("", core)
+        task = _TASK_ZH if zh else _TASK_EN
+        if (task.match(lead) or task.search(core) or _is_request(core)) and (
+            zh or re.match(r"^(?:(?:please|pls|can|could|would|will)\s+(?:you\s+)?)?\w+", lead)
+        ):
+            out.add(i)
+    return out
