@@ -363,6 +363,13 @@ def _fact(
     else:
         is_correction = correction or bool(retracts) or clause.marker or state.correction
     date = clause.date if dated else None
+    frame = semantic.time_frame(clause.raw) if key in _NOT_NOW else None
+    if frame == "future" and key == "residence.city":
+        # "我下个月要搬去北京": a move still to come is a plan; the city of now stays
+        key, kind, value, date = "plan", "event", clause.text, clause.date
+        content, retracts, is_correction = _content(clause), [], False
+    elif frame is not None:
+        metadata = {**(metadata or {}), "frame": frame}
     return ExtractedFact(
         type=kind,
         content=content.strip(),
@@ -1804,6 +1811,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         for f in facts
         if not (f.key in _WORKPLACE_KEYS and f.value and semantic.is_generic_place(f.value))
     ]
+    facts = _not_now(facts)
     facts = _not_tools(facts)
     facts = _rules_requested(facts)
     _added_duties(turn, facts)
@@ -1818,6 +1826,31 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts = _job_left(turn, facts)
     facts = _taken_back(turn, facts)
     return facts + _ended(turn, facts)
+
+
+# keys whose value holds now, and so not when the clause says it held before or comes later
+_NOT_NOW = frozenset(
+    ("residence.city", "work.employer", "work.role", "work.location", "schedule.habit",
+     "preference.likes", "preference.drink", "tech.preferred", "diet.avoid", "diet.style")
+)  # fmt: skip
+# of which a simple past verb ("I lived in Rome") already says so
+_PAST_BY_VERB = frozenset(("residence.city", "work.employer", "work.role", "work.location"))
+
+
+def _not_now(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts`` without what held only before ("I lived in Rome for five years before that",
+    "Before Google I was at Amazon", "I used to smoke every day", "我以前在北京住过十年": the
+    turn's episode keeps the words; they replace nothing of now). The frame is
+    ``semantic.time_frame`` of the fact's clause (``metadata["frame"]``, set by ``_fact``,
+    which makes a move still to come a plan: "我下个月要搬去北京")."""
+    out = []
+    for fact in facts:
+        frame = fact.metadata.pop("frame", None)
+        held_before = frame == "past" or (frame == "past-verb" and fact.key in _PAST_BY_VERB)
+        if held_before and not fact.retracts:
+            continue
+        out.append(fact)
+    return out
 
 
 def _standing_rules(sentence: list[str], state: _State) -> tuple[list[ExtractedFact], set[int]]:

@@ -1386,6 +1386,8 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
             places = [p for p in zh_entities(text, ("ns",)) if segment.is_place(p)]
         else:
             places = cap_spans(text)
+            if family == "residence" and not _LIVING_EN.search(text):
+                places = []  # "We have a summer house in Paris": owned, not lived in
             if not places and re.search(r"\b(?:liv|mov|relocat|based|stay)", text, re.I):
                 m = _LOWER_PLACE.search(text)
                 places = [m.group(1)] if m else []
@@ -1524,6 +1526,50 @@ def routine_value(value: str) -> str:
     if m := _ROUTINE_TIME_FIRST_EN.match(text):
         text = f"{_ROUTINE_LEAD_EN.sub('', m.group('rest'))} {m.group('t')}"
     return _ROUTINE_LEAD_EN.sub("", text).strip()
+
+
+# when a clause's fact held: "used to", "before that", "以前", "住过" — no longer; "下个月要搬去",
+# "moving to … next month" — not yet
+_PAST_EN = re.compile(
+    r"\b(?:used to|before (?:that|then|this|[A-Z][\w&]*)|back then|back in \d{4}|previously"
+    r"|formerly|in the past|\d+ years ago|as a kid|when i was (?:a kid|young|little|younger"
+    r"|in (?:college|school|university)))\b"
+)
+_PAST_EN_VERB = re.compile(
+    r"(?<!'ve )(?<!have )\b(?:i|we) (?:lived|worked|was (?:at|in|based|working|living)"
+    r"|were (?:at|in|based|working|living))\b",
+    re.I,
+)
+_PAST_ZH = re.compile(r"以前|之前|过去|曾经|当年|小时候|早年|那时候?|[住待干做呆]过")
+_FUTURE_MOVE = re.compile(
+    r"\b(?:moving to|will (?:move|be moving|relocate)|going to (?:move|relocate)"
+    r"|plan(?:ning)? to (?:move|relocate))\b|(?:打算|准备|计划|将要|要|想)(?:搬|移居|定居)",
+    re.I,
+)
+
+
+def time_frame(text: str) -> str | None:
+    """``"past"`` when ``text`` says what held before and holds no more ("I lived in Rome for
+    five years before that", "Before Google I was at Amazon", "I used to smoke", "我以前在北京
+    住过十年"), ``"past-verb"`` when only a simple past verb of living or working says so ("I
+    lived in Rome"), ``"future"`` when it says a move still to come ("我下个月要搬去北京", "I'm
+    moving to Munich"), else None."""
+    if _PAST_EN.search(text) or _PAST_ZH.search(text):
+        return "past"
+    if _PAST_EN_VERB.search(text):
+        return "past-verb"
+    if _FUTURE_MOVE.search(text):
+        return "future"
+    return None
+
+
+# words that say where the user lives: "I live in", "moved to", "based in", "I'm in Berlin now"
+_LIVING_EN = re.compile(
+    r"\b(?:liv\w*|mov\w*|relocat\w*|based|resid\w*|stay\w*|settled|home(?:town)? is|from"
+    r"|(?:i'?m|i am|we'?re|we are) (?:now |still |currently )?(?:in|at|out in|down in|up in)"
+    r"|(?:in|at) [A-Z]\w+ (?:now|these days|nowadays))\b",
+    re.I,
+)
 
 
 _SUBJECT_WORDS = frozenset(("i", "i'm", "im", "i've", "me", "my", "is", "am", "was", "so", "and"))
