@@ -460,12 +460,21 @@ _DENIAL_LEAD = re.compile(
 )
 
 
+# words after the denied phrase that are not part of it: "I'm not celiac after all"
+_DENIAL_TAIL = re.compile(
+    r"(?:\s+(?:after all|any ?more|at all|actually|really|though|either|haha|lol|then))+$", re.I
+)
+
+
 def denied_values(olds: Sequence[Memory], phrases: Sequence[str]) -> list[str]:
     """The values of ``olds`` of ``DENIED_KEYS`` that a phrase of what the user says they are
     not (``semantic.denied``) is, once its leading words ("a", "allergic to", "from") and a
     Chinese 人 are dropped: "allergic to penicillin" is "penicillin", "Alex's brother" is not
     "Alex", "in Boston this week" is not "Boston"."""
-    said = {normalize_value(re.sub(r"人$", "", _DENIAL_LEAD.sub("", p.strip()))) for p in phrases}
+    said = {
+        normalize_value(re.sub(r"人$", "", _DENIAL_TAIL.sub("", _DENIAL_LEAD.sub("", p.strip()))))
+        for p in phrases
+    }
     return list(
         dict.fromkeys(
             m.value

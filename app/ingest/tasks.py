@@ -17,7 +17,7 @@ from app.arbitration.service import Outcome, normalize_text
 from app.arbitration.values import DENIED_KEYS, ENDED_KEYS, denied_values, ended_values
 from app.db.models import Job, Memory, Message
 from app.ingest.episodes import episode_draft, inherited_half_life, is_episode, with_context
-from app.ingest.extraction import semantic
+from app.ingest.extraction import semantic, standing
 from app.ingest.extraction.base import ExtractedFact, Turn
 from app.ingest.extraction.cues import Cues, TurnCues, turn_cues
 from app.ingest.extraction.filter import is_worth_remembering
@@ -603,6 +603,12 @@ def _addon_fact(
     key. ``None`` when neither. A number or an address is looked for in the whole
     turn ``said`` ("座机也留一个吧，010-6655 7788")."""
     keys = list(dict.fromkeys(e.key for e in earlier))
+    if semantic.is_negated(sentence):  # "也不吃甜" after "我喜欢吃辣" is no second liking
+        keys = [k for k in keys if k in semantic.NEGATIVE_KEYS]
+    if "assistant.constraint" in keys and standing.is_one_off(sentence):
+        keys.remove("assistant.constraint")  # "Also, translate this into French: …"
+    if not keys:
+        return None
     for key in keys:
         held = {(e.value or "").lower() for e in earlier if e.key == key}
         value = semantic.addon_value(key, said if key.startswith("contact.") else sentence)

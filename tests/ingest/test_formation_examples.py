@@ -51,13 +51,13 @@ async def test_a_pet_named_in_the_middle_of_the_sentence_zh_and_en(tenant: Tenan
     assert await _active(tenant, "zh", "pets.name") == ["馒头"]
     assert await _active(tenant, "zh", "pets.kind") == ["猫"]
     await tenant.say("en", "s1", "I have a cat named Rex.")
-    assert await _active(tenant, "en", "pets.name") == ["rex"]
+    assert await _active(tenant, "en", "pets.name") == ["Rex"]
 
 
 async def test_a_second_pet_is_an_addition_not_a_replacement(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I have a cat named Tom.", at=T1)
     await tenant.say("u", "s1", "I also have a dog called Rex", at=T2)
-    assert sorted(await _active(tenant, "u", "pets.name")) == ["rex", "tom"]
+    assert sorted(await _active(tenant, "u", "pets.name")) == ["Rex", "Tom"]
     assert sorted(await _active(tenant, "u", "pets.kind")) == ["cat", "dog"]
     assert await _frozen(tenant, "u", "pets.name") == []
 
@@ -394,7 +394,7 @@ async def test_a_pet_that_is_someone_elses_is_withdrawn_en_and_zh(tenant: Tenant
     await tenant.say("en", "s1", "I have a dog called Bruno.", at=T1)
     await tenant.say("en", "s2", "No, sorry, Bruno is my neighbour's dog, not mine.", at=T2)
     assert [v for v in await _active(tenant, "en", "pets.name") if v] == []
-    assert await _frozen(tenant, "en", "pets.name") == ["bruno"]
+    assert await _frozen(tenant, "en", "pets.name") == ["Bruno"]
     await tenant.say("zh", "s1", "我养了一只仓鼠叫团子", at=T1)
     await tenant.say("zh", "s2", "不对，团子是我室友的，我自己没养", at=T2)
     assert [v for v in await _active(tenant, "zh", "pets.name") if v] == []

@@ -131,7 +131,7 @@ def test_birthday_and_age() -> None:
 
 def test_pets_and_family() -> None:
     fact = one("I have a dog named Rex", "pets.name")
-    assert fact.value == "rex" and "Rex" in fact.content
+    assert fact.value == "Rex" and "Rex" in fact.content
     fact = one("my daughter's name is Emma", "family.member")
     assert fact.value == "emma" and fact.metadata["relation"] == "daughter"
 

@@ -246,8 +246,16 @@ def _zh_content(text: str) -> str:
 
 
 _NAMED_KEYS = frozenset(
-    ("education.school", "work.employer", "residence.city", "hometown", "work.location")
+    ("education.school", "work.employer", "residence.city", "hometown", "work.location",
+     "pets.name")
+)  # fmt: skip
+# what follows a value and is not part of it: a reason, a concession, a relative clause ("hiking
+# because it clears my head", "green tea though"); for a place, who lives there with the user
+_VALUE_TAIL_EN = re.compile(
+    r"\s+(?:because|since|so that|which|who|while|although|though|cause|cuz|but)\b.*$", re.I
 )
+_PLACE_TAIL_EN = re.compile(r"\s+with\s+(?:my|our|his|her|their|the)\b.*$", re.I)
+_FREE_TEXT_KEYS = frozenset(("schedule.habit", "assistant.constraint", "event", "plan"))
 
 
 def _norm(value: str, key: str | None) -> str:
@@ -260,13 +268,22 @@ def _norm(value: str, key: str | None) -> str:
         value = value.strip() if key in _NAMED_KEYS and len(trimmed) < 2 else trimmed
     value = re.sub(r"^(?:a|an|the|some)\s+", "", _EN_TAIL.sub("", value), flags=re.I)
     value = value.strip(" ，,。.!！")
+    if key not in _FREE_TEXT_KEYS and _LATIN.match(value):
+        value = _VALUE_TAIL_EN.sub("", value)
+    if key in ("residence.city", "hometown", "work.location"):
+        value = _PLACE_TAIL_EN.sub("", value)
     if key in _NAMED_KEYS:  # "ORG1 in 2015" is ORG1: the date is when, not what
         value = semantic.strip_dates(value)
     if key == "schedule.habit":
         value = semantic.routine_value(value)
     spec = key_spec(key)
-    if spec is not None and spec.cardinality == "multi" and _LATIN.search(value):
-        value = value.lower()
+    if (
+        spec is not None
+        and spec.cardinality == "multi"
+        and _LATIN.search(value)
+        and key != "pets.name"
+    ):
+        value = value.lower()  # a pet's name keeps its capital ("Max")
     return value
 
 
@@ -2274,7 +2291,7 @@ def _whole_sentences(
     return out
 
 
-_NAMED_KEYS = frozenset(("work.employer", "residence.city", "education.school", "pets.name"))
+_WITHDRAWN_BY_NAME = frozenset(("work.employer", "residence.city", "education.school", "pets.name"))
 
 
 def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -2293,7 +2310,7 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if not quit_values:
         return []
     key = semantic.withdrawal_key(turn.content)
-    if key in _NAMED_KEYS:
+    if key in _WITHDRAWN_BY_NAME:
         # an employer, a city, a school or a pet given up is a name: in English, capitalised
         # ("quit Hooli"), not a clause ("quit - your words motivate me")
         quit_values = [v for v in quit_values if not _LATIN.match(v) or v[:1].isupper()]

@@ -1173,8 +1173,9 @@ def _phrase_zh(text: str, cues: str) -> str:
 _CUES: dict[str, tuple[str, str]] = {
     # family: (english cue verbs, chinese cue verbs) — the value is what follows the last cue
     "likes": (
-        r"\blove\b|\blike\b|\benjoy\b|\binto\b|fan of|favou?rite(?: [\w-]+){0,3} (?:is|are|=)"
-        r"|\bfav(?: [\w-]+){0,2} (?:is|=)|obsessed with|\bis my\b|\bare my\b|\bdig\b|hooked on",
+        r"in love with|\blove\b|\blike\b|\benjoy\b|\binto\b|fan of"
+        r"|favou?rite(?: [\w-]+){0,3} (?:is|are|=)|\bfav(?: [\w-]+){0,2} (?:is|=)|obsessed with"
+        r"|\bis my\b|\bare my\b|\bdig\b|hooked on",
         r"喜欢(?:吃|喝|看|听|玩|去)?|爱(?:吃|喝|看|听|玩)?|最爱|迷上了?|热爱|是[^，,]{0,6}迷|着迷于",
     ),
     "dislikes": (
@@ -1275,6 +1276,15 @@ _GONE = re.compile(
     r"|lost interest|forgot|forgotten|done with|cured)\b",
     re.I,
 )
+# keys whose value is itself negative: a negated add-on ("no beef either") may take them
+NEGATIVE_KEYS = frozenset(("diet.avoid", "preference.dislikes", "assistant.constraint"))
+
+
+def is_negated(text: str) -> bool:
+    """True if ``text`` holds a negation ("not", "no", "never", "n't", 不, 没, 别, 无)."""
+    return bool(_NEGATED.search(text))
+
+
 _MOVING_FAMILIES = frozenset(("work", "residence", "hometown", "education"))
 # families whose fact is itself negative (avoiding, disliking, a rule for the assistant)
 _NEGATIVE_FAMILIES = frozenset(("avoid", "dislikes", "constraint"))

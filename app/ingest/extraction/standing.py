@@ -251,6 +251,13 @@ def _one_off(text: str, standing: bool) -> bool:
     return bool((_TASK_ZH if zh else _TASK_EN).search(core))
 
 
+def is_one_off(text: str) -> bool:
+    """True if ``text`` asks for a one-off task rather than a standing rule ("translate this
+    into French: …", "帮我写一封请假邮件"): a concrete object of its own, or a task verb with
+    no word that says it stands."""
+    return _one_off(text, _standing(text))
+
+
 def _standing(text: str) -> bool:
     return bool((_STANDING_ZH if _zh(text) else _STANDING_EN).search(text))
 

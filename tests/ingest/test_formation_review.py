@@ -1,0 +1,61 @@
+"""Memories a reviewer found wrong or lost, each the right value now — through the HTTP API:
+a negated add-on is no second liking, a one-off request after a rule is no rule, a denial
+followed by "after all" withdraws, and a value leaves out its reason, its "though" and who
+lives there with the user; a pet's name keeps its capital."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.conftest import TenantCtx
+
+T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-01T09:05:00+08:00"
+
+
+async def _memories(t: TenantCtx, user: str, **params: str) -> list[dict[str, Any]]:
+    r = await t.client.get(f"{t.user(user)}/memories", params=params, headers=t.headers)
+    assert r.status_code == 200, r.text
+    return [m for m in r.json()["items"] if m["type"] != "episode"]
+
+
+async def _values(t: TenantCtx, user: str, key: str, status: str = "active") -> list[str]:
+    return sorted(m["value"] for m in await _memories(t, user, key=key, status=status))
+
+
+async def test_a_negated_add_on_is_no_second_liking(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我喜欢吃辣", at=T1)
+    await tenant.say("u", "s1", "也不吃甜", at=T2)
+    assert await _values(tenant, "u", "preference.likes") == ["辣"]
+    # a negated add-on of a negative key is one
+    await tenant.say("v", "s1", "I don't eat lamb", at=T1)
+    await tenant.say("v", "s1", "no veal either", at=T2)
+    assert await _values(tenant, "v", "diet.avoid") == ["lamb", "veal"]
+
+
+async def test_a_one_off_request_after_a_rule_is_no_rule(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "Always answer in English.", at=T1)
+    rules = await _memories(tenant, "u", key="assistant.constraint", status="active")
+    await tenant.say("u", "s1", "Also, translate this into French: bonjour mes amis", at=T2)
+    assert await _memories(tenant, "u", key="assistant.constraint", status="active") == rules
+
+
+async def test_a_denial_followed_by_after_all_withdraws(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I'm celiac", at=T1)
+    assert await _values(tenant, "u", "health.condition") == ["celiac"]
+    await tenant.say("u", "s2", "Turns out I'm not celiac after all, it was a misdiagnosis", at=T2)
+    assert await _values(tenant, "u", "health.condition", "frozen") == ["celiac"]
+    assert [m["value"] for m in await _memories(tenant, "u", status="active")] == [None]
+
+
+async def test_a_value_leaves_out_its_reason_and_who_lives_there(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I live in New York City with my partner", at=T1)
+    await tenant.say("u", "s1", "I really like hiking because it clears my head", at=T1)
+    await tenant.say("u", "s1", "I like green tea though", at=T1)
+    await tenant.say("u", "s1", "I'm in love with Italian food", at=T1)
+    assert await _values(tenant, "u", "residence.city") == ["New York City"]
+    assert await _values(tenant, "u", "preference.likes") == ["green tea", "hiking", "italian food"]
+
+
+async def test_a_pets_name_keeps_its_capital(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "My dog is called Max", at=T1)
+    assert await _values(tenant, "u", "pets.name") == ["Max"]
