@@ -51,6 +51,8 @@ class MessageIn(BaseModel):
     def _no_nul(cls, value: str) -> str:
         if "\x00" in value:
             raise ValueError("must not contain NUL characters")
+        if not value.strip():
+            raise ValueError("must not be blank")  # as a memory's content (POST /memories)
         return value
 
     @field_validator("name")

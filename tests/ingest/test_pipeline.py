@@ -149,6 +149,7 @@ async def test_messages_validation(tenant: TenantCtx) -> None:
         {"messages": []},
         {"messages": [{"role": "robot", "content": "x"}]},
         {"messages": [{"role": "user", "content": ""}]},
+        {"messages": [{"role": "user", "content": " \n\t "}]},
         {"messages": [{"role": "user", "content": "x", "occurred_at": "2026-01-01T10:00:00"}]},
         {"messages": [{"role": "user", "content": "a\u0000b"}]},
         {"messages": [{"role": "user", "content": "x" * 8001}]},
