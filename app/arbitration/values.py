@@ -171,14 +171,34 @@ def rule_aspects(text: str) -> set[str]:
     return {name for name, words in _ASPECTS.items() if words.search(text)}
 
 
+_RULE_FILLER = re.compile(
+    r"\b(?:answers?|repl(?:y|ies)|responses?|please|always|never|anymore|need|don'?t|stop|use"
+    r"|using|write|with|your|from|when|just|more|less|that|this|them|they)\b"
+    r"|回答|回复|以后|不用|不要|别再|再|了|的|都|请|一下|时候|时",
+    re.I,
+)
+
+
+def _rule_words(text: str) -> set[str]:
+    """What a rule is about beyond the words of any rule: its English words of four letters
+    or more and its Chinese character pairs ("推荐餐厅时标一下人均" → 推荐, 荐餐, 餐厅, 人均)."""
+    body = _RULE_FILLER.sub(" ", text.lower())
+    words = {w for w in re.findall(r"[a-z]{4,}", body)}
+    for run in re.findall(r"[\u4e00-\u9fff]+", body):
+        words |= {run[i : i + 2] for i in range(len(run) - 1)}
+    return words
+
+
 async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
     """A rule for the assistant that says it changed something (``metadata["changed"]``, set
     by the extractor: "actually, you can write longer answers" after "keep it short",
     "还是用中文回答吧" after "以后回答都用英文", "never mind, examples in JS" after "give
-    TypeScript examples") replaces the user's active rules of the same kind (``_ASPECTS``)."""
+    TypeScript examples") replaces the user's active rules of the same kind (``_ASPECTS``), or
+    that share two of its words (``_rule_words``: "推荐餐厅不用再标人均了" after "推荐餐厅时标一下
+    人均")."""
     mine = rule_aspects(cand.content)
     changed = bool((cand.metadata or {}).get("changed"))
-    if not mine or not changed:
+    if not changed:
         return
     olds = await repo.active_with_keys(["assistant.constraint"], cand.scope, cand.scope_id)
     stale = [
@@ -186,7 +206,10 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
         for old in olds
         if not _same_turn(cand, old)
         and normalize_value(old.content) != normalize_value(cand.content)
-        and mine & rule_aspects(old.content)
+        and (
+            mine & rule_aspects(old.content)
+            or len(_rule_words(cand.content) & _rule_words(old.content)) >= 2
+        )
     ]
     if stale:
         cand.is_correction = True

@@ -59,3 +59,15 @@ async def test_a_value_leaves_out_its_reason_and_who_lives_there(tenant: TenantC
 async def test_a_pets_name_keeps_its_capital(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "My dog is called Max", at=T1)
     assert await _values(tenant, "u", "pets.name") == ["Max"]
+
+
+async def test_a_rule_that_ends_one_about_the_same_thing_replaces_it(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "以后推荐餐厅的时候标一下人均", at=T1)
+    (old,) = await _memories(tenant, "u", key="assistant.constraint", status="active")
+    await tenant.say("u", "s1", "推荐餐厅不用再标人均了", at=T2)
+    frozen = await _memories(tenant, "u", key="assistant.constraint", status="frozen")
+    assert [m["id"] for m in frozen] == [old["id"]]
+    # a rule about something else stays
+    await tenant.say("v", "s1", "Keep your answers short.", at=T1)
+    await tenant.say("v", "s1", "Actually, answer in German from now on.", at=T2)
+    assert await _memories(tenant, "v", key="assistant.constraint", status="frozen") == []
