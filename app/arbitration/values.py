@@ -454,7 +454,7 @@ ENDED_KEYS = (
 # the keys whose active value what the user says they are not may be ("I'm not Alex", "I'm not
 # actually allergic to penicillin", "我其实不是南京人")
 DENIED_KEYS = ("name.full", "name.nickname", "hometown", "health.allergy", "health.condition",
-               "diet.style")  # fmt: skip
+               "diet.style", "family.member")  # fmt: skip
 _DENIAL_LEAD = re.compile(
     r"^(?:(?:a|an|the|really|actually|allergic to|intolerant to|from|called|named)\s+)+", re.I
 )
@@ -490,6 +490,30 @@ def ended_values(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[st
             and m.value
             and normalize_value(m.value) not in kept
             and any(_mentions(m.value, t) for t in texts)
+        )
+    )
+
+
+# the keys of what the user decided or means to do: ended by a clause that drops it and names
+# it by one of its names ("I withdrew from Chicago", "Flutter 那个方案被老板否了")
+NAMED_PLAN_KEYS = ("plan", "task.decision")
+
+
+def named_plans(olds: Sequence[Memory], names: Sequence[str], said: Iterable[str]) -> list[str]:
+    """The values of ``olds`` (active memories of ``NAMED_PLAN_KEYS``) that hold one of
+    ``names`` — the names said in a clause that drops or rejects something
+    (``semantic.anchors``) — as a run of their words (Chinese: as a substring), leaving out
+    the values the same turn states (``said``). "Chicago" names "running the Chicago marathon
+    in October"; a name in no plan ends nothing."""
+    kept = {normalize_value(v) for v in said}
+    return list(
+        dict.fromkeys(
+            m.value
+            for m in olds
+            if m.key in NAMED_PLAN_KEYS
+            and m.value
+            and normalize_value(m.value) not in kept
+            and any(_mentions(n, m.value) for n in names)
         )
     )
 

@@ -1710,6 +1710,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     sentence_of: list[int] = []  # the sentence of each leftover
     bare: dict[int, int] = {}  # leftover → its sentence, for clauses with no subject
     formed: set[int] = set()  # sentences the rules formed a fact from
+    # sentences that take back what the user said of themselves → the first clause doing so
+    denying: dict[int, int] = {}
+    clause_at: dict[int, int] = {}  # leftover → its clause's index in its sentence
     for sid, sentence in enumerate(split_clauses(turn.content)):
         state.new_sentence()
         subject = False
@@ -1722,6 +1725,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             facts.extend(ruled)
             formed.add(sid)
         for i, raw in enumerate(sentence):
+            if sid not in denying and semantic.denies(raw, sentence[0]):
+                denying[sid] = i  # "…not allergic to X — got tested last week": an explanation
             if i in read:
                 continue
             if is_noise(raw):
@@ -1748,6 +1753,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             if not (signal or subject):
                 if semantic.is_about_user(raw):
                     bare[len(leftovers)] = sid
+                    clause_at[len(leftovers)] = i
                     leftovers.append((len(facts), _make_clause(raw, turn), state.correction))
                     sentence_of.append(sid)
                 continue
@@ -1761,6 +1767,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 if not _negate(clause, state):
                     state.last_family = None
                     if semantic.is_about_user(raw):
+                        clause_at[len(leftovers)] = i
                         leftovers.append((len(facts), clause, state.correction))
                         sentence_of.append(sid)
                 continue
@@ -1770,7 +1777,18 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             if new:
                 formed.add(sid)
     # a subject-less clause ("no contest", "wish me luck") beside a formed fact adds nothing
-    kept = [(item, sentence_of[n]) for n, item in enumerate(leftovers) if bare.get(n) not in formed]
+    # and one after a denial explains it ("…not allergic to penicillin, got tested last week")
+    kept = [
+        (item, sentence_of[n])
+        for n, item in enumerate(leftovers)
+        if bare.get(n) not in formed
+        and not (
+            sentence_of[n] in denying
+            and clause_at[n] > denying[sentence_of[n]]
+            and not semantic.own_subject(item[1].raw)
+            and not semantic.has_change_cue(item[1].raw)
+        )
+    ]
     if kept:
         guessed = _semantic([item for item, _ in kept], state)
         # what each sentence's clauses formed alone: a whole sentence adds only other keys
@@ -1810,6 +1828,10 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     _duties(turn, facts)
     facts += _implied(turn, facts)
     _change_cues(turn, facts)
+    # "我其实不吃素", "I don't eat vegan": a diet not followed is no food avoided
+    facts = [
+        f for f in facts if not (f.key == "diet.avoid" and f.value and semantic.names_diet(f.value))
+    ]
     _dated_as_said(turn, facts)
     _moves(turn, facts)
     _contrasts(turn, facts)
@@ -1866,6 +1888,7 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     formed = [f.value.lower() for f in facts if f.value]
     texts: list[str] = []
     denials: list[str] = []
+    named: list[str] = []
     for sentence in split_clauses(turn.content):
         if semantic.is_hypothetical(sentence[0]):
             continue
@@ -1873,13 +1896,21 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             if any(v in raw.lower() for v in formed):
                 continue
             denials += semantic.denied(raw)  # "I'm not Alex": what the user is not
-            if not semantic.ends(raw):
+            denial = semantic.denies(raw, sentence[0])  # "其实不太会", "被老板否了"
+            if not (semantic.ends(raw) or denial):
                 continue
             size = len(_zh_content(raw)) if _lang(raw) == "zh" else len(raw.split()) * 2
-            texts.append(raw if size > 8 else "，".join(sentence))
+            text = raw if size > 8 else "，".join(sentence)
+            texts.append(text)
+            named += semantic.anchors(text)  # "I withdrew from Chicago": the plan named
     if not (texts or denials):
         return []
-    meta = {"retraction": True, "ended": list(dict.fromkeys(texts)), "denied": denials}
+    meta = {
+        "retraction": True,
+        "ended": list(dict.fromkeys(texts)),
+        "denied": denials,
+        "named": list(dict.fromkeys(named)),
+    }
     return [
         ExtractedFact(
             type="fact",
