@@ -194,6 +194,9 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
 
 
 # what "forget what I said about my job" names, by the keys it covers
+# an ability taken back without naming it (the extractor's ``semantic.ABILITY_TOPIC``)
+ABILITY_TOPIC = "ability"
+_ABILITY = re.compile(r"会|\b(?:can|speaks?|plays?|know how)\b", re.I)
 _TOPIC_KEYS = {
     "job": "work.", "work": "work.", "career": "work.", "name": "name.", "number": "contact.",
     "phone": "contact.", "email": "contact.", "diet": "diet.", "pet": "pets.", "pets": "pets.",
@@ -309,6 +312,12 @@ def _taken_back(formed: list[Memory], said: str, topic: str | None) -> list[Memo
     named = [m for m in formed if m.value and _mentions(m.value, said)]
     if named:
         return named
+    if topic == ABILITY_TOPIC:  # "其实不太会啦": what the user said they can do
+        return [
+            m
+            for m in formed
+            if m.key == "language.preferred" or (m.key is None and _ABILITY.search(m.content))
+        ]
     if topic:
         prefix = _TOPIC_KEYS.get(topic.split()[-1])
         return [

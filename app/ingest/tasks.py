@@ -538,6 +538,8 @@ async def name_ended(repo: MemoryRepository, facts: list[ExtractedFact]) -> list
         ]
         ended = [v for v in dict.fromkeys(found) if v.lower() not in covered]
         if not ended:
+            if fact.metadata.get("takes_back_message"):
+                kept.append(fact)  # "其实不太会啦": it takes back the previous turn's ability
             continue
         keys = {m.key for m in olds if m.value in ended}
         if len(keys) == 1:

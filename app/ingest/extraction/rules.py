@@ -1839,7 +1839,39 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts += _withdrawal(turn, facts)
     facts = _job_left(turn, facts)
     facts = _taken_back(turn, facts)
-    return facts + _ended(turn, facts)
+    ended = _ended(turn, facts)
+    if ability := _ability_denied(turn, facts):
+        # one record: it ends what it names, and takes back the ability of the previous turn
+        ability[0].metadata.update(ended[0].metadata if ended else {})
+        ended = ability
+    return facts + ended
+
+
+def _ability_denied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """ "其实不太会啦，只会 arigato 这种", "说会弹有点夸张了，现在完全不会了": a turn that opens by
+    taking back an ability without naming it forms a take-back record of topic
+    ``semantic.ABILITY_TOPIC``; the ingest job names the user's previous turn and arbitration
+    withdraws the abilities that turn formed (a language, "会弹钢琴") — nothing else of it."""
+    sentences = split_clauses(turn.content)
+    if not sentences or any(f.value or f.metadata.get("takes_back") for f in facts):
+        return []
+    if not semantic.denies_ability(sentences[0]):
+        return []
+    meta: dict[str, Any] = {
+        "retraction": True,
+        "takes_back": True,
+        "takes_back_topic": semantic.ABILITY_TOPIC,
+    }
+    content = _turn_content(turn.content.strip())
+    return [
+        ExtractedFact(
+            type="fact",
+            content=content,
+            is_correction=True,
+            message_ids=[turn.message_id],
+            metadata=meta,
+        )
+    ]
 
 
 def _standing_rules(sentence: list[str], state: _State) -> tuple[list[ExtractedFact], set[int]]:

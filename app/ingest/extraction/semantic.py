@@ -777,6 +777,25 @@ def denies(clause: str, lead: str = "") -> bool:
     return negated and bool(_CORRECTING.search(clause) or _CORRECTING.search(lead))
 
 
+# an ability taken back without naming it ("其实不太会啦", "说会弹有点夸张了，现在完全不会了",
+# "not fluent at all"): what the previous turn said the user can do
+_ABILITY_DENIED = re.compile(
+    r"不太会|不怎么会|不会|没那么会|夸张"
+    r"|\b(?:not (?:really |at all |that )?(?:fluent|good at)|can'?t really|terrible at)\b",
+    re.I,
+)
+ABILITY_TOPIC = "ability"
+
+
+def denies_ability(sentence: list[str]) -> bool:
+    """True if a clause of ``sentence`` (a turn's first) takes back an ability of the user's
+    without naming another one ("其实不太会啦，只会 arigato" → True; "其实我不会说法语" names a
+    language: ``False``, what it names is ended by name)."""
+    if is_hypothetical(sentence[0]) or _LANGS.search("，".join(sentence)):
+        return False
+    return any(_ABILITY_DENIED.search(c) and (denies(c, sentence[0]) or ends(c)) for c in sentence)
+
+
 # an only child has no brother or sister ("I'm an only child", "我是独生子女")
 _ONLY_CHILD = re.compile(r"\bonly child\b|独生(?:子女|子|女)", re.I)
 _SIBLINGS = (
@@ -1177,7 +1196,13 @@ def anchors(text: str) -> list[str]:
         if _is_zh(text)
         else [w for span in cap_spans(text) for w in [span] if not _MONTHS_DAYS.match(w)]
     )
-    return [a for a in dict.fromkeys(found) if len(a) >= (2 if _is_zh(a) else 3)]
+    # a Latin word in Chinese text names something when written as a name ("Flutter", "iOS"),
+    # not as a word of the sentence ("not fluent at all")
+    return [
+        a
+        for a in dict.fromkeys(found)
+        if len(a) >= (2 if _is_zh(a) else 3) and (_is_zh(a) or not a.islower())
+    ]
 
 
 _ORG_SUFFIX_ZH = re.compile(
