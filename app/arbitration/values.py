@@ -503,6 +503,14 @@ def ended_values(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[st
     )
 
 
+# the keys whose active value a clause taking back what the user said may name without a word
+# of ending ("I don't actually use Vue", "Honestly no, my Korean is terrible"): not a place, a
+# job, a school or a taste, which a negation beside them rarely withdraws ("actually I don't
+# like living in Beijing", "I don't drink coffee at night though")
+DENIABLE_KEYS = ("language.preferred", "tech.preferred", "health.allergy", "health.condition",
+                 "diet.style", "pets.name")  # fmt: skip
+
+
 # the keys of what the user decided or means to do: ended by a clause that drops it and names
 # it by one of its names ("I withdrew from Chicago", "Flutter 那个方案被老板否了")
 NAMED_PLAN_KEYS = ("plan", "task.decision")

@@ -112,6 +112,10 @@ async def test_a_denial_forms_no_positive_fact(tenant: TenantCtx) -> None:
          "用 go 写后端"),
         ("I have a cat named Pixel.", "My roommate doesn't have a cat, she's allergic.",
          "pets.name", "pixel"),
+        # a negation beside a place or a job of the user's is no denial of it
+        ("I live in Denver.", "Honestly I don't love Denver in winter, way too cold.",
+         "residence.city", "denver"),
+        ("我在字节跳动上班", "其实我不太喜欢字节跳动的加班文化", "work.employer", "字节跳动"),
     ],
 )  # fmt: skip
 async def test_a_negated_sentence_about_someone_else_withdraws_nothing(

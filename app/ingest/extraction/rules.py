@@ -1921,6 +1921,7 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     texts: list[str] = []
     denials: list[str] = []
     named: list[str] = []
+    denying: list[str] = []  # clauses that take back something without a word of ending
     for sentence in split_clauses(turn.content):
         if semantic.is_hypothetical(sentence[0]):
             continue
@@ -1928,18 +1929,19 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             if any(v in raw.lower() for v in formed):
                 continue
             denials += semantic.denied(raw)  # "I'm not Alex": what the user is not
-            denial = semantic.denies(raw, sentence[0])  # "其实不太会", "被老板否了"
-            if not (semantic.ends(raw) or denial):
+            ended = semantic.ends(raw)
+            if not (ended or semantic.denies(raw, sentence[0])):  # "其实不太会", "被老板否了"
                 continue
             size = len(_zh_content(raw)) if _lang(raw) == "zh" else len(raw.split()) * 2
             text = raw if size > 8 else "，".join(sentence)
-            texts.append(text)
+            (texts if ended else denying).append(text)
             named += semantic.anchors(text)  # "I withdrew from Chicago": the plan named
-    if not (texts or denials):
+    if not (texts or denials or denying):
         return []
     meta = {
         "retraction": True,
         "ended": list(dict.fromkeys(texts)),
+        "denying": list(dict.fromkeys(denying)),
         "denied": denials,
         "named": list(dict.fromkeys(named)),
     }

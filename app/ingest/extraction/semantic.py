@@ -547,6 +547,8 @@ _ENDED_ZH = re.compile(
 # dog, not mine", "团子是我室友的，我自己没养")
 _NOT_MINE = re.compile(
     r"\b(?P<a>[A-Z][\w'-]+)\s+is\s+(?:actually\s+|really\s+)?(?:my|our)\s+[a-z]+'s\b"
+    r"|\b(?P<d>[A-Z][\w'-]+)\s+(?:isn'?t|is not|wasn'?t|was never)\s+(?:actually\s+|really\s+)?"
+    r"(?:mine|ours)\b"
     r"|\b(?:that|it|this|those|these)\s+(?:was|is|were|are)\s+(?:actually\s+|really\s+)?(?:my|our)"
     r"\s+[a-z]+'s\b"
     r"|(?:^|[，,。！!\s])(?:其实)?(?![我你他她它这那])(?P<c>[\u4e00-\u9fff]{1,6}?)(?:其实)?是"
