@@ -116,6 +116,8 @@ async def test_a_denial_forms_no_positive_fact(tenant: TenantCtx) -> None:
         ("I live in Denver.", "Honestly I don't love Denver in winter, way too cold.",
          "residence.city", "denver"),
         ("我在字节跳动上班", "其实我不太喜欢字节跳动的加班文化", "work.employer", "字节跳动"),
+        # a denial that names a plan's place drops no plan
+        ("我打算下个月去北京出差", "其实我不住北京，住在天津", "plan", "打算下个月去北京出差"),
     ],
 )  # fmt: skip
 async def test_a_negated_sentence_about_someone_else_withdraws_nothing(

@@ -1935,7 +1935,8 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             size = len(_zh_content(raw)) if _lang(raw) == "zh" else len(raw.split()) * 2
             text = raw if size > 8 else "，".join(sentence)
             (texts if ended else denying).append(text)
-            named += semantic.anchors(text)  # "I withdrew from Chicago": the plan named
+            if semantic.rejected(raw):  # "I withdrew from Chicago": the plan named
+                named += semantic.anchors(text)
     if not (texts or denials or denying):
         return []
     meta = {

@@ -736,8 +736,8 @@ def ends(clause: str) -> bool:
 # fact is read from the clause (not even a place: "withdrew from Chicago" is no residence)
 _REJECTED = re.compile(
     r"\b(?:vetoed|rejected|scrapped|shot down|overruled|undecided|not decided|haven'?t decided"
-    r"|withdrew|withdrawn|pulled out|called off|cancell?ed|fell through)\b"
-    r"|否了|否决|毙了|被毙|没定|未定|待定|取消|黄了|泡汤",
+    r"|withdrew|withdrawn|pulled out|called off|cancell?ed|fell through|not going any ?more"
+    r"|no longer going)\b|否了|否决|毙了|被毙|没定|未定|待定|取消|黄了|泡汤|不去了|不办了|不考虑了",
     re.I,
 )
 # a clause that takes back what the user said of themselves: a correcting lead ("actually",
