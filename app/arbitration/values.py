@@ -217,6 +217,9 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
 
 
 # what "forget what I said about my job" names, by the keys it covers
+# an ability taken back without naming it (the extractor's ``semantic.ABILITY_TOPIC``)
+ABILITY_TOPIC = "ability"
+_ABILITY = re.compile(r"会|\b(?:can|speaks?|plays?|know how)\b", re.I)
 _TOPIC_KEYS = {
     "job": "work.", "work": "work.", "career": "work.", "name": "name.", "number": "contact.",
     "phone": "contact.", "email": "contact.", "diet": "diet.", "pet": "pets.", "pets": "pets.",
@@ -332,6 +335,12 @@ def _taken_back(formed: list[Memory], said: str, topic: str | None) -> list[Memo
     named = [m for m in formed if m.value and _mentions(m.value, said)]
     if named:
         return named
+    if topic == ABILITY_TOPIC:  # "其实不太会啦": what the user said they can do
+        return [
+            m
+            for m in formed
+            if m.key == "language.preferred" or (m.key is None and _ABILITY.search(m.content))
+        ]
     if topic:
         prefix = _TOPIC_KEYS.get(topic.split()[-1])
         return [
@@ -477,7 +486,7 @@ ENDED_KEYS = (
 # the keys whose active value what the user says they are not may be ("I'm not Alex", "I'm not
 # actually allergic to penicillin", "我其实不是南京人")
 DENIED_KEYS = ("name.full", "name.nickname", "hometown", "health.allergy", "health.condition",
-               "diet.style")  # fmt: skip
+               "diet.style", "family.member")  # fmt: skip
 _DENIAL_LEAD = re.compile(
     r"^(?:(?:a|an|the|really|actually|allergic to|intolerant to|from|called|named)\s+)+", re.I
 )
@@ -522,6 +531,38 @@ def ended_values(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[st
             and m.value
             and normalize_value(m.value) not in kept
             and any(_mentions(m.value, t) for t in texts)
+        )
+    )
+
+
+# the keys whose active value a clause taking back what the user said may name without a word
+# of ending ("I don't actually use Vue", "Honestly no, my Korean is terrible"): not a place, a
+# job, a school or a taste, which a negation beside them rarely withdraws ("actually I don't
+# like living in Beijing", "I don't drink coffee at night though")
+DENIABLE_KEYS = ("language.preferred", "tech.preferred", "health.allergy", "health.condition",
+                 "diet.style", "pets.name")  # fmt: skip
+
+
+# the keys of what the user decided or means to do: ended by a clause that drops it and names
+# it by one of its names ("I withdrew from Chicago", "Flutter 那个方案被老板否了")
+NAMED_PLAN_KEYS = ("plan", "task.decision")
+
+
+def named_plans(olds: Sequence[Memory], names: Sequence[str], said: Iterable[str]) -> list[str]:
+    """The values of ``olds`` (active memories of ``NAMED_PLAN_KEYS``) that hold one of
+    ``names`` — the names said in a clause that drops or rejects something
+    (``semantic.anchors``) — as a run of their words (Chinese: as a substring), leaving out
+    the values the same turn states (``said``). "Chicago" names "running the Chicago marathon
+    in October"; a name in no plan ends nothing."""
+    kept = {normalize_value(v) for v in said}
+    return list(
+        dict.fromkeys(
+            m.value
+            for m in olds
+            if m.key in NAMED_PLAN_KEYS
+            and m.value
+            and normalize_value(m.value) not in kept
+            and any(_mentions(n, m.value) for n in names)
         )
     )
 

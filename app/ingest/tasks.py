@@ -14,7 +14,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.arbitration.keys import key_spec
 from app.arbitration.service import Outcome, normalize_text
-from app.arbitration.values import DENIED_KEYS, ENDED_KEYS, denied_values, ended_values
+from app.arbitration.values import (
+    DENIABLE_KEYS,
+    DENIED_KEYS,
+    ENDED_KEYS,
+    NAMED_PLAN_KEYS,
+    denied_values,
+    ended_values,
+    named_plans,
+)
 from app.db.models import Job, Memory, Message
 from app.ingest.episodes import episode_draft, inherited_half_life, is_episode, with_context
 from app.ingest.extraction import semantic, standing
@@ -515,17 +523,27 @@ async def name_ended(repo: MemoryRepository, facts: list[ExtractedFact]) -> list
     for fact in facts:
         texts: list[str] | None = fact.metadata.pop("ended", None)  # type: ignore[assignment]
         denials: list[str] = fact.metadata.pop("denied", None) or []  # type: ignore[assignment]
+        names: list[str] = fact.metadata.pop("named", None) or []  # type: ignore[assignment]
+        denying: list[str] = fact.metadata.pop("denying", None) or []  # type: ignore[assignment]
         if texts is None:
             kept.append(fact)
             continue
         if olds is None:
-            read = list(dict.fromkeys([*ENDED_KEYS, *DENIED_KEYS]))
+            read = [*ENDED_KEYS, *DENIED_KEYS, *NAMED_PLAN_KEYS, *DENIABLE_KEYS]
+            read = list(dict.fromkeys(read))
             olds = await repo.active_with_keys(read, "user", "", lock=False)
         said = [f.value for f in facts if f.value and f is not fact]
         covered = {r.lower() for f in facts for r in f.retracts}
-        found = [*ended_values(olds, texts, said), *denied_values(olds, denials)]
+        found = [
+            *ended_values(olds, texts, said),
+            *denied_values(olds, denials),
+            *named_plans(olds, names, said),
+            *ended_values([m for m in olds if m.key in DENIABLE_KEYS], denying, said),
+        ]
         ended = [v for v in dict.fromkeys(found) if v.lower() not in covered]
         if not ended:
+            if fact.metadata.get("takes_back_message"):
+                kept.append(fact)  # "其实不太会啦": it takes back the previous turn's ability
             continue
         keys = {m.key for m in olds if m.value in ended}
         if len(keys) == 1:

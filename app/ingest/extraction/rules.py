@@ -1734,6 +1734,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     sentence_of: list[int] = []  # the sentence of each leftover
     bare: dict[int, int] = {}  # leftover → its sentence, for clauses with no subject
     formed: set[int] = set()  # sentences the rules formed a fact from
+    # sentences that take back what the user said of themselves → the first clause doing so
+    denying: dict[int, int] = {}
+    clause_at: dict[int, int] = {}  # leftover → its clause's index in its sentence
     for sid, sentence in enumerate(split_clauses(turn.content)):
         state.new_sentence()
         subject = False
@@ -1746,6 +1749,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             facts.extend(ruled)
             formed.add(sid)
         for i, raw in enumerate(sentence):
+            if sid not in denying and semantic.denies(raw, sentence[0]):
+                denying[sid] = i  # "…not allergic to X — got tested last week": an explanation
             if i in read:
                 continue
             if is_noise(raw):
@@ -1772,6 +1777,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             if not (signal or subject):
                 if semantic.is_about_user(raw):
                     bare[len(leftovers)] = sid
+                    clause_at[len(leftovers)] = i
                     leftovers.append((len(facts), _make_clause(raw, turn), state.correction))
                     sentence_of.append(sid)
                 continue
@@ -1785,6 +1791,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 if not _negate(clause, state):
                     state.last_family = None
                     if semantic.is_about_user(raw):
+                        clause_at[len(leftovers)] = i
                         leftovers.append((len(facts), clause, state.correction))
                         sentence_of.append(sid)
                 continue
@@ -1794,7 +1801,18 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             if new:
                 formed.add(sid)
     # a subject-less clause ("no contest", "wish me luck") beside a formed fact adds nothing
-    kept = [(item, sentence_of[n]) for n, item in enumerate(leftovers) if bare.get(n) not in formed]
+    # and one after a denial explains it ("…not allergic to penicillin, got tested last week")
+    kept = [
+        (item, sentence_of[n])
+        for n, item in enumerate(leftovers)
+        if bare.get(n) not in formed
+        and not (
+            sentence_of[n] in denying
+            and clause_at[n] > denying[sentence_of[n]]
+            and not semantic.own_subject(item[1].raw)
+            and not semantic.has_change_cue(item[1].raw)
+        )
+    ]
     if kept:
         guessed = _semantic([item for item, _ in kept], state)
         # what each sentence's clauses formed alone: a whole sentence adds only other keys
@@ -1835,6 +1853,10 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     _duties(turn, facts)
     facts += _implied(turn, facts)
     _change_cues(turn, facts)
+    # "我其实不吃素", "I don't eat vegan": a diet not followed is no food avoided
+    facts = [
+        f for f in facts if not (f.key == "diet.avoid" and f.value and semantic.names_diet(f.value))
+    ]
     _dated_as_said(turn, facts)
     _moves(turn, facts)
     _contrasts(turn, facts)
@@ -1842,7 +1864,39 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts += _withdrawal(turn, facts)
     facts = _job_left(turn, facts)
     facts = _taken_back(turn, facts)
-    return facts + _ended(turn, facts)
+    ended = _ended(turn, facts)
+    if ability := _ability_denied(turn, facts):
+        # one record: it ends what it names, and takes back the ability of the previous turn
+        ability[0].metadata.update(ended[0].metadata if ended else {})
+        ended = ability
+    return facts + ended
+
+
+def _ability_denied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """ "其实不太会啦，只会 arigato 这种", "说会弹有点夸张了，现在完全不会了": a turn that opens by
+    taking back an ability without naming it forms a take-back record of topic
+    ``semantic.ABILITY_TOPIC``; the ingest job names the user's previous turn and arbitration
+    withdraws the abilities that turn formed (a language, "会弹钢琴") — nothing else of it."""
+    sentences = split_clauses(turn.content)
+    if not sentences or any(f.value or f.metadata.get("takes_back") for f in facts):
+        return []
+    if not semantic.denies_ability(sentences[0]):
+        return []
+    meta: dict[str, Any] = {
+        "retraction": True,
+        "takes_back": True,
+        "takes_back_topic": semantic.ABILITY_TOPIC,
+    }
+    content = _turn_content(turn.content.strip())
+    return [
+        ExtractedFact(
+            type="fact",
+            content=content,
+            is_correction=True,
+            message_ids=[turn.message_id],
+            metadata=meta,
+        )
+    ]
 
 
 # keys whose value holds now, and so not when the clause says it held before or comes later
@@ -1916,6 +1970,8 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     formed = [f.value.lower() for f in facts if f.value]
     texts: list[str] = []
     denials: list[str] = []
+    named: list[str] = []
+    denying: list[str] = []  # clauses that take back something without a word of ending
     for sentence in split_clauses(turn.content):
         if semantic.is_hypothetical(sentence[0]):
             continue
@@ -1923,13 +1979,23 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             if any(v in raw.lower() for v in formed):
                 continue
             denials += semantic.denied(raw)  # "I'm not Alex": what the user is not
-            if not semantic.ends(raw):
+            ended = semantic.ends(raw)
+            if not (ended or semantic.denies(raw, sentence[0])):  # "其实不太会", "被老板否了"
                 continue
             size = len(_zh_content(raw)) if _lang(raw) == "zh" else len(raw.split()) * 2
-            texts.append(raw if size > 8 else "，".join(sentence))
-    if not (texts or denials):
+            text = raw if size > 8 else "，".join(sentence)
+            (texts if ended else denying).append(text)
+            if semantic.rejected(raw):  # "I withdrew from Chicago": the plan named
+                named += semantic.anchors(text)
+    if not (texts or denials or denying):
         return []
-    meta = {"retraction": True, "ended": list(dict.fromkeys(texts)), "denied": denials}
+    meta = {
+        "retraction": True,
+        "ended": list(dict.fromkeys(texts)),
+        "denying": list(dict.fromkeys(denying)),
+        "denied": denials,
+        "named": list(dict.fromkeys(named)),
+    }
     return [
         ExtractedFact(
             type="fact",

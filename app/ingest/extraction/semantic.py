@@ -547,6 +547,8 @@ _ENDED_ZH = re.compile(
 # dog, not mine", "团子是我室友的，我自己没养")
 _NOT_MINE = re.compile(
     r"\b(?P<a>[A-Z][\w'-]+)\s+is\s+(?:actually\s+|really\s+)?(?:my|our)\s+[a-z]+'s\b"
+    r"|\b(?P<d>[A-Z][\w'-]+)\s+(?:isn'?t|is not|wasn'?t|was never)\s+(?:actually\s+|really\s+)?"
+    r"(?:mine|ours)\b"
     r"|\b(?:that|it|this|those|these)\s+(?:was|is|were|are)\s+(?:actually\s+|really\s+)?(?:my|our)"
     r"\s+[a-z]+'s\b"
     r"|(?:^|[，,。！!\s])(?:其实)?(?![我你他她它这那])(?P<c>[\u4e00-\u9fff]{1,6}?)(?:其实)?是"
@@ -729,6 +731,82 @@ def ends(clause: str) -> bool:
     return bool(_NEGATION_EN.search(clause) and _CHANGED_EN.search(clause))
 
 
+# what was decided or planned and is now dropped or undecided ("the Flutter plan got vetoed",
+# "I withdrew from Chicago", "被老板否了", "现在还没定"): it ends what it names, and no positive
+# fact is read from the clause (not even a place: "withdrew from Chicago" is no residence)
+_REJECTED = re.compile(
+    r"\b(?:vetoed|rejected|scrapped|shot down|overruled|undecided|not decided|haven'?t decided"
+    r"|withdrew|withdrawn|pulled out|called off|cancell?ed|fell through|not going any ?more"
+    r"|no longer going)\b|否了|否决|毙了|被毙|没定|未定|待定|取消|黄了|泡汤|不去了|不办了|不考虑了",
+    re.I,
+)
+# a clause that takes back what the user said of themselves: a correcting lead ("actually",
+# "turns out", "其实", "说…有点夸张") with a negation or a hedge ("terrible", "不太会", "not
+# fluent") — "其实不太会啦", "Honestly no, my Korean is terrible", "I don't actually use Vue"
+_CORRECTING = re.compile(
+    r"\b(?:actually|honestly|turns out|in fact|to be honest|tbh|wait no|nah|not really)\b"
+    r"|^\W*(?:\w+\s+)?no\W*$|其实|说错|不对|搞错|记错|夸张|哪有|并不|根本",
+    re.I,
+)
+_HEDGED = re.compile(
+    r"\b(?:terrible|awful|barely|hardly|not (?:really |at all )?fluent)\b"
+    r"|不太会|不怎么会|不会|不流利|不熟|没那么|没有那么",
+    re.I,
+)
+_NEGATION_ZH = re.compile(r"不|没")
+
+
+def rejected(clause: str) -> bool:
+    """True if ``clause`` says a decision or plan of the user's was dropped or is undecided
+    ("the Flutter plan got vetoed", "I pulled out of Berlin", "被老板否了", "还没定")."""
+    return _users_statement(clause) and bool(_REJECTED.search(clause))
+
+
+def denies(clause: str, lead: str = "") -> bool:
+    """True if ``clause`` takes back something the user said of themselves: a negation or a
+    hedge with a correcting word in the clause or in ``lead`` (the sentence's first clause:
+    "Honestly no, my Korean is terrible"), or a decision or plan dropped (``rejected``). What
+    it takes back is only what it names (``values.ended_values``); a clause about someone
+    else, a question, or one saying the thing still holds ("not only Spanish") denies
+    nothing."""
+    if not _users_statement(clause) or _STILL_HOLDS.search(clause):
+        return False
+    if rejected(clause):
+        return True
+    negated = bool(
+        _NEGATION_EN.search(clause) or _NEGATION_ZH.search(clause) or _HEDGED.search(clause)
+    )
+    return negated and bool(_CORRECTING.search(clause) or _CORRECTING.search(lead))
+
+
+# an ability taken back without naming it ("其实不太会啦", "说会弹有点夸张了，现在完全不会了",
+# "not fluent at all"): what the previous turn said the user can do
+_ABILITY_DENIED = re.compile(
+    r"不太会|不怎么会|不会|没那么会|夸张"
+    r"|\b(?:not (?:really |at all |that )?(?:fluent|good at)|can'?t really|terrible at)\b",
+    re.I,
+)
+ABILITY_TOPIC = "ability"
+
+
+def denies_ability(sentence: list[str]) -> bool:
+    """True if a clause of ``sentence`` (a turn's first) takes back an ability of the user's
+    without naming another one ("其实不太会啦，只会 arigato" → True; "其实我不会说法语" names a
+    language: ``False``, what it names is ended by name)."""
+    if is_hypothetical(sentence[0]) or _LANGS.search("，".join(sentence)):
+        return False
+    return any(_ABILITY_DENIED.search(c) and (denies(c, sentence[0]) or ends(c)) for c in sentence)
+
+
+# an only child has no brother or sister ("I'm an only child", "我是独生子女")
+_ONLY_CHILD = re.compile(r"\bonly child\b|独生(?:子女|子|女)", re.I)
+_SIBLINGS = (
+    "brother", "sister", "older brother", "younger brother", "big brother", "little brother",
+    "older sister", "younger sister", "big sister", "little sister", "哥哥", "姐姐", "弟弟",
+    "妹妹", "哥", "姐", "弟", "妹",
+)  # fmt: skip
+
+
 # "I'm not Alex", "turns out I'm not actually allergic to penicillin", "我其实不是南京人": what
 # the user says they are not
 _DENIED_EN = re.compile(
@@ -745,7 +823,8 @@ def denied(clause: str) -> list[str]:
     …); ``[]`` for none, a question, or a clause about someone else."""
     if not _users_statement(clause):
         return []
-    return [
+    siblings = list(_SIBLINGS) if _ONLY_CHILD.search(clause) else []
+    return siblings + [
         m.group("x").strip() for m in (*_DENIED_EN.finditer(clause), *_DENIED_ZH.finditer(clause))
     ]
 
@@ -1104,6 +1183,30 @@ def zh_entities(text: str, flags: tuple[str, ...]) -> list[str]:
     return [re.sub(r"\s+", " ", o).strip() for o in out if o.strip()]
 
 
+_MONTHS_DAYS = re.compile(
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)\w*$", re.I
+)
+
+
+def anchors(text: str) -> list[str]:
+    """The names in ``text`` a plan or a decision can be known by: capitalised spans of
+    English text (months and weekdays left out), and in Chinese text the words jieba tags as
+    places, organisations, people, other proper nouns or Latin words (``"Flutter 那个方案被老板否
+    了"`` → ``["Flutter"]``, ``"成都不去了"`` → ``["成都"]``)."""
+    found = (
+        zh_entities(text, ("ns", "nt", "nr", "nz", "eng"))
+        if _is_zh(text)
+        else [w for span in cap_spans(text) for w in [span] if not _MONTHS_DAYS.match(w)]
+    )
+    # a Latin word in Chinese text names something when written as a name ("Flutter", "iOS"),
+    # not as a word of the sentence ("not fluent at all")
+    return [
+        a
+        for a in dict.fromkeys(found)
+        if len(a) >= (2 if _is_zh(a) else 3) and (_is_zh(a) or not a.islower())
+    ]
+
+
 _ORG_SUFFIX_ZH = re.compile(
     r"[\u4e00-\u9fffA-Za-z0-9]{1,10}?(?:公司|集团|科技|银行|大学|学院|中学|小学|附中|医院|研究所|"
     r"研究院|工作室|事务所|律所|出版社|报社|电视台|实验室|工厂|厂)"
@@ -1353,6 +1456,12 @@ _DIETS = re.compile(
 )
 
 
+def names_diet(value: str) -> bool:
+    """True if ``value`` is a diet ("vegan", "素", "吃素"): not followed, it is no food avoided."""
+    v = value.strip()
+    return bool(_DIETS.fullmatch(v) or _DIETS.fullmatch("吃" + v))
+
+
 _EN_NUMBER_WORD = (
     r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty"
     r"|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundred|a few|a couple)"
@@ -1384,6 +1493,8 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     key = FAMILY_KEY.get(family)
     if family in ("condition", "allergy") and (state := stated_condition(text)):
         return [("health.condition", state)]  # before negation: "我麸质不耐受" is a state
+    if _REJECTED.search(text) or (family == "family" and _ONLY_CHILD.search(text)):
+        return []  # "I withdrew from Chicago" is no residence; "an only child" no child
     if family not in _NEGATIVE_FAMILIES and (
         _NEGATED.search(text) or (family not in _MOVING_FAMILIES and _GONE.search(text))
     ):
