@@ -33,7 +33,7 @@ import datetime as dt
 import difflib
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -522,15 +522,20 @@ def ended_values(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[st
     substring of two characters or more), leaving out the values the same turn states
     (``said``: "I don't drink coffee anymore, coffee ice cream is fine" keeps nothing out, but
     a value said again is not ended)."""
+    return _named(olds, ENDED_KEYS, said, lambda value: any(_mentions(value, t) for t in texts))
+
+
+def _named(
+    olds: Sequence[Memory], keys: Sequence[str], said: Iterable[str], names: Callable[[str], bool]
+) -> list[str]:
+    """The values of ``olds`` of ``keys`` for which ``names`` holds, in order and once each,
+    leaving out the values the same turn states (``said``)."""
     kept = {normalize_value(v) for v in said}
     return list(
         dict.fromkeys(
             m.value
             for m in olds
-            if m.key in ENDED_KEYS
-            and m.value
-            and normalize_value(m.value) not in kept
-            and any(_mentions(m.value, t) for t in texts)
+            if m.key in keys and m.value and normalize_value(m.value) not in kept and names(m.value)
         )
     )
 
@@ -554,16 +559,8 @@ def named_plans(olds: Sequence[Memory], names: Sequence[str], said: Iterable[str
     (``semantic.anchors``) — as a run of their words (Chinese: as a substring), leaving out
     the values the same turn states (``said``). "Chicago" names "running the Chicago marathon
     in October"; a name in no plan ends nothing."""
-    kept = {normalize_value(v) for v in said}
-    return list(
-        dict.fromkeys(
-            m.value
-            for m in olds
-            if m.key in NAMED_PLAN_KEYS
-            and m.value
-            and normalize_value(m.value) not in kept
-            and any(_mentions(n, m.value) for n in names)
-        )
+    return _named(
+        olds, NAMED_PLAN_KEYS, said, lambda value: any(_mentions(n, value) for n in names)
     )
 
 
