@@ -91,6 +91,23 @@ class TenantCtx:
         assert r.status_code == 201, r.text
         return r.json()
 
+    async def memories(self, user_id: str, **params: object) -> list[dict]:
+        """The user's memories as ``GET …/memories`` lists them (``params``: key, status, …),
+        episodes left out."""
+        r = await self.client.get(
+            f"{self.user(user_id)}/memories", params=params, headers=self.headers
+        )
+        assert r.status_code == 200, r.text
+        return [m for m in r.json()["items"] if m["type"] != "episode"]
+
+    async def values(
+        self, user_id: str, key: str, status: str = "active", *, lower: bool = False
+    ) -> list[str]:
+        """The values of the user's memories of ``key`` in ``status``, sorted (lower-cased
+        with ``lower``); a memory with no value (a withdrawal's record) is left out."""
+        found = [m["value"] for m in await self.memories(user_id, key=key, status=status)]
+        return sorted(v.lower() if lower else v for v in found if v is not None)
+
     async def finished_job(self, job_id: str) -> dict:
         """``GET /v1/jobs/{job_id}`` once the job is done or failed (polled for up to 10 s)."""
         for _ in range(200):

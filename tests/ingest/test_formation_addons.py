@@ -13,17 +13,6 @@ from tests.conftest import TenantCtx
 T1, T2, T3 = "2026-03-01T09:00:00+08:00", "2026-03-01T09:01:00+08:00", "2026-03-01T09:02:00+08:00"
 
 
-async def _memories(t: TenantCtx, user: str, **params: object) -> list[dict]:
-    r = await t.client.get(f"{t.user(user)}/memories", params=params, headers=t.headers)
-    assert r.status_code == 200, r.text
-    return [m for m in r.json()["items"] if m["type"] != "episode"]
-
-
-async def _values(t: TenantCtx, user: str, key: str, status: str = "active") -> list[str]:
-    items = await _memories(t, user, key=key, status=status)
-    return sorted(m["value"].lower() for m in items if m["value"] is not None)
-
-
 @pytest.mark.parametrize(
     ("first", "addon", "key", "old", "new"),
     [
@@ -43,36 +32,36 @@ async def test_an_addon_without_its_predicate_adds_a_value_under_the_same_key(
     tenant: TenantCtx, first: str, addon: str, key: str, old: str, new: str
 ) -> None:
     await tenant.say("u", "s1", first, at=T1)
-    assert await _values(tenant, "u", key) == [old]
+    assert await tenant.values("u", key, lower=True) == [old]
     await tenant.say("u", "s1", addon, at=T2)
-    assert await _values(tenant, "u", key) == sorted([old, new])
-    assert await _values(tenant, "u", key, "frozen") == []
+    assert await tenant.values("u", key, lower=True) == sorted([old, new])
+    assert await tenant.values("u", key, "frozen", lower=True) == []
 
 
 async def test_an_addon_in_the_same_batch_as_its_statement(tenant: TenantCtx) -> None:
     # both turns in one request: the previous turn's facts are the batch's own
     await tenant.say("u", "s1", "I really enjoy sailing.", "and rock climbing too!", at=T1)
-    assert await _values(tenant, "u", "preference.likes") == ["rock climbing", "sailing"]
+    assert await tenant.values("u", "preference.likes", lower=True) == ["rock climbing", "sailing"]
 
 
 async def test_a_second_addon_follows_the_first(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "我特别喜欢草东没有派对", at=T1)
     await tenant.say("u", "s1", "还有万能青年旅店", at=T2)
     await tenant.say("u", "s1", "也听痛仰", at=T3)
-    likes = await _values(tenant, "u", "preference.likes")
+    likes = await tenant.values("u", "preference.likes", lower=True)
     assert any("万能青年旅店" in v for v in likes), likes
     assert any("痛仰" in v for v in likes), likes
-    assert await _values(tenant, "u", "preference.likes", "frozen") == []
+    assert await tenant.values("u", "preference.likes", "frozen", lower=True) == []
 
 
 async def test_a_second_rule_for_the_assistant_stands_beside_the_first(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "回答问题的时候请先给结论。", at=T1)
     await tenant.say("u", "s1", "另外，表格请加上表头", at=T2)
-    rules = await _memories(tenant, "u", key="assistant.constraint", status="active")
+    rules = await tenant.memories("u", key="assistant.constraint", status="active")
     contents = " ".join(m["content"] for m in rules)
     assert len(rules) == 2, contents
     assert "结论" in contents and "表头" in contents
-    assert await _memories(tenant, "u", key="assistant.constraint", status="frozen") == []
+    assert await tenant.memories("u", key="assistant.constraint", status="frozen") == []
 
 
 async def test_the_addon_is_recalled_with_its_key(tenant: TenantCtx) -> None:
@@ -86,40 +75,40 @@ async def test_the_addon_is_recalled_with_its_key(tenant: TenantCtx) -> None:
 async def test_someone_elses_addon_is_not_the_users(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I'm allergic to latex.", at=T1)
     await tenant.say("u", "s1", "My husband is allergic to wasps too.", at=T2)
-    assert await _values(tenant, "u", "health.allergy") == ["latex"]
+    assert await tenant.values("u", "health.allergy", lower=True) == ["latex"]
     await tenant.say("v", "s1", "我对猫毛过敏。", at=T1)
     await tenant.say("v", "s1", "我女儿也是", at=T2)
-    assert await _values(tenant, "v", "health.allergy") == ["猫毛"]
+    assert await tenant.values("v", "health.allergy", lower=True) == ["猫毛"]
 
 
 async def test_a_question_with_also_inherits_nothing(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I love bluegrass.", at=T1)
     await tenant.say("u", "s1", "Also, any good bookshops in Lisbon?", at=T2)
-    assert await _values(tenant, "u", "preference.likes") == ["bluegrass"]
+    assert await tenant.values("u", "preference.likes", lower=True) == ["bluegrass"]
     await tenant.say("v", "s1", "我喜欢看话剧。", at=T1)
     await tenant.say("v", "s1", "你也喜欢吗？", at=T2)
-    assert await _values(tenant, "v", "preference.likes") == ["看话剧"]
+    assert await tenant.values("v", "preference.likes", lower=True) == ["看话剧"]
 
 
 async def test_a_new_fact_with_also_keeps_its_own_key(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I enjoy pottery.", at=T1)
     await tenant.say("u", "s1", "I also work at Basecamp.", at=T2)
-    assert await _values(tenant, "u", "preference.likes") == ["pottery"]
-    assert await _values(tenant, "u", "work.employer") == ["basecamp"]
+    assert await tenant.values("u", "preference.likes", lower=True) == ["pottery"]
+    assert await tenant.values("u", "work.employer", lower=True) == ["basecamp"]
 
 
 async def test_an_addon_without_a_previous_fact_forms_nothing(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "capers either, to be fair", at=T1)
-    assert await _memories(tenant, "u", status="active") == []
+    assert await tenant.memories("u", status="active") == []
     # another session's fact is not what this session's add-on adds to
     await tenant.say("v", "s1", "我不吃羊肉。", at=T1)
     await tenant.say("v", "s2", "牛肉也不吃", at=T2)
-    assert await _values(tenant, "v", "diet.avoid") == ["羊肉"]
+    assert await tenant.values("v", "diet.avoid", lower=True) == ["羊肉"]
 
 
 async def test_a_single_valued_key_is_not_inherited(tenant: TenantCtx) -> None:
     # a second city is a change, not an add-on: nothing is inherited, nothing is frozen
     await tenant.say("u", "s1", "I live in Porto.", at=T1)
     await tenant.say("u", "s1", "and Braga too", at=T2)
-    assert await _values(tenant, "u", "residence.city") == ["porto"]
-    assert await _values(tenant, "u", "residence.city", "frozen") == []
+    assert await tenant.values("u", "residence.city", lower=True) == ["porto"]
+    assert await tenant.values("u", "residence.city", "frozen", lower=True) == []

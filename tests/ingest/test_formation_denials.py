@@ -13,19 +13,6 @@ from tests.conftest import TenantCtx
 T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-01T09:01:00+08:00"
 
 
-async def _memories(t: TenantCtx, user: str, key: str, status: str) -> list[dict]:
-    r = await t.client.get(
-        f"{t.user(user)}/memories", params={"key": key, "status": status}, headers=t.headers
-    )
-    assert r.status_code == 200, r.text
-    return list(r.json()["items"])
-
-
-async def _values(t: TenantCtx, user: str, key: str, status: str) -> list[str]:
-    items = await _memories(t, user, key, status)
-    return sorted(m["value"].lower() for m in items if m["value"] is not None)
-
-
 @pytest.mark.parametrize(
     ("first", "denial", "key", "old"),
     [
@@ -45,10 +32,10 @@ async def test_a_denial_withdraws_the_value_it_names(
     tenant: TenantCtx, first: str, denial: str, key: str, old: str
 ) -> None:
     await tenant.say("u", "s1", first, at=T1)
-    assert await _values(tenant, "u", key, "active") == [old]
+    assert await tenant.values("u", key, "active", lower=True) == [old]
     await tenant.say("u", "s1", denial, at=T2)
-    assert await _values(tenant, "u", key, "active") == []
-    assert await _values(tenant, "u", key, "frozen") == [old]
+    assert await tenant.values("u", key, "active", lower=True) == []
+    assert await tenant.values("u", key, "frozen", lower=True) == [old]
     hits = (await tenant.recall("u", old, top_k=8))["memories"]
     assert old not in [(m["value"] or "").lower() for m in hits if m["key"] == key]
 
@@ -66,11 +53,11 @@ async def test_a_decision_or_plan_dropped_by_name_is_withdrawn(
     tenant: TenantCtx, first: str, dropped: str, key: str
 ) -> None:
     await tenant.say("u", "s1", first, at=T1)
-    before = await _values(tenant, "u", key, "active")
+    before = await tenant.values("u", key, "active", lower=True)
     assert len(before) == 1
     await tenant.say("u", "s1", dropped, at=T2)
-    assert await _values(tenant, "u", key, "active") == []
-    assert await _values(tenant, "u", key, "frozen") == before
+    assert await tenant.values("u", key, "active", lower=True) == []
+    assert await tenant.values("u", key, "frozen", lower=True) == before
 
 
 async def test_an_ability_taken_back_without_its_name_withdraws_only_abilities(
@@ -78,9 +65,9 @@ async def test_an_ability_taken_back_without_its_name_withdraws_only_abilities(
 ) -> None:
     # the turn before formed a skill and a city: "其实不太会" takes back the skill only
     await tenant.say("u", "s1", "我会弹吉他，住在杭州", at=T1)
-    assert await _values(tenant, "u", "residence.city", "active") == ["杭州"]
+    assert await tenant.values("u", "residence.city", "active", lower=True) == ["杭州"]
     await tenant.say("u", "s1", "其实不太会啦，只会弹两个和弦", at=T2)
-    assert await _values(tenant, "u", "residence.city", "active") == ["杭州"]
+    assert await tenant.values("u", "residence.city", "active", lower=True) == ["杭州"]
     r = await tenant.client.get(
         f"{tenant.user('u')}/memories", params={"status": "frozen"}, headers=tenant.headers
     )
@@ -97,7 +84,7 @@ async def test_a_denial_forms_no_positive_fact(tenant: TenantCtx) -> None:
         "u", "s1", "turns out I'm not actually allergic to aspirin — got tested last week", at=T2
     )
     for key in ("diet.avoid", "diet.style", "residence.city", "health.condition"):
-        assert await _values(tenant, "u", key, "active") == [], key
+        assert await tenant.values("u", key, "active", lower=True) == [], key
 
 
 @pytest.mark.parametrize(
@@ -124,7 +111,7 @@ async def test_a_negated_sentence_about_someone_else_withdraws_nothing(
     tenant: TenantCtx, first: str, other: str, key: str, kept: str
 ) -> None:
     await tenant.say("u", "s1", first, at=T1)
-    assert kept in await _values(tenant, "u", key, "active")
+    assert kept in await tenant.values("u", key, "active", lower=True)
     await tenant.say("u", "s1", other, at=T2)
-    assert kept in await _values(tenant, "u", key, "active")
-    assert await _values(tenant, "u", key, "frozen") == []
+    assert kept in await tenant.values("u", key, "active", lower=True)
+    assert await tenant.values("u", key, "frozen", lower=True) == []

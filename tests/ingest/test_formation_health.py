@@ -12,14 +12,6 @@ from tests.conftest import TenantCtx
 T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-02T09:00:00+08:00"
 
 
-async def _values(t: TenantCtx, user: str, key: str, status: str = "active") -> list[str]:
-    r = await t.client.get(
-        f"{t.user(user)}/memories", params={"key": key, "status": status}, headers=t.headers
-    )
-    assert r.status_code == 200, r.text
-    return sorted(m["value"].lower() for m in r.json()["items"] if m["value"] is not None)
-
-
 @pytest.mark.parametrize(
     ("said", "condition"),
     [
@@ -35,13 +27,13 @@ async def test_a_state_of_health_said_as_what_the_user_is_is_a_condition(
     tenant: TenantCtx, said: str, condition: str
 ) -> None:
     await tenant.say("u", "s1", said, at=T1)
-    assert condition in await _values(tenant, "u", "health.condition")
+    assert condition in await tenant.values("u", "health.condition", lower=True)
 
 
 @pytest.mark.parametrize("said", ["I'm tired today, long week", "I'm so stressed about tomorrow"])
 async def test_how_the_user_feels_today_is_no_condition(tenant: TenantCtx, said: str) -> None:
     await tenant.say("u", "s1", said, at=T1)
-    assert await _values(tenant, "u", "health.condition") == []
+    assert await tenant.values("u", "health.condition", lower=True) == []
 
 
 @pytest.mark.parametrize(
@@ -55,16 +47,16 @@ async def test_a_condition_that_ended_is_withdrawn(
     tenant: TenantCtx, first: str, ended: str, condition: str
 ) -> None:
     await tenant.say("u", "s1", first, at=T1)
-    assert await _values(tenant, "u", "health.condition") == [condition]
+    assert await tenant.values("u", "health.condition", lower=True) == [condition]
     await tenant.say("u", "s1", ended, at=T2)
-    assert await _values(tenant, "u", "health.condition") == []
-    assert await _values(tenant, "u", "health.condition", "frozen") == [condition]
+    assert await tenant.values("u", "health.condition", lower=True) == []
+    assert await tenant.values("u", "health.condition", "frozen", lower=True) == [condition]
 
 
 async def test_a_brand_written_with_a_lower_case_head_keeps_it(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I'm on Android, a Pixel 8", at=T1)
     await tenant.say("u", "s1", "switched to an iPhone 16 last month, I gave in", at=T2)
-    values = await _values(tenant, "u", "tech.preferred")
+    values = await tenant.values("u", "tech.preferred", lower=True)
     assert "iphone 16" in values
     assert "phone 16" not in values
     # "I gave in" is too little to be a fact of its own

@@ -5,46 +5,34 @@ lives there with the user; a pet's name keeps its capital."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from tests.conftest import TenantCtx
 
 T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-01T09:05:00+08:00"
 
 
-async def _memories(t: TenantCtx, user: str, **params: str) -> list[dict[str, Any]]:
-    r = await t.client.get(f"{t.user(user)}/memories", params=params, headers=t.headers)
-    assert r.status_code == 200, r.text
-    return [m for m in r.json()["items"] if m["type"] != "episode"]
-
-
-async def _values(t: TenantCtx, user: str, key: str, status: str = "active") -> list[str]:
-    return sorted(m["value"] for m in await _memories(t, user, key=key, status=status))
-
-
 async def test_a_negated_add_on_is_no_second_liking(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "我喜欢吃辣", at=T1)
     await tenant.say("u", "s1", "也不吃甜", at=T2)
-    assert await _values(tenant, "u", "preference.likes") == ["辣"]
+    assert await tenant.values("u", "preference.likes") == ["辣"]
     # a negated add-on of a negative key is one
     await tenant.say("v", "s1", "I don't eat lamb", at=T1)
     await tenant.say("v", "s1", "no veal either", at=T2)
-    assert await _values(tenant, "v", "diet.avoid") == ["lamb", "veal"]
+    assert await tenant.values("v", "diet.avoid") == ["lamb", "veal"]
 
 
 async def test_a_one_off_request_after_a_rule_is_no_rule(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "Always answer in English.", at=T1)
-    rules = await _memories(tenant, "u", key="assistant.constraint", status="active")
+    rules = await tenant.memories("u", key="assistant.constraint", status="active")
     await tenant.say("u", "s1", "Also, translate this into French: bonjour mes amis", at=T2)
-    assert await _memories(tenant, "u", key="assistant.constraint", status="active") == rules
+    assert await tenant.memories("u", key="assistant.constraint", status="active") == rules
 
 
 async def test_a_denial_followed_by_after_all_withdraws(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I'm celiac", at=T1)
-    assert await _values(tenant, "u", "health.condition") == ["celiac"]
+    assert await tenant.values("u", "health.condition") == ["celiac"]
     await tenant.say("u", "s2", "Turns out I'm not celiac after all, it was a misdiagnosis", at=T2)
-    assert await _values(tenant, "u", "health.condition", "frozen") == ["celiac"]
-    assert [m["value"] for m in await _memories(tenant, "u", status="active")] == [None]
+    assert await tenant.values("u", "health.condition", "frozen") == ["celiac"]
+    assert [m["value"] for m in await tenant.memories("u", status="active")] == [None]
 
 
 async def test_a_value_leaves_out_its_reason_and_who_lives_there(tenant: TenantCtx) -> None:
@@ -52,22 +40,22 @@ async def test_a_value_leaves_out_its_reason_and_who_lives_there(tenant: TenantC
     await tenant.say("u", "s1", "I really like hiking because it clears my head", at=T1)
     await tenant.say("u", "s1", "I like green tea though", at=T1)
     await tenant.say("u", "s1", "I'm in love with Italian food", at=T1)
-    assert await _values(tenant, "u", "residence.city") == ["New York City"]
-    assert await _values(tenant, "u", "preference.likes") == ["green tea", "hiking", "italian food"]
+    assert await tenant.values("u", "residence.city") == ["New York City"]
+    assert await tenant.values("u", "preference.likes") == ["green tea", "hiking", "italian food"]
 
 
 async def test_a_pets_name_keeps_its_capital(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "My dog is called Max", at=T1)
-    assert await _values(tenant, "u", "pets.name") == ["Max"]
+    assert await tenant.values("u", "pets.name") == ["Max"]
 
 
 async def test_a_rule_that_ends_one_about_the_same_thing_replaces_it(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "以后推荐餐厅的时候标一下人均", at=T1)
-    (old,) = await _memories(tenant, "u", key="assistant.constraint", status="active")
+    (old,) = await tenant.memories("u", key="assistant.constraint", status="active")
     await tenant.say("u", "s1", "推荐餐厅不用再标人均了", at=T2)
-    frozen = await _memories(tenant, "u", key="assistant.constraint", status="frozen")
+    frozen = await tenant.memories("u", key="assistant.constraint", status="frozen")
     assert [m["id"] for m in frozen] == [old["id"]]
     # a rule about something else stays
     await tenant.say("v", "s1", "Keep your answers short.", at=T1)
     await tenant.say("v", "s1", "Actually, answer in German from now on.", at=T2)
-    assert await _memories(tenant, "v", key="assistant.constraint", status="frozen") == []
+    assert await tenant.memories("v", key="assistant.constraint", status="frozen") == []

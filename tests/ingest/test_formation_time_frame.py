@@ -11,14 +11,6 @@ from tests.conftest import TenantCtx
 T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-01T09:05:00+08:00"
 
 
-async def _values(t: TenantCtx, user: str, key: str, status: str = "active") -> list[str]:
-    r = await t.client.get(
-        f"{t.user(user)}/memories", params={"key": key, "status": status}, headers=t.headers
-    )
-    assert r.status_code == 200, r.text
-    return sorted(m["value"] for m in r.json()["items"] if m["value"] is not None)
-
-
 @pytest.mark.parametrize(
     ("first", "then", "key", "now"),
     [
@@ -35,18 +27,18 @@ async def test_what_held_before_or_comes_later_replaces_nothing_of_now(
 ) -> None:
     await tenant.say("u", "s1", first, at=T1)
     await tenant.say("u", "s1", then, at=T2)
-    assert await _values(tenant, "u", key) == [now]
-    assert await _values(tenant, "u", key, "frozen") == []
+    assert await tenant.values("u", key) == [now]
+    assert await tenant.values("u", key, "frozen") == []
 
 
 async def test_a_move_still_to_come_is_a_plan(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "我明年打算搬去成都", at=T1)
-    assert await _values(tenant, "u", "residence.city") == []
-    assert await _values(tenant, "u", "plan") == ["明年打算搬去成都"]
+    assert await tenant.values("u", "residence.city") == []
+    assert await tenant.values("u", "plan") == ["明年打算搬去成都"]
 
 
 async def test_a_routine_the_user_used_to_have_is_none_of_now(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I used to go swimming every morning", at=T1)
-    assert await _values(tenant, "u", "schedule.habit") == []
+    assert await tenant.values("u", "schedule.habit") == []
     await tenant.say("u", "s1", "I go cycling every morning", at=T2)
-    assert await _values(tenant, "u", "schedule.habit") == ["go cycling every morning"]
+    assert await tenant.values("u", "schedule.habit") == ["go cycling every morning"]
