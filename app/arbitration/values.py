@@ -183,7 +183,7 @@ def _rule_words(text: str) -> set[str]:
     """What a rule is about beyond the words of any rule: its English words of four letters
     or more and its Chinese character pairs ("推荐餐厅时标一下人均" → 推荐, 荐餐, 餐厅, 人均)."""
     body = _RULE_FILLER.sub(" ", text.lower())
-    words = {w for w in re.findall(r"[a-z]{4,}", body)}
+    words = set(re.findall(r"[a-z]{4,}", body))
     for run in re.findall(r"[\u4e00-\u9fff]+", body):
         words |= {run[i : i + 2] for i in range(len(run) - 1)}
     return words
