@@ -40,6 +40,7 @@ from app.db.models import Arbitration, Memory
 from app.db.models import memory_snapshot as snapshot
 from app.kit.metrics import observe_arbitration
 from app.kit.time import utcnow
+from app.privacy.protect import masks_as_tokens
 from app.recall.entities import memory_entities
 from app.recall.text import index_text
 
@@ -92,10 +93,17 @@ def content_hash(content: str) -> str:
     return hashlib.sha256(normalize_text(content).encode()).hexdigest()
 
 
-def fingerprint(content: str) -> tuple[str, str]:
-    """``(content_hash, search_text)`` of a memory's stored (protected) content: the hash that
-    finds its duplicates and the segmented terms of its full-text search."""
-    return content_hash(content), index_text(content)
+def fingerprint(content: str, sealed: Sequence[dict[str, Any]] = ()) -> tuple[str, str]:
+    """``(content_hash, search_text)`` of a memory's stored (protected) content and its sealed
+    entries: the hash that finds its duplicates (secrets told apart by their tokens, not their
+    look-alike masks: ``masks_as_tokens``) and the segmented terms of its full-text search."""
+    return content_hash(masks_as_tokens(content, sealed)), index_text(content)
+
+
+def stored_value(value: str | None, sealed: Sequence[dict[str, Any]]) -> str | None:
+    """A stored value as it compares with another of its key: a secret's mask as the secret's
+    token ("******" and "******" are two passwords when their tokens differ)."""
+    return masks_as_tokens(value, sealed) if value else value
 
 
 def metadata_size(metadata: dict[str, Any]) -> int:
@@ -264,18 +272,22 @@ class ArbitrationService:
         spec = key_spec(cand.key)  # after: a moved appointment keeps the key of what it moves,
         # a duty beside a role loses its key there
         if not cand.content_hash:
-            cand.content_hash, cand.search_text = fingerprint(cand.content)
+            cand.content_hash, cand.search_text = fingerprint(cand.content, cand.sealed)
         chash = cand.content_hash
 
         # Rule 1: duplicate -> refresh.
+        value = stored_value(cand.value, cand.sealed)
+        # a secret's mask says nothing of which secret it is: its twin is found by hash
         dup = await self.repo.active_duplicate(
-            chash, cand.scope, cand.scope_id, cand.key, cand.value
+            chash, cand.scope, cand.scope_id, cand.key, cand.value if value == cand.value else None
         )
         if dup is not None and not cand.promote and dup.scope_id != cand.scope_id:
             dup = None  # a session twin counts toward promotion only; here it cannot happen
         if dup is None and cand.scope == "session" and cand.promote:
             # Already long-term knowledge: said again tentatively, it confirms the user's row.
-            dup = await self.repo.active_duplicate(chash, "user", "", cand.key, cand.value)
+            dup = await self.repo.active_duplicate(
+                chash, "user", "", cand.key, cand.value if value == cand.value else None
+            )
             if dup is None and cand.promote_now:
                 cand.scope, cand.scope_id = "user", ""  # "remember this": long-term at once
             elif dup is None:
@@ -293,7 +305,9 @@ class ArbitrationService:
             # row — a value-less one too — is a conflict: none may stay active beside the new
             # row (uq_memories_active_single_key; uq_memories_active_value for the others).
             same_key = await self.repo.active_with_keys([spec.name], cand.scope, cand.scope_id)
-            twin = next((m for m in same_key if same_value(m.value, cand.value)), None)
+            twin = next(
+                (m for m in same_key if same_value(stored_value(m.value, m.sealed), value)), None
+            )
             if twin is not None:
                 await self._refresh(twin, cand, out)
                 return out
@@ -341,7 +355,7 @@ class ArbitrationService:
                 merged = self._range_value(old, cand)
                 if merged is not None:
                     new.value, new.content = merged
-                    new.content_hash, new.search_text = fingerprint(new.content)
+                    new.content_hash, new.search_text = fingerprint(new.content, new.sealed)
                     new.entities = memory_entities(new.content)
             if winner_is_new:
                 losers.append((old, rule, reason))
@@ -424,7 +438,7 @@ class ArbitrationService:
         self.trigger = cand.trigger
         out = Outcome()
         if not cand.content_hash:
-            cand.content_hash, cand.search_text = fingerprint(cand.content)
+            cand.content_hash, cand.search_text = fingerprint(cand.content, cand.sealed)
         spec = key_spec(cand.key)
         new = self._new_memory(
             cand, cand.content_hash, single=spec is not None and spec.cardinality == "single"

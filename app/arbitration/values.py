@@ -36,6 +36,8 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from app.privacy.protect import SECRET_KEYS
+
 if TYPE_CHECKING:
     from app.arbitration.service import Candidate, MemoryStore
     from app.db.models import Memory
@@ -228,8 +230,8 @@ _TOPIC_KEYS = {
 }  # fmt: skip
 
 
-# secret values are protected before arbitration: a value said in place of one is not, nor is a
-# contact's or a health value (protected, or a rule for the assistant's care); a plan, an
+# no word replaces a secret (only a value sealed as one, ``_misstated``), a contact's or a
+# health value (protected, or a rule for the assistant's care); a plan, an
 # event, a habit or a rule is a whole sentence, not a word a slip can replace
 _NO_VALUE_IN_PLACE = ("account.password", "identity.document", "finance.card", "event", "plan",
                       "schedule.", "task.", "assistant.", "health.", "contact.")  # fmt: skip
@@ -258,7 +260,8 @@ async def _take_back(
         return
     if cand.metadata.pop("in_place", False) and cand.value is not None:
         instead = cand.metadata.pop("instead_of", None) or []
-        old = await _misstated(repo, formed, cand.value, instead)
+        secret = any(e.get("level") == "secret" and e["mask"] == cand.value for e in cand.sealed)
+        old = await _misstated(repo, formed, cand.value, instead, secret=secret)
         if old is None:
             # which memory it corrects is unclear: none is withdrawn, and the record is archived
             cand.value, cand.metadata["retraction"] = None, True
@@ -270,10 +273,12 @@ async def _take_back(
 
 
 async def _misstated(
-    repo: MemoryStore, formed: list[Memory], value: str, instead: list[str]
+    repo: MemoryStore, formed: list[Memory], value: str, instead: list[str], *, secret: bool
 ) -> Memory | None:
     """The memory a value said in place of a slip corrects, or None when that is unclear:
 
+    - a ``secret`` value (sealed by the ingest job as a secret the previous turn misstated,
+      ``tasks.seal_restated_secrets``): the one secret the previous turn formed;
     - with a "not …" (``instead``): the memory the previous turn formed that it names, else
       the one active memory of the user's whose value it is ("it's Max, not Rex" four turns
       after the dog was named); when it names none, only one spelled alike;
@@ -284,6 +289,10 @@ async def _misstated(
 
     A value with digits replaces only a value with digits ("oops, I meant 2019" is no allergy).
     """
+
+    if secret:
+        secrets = [m for m in formed if m.key in SECRET_KEYS]
+        return secrets[0] if len(secrets) == 1 else None
 
     def fits(m: Memory) -> bool:
         if not m.key or not m.value or m.key.startswith(_NO_VALUE_IN_PLACE):
@@ -302,7 +311,7 @@ async def _misstated(
             ]
         if len(named) == 1:
             return named[0]
-    alike = [m for m in valued if _spelled_alike(m.value or "", value)]
+    alike = [m for m in valued if spelled_alike(m.value or "", value)]
     if alike or instead:
         # "是小虹，彩虹的虹，不是红色的红": a "not …" that names no value leaves the spelling
         return alike[0] if alike else None
@@ -320,7 +329,7 @@ def _same_writing(a: str, b: str) -> bool:
     return bool(re.search(r"[\u4e00-\u9fff]", a)) == bool(re.search(r"[\u4e00-\u9fff]", b))
 
 
-def _spelled_alike(a: str, b: str) -> bool:
+def spelled_alike(a: str, b: str) -> bool:
     """True if two values differ by a typo: a similarity ratio of at least 0.5
     (``difflib.SequenceMatcher``, Ratcliff/Obershelp) on their normalised forms."""
     x, y = normalize_value(a), normalize_value(b)

@@ -27,6 +27,7 @@ from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR, UUID
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base, created_at_column
+from app.privacy.protect import SECRET_KEYS
 
 JSON_OBJECT = text("'{}'::jsonb")
 JSON_ARRAY = text("'[]'::jsonb")
@@ -103,7 +104,8 @@ class Memory(Base):
         ),
         # At most one active row per value of a multi-valued key (the value compared
         # case-insensitively, hashed to bound the entry): the last guard behind the memory
-        # writer's lock (app/db/repository.py).
+        # writer's lock (app/db/repository.py). Not for secret keys: their stored values are
+        # look-alike masks, told apart by token under that lock (arbitration's twin check).
         Index(
             "uq_memories_active_value",
             "tenant_id",
@@ -115,6 +117,7 @@ class Memory(Base):
             unique=True,
             postgresql_where=text(
                 "status = 'active' AND NOT single_valued AND key IS NOT NULL AND value IS NOT NULL"
+                f" AND key NOT IN ({', '.join(repr(k) for k in SECRET_KEYS)})"
             ),
         ),
         # The constraints a recall returns beside the ranking, without reading the user's rows.

@@ -22,6 +22,7 @@ from app.arbitration.values import (
     denied_values,
     ended_values,
     named_plans,
+    spelled_alike,
 )
 from app.db.models import Job, Memory, Message
 from app.ingest.episodes import episode_draft, inherited_half_life, is_episode, with_context
@@ -45,6 +46,7 @@ from app.kit.metrics import EXTRACTED_FACTS
 from app.memories.repository import MemoryRepository
 from app.memories.service import outcome_result, writer_for
 from app.memories.writer import MemoryDraft, MemoryWriter
+from app.privacy.detect import reads_as_credential
 from app.privacy.protect import owner_of
 from app.runtime import Runtime
 from app.tasks.service import fill_task_slots
@@ -93,7 +95,9 @@ def to_draft(
             **fact.metadata,
             **({"inferred": True} if fact.source == "model_inferred" else {}),
         },
-        secret_kind="secret" if fact.metadata.get("sensitivity") == "secret" else None,
+        secret_kind=str(fact.metadata.get("secret_kind") or "secret")
+        if fact.metadata.get("sensitivity") == "secret"
+        else None,
     )
 
 
@@ -200,6 +204,7 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
     owner = owner_of(job.tenant_id, job.user_id)
     conv = ConversationRepository(session, job.tenant_id, job.user_id)
     facts = await name_taken_back(conv, session_id, messages, facts)
+    await seal_restated_secrets(rt, conv, owner, messages, facts)
     facts = await name_ended(MemoryRepository(session, job.tenant_id, job.user_id), facts)
     if rt.extractor.name == "rules":
         facts = await inherit_addons(
@@ -234,8 +239,11 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
             metadata=dict(m.metadata_ or {}),
             speaker=m.name,
         )
+        draft.known_secrets = known_secrets(rt, owner, m)
         if rt.settings.episode_context:
             previous = await conv.previous_message(session_id, m.seq)
+            if previous is not None:
+                draft.known_secrets += known_secrets(rt, owner, previous)
             with_context(
                 draft,
                 previous_id=str(previous.id) if previous is not None else None,
@@ -509,6 +517,47 @@ async def name_taken_back(
                 fact.metadata["takes_back_message"] = str(previous.id)
         kept.append(fact)
     return kept
+
+
+async def seal_restated_secrets(
+    rt: Runtime,
+    conv: ConversationRepository,
+    owner: str,
+    messages: Sequence[Message],
+    facts: list[ExtractedFact],
+) -> None:
+    """A value said in place of a secret the user just misstated ("My wifi password is
+    tulip-4471" → "Sorry, I meant tulip-4417") is a secret of the same kind: its fact is
+    marked secret (the writer seals its value as a whole, and arbitration lets it replace
+    that secret, ``values._misstated``), and its turn is stored again with the value sealed,
+    so that neither the message, the session's window and summary nor the turn's episode
+    keep it in clear. A value is taken for the misstated secret when the turn it takes back
+    (``metadata["takes_back_message"]``, ``name_taken_back``) holds exactly one secret and the
+    value reads as a credential (``detect.reads_as_credential``: a digit or a symbol) or is
+    spelled like that secret (``values.spelled_alike``). Changes ``facts`` and ``messages`` in
+    place; the job's unit of work stores the messages."""
+    by_id = {str(m.id): m for m in messages}
+    for fact in facts:
+        taken_back = fact.metadata.get("takes_back_message")
+        if not (fact.metadata.get("in_place") and fact.value and taken_back):
+            continue
+        previous = await conv.messages([uuid.UUID(str(taken_back))])
+        secrets = known_secrets(rt, owner, previous[0]) if previous else []
+        if len(secrets) != 1:
+            continue
+        old, kind = secrets[0]
+        if not (reads_as_credential(fact.value) or spelled_alike(old, fact.value)):
+            continue
+        fact.metadata["sensitivity"], fact.metadata["secret_kind"] = "secret", kind
+        for m in (by_id[i] for i in fact.message_ids if i in by_id):
+            clear = rt.privacy.reveal_all(m.content, m.sealed, owner)
+            stored = rt.privacy.protect(clear, owner, known=[(fact.value, kind)])
+            m.content, m.sealed = stored.text, stored.sealed
+
+
+def known_secrets(rt: Runtime, owner: str, message: Message) -> list[tuple[str, str]]:
+    """``[(value, kind)]`` of the secrets sealed in a stored message, opened in memory."""
+    return [(e["value"], e["kind"]) for e in rt.privacy.open_secrets(message.sealed, owner)]
 
 
 async def name_ended(repo: MemoryRepository, facts: list[ExtractedFact]) -> list[ExtractedFact]:

@@ -93,8 +93,11 @@ class MemoryDraft:
     ``content``/``value`` are clear text unless ``protected`` is set (then ``sealed`` holds
     the entries their tokens and masks stand for). ``confidence`` None takes the source's base
     confidence. ``secret_kind`` marks the value as secret as a whole (besides the keys of
-    ``SECRET_KEYS``). ``trigger`` is the arbitration trigger recorded in the audit
-    (explicit | extraction | import | promotion | correction). ``embedding`` may be given
+    ``SECRET_KEYS``); ``known_secrets`` (``(value, kind)``) are secrets the text holds where
+    detection cannot tell (a password restated without its keyword, sealed once in its
+    message): sealed wherever they stand in the content or the context. ``trigger`` is the
+    arbitration trigger recorded in the audit (explicit | extraction | import | promotion |
+    correction). ``embedding`` may be given
     (already computed); ``embed=False`` on ``write`` stores none (a dry run).
     """
 
@@ -115,6 +118,7 @@ class MemoryDraft:
     metadata: dict[str, Any] = field(default_factory=dict)
     sealed: list[dict[str, Any]] = field(default_factory=list)
     secret_kind: str | None = None
+    known_secrets: list[tuple[str, str]] = field(default_factory=list)
     protected: bool = False
     embedding: list[float] | None = None
     kind: DraftKind = "fact"
@@ -284,12 +288,17 @@ class MemoryWriter:
             key=draft.key,
             value=draft.value,
             secret_kind=draft.secret_kind,
+            known=draft.known_secrets,
         )
         meta = protect_json(self.privacy, self.owner, draft.metadata)
         sealed = merge_sealed(draft.sealed, p.sealed, meta.sealed)
         # The context is only indexed: protected the same way, its sealed entries not kept (no
         # one reveals it from this row; its own message holds them).
-        context = self.privacy.protect(draft.context, self.owner).text if draft.context else None
+        context = (
+            self.privacy.protect(draft.context, self.owner, known=draft.known_secrets).text
+            if draft.context
+            else None
+        )
         return replace(
             draft,
             content=p.content,
@@ -477,7 +486,7 @@ class MemoryWriter:
 
     def _candidate(self, draft: MemoryDraft) -> Candidate:
         """The arbitration candidate of a protected draft, with its hash and search text."""
-        chash, search_text = fingerprint(draft.content)
+        chash, search_text = fingerprint(draft.content, draft.sealed)
         if draft.context or draft.context_date:
             search_text = index_text(indexed_text(draft, with_date=True))
         return Candidate(

@@ -19,6 +19,7 @@ before the address.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -131,6 +132,13 @@ def _looks_like_credential(value: str, *, explicit: bool, pin: bool) -> bool:
     return value.lower() not in _NOT_CREDENTIALS and not value.startswith(_NOT_CREDENTIALS_ZH)
 
 
+def reads_as_credential(value: str) -> bool:
+    """Whether ``value``, said with no password keyword before it, still reads as one: at
+    least ``MIN_PASSWORD_CHARS`` characters with a digit or a symbol ("tulip-4417", "8814";
+    not "Lille")."""
+    return _looks_like_credential(value, explicit=False, pin=False)
+
+
 def password_spans(text: str) -> list[tuple[int, int]]:
     """``[(start, end)]`` of the passwords and PINs stated in ``text`` (the value only)."""
     spans = []
@@ -194,9 +202,13 @@ def phone_spans(text: str) -> list[tuple[int, int, str]]:
     return [(start, end, raw) for (start, end), raw in sorted(spans.items())]
 
 
-def detect(text: str) -> list[Finding]:
+def detect(text: str, known: Sequence[tuple[str, str]] = ()) -> list[Finding]:
     """Every sensitive value in ``text``, non-overlapping, in order of position. Secrets are
-    looked for first, so a number that is both (an ID that also reads as a phone) is a secret."""
+    looked for first, so a number that is both (an ID that also reads as a phone) is a secret.
+
+    ``known``: ``(value, kind)`` of secrets known from elsewhere (a password restated without
+    its keyword, "sorry, I meant tulip-4417"): each copy of ``value`` standing as a word of its
+    own is a secret of ``kind``, before anything else is looked for."""
     found: list[Finding] = []
 
     def add(kind: str, level: Level, start: int, end: int) -> None:
@@ -204,6 +216,9 @@ def detect(text: str) -> list[Finding]:
             return
         found.append(Finding(kind, level, start, end, text[start:end]))
 
+    for value, kind in known:
+        for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])", text):
+            add(kind, "secret", *m.span())
     for m in _CN_ID.finditer(text):
         if valid_cn_id(m.group(1)):
             add("cn_id", "secret", *m.span(1))

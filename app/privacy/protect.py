@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,14 +75,22 @@ class Privacy:
             **self.cipher.seal(value, owner),
         }
 
-    def protect(self, text: str, owner: str, *, whole_secret: str | None = None) -> Protected:
+    def protect(
+        self,
+        text: str,
+        owner: str,
+        *,
+        whole_secret: str | None = None,
+        known: Sequence[tuple[str, str]] = (),
+    ) -> Protected:
         """``text`` with every sensitive value replaced. ``whole_secret`` names the kind of a
-        value that is secret as a whole (the value of an ``account.password`` fact)."""
+        value that is secret as a whole (the value of an ``account.password`` fact);
+        ``known``: ``(value, kind)`` of secrets known from elsewhere (``detect``)."""
         if whole_secret and text and not TOKEN.fullmatch(text):
             entry = self._entry(text, whole_secret, "secret", owner)
             return Protected(entry["mask"], [entry])
         out, sealed, last = [], [], 0
-        for f in detect(text):
+        for f in detect(text, known):
             entry = self._entry(f.value, f.kind, f.level, owner)
             out.append(text[last : f.start] + entry["mask"])
             sealed.append(entry)
@@ -139,6 +148,20 @@ class Privacy:
         ]
 
 
+def masks_as_tokens(text: str, sealed: Sequence[dict[str, Any]]) -> str:
+    """``text`` with each secret's mask replaced by that secret's token, filled as
+    ``Privacy.reveal_all`` fills values (each entry the first whole mask still in place), with
+    no decryption: masks look alike ("******" for every password), tokens tell secrets apart
+    (a keyed fingerprint of the value). For comparing stored texts; never shown."""
+    for entry in sealed:
+        if entry.get("level") != "secret":
+            continue
+        whole = re.search(rf"(?<!\*){re.escape(entry['mask'])}(?![*0-9A-Za-z])", text)
+        if whole:
+            text = text[: whole.start()] + entry["token"] + text[whole.end() :]
+    return text
+
+
 def embedding_text(text: str) -> str:
     """What the embedder sees: personal tokens as ``[kind]``; secrets are already masked."""
     return TOKEN.sub(lambda m: f"[{m.group('kind')}]", text)
@@ -171,6 +194,7 @@ def protect_memory(
     key: str | None,
     value: str | None,
     secret_kind: str | None = None,
+    known: Sequence[tuple[str, str]] = (),
 ) -> ProtectedMemory:
     """The one protection of a memory's clear ``content`` and ``value`` (every write path
     calls it through the memory writer, and a write's intake through the same writer step).
@@ -178,9 +202,11 @@ def protect_memory(
     The value of a secret key (``SECRET_KEYS``: ``account.password`` → ``password``) or of a
     fact marked secret (``secret_kind``) is sealed as a whole, and where the content repeats it
     verbatim the content shows the mask too, whether or not detection recognises it there.
+    ``known``: ``(value, kind)`` of secrets the content holds where detection cannot tell
+    (``Privacy.protect``).
     """
     whole = SECRET_KEYS.get(key or "") or secret_kind
-    c = privacy.protect(content, owner)
+    c = privacy.protect(content, owner, known=known)
     if whole and value and not TOKEN.fullmatch(value):
         entry = privacy._entry(value, whole, "secret", owner)
         # Detection may have sealed it in the content already (same token); if not, the

@@ -82,18 +82,13 @@ async def test_a_slip_with_nothing_before_it_forms_nothing(tenant: TenantCtx) ->
     assert [m for m in r.json()["items"] if m["type"] != "episode"] == []
 
 
-async def test_a_secret_is_never_replaced_by_a_value_in_place(tenant: TenantCtx) -> None:
-    # a secret is protected before arbitration: a value said in place of it would be in clear
-    await tenant.say("u", "s1", "my wifi password is sunflower88", at=T1)
-    assert len(await _values(tenant, "u", "account.password", "active")) == 1
-    await tenant.say("u", "s1", "oops typo, it's Sunflower89", at=T2)
-    assert len(await _values(tenant, "u", "account.password", "active")) == 1
-    r = await tenant.client.get(
-        f"{tenant.user('u')}/memories", params={"status": "active"}, headers=tenant.headers
-    )
-    assert all(
-        "Sunflower89" not in (m["value"] or "") for m in r.json()["items"] if m["type"] != "episode"
-    )
+async def test_a_value_in_place_after_a_secret_and_a_city_replaces_the_city(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "I live in Lyon and my wifi password is sunflower88", at=T1)
+    await tenant.say("u", "s1", "oops, I meant Lille", at=T2)
+    assert await _values(tenant, "u", "residence.city", "active") == ["lille"]
+    assert len(await tenant.memories("u", key="account.password", status="active")) == 1
 
 
 async def test_a_plan_is_not_replaced_by_a_word_said_in_place(tenant: TenantCtx) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import uuid
 
 import asyncpg
@@ -180,3 +181,58 @@ async def test_an_email_written_straight_after_chinese_is_sealed(
 
     got = await tenant.recall("glued", "我的邮箱是什么")
     assert any(EMAIL in m["content"] for m in got["memories"]), got
+
+
+@pytest.mark.parametrize(
+    ("first", "slip", "old", "new"),
+    [
+        ("my wifi password is sunflower88", "oops typo, it's Sunflower89", "sunflower88",
+         "Sunflower89"),
+        ("My wifi password is tulip-4471", "Sorry, I meant tulip-4417", "tulip-4471",
+         "tulip-4417"),
+        ("我的银行卡密码是 8841", "说错了，是 8814", "8841", "8814"),
+    ],
+)  # fmt: skip
+async def test_a_password_said_again_after_a_slip_replaces_it_sealed_everywhere(
+    tenant: TenantCtx, database: Database, first: str, slip: str, old: str, new: str
+) -> None:
+    # the second turn names no password: only the turn it corrects says what the value is
+    await tenant.say("u", "s1", first)
+    await tenant.say("u", "s1", slip)
+    [active] = await tenant.memories("u", key="account.password", status="active")
+    [frozen] = await tenant.memories("u", key="account.password", status="frozen")
+    opened = []
+    for m in (active, frozen):
+        r = await tenant.client.post(
+            f"{tenant.user('u')}/memories/{m['id']}/reveal", headers=tenant.headers
+        )
+        assert r.status_code == 200, r.text
+        opened.append([s["value"] for s in r.json()["secrets"]])
+    assert opened == [[new], [old]]
+    # the turn is masked where the user sees it (its episode, the session's window) ...
+    ctx = await tenant.client.get(f"{tenant.user('u')}/sessions/s1/context", headers=tenant.headers)
+    assert slip.replace(new, "******") in ctx.json()["text"] and new not in ctx.text
+    episodes = await tenant.client.get(
+        f"{tenant.user('u')}/memories", params={"type": "episode"}, headers=tenant.headers
+    )
+    assert slip.replace(new, "******") in [m["content"] for m in episodes.json()["items"]]
+    # ... and no row, job or index holds either password in clear
+    rows = "\n".join(await _dump(database))
+    for value in (new, old):  # as a word: "8814" stands in many an embedding's digits
+        assert not re.search(rf"(?<![0-9A-Za-z.]){re.escape(value)}(?![0-9A-Za-z])", rows)
+
+
+async def test_two_passwords_are_two_memories_and_one_said_again_stays_one(
+    tenant: TenantCtx,
+) -> None:
+    # every password's mask is "******": they are told apart by what they seal
+    await tenant.say("u", "s1", "my wifi password is sunflower88")
+    await tenant.say("u", "s1", "my email password is daisy-7731")
+    await tenant.say("u", "s2", "my wifi password is sunflower88")
+    secrets = {}
+    for m in await tenant.memories("u", key="account.password", status="active"):
+        r = await tenant.client.post(
+            f"{tenant.user('u')}/memories/{m['id']}/reveal", headers=tenant.headers
+        )
+        [secrets[m["confirmations"]]] = [s["value"] for s in r.json()["secrets"]]
+    assert secrets == {2: "sunflower88", 1: "daisy-7731"}
