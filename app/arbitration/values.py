@@ -36,7 +36,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from app.privacy.protect import SECRET_KEYS
+from app.privacy.protect import SECRET_KEYS, masks_as_tokens
 
 if TYPE_CHECKING:
     from app.arbitration.service import Candidate, MemoryStore
@@ -89,6 +89,9 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     if cand.key is None or cand.value is None or cand.type == "constraint":
         return
     olds = await repo.active_with_keys([cand.key], cand.scope, cand.scope_id)
+    if cand.key in SECRET_KEYS:
+        _same_account(cand, olds)
+        return  # masks look alike: spellings and switches compare nothing of a secret
     mine = normalize_value(cand.value)
     for old in olds:
         if old.value is not None and normalize_value(old.value) == mine and mine:
@@ -122,6 +125,26 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     if stale:
         cand.is_correction = True
         cand.retracts = list(dict.fromkeys([*cand.retracts, *stale]))
+
+
+def _same_account(cand: Candidate, olds: Sequence[Memory]) -> None:
+    """A password of an account the user already gave one for ("my new wifi password is …"
+    after "my wifi password is …": ``metadata["account"]``, ``rules._account``) replaces that
+    one; other accounts' passwords stay. Told apart by token (``masks_as_tokens``): the same
+    password said again replaces nothing."""
+    account = (cand.metadata or {}).get("account")
+    if not account:
+        return
+    mine = masks_as_tokens(cand.value or "", cand.sealed)
+    replaced = [
+        old.id
+        for old in olds
+        if (old.metadata_ or {}).get("account") == account
+        and masks_as_tokens(old.value or "", old.sealed) != mine
+    ]
+    if replaced:
+        cand.is_correction = True
+        cand.retract_ids += replaced
 
 
 def _same_turn(cand: Candidate, old: Memory) -> bool:

@@ -219,7 +219,8 @@ async def test_a_password_said_again_after_a_slip_replaces_it_sealed_everywhere(
     # ... and no row, job or index holds either password in clear
     rows = "\n".join(await _dump(database))
     for value in (new, old):  # as a word: "8814" stands in many an embedding's digits
-        assert not re.search(rf"(?<![0-9A-Za-z.]){re.escape(value)}(?![0-9A-Za-z])", rows)
+        found = re.search(rf"(?<![0-9A-Za-z.]){re.escape(value)}(?![0-9A-Za-z])", rows)
+        assert found is None, rows[max(found.start() - 300, 0) : found.end() + 100]
 
 
 async def test_two_passwords_are_two_memories_and_one_said_again_stays_one(
@@ -236,3 +237,26 @@ async def test_two_passwords_are_two_memories_and_one_said_again_stays_one(
         )
         [secrets[m["confirmations"]]] = [s["value"] for s in r.json()["secrets"]]
     assert secrets == {2: "sunflower88", 1: "daisy-7731"}
+
+
+async def test_a_new_password_of_an_account_replaces_that_accounts_only(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "my wifi password is sunflower88")
+    await tenant.say("u", "s1", "我的银行卡密码是 884123")
+    await tenant.say("u", "s2", "we changed it, my wifi password is tulip-4471 now")
+
+    async def opened(status: str) -> dict[str, str]:
+        out = {}
+        for m in await tenant.memories("u", key="account.password", status=status):
+            r = await tenant.client.post(
+                f"{tenant.user('u')}/memories/{m['id']}/reveal", headers=tenant.headers
+            )
+            [out[m["content"]]] = [s["value"] for s in r.json()["secrets"]]
+        return out
+
+    assert await opened("active") == {
+        "wifi password is ******": "tulip-4471",
+        "银行卡密码是 ******": "884123",
+    }
+    assert await opened("frozen") == {"wifi password is ******": "sunflower88"}

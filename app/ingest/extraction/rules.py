@@ -672,6 +672,12 @@ def family(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     ]
 
 
+def _account(label: str) -> str | None:
+    """What a password opens, from its label: "wifi password" → "wifi", "银行卡密码" → "银行卡";
+    None for a bare "password"/"密码"."""
+    return re.sub(r"\s*(?:password|密码)$", "", label, flags=re.I).strip().lower() or None
+
+
 def contact(key: str, sensitivity: str = "personal") -> Builder:
     """An email/phone (kept exactly as written) or a secret number (content masked)."""
 
@@ -686,7 +692,10 @@ def contact(key: str, sensitivity: str = "personal") -> Builder:
             content = f"邮箱是 {value}" if zh else f"email is {value}"
         else:
             content = f"电话是 {value}" if zh else f"phone number is {value}"
-        fact = _fact(state, clause, key, value, content, metadata={"sensitivity": sensitivity})
+        metadata: dict[str, Any] = {"sensitivity": sensitivity}
+        if key == "account.password" and (account := _account(m.group("label"))):
+            metadata["account"] = account
+        fact = _fact(state, clause, key, value, content, metadata=metadata)
         fact.value = value  # exactly as written
         return [fact]
 
@@ -935,7 +944,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "secret",
         "zh",
-        r"(?P<label>密码)(?:是|为|[:：])\s*(?P<v>\S{4,})",
+        # the account it opens stays in the label: "银行卡密码", "wifi密码"
+        r"(?:我的|我)?(?P<label>[\u4e00-\u9fffA-Za-z]{0,4}?密码)(?:是|为|[:：])\s*(?P<v>\S{4,})",
         contact("account.password", "secret"),
     ),
     (
@@ -955,7 +965,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "secret",
         "en",
-        r"(?P<label>password)\s*(?:is|:)\s*(?P<v>\S{4,})",
+        # "my wifi password is …" → "wifi password is ******": the account stays in the label
+        r"(?P<label>(?:\b(?!(?:my|the|your|our|a|new|old)\b)[a-z]+ )?password)\s*(?:is|:)\s*"
+        r"(?P<v>\S{4,})",
         contact("account.password", "secret"),
     ),
     (
