@@ -90,7 +90,8 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
         return
     olds = await repo.active_with_keys([cand.key], cand.scope, cand.scope_id)
     if cand.key in SECRET_KEYS:
-        _same_account(cand, olds)
+        (cand.metadata or {}).pop("instead_of", None)  # never stored: it would hold the value
+        _replaced_secrets(cand, olds)
         return  # masks look alike: spellings and switches compare nothing of a secret
     mine = normalize_value(cand.value)
     for old in olds:
@@ -127,19 +128,20 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
         cand.retracts = list(dict.fromkeys([*cand.retracts, *stale]))
 
 
-def _same_account(cand: Candidate, olds: Sequence[Memory]) -> None:
-    """A password of an account the user already gave one for ("my new wifi password is …"
-    after "my wifi password is …": ``metadata["account"]``, ``rules._account``) replaces that
-    one; other accounts' passwords stay. Told apart by token (``masks_as_tokens``): the same
-    password said again replaces nothing."""
+def _replaced_secrets(cand: Candidate, olds: Sequence[Memory]) -> None:
+    """The secrets ``cand`` replaces: a password of an account the user already gave one for
+    ("my wifi password is …" after "my wifi password is …": ``metadata["account"]``,
+    ``rules._account``) that one, other accounts' passwords staying; else, said as a switch
+    ("新卡号是 …", ``metadata["replaces"]``), every other secret of the key. Told apart by
+    token (``masks_as_tokens``): the same secret said again replaces nothing."""
     account = (cand.metadata or {}).get("account")
-    if not account:
+    if not account and not (cand.metadata or {}).get("replaces"):
         return
     mine = masks_as_tokens(cand.value or "", cand.sealed)
     replaced = [
         old.id
         for old in olds
-        if (old.metadata_ or {}).get("account") == account
+        if (not account or (old.metadata_ or {}).get("account") == account)
         and masks_as_tokens(old.value or "", old.sealed) != mine
     ]
     if replaced:

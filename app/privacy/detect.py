@@ -62,8 +62,11 @@ _PASSWORD = re.compile(
     r"|(?<![A-Za-z])(?P<en>passwords?|passwd|pwd|passcode|passphrase|pin(?:\s*(?:code|number))?)"
     r"(?![A-Za-z]))"
     r"(?:(?P<via>\s+(?:for|of|on|at|to)\s+[^\s:：=]+(?:\s+[^\s:：=]+){0,3}?)"
-    r"(?P<sep1>\s*[:：=]\s*|\s+(?:is|was)\s*[:：]?\s*)"
-    r"|(?P<sep2>\s*(?:是|为|[:：=])\s*|\s+(?:is|was)\s*[:：]?\s*)"
+    r"(?P<sep1>\s*[:：=]\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*)"
+    r"|(?P<sep2>\s*(?:是|为|[:：=])\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*"
+    # "the router password, it's …", "密码改成了 …": said again, changed
+    r"|\s*[,，]\s*(?:it'?s|it is|now it'?s|which is)(?:\s+now)?\s+"
+    r"|\s*(?:改成了?|换成了?|改为|变成了?)\s*|\s+(?:is\s+now|changed\s+to|now)\s+)"
     r"|(?P<sep3>\s*))"
     r"[\"'“‘]?(?P<v>[^\s\"'”’“‘，。、,;；！？()（）]{1,64})",
     re.I,

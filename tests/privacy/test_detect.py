@@ -68,6 +68,10 @@ def test_passwords(text: str, value: str) -> None:
         ("口令是芝麻开门", "芝麻开门"),
         ("登录密码为 Qw3rty!", "Qw3rty!"),
         ("PIN码是1234", "1234"),
+        ("ok I changed the router password, it's BlueHeron!42 now", "BlueHeron!42"),
+        ("my wifi password is now tulip-4471", "tulip-4471"),
+        ("the wifi password changed to sunflower88", "sunflower88"),
+        ("wifi密码改成了 abc12345", "abc12345"),
     ],
 )
 def test_password_phrasings(text: str, value: str) -> None:
@@ -93,6 +97,8 @@ def test_password_phrasings(text: str, value: str) -> None:
         "支付密码是多少位",
         "my password is ******",  # masked already
         "PIN is ******",
+        "the password, it's too short",
+        "my password is now expired",
     ],
 )
 def test_talk_about_passwords_is_not_a_password(text: str) -> None:

@@ -31,6 +31,7 @@ from app.ingest.extraction.dates import (
     replace_date,
 )
 from app.ingest.extraction.filter import has_memory_signal, is_noise, is_question
+from app.privacy.detect import password_spans
 
 Lang = Literal["zh", "en"]
 
@@ -682,7 +683,16 @@ def contact(key: str, sensitivity: str = "personal") -> Builder:
     """An email/phone (kept exactly as written) or a secret number (content masked)."""
 
     def build(m: re.Match[str], clause: _Clause, state: _State) -> Built:
-        value = m.group("v").strip()
+        if key == "account.password":
+            # the password is what detection seals after its keyword (one grammar for both:
+            # "the wifi password for my router is …", "…, it's … now"; "the password is
+            # wrong" states none)
+            spans = [(a, b) for a, b in password_spans(clause.text) if a >= m.end("label")]
+            if not spans:
+                return None
+            value = clause.text[spans[0][0] : spans[0][1]]
+        else:
+            value = m.group("v").strip()
         zh = clause.lang == "zh"
         if sensitivity == "secret":
             label = m.group("label")
@@ -944,8 +954,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "secret",
         "zh",
-        # the account it opens stays in the label: "银行卡密码", "wifi密码"
-        r"(?:我的|我)?(?P<label>[\u4e00-\u9fffA-Za-z]{0,4}?密码)(?:是|为|[:：])\s*(?P<v>\S{4,})",
+        # the account it opens stays in the label: "银行卡密码", "wifi密码"; the value is
+        # what detection seals after it
+        r"(?:我的|我)?(?P<label>[\u4e00-\u9fffA-Za-z]{0,4}?密码)",
         contact("account.password", "secret"),
     ),
     (
@@ -966,8 +977,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "secret",
         "en",
         # "my wifi password is …" → "wifi password is ******": the account stays in the label
-        r"(?P<label>(?:\b(?!(?:my|the|your|our|a|new|old)\b)[a-z]+ )?password)\s*(?:is|:)\s*"
-        r"(?P<v>\S{4,})",
+        r"(?P<label>(?:\b(?!(?:my|the|your|our|a|new|old)\b)[a-z]+ )?(?:password|passcode)\b)",
         contact("account.password", "secret"),
     ),
     (
