@@ -1226,11 +1226,16 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         work(),
     ),
     # health and diet
-    ("allergy", "zh", _S + r"对(?P<v>.+?)过敏$", simple("health.allergy", "对{v}过敏", split=True)),
     (
         "allergy",
         "zh",
-        _S + r"(?P<v>[^对]+?)过敏$",
+        _S + r"对(?P<v>.+?)(?<![不没])过敏$",
+        simple("health.allergy", "对{v}过敏", split=True),
+    ),
+    (
+        "allergy",
+        "zh",
+        _S + r"(?P<v>[^对]+?)(?<![不没])过敏$",
         simple("health.allergy", "对{v}过敏", split=True),
     ),
     (
@@ -1385,7 +1390,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "en",
         r"^(?:please\s+)?(?:(?:from now on|going forward"
         r"|in (?:the )?future),?\s+)?(?:please\s+)?(?:always|never|don't|do not|stop|avoid"
-        rf"|no more|refrain from|make sure to always)\s+(?:\w+\s+)?(?:{_EN_ASSIST_VERBS})\b.*$",
+        # "don't really use vim anymore": a hedge says the user's own habit, not a rule
+        r"|no more|refrain from|make sure to always)\s+(?!(?:really|actually|even)\b)(?:\w+\s+)?"
+        rf"(?:{_EN_ASSIST_VERBS})\b.*$",
         constraint,
     ),
     (
@@ -1986,7 +1993,7 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             text = raw if size > 8 else "，".join(sentence)
             (texts if ended else denying).append(text)
             if semantic.rejected(raw):  # "I withdrew from Chicago": the plan named
-                named += semantic.anchors(text)
+                named += [*semantic.anchors(text), *semantic.dropped_objects(raw)]
     if not (texts or denials or denying):
         return []
     meta = {
@@ -2365,12 +2372,15 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     "胃溃疡已经治好了"): one withdrawal record, keyed by the verb that gave it up, so the
     memory holding the value is frozen."""
     covered = {r.lower() for f in facts for r in f.retracts}
-    # what someone else gave up is theirs ("my son doesn't like broccoli anymore")
+    rules_said = [f.value.lower() for f in facts if f.type == "constraint" and f.value]
+    # what someone else gave up is theirs ("my son doesn't like broccoli anymore"); a rule for
+    # the assistant gives up nothing of the user's ("you don't need to use bullet points
+    # anymore")
     own = [
         c
         for sentence in split_clauses(turn.content)
         for c in sentence
-        if not semantic.someone_elses(c)
+        if not semantic.someone_elses(c) and not any(r in c.lower() for r in rules_said)
     ]
     quit_values = [q for c in own for q in semantic.quit_objects(c) if q.lower() not in covered]
     if not quit_values:
@@ -2384,6 +2394,9 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             return []
     spec = key_spec(key)
     text = turn.content.strip()
+    meta: dict[str, Any] = {"retraction": True}
+    if semantic.lifts(text):
+        meta["lifted"] = True  # "I eat pork now": an avoidance ends, not a liking
     return [
         ExtractedFact(
             type=spec.type if spec else "fact",  # type: ignore[arg-type]
@@ -2393,7 +2406,7 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             is_correction=True,
             retracts=[_as_retracted(v) for v in quit_values],
             message_ids=[turn.message_id],
-            metadata={"retraction": True},
+            metadata=meta,
         )
     ]
 
@@ -2542,7 +2555,7 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
         for fact in facts:
             if fact.type == "constraint":
                 fact.metadata["changed"] = True  # "还是用中文回答吧": see values.py
-    quit_values = semantic.quit_objects(turn.content)
+    quit_values = semantic.quit_objects(turn.content, lifted=False)
     if not quit_values:
         return
     values = [_as_retracted(v) for v in quit_values]
