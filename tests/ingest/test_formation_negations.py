@@ -132,3 +132,22 @@ async def test_a_pet_given_away_keeps_the_other(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "好的", at=T3)
     assert await tenant.values("u", "pets.name", "active") == ["年糕"]
     assert await tenant.values("u", "pets.name", "frozen") == ["豆豆"]
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "value"),
+    [
+        ("榴莲我是真的吃不了", "diet.avoid", "榴莲"),
+        ("综艺我一般不看，太吵了", "preference.dislikes", "综艺"),
+    ],
+)
+async def test_a_thing_said_first_then_refused_is_a_standing_refusal(
+    tenant: TenantCtx, said: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", key, "active") == [value]
+
+
+async def test_a_meal_refused_is_no_food(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "晚饭我不吃，减肥", at=T1)
+    assert await tenant.values("u", "diet.avoid", "active") == []

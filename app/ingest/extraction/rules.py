@@ -914,6 +914,19 @@ _S = (
     r"^(?:我|本人)?(?:现在|目前|如今|平时|其实|已经|最近|刚刚|刚|也|还|都|一直|真的|比较"
     r"|很|最|特别|非常|超|挺|就|确实)*"
 )
+# a thing said first, then the user and how firmly ("香菜我是真的", "恐怖片我一般", "香菜我一口都")
+_FRONTED = (
+    r"^(?P<v>(?![这那我你他她])[\u4e00-\u9fffA-Za-z][\u4e00-\u9fffA-Za-z ]{0,7}?)\s*我(?:是)?"
+    r"(?:真的|一般|从来|基本上?|平时|完全|一口都|一点都|都|也|就|向来|实在|是)*"
+)
+# a meal or a day is an occasion, not a food ("晚饭我不吃", "今天我不喝")
+_OCCASION_ZH = re.compile(r"[早午晚]饭|[早午晚]餐|夜宵|今天|明天|昨天|今晚|这顿|平时")
+
+
+def _not_occasion(value: str) -> bool:
+    return not _OCCASION_ZH.search(value)
+
+
 _I = (
     r"^I\b\s*(?:(?:really|just|also|absolutely|totally|truly|still|now|currently|usually"
     r"|generally|mostly|normally|actually|definitely)\s+)*"
@@ -1276,6 +1289,20 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         _S + r"(?P<verb>不吃|不能吃|不可以吃|吃不了|不敢吃|不碰|忌口|不喝|不能喝|戒了"
         r"|戒掉了)(?P<v>(?!素(?:了|的|食)?$).+)$",  # "不吃素" is no vegetarian, not an avoidance
         simple("diet.avoid", "{verb}{v}", split=True),
+    ),
+    # the food or the thing said first, before the user ("香菜我是真的吃不了", "恐怖片我一般不看"):
+    # a standing refusal (one ending in 了 gives the thing up: see semantic.quit_objects)
+    (
+        "diet",
+        "zh",
+        _FRONTED + r"(?P<verb>不吃|不能吃|吃不了|不敢吃|不碰|不喝|喝不了|不能喝)(?:的)?$",
+        simple("diet.avoid", "{verb}{v}", check=_not_occasion),
+    ),
+    (
+        "dislikes",
+        "zh",
+        _FRONTED + r"(?P<verb>不看|不听|不玩|看不了|听不了|受不了|不喜欢|不爱)(?:的)?$",
+        simple("preference.dislikes", "{verb}{v}", check=_is_taste),
     ),
     (
         "diet",
