@@ -192,6 +192,11 @@ def _rule_words(text: str) -> set[str]:
     return words
 
 
+_LIFTS_RULE = re.compile(
+    r"\b(?:don'?t|do not) (?:need|have) to\b|\bno need\b|不需要|不用再|不必再", re.I
+)
+
+
 async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
     """A rule for the assistant that says it changed something (``metadata["changed"]``, set
     by the extractor: "actually, you can write longer answers" after "keep it short",
@@ -204,6 +209,9 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
     if not changed:
         return
     olds = await repo.active_with_keys(["assistant.constraint"], cand.scope, cand.scope_id)
+    # a rule lifted names what it lifts: one word of it is enough ("you don't need to add a
+    # summary anymore" after "always end your answers with a summary")
+    shared = 1 if _LIFTS_RULE.search(cand.content) else 2
     stale = [
         old.id
         for old in olds
@@ -211,7 +219,7 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
         and normalize_value(old.content) != normalize_value(cand.content)
         and (
             mine & rule_aspects(old.content)
-            or len(_rule_words(cand.content) & _rule_words(old.content)) >= 2
+            or len(_rule_words(cand.content) & _rule_words(old.content)) >= shared
         )
     ]
     if stale:

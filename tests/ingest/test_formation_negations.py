@@ -151,3 +151,33 @@ async def test_a_thing_said_first_then_refused_is_a_standing_refusal(
 async def test_a_meal_refused_is_no_food(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "晚饭我不吃，减肥", at=T1)
     assert await tenant.values("u", "diet.avoid", "active") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "withdrawal", "key", "old"),
+    [
+        ("I'm allergic to wasps", "not allergic to wasps after all lol", "health.allergy", "wasps"),
+        ("I avoid gluten.", "Gluten's fine again, I eat bread now", "diet.avoid", "gluten"),
+        ("我不吃甜", "现在甜的也吃了", "diet.avoid", "甜"),
+        ("我有鼻炎", "鼻炎已经好了", "health.condition", "鼻炎"),
+    ],
+)  # fmt: skip
+async def test_a_withdrawal_without_its_subject_or_with_a_contraction(
+    tenant: TenantCtx, first: str, withdrawal: str, key: str, old: str
+) -> None:
+    await tenant.say("u", "s1", first, at=T1)
+    assert await tenant.values("u", key, "active", lower=True) == [old]
+    await tenant.say("u", "s1", withdrawal, at=T2)
+    assert await tenant.values("u", key, "active", lower=True) == []
+    assert await tenant.values("u", key, "frozen", lower=True) == [old]
+
+
+async def test_a_modal_is_no_allergen(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "芒果我一般不碰，会过敏", at=T1)
+    assert await tenant.values("u", "health.allergy", "active") == []
+    assert await tenant.values("u", "diet.avoid", "active") == ["芒果"]
+
+
+async def test_a_negated_liking_is_a_dislike(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I'm not big on musicals", at=T1)
+    assert await tenant.values("u", "preference.dislikes", "active", lower=True) == ["musicals"]

@@ -923,6 +923,11 @@ _FRONTED = (
 _OCCASION_ZH = re.compile(r"[早午晚]饭|[早午晚]餐|夜宵|今天|明天|昨天|今晚|这顿|平时")
 
 
+def _no_modal(value: str) -> bool:
+    """A modal is no allergen ("海鲜我一般不碰，会过敏": the food is in the clause before)."""
+    return not re.fullmatch(r"(?:也|都|就|还)?(?:会|容易|可能会?)", value)
+
+
 def _not_occasion(value: str) -> bool:
     return not _OCCASION_ZH.search(value)
 
@@ -1249,7 +1254,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "allergy",
         "zh",
         _S + r"(?P<v>[^对]+?)(?<![不没])过敏$",
-        simple("health.allergy", "对{v}过敏", split=True),
+        simple("health.allergy", "对{v}过敏", split=True, check=_no_modal),
     ),
     (
         "allergy",
@@ -1565,7 +1570,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "dislikes",
         "en",
         _I + r"(?P<verb>hate|dislike|detest|can't stand|cannot stand|don't like|do not like"
-        r"|don't enjoy|do not enjoy|am not a fan of|'m not a fan of|'m not into|am not into"
+        r"|don't enjoy|do not enjoy|(?:am|'m) not (?:a (?:big |huge )?fan of|(?:really |that )?into"
+        r"|(?:really |that )?big on|crazy about|keen on)"
         r"|don't care for)\s+(?P<v>.+)$",
         simple("preference.dislikes", "I {verb} {v}", check=_is_taste),
     ),

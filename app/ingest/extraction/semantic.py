@@ -502,7 +502,7 @@ _QUIT_ZH = re.compile(
     # the object said first, before the user and the verb ("红酒我戒了", "Python 我已经不用了",
     # "综艺现在不怎么看了"): the user and the adverbs between are not part of it
     r"|(?P<y>[^，,。！!\s]{1,12}?)\s*(?:我们?|我自己)?(?:现在|已经|早就|也|都|基本上?|真的|一直|平时)*"
-    r"\s*(?:戒了|辞了|吃腻了|(?:已经)?(?:治好|痊愈|康复)了|去世了"
+    r"\s*(?:戒了|辞了|吃腻了|(?:已经)?(?:治好|痊愈|康复)了|(?:已经|早就|都)(?:好了|没事了)|去世了"
     r"|(?:不|不再|不怎么|基本不)(?:碰|喝|吃|用|看|玩|听|抽|追|跑|穿)了)"
     r"|(?:离开|离职|辞掉|辞了|戒掉|戒了|放弃)(?:了)?(?P<z>[^，,。！!\s了]{1,12})"
     r"|从(?P<w>[^，,。！!\s]{1,12}?)(?:离职|辞职|跳槽|换|搬|转)"
@@ -540,7 +540,7 @@ _LIFTED = re.compile(
     r"(?:能|可以)(?:吃|喝|碰|用)(?P<a>[^，,。！!\s了]{1,8})了"
     r"|(?P<b>[^，,。！!\s]{1,8}?)(?:我)?(?:现在|已经|又|也)?(?:能|可以)(?:吃|喝|碰|用)了"
     r"|\bcan (?:eat|drink|have|use) (?P<c>[\w' -]{2,30}?) again\b"
-    r"|\b(?P<d>[\w' -]{2,30}?) is (?:fine|ok|okay) (?:for me )?again\b"
+    r"|\b(?P<d>[\w -]{2,30}?)(?:'s| is) (?:fine|ok|okay) (?:for me )?again\b"
     # ... or has it again, said with a word of change ("I eat pork now", "现在猪肉也吃了")
     r"|\bI (?:eat|drink|have) (?P<e>[\w' -]{2,30}?) (?:now|again|these days)\b"
     r"|(?P<f>[^，,。！!\s]{1,8}?)(?:我)?(?:现在|已经|又|也)+(?:吃|喝)了",
@@ -796,7 +796,14 @@ _DROPPED_ZH = re.compile(
 def dropped_objects(clause: str) -> list[str]:
     """What a Chinese clause that drops a plan names before its verb ("婚礼不去了，临时有事" →
     ``["婚礼"]``), without a leading 其实/现在/我; ``[]`` when none."""
-    found = (_LIFT_LEAD.sub("", m.group("x")) for m in _DROPPED_ZH.finditer(clause))
+    found = (
+        re.sub(
+            r"(?:那个|这个|那件|这件|的)?(?:事儿?|计划|方案|安排)$",
+            "",
+            _LIFT_LEAD.sub("", m.group("x")),
+        )
+        for m in _DROPPED_ZH.finditer(clause)
+    )
     return [x for x in found if len(x) >= 2]
 
 
@@ -854,7 +861,8 @@ _SIBLINGS = (
 # "I'm not Alex", "turns out I'm not actually allergic to penicillin", "我其实不是南京人": what
 # the user says they are not
 _DENIED_EN = re.compile(
-    r"\b(?:i'?m|i am)\s+(?:actually\s+|really\s+|definitely\s+)?not\s+"
+    r"(?:\b(?:i'?m|i am)\s+|^\W*(?:(?:actually|so|turns out|nope|no|nah)\W+)*)"
+    r"(?:actually\s+|really\s+|definitely\s+)?not\s+"
     r"(?:actually\s+|really\s+|even\s+)?(?!\w+ing\b|sure\b|able\b|gonna\b|that\b|too\b)"
     r"(?P<x>[^,.;!?—–()]{2,40})",
     re.I,
@@ -898,7 +906,8 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
     for m in _NEG_SCOPE_EN.finditer(text):
         found.append(m.group("x") or gerund(m.group("v")))
     for m in _LIFTED.finditer(text) if lifted else ():
-        found.extend(_LIFT_LEAD.sub("", g) for g in m.groupdict().values() if g)
+        # "辣的也吃了": the food, not "辣的"
+        found.extend(re.sub(r"的$", "", _LIFT_LEAD.sub("", g)) for g in m.groupdict().values() if g)
     for m in _ENDED_EN.finditer(text):
         found.extend(g for g in m.groupdict().values() if g)
     for m in _DIETS.finditer(text):

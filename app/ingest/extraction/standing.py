@@ -98,7 +98,8 @@ _REQUEST_EN = re.compile(
     r"|i (?:want|need|'d like|would like|prefer|'d prefer|would prefer) (?:you|your|it|answers)"
     r"|(?:could|can|would|will) you (?:please )?(?:always|never|from now on|stop|keep|start"
     r"|make sure)\b"
-    r"|you (?:should|must|need to|have to|can|could|(?:don'?t|do not) (?:need|have) to)"
+    r"|you (?:don'?t|do not) (?:need|have) to \w+"
+    r"|you (?:should|must|need to|have to|can|could)"
     r" (?:always|never|stop|keep|just|use|answer"
     r"|reply|write|be|skip|give)\b)",
     re.I,
