@@ -60,6 +60,8 @@ PROMOTE_AFTER_SESSIONS = 2
 # A memory's metadata serialises to at most this many characters (JSON, ensure_ascii=False):
 # the limit of a request's metadata (app/memories/schemas.py) and of a merge (merge_metadata).
 MAX_METADATA_BYTES = 16_384
+# what a withdrawal of a thing the user can have again ("I eat pork now", "现在能吃辣了") ends
+LIFTED_KEYS = ("diet.avoid", "preference.dislikes")
 
 _NUMBER = re.compile(r"(\d+(?:\.\d+)?)\s*([万千百亿kKmM]?)")
 _UNIT_FACTOR = {
@@ -323,7 +325,19 @@ class ArbitrationService:
             )
         if cand.is_correction and cand.retracts:
             norm = [r for r in cand.retracts if r]
-            conflicts += [m for m in await self.repo.active_with_values(norm) if m not in conflicts]
+            # a withdrawal does not withdraw what its own turn states ("我不是北京人，只是在北京
+            # 上班" keeps 北京 as the work place)
+            said_now = (
+                set((cand.origin or {}).get("message_ids") or []) if cand.value is None else set()
+            )
+            conflicts += [
+                m
+                for m in await self.repo.active_with_values(norm)
+                if m not in conflicts
+                and not said_now & set((m.origin or {}).get("message_ids") or [])
+                # what can be had again was avoided or disliked, not liked ("I eat pork now")
+                and (m.key in LIFTED_KEYS or not (cand.metadata or {}).get("lifted"))
+            ]
             if spec is not None and spec.type == "constraint":
                 # a rule-like key ("not allergic to penicillin after all") withdraws its own
                 # values only; other constraints never match a retraction by value

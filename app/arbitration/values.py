@@ -184,7 +184,10 @@ _ASPECTS = {
         r"|sugar-?coat\w*)\b",
         re.I,
     ),
-    "format": re.compile(r"列表|表格|\b(?:bullet|bullets|table|tables|markdown|headings?)\b", re.I),
+    "format": re.compile(
+        r"列表|表格|分点|\b(?:bullet|bullets|table|tables|markdown|headings?|numbered|lists)\b",
+        re.I,
+    ),
     "code": re.compile(
         r"\b(?:typescript|javascript|js|ts|python|java|golang|rust|kotlin|swift|ruby|php|c\+\+)\b",
         re.I,
@@ -216,6 +219,11 @@ def _rule_words(text: str) -> set[str]:
     return words
 
 
+_LIFTS_RULE = re.compile(
+    r"\b(?:don'?t|do not) (?:need|have) to\b|\bno need\b|不需要|不用再|不必再", re.I
+)
+
+
 async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
     """A rule for the assistant that says it changed something (``metadata["changed"]``, set
     by the extractor: "actually, you can write longer answers" after "keep it short",
@@ -228,6 +236,9 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
     if not changed:
         return
     olds = await repo.active_with_keys(["assistant.constraint"], cand.scope, cand.scope_id)
+    # a rule lifted names what it lifts: one word of it is enough ("you don't need to add a
+    # summary anymore" after "always end your answers with a summary")
+    shared = 1 if _LIFTS_RULE.search(cand.content) else 2
     stale = [
         old.id
         for old in olds
@@ -235,7 +246,7 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
         and normalize_value(old.content) != normalize_value(cand.content)
         and (
             mine & rule_aspects(old.content)
-            or len(_rule_words(cand.content) & _rule_words(old.content)) >= 2
+            or len(_rule_words(cand.content) & _rule_words(old.content)) >= shared
         )
     ]
     if stale:
@@ -247,11 +258,12 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
 # an ability taken back without naming it (the extractor's ``semantic.ABILITY_TOPIC``)
 ABILITY_TOPIC = "ability"
 _ABILITY = re.compile(r"会|\b(?:can|speaks?|plays?|know how)\b", re.I)
-_TOPIC_KEYS = {
+_TOPIC_KEYS: dict[str, str | tuple[str, ...]] = {
     "job": "work.", "work": "work.", "career": "work.", "name": "name.", "number": "contact.",
     "phone": "contact.", "email": "contact.", "diet": "diet.", "pet": "pets.", "pets": "pets.",
     "dog": "pets.", "cat": "pets.", "age": "age", "birthday": "birthday", "school": "education.",
     "family": "family.", "allergy": "health.", "health": "health.", "drink": "preference.drink",
+    "plan": ("plan", "event"),
 }  # fmt: skip
 
 
@@ -520,9 +532,11 @@ ENDED_KEYS = (
 # the keys whose active value what the user says they are not may be ("I'm not Alex", "I'm not
 # actually allergic to penicillin", "我其实不是南京人")
 DENIED_KEYS = ("name.full", "name.nickname", "hometown", "health.allergy", "health.condition",
-               "diet.style", "family.member")  # fmt: skip
+               "diet.style", "family.member", "pets.kind")  # fmt: skip
 _DENIAL_LEAD = re.compile(
-    r"^(?:(?:a|an|the|really|actually|allergic to|intolerant to|from|called|named)\s+)+", re.I
+    r"^(?:(?:a|an|the|really|actually|allergic to|intolerant to|from|called|named)\s+)+"
+    r"|^(?:养过?|有过?)(?:一[只条个])?",  # "我没养狗": no dog
+    re.I,
 )
 
 
@@ -556,7 +570,22 @@ def ended_values(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[st
     substring of two characters or more), leaving out the values the same turn states
     (``said``: "I don't drink coffee anymore, coffee ice cream is fine" keeps nothing out, but
     a value said again is not ended)."""
-    return _named(olds, ENDED_KEYS, said, lambda value: any(_mentions(value, t) for t in texts))
+    return _named(
+        olds,
+        ENDED_KEYS,
+        said,
+        lambda value: any(_mentions(value, t) or _mentions(_activity(value), t) for t in texts),
+    )
+
+
+def _activity(value: str) -> str:
+    """A Chinese routine's activity without its time and frequency ("每周去跑步" → "跑步"):
+    the value less the leading and trailing characters of time, frequency or function
+    (``_STOP_HAN``); ``""`` for a Latin value or when under two characters are left."""
+    if value.isascii():
+        return ""
+    core = value.lstrip("".join(_STOP_HAN)).rstrip("".join(_STOP_HAN))
+    return core if len(core) >= 2 and core != value else ""
 
 
 def _named(
@@ -584,7 +613,7 @@ DENIABLE_KEYS = ("language.preferred", "tech.preferred", "health.allergy", "heal
 
 # the keys of what the user decided or means to do: ended by a clause that drops it and names
 # it by one of its names ("I withdrew from Chicago", "Flutter 那个方案被老板否了")
-NAMED_PLAN_KEYS = ("plan", "task.decision")
+NAMED_PLAN_KEYS = ("plan", "event", "task.decision")
 
 
 def named_plans(olds: Sequence[Memory], names: Sequence[str], said: Iterable[str]) -> list[str]:

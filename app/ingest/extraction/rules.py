@@ -933,6 +933,24 @@ _S = (
     r"^(?:我|本人)?(?:现在|目前|如今|平时|其实|已经|最近|刚刚|刚|也|还|都|一直|真的|比较"
     r"|很|最|特别|非常|超|挺|就|确实)*"
 )
+# a thing said first, then the user and how firmly ("香菜我是真的", "恐怖片我一般", "香菜我一口都")
+_FRONTED = (
+    r"^(?P<v>(?![这那我你他她])[\u4e00-\u9fffA-Za-z][\u4e00-\u9fffA-Za-z ]{0,7}?)\s*我(?:是)?"
+    r"(?:真的|一般|从来|基本上?|平时|完全|一口都|一点都|都|也|就|向来|实在|是)*"
+)
+# a meal or a day is an occasion, not a food ("晚饭我不吃", "今天我不喝")
+_OCCASION_ZH = re.compile(r"[早午晚]饭|[早午晚]餐|夜宵|今天|明天|昨天|今晚|这顿|平时")
+
+
+def _no_modal(value: str) -> bool:
+    """A modal is no allergen ("海鲜我一般不碰，会过敏": the food is in the clause before)."""
+    return not re.fullmatch(r"(?:也|都|就|还)?(?:会|容易|可能会?)", value)
+
+
+def _not_occasion(value: str) -> bool:
+    return not _OCCASION_ZH.search(value)
+
+
 _I = (
     r"^I\b\s*(?:(?:really|just|also|absolutely|totally|truly|still|now|currently|usually"
     r"|generally|mostly|normally|actually|definitely)\s+)*"
@@ -1248,12 +1266,17 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         work(),
     ),
     # health and diet
-    ("allergy", "zh", _S + r"对(?P<v>.+?)过敏$", simple("health.allergy", "对{v}过敏", split=True)),
     (
         "allergy",
         "zh",
-        _S + r"(?P<v>[^对]+?)过敏$",
+        _S + r"对(?P<v>.+?)(?<![不没])过敏$",
         simple("health.allergy", "对{v}过敏", split=True),
+    ),
+    (
+        "allergy",
+        "zh",
+        _S + r"(?P<v>[^对]+?)(?<![不没])过敏$",
+        simple("health.allergy", "对{v}过敏", split=True, check=_no_modal),
     ),
     (
         "allergy",
@@ -1293,6 +1316,20 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         _S + r"(?P<verb>不吃|不能吃|不可以吃|吃不了|不敢吃|不碰|忌口|不喝|不能喝|戒了"
         r"|戒掉了)(?P<v>(?!素(?:了|的|食)?$).+)$",  # "不吃素" is no vegetarian, not an avoidance
         simple("diet.avoid", "{verb}{v}", split=True),
+    ),
+    # the food or the thing said first, before the user ("香菜我是真的吃不了", "恐怖片我一般不看"):
+    # a standing refusal (one ending in 了 gives the thing up: see semantic.quit_objects)
+    (
+        "diet",
+        "zh",
+        _FRONTED + r"(?P<verb>不吃|不能吃|吃不了|不敢吃|不碰|不喝|喝不了|不能喝)(?:的)?$",
+        simple("diet.avoid", "{verb}{v}", check=_not_occasion),
+    ),
+    (
+        "dislikes",
+        "zh",
+        _FRONTED + r"(?P<verb>不看|不听|不玩|看不了|听不了|受不了|不喜欢|不爱)(?:的)?$",
+        simple("preference.dislikes", "{verb}{v}", check=_is_taste),
     ),
     (
         "diet",
@@ -1407,7 +1444,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "en",
         r"^(?:please\s+)?(?:(?:from now on|going forward"
         r"|in (?:the )?future),?\s+)?(?:please\s+)?(?:always|never|don't|do not|stop|avoid"
-        rf"|no more|refrain from|make sure to always)\s+(?:\w+\s+)?(?:{_EN_ASSIST_VERBS})\b.*$",
+        # "don't really use vim anymore": a hedge says the user's own habit, not a rule
+        r"|no more|refrain from|make sure to always)\s+(?!(?:really|actually|even)\b)(?:\w+\s+)?"
+        rf"(?:{_EN_ASSIST_VERBS})\b.*$",
         constraint,
     ),
     (
@@ -1553,7 +1592,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "dislikes",
         "en",
         _I + r"(?P<verb>hate|dislike|detest|can't stand|cannot stand|don't like|do not like"
-        r"|don't enjoy|do not enjoy|am not a fan of|'m not a fan of|'m not into|am not into"
+        r"|don't enjoy|do not enjoy|(?:am|'m) not (?:a (?:big |huge )?fan of|(?:really |that )?into"
+        r"|(?:really |that )?big on|crazy about|keen on)"
         r"|don't care for)\s+(?P<v>.+)$",
         simple("preference.dislikes", "I {verb} {v}", check=_is_taste),
     ),
@@ -2008,7 +2048,7 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             text = raw if size > 8 else "，".join(sentence)
             (texts if ended else denying).append(text)
             if semantic.rejected(raw):  # "I withdrew from Chicago": the plan named
-                named += semantic.anchors(text)
+                named += [*semantic.anchors(text), *semantic.dropped_objects(raw)]
     if not (texts or denials or denying):
         return []
     meta = {
@@ -2387,12 +2427,15 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     "胃溃疡已经治好了"): one withdrawal record, keyed by the verb that gave it up, so the
     memory holding the value is frozen."""
     covered = {r.lower() for f in facts for r in f.retracts}
-    # what someone else gave up is theirs ("my son doesn't like broccoli anymore")
+    rules_said = [f.value.lower() for f in facts if f.type == "constraint" and f.value]
+    # what someone else gave up is theirs ("my son doesn't like broccoli anymore"); a rule for
+    # the assistant gives up nothing of the user's ("you don't need to use bullet points
+    # anymore")
     own = [
         c
         for sentence in split_clauses(turn.content)
         for c in sentence
-        if not semantic.someone_elses(c)
+        if not semantic.someone_elses(c) and not any(r in c.lower() for r in rules_said)
     ]
     quit_values = [q for c in own for q in semantic.quit_objects(c) if q.lower() not in covered]
     if not quit_values:
@@ -2406,6 +2449,9 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             return []
     spec = key_spec(key)
     text = turn.content.strip()
+    meta: dict[str, Any] = {"retraction": True}
+    if semantic.lifts(text):
+        meta["lifted"] = True  # "I eat pork now": an avoidance ends, not a liking
     return [
         ExtractedFact(
             type=spec.type if spec else "fact",  # type: ignore[arg-type]
@@ -2415,7 +2461,7 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             is_correction=True,
             retracts=[_as_retracted(v) for v in quit_values],
             message_ids=[turn.message_id],
-            metadata={"retraction": True},
+            metadata=meta,
         )
     ]
 
@@ -2564,7 +2610,7 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
         for fact in facts:
             if fact.type == "constraint":
                 fact.metadata["changed"] = True  # "还是用中文回答吧": see values.py
-    quit_values = semantic.quit_objects(turn.content)
+    quit_values = semantic.quit_objects(turn.content, lifted=False)
     if not quit_values:
         return
     values = [_as_retracted(v) for v in quit_values]

@@ -489,8 +489,7 @@ _QUIT_EN = re.compile(
     r"\b(?:stopped|quit|gave up|dropped|ditched|left(?!\s+(?:for|on|early|home)\b)"
     r"|resigned(?: from)?|retired from|(?:got |was |been )?(?:laid off|let go|fired) from"
     r"|(?:handed|turned|put|gave) in (?:my )?(?:notice|resignation)|gave (?:my )?notice"
-    r"|no longer \w+|don'?t \w+ (?:\w+ )?"
-    r"any ?more|not \w+ing any ?more|off|instead of|switched from|moved (?:away )?from"
+    r"|no longer \w+|off|instead of|switched from|moved (?:away )?from"
     r"|done with|over|(?:gone|went|gotten|got) off|lost interest in)"
     r"\s+(?:(?:drinking|eating|using|having|doing|playing|writing|coding in"
     r"|working (?:at|for)|with|the|my|a|an|in|at|for|from|to)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
@@ -500,8 +499,11 @@ _QUIT_EN = re.compile(
 )
 _QUIT_ZH = re.compile(
     r"(?:不再|不)(?:用(?!再|去|来|管|担心)|喝|吃|写|玩|养|住在?|喜欢|抽|做|碰|当)\s*(?P<x>[^，,。！!了]{1,12}?)\s*了"
-    r"|(?P<y>[^，,。！!\s]{1,12}?)\s*(?:戒了|不碰了|不喝了|不吃了|不用了|辞了|吃腻了"
-    r"|(?:已经)?(?:治好|痊愈|康复)了|去世了)"
+    # the object said first, before the user and the verb ("红酒我戒了", "Python 我已经不用了",
+    # "综艺现在不怎么看了"): the user and the adverbs between are not part of it
+    r"|(?P<y>[^，,。！!\s]{1,12}?)\s*(?:我们?|我自己)?(?:现在|已经|早就|也|都|基本上?|真的|一直|平时)*"
+    r"\s*(?:戒了|辞了|吃腻了|(?:已经)?(?:治好|痊愈|康复)了|(?:已经|早就|都)(?:好了|没事了)|去世了"
+    r"|(?:不|不再|不怎么|基本不)(?:碰|喝|吃|用|看|玩|听|抽|追|跑|穿)了)"
     r"|(?:离开|离职|辞掉|辞了|戒掉|戒了|放弃)(?:了)?(?P<z>[^，,。！!\s了]{1,12})"
     r"|从(?P<w>[^，,。！!\s]{1,12}?)(?:离职|辞职|跳槽|换|搬|转)"
     r"|对(?P<v>[^，,。！!]{1,10}?)(?:完全|一点|也)?(?:没|不)(?:什么)?(?:兴趣|感兴趣)了"
@@ -512,22 +514,43 @@ _QUIT_ZH = re.compile(
 _NEG_SCOPE_EN = re.compile(
     r"\b(?:don'?t|do not|doesn'?t|does not|not|never|no longer)\s+(?:really\s+|even\s+)?"
     r"[a-z]+\s+(?:(?:the|my|a|an|any|with|in|at|for|to)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
-    r"\s+any ?more\b",
+    r"\s+any ?more\b"
+    # ... or a verb with no object, the activity itself ("I don't run anymore" → running)
+    r"|\b(?:don'?t|do not|no longer|never)\s+(?:really\s+|even\s+)?(?P<v>[a-z]{3,})\s+any ?more\b",
     re.I,
 )
+
+
+def gerund(verb: str) -> str:
+    """The -ing form of an English verb ("run" → "running", "bike" → "biking", "cook" →
+    "cooking"), by the spelling rules; the word as given when it already ends in -ing."""
+    v = verb.lower()
+    if v.endswith("ing"):
+        return v
+    if v.endswith("e") and not v.endswith("ee"):
+        return v[:-1] + "ing"
+    if re.fullmatch(r"[^aeiou]*[aeiou][bdgmnprt]", v):  # one short vowel: run, swim, jog
+        return v + v[-1] + "ing"
+    return v + "ing"
+
+
 # an avoidance lifted: what the user can have again ("现在能吃辣了", "牛奶可以喝了", "I can eat
 # gluten again") is no longer avoided
 _LIFTED = re.compile(
     r"(?:能|可以)(?:吃|喝|碰|用)(?P<a>[^，,。！!\s了]{1,8})了"
     r"|(?P<b>[^，,。！!\s]{1,8}?)(?:我)?(?:现在|已经|又|也)?(?:能|可以)(?:吃|喝|碰|用)了"
     r"|\bcan (?:eat|drink|have|use) (?P<c>[\w' -]{2,30}?) again\b"
-    r"|\b(?P<d>[\w' -]{2,30}?) is (?:fine|ok|okay) (?:for me )?again\b",
+    r"|\b(?P<d>[\w -]{2,30}?)(?:'s| is) (?:fine|ok|okay) (?:for me )?again\b"
+    # ... or has it again, said with a word of change ("I eat pork now", "现在猪肉也吃了")
+    r"|\bI (?:eat|drink|have) (?P<e>[\w' -]{2,30}?) (?:now|again|these days)\b"
+    r"|(?P<f>[^，,。！!\s]{1,8}?)(?:我)?(?:现在|已经|又|也)+(?:吃|喝)了",
     re.I,
 )
 _LIFT_LEAD = re.compile(r"^(?:其实|不过|但是|现在|已经|我|也|又)+")
 _ENDED_EN = re.compile(
     r"\b(?:recovered from|got over|cured of)\s+(?:my\s+)?(?P<a>[\w' -]{2,30}?)(?=$|[,.;!])"
-    r"|\bmy\s+(?P<b>[\w' -]{2,30}?)\s+(?:is|are)\s+(?:back to normal|gone|cured|fine now)"
+    r"|\bmy\s+(?P<b>[\w -]{2,30}?)(?:'s|\s+is|\s+are)\s+(?:basically\s+|completely\s+|totally\s+"
+    r"|pretty much\s+|all\s+)?(?:back to normal|gone|cured|fine now)"
     r"|\b(?P<c>[A-Z][\w'-]+)\s+(?:passed away|died|is gone)"
     # a thing that ended: sold, put down, called off, cleared up
     r"|\b(?i:sold|got rid of|gave away|cancel(?:l)?ed|called off|put down)\s+(?i:the|my|our)\s+"
@@ -584,6 +607,12 @@ _WITHDRAWN_KEY = (
 def not_mine(text: str) -> bool:
     """True if ``text`` says a thing is someone else's ("Bruno is my neighbour's dog")."""
     return bool(_NOT_MINE.search(text))
+
+
+def lifts(text: str) -> bool:
+    """True if ``text`` says the user can have or has again what they avoided ("现在能吃辣了",
+    "I eat pork now"): it withdraws an avoidance or a dislike, never a liking."""
+    return bool(_LIFTED.search(text))
 
 
 def withdrawal_key(text: str) -> str | None:
@@ -659,7 +688,7 @@ def describe(key: str, value: str, zh: bool) -> str:
 # a time, not a thing given up ("I quit last year")
 _WHEN = re.compile(
     r"(?:last|this|next|yesterday|today|tonight|recently|years?|months?|weeks?|in \d{4}|\d{4})\b"
-    r"|(?:去年|今年|上个?月|昨天|前年)",
+    r"|(?:去年|今年|上个?月|昨天|前年|最近|前几天|前阵子|刚刚?)",
     re.I,
 )
 
@@ -737,7 +766,8 @@ def ends(clause: str) -> bool:
 _REJECTED = re.compile(
     r"\b(?:vetoed|rejected|scrapped|shot down|overruled|undecided|not decided|haven'?t decided"
     r"|withdrew|withdrawn|pulled out|called off|cancell?ed|fell through|not going any ?more"
-    r"|no longer going)\b|否了|否决|毙了|被毙|没定|未定|待定|取消|黄了|泡汤|不去了|不办了|不考虑了",
+    r"|no longer going|not (?:\w+ing|gonna|going to)\b[^.;!?]{0,40}\bafter all)\b"
+    r"|否了|否决|毙了|被毙|没定|未定|待定|取消|黄了|泡汤|不去了|不办了|不考虑了",
     re.I,
 )
 # a clause that takes back what the user said of themselves: a correcting lead ("actually",
@@ -754,6 +784,27 @@ _HEDGED = re.compile(
     re.I,
 )
 _NEGATION_ZH = re.compile(r"不|没")
+
+
+# what a Chinese clause drops, said before the verb that drops it ("婚礼不去了" → 婚礼)
+_DROPPED_ZH = re.compile(
+    r"(?P<x>[\u4e00-\u9fffA-Za-z0-9]{2,10}?)\s*(?:也|先|就|都)?"
+    r"(?:不去了|不办了|不考虑了|取消了|泡汤了|黄了|被?否了)"
+)
+
+
+def dropped_objects(clause: str) -> list[str]:
+    """What a Chinese clause that drops a plan names before its verb ("婚礼不去了，临时有事" →
+    ``["婚礼"]``), without a leading 其实/现在/我; ``[]`` when none."""
+    found = (
+        re.sub(
+            r"(?:那个|这个|那件|这件|的)?(?:事儿?|计划|方案|安排)$",
+            "",
+            _LIFT_LEAD.sub("", m.group("x")),
+        )
+        for m in _DROPPED_ZH.finditer(clause)
+    )
+    return [x for x in found if len(x) >= 2]
 
 
 def rejected(clause: str) -> bool:
@@ -810,7 +861,8 @@ _SIBLINGS = (
 # "I'm not Alex", "turns out I'm not actually allergic to penicillin", "我其实不是南京人": what
 # the user says they are not
 _DENIED_EN = re.compile(
-    r"\b(?:i'?m|i am)\s+(?:actually\s+|really\s+|definitely\s+)?not\s+"
+    r"(?:\b(?:i'?m|i am)\s+|^\W*(?:(?:actually|so|turns out|nope|no|nah)\W+)*)"
+    r"(?:actually\s+|really\s+|definitely\s+)?not\s+"
     r"(?:actually\s+|really\s+|even\s+)?(?!\w+ing\b|sure\b|able\b|gonna\b|that\b|too\b)"
     r"(?P<x>[^,.;!?—–()]{2,40})",
     re.I,
@@ -829,11 +881,19 @@ def denied(clause: str) -> list[str]:
     ]
 
 
-def quit_objects(text: str, *, tired: bool = True) -> list[str]:
+# when, said after what was given up ("旺财上个月送人了")
+_ZH_WHEN_TAIL = re.compile(
+    r"(?<=[\u4e00-\u9fffA-Za-z])(?:上个?(?:月|周|星期|礼拜)|昨天|前天|去年|前年|今年|前几天|前阵子|最近|刚刚?)+$"
+)
+_DEMONSTRATIVE = re.compile(r"(?:那|这)(?:个|些|件事)?|it|that|this", re.I)
+
+
+def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[str]:
     """What ``text`` says the user stopped (``"I stopped drinking green tea"`` → ``["green
     tea"]``, ``"可乐戒了"`` → ``["可乐"]``), as written; ``[]`` when nothing was given up.
     ``tired=False`` leaves out what the user only tired of ("rooibos got boring"): given up,
-    but not something to avoid."""
+    but not something to avoid; ``lifted=False`` what the user can have again ("I eat pork
+    now"): an avoidance given up, not the thing."""
     found: list[str] = []
     if tired:
         found += [m.group("x") for m in _TIRED_EN.finditer(text)]
@@ -844,9 +904,10 @@ def quit_objects(text: str, *, tired: bool = True) -> list[str]:
     for m in _QUIT_ZH.finditer(text):
         found.extend(g for g in m.groupdict().values() if g)
     for m in _NEG_SCOPE_EN.finditer(text):
-        found.append(m.group("x"))
-    for m in _LIFTED.finditer(text):
-        found.extend(_LIFT_LEAD.sub("", g) for g in m.groupdict().values() if g)
+        found.append(m.group("x") or gerund(m.group("v")))
+    for m in _LIFTED.finditer(text) if lifted else ():
+        # "辣的也吃了": the food, not "辣的"
+        found.extend(re.sub(r"的$", "", _LIFT_LEAD.sub("", g)) for g in m.groupdict().values() if g)
     for m in _ENDED_EN.finditer(text):
         found.extend(g for g in m.groupdict().values() if g)
     for m in _DIETS.finditer(text):
@@ -865,7 +926,14 @@ def quit_objects(text: str, *, tired: bool = True) -> list[str]:
     for raw in found:
         value = _trim_value(re.sub(r"[了吧啊呀]+$", "", raw.strip()), particles=False)
         value = _TAIL_EN.sub("", f" {value}").strip()  # "no longer pregnant haha": not "haha"
-        if value and value.lower() not in _EN_STOP and len(value) <= 40 and not _WHEN.match(value):
+        value = _ZH_WHEN_TAIL.sub("", value)  # "旺财上个月送人了": not "旺财上个月"
+        if (
+            value
+            and value.lower() not in _EN_STOP
+            and len(value) <= 40
+            and not _WHEN.match(value)
+            and not _DEMONSTRATIVE.fullmatch(value)  # "那个计划取消了": which one, not a name
+        ):
             out.append(value)
     return out
 
@@ -931,6 +999,14 @@ _NAMED_SUBJECT = re.compile(
 )
 
 
+# a plan dropped, named by what kind of thing it was ("那个计划取消了", "the trip's off", "it's
+# cancelled"): what the user just said they would do is withdrawn
+_PLAN_DROPPED = re.compile(
+    r"^\W*(?:那个|这个|那|这)(?:计划|安排|行程|旅行|事儿?)?(?:已经|也|先|就)?(?:取消|泡汤|黄|作罢|吹)了?"
+    r"|^\W*(?:that|this|the|our|my|it)(?:\s+(?:plan|plans|trip|thing|idea))?"
+    r"(?:'s|\s+is|\s+was|\s+got|\s+has been)\s+(?:\w+\s+)?(?:off|cancell?ed|called off|scrapped)\b",
+    re.I,
+)
 _TAKEN_BACK = re.compile(
     r"\b(?:i take (?:that|it) back|that was a lie|that'?s not true|that'?s not right|not true"
     r"|forget (?:what i (?:just )?said|that|i said that)|ignore (?:that|what i said)|scratch that"
@@ -969,6 +1045,8 @@ def takes_back(text: str) -> bool:
     body = text.strip()
     opening = _OPENING.match(body)
     start = opening.end() if opening else 0
+    if _PLAN_DROPPED.search(body):
+        return True
     found = [m.start() for m in (_TAKEN_BACK.search(body), _SLIP.search(body)) if m is not None]
     return any(at <= start or _is_lead_in(body[start:at]) for at in found)
 
@@ -1040,7 +1118,10 @@ _ABOUT = re.compile(r"\babout (?:my |the |our )?(?P<x>[\w'-]+(?: [\w'-]+)?)", re
 
 
 def taken_back_topic(text: str) -> str | None:
-    """What a take-back is about ("forget what I said about my job" → ``"job"``), or None."""
+    """What a take-back is about ("forget what I said about my job" → ``"job"``; "那个计划取消
+    了", "the trip's off" → ``"plan"``), or None."""
+    if _PLAN_DROPPED.search(text):
+        return "plan"
     m = _ABOUT.search(text)
     return m.group("x").lower() if m else None
 
@@ -1388,6 +1469,22 @@ def is_negated(text: str) -> bool:
     return bool(_NEGATED.search(text))
 
 
+# the cue of a negative family itself negated ("不讨厌胡萝卜了", "对猫毛不过敏", "I don't mind
+# mushrooms", "not allergic to latex"): the clause states no dislike, avoidance or allergy
+_NEGATIVE_CUE_DENIED = re.compile(
+    r"(?:不|没有?|不再)(?:那么|太|怎么|再)?(?:讨厌|反感|排斥|介意|忌口|过敏)"
+    r"|\b(?:don'?t|do not|doesn'?t|no longer|not|never|isn'?t|aren'?t)\s+(?:really\s+|actually\s+"
+    r"|even\s+)?(?:mind|hate|dislike|detest|avoid|allergic|bothered|intolerant)\b",
+    re.I,
+)
+
+
+def denies_negative_cue(text: str) -> bool:
+    """True if ``text`` negates the cue of a negative fact ("现在不讨厌胡萝卜了", "我对猫毛不过敏",
+    "I don't mind mushrooms"): no dislike, avoided food or allergy is stated by it."""
+    return bool(_NEGATIVE_CUE_DENIED.search(text))
+
+
 _MOVING_FAMILIES = frozenset(("work", "residence", "hometown", "education"))
 # families whose fact is itself negative (avoiding, disliking, a rule for the assistant)
 _NEGATIVE_FAMILIES = frozenset(("avoid", "dislikes", "constraint"))
@@ -1495,6 +1592,8 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         return [("health.condition", state)]  # before negation: "我麸质不耐受" is a state
     if _REJECTED.search(text) or (family == "family" and _ONLY_CHILD.search(text)):
         return []  # "I withdrew from Chicago" is no residence; "an only child" no child
+    if family in (*_NEGATIVE_FAMILIES, "allergy") and denies_negative_cue(text):
+        return []  # "现在不讨厌胡萝卜了" is no dislike
     if family not in _NEGATIVE_FAMILIES and (
         _NEGATED.search(text) or (family not in _MOVING_FAMILIES and _GONE.search(text))
     ):

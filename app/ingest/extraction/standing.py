@@ -98,7 +98,9 @@ _REQUEST_EN = re.compile(
     r"|i (?:want|need|'d like|would like|prefer|'d prefer|would prefer) (?:you|your|it|answers)"
     r"|(?:could|can|would|will) you (?:please )?(?:always|never|from now on|stop|keep|start"
     r"|make sure)\b"
-    r"|you (?:should|must|need to|have to|can|could) (?:always|never|stop|keep|just|use|answer"
+    r"|you (?:don'?t|do not) (?:need|have) to \w+"
+    r"|you (?:should|must|need to|have to|can|could)"
+    r" (?:always|never|stop|keep|just|use|answer"
     r"|reply|write|be|skip|give)\b)",
     re.I,
 )
@@ -110,7 +112,7 @@ _OWN_SUBJECT_EN = re.compile(
     re.I,
 )
 _REQUEST_ZH = re.compile(
-    r"请|麻烦|记得|务必|千万|一定要|别|不要|不用|不必|无需|不许|不准|禁止|避免|尽量|控制在|限制在|"
+    r"请|麻烦|记得|务必|千万|一定要|别|不要|不用|不需要|不必|无需|不许|不准|禁止|避免|尽量|控制在|限制在|"
     r"保持在|(?:就行|就好|即可|就可以)$|(?:一点|一些|(?<![\d一二两三四五六七八九十几半])点儿?)[吧啊哈呀]*$|"
     r"^(?:(?:以后|今后|往后|每次|每回|一律|都|你|还有|另外|还是|那就|那|就)[，,]?)*(?:用|加|给|把|先|直接|"
     r"保持|控制|限制|写|回答|回复|说|讲|标|注明|附上|列|带上?|附|改用|换成|多|少|只)"
@@ -329,7 +331,7 @@ def _continues(text: str, whole: str) -> bool:
 _ENDS_RULE = re.compile(
     r"\b(?:stop|quit|no more|no longer|anymore|any more|instead|enough with|drop the|ditch the"
     r"|never ?mind)\b"
-    r"|别再|不要再|不用再|不再|不用了|改成|改为|换成|改用|算了|还是",
+    r"|别再|不要再|不用再|不需要再?|不再|不用了|改成|改为|换成|改用|算了|还是",
     re.I,
 )
 
