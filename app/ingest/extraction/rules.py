@@ -2401,6 +2401,41 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
 _FAMILY_RULES = ("family",)
 
 
+# what a relative thinks or says is theirs to hold, not a fact to keep about them
+_OPINION = re.compile(r"觉得|认为|说|\b(?:thinks?|says?|said|believes?|feels?)\b", re.I)
+
+
+# a time the clause ties what it says to, which dates.find_date does not read as a date: news
+# or a stretch of their life ("just got a job", "start kindergarten in the fall", "together 8
+# years", "刚", "这两年")
+_THEIR_TIME = re.compile(
+    r"\b(?:just|recently|soon|in the (?:fall|autumn|spring|summer|winter)|\d+ (?:years?|months?"
+    r"|weeks?))\b|刚|最近|马上|快要|[一两二三四五六七八九十几\d]+(?:年|个月|周)(?:了|多)",
+    re.I,
+)
+
+
+def _standing_about_them(clause: _Clause) -> bool:
+    """A clause about a relative states a standing fact about them ("我哥在腾讯上班", "my son
+    is allergic to eggs"): not dated or tied to a time (an event of theirs, ``_THEIR_TIME``),
+    not a change of theirs ("my sister switched to coffee recently"), not what they think or
+    say ("我妈觉得日料太生了"; what they say after it, "我哥在腾讯上班，他说那边加班挺多的", leaves
+    the fact before it standing)."""
+    return (
+        clause.date is None
+        and not _THEIR_TIME.search(clause.raw)
+        and not semantic.has_change_cue(clause.raw)
+        and not _OPINION.search(re.split(r"[，,]", clause.raw)[0])
+    )
+
+
+def _member_content(relative: str, name: str | None, lang: Lang) -> str:
+    """What a family member is, in words of its own (``"女儿叫小雨"``, ``"has a brother"``)."""
+    if lang == "zh":
+        return f"{relative}叫{name}" if name else f"家人：{relative}"
+    return f"{relative}'s name is {name}" if name else f"has a {relative}"
+
+
 def _about_relative(clause: _Clause, state: _State, relative: str) -> list[ExtractedFact]:
     """A clause about a family member ("my brother works at Tesla", "我女儿对花生过敏"): the
     member (``family.member``: the name given next to the relation, else the relation) and
@@ -2411,8 +2446,12 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
     if found is not None:
         return found[1]
     name = semantic.relative_name(clause.text, relative)
-    out = [_fact(state, clause, "family.member", name or relative, _content(clause))]
-    if not semantic.is_naming(clause.text):
+    naming = semantic.is_naming(clause.text)
+    # the member is said in words of its own: with the clause's words it would be the same
+    # text as the fact about them, which arbitration takes for a duplicate of it
+    member = _content(clause) if naming else _member_content(relative, name, clause.lang)
+    out = [_fact(state, clause, "family.member", name or relative, member)]
+    if not naming and _standing_about_them(clause):
         out.append(
             ExtractedFact(
                 type="profile",  # a standing fact about a person
