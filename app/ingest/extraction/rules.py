@@ -89,14 +89,7 @@ _DRINKS = re.compile(
     r"可乐|啤酒|红酒|白酒|酒|摩卡|卡布奇诺|抹茶|气泡水|燕麦奶|澳白|苏打水|酸奶",
     re.I,
 )
-_TECH = re.compile(
-    r"^(?:python|go|golang|rust|java|javascript|typescript|js|ts|c|c\+\+|c#|ruby|php|kotlin"
-    r"|swift|scala|sql|postgres|postgresql|mysql|sqlite|redis|mongodb|react|vue|angular|svelte"
-    r"|django|flask|fastapi|spring|docker|kubernetes|k8s|linux|macos|mac|windows|vim|neovim"
-    r"|emacs|vscode|vs code|pycharm|intellij|git|aws|gcp|azure|terraform|spark|kafka|elixir"
-    r"|haskell|clojure|lua|dart|flutter|node|nodejs|node\.js|deno|bun|tailwind|graphql|grpc)$",
-    re.I,
-)
+_TECH = semantic.TECH
 _GENDER = (
     {w: "男" for w in ("男生", "男的", "男人", "男性", "男孩")}
     | {w: "女" for w in ("女生", "女的", "女人", "女性", "女孩")}
@@ -581,8 +574,11 @@ def favourite(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     if not value or value.lower() in _PRONOUNS:
         return None
     zh = clause.lang == "zh"
+    meta: dict[str, object] = {}
     if re.fullmatch(r"drink|beverage|饮料|饮品|喝的", what, re.I):
-        key, meta = "preference.drink", {}
+        key = "preference.drink"
+    elif _TECH.match(value):  # "我最喜欢的编程语言是Python": a tool, routed as prefer() does
+        key = "tech.preferred"
     else:
         key, meta = "preference.likes", {"category": what.lower()}
     content = (
@@ -591,6 +587,36 @@ def favourite(m: re.Match[str], clause: _Clause, state: _State) -> Built:
         else (f"favorite {what} is {m.group('v').strip()}")
     )
     return [_fact(state, clause, key, value, content, metadata=meta)]
+
+
+def _preferred_key(item: str, lang: Lang) -> str:
+    """The key of a preferred thing: a human language → ``language.preferred``, a drink →
+    ``preference.drink``, a programming language or tool (or, in Chinese text, any Latin
+    name) → ``tech.preferred``, anything else → ``preference.likes``."""
+    low = item.lower()
+    if re.fullmatch(_LANGS_ZH + "|" + _LANGS_EN, low):
+        return "language.preferred"
+    if _DRINKS.search(low) and len(item) <= 20:
+        return "preference.drink"
+    if _TECH.match(low) or (lang == "zh" and _is_latin(item)):
+        return "tech.preferred"
+    return "preference.likes"
+
+
+_LATIN_HEAD = re.compile(
+    r"([A-Za-z][A-Za-z0-9.+#-]*(?: [A-Za-z][A-Za-z0-9.+#-]*)*)\s*([\u4e00-\u9fff].*)$"
+)
+
+
+def _latin_object(item: str) -> str:
+    """The Latin name a mixed-script object opens with, when Chinese words of doing follow it
+    (``"TypeScript写前端"`` → ``"TypeScript"``, ``"Mac开发"`` → ``"Mac"``); a name with a
+    Chinese noun after it stays whole (``"K-pop音乐"``)."""
+    m = _LATIN_HEAD.match(item)
+    if m is None:
+        return item
+    words = segment.tag(m.group(2))
+    return m.group(1) if words and words[0][1].startswith("v") else item
 
 
 def prefer(m: re.Match[str], clause: _Clause, state: _State) -> Built:
@@ -605,18 +631,10 @@ def prefer(m: re.Match[str], clause: _Clause, state: _State) -> Built:
         m.group("v"),
     )
     for item in _items(wanted, clause.lang):
-        item = _norm(item, None)
+        item = _norm(_latin_object(item) if clause.lang == "zh" else item, None)
         if not item:
             continue
-        low = item.lower()
-        if re.fullmatch(_LANGS_ZH + "|" + _LANGS_EN, low):
-            key = "language.preferred"
-        elif _DRINKS.search(low) and len(item) <= 20:
-            key = "preference.drink"
-        elif _TECH.match(low) or (clause.lang == "zh" and _is_latin(item)):
-            key = "tech.preferred"
-        else:
-            key = "preference.likes"
+        key = _preferred_key(item, clause.lang)
         if clause.lang == "zh":
             content = _join_zh(verb, item)
         else:

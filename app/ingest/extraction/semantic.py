@@ -1139,6 +1139,19 @@ def _trim_value(value: str, *, particles: bool = True) -> str:
     return value.strip(" ，,。.!！;；:：-")
 
 
+# programming languages, databases, frameworks and tools: a name of these is a tool the user
+# works with; other Latin words in Chinese text ("daily", "code", "team") are words of the
+# sentence
+TECH = re.compile(
+    r"^(?:python|go|golang|rust|java|javascript|typescript|js|ts|c|c\+\+|c#|ruby|php|kotlin"
+    r"|swift|scala|sql|postgres|postgresql|mysql|sqlite|redis|mongodb|react|vue|angular|svelte"
+    r"|django|flask|fastapi|spring|docker|kubernetes|k8s|linux|macos|mac|windows|vim|neovim"
+    r"|emacs|vscode|vs code|pycharm|intellij|git|aws|gcp|azure|terraform|spark|kafka|elixir"
+    r"|haskell|clojure|lua|dart|flutter|node|nodejs|node\.js|deno|bun|tailwind|graphql|grpc)$",
+    re.I,
+)
+
+
 def _is_zh(text: str) -> bool:
     return bool(re.search(r"[\u4e00-\u9fff]", text))
 
@@ -1535,8 +1548,13 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         return [("language.preferred", lang_) for lang_ in dict.fromkeys(langs)]
     if family == "tech":
         names = zh_entities(text, ("eng",)) if zh else cap_spans(text)
-        if zh:  # "deploy 我们一般用 Kubernetes": a capitalised name over a lower-case word
-            names = [n for n in names if not n.islower()] or names
+        if zh:  # "deploy 我们一般用 Kubernetes", "我daily用vim写code": a known tool, else a
+            # capitalised name, over a lower-case word of the sentence
+            names = (
+                [n for n in names if TECH.match(n)]
+                or [n for n in names if not n.islower()]
+                or names
+            )
         return [("tech.preferred", n) for n in dict.fromkeys(names)]
     if family in ("name", "nickname"):
         if zh:
