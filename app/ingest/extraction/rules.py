@@ -319,6 +319,8 @@ class _Clause:
     lang: Lang
     marker: bool  # a correction marker ("其实", "改喝", "actually", "no longer") in the clause
     date: DateMatch | None
+    # said without a subject after a clause of the user's ("我是护士，在市一医院"): theirs too
+    borrowed: bool = False
 
 
 @dataclass(slots=True)
@@ -1214,6 +1216,18 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         rf"^我?(?:现在|目前|如今|已经)*(?:是|当|做)了?(?:一[名个位])?(?P<role>[^，,的]{{0,8}}?{_JOB_ZH})了?$",
         work(),
     ),
+    # a job title said in English inside Chinese ("我是一名data engineer", "我是freelancer")
+    (
+        "job",
+        "zh",
+        r"^我?(?:现在|目前|如今|已经)*(?:是|当|做)了?(?:一[名个位]|个)?\s*"
+        r"(?P<role>[A-Za-z][A-Za-z .-]{1,30}?)了?$",
+        lambda m, c, s: (
+            work()(m, c, s)
+            if _JOB_EN.search(m.group("role").strip()) and not _NOT_JOB_EN.search(m.group("role"))
+            else None
+        ),
+    ),
     ("job", "zh", r"^我?(?:的)?(?:工作|职业)是(?P<role>.+)$", work()),
     (
         "job",
@@ -1799,8 +1813,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                     leftovers.append((len(facts), _make_clause(raw, turn), state.correction))
                     sentence_of.append(sid)
                 continue
-            subject = True
             clause = _make_clause(raw, turn)
+            clause.borrowed = subject and not signal
+            subject = True
             if state.neg_prefix and re.match(r"^\s*(?:but|rather|instead)\b", raw, re.I):
                 clause.text = state.neg_prefix + re.sub(r"^(?:I'm|I am)\s+", "", clause.text)
             state.correction = state.correction or clause.marker
@@ -2489,7 +2504,14 @@ def _semantic(
     ``(index in leftovers, insert position, facts)`` for each clause that formed any."""
     if not leftovers:
         return []
-    guesses = semantic.classify([c.raw.strip() for _, c, _ in leftovers])
+    # "我是护士，在市一医院": a clause that opens with 在 after one of the user's borrows the
+    # user as its subject, so the classifier reads where the user is, not a bare place
+    guesses = semantic.classify(
+        [
+            ("我" if c.borrowed and c.raw.lstrip().startswith("在") else "") + c.raw.strip()
+            for _, c, _ in leftovers
+        ]
+    )
     out: list[tuple[int, int, list[ExtractedFact]]] = []
     for index, ((pos, clause, correction), guess) in enumerate(
         zip(leftovers, guesses, strict=True)

@@ -1861,7 +1861,7 @@ def is_generic_place(value: str) -> bool:
 
 
 _JOINED_ZH = re.compile(
-    r"(?:(?:跳槽到|跳到|加入|入职|转到|换到)了?|去了|到了)([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)"
+    r"(?:(?:跳槽到|跳槽去|跳到|加入|入职|转到|换到)了?|去了|到了)([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)"
     r"(?:做|当|工作|上班|了|$|，|,|。)"
 )
 
@@ -1878,16 +1878,18 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
             and not segment.is_place(o)
             and (_is_zh(o) or o[:1].isupper())  # "Stripe", not "data" or "mainly"
         ]
+        joined = _JOINED_ZH.search(text)
         m = (
-            _JOINED_ZH.search(text)
+            joined
             or re.search(r"在([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)(?:上班|工作|做|当|负责|干)", text)
             or re.search(
-                r"(?:现在|目前|如今)在([\u4e00-\u9fffA-Za-z0-9]{2,8})(?:了|$|[，,。])", text
+                r"(?:^我?|现在|目前|如今)在([\u4e00-\u9fffA-Za-z0-9]{2,8})(?:了|$|[，,。])", text
             )
         )
         if m and m.group(1).strip() not in _GENERIC_PLACE_ZH and not orgs:
             first = segment.tag(m.group(1).strip())[:1]
-            if not (first and first[0][1].startswith(("v", "d", "r", "p"))):
+            # the slot after a verb of joining is the workplace ("跳槽去拼多多了": 拼 is no verb)
+            if joined or not (first and first[0][1].startswith(("v", "d", "r", "p"))):
                 orgs = [m.group(1).strip()]  # not "现在在做保险销售": a verb opens no name
         quit = set(quit_objects(text))
         orgs = [o for o in orgs if o not in quit] or ([] if quit & set(orgs) else orgs)
@@ -1914,10 +1916,11 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
         org = next((o for o in reversed(orgs) if _EMPLOYER_SLOT.search(_slot_text(text, o))), "")
         if not org:
             return [("work.role", _trim_value(role_m.group("role")))] if role_m else verb_role(text)
-        # "our office is in Denver": after "in" a workplace names where, not who; so does
+        # "our office is in Denver", "I work remotely from Lisbon": after "in" or "from" a
+        # workplace names where, not who; so does
         # the name of an office one is sent to ("moved me to the Raleigh office"; "at the
         # Initech office" may name the company)
-        where = re.search(rf"\bin\s+(?:the\s+)?{re.escape(org)}", text) or re.search(
+        where = re.search(rf"\b(?:in|from)\s+(?:the\s+)?{re.escape(org)}", text) or re.search(
             rf"\bto\s+(?:the\s+|our\s+)?{re.escape(org)}\s+(?:office|branch|site|campus|hq"
             r"|headquarters)\b",
             text,
