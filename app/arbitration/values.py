@@ -157,7 +157,10 @@ _ASPECTS = {
         r"|sugar-?coat\w*)\b",
         re.I,
     ),
-    "format": re.compile(r"列表|表格|\b(?:bullet|bullets|table|tables|markdown|headings?)\b", re.I),
+    "format": re.compile(
+        r"列表|表格|段落|\b(?:bullet|bullets|table|tables|markdown|headings?|paragraphs?|prose)\b",
+        re.I,
+    ),
     "code": re.compile(
         r"\b(?:typescript|javascript|js|ts|python|java|golang|rust|kotlin|swift|ruby|php|c\+\+)\b",
         re.I,

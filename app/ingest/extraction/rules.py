@@ -2713,6 +2713,10 @@ def _contrasts(turn: Turn, facts: list[ExtractedFact]) -> None:
             fact.value = kept or fact.value
         own = fact.value.lower()
         others = [y for y in named if y.lower() not in own and own not in y.lower()] + whole
+        if whole and fact.key == "task.decision":
+            # a decision's value holds its verb ("用mysql"), so the turn's text does not name
+            # it: the names the turn says beside the new choice do ("MySQL扛不住")
+            others += [a for a in semantic.anchors(turn.content) if a.lower() not in own]
         if others:
             fact.metadata["instead_of"] = others
 

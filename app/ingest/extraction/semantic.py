@@ -1054,15 +1054,17 @@ def replaces_mentioned(text: str) -> bool:
 
 
 _RULE_CHANGED = re.compile(
-    r"算了|还是|不用再|改成|改为|换成|\b(?:never ?mind|instead|actually|from now on|no need)\b",
+    r"算了|还是|不用再|改成|改为|换成|(?:不用|不要)[^，,。]{1,10}了"
+    r"|\b(?:never ?mind|instead|actually|from now on|no need)\b",
     re.I,
 )
 
 
 def rule_changed(text: str) -> bool:
     """True if a rule for the assistant said in ``text`` takes the place of an earlier one of
-    the same kind ("actually, you can write longer answers", "还是用中文回答吧", "never mind,
-    examples in JS"): a change or correction cue and no word that adds ("also", "还有")."""
+    the same kind ("actually, you can write longer answers", "还是用中文回答吧", "不用列表了，写成
+    段落就行", "never mind, examples in JS"): a change or correction cue and no word that
+    adds ("also", "还有")."""
     return bool(replaces_mentioned(text) or _RULE_CHANGED.search(text)) and not _ADDED.search(text)
 
 
@@ -1322,7 +1324,10 @@ _CUES: dict[str, tuple[str, str]] = {
         r"打算|计划|准备|想要?|考虑|要",
     ),
     "constraint": (r"^$", r"^$"),
-    "decision": (r"decided (?:to|on)|going with|chose|picked|settled on", r"决定|定了|选了|用"),
+    "decision": (
+        r"decided (?:to|on)|going with|chose|picked|settled on|agreed(?: to| on| that)?",
+        r"决定|定了|选了|用|换成|改成",
+    ),
     "diet_style": (r"\bi'?m\b|\bam\b|\beat\b|\bkeep\b|\bgoing\b|\bon a\b|\bbeen\b", r"吃|是"),
     "other": (r"^$", r"^$"),
     "event": (r"^$", r"^$"),
@@ -2020,6 +2025,17 @@ _WORK_START = re.compile(
 _REFRAMED = frozenset(("event", "plan", "residence", "other", "none"))
 
 
+# a clause that only says where the user is, by a Latin name ("我在Microsoft", "我现在在Stripe")
+_AT_NAME_ZH = re.compile(r"^(?:我|本人)?(?:现在|目前|如今|还)*在\s*[A-Za-z][\w .&-]*[。.!！]?$")
+
+
+# "let's" in Chinese: a switch proposed with 吧 ("改用TiDB吧", "还是换成PostgreSQL吧"); one's own
+# switch has its subject ("我还是换成Vim吧")
+_PROPOSED_ZH = re.compile(
+    r"^(?:算了|那|那就|还是|干脆|就|[，,\s])*(?:改用|换成|换用|改成|就用|还是用)[^，,。]{2,}吧\W*$"
+)
+
+
 def reframed(family: str, text: str) -> str:
     """``"work"`` for a clause the classifier placed among events, plans, places or nothing
     (accepted or not) that starts a job at a named workplace or sends the user to one ("I'm
@@ -2030,6 +2046,10 @@ def reframed(family: str, text: str) -> str:
         return "work"
     if family in ("education", *_REFRAMED) and verb_role(text):
         return "work"  # "I teach high school chemistry": teaching, not studying
+    if family == "tech" and _AT_NAME_ZH.match(text.strip()):
+        return "work"  # "我在Microsoft": where the user is, not a tool they use
+    if family == "tech" and _PROPOSED_ZH.search(text.strip()):
+        return "decision"  # "算了，改用TiDB吧": "let's" — what the team goes with
     return family
 
 
