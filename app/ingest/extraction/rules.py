@@ -1690,11 +1690,26 @@ def _make_clause(raw: str, now_turn: Turn) -> _Clause:
     return _Clause(text, raw, lang, marker, find_date(text, now_turn.occurred_at))
 
 
+# a clause written in English with Chinese words in it ("My birthday is 11月3号"): its
+# grammar is English, whatever script its words are in
+_EN_GRAMMAR = re.compile(r"^(?:[A-Za-z][\w']*\s+){2,}")
+
+
 def _apply(
     clause: _Clause, state: _State, *, skip: tuple[str, ...] = ()
 ) -> tuple[str, list[ExtractedFact]] | None:
+    found = _apply_in(clause, state, skip, clause.lang)
+    if found is None and clause.lang == "zh" and _EN_GRAMMAR.match(clause.text):
+        found = _apply_in(clause, state, skip, "en")
+    return found
+
+
+def _apply_in(
+    clause: _Clause, state: _State, skip: tuple[str, ...], lang: Lang
+) -> tuple[str, list[ExtractedFact]] | None:
+    """The first rule of ``lang`` that reads ``clause``: its family and the facts it forms."""
     for rule in RULES:
-        if rule.lang != clause.lang or rule.family in skip:
+        if rule.lang != lang or rule.family in skip:
             continue
         if rule.after is not None and state.last_family != rule.after:
             continue

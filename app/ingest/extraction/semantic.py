@@ -1503,6 +1503,9 @@ _NAMED_EN = re.compile(
 )
 
 
+_DEGREES = frozenset(("phd", "mba", "ba", "bs", "ma", "ms", "master's", "bachelor's"))
+
+
 def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     """``(key, value)`` pairs a clause of ``family`` states, value ``None`` when it cannot be
     isolated reliably (the clause is then the content). ``[]`` when the family needs a name
@@ -1541,12 +1544,9 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
                 if (n := org_name_zh(x.group(0), _SCHOOL_NAME_ZH))
             ] or zh_entities(text, ("nt", "ns", "nz", "eng", "j"))
         else:
-            names = [
-                n
-                for n in cap_spans(text)
-                if n.lower() not in ("phd", "mba", "ba", "bs", "ma", "ms", "master's", "bachelor's")
-            ]
-        names = [strip_dates(n) for n in names]
+            names = cap_spans(text)
+        # a degree is no school, in either language ("我现在在 NYU 读 MBA")
+        names = [strip_dates(n) for n in names if n.lower() not in _DEGREES]
         return [("education.school", n) for n in names[-1:] if n]
     if family == "language":
         langs = [m.group(0) for m in _LANGS.finditer(text)]
