@@ -84,3 +84,35 @@ async def test_a_relatives_fact_is_kept_beside_the_relative(
     # the user's own employer and allergies are not theirs
     assert await tenant.values("u", "work.employer") == []
     assert await tenant.values("u", "health.allergy") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "value"),
+    [
+        ("My birthday is 11月3号, don't forget 哈哈", "birthday", "11-03"),
+        ("I'm allergic to 猫毛, so no cat cafés pls", "health.allergy", "猫毛"),
+    ],
+)
+async def test_english_grammar_with_chinese_words_is_read(
+    tenant: TenantCtx, said: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", key) == [value]
+
+
+async def test_a_switch_proposed_with_ba_replaces_the_decision_it_names(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "我们决定用MySQL", at=T1)
+    await tenant.say("u", "s1", "算了，改用TiDB吧，MySQL扛不住", at=T2)
+    assert await tenant.values("u", "task.decision", lower=True) == ["tidb"]
+    assert await tenant.values("u", "task.decision", "frozen", lower=True) == ["用mysql"]
+    assert await tenant.values("u", "tech.preferred") == []
+
+
+async def test_a_rule_said_to_be_dropped_is_replaced_by_the_new_one(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "回答的时候用列表", at=T1)
+    await tenant.say("u", "s1", "不用列表了，写成段落就行", at=T2)
+    active = await tenant.values("u", "assistant.constraint")
+    assert len(active) == 1 and "段落" in active[0]
+    assert await tenant.values("u", "assistant.constraint", "frozen") == ["回答的时候用列表"]
