@@ -185,7 +185,8 @@ _ASPECTS = {
         re.I,
     ),
     "format": re.compile(
-        r"列表|表格|分点|\b(?:bullet|bullets|table|tables|markdown|headings?|numbered|lists)\b",
+        r"列表|表格|分点|段落|\b(?:bullet|bullets|table|tables|markdown|headings?|numbered|lists"
+        r"|paragraphs?|prose)\b",
         re.I,
     ),
     "code": re.compile(

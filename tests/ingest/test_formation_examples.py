@@ -258,12 +258,13 @@ async def test_a_liked_tool_is_the_preferred_tech_and_giving_it_up_freezes_it(
     tenant: TenantCtx,
 ) -> None:
     await tenant.say("u", "s1", "我喜欢用 Linux 开发", at=T1)
-    assert await _active(tenant, "u", "tech.preferred") == ["Linux"]
+    # the tool's name, in the lower case of a multi-valued key (docs/keys.md)
+    assert await _active(tenant, "u", "tech.preferred") == ["linux"]
     assert await _active(tenant, "u", "preference.likes") == []
     await tenant.say("u", "s2", "现在不用 Linux 了", at=T2)
     # what stays active is the value-less record of the withdrawal
     assert await _active(tenant, "u", "tech.preferred") == [None]
-    assert await _frozen(tenant, "u", "tech.preferred") == ["Linux"]
+    assert await _frozen(tenant, "u", "tech.preferred") == ["linux"]
 
 
 async def test_a_remark_about_something_loved_is_no_liking(tenant: TenantCtx) -> None:

@@ -90,14 +90,7 @@ _DRINKS = re.compile(
     r"可乐|啤酒|红酒|白酒|酒|摩卡|卡布奇诺|抹茶|气泡水|燕麦奶|澳白|苏打水|酸奶",
     re.I,
 )
-_TECH = re.compile(
-    r"^(?:python|go|golang|rust|java|javascript|typescript|js|ts|c|c\+\+|c#|ruby|php|kotlin"
-    r"|swift|scala|sql|postgres|postgresql|mysql|sqlite|redis|mongodb|react|vue|angular|svelte"
-    r"|django|flask|fastapi|spring|docker|kubernetes|k8s|linux|macos|mac|windows|vim|neovim"
-    r"|emacs|vscode|vs code|pycharm|intellij|git|aws|gcp|azure|terraform|spark|kafka|elixir"
-    r"|haskell|clojure|lua|dart|flutter|node|nodejs|node\.js|deno|bun|tailwind|graphql|grpc)$",
-    re.I,
-)
+_TECH = semantic.TECH
 _GENDER = (
     {w: "男" for w in ("男生", "男的", "男人", "男性", "男孩")}
     | {w: "女" for w in ("女生", "女的", "女人", "女性", "女孩")}
@@ -327,6 +320,8 @@ class _Clause:
     lang: Lang
     marker: bool  # a correction marker ("其实", "改喝", "actually", "no longer") in the clause
     date: DateMatch | None
+    # said without a subject after a clause of the user's ("我是护士，在市一医院"): theirs too
+    borrowed: bool = False
 
 
 @dataclass(slots=True)
@@ -582,8 +577,11 @@ def favourite(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     if not value or value.lower() in _PRONOUNS:
         return None
     zh = clause.lang == "zh"
+    meta: dict[str, object] = {}
     if re.fullmatch(r"drink|beverage|饮料|饮品|喝的", what, re.I):
-        key, meta = "preference.drink", {}
+        key = "preference.drink"
+    elif _TECH.match(value):  # "我最喜欢的编程语言是Python": a tool, routed as prefer() does
+        key = "tech.preferred"
     else:
         key, meta = "preference.likes", {"category": what.lower()}
     content = (
@@ -592,6 +590,36 @@ def favourite(m: re.Match[str], clause: _Clause, state: _State) -> Built:
         else (f"favorite {what} is {m.group('v').strip()}")
     )
     return [_fact(state, clause, key, value, content, metadata=meta)]
+
+
+def _preferred_key(item: str, lang: Lang) -> str:
+    """The key of a preferred thing: a human language → ``language.preferred``, a drink →
+    ``preference.drink``, a programming language or tool (or, in Chinese text, any Latin
+    name) → ``tech.preferred``, anything else → ``preference.likes``."""
+    low = item.lower()
+    if re.fullmatch(_LANGS_ZH + "|" + _LANGS_EN, low):
+        return "language.preferred"
+    if _DRINKS.search(low) and len(item) <= 20:
+        return "preference.drink"
+    if _TECH.match(low) or (lang == "zh" and _is_latin(item)):
+        return "tech.preferred"
+    return "preference.likes"
+
+
+_LATIN_HEAD = re.compile(
+    r"([A-Za-z][A-Za-z0-9.+#-]*(?: [A-Za-z][A-Za-z0-9.+#-]*)*)\s*([\u4e00-\u9fff].*)$"
+)
+
+
+def _latin_object(item: str) -> str:
+    """The Latin name a mixed-script object opens with, when Chinese words of doing follow it
+    (``"TypeScript写前端"`` → ``"TypeScript"``, ``"Mac开发"`` → ``"Mac"``); a name with a
+    Chinese noun after it stays whole (``"K-pop音乐"``)."""
+    m = _LATIN_HEAD.match(item)
+    if m is None:
+        return item
+    words = segment.tag(m.group(2))
+    return m.group(1) if words and words[0][1].startswith("v") else item
 
 
 def prefer(m: re.Match[str], clause: _Clause, state: _State) -> Built:
@@ -606,18 +634,10 @@ def prefer(m: re.Match[str], clause: _Clause, state: _State) -> Built:
         m.group("v"),
     )
     for item in _items(wanted, clause.lang):
-        item = _norm(item, None)
+        item = _norm(_latin_object(item) if clause.lang == "zh" else item, None)
         if not item:
             continue
-        low = item.lower()
-        if re.fullmatch(_LANGS_ZH + "|" + _LANGS_EN, low):
-            key = "language.preferred"
-        elif _DRINKS.search(low) and len(item) <= 20:
-            key = "preference.drink"
-        elif _TECH.match(low) or (clause.lang == "zh" and _is_latin(item)):
-            key = "tech.preferred"
-        else:
-            key = "preference.likes"
+        key = _preferred_key(item, clause.lang)
         if clause.lang == "zh":
             content = _join_zh(verb, item)
         else:
@@ -1236,6 +1256,18 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         rf"^我?(?:现在|目前|如今|已经)*(?:是|当|做)了?(?:一[名个位])?(?P<role>[^，,的]{{0,8}}?{_JOB_ZH})了?$",
         work(),
     ),
+    # a job title said in English inside Chinese ("我是一名data engineer", "我是freelancer")
+    (
+        "job",
+        "zh",
+        r"^我?(?:现在|目前|如今|已经)*(?:是|当|做)了?(?:一[名个位]|个)?\s*"
+        r"(?P<role>[A-Za-z][A-Za-z .-]{1,30}?)了?$",
+        lambda m, c, s: (
+            work()(m, c, s)
+            if _JOB_EN.search(m.group("role").strip()) and not _NOT_JOB_EN.search(m.group("role"))
+            else None
+        ),
+    ),
     ("job", "zh", r"^我?(?:的)?(?:工作|职业)是(?P<role>.+)$", work()),
     (
         "job",
@@ -1720,11 +1752,26 @@ def _make_clause(raw: str, now_turn: Turn) -> _Clause:
     return _Clause(text, raw, lang, marker, find_date(text, now_turn.occurred_at))
 
 
+# a clause written in English with Chinese words in it ("My birthday is 11月3号"): its
+# grammar is English, whatever script its words are in
+_EN_GRAMMAR = re.compile(r"^(?:[A-Za-z][\w']*\s+){2,}")
+
+
 def _apply(
     clause: _Clause, state: _State, *, skip: tuple[str, ...] = ()
 ) -> tuple[str, list[ExtractedFact]] | None:
+    found = _apply_in(clause, state, skip, clause.lang)
+    if found is None and clause.lang == "zh" and _EN_GRAMMAR.match(clause.text):
+        found = _apply_in(clause, state, skip, "en")
+    return found
+
+
+def _apply_in(
+    clause: _Clause, state: _State, skip: tuple[str, ...], lang: Lang
+) -> tuple[str, list[ExtractedFact]] | None:
+    """The first rule of ``lang`` that reads ``clause``: its family and the facts it forms."""
     for rule in RULES:
-        if rule.lang != clause.lang or rule.family in skip:
+        if rule.lang != lang or rule.family in skip:
             continue
         if rule.after is not None and state.last_family != rule.after:
             continue
@@ -1843,8 +1890,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                     leftovers.append((len(facts), _make_clause(raw, turn), state.correction))
                     sentence_of.append(sid)
                 continue
-            subject = True
             clause = _make_clause(raw, turn)
+            clause.borrowed = subject and not signal
+            subject = True
             if state.neg_prefix and re.match(r"^\s*(?:but|rather|instead)\b", raw, re.I):
                 clause.text = state.neg_prefix + re.sub(r"^(?:I'm|I am)\s+", "", clause.text)
             state.correction = state.correction or clause.marker
@@ -2469,6 +2517,41 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
 _FAMILY_RULES = ("family",)
 
 
+# what a relative thinks or says is theirs to hold, not a fact to keep about them
+_OPINION = re.compile(r"觉得|认为|说|\b(?:thinks?|says?|said|believes?|feels?)\b", re.I)
+
+
+# a time the clause ties what it says to, which dates.find_date does not read as a date: news
+# or a stretch of their life ("just got a job", "start kindergarten in the fall", "together 8
+# years", "刚", "这两年")
+_THEIR_TIME = re.compile(
+    r"\b(?:just|recently|soon|in the (?:fall|autumn|spring|summer|winter)|\d+ (?:years?|months?"
+    r"|weeks?))\b|刚|最近|马上|快要|[一两二三四五六七八九十几\d]+(?:年|个月|周)(?:了|多)",
+    re.I,
+)
+
+
+def _standing_about_them(clause: _Clause) -> bool:
+    """A clause about a relative states a standing fact about them ("我哥在腾讯上班", "my son
+    is allergic to eggs"): not dated or tied to a time (an event of theirs, ``_THEIR_TIME``),
+    not a change of theirs ("my sister switched to coffee recently"), not what they think or
+    say ("我妈觉得日料太生了"; what they say after it, "我哥在腾讯上班，他说那边加班挺多的", leaves
+    the fact before it standing)."""
+    return (
+        clause.date is None
+        and not _THEIR_TIME.search(clause.raw)
+        and not semantic.has_change_cue(clause.raw)
+        and not _OPINION.search(re.split(r"[，,]", clause.raw)[0])
+    )
+
+
+def _member_content(relative: str, name: str | None, lang: Lang) -> str:
+    """What a family member is, in words of its own (``"女儿叫小雨"``, ``"has a brother"``)."""
+    if lang == "zh":
+        return f"{relative}叫{name}" if name else f"家人：{relative}"
+    return f"{relative}'s name is {name}" if name else f"has a {relative}"
+
+
 def _about_relative(clause: _Clause, state: _State, relative: str) -> list[ExtractedFact]:
     """A clause about a family member ("my brother works at Tesla", "我女儿对花生过敏"): the
     member (``family.member``: the name given next to the relation, else the relation) and
@@ -2479,8 +2562,12 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
     if found is not None:
         return found[1]
     name = semantic.relative_name(clause.text, relative)
-    out = [_fact(state, clause, "family.member", name or relative, _content(clause))]
-    if not semantic.is_naming(clause.text):
+    naming = semantic.is_naming(clause.text)
+    # the member is said in words of its own: with the clause's words it would be the same
+    # text as the fact about them, which arbitration takes for a duplicate of it
+    member = _content(clause) if naming else _member_content(relative, name, clause.lang)
+    out = [_fact(state, clause, "family.member", name or relative, member)]
+    if not naming and _standing_about_them(clause):
         out.append(
             ExtractedFact(
                 type="profile",  # a standing fact about a person
@@ -2500,7 +2587,14 @@ def _semantic(
     ``(index in leftovers, insert position, facts)`` for each clause that formed any."""
     if not leftovers:
         return []
-    guesses = semantic.classify([c.raw.strip() for _, c, _ in leftovers])
+    # "我是护士，在市一医院": a clause that opens with 在 after one of the user's borrows the
+    # user as its subject, so the classifier reads where the user is, not a bare place
+    guesses = semantic.classify(
+        [
+            ("我" if c.borrowed and c.raw.lstrip().startswith("在") else "") + c.raw.strip()
+            for _, c, _ in leftovers
+        ]
+    )
     out: list[tuple[int, int, list[ExtractedFact]]] = []
     for index, ((pos, clause, correction), guess) in enumerate(
         zip(leftovers, guesses, strict=True)
@@ -2702,6 +2796,10 @@ def _contrasts(turn: Turn, facts: list[ExtractedFact]) -> None:
             fact.value = kept or fact.value
         own = fact.value.lower()
         others = [y for y in named if y.lower() not in own and own not in y.lower()] + whole
+        if whole and fact.key == "task.decision":
+            # a decision's value holds its verb ("用mysql"), so the turn's text does not name
+            # it: the names the turn says beside the new choice do ("MySQL扛不住")
+            others += [a for a in semantic.anchors(turn.content) if a.lower() not in own]
         if others:
             fact.metadata["instead_of"] = others
 

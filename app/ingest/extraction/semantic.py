@@ -1135,15 +1135,17 @@ def replaces_mentioned(text: str) -> bool:
 
 
 _RULE_CHANGED = re.compile(
-    r"算了|还是|不用再|改成|改为|换成|\b(?:never ?mind|instead|actually|from now on|no need)\b",
+    r"算了|还是|不用再|改成|改为|换成|(?:不用|不要)[^，,。]{1,10}了"
+    r"|\b(?:never ?mind|instead|actually|from now on|no need)\b",
     re.I,
 )
 
 
 def rule_changed(text: str) -> bool:
     """True if a rule for the assistant said in ``text`` takes the place of an earlier one of
-    the same kind ("actually, you can write longer answers", "还是用中文回答吧", "never mind,
-    examples in JS"): a change or correction cue and no word that adds ("also", "还有")."""
+    the same kind ("actually, you can write longer answers", "还是用中文回答吧", "不用列表了，写成
+    段落就行", "never mind, examples in JS"): a change or correction cue and no word that
+    adds ("also", "还有")."""
     return bool(replaces_mentioned(text) or _RULE_CHANGED.search(text)) and not _ADDED.search(text)
 
 
@@ -1218,6 +1220,19 @@ def _trim_value(value: str, *, particles: bool = True) -> str:
         value = _ZH_TAIL_PARTICLES.sub("", value)
         value = re.sub(r"^(?:的是|的|是)\s*", "", value)  # "用的是 Kotlin" → Kotlin
     return value.strip(" ，,。.!！;；:：-")
+
+
+# programming languages, databases, frameworks and tools: a name of these is a tool the user
+# works with; other Latin words in Chinese text ("daily", "code", "team") are words of the
+# sentence
+TECH = re.compile(
+    r"^(?:python|go|golang|rust|java|javascript|typescript|js|ts|c|c\+\+|c#|ruby|php|kotlin"
+    r"|swift|scala|sql|postgres|postgresql|mysql|sqlite|redis|mongodb|react|vue|angular|svelte"
+    r"|django|flask|fastapi|spring|docker|kubernetes|k8s|linux|macos|mac|windows|vim|neovim"
+    r"|emacs|vscode|vs code|pycharm|intellij|git|aws|gcp|azure|terraform|spark|kafka|elixir"
+    r"|haskell|clojure|lua|dart|flutter|node|nodejs|node\.js|deno|bun|tailwind|graphql|grpc)$",
+    re.I,
+)
 
 
 def _is_zh(text: str) -> bool:
@@ -1390,7 +1405,10 @@ _CUES: dict[str, tuple[str, str]] = {
         r"打算|计划|准备|想要?|考虑|要",
     ),
     "constraint": (r"^$", r"^$"),
-    "decision": (r"decided (?:to|on)|going with|chose|picked|settled on", r"决定|定了|选了|用"),
+    "decision": (
+        r"decided (?:to|on)|going with|chose|picked|settled on|agreed(?: to| on| that)?",
+        r"决定|定了|选了|用|换成|改成",
+    ),
     "diet_style": (r"\bi'?m\b|\bam\b|\beat\b|\bkeep\b|\bgoing\b|\bon a\b|\bbeen\b", r"吃|是"),
     "other": (r"^$", r"^$"),
     "event": (r"^$", r"^$"),
@@ -1582,6 +1600,9 @@ _NAMED_EN = re.compile(
 )
 
 
+_DEGREES = frozenset(("phd", "mba", "ba", "bs", "ma", "ms", "master's", "bachelor's"))
+
+
 def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     """``(key, value)`` pairs a clause of ``family`` states, value ``None`` when it cannot be
     isolated reliably (the clause is then the content). ``[]`` when the family needs a name
@@ -1622,20 +1643,22 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
                 if (n := org_name_zh(x.group(0), _SCHOOL_NAME_ZH))
             ] or zh_entities(text, ("nt", "ns", "nz", "eng", "j"))
         else:
-            names = [
-                n
-                for n in cap_spans(text)
-                if n.lower() not in ("phd", "mba", "ba", "bs", "ma", "ms", "master's", "bachelor's")
-            ]
-        names = [strip_dates(n) for n in names]
+            names = cap_spans(text)
+        # a degree is no school, in either language ("我现在在 NYU 读 MBA")
+        names = [strip_dates(n) for n in names if n.lower() not in _DEGREES]
         return [("education.school", n) for n in names[-1:] if n]
     if family == "language":
         langs = [m.group(0) for m in _LANGS.finditer(text)]
         return [("language.preferred", lang_) for lang_ in dict.fromkeys(langs)]
     if family == "tech":
         names = zh_entities(text, ("eng",)) if zh else cap_spans(text)
-        if zh:  # "deploy 我们一般用 Kubernetes": a capitalised name over a lower-case word
-            names = [n for n in names if not n.islower()] or names
+        if zh:  # "deploy 我们一般用 Kubernetes", "我daily用vim写code": a known tool, else a
+            # capitalised name, over a lower-case word of the sentence
+            names = (
+                [n for n in names if TECH.match(n)]
+                or [n for n in names if not n.islower()]
+                or names
+            )
         return [("tech.preferred", n) for n in dict.fromkeys(names)]
     if family in ("name", "nickname"):
         if zh:
@@ -1942,7 +1965,7 @@ def is_generic_place(value: str) -> bool:
 
 
 _JOINED_ZH = re.compile(
-    r"(?:(?:跳槽到|跳到|加入|入职|转到|换到)了?|去了|到了)([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)"
+    r"(?:(?:跳槽到|跳槽去|跳到|加入|入职|转到|换到)了?|去了|到了)([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)"
     r"(?:做|当|工作|上班|了|$|，|,|。)"
 )
 
@@ -1959,16 +1982,18 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
             and not segment.is_place(o)
             and (_is_zh(o) or o[:1].isupper())  # "Stripe", not "data" or "mainly"
         ]
+        joined = _JOINED_ZH.search(text)
         m = (
-            _JOINED_ZH.search(text)
+            joined
             or re.search(r"在([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)(?:上班|工作|做|当|负责|干)", text)
             or re.search(
-                r"(?:现在|目前|如今)在([\u4e00-\u9fffA-Za-z0-9]{2,8})(?:了|$|[，,。])", text
+                r"(?:^我?|现在|目前|如今)在([\u4e00-\u9fffA-Za-z0-9]{2,8})(?:了|$|[，,。])", text
             )
         )
         if m and m.group(1).strip() not in _GENERIC_PLACE_ZH and not orgs:
             first = segment.tag(m.group(1).strip())[:1]
-            if not (first and first[0][1].startswith(("v", "d", "r", "p"))):
+            # the slot after a verb of joining is the workplace ("跳槽去拼多多了": 拼 is no verb)
+            if joined or not (first and first[0][1].startswith(("v", "d", "r", "p"))):
                 orgs = [m.group(1).strip()]  # not "现在在做保险销售": a verb opens no name
         quit = set(quit_objects(text))
         orgs = [o for o in orgs if o not in quit] or ([] if quit & set(orgs) else orgs)
@@ -1995,10 +2020,11 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
         org = next((o for o in reversed(orgs) if _EMPLOYER_SLOT.search(_slot_text(text, o))), "")
         if not org:
             return [("work.role", _trim_value(role_m.group("role")))] if role_m else verb_role(text)
-        # "our office is in Denver": after "in" a workplace names where, not who; so does
+        # "our office is in Denver", "I work remotely from Lisbon": after "in" or "from" a
+        # workplace names where, not who; so does
         # the name of an office one is sent to ("moved me to the Raleigh office"; "at the
         # Initech office" may name the company)
-        where = re.search(rf"\bin\s+(?:the\s+)?{re.escape(org)}", text) or re.search(
+        where = re.search(rf"\b(?:in|from)\s+(?:the\s+)?{re.escape(org)}", text) or re.search(
             rf"\bto\s+(?:the\s+|our\s+)?{re.escape(org)}\s+(?:office|branch|site|campus|hq"
             r"|headquarters)\b",
             text,
@@ -2098,6 +2124,17 @@ _WORK_START = re.compile(
 _REFRAMED = frozenset(("event", "plan", "residence", "other", "none"))
 
 
+# a clause that only says where the user is, by a Latin name ("我在Microsoft", "我现在在Stripe")
+_AT_NAME_ZH = re.compile(r"^(?:我|本人)?(?:现在|目前|如今|还)*在\s*[A-Za-z][\w .&-]*[。.!！]?$")
+
+
+# "let's" in Chinese: a switch proposed with 吧 ("改用TiDB吧", "还是换成PostgreSQL吧"); one's own
+# switch has its subject ("我还是换成Vim吧")
+_PROPOSED_ZH = re.compile(
+    r"^(?:算了|那|那就|还是|干脆|就|[，,\s])*(?:改用|换成|换用|改成|就用|还是用)[^，,。]{2,}吧\W*$"
+)
+
+
 def reframed(family: str, text: str) -> str:
     """``"work"`` for a clause the classifier placed among events, plans, places or nothing
     (accepted or not) that starts a job at a named workplace or sends the user to one ("I'm
@@ -2108,6 +2145,10 @@ def reframed(family: str, text: str) -> str:
         return "work"
     if family in ("education", *_REFRAMED) and verb_role(text):
         return "work"  # "I teach high school chemistry": teaching, not studying
+    if family == "tech" and _AT_NAME_ZH.match(text.strip()):
+        return "work"  # "我在Microsoft": where the user is, not a tool they use
+    if family == "tech" and _PROPOSED_ZH.search(text.strip()):
+        return "decision"  # "算了，改用TiDB吧": "let's" — what the team goes with
     return family
 
 

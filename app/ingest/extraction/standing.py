@@ -196,12 +196,17 @@ def _core(text: str) -> str:
     return text.strip().strip(" \t\"'“”‘’「」").rstrip("。.!！~～…").strip()
 
 
+_BUDGET = re.compile(r"预算|\bbudget\b", re.I)
+
+
 def _is_request(text: str, whole: str = "") -> bool:
     """An imperative or a polite request, not a statement with a subject of its own;
     ``whole`` is the sentence the clause is part of."""
     core = _core(text)
     if semantic.is_about_others(core) or semantic.family_subject(core) is not None:
         return False
+    if _BUDGET.search(core):
+        return False  # "装修预算控制在15万以内": a limit on the project's money, not on answers
     if _zh(core):
         if _OWN_SUBJECT_ZH.match(core):
             return False
