@@ -454,14 +454,16 @@ def someone_elses(text: str) -> bool:
 _VIEW = re.compile(
     r"\b(?:thinks?|thought|believes?|reckons?|feels? like)\b|觉得|认为|以为|"
     r"(?:\b(?:said|says|say|told \w+|tells \w+|asked|asks)\b|说|讲|问)[,，:：]?\s*[\"“「『]|"
-    r"[?？]\s*$|你(?:怎么看|觉得|说)",
+    r"[?？]\s*$|你(?:怎么看|觉得|说)|"
+    # a question of theirs ("my son asked me why the sky is blue", "我妈问我什么时候回家")
+    r"\basked (?:me |us )?(?:why|what|how|if|whether|where|when|who)\b|问我",
     re.I,
 )
 
 
 def is_view(text: str) -> bool:
-    """True if ``text`` gives someone's opinion, their words quoted, or asks about it: no
-    fact about the person it names."""
+    """True if ``text`` gives someone's opinion, their words quoted or a question of theirs, or
+    asks about it: no fact about the person it names."""
     return bool(_VIEW.search(text))
 
 

@@ -161,8 +161,8 @@ _COMPOSE_EN = re.compile(
     r"|forward|email|book|order|schedule|cancel)\b",
     re.I,
 )
-_COMPOSE_ZH = re.compile(
-    r"^(?:帮我|替我|给我|请你?|麻烦你?)?(?:[^，,：:]{0,8}?)"
+_COMPOSE_ZH = re.compile(  # asked of the assistant: "下午写代码" is the user's doing
+    r"^(?:帮我|替我|给我|请你?帮?我?|麻烦你?帮?我?|我(?:想|要)(?:你|请你)?帮我)[^，,：:]{0,8}?"
     r"(?:写|翻译|回复|回一?[封条]|起草|拟一?[份封个]|改写|润色|译成|订|发一?[条封个]|预约|取消)"
 )
 # the user's own particulars given for such a text ("落款写我的名字王磊", "sign it with my name")
@@ -180,10 +180,7 @@ def composes(text: str) -> bool:
     the team that…", "帮我写一个 cover letter"); what follows in its sentence is its material."""
     core = _core(text)
     if _zh(core):
-        lead = _LEAD_ZH.sub("", core)
-        if re.match(r"^我(?!们)", lead) and not re.match(r"^我(?:想|要)(?:你|请你)?帮我", lead):
-            return False  # "我写了一封信": the user's doing
-        return bool(_COMPOSE_ZH.match(lead)) and not _standing(core)
+        return bool(_COMPOSE_ZH.match(core)) and not _standing(core)
     return bool(_COMPOSE_EN.match(_LEAD_EN.sub("", core))) and not _standing(core)
 
 
