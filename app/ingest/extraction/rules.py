@@ -11,6 +11,7 @@ that the next clause continues, a correction) and across the turn (values the us
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import re
 from collections.abc import Callable
@@ -282,10 +283,10 @@ def _norm(value: str, key: str | None) -> str:
 
 
 def _items(value: str, lang: Lang) -> list[str]:
-    """Split a list ("Python 和 Go", "peanuts and shellfish") into items; a split that would
-    leave an empty part ("和牛") is not a list."""
+    """Split a list ("Python 和 Go", "peanuts and shellfish", "香菜也不吃葱": the verb said
+    again) into items; a split that would leave an empty part ("和牛") is not a list."""
     sep = (
-        r"\s*(?:、|，|,|和|及|以及|与|跟|还有|或者|或)\s*"
+        r"\s*(?:、|，|,|和|及|以及|与|跟|还有|或者|或|(?:也|还|又)(?:不|不能|不敢|没法)?(?:吃|喝|碰))\s*"
         if lang == "zh"
         else r"\s*(?:,|\band\b|\bor\b|&)\s*"
     )
@@ -667,8 +668,9 @@ def pet(m: re.Match[str], clause: _Clause, state: _State) -> Built:
         else:
             content = f"has {_article(kind)} {kind} named {name}"
         facts.append(_fact(state, clause, "pets.name", name, content, metadata={"kind": kind}))
-        if groups.get("kind") and clause.lang == "en":
-            facts.append(_fact(state, clause, "pets.kind", kind, f"has {_article(kind)} {kind}"))
+        if groups.get("kind"):  # "my cat Mochi", "我家猫叫团子": the kind is said, too
+            said = f"养了{kind}" if clause.lang == "zh" else f"has {_article(kind)} {kind}"
+            facts.append(_fact(state, clause, "pets.kind", kind, said))
     return facts
 
 
@@ -1125,7 +1127,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "hometown",
         "zh",
-        r"^(?:我的?)?(?:老家|家乡|籍贯)(?:是|在)(?P<v>.+?)的?$",
+        r"^(?:我的?)?(?:老家|家乡|籍贯)(?:是|在)?(?P<v>.+?)的?$",
         place("hometown", "家乡是{v}"),
     ),
     (
@@ -1389,13 +1391,13 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "pets",
         "zh",
-        rf"^(?:我|我们)?(?:家)?(?:里)?(?:有|养了?|养着)(?P<n>[一二两三四五六七八九十几\d]+)?(?:只|条|个|头|匹|尾)?(?P<kind>{_PETS_ZH})(?:[，,]?(?:叫|名叫)(?P<name>.+))?$",
+        rf"^(?:我|我们)?(?:家)?(?:里)?(?:有|养了?|养着)(?P<n>[一二两三四五六七八九十几\d]+)?(?:只|条|个|头|匹|尾)?(?P<kind>{_PETS_ZH})(?:[，,]?(?:叫|名叫)(?:它|他|她)?(?P<name>.+))?$",
         pet,
     ),
     (
         "pets",
         "zh",
-        rf"^(?:我的?|我家的?)?(?P<kind>{_PETS_ZH})?(?:(?:一|另一|还有一|其中一|另外一)(?:只|条|个|头))?(?:的名字)?(?:叫做?|名叫|名字是|名字叫)(?P<name>[^\s，,]{{1,8}})$",
+        rf"^(?:我的?|我家的?)?(?P<kind>{_PETS_ZH})?(?:(?:一|另一|还有一|其中一|另外一)(?:只|条|个|头))?(?:的名字)?(?:叫做?|名叫|名字是|名字叫)(?:它|他|她)?(?P<name>[^\s，,]{{1,8}})$",
         pet,
     ),
     (
@@ -1730,7 +1732,9 @@ _ABBREV = "".join(
 _SENTENCE = re.compile(rf"(?<=[。！？!?；;\n])\s*|(?<=[.]){_ABBREV}\s+(?=\S)")
 _CLAUSE = re.compile(
     r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't)\b)"
-    r"|\s+(?=but\s+(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't|not|a|an|in|at)\b))\s*",
+    r"|\s+(?=but\s+(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't|not|a|an|in|at)\b)"
+    r"|\s+(?=(?:but|because|cause|cuz|while|whereas|though|although)\s+(?:\w+ly,?\s+)?"
+    r"(?:I|I'm|I've|I'll|I'd)\b))\s*",
     re.I,
 )
 
@@ -1837,6 +1841,10 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     """
     if turn.role != "user" or not turn.content.strip():
         return []
+    if (cut := standing.material_start(turn.content)) is not None:
+        # "translate this into Spanish: I live near the river…": the text to work on is not
+        # the user's statement; the request before the colon stays, read as a one-off task
+        turn = dataclasses.replace(turn, content=turn.content[:cut] + " …")
     state = _State(turn, has_task)
     facts: list[ExtractedFact] = []
     leftovers: list[tuple[int, _Clause, bool]] = []  # (insert position, clause, correction)
@@ -1853,6 +1861,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             continue  # "如果我搬到深圳…", "if I ever burn out I might…": nothing is so
         relative: str | None = None  # the family member the sentence is about
         others = False  # the sentence is about someone outside the family, until "I…"
+        pet = False  # a pet was named: the clauses after it without a subject are about it
         ruled, read = _standing_rules(sentence, state)  # "Bullet points please, always."
         if ruled:
             facts.extend(ruled)
@@ -1882,6 +1891,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 continue
             if relative is not None and not semantic.own_subject(raw):
                 continue  # "…, so recipes need to be nut-free": still about them
+            if pet and not (semantic.own_subject(raw) or semantic.is_naming(raw)):
+                continue  # "我家兔子叫布丁，三岁了": the pet's age, not the user's
             signal = has_memory_signal(raw)
             if not (signal or subject):
                 if semantic.is_about_user(raw):
@@ -1907,6 +1918,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 continue
             family_name, new = found
             state.last_family = family_name
+            pet = pet or any(f.key == "pets.name" for f in new)
             facts.extend(new)
             if new:
                 formed.add(sid)
@@ -1925,6 +1937,21 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     ]
     if kept:
         guessed = _semantic([item for item, _ in kept], state)
+        # a clause with no subject that only adds a detail to a fact its sentence formed
+        # under the same key ("我下个月要去成都出差，待一周") is no second fact
+        stated = {
+            (kept[i][1], f.key)
+            for i, _, made in guessed
+            if semantic.own_subject(kept[i][0][1].raw)
+            for f in made
+        }
+        guessed = [
+            (i, pos, made)
+            for i, pos, made in guessed
+            if semantic.own_subject(kept[i][0][1].raw)
+            or not made
+            or any(f.value or (kept[i][1], f.key) not in stated for f in made)
+        ]
         # what each sentence's clauses formed alone: a whole sentence adds only other keys
         keys: dict[int, set[str | None]] = {}
         for i, _, made in guessed:
@@ -1950,11 +1977,19 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             facts[pos:pos] = made
     covered = {r for f in facts for r in f.retracts}
     facts += [f for f in _leftovers(state) if not set(f.retracts) <= covered]
-    # "在那边负责…", "我在单位还负责招人": a place pointed at is no employer
+    # "在那边负责…", "我在单位还负责招人": a place pointed at is no employer; "so exhausted
+    # today", "我感冒了": how the user feels is no condition or event; "不爱吃东西": no thing
     facts = [
         f
         for f in facts
-        if not (f.key in _WORKPLACE_KEYS and f.value and semantic.is_generic_place(f.value))
+        if not (
+            (f.key in _WORKPLACE_KEYS and f.value and semantic.is_generic_place(f.value))
+            or (
+                f.key in _PASSING_KEYS
+                and semantic.passing_state(f.value or f.content, where=f.value is None)
+            )
+            or (f.key in _THING_KEYS and f.value and semantic.names_nothing(f.value))
+        )
     ]
     facts = _not_now(facts)
     facts = _not_tools(facts)
@@ -2008,6 +2043,11 @@ def _ability_denied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFac
         )
     ]
 
+
+# keys a passing state ("so exhausted today") is not a value of
+_PASSING_KEYS = frozenset(("health.condition", "event", None))
+# keys whose value is a thing had or avoided, which "东西" / "stuff" does not name
+_THING_KEYS = frozenset(("preference.likes", "preference.dislikes", "diet.avoid"))
 
 # keys whose value holds now, and so not when the clause says it held before or comes later
 _NOT_NOW = frozenset(
@@ -2567,7 +2607,7 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
     # text as the fact about them, which arbitration takes for a duplicate of it
     member = _content(clause) if naming else _member_content(relative, name, clause.lang)
     out = [_fact(state, clause, "family.member", name or relative, member)]
-    if not naming and _standing_about_them(clause):
+    if not naming and not semantic.is_view(clause.raw) and _standing_about_them(clause):
         out.append(
             ExtractedFact(
                 type="profile",  # a standing fact about a person

@@ -368,16 +368,24 @@ def classify(texts: list[str]) -> list[Guess]:
 
 _HYPOTHETICAL = re.compile(
     r"^(?:if(?!\s+(?:you|u)\b)|when i|maybe i should|should i|i wonder|i might|i may|what if"
-    r"|suppose)\b|"
+    r"|suppose|i wish)\b|"
     r"\b(?:would like to know|thinking about whether|not sure (?:if|whether)|wants? me to)\b|"
-    r"^(?:如果|假如|要是|万一|假设)(?!你|您)|要不要|该不该|是否|不知道要不要|想问|请问",
+    r"^(?:我们?|咱们)?(?:如果|假如|要是|万一|假设)(?!你|您)|要不要|该不该|是否|不知道要不要|想问|请问|"
+    # hearsay: what an article or other people say ("我看到一篇文章说…", "I read that…")
+    r"^我?(?:听说|据说|听人说|看到[^，,。]{0,10}说|看[^，,。]{0,6}(?:上|里)说)|^(?:网上|新闻|文章|书上)说|"
+    r"^(?:i\s+(?:read|heard|saw)\s+(?:that|somewhere|an? (?:article|study|post|video))"
+    r"|apparently|they say|studies show|research shows)\b",
     re.I,
 )
 _OTHER_PERSON = re.compile(
     r"^(?:(?:and|but|so|oh|also)\s+)?(?:my|our)\s+(?:\w+\s+)?(?:friend|colleague|coworker"
     r"|co-worker|boss|manager|neighbou?r|roommate|flatmate|classmate|teammate|landlord)s?\b"
     r"|^(?:he|she|they|his|her|their)\b|"
-    r"^(?:我)?(?:的)?(?:朋友|同事|老板|领导|邻居|室友|同学|他|她|他们)",
+    r"^(?:我们?|咱们)?(?:的)?\s*(?:朋友|同事|老板|领导|上司|主管|经理|组长|邻居|室友|同学|闺蜜|哥们"
+    r"|房东|他|她|他们|(?:friend|colleague|coworker|boss|manager|roommate|flatmate"
+    r"|teammate)s?\b)"
+    # "隔壁老王家的狗", "邻居家的猫": another household's
+    r"|^(?:隔壁|对门|楼上|楼下)|^(?!我|咱|老家)[\u4e00-\u9fff]{1,3}家的",
     re.I,
 )
 _RELATIVE = re.compile(
@@ -392,15 +400,16 @@ _RELATIVE = re.compile(
     re.I,
 )
 _OWN_SUBJECT = re.compile(
-    r"^(?:(?:and|but|so|oh|also)\s+)?(?:i|i'm|im|i've|i'd|i'll|me|my|we|we're|our)\b|^我(?!的?(?:女儿"
+    r"^(?:(?:and|but|so|oh|also|because|cause|cuz|while|whereas|though|although)\s+)?"
+    r"(?:\w+ly,?\s+)?(?:i|i'm|im|i've|i'd|i'll|me|my|we|we're|our)\b|^我(?!的?(?:女儿"
     r"|儿子|孩子|老婆|老公|妻子|丈夫|爸|妈|哥|姐|弟|妹))|^(?:please|pls|don'?t|never|always)\b|请|别|不要",
     re.I,
 )
 
 
 def is_hypothetical(text: str) -> bool:
-    """True for a hypothetical or a question in disguise ("if I ever…", "如果我搬到…",
-    "要不要…"): nothing it says is so."""
+    """True for a hypothetical, a question in disguise or hearsay ("if I ever…", "如果我搬到…",
+    "要不要…", "I read that…", "听说…"): nothing it says is so of the user."""
     return bool(_HYPOTHETICAL.search(text.strip()))
 
 
@@ -438,6 +447,24 @@ def someone_elses(text: str) -> bool:
     """True if ``text`` is about someone other than the user: another person
     (``is_about_others``) or a family member as its subject (``family_subject``)."""
     return is_about_others(text) or family_subject(text) is not None
+
+
+# what someone thinks or says word for word ("my dad always said "…"", "我妈觉得日料太生了",
+# "我爸说现在的年轻人都不存钱，你怎么看？"): their view, not a fact about them
+_VIEW = re.compile(
+    r"\b(?:thinks?|thought|believes?|reckons?|feels? like)\b|觉得|认为|以为|"
+    r"(?:\b(?:said|says|say|told \w+|tells \w+|asked|asks)\b|说|讲|问)[,，:：]?\s*[\"“「『]|"
+    r"[?？]\s*$|你(?:怎么看|觉得|说)|"
+    # a question of theirs ("my son asked me why the sky is blue", "我妈问我什么时候回家")
+    r"\basked (?:me |us )?(?:why|what|how|if|whether|where|when|who)\b|问我",
+    re.I,
+)
+
+
+def is_view(text: str) -> bool:
+    """True if ``text`` gives someone's opinion, their words quoted or a question of theirs, or
+    asks about it: no fact about the person it names."""
+    return bool(_VIEW.search(text))
 
 
 _NAMING = re.compile(r"\b(?:called|named|name is|name's)\b|叫", re.I)
@@ -1452,6 +1479,12 @@ def _names(
     return cap_spans(text)
 
 
+# a conjunction that opens a clause with another subject ("… and the rest of the team is …")
+_OTHER_SUBJECT_EN = re.compile(
+    r"\s+(?:and|but|while|whereas)\s+(?=(?:the|my|his|her|their|he|she|they|everyone"
+    r"|everybody)\b)",
+    re.I,
+)
 _LOWER_PLACE = re.compile(
     r"\b(?:in|to|from|at)\s+([a-z][a-z ]{2,30}?)(?=$|[,.!;]|\s+(?:now|lol|atm|for|since|and|but))"
 )
@@ -1626,6 +1659,9 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         if zh:
             places = [p for p in zh_entities(text, ("ns",)) if segment.is_place(p)]
         else:
+            # "I live in Vancouver and the rest of the team is in Toronto": a new subject's
+            # place is theirs
+            text = _OTHER_SUBJECT_EN.split(text, maxsplit=1)[0]
             places = cap_spans(text)
             if family == "residence" and not _LIVING_EN.search(text):
                 places = []  # "We have a summer house in Paris": owned, not lived in
@@ -1731,6 +1767,66 @@ _NOT_STATE = re.compile(
     r"|今天|最近|昨天|现在|这几天|刚才|觉得|感觉|想|要|在|去|会|能|不|没|对)",
     re.I,
 )
+
+
+# how the user feels at the moment, or an ailment that passes ("so exhausted today", "burnt
+# out", "我感冒了", "头好疼"): a passing state is no condition of health and no event
+_PASSING_EN = re.compile(
+    r"^(?:(?:so|really|very|super|pretty|kinda|kind of|a bit|a little|totally|completely|just"
+    r"|feeling|still|getting|a|the)\s+)*"
+    r"(?:exhausted|tired|sleepy|drained|knackered|wiped(?: out)?|worn out|burn(?:ed|t)[ -]out"
+    r"|stressed(?: out)?|hungry|starving|thirsty|hungover|hangover|jet-?lagged|sick|ill|bored"
+    r"|sore|cold|flu|fever|headache|under the weather|anxious|nervous|overwhelmed|upset|sad"
+    r"|grumpy|cranky|dead|done|fried|cooked)"
+    r"(?:\s+(?:today|tonight|right now|rn|now|this week|this morning|lately|again|af))*$",
+    re.I,
+)
+_PASSING_ZH = re.compile(
+    r"^(?:都快|都要|快要)|"  # "我都要抑郁了": said of what is about to be, so not so
+    r"^(?:有点|有些|好|太|很|真的|真是|特别|今天|最近|这几天|又|还|快)*"
+    r"(?:感冒|发烧|发热|咳嗽|头疼|头痛|头晕|嗓子疼|喉咙疼|肚子疼|拉肚子|着凉|累|困|饿|渴|烦|焦虑|紧张"
+    r"|难受|不舒服)(?:了|啊|呢|死了|死|得不行|坏了)*$"
+)
+
+
+# where the user is at the moment ("I'm at the airport waiting for my flight", "我在地铁上")
+_WHERE_NOW_EN = re.compile(
+    r"^(?:(?:currently|just|still|stuck|sitting|waiting)\s+)*(?:at|in|on|for)\s+(?:the\s+|a\s+|my\s+)?"
+    r"(?:airport|gym|meeting|train|bus|subway|metro|plane|flight|car|queue|line|traffic|class"
+    r"|lecture|call|lunch break|break)\b",
+    re.I,
+)
+_WHERE_NOW_ZH = re.compile(
+    r"^(?:正|现在|还)?在(?:地铁|公交|火车|高铁|飞机|车|机场|路|会|开会|排队|上课|健身房|堵车)(?:上|里|中)?"
+)
+_SUBJECT_NOW = re.compile(r"^(?:i'?m|i am|is|am|我)\s*", re.I)
+
+
+def passing_state(value: str, *, where: bool = False) -> bool:
+    """True if ``value`` names only how the user feels now or an ailment that passes ("so
+    exhausted today", "burnt out", "感冒", "头好疼"), or with ``where`` (a clause that states
+    no date) where they are at the moment ("is at the airport waiting for my flight", "在地铁
+    上"): not a condition of health, not an event. A named condition ("migraines", "偏头痛",
+    "chronic fatigue") is not one."""
+    v = _SUBJECT_NOW.sub("", _trim_value(value.strip()))
+    if not v:
+        return False
+    if _is_zh(v):
+        v = v.replace(" ", "")
+        return bool(_PASSING_ZH.match(v) or (where and _WHERE_NOW_ZH.match(v)))
+    return bool(_PASSING_EN.match(v) or (where and _WHERE_NOW_EN.match(v)))
+
+
+# a thing said of a liking or an avoidance that names nothing ("不爱吃东西", "I eat anything")
+_NOTHING_NAMED = frozenset(
+    ("东西", "什么", "啥", "任何东西", "什么东西", "吃的", "things", "stuff", "anything",
+     "everything", "something", "nothing")
+)  # fmt: skip
+
+
+def names_nothing(value: str) -> bool:
+    """True if ``value`` is a word that stands for anything at all ("东西", "stuff")."""
+    return _trim_value(value.strip()).lower() in _NOTHING_NAMED
 
 
 # a routine's words without the user, the habitual adverbs and the auxiliaries ("我每天早上都会
@@ -2212,10 +2308,12 @@ def verb_role(text: str) -> list[tuple[str, str | None]]:
 # hiring ("Google hired me"). A capitalised word elsewhere — a sentence's first word ("Growing
 # my customer base…", "It's been…"), a name addressed ("Thanks, Gina") — names no employer.
 _EMPLOYER_SLOT = re.compile(
-    r"\b(?:at|for|with|in|into|from|join(?:ed|ing|s)?|left|leaving|quit|quitting|hired by"
+    r"\b(?:at|for|in|into|from|join(?:ed|ing|s)?|left|leaving|quit|quitting|hired by"
     r"|(?:company|startup|firm|agency|studio|shop|business|employer) (?:called|named)"
     r"|my (?:employer|company|workplace) is)"
     r"\s+(?:the\s+)?\x00"
+    # "I'm with Deloitte", not "calls with the Singapore office": an office is met, not worked for
+    r"|\bwith\s+(?:the\s+)?\x00(?!\s+(?:office|branch|team|site|campus|folks|people)\b)"
     r"|\bto\s+(?:the\s+|our\s+)?\x00\s+(?:office|branch|site|campus)\b"
     r"|\x00\s+(?:hired|employs|recruited|pays|took me on|offered me)\b"
     r"|\x00\s+(?:is|was) (?:my|our) (?:employer|company|workplace)\b",
@@ -2242,7 +2340,10 @@ def _pets(text: str, zh: bool) -> list[tuple[str, str | None]]:
     out: list[tuple[str, str | None]] = []
     kinds = [m.group(0) for m in _PET_KINDS.finditer(text)]
     if zh:
-        m = re.search(r"叫([\u4e00-\u9fffA-Za-z]{1,6}?)(?:的|$|，|,|。|！)", text)
+        # "就叫它咪咪" names 咪咪; "叫了一晚上" is barking, no name
+        m = re.search(
+            r"叫(?:它|他|她)?(?![了着过])([\u4e00-\u9fffA-Za-z]{1,6}?)(?:的|$|，|,|。|！)", text
+        )
         names = [m.group(1)] if m else []
     else:
         names = [n for n in cap_spans(text) if not _PET_KINDS.fullmatch(n)]

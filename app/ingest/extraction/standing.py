@@ -154,6 +154,58 @@ _TASK_ZH = re.compile(
     r"算一下|改一下|看一下|看看|推荐[一几]|找[一几]|讲一?个|来一?[首个段篇]|一下"
 )
 
+# a request to write a text or do an errand for the user ("write me an email to my landlord…",
+# "translate this into Spanish: …", "send a reminder to the team that…", "帮我写一封邮件给房东，
+# 说…", "帮我翻译一下：…"): the words that follow are the text's, not the user's statements
+_COMPOSE_EN = re.compile(
+    r"^(?:(?:can|could|would|will)\s+(?:you\s+)?|please\s+|pls\s+|help me\s+)*"
+    r"(?:write|draft|compose|translate|reply|respond|rewrite|rephrase|proofread|polish|send"
+    r"|forward|email|book|order|schedule|cancel)\b",
+    re.I,
+)
+_COMPOSE_ZH = re.compile(  # asked of the assistant: "下午写代码" is the user's doing
+    r"^(?:帮我|替我|给我|请你?帮?我?|麻烦你?帮?我?|我(?:想|要)(?:你|请你)?帮我)[^，,：:]{0,8}?"
+    r"(?:写|翻译|回复|回一?[封条]|起草|拟一?[份封个]|改写|润色|译成|订|发一?[条封个]|预约|取消)"
+)
+# the user's own particulars given for such a text ("落款写我的名字王磊", "sign it with my name")
+_OWN_PARTICULARS_ZH = r"|我的(?:名字|姓名|电话|手机|邮箱)"
+_OWN_PARTICULARS_EN = r"|\bmy (?:name|number|phone|email)\b"
+# what the text is to say, after the request: "…，说下个月的房租晚几天交", "saying the sink leaks"
+_SAYS = re.compile(
+    r"^(?:就说|说|跟他说|告诉他|告诉她|内容是)|^(?:saying|asking|telling|to say)\b", re.I
+)
+
+
+def composes(text: str) -> bool:
+    """True if ``text`` (one clause) asks the assistant to write, translate or answer a text,
+    or to do an errand, for the user ("Write me an email to my landlord…", "Send a reminder to
+    the team that…", "帮我写一个 cover letter"); what follows in its sentence is its material."""
+    core = _core(text)
+    if _zh(core):
+        return bool(_COMPOSE_ZH.match(core)) and not _standing(core)
+    return bool(_COMPOSE_EN.match(_LEAD_EN.sub("", core))) and not _standing(core)
+
+
+def material_start(text: str) -> int | None:
+    """Where the material of a one-off task begins in a turn: after the colon of "translate
+    this into Spanish: I live near the river…", "Reply to this for me: 'Hi Tom, I'll be
+    there…'", "帮我翻译一下：我住在北京" — when the words before the colon, since the last
+    sentence end, ask for a task rather than state something ("My favourites: sushi" does not).
+    ``None`` when the turn has no such colon."""
+    for m in re.finditer(r"[:：]", text):
+        head = re.split(r"(?<=[.!?。！？\n])\s*", text[: m.start()])[-1].strip()
+        if not head or not text[m.end() :].strip():
+            continue
+        zh = _zh(head)
+        lead = _LEAD_ZH.sub("", _core(head)) if zh else _LEAD_EN.sub("", _core(head))
+        task = _TASK_ZH if zh else _TASK_EN
+        if composes(head) or (
+            (task.match(lead) or bool(re.match(r"^reply\b", lead, re.I))) and not _standing(head)
+        ):
+            return m.end()
+    return None
+
+
 # the occasion a rule holds for: "以后给我推荐餐厅的时候", "when you recommend restaurants"
 _OCCASION_ZH = re.compile(r"^(?P<lead>.*?)(?P<what>[^，,]*?)(?:的时候|时候|时)$")
 _OCCASION_EN = re.compile(r"^(?:when(?:ever)?|each time|every time)\s+you\s+\S.*$", re.I)
@@ -455,14 +507,24 @@ def task_clauses(sentence: list[str]) -> set[int]:
     or the text after a colon, and no statement of the user's in it ("keep this in mind:
     I'm vegan" is not one). Nothing is formed from them."""
     out: set[int] = set()
+    composed = False  # the task asks for a text to be written
     for i, raw in enumerate(sentence):
         core = _core(raw)
         zh = _zh(core)
         mine = r"(?<![帮给替跟和对让])我(?!的)" if zh else r"\b(?:I|I'm|I've|we|we're)\b"
+        if composed:  # the user's own particulars, given for the text ("sign it: my name…")
+            mine += _OWN_PARTICULARS_ZH if zh else _OWN_PARTICULARS_EN
+        if out and _SAYS.match(core):
+            out.add(i)  # "…，就说我发烧了": what the text is to say
+            continue
         if not core or re.search(mine, core):
             continue
         if out:
             out.add(i)  # what follows the task in its sentence is its material
+            continue
+        if composes(core):
+            out.add(i)  # "帮我写一封邮件给房东": the text asked for is its own object
+            composed = True
             continue
         if not (
             (_CONCRETE_ZH if zh else _CONCRETE_EN).search(core) or re.search(r"[:：]\s*\S", core)
