@@ -670,7 +670,7 @@ class ArbitrationService:
         keys = {m.key for m in withdrawn}
         if len(keys) != 1 or None in keys or new.key in keys:
             return
-        key = keys.pop()
+        key = keys.pop() or ""
         if new.key is not None and key.split(".")[0] != new.key.split(".")[0]:
             return  # "don't use Jenkins" (tech) that froze a liking stays the tool's
         spec = key_spec(key)

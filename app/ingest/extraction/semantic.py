@@ -738,7 +738,8 @@ def ends(clause: str) -> bool:
 _REJECTED = re.compile(
     r"\b(?:vetoed|rejected|scrapped|shot down|overruled|undecided|not decided|haven'?t decided"
     r"|withdrew|withdrawn|pulled out|called off|cancell?ed|fell through|not going any ?more"
-    r"|no longer going)\b|否了|否决|毙了|被毙|没定|未定|待定|取消|黄了|泡汤|不(?:去|办|考虑)(?:[^，,。！!？?了]{1,8})?了",
+    r"|no longer going)\b|否了|否决|毙了|被毙|没定|未定|待定|取消|黄了|泡汤"
+    r"|不(?:去|办|考虑)(?:[^，,。！!？?了]{1,8})?了",
     re.I,
 )
 # a clause that takes back what the user said of themselves: a correcting lead ("actually",
