@@ -116,3 +116,10 @@ async def test_a_trip_or_a_migration_is_no_move(tenant: TenantCtx, first: str, t
     await tenant.say("u", "s1", then, at=T2)
     assert await tenant.values("u", "residence.city", "active") == ["成都"]
     assert await tenant.values("u", "residence.city", "frozen") == []
+
+
+async def test_something_new_done_at_the_same_workplace_keeps_the_role(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I'm a nurse at St. Luke's.", at=T1)
+    await tenant.say("u", "s1", "I just started doing night shifts in the ICU there.", at=T2)
+    assert await tenant.values("u", "work.role", "active", lower=True) == ["nurse"]
+    assert await tenant.values("u", "work.role", "frozen") == []

@@ -2124,8 +2124,19 @@ def _duties(turn: Turn, facts: list[ExtractedFact]) -> None:
         if fact.key != "work.role" or not fact.value:
             continue
         said = [c for c in clauses if fact.value.lower() in c.lower()]
-        if said and semantic.states_duty(said[0]):
+        if not said:
+            continue
+        there = _AT_THE_WORKPLACE.search(said[0])
+        if semantic.states_duty(said[0]) or (there and _DOING.search(said[0])):
             fact.metadata["duty"] = True
+            if there:  # "I just started doing night shifts in the ICU there": the same job
+                fact.is_correction = False
+
+
+# a clause that points back at the workplace the user has ("…there", "在那边…"), and the
+# activity verb that names no job title ("doing night shifts")
+_AT_THE_WORKPLACE = re.compile(r"\b(?:there|at work)\b|那边|那里|单位里", re.I)
+_DOING = re.compile(r"\bdoing\b|做", re.I)
 
 
 def _added_duties(turn: Turn, facts: list[ExtractedFact]) -> None:
