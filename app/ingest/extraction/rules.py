@@ -2126,11 +2126,13 @@ def _duties(turn: Turn, facts: list[ExtractedFact]) -> None:
         said = [c for c in clauses if fact.value.lower() in c.lower()]
         if not said:
             continue
-        there = _AT_THE_WORKPLACE.search(said[0])
-        if semantic.states_duty(said[0]) or (there and _DOING.search(said[0])):
+        if semantic.states_duty(said[0]):
+            fact.metadata["duty"] = True  # "I'm now in charge of … there" may still replace it
+        elif _AT_THE_WORKPLACE.search(said[0]) and _DOING.search(said[0]):
+            # "I just started doing night shifts in the ICU there": an activity at the same
+            # job, not a new one
             fact.metadata["duty"] = True
-            if there:  # "I just started doing night shifts in the ICU there": the same job
-                fact.is_correction = False
+            fact.is_correction = False
 
 
 # a clause that points back at the workplace the user has ("…there", "在那边…"), and the
