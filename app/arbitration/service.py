@@ -688,13 +688,19 @@ class ArbitrationService:
         """A record that only withdraws ("the Japan trip is off", "that was a lie, I don't use
         Vim") takes the key of what it withdrew when that is one key, so the key's history
         reads as the value followed by its withdrawal; it keeps no value, and its words are
-        the user's. Withdrawals of several keys stay keyless."""
-        if new.key is not None or new.value is not None:
+        the user's. Withdrawals of several keys stay keyless. A withdrawal keyed by the verb
+        that gave the value up ("gave up keto" → ``diet.avoid``) that withdrew a value of one
+        other key of the same family ("keto" under ``diet.style``) takes that key."""
+        if new.value is not None:
+            return
+        if new.key is not None and not (new.metadata_ or {}).get("retraction"):
             return
         keys = {m.key for m in withdrawn}
-        if len(keys) != 1 or None in keys:
+        if len(keys) != 1 or None in keys or new.key in keys:
             return
-        key = keys.pop()
+        key = keys.pop() or ""
+        if new.key is not None and key.split(".")[0] != new.key.split(".")[0]:
+            return  # "don't use Jenkins" (tech) that froze a liking stays the tool's
         spec = key_spec(key)
         if spec is None:
             return

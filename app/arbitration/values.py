@@ -167,7 +167,7 @@ def _named_by(instead: list[str], value: str) -> bool:
 # paragraphs", "用中文回答" / "代码注释用英文", "no emojis" / "emojis are fine in titles")
 _ASPECTS = {
     "language": re.compile(
-        r"中文|英文|英语|汉语|普通话|粤语|日语|韩语|法语|德语|西班牙语|\b(?:english|chinese|mandarin"
+        r"中文|英文|英语|汉语|普通话|粤语|日语|韩语|法语|德语|西班牙语|简体|繁体|\b(?:english|chinese|mandarin"
         r"|cantonese|japanese|korean|french|german|spanish|italian|portuguese)\b",
         re.I,
     ),
@@ -575,7 +575,7 @@ def ended_values(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[st
         olds,
         ENDED_KEYS,
         said,
-        lambda value: any(_mentions(value, t) or _mentions(_activity(value), t) for t in texts),
+        lambda value: any(_ends_named(value, t) or _mentions(_activity(value), t) for t in texts),
     )
 
 
@@ -587,6 +587,16 @@ def _activity(value: str) -> str:
         return ""
     core = value.lstrip("".join(_STOP_HAN)).rstrip("".join(_STOP_HAN))
     return core if len(core) >= 2 and core != value else ""
+
+
+def _ends_named(value: str, text: str) -> bool:
+    """True if a clause of ending names ``value``: as a run of its words, or — Chinese, a value
+    of three characters or more — by its last two, the thing itself without its verb or kind
+    ("篮球基本不打了" names 打篮球, "日剧看腻了" 看日剧, "胃炎已经好了" 慢性胃炎)."""
+    if _mentions(value, text):
+        return True
+    v = normalize_value(value)
+    return len(v) >= 3 and not v.isascii() and v[-2:] in normalize_value(text)
 
 
 def _named(

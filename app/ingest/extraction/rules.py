@@ -444,6 +444,9 @@ def simple(
 def _place(value: str) -> str | None:
     """The place at the head of ``value`` (``"上海两个月了"`` → ``"上海"``), or ``None``."""
     value = _norm(value, None)
+    # a Latin name in a Chinese slot ends at the first Chinese particle ("Singapore 了")
+    if latin := re.match(r"[A-Z][A-Za-z.' -]*?(?=\s*(?:[了啦的呀吧]|$))", value):
+        value = latin.group(0).strip()
     if _is_latin(value):
         return value if value[:1].isupper() else None
     head = segment.slot_place(value)
@@ -651,7 +654,7 @@ def pet(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     """Pets: the kind (``pets.kind``) and/or the name (``pets.name``)."""
     groups = m.groupdict()
     kind = (groups.get("kind") or state.pet_kind or "").lower()
-    name = groups.get("name")
+    name = groups.get("name") or groups.get("name2")
     if not kind and not name:
         return None
     facts = []
@@ -660,7 +663,16 @@ def pet(m: re.Match[str], clause: _Clause, state: _State) -> Built:
         facts.append(_fact(state, clause, "pets.kind", kind, _content(clause)))
     if name:
         if not kind:
-            return None
+            if semantic.own_subject(clause.raw) or re.search(
+                r"我|\b(?:me|my|i)\b", clause.raw, re.I
+            ):
+                return None
+            # "…got a puppy too! His name is Taco", "领养了一只狗，叫豆豆": the pet's kind may be
+            # read later in the turn (by the classifier); kept only if one is (_pet_named)
+            name = _norm(name, None)
+            return [
+                _fact(state, clause, "pets.name", name, _content(clause), metadata={"kind": ""})
+            ]
         name = _norm(name, None)
         state.pet_kind = kind
         if clause.lang == "zh":
@@ -1084,19 +1096,19 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "name",
         "zh",
-        r"^(?:我|本人)(?:的名字|的全名)?(?:叫做?|名叫)(?P<v>[^\s，,]{1,10})$",
+        r"^(?:我|本人)(?:的名字|的全名)?(?:叫做?|名叫)\s*(?P<v>[^\s，,]{1,10})\s*$",
         simple("name.full", "名字叫{v}", check=lambda v: len(v) <= 4 or segment.is_person_name(v)),
     ),
     (
         "name",
         "zh",
-        r"^(?:我的)?(?:名字|全名|姓名)(?:是|叫)(?P<v>[^\s，,]{1,10})$",
+        r"^(?:我的)?(?:名字|全名|姓名)(?:是|叫)\s*(?P<v>[^\s，,]{1,10})\s*$",
         simple("name.full", "名字叫{v}"),
     ),
     (
         "name",
         "zh",
-        r"^(?:以后)?(?:你)?(?:就|可以)*叫我(?P<v>[^\s，,]{1,8}?)(?:就行|就好|就可以|吧|好了)?$",
+        r"^(?:以后)?(?:你)?(?:就|可以)*叫我\s*(?P<v>[^\s，,]{1,8}?)\s*(?:就行|就好|就可以|吧|好了)?$",
         simple("name.nickname", "希望被称为{v}"),
     ),
     (
@@ -1152,7 +1164,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "move",
         "zh",
-        r"^我?(?:.{0,6}?)(?:搬到|搬去|搬家到|搬来|迁到)了?(?P<v>.+?)(?:去|来)?(?:住|生活)?了?$",
+        r"^我?(?:(?!决定|打算|准备|计划|想|要).){0,6}?(?:搬到|搬去|搬家到|搬来|迁到)了?"
+        r"(?P<v>.+?)(?:去|来)?(?:住|生活)?了?$",
         place("residence.city", "现在住在{v}", correction=True, dated=True),
     ),
     (
@@ -1299,6 +1312,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"(?:an? )(?P<role>[\w -]+?)(?: (?:at|for) (?P<org>.+))?$",
         work(),
     ),
+    (
+        # a title held now: "got promoted, I'm the head chef now", "I'm now the team lead"
+        "job",
+        "en",
+        r"^I(?:'m| am) (?=.*\bnow\b)(?:(?:now|officially|finally) )*the (?P<role>[\w -]+?)"
+        r"(?: (?:at|for) (?P<org>.+?))?(?: now)?$",
+        work(correction=True),
+    ),
     # health and diet
     (
         "allergy",
@@ -1397,14 +1418,22 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "pets",
         "zh",
-        rf"^(?:我的?|我家的?)?(?P<kind>{_PETS_ZH})?(?:(?:一|另一|还有一|其中一|另外一)(?:只|条|个|头))?(?:的名字)?(?:叫做?|名叫|名字是|名字叫)(?:它|他|她)?(?P<name>[^\s，,]{{1,8}})$",
+        rf"^(?:我的?|我家的?)?(?P<kind>{_PETS_ZH})?(?:(?:一|另一|还有一|其中一|另外一)(?:只|条|个|头))?(?:的名字)?(?:取名|起名)?(?:叫做?|名叫|名字是|名字叫)(?:它|他|她)?\s*(?P<name>[^\s，,]{{1,8}})\s*$",
         pet,
     ),
     (
         "pets",
         "en",
-        rf"^I have (?:an? |one |two |three |\d+ )?(?P<kind>{_PETS_EN})s? (?:named"
-        rf"|called) (?P<name>[\w'-]+)$",
+        rf"^(?:I|we)(?: just| finally)? (?:have|got|adopted|'ve got|brought home) (?:an? |one |two "
+        rf"|three |\d+ |another |a new )?(?P<kind>{_PETS_EN})s? (?:named|called) (?P<name>[\w'-]+)"
+        rf"(?: (?:instead|too|now|as well))?$",
+        pet,
+    ),
+    (
+        "pets",
+        "en",
+        r"^(?:his|her|its) name(?:'s| is) (?P<name>[A-Z][\w'-]*)$"
+        r"|^(?:he|she|it)(?:'s| is) (?:called|named) (?P<name2>[A-Z][\w'-]*)$",
         pet,
     ),
     (
@@ -1417,7 +1446,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "family",
         "zh",
-        rf"^(?:我的?)?(?P<rel>{_FAMILY_ZH})(?:的名字)?(?:叫做?|名叫|名字是|名字叫)(?P<name>[^\s，,]{{1,6}})$",
+        rf"^(?:我的?)?(?P<rel>{_FAMILY_ZH})(?:的名字)?(?:叫做?|名叫|名字是|名字叫)\s*(?P<name>[^\s，,]{{1,6}})\s*$",
         family,
     ),
     ("family", "zh", rf"^我?(?:有|生了)(?:一个|两个|三个|个|\d+个)?(?P<rel>{_FAMILY_ZH})$", family),
@@ -1874,6 +1903,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             if is_noise(raw):
                 state.last_family = None
                 continue
+            if named := _pet_name(raw, state):
+                facts.extend(named)  # "…got a puppy! His name is Taco": the pet's, not a person's
+                continue
             if semantic.is_about_others(raw):
                 relative, others = None, True
                 continue
@@ -2009,12 +2041,56 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts += _withdrawal(turn, facts)
     facts = _job_left(turn, facts)
     facts = _taken_back(turn, facts)
+    facts = _pet_named(facts)
     ended = _ended(turn, facts)
     if ability := _ability_denied(turn, facts):
         # one record: it ends what it names, and takes back the ability of the previous turn
         ability[0].metadata.update(ended[0].metadata if ended else {})
         ended = ability
     return facts + ended
+
+
+# a clause that only gives a name: "His name is Taco", "it's called Clover", "叫豆豆"
+_NAMING = re.compile(
+    r"^(?:(?:his|her|its) name(?:'s| is)|(?:he|she|it)(?:'s| is) (?:called|named))\s+[A-Z]"
+    r"|^(?:它|他|她)?(?:的名字)?(?:取名|起名)?(?:叫做?|名叫|名字叫|名字是)\s*[^\s我你他她它]",
+    re.I,
+)
+_PET_WORD = re.compile(rf"{_PETS_ZH}|\b(?:{_PETS_EN})(?:s|ies)?\b", re.I)
+
+
+def _pet_name(raw: str, state: _State) -> list[ExtractedFact] | None:
+    """The pet's name a clause that gives only a name states in a turn that names a pet
+    ("We just got a puppy too! His name is Taco", "最近又领养了一只狗，叫豆豆"), or None; the name
+    keeps its place only if the turn forms the pet's kind (``_pet_named``)."""
+    if not (_NAMING.match(raw.strip()) and _PET_WORD.search(state.turn.content)):
+        return None
+    clause = _make_clause(raw, state.turn)
+    for rule in RULES:
+        if rule.family == "pets" and rule.lang == clause.lang:
+            m = rule.pattern.search(clause.text)
+            if m is not None and (facts := rule.build(m, clause, state)):
+                return facts
+    return None
+
+
+def _pet_named(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A name said of a pet whose kind the clause does not give ("His name is Taco", "叫豆豆",
+    ``metadata["kind"] == ""``) is the name of the pet the turn names a kind of; with none,
+    it is dropped: nothing says whose name it is. Returns the turn's facts."""
+    kinds = [f.value for f in facts if f.key == "pets.kind" and f.value]
+    kept = []
+    for f in facts:
+        if f.key == "pets.name" and f.metadata.get("kind") == "":
+            if not kinds:
+                continue
+            kind = f.metadata["kind"] = kinds[-1]
+            zh = bool(_HAN.search(kind))
+            f.content = (
+                f"有一只{kind}叫{f.value}" if zh else f"has {_article(kind)} {kind} named {f.value}"
+            )
+        kept.append(f)
+    return kept
 
 
 def _ability_denied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -2198,8 +2274,21 @@ def _duties(turn: Turn, facts: list[ExtractedFact]) -> None:
         if fact.key != "work.role" or not fact.value:
             continue
         said = [c for c in clauses if fact.value.lower() in c.lower()]
-        if said and semantic.states_duty(said[0]):
+        if not said:
+            continue
+        if semantic.states_duty(said[0]):
+            fact.metadata["duty"] = True  # "I'm now in charge of … there" may still replace it
+        elif _AT_THE_WORKPLACE.search(said[0]) and _DOING.search(said[0]):
+            # "I just started doing night shifts in the ICU there": an activity at the same
+            # job, not a new one
             fact.metadata["duty"] = True
+            fact.is_correction = False
+
+
+# a clause that points back at the workplace the user has ("…there", "在那边…"), and the
+# activity verb that names no job title ("doing night shifts")
+_AT_THE_WORKPLACE = re.compile(r"\b(?:there|at work)\b|那边|那里|单位里", re.I)
+_DOING = re.compile(r"\bdoing\b|做", re.I)
 
 
 def _added_duties(turn: Turn, facts: list[ExtractedFact]) -> None:

@@ -517,7 +517,7 @@ _QUIT_EN = re.compile(
     r"|resigned(?: from)?|retired from|(?:got |was |been )?(?:laid off|let go|fired) from"
     r"|(?:handed|turned|put|gave) in (?:my )?(?:notice|resignation)|gave (?:my )?notice"
     r"|no longer \w+|off|instead of|switched from|moved (?:away )?from"
-    r"|done with|over|(?:gone|went|gotten|got) off|lost interest in)"
+    r"|done with|over|(?:gone|went|gotten|got) off|lost interest in|moved out of)"
     r"\s+(?:(?:drinking|eating|using|having|doing|playing|writing|coding in"
     r"|working (?:at|for)|with|the|my|a|an|in|at|for|from|to)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
     r"(?=$|[,;!]|(?<!\bSt)(?<!\bMt)(?<!\bDr)\.|\s+(?:and|but|so|because|since|for|in|last|this|it'?s|i'?m|now|anymore|any"
@@ -761,12 +761,13 @@ _STILL_HOLDS = re.compile(
 _ENDING_EN = re.compile(
     r"\b(?:stopped|quit|gave up|given up|dropped|ditched|cleared up|went away|is gone|are gone"
     r"|cured|got over|grew out of|lost interest|forgot|forgotten|done with|sold|cancell?ed"
-    r"|called off|withdrew|pulled out|moved on from|switched (?:away )?from)\b",
+    r"|called off|withdrew|pulled out|moved on from|switched (?:away )?from|healed(?: up)?"
+    r"|recovered)\b",
     re.I,
 )
 _ENDING_ZH = re.compile(
     r"不再|(?:不|没)[^，,。.！!？?；;]{0,8}了|戒了|戒掉|停了|放弃|忘光|忘了|取消|下线|治好|痊愈"
-    r"|没(?:什么)?兴趣|腻了|退出|不感兴趣"
+    r"|没(?:什么)?兴趣|腻了|退出|不感兴趣|(?:已经|早就?|都|全)好了|康复|好利索"
 )
 
 
@@ -794,7 +795,8 @@ _REJECTED = re.compile(
     r"\b(?:vetoed|rejected|scrapped|shot down|overruled|undecided|not decided|haven'?t decided"
     r"|withdrew|withdrawn|pulled out|called off|cancell?ed|fell through|not going any ?more"
     r"|no longer going|not (?:\w+ing|gonna|going to)\b[^.;!?]{0,40}\bafter all)\b"
-    r"|否了|否决|毙了|被毙|没定|未定|待定|取消|黄了|泡汤|不去了|不办了|不考虑了",
+    r"|否了|否决|毙了|被毙|没定|未定|待定|取消|黄了|泡汤"
+    r"|不(?:去|办|考虑)(?:[^，,。！!？?了]{1,8})?了",
     re.I,
 )
 # a clause that takes back what the user said of themselves: a correcting lead ("actually",
@@ -1075,7 +1077,11 @@ def takes_back(text: str) -> bool:
     if _PLAN_DROPPED.search(body):
         return True
     found = [m.start() for m in (_TAKEN_BACK.search(body), _SLIP.search(body)) if m is not None]
-    return any(at <= start or _is_lead_in(body[start:at]) for at in found)
+    if any(at <= start or _is_lead_in(body[start:at]) for at in found):
+        return True
+    # a value said in place of the one it names, the slip owned later in the turn: "其实是后端，
+    # 不是前端，刚才打错了", "it's Kris, not Chris, typo"
+    return bool(found and contrast_objects(body) and said_in_place(body))
 
 
 def _is_lead_in(text: str) -> bool:
@@ -1106,8 +1112,9 @@ _IN_PLACE_EN = re.compile(
     re.I,
 )
 _IN_PLACE_ZH = re.compile(
-    r"(?:^|(?<=[，,。.！!？?；;：:\s了]))(?:应该是|我是说|是|叫)\s*(?P<x>[^，,。.！!？?；;、\s][^，,。.！!？?；;、]{0,11}?)\s*"
-    r"(?=$|[，,。.！!？?；;、]|\s+not\b)"
+    r"(?:^|(?<=[，,。.！!？?；;：:\s了]))(?:其实)?(?:应该是|我是说|是|叫)\s*"
+    r"(?P<x>[^，,。.！!？?；;、\s][^，,。.！!？?；;、]{0,11}?)\s*"
+    r"(?=$|[，,。.！!？?；;、]|\s+not\b|\s*(?:而)?不是)"
 )
 _NOT_IN_PLACE = re.compile(
     r"^(?:(?:my|his|her|their|our|your|him|them|me|you|he|she|we|they|i|it|that|this|not|fine"
@@ -1162,8 +1169,9 @@ def replaces_mentioned(text: str) -> bool:
 
 
 _RULE_CHANGED = re.compile(
-    r"算了|还是|不用再|改成|改为|换成|(?:不用|不要)[^，,。]{1,10}了"
-    r"|\b(?:never ?mind|instead|actually|from now on|no need)\b",
+    r"算了|还是|不用再|改成|改为|换成|改用|以后|今后|往后|从现在(?:起|开始)"
+    r"|(?:不用|不要)[^，,。]{1,10}了"
+    r"|\b(?:never ?mind|instead|actually|from now on|switch to|no need)\b",
     re.I,
 )
 
@@ -1196,6 +1204,7 @@ def contrast_objects(text: str) -> list[str]:
 
 _EN_STOP = {
     "i", "i'm", "im", "my", "me", "we", "our", "us", "the", "a", "an", "it", "this", "that",
+    "i've", "i'd", "i'll", "we're", "we've", "we'd", "we'll", "you", "you're", "it's",
     "now", "so", "oh", "and", "but", "just", "also", "yes", "no", "ok", "okay", "btw", "lol",
     "hey", "hi", "well", "update", "actually", "left", "quick", "not", "sadly", "good", "news",
     "then", "there", "here", "mostly", "currently", "these", "days", "finally", "today",
@@ -1207,8 +1216,8 @@ _EN_STOP = {
     "was", "started", "joined", "switched", "moved", "relocated", "graduated", "studied",
     "as", "use", "heads", "keep", "stop", "always", "never", "don't", "going", "planning",
     "flying", "cut", "picked", "had", "made", "still", "favorite", "favourite", "fav",
-    "i've", "i'd", "i'll", "mainly", "basically", "scratch", "big", "call", "bad", "love",
-    "like", "prefer", "work", "working", "it's", "that's", "here's", "there's", "what's",
+    "mainly", "basically", "scratch", "big", "call", "bad", "love",
+    "like", "prefer", "work", "working", "that's", "here's", "there's", "what's",
     "let's", "glad", "really", "totally", "definitely", "absolutely", "congrats", "thanks",
     "wow", "talking",
 }  # fmt: skip
@@ -1218,7 +1227,7 @@ _CAP_SPAN = re.compile(  # a name starts with a capital, or a brand's lower-case
 _TAIL_EN = re.compile(
     r"(?:[\s,]+(?:now|these days|nowadays|atm|at the moment|lol|haha|lmao|anymore|any more"
     r"|at all|whatsoever|too|as well|though|btw|actually|currently|right now|for now|again"
-    r"|already|finally"
+    r"|already|finally|for me"
     r"|instead|mostly|basically|honestly|really|pls|please|i guess|i think|haha+|:\)|:d))+$",
     re.I,
 )
@@ -1657,12 +1666,21 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         return _work(text, zh)
     if family in ("residence", "hometown"):
         if zh:
-            places = [p for p in zh_entities(text, ("ns",)) if segment.is_place(p)]
+            places = [
+                p
+                for p in zh_entities(text, ("ns",))
+                if segment.is_place(p) and not _TRIP_ZH.search(text[: text.find(p)])
+            ]
+            if not places and (latin := _LATIN_PLACE_ZH.search(text)):
+                places = [latin.group(1)]  # "搬到 Singapore 了"
         else:
             # "I live in Vancouver and the rest of the team is in Toronto": a new subject's
             # place is theirs
             text = _OTHER_SUBJECT_EN.split(text, maxsplit=1)[0]
             places = cap_spans(text)
+            if family == "residence":
+                # the place moved out of is the old one: "moved out of Brooklyn" lives there no more
+                places = [p for p in places if not _PLACE_LEFT.search(text[: text.find(p)])]
             if family == "residence" and not _LIVING_EN.search(text):
                 places = []  # "We have a summer house in Paris": owned, not lived in
             if not places and re.search(r"\b(?:liv|mov|relocat|based|stay)", text, re.I):
@@ -1902,11 +1920,19 @@ def time_frame(text: str) -> str | None:
     return None
 
 
+# a place gone to, not lived in: "改去海南", "国庆去云南玩" (but "搬去天津")
+_TRIP_ZH = re.compile(r"(?<![搬迁])去\s*$")
+# a Latin place name in a Chinese residence clause: "搬到 Singapore 了", "住在 Austin"
+_LATIN_PLACE_ZH = re.compile(
+    r"(?:住在|搬到|搬去|搬来|迁到|定居在?)\s*([A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*)"
+)
+# words before the place the user moved away from ("moved out of Brooklyn", "left Leeds")
+_PLACE_LEFT = re.compile(r"\b(?:mov\w*|relocat\w*) (?:out of|away from|from)\s+$|\bleft\s+$", re.I)
 # words that say where the user lives: "I live in", "moved to", "based in", "I'm in Berlin now"
 _LIVING_EN = re.compile(
     r"\b(?:liv\w*|mov\w*|relocat\w*|based|resid\w*|stay\w*|settled|home(?:town)? is|from"
     r"|(?:i'?m|i am|we'?re|we are) (?:now |still |currently )?(?:in|at|out in|down in|up in)"
-    r"|(?:in|at) [A-Z]\w+ (?:now|these days|nowadays))\b",
+    r"|(?:in|at) [A-Z]\w+ (?:now|these days|nowadays))\b|\bnow (?:in|at) (?=[A-Z])",
     re.I,
 )
 
