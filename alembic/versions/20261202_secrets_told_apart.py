@@ -25,15 +25,19 @@ BEFORE = "status = 'active' AND NOT single_valued AND key IS NOT NULL AND value 
 AFTER = BEFORE + " AND key NOT IN ('account.password', 'identity.document', 'finance.card')"
 
 
-def upgrade() -> None:
+def _rebuild(where: str) -> None:
     op.drop_index("uq_memories_active_value", table_name="memories")
     op.create_index(
         "uq_memories_active_value",
         "memories",
         COLUMNS,
         unique=True,
-        postgresql_where=sa.text(AFTER),
+        postgresql_where=sa.text(where),
     )
+
+
+def upgrade() -> None:
+    _rebuild(AFTER)
 
 
 def downgrade() -> None:
@@ -58,11 +62,4 @@ def downgrade() -> None:
             """
         )
     )
-    op.drop_index("uq_memories_active_value", table_name="memories")
-    op.create_index(
-        "uq_memories_active_value",
-        "memories",
-        COLUMNS,
-        unique=True,
-        postgresql_where=sa.text(BEFORE),
-    )
+    _rebuild(BEFORE)

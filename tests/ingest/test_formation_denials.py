@@ -47,9 +47,14 @@ async def test_a_denial_withdraws_the_value_it_names(
         ("We decided to go with Redis for the cache.",
          "Scratch that, the Redis idea got vetoed by our CTO, still undecided.", "task.decision"),
         ("我打算明年春天去西藏旅行", "西藏不去了，假期批不下来", "plan"),
+        # dropped as "that plan" or "not … after all", no name needed
+        ("我打算五月去厦门玩", "那个计划取消了", "plan"),
+        ("I'm planning to do an MBA next year", "not doing the MBA after all, too expensive",
+         "plan"),
+        ("我下周五要去参加同学聚会", "聚会不去了，要加班", "event"),
     ],
 )  # fmt: skip
-async def test_a_decision_or_plan_dropped_by_name_is_withdrawn(
+async def test_a_decision_or_plan_dropped_is_withdrawn(
     tenant: TenantCtx, first: str, dropped: str, key: str
 ) -> None:
     await tenant.say("u", "s1", first, at=T1)

@@ -65,34 +65,6 @@ async def test_having_a_thing_again_withdraws_no_liking(tenant: TenantCtx) -> No
     assert await tenant.values("u", "preference.likes", "active", lower=True) == ["tea"]
 
 
-@pytest.mark.parametrize(
-    ("first", "dropped", "key"),
-    [
-        ("我打算五月去厦门玩", "那个计划取消了", "plan"),
-        ("I'm planning to do an MBA next year", "not doing the MBA after all, too expensive",
-         "plan"),
-        ("我下周五要去参加同学聚会", "聚会不去了，要加班", "event"),
-    ],
-)  # fmt: skip
-async def test_a_plan_dropped_is_withdrawn(
-    tenant: TenantCtx, first: str, dropped: str, key: str
-) -> None:
-    await tenant.say("u", "s1", first, at=T1)
-    before = await tenant.values("u", key, "active", lower=True)
-    assert len(before) == 1
-    await tenant.say("u", "s1", dropped, at=T2)
-    assert await tenant.values("u", key, "active", lower=True) == []
-    assert await tenant.values("u", key, "frozen", lower=True) == before
-
-
-@pytest.mark.parametrize(
-    ("rule", "lifted"),
-    [
-        ("Please always answer with a numbered list.",
-         "You don't need to use numbered lists anymore"),
-        ("Please 回答用 markdown 表格", "不需要表格了"),
-    ],
-)  # fmt: skip
 async def test_a_rule_lifted_replaces_the_rule(tenant: TenantCtx, rule: str, lifted: str) -> None:
     await tenant.say("u", "s1", rule, at=T1)
     before = await tenant.memories("u", key="assistant.constraint", status="active")

@@ -183,6 +183,18 @@ async def test_an_email_written_straight_after_chinese_is_sealed(
     assert any(EMAIL in m["content"] for m in got["memories"]), got
 
 
+async def _passwords(tenant: TenantCtx, status: str) -> dict[str, str]:
+    """The user's ``account.password`` memories in ``status``, id → the revealed password."""
+    out = {}
+    for m in await tenant.memories("u", key="account.password", status=status):
+        r = await tenant.client.post(
+            f"{tenant.user('u')}/memories/{m['id']}/reveal", headers=tenant.headers
+        )
+        assert r.status_code == 200, r.text
+        [out[m["id"]]] = [s["value"] for s in r.json()["secrets"]]
+    return out
+
+
 @pytest.mark.parametrize(
     ("first", "slip", "old", "new"),
     [
@@ -199,16 +211,8 @@ async def test_a_password_said_again_after_a_slip_replaces_it_sealed_everywhere(
     # the second turn names no password: only the turn it corrects says what the value is
     await tenant.say("u", "s1", first)
     await tenant.say("u", "s1", slip)
-    [active] = await tenant.memories("u", key="account.password", status="active")
-    [frozen] = await tenant.memories("u", key="account.password", status="frozen")
-    opened = []
-    for m in (active, frozen):
-        r = await tenant.client.post(
-            f"{tenant.user('u')}/memories/{m['id']}/reveal", headers=tenant.headers
-        )
-        assert r.status_code == 200, r.text
-        opened.append([s["value"] for s in r.json()["secrets"]])
-    assert opened == [[new], [old]]
+    assert list((await _passwords(tenant, "active")).values()) == [new]
+    assert list((await _passwords(tenant, "frozen")).values()) == [old]
     # the turn is masked where the user sees it (its episode, the session's window) ...
     ctx = await tenant.client.get(f"{tenant.user('u')}/sessions/s1/context", headers=tenant.headers)
     assert slip.replace(new, "******") in ctx.json()["text"] and new not in ctx.text
@@ -230,13 +234,13 @@ async def test_two_passwords_are_two_memories_and_one_said_again_stays_one(
     await tenant.say("u", "s1", "my wifi password is sunflower88")
     await tenant.say("u", "s1", "my email password is daisy-7731")
     await tenant.say("u", "s2", "my wifi password is sunflower88")
-    secrets = {}
-    for m in await tenant.memories("u", key="account.password", status="active"):
-        r = await tenant.client.post(
-            f"{tenant.user('u')}/memories/{m['id']}/reveal", headers=tenant.headers
-        )
-        [secrets[m["confirmations"]]] = [s["value"] for s in r.json()["secrets"]]
-    assert secrets == {2: "sunflower88", 1: "daisy-7731"}
+    assert sorted((await _passwords(tenant, "active")).values()) == ["daisy-7731", "sunflower88"]
+    [again] = [
+        m
+        for m in await tenant.memories("u", key="account.password", status="active")
+        if m["confirmations"] == 2
+    ]
+    assert (await _passwords(tenant, "active"))[again["id"]] == "sunflower88"
 
 
 async def test_a_new_password_of_an_account_replaces_that_accounts_only(
@@ -246,17 +250,15 @@ async def test_a_new_password_of_an_account_replaces_that_accounts_only(
     await tenant.say("u", "s1", "我的银行卡密码是 884123")
     await tenant.say("u", "s2", "we changed it, my wifi password is tulip-4471 now")
 
-    async def opened(status: str) -> dict[str, str]:
-        out = {}
-        for m in await tenant.memories("u", key="account.password", status=status):
-            r = await tenant.client.post(
-                f"{tenant.user('u')}/memories/{m['id']}/reveal", headers=tenant.headers
-            )
-            [out[m["content"]]] = [s["value"] for s in r.json()["secrets"]]
-        return out
-
-    assert await opened("active") == {
+    contents = {
+        m["id"]: m["content"]
+        for status in ("active", "frozen")
+        for m in await tenant.memories("u", key="account.password", status=status)
+    }
+    active = await _passwords(tenant, "active")
+    assert {contents[i]: v for i, v in active.items()} == {
         "wifi password is ******": "tulip-4471",
         "银行卡密码是 ******": "884123",
     }
-    assert await opened("frozen") == {"wifi password is ******": "sunflower88"}
+    frozen = await _passwords(tenant, "frozen")
+    assert {contents[i]: v for i, v in frozen.items()} == {"wifi password is ******": "sunflower88"}
