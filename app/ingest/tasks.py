@@ -47,7 +47,7 @@ from app.memories.repository import MemoryRepository
 from app.memories.service import outcome_result, writer_for
 from app.memories.writer import MemoryDraft, MemoryWriter
 from app.privacy.detect import reads_as_credential
-from app.privacy.protect import owner_of
+from app.privacy.protect import SECRET_KEYS, owner_of
 from app.runtime import Runtime
 from app.tasks.service import fill_task_slots
 
@@ -480,7 +480,28 @@ async def extract_clear(
         fact.content = privacy.reveal_all(fact.content, pool, owner)
         if fact.value:
             fact.value = privacy.reveal_all(fact.value, pool, owner)
-    return dedupe(facts)
+    secrets = [e["value"] for e in privacy.open_secrets(pool, owner)]
+    return dedupe([f for f in facts if not leaks_a_secret(f, secrets)])
+
+
+# A value this short is too common to say it came from a secret ("88" in "MoonLight#88").
+MIN_LEAK_CHARS = 3
+
+
+def _letters_and_digits(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def leaks_a_secret(fact: ExtractedFact, secrets: Sequence[str]) -> bool:
+    """Whether ``fact`` would keep part of a secret of its turns as an ordinary value: a fact
+    of a key that is not secret (``SECRET_KEYS``) nor marked secret, whose value, compared in
+    letters and digits without case, lies inside one of ``secrets`` ("sk-proj-AbCd…" read as
+    the tool "abcd…", "MoonLight#88" as "moonlight"). Such a fact is not formed: the secret is
+    stored only sealed."""
+    if not fact.value or fact.key in SECRET_KEYS or fact.metadata.get("sensitivity") == "secret":
+        return False
+    value = _letters_and_digits(fact.value)
+    return len(value) >= MIN_LEAK_CHARS and any(value in _letters_and_digits(s) for s in secrets)
 
 
 async def name_taken_back(

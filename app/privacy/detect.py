@@ -24,6 +24,19 @@ from dataclasses import dataclass
 from typing import Literal
 
 import phonenumbers
+from detect_secrets.plugins.aws import AWSKeyDetector
+from detect_secrets.plugins.discord import DiscordBotTokenDetector
+from detect_secrets.plugins.github_token import GitHubTokenDetector
+from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
+from detect_secrets.plugins.jwt import JwtTokenDetector
+from detect_secrets.plugins.mailchimp import MailchimpDetector
+from detect_secrets.plugins.openai import OpenAIDetector
+from detect_secrets.plugins.pypi_token import PypiTokenDetector
+from detect_secrets.plugins.sendgrid import SendGridDetector
+from detect_secrets.plugins.slack import SlackDetector
+from detect_secrets.plugins.square_oauth import SquareOAuthDetector
+from detect_secrets.plugins.stripe import StripeDetector
+from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from stdnum import iban, luhn
 from stdnum.cn import ric
 from stdnum.us import ssn
@@ -50,7 +63,8 @@ _IBAN = re.compile(
 _SSN = re.compile(r"(?<![\d-])(\d{3}-\d{2}-\d{4})(?![\d-])")
 # A password or PIN stated in text: a keyword, then what it is (docs/privacy.md, "Passwords"):
 #   keyword   密码 口令 支付密码 登录密码 PIN码 | password(s) passwd pwd passcode passphrase PIN
-#             (PIN code, PIN number); English keywords stand as whole words ("spinning" is not)
+#             (PIN code, PIN number), login (only a credential-looking token: "the login is
+#             admin" names a user); English keywords stand as whole words ("spinning" is not)
 #   via       optional "for/of/on/at/to" + up to 4 words, only before an explicit separator
 #             ("the password for my bank is …")
 #   separator explicit: 是 为 : ： = "is" "was" — or implicit: spaces, or nothing after a
@@ -59,7 +73,7 @@ _SSN = re.compile(r"(?<![\d-])(\d{3}-\d{2}-\d{4})(?![\d-])")
 # Whether the token is taken is decided by ``_looks_like_credential``.
 _PASSWORD = re.compile(
     r"(?:(?P<zh>支付密码|登录密码|密码|口令|pin\s*码)"
-    r"|(?<![A-Za-z])(?P<en>passwords?|passwd|pwd|passcode|passphrase|pin(?:\s*(?:code|number))?)"
+    r"|(?<![A-Za-z])(?P<en>passwords?|passwd|pwd|passcode|passphrase|log-?ins?|pin(?:\s*(?:code|number))?)"
     r"(?![A-Za-z]))"
     r"(?:(?P<via>\s+(?:for|of|on|at|to)\s+[^\s:：=]+(?:\s+[^\s:：=]+){0,3}?)"
     r"(?P<sep1>\s*[:：=]\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*)"
@@ -67,7 +81,8 @@ _PASSWORD = re.compile(
     # "the router password, it's …", "密码改成了 …": said again, changed
     r"|\s*[,，]\s*(?:it'?s|it is|now it'?s|which is)(?:\s+now)?\s+"
     r"|\s*(?:改成了?|换成了?|改为|变成了?)\s*|\s+(?:is\s+now|changed\s+to|now)\s+)"
-    r"|(?P<sep3>\s*))"
+    # "changed my email password to …": only a credential-looking token (implicit)
+    r"|(?P<sep3>\s+(?:to|into)\s+|\s*))"
     r"[\"'“‘]?(?P<v>[^\s\"'”’“‘，。、,;；！？()（）]{1,64})",
     re.I,
 )
@@ -108,6 +123,106 @@ _NOT_CREDENTIALS_ZH = (
 _EMAIL = re.compile(
     r"(?<![A-Za-z0-9._%+-])([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
 )
+
+
+# A card number said as one ("银行卡号是…", "card number: …") is a card whether or not it
+# passes the Luhn check (a mistyped or test number is still the user's card number).
+_CARD_SAID = re.compile(
+    r"(?:(?:银行|信用|借记|储蓄)?卡号(?:码)?|(?:银行|信用|借记|储蓄)卡"
+    r"|(?<![A-Za-z])(?:card\s*(?:number|no\.?|num|#)|(?:credit|debit|bank)\s+card)(?![A-Za-z]))"
+    r"[^0-9\n]{0,12}?(?P<v>\d(?:[ -]?\d){11,18})(?![\d-])",
+    re.I,
+)
+# A code that opens something — a door, an alarm, a safe — or a card's security code (CVV):
+# the keyword, optionally "for the …", a separator, then digits (a trailing # or * as keyed).
+_CODE = re.compile(
+    r"(?:(?<![A-Za-z])(?:(?P<cvv>cvv2?|cvc2?|csc|cvn|card\s+security\s+code)"
+    r"|(?:door|alarm|gate|safe|security|access|entry|garage|locker|lock|building"
+    r"|keypad|lockbox)\s+(?:code|pin|combination))(?![A-Za-z])"
+    r"|(?P<cvv_zh>安全码|CVV码)|门禁码|开门码|保险柜码)"
+    r"(?:\s+(?:for|of|on|to|at)\s+[^\s:：=]+(?:\s+[^\s:：=]+){0,3}?)?"
+    r"(?:\s*(?:[:：=]|是|为)\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*|\s+|(?<=码))"
+    r"(?P<v>\d{3,8}[#*]?)(?![0-9A-Za-z])",
+    re.I,
+)
+# A card's expiry date, taken only in a text that speaks of a card ("exp 09/28").
+_EXPIRY = re.compile(
+    r"(?<![A-Za-z])(?:exp(?:iry|ires|iration)?(?:\s+date)?|valid\s+(?:thru|through|until)"
+    r"|有效期(?:至|到)?)\.?\s*(?:is\s+|[:：]\s*|是|为)?\s*"
+    r"(?P<v>(?:0[1-9]|1[0-2])\s*/\s*(?:20)?\d{2})(?![0-9/])",
+    re.I,
+)
+_SPEAKS_OF_CARD = re.compile(r"card|卡|cvv|cvc", re.I)
+# API keys and access tokens by their format. The provider formats detect-secrets (Yelp)
+# maintains come from its plugins' patterns; the prefixes below add what those patterns miss
+# in conversation: OpenAI project and service keys (sk-proj-…, sk-svcacct-…, no legacy
+# marker), GitHub tokens of any length, Stripe test keys, Google API keys, Anthropic keys.
+_PROVIDER_TOKENS = tuple(
+    pattern
+    for plugin in (
+        AWSKeyDetector,
+        DiscordBotTokenDetector,
+        GitHubTokenDetector,
+        GitLabTokenDetector,
+        JwtTokenDetector,
+        MailchimpDetector,
+        OpenAIDetector,
+        PypiTokenDetector,
+        SendGridDetector,
+        SlackDetector,
+        SquareOAuthDetector,
+        StripeDetector,
+        TelegramBotTokenDetector,
+    )
+    for pattern in plugin().denylist
+)
+_TOKEN_PREFIXES = re.compile(
+    r"(?<![0-9A-Za-z_-])(?:sk-(?:proj-|svcacct-|admin-|ant-(?:api\d\d-)?)?[A-Za-z0-9_-]{16,}"
+    r"|(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,}"
+    r"|[rsp]k_(?:live|test)_[0-9A-Za-z]{16,}|(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}"
+    r"|xox[abposre]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|hf_[A-Za-z0-9]{30,})"
+    r"(?![0-9A-Za-z_-])"
+)
+# A key said as one: "my api key is …", "token: …", "密钥是 …". The value must read as a key —
+# at least ``MIN_KEY_CHARS`` characters with both letters and digits — so "the secret is that
+# I hate cake" and "the key is under the mat" are left alone.
+_KEY_SAID = re.compile(
+    r"(?:(?<![A-Za-z])(?:(?:api|access|secret|auth|private|client|bearer|app)[ _-]?"
+    r"(?:keys?|tokens?|secrets?)|tokens?|secrets?|keys?)(?![A-Za-z])|密钥|秘钥|令牌|API\s*Key)"
+    r"(?:\s+(?:for|of|on|to|at)\s+[^\s:：=]+(?:\s+[^\s:：=]+){0,3}?)?"
+    r"(?:\s*(?:[:：=]|是|为)\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*)"
+    r"[\"'“‘]?(?P<v>[A-Za-z0-9][A-Za-z0-9._~+/=-]{7,})",
+    re.I,
+)
+MIN_KEY_CHARS = 8
+
+
+def _reads_as_key(value: str) -> bool:
+    """At least ``MIN_KEY_CHARS`` characters, with letters and digits."""
+    return (
+        len(value) >= MIN_KEY_CHARS
+        and any(c.isdigit() for c in value)
+        and any(c.isalpha() for c in value)
+    )
+
+
+def token_spans(text: str) -> list[tuple[int, int]]:
+    """``[(start, end)]`` of the API keys and access tokens in ``text``: by provider format
+    (detect-secrets' patterns and ``_TOKEN_PREFIXES``), or said as a key (``_KEY_SAID``)."""
+    spans = []
+    for pattern in (*_PROVIDER_TOKENS, _TOKEN_PREFIXES):
+        for m in pattern.finditer(text):
+            # a pattern that captures the key itself (AWS: "aws … key … '…'") names it in its
+            # first group; other groups name only the prefix ("(ghp|gho|…)_…")
+            whole = not pattern.groups or len(m.group(1) or "") < MIN_KEY_CHARS * 2
+            spans.append(m.span(0 if whole else 1))
+    for m in _KEY_SAID.finditer(text):
+        start, end = m.span("v")
+        while end > start and text[end - 1] in ".":
+            end -= 1
+        if _reads_as_key(text[start:end]):
+            spans.append((start, end))
+    return sorted(spans)
 
 
 def _looks_like_credential(value: str, *, explicit: bool, pin: bool) -> bool:
@@ -153,6 +268,8 @@ def password_spans(text: str) -> list[tuple[int, int]]:
         keyword = (m.group("zh") or m.group("en") or "").lower()
         pin = keyword.startswith("pin") and not m.group("zh")
         explicit = bool((m.group("sep1") or m.group("sep2") or "").strip())
+        if keyword.startswith("log"):
+            explicit = False  # "my login is jsmith" names a user; "… is tiger_lily_42" a secret
         if _looks_like_credential(text[start:end], explicit=explicit, pin=pin):
             spans.append((start, end))
     return spans
@@ -174,7 +291,8 @@ def names_a_password(field: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    kind: str  # cn_id | us_ssn | bank_card | iban | password | email | phone
+    kind: str  # cn_id | us_ssn | bank_card | iban | password | api_key | card_cvv | card_expiry
+    #            | email | phone
     level: Level
     start: int
     end: int
@@ -228,14 +346,24 @@ def detect(text: str, known: Sequence[tuple[str, str]] = ()) -> list[Finding]:
     for m in _SSN.finditer(text):
         if ssn.is_valid(m.group(1)):
             add("us_ssn", "secret", *m.span(1))
+    for start, end in token_spans(text):
+        add("api_key", "secret", start, end)
     for m in _CARD.finditer(text):
         if valid_card(re.sub(r"[ -]", "", m.group(1))):
             add("bank_card", "secret", *m.span(1))
+    for m in _CARD_SAID.finditer(text):
+        add("bank_card", "secret", *m.span("v"))
+    for m in _CODE.finditer(text):
+        cvv = m.group("cvv") or m.group("cvv_zh")
+        add("card_cvv" if cvv else "password", "secret", *m.span("v"))
     for m in _IBAN.finditer(text):
         if iban.is_valid(m.group(1)):
             add("iban", "secret", *m.span(1))
     for start, end in password_spans(text):
         add("password", "secret", start, end)
+    if _SPEAKS_OF_CARD.search(text):
+        for m in _EXPIRY.finditer(text):
+            add("card_expiry", "secret", *m.span("v"))
     for m in _EMAIL.finditer(text):
         add("email", "personal", *m.span(1))
     for start, end, _ in phone_spans(text):

@@ -26,6 +26,8 @@ from app.privacy.detect import Level, detect, names_a_password
 TOKEN = re.compile(r"⟦(?P<kind>[a-z_]+):(?P<fp>[0-9a-f]{10})⟧")
 # What ``mask`` returns: stars, then at most the last 4 characters.
 MASK = re.compile(r"\*{3,}[0-9A-Za-z]{0,4}")
+# Secrets whose mask keeps their last 4 characters; every other secret is masked whole.
+NUMBER_KINDS = frozenset({"cn_id", "us_ssn", "bank_card", "iban"})
 SECRET_KEYS = {
     "identity.document": "cn_id",
     "finance.card": "bank_card",
@@ -39,8 +41,9 @@ def owner_of(tenant_id: object, user_id: str) -> str:
 
 
 def mask(value: str, kind: str) -> str:
-    """The visible stand-in of a secret: passwords fully hidden, numbers keep their last 4."""
-    if kind == "password":
+    """The visible stand-in of a secret: ID, card and account numbers keep their last 4;
+    everything else (passwords, API keys, a card's CVV and expiry) is fully hidden."""
+    if kind not in NUMBER_KINDS:
         return "******"
     digits = re.sub(r"[ -]", "", value)
     return "*" * max(len(digits) - 4, 0) + digits[-4:]

@@ -305,3 +305,75 @@ def test_fields_named_for_passwords(field: str, named: bool) -> None:
     from app.privacy.detect import names_a_password
 
     assert names_a_password(field) is named
+
+
+# --- API keys, card security codes, codes that open things, more password wordings -------
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("my openai key is sk-proj-AbCdEf1234567890XyZ, keep it handy",
+         [("api_key", "sk-proj-AbCdEf1234567890XyZ")]),
+        ("sk-abcdefghijklmnop1234 is the old one", [("api_key", "sk-abcdefghijklmnop1234")]),
+        ("ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+         [("api_key", "ghp_abcdefghijklmnopqrstuvwxyz0123456789")]),
+        ("AWS key AKIAIOSFODNN7EXAMPLE", [("api_key", "AKIAIOSFODNN7EXAMPLE")]),
+        ("slack token: xoxb-123456789012-abcdefABCDEF",
+         [("api_key", "xoxb-123456789012-abcdefABCDEF")]),
+        ("stripe sk_live_abcdefghijklmnopqrstuvwx",
+         [("api_key", "sk_live_abcdefghijklmnopqrstuvwx")]),
+        ("my api key is abc123def456ghi", [("api_key", "abc123def456ghi")]),
+        ("the access token = 9f8e7d6c5b4a3210", [("api_key", "9f8e7d6c5b4a3210")]),
+        ("密钥是 a8f3k29dk3l0zq7w", [("api_key", "a8f3k29dk3l0zq7w")]),
+        ("我的gmail password是 MoonLight#88", [("password", "MoonLight#88")]),
+        ("the login for my work laptop is tiger_lily_42 btw", [("password", "tiger_lily_42")]),
+        ("Update: changed my email password to PurpleRain_1999",
+         [("password", "PurpleRain_1999")]),
+        ("Passcode for the door is 7731#, and the alarm code is 0420.",
+         [("password", "7731#"), ("password", "0420")]),
+        ("the gate code: 2580", [("password", "2580")]),
+        ("门禁码是 1234#", [("password", "1234#")]),
+        ("My credit card number is 4111 1111 1111 1111, exp 09/28, CVV 123.",
+         [("bank_card", "4111 1111 1111 1111"), ("card_expiry", "09/28"), ("card_cvv", "123")]),
+        ("我的信用卡安全码是 321", [("card_cvv", "321")]),
+        # said as a card number: a card even when the Luhn check fails
+        ("我的银行卡号是6222 0212 3456 7890 123。", [("bank_card", "6222 0212 3456 7890 123")]),
+        ("card number: 4111 1111 1111 1112", [("bank_card", "4111 1111 1111 1112")]),
+    ],
+)  # fmt: skip
+def test_keys_codes_and_more_passwords(text: str, found: list[tuple[str, str]]) -> None:
+    assert kinds(text) == found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the secret is that I love cake",
+        "the key is under the mat",
+        "the key to success is practice",
+        "token limit is 4096",
+        "my login is admin",
+        "the login page is broken",
+        "I need to change my password to something stronger",
+        "my alarm code is wrong",
+        "exp 09/28 for the project",  # an expiry only beside a card
+        "I paid with my credit card on 12/25",
+        "the code is 1234",
+        "I read chapter 123 of the security code guide",
+        "sk-learn is great",
+        "we use scikit-learn and gpt-4o-mini",
+        "send the secret santa list to Amy",
+        "我的卡丢了，卡号记不清了",
+        "密钥管理很重要",
+        "my card expires next month",
+    ],
+)
+def test_talk_about_keys_and_codes_is_not_a_secret(text: str) -> None:
+    assert kinds(text) == []
+
+
+def test_keys_and_short_codes_are_masked_whole() -> None:
+    p = _privacy()
+    out = p.protect("CVV 123, key sk-proj-AbCdEf1234567890XyZ", "t:u")
+    assert out.text == "CVV ******, key ******"
