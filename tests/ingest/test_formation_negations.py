@@ -65,6 +65,14 @@ async def test_having_a_thing_again_withdraws_no_liking(tenant: TenantCtx) -> No
     assert await tenant.values("u", "preference.likes", "active", lower=True) == ["tea"]
 
 
+@pytest.mark.parametrize(
+    ("rule", "lifted"),
+    [
+        ("Please always answer with a numbered list.",
+         "You don't need to use numbered lists anymore"),
+        ("Please 回答用 markdown 表格", "不需要表格了"),
+    ],
+)  # fmt: skip
 async def test_a_rule_lifted_replaces_the_rule(tenant: TenantCtx, rule: str, lifted: str) -> None:
     await tenant.say("u", "s1", rule, at=T1)
     before = await tenant.memories("u", key="assistant.constraint", status="active")
