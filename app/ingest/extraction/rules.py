@@ -378,9 +378,14 @@ def _fact(
         is_correction = correction or bool(retracts) or clause.marker or state.correction
     date = clause.date if dated else None
     frame = semantic.time_frame(clause.raw) if key in _NOT_NOW else None
-    if frame == "future" and key == "residence.city":
-        # "我下个月要搬去北京": a move still to come is a plan; the city of now stays
-        key, kind, value, date = "plan", "event", clause.text, clause.date
+    if key == "residence.city" and frame is None and not _LIVES.search(clause.raw):
+        # "我现在在长沙，来看我奶奶": the sentence says why the user is there
+        frame = semantic.time_frame(_sentence_of(state.turn, clause.raw))
+    if frame in ("future", "stay") and key == "residence.city":
+        # "我下个月要搬去北京": a move still to come is a plan; "Staying at a hotel in Melbourne
+        # this weekend": a stay is an event. The city of now stays
+        key = "plan" if frame == "future" else "event"
+        kind, value, date = "event", clause.text, clause.date
         content, retracts, is_correction = _content(clause), [], False
     elif frame is not None:
         metadata = {**(metadata or {}), "frame": frame}
@@ -396,6 +401,18 @@ def _fact(
         message_ids=[state.turn.message_id],
         metadata=metadata or {},
     )
+
+
+# a clause that says where the user lives in its own words: its own frame is the whole say
+_LIVES = re.compile(r"\b(?:live|lives|living|based|reside\w*)\b|住在|住|定居|安家", re.I)
+
+
+def _sentence_of(turn: Turn, raw: str) -> str:
+    """The sentence of ``turn`` that holds the clause ``raw`` (``raw`` itself if none does)."""
+    for sentence in split_clauses(turn.content):
+        if raw.strip() in "".join(sentence):
+            return "".join(sentence)
+    return raw
 
 
 def _content(clause: _Clause, text: str | None = None) -> str:

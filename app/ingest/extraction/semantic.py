@@ -368,7 +368,7 @@ def classify(texts: list[str]) -> list[Guess]:
 
 _HYPOTHETICAL = re.compile(
     r"^(?:if(?!\s+(?:you|u)\b)|when i|maybe i should|should i|i wonder|i might|i may|what if"
-    r"|suppose|i wish)\b|"
+    r"|suppose|i wish)\b|^(?:我们?)?(?:真|多么?|好)(?:希望|想)|"
     r"\b(?:would like to know|thinking about whether|not sure (?:if|whether)|wants? me to)\b|"
     r"^(?:我们?|咱们)?(?:如果|假如|要是|万一|假设)(?!你|您)|要不要|该不该|是否|不知道要不要|想问|请问|"
     # hearsay: what an article or other people say ("我看到一篇文章说…", "I read that…")
@@ -1642,6 +1642,9 @@ _NAMED_EN = re.compile(
 )
 
 
+_OFFER = re.compile(r"(?<![A-Za-z])(?:offers?|offered)(?![A-Za-z])|录用通知|录取通知", re.I)
+
+
 _DEGREES = frozenset(("phd", "mba", "ba", "bs", "ma", "ms", "master's", "bachelor's"))
 
 
@@ -1663,7 +1666,8 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         # "I don't actually have a cat", "我不会说日语", "粤语都快忘光了": nothing positive
         return []
     if family == "work":
-        return _work(text, zh)
+        # "I got an offer from Salesforce", "字节给了我offer": an offer is no employer yet
+        return [] if _OFFER.search(text) else _work(text, zh)
     if family in ("residence", "hometown"):
         if zh:
             places = [
@@ -1900,9 +1904,25 @@ _PAST_EN_VERB = re.compile(
 _PAST_ZH = re.compile(r"以前|之前|过去|曾经|当年|小时候|早年|那时候?|[住待干做呆]过")
 _FUTURE_MOVE = re.compile(
     r"\b(?:moving to|will (?:move|be moving|relocate)|going to (?:move|relocate)"
-    r"|plan(?:ning)? to (?:move|relocate))\b|(?:打算|准备|计划|将要|要|想)(?:搬|移居|定居)",
+    r"|plan(?:ning)? to (?:move|relocate))\b"
+    r"|(?:打算|准备|计划|将要|要|想)[^，,。；;！!？?]{0,6}?(?:搬|移居|定居)",
     re.I,
 )
+# a stay away from home, however long: a visit, a trip, a hotel, a span of days ("I'm in London
+# visiting my parents", "this weekend", "这几天住在酒店", "来看我奶奶", "出差") — unless it says a
+# move ("moved here this month", "这个月搬到上海了")
+_STAY = re.compile(
+    r"\b(?:visiting (?:my|our|family|friends|relatives|(?-i:[A-Z])\w*)"
+    r"|on (?:a |my |our )?(?:trip|vacation|holiday|business trip)"
+    r"|(?:stay\w*|crash\w*|sleep\w*|booked) (?:at|in|into) (?:a|an|the|my|our) (?:\w+ )?"
+    r"(?:hotel|hostel|motel|airbnb)"
+    r"|conference|this (?:weekend|week|month)|for the (?:weekend|week|month)"
+    r"|for a (?:few|couple of) (?:days|nights)|next few days)\b"
+    r"|这几天|这两天|这些天|这周末?|这个?周末|这个月|(?:来|去|回来|回去)(?:看|探望|陪)|看望|探亲"
+    r"|出差|旅游|旅行|度假|住[^，,。]{0,10}?(?:酒店|宾馆|民宿)|开会",
+    re.I,
+)
+_MOVE = re.compile(r"\b(?:moved|moving|relocat\w*|settled)\b|搬|定居|移居|落户", re.I)
 
 
 def time_frame(text: str) -> str | None:
@@ -1910,13 +1930,16 @@ def time_frame(text: str) -> str | None:
     five years before that", "Before Google I was at Amazon", "I used to smoke", "我以前在北京
     住过十年"), ``"past-verb"`` when only a simple past verb of living or working says so ("I
     lived in Rome"), ``"future"`` when it says a move still to come ("我下个月要搬去北京", "I'm
-    moving to Munich"), else None."""
+    moving to Munich"), ``"stay"`` when it says a stay away from home ("I'm in London visiting
+    my parents", "这几天住在香港的酒店里"), else None."""
     if _PAST_EN.search(text) or _PAST_ZH.search(text):
         return "past"
     if _PAST_EN_VERB.search(text):
         return "past-verb"
     if _FUTURE_MOVE.search(text):
         return "future"
+    if _STAY.search(text) and not _MOVE.search(text):
+        return "stay"
     return None
 
 
