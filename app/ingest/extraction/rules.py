@@ -1731,7 +1731,7 @@ _ABBREV = "".join(
 )
 _SENTENCE = re.compile(rf"(?<=[。！？!?；;\n])\s*|(?<=[.]){_ABBREV}\s+(?=\S)")
 _CLAUSE = re.compile(
-    r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't)\b)"
+    r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|:\s+(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't)\b)"
     r"|\s+(?=but\s+(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't|not|a|an|in|at)\b)"
     r"|\s+(?=(?:but|because|cause|cuz|while|whereas|though|although)\s+(?:\w+ly,?\s+)?"
     r"(?:I|I'm|I've|I'll|I'd)\b))\s*",
@@ -2009,6 +2009,11 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts += _withdrawal(turn, facts)
     facts = _job_left(turn, facts)
     facts = _taken_back(turn, facts)
+    for f in facts:
+        if f.key == "diet.avoid" and not f.value and any(map(semantic.names_diet, f.retracts)):
+            # "不再吃素了" gives up the diet (stored as 素食, "吃素"), no avoided food
+            f.key = "diet.style"
+            f.retracts += ["素食"] if any("素" in r for r in f.retracts) else []
     ended = _ended(turn, facts)
     if ability := _ability_denied(turn, facts):
         # one record: it ends what it names, and takes back the ability of the previous turn
