@@ -79,7 +79,7 @@ async def test_a_double_negation_is_no_avoidance(
     ("first", "second", "old", "new"),
     [
         ("回答尽量简短。", "以后回答详细一点，不要太短。", "简短", "详细"),
-        ("Keep your answers short.", "Actually I changed my mind: give me detailed answers.",
+        ("Keep your answers short.", "Actually I changed my mind, give me detailed answers.",
          "short", "detailed"),
         ("回复简洁一些就好", "回复可以写得详细些", "简洁", "详细"),
         ("Keep it brief please.", "Please write detailed replies.", "brief", "detailed"),
