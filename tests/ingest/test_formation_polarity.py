@@ -144,3 +144,21 @@ async def test_a_rule_on_something_else_leaves_the_length_rule(
     await tenant.say("u", "s1", second, at=T2)
     rules = await tenant.values("u", "assistant.constraint")
     assert len(rules) == 2, await _active(tenant)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "thing"),
+    [
+        ("I love sushi.", "Forget what I said about sushi.", "sushi"),
+        ("我不能吃辣", "现在能吃辣了", "辣"),
+        ("I'm into jazz.", "Please forget what I said about jazz.", "jazz"),
+    ],
+)  # fmt: skip
+async def test_a_withdrawal_leaves_no_empty_fact(
+    tenant: TenantCtx, first: str, second: str, thing: str
+) -> None:
+    await tenant.say("u", "s1", first, at=T1)
+    await tenant.say("u", "s1", second, at=T2)
+    active = await _active(tenant)
+    kept = [(k, v) for k, v, _ in active if k and k.startswith(("diet.", "preference."))]
+    assert not any(v is None or thing in v.lower() for _, v in kept), active
