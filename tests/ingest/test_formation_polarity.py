@@ -127,7 +127,8 @@ async def test_a_diet_given_up_is_withdrawn(
     await tenant.say("u", "s1", first, at=T1)
     await tenant.say("u", "s1", second, at=T2)
     active = await _active(tenant)
-    assert not any(old in (v or c) for k, v, c in active if k and k.startswith("diet.")), active
+    assert not any(old in (v or "") for k, v, _ in active if k and k.startswith("diet.")), active
+    assert any(old in v for v in await tenant.values("u", "diet.style", "frozen", lower=True))
 
 
 @pytest.mark.parametrize(
