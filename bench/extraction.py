@@ -174,11 +174,14 @@ class CaseResult:
 
 
 def superseded_by_active(m: dict[str, Any], by_id: dict[str, dict[str, Any]]) -> bool:
-    """Whether following ``superseded_by`` from ``m`` reaches an active memory."""
+    """Whether following ``superseded_by`` from ``m`` reaches an active memory, or a
+    withdrawal record (no value) archived as it states nothing of its own."""
     cur, hops = m, 0
     while cur.get("superseded_by") and hops < 10:
         cur = by_id.get(str(cur["superseded_by"]), {})
-        if cur.get("status") == "active":
+        if cur.get("status") == "active" or (
+            cur.get("status") == "archived" and cur.get("value") is None
+        ):
             return True
         hops += 1
     return False

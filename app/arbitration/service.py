@@ -269,6 +269,11 @@ class ArbitrationService:
         """
         out = Outcome()
         self.trigger = cand.trigger
+        # a take-back or a lifted avoidance ("Forget what I said about sushi", "现在能吃辣了")
+        # only withdraws: its record states nothing of its own
+        only_withdraws = bool(
+            (cand.metadata or {}).get("takes_back_message") or (cand.metadata or {}).get("lifted")
+        )
         # Meaning before strings: another spelling of a stored value, a switch, a new favourite.
         await resolve_values(self.repo, cand)
         spec = key_spec(cand.key)  # after: a moved appointment keeps the key of what it moves,
@@ -393,11 +398,19 @@ class ArbitrationService:
             new.superseded_by = new_loses_to.id
             new.superseded_at = utcnow()
             new.valid_to = max(new_loses_to.valid_from, new.valid_from)
-        elif not conflicts and new.value is None and (cand.metadata or {}).get("retraction"):
-            # a withdrawal that found nothing to withdraw says nothing of its own: kept for the
-            # record, not recalled (the turn's episode holds its words)
+        elif (
+            (not conflicts or only_withdraws)
+            and new.value is None
+            and (cand.metadata or {}).get("retraction")
+        ):
+            # a withdrawal that found nothing to withdraw, or that only withdraws, says nothing
+            # of its own: kept for the record, not listed as active nor recalled (the turn's
+            # episode holds its words) — no empty liking or avoidance stays beside the facts
             new.status = "archived"
-            self._audit(out, new, None, "no_conflict", "stored", "nothing to withdraw: archived")
+            if not conflicts:
+                self._audit(
+                    out, new, None, "no_conflict", "stored", "nothing to withdraw: archived"
+                )
         elif not conflicts:
             self._audit(
                 out, new, None, "no_conflict", "stored", "no active memory conflicts with it"

@@ -196,6 +196,26 @@ _ASPECTS = {
 }
 
 
+# the two ways a rule on length goes: shorter ("回答尽量简短", "keep it brief") or longer
+# ("回答详细一点", "give me detailed answers")
+_SHORTER = re.compile(
+    r"简短|简洁|精简|短一点|\b(?:short|shorter|brief|briefer|concise|terse)\b", re.I
+)
+_LONGER = re.compile(
+    r"详细|详尽|长一点|展开|\b(?:long|longer|detailed|in detail|in-depth|thorough|elaborate)\b",
+    re.I,
+)
+_NEGATION = re.compile(r"不|别|没|\b(?:no|not|never|don'?t|do not|stop)\b|n't\b", re.I)
+
+
+def _length_way(text: str) -> int:
+    """-1 for a rule that asks for shorter answers, 1 for longer ones, 0 when it is not plain
+    (neither, both, or a negation: "不要太短")."""
+    if _NEGATION.search(text):
+        return 0
+    return int(bool(_LONGER.search(text))) - int(bool(_SHORTER.search(text)))
+
+
 def rule_aspects(text: str) -> set[str]:
     """What a rule for the assistant is about (``_ASPECTS``: language, length, emoji, tone,
     format, code), by its words."""
@@ -226,7 +246,8 @@ _LIFTS_RULE = re.compile(
 
 
 async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
-    """A rule for the assistant that says it changed something (``metadata["changed"]``, set
+    """A rule for the assistant that says it changed something, or asks for answers of the
+    other length than an active rule (``_length_way``; ``metadata["changed"]``, set
     by the extractor: "actually, you can write longer answers" after "keep it short",
     "还是用中文回答吧" after "以后回答都用英文", "never mind, examples in JS" after "give
     TypeScript examples") replaces the user's active rules of the same kind (``_ASPECTS``), or
@@ -234,9 +255,14 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
     人均")."""
     mine = rule_aspects(cand.content)
     changed = bool((cand.metadata or {}).get("changed"))
-    if not changed:
+    way = _length_way(cand.content)
+    if not changed and not way:
         return
     olds = await repo.active_with_keys(["assistant.constraint"], cand.scope, cand.scope_id)
+    if not changed:
+        # a rule on length the other way round replaces the old one without a cue ("回答详细
+        # 一点" after "回答尽量简短"): both cannot be followed
+        olds = [old for old in olds if _length_way(old.content) == -way]
     # a rule lifted names what it lifts: one word of it is enough ("you don't need to add a
     # summary anymore" after "always end your answers with a summary")
     shared = 1 if _LIFTS_RULE.search(cand.content) else 2

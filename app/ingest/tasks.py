@@ -693,6 +693,8 @@ def _addon_fact(
     keys = list(dict.fromkeys(e.key for e in earlier))
     if semantic.is_negated(sentence):  # "也不吃甜" after "我喜欢吃辣" is no second liking
         keys = [k for k in keys if k in semantic.NEGATIVE_KEYS]
+    elif semantic.states_liking(sentence):  # "还有我喜欢喝豆浆" after "我不喝牛奶" avoids nothing
+        keys = [k for k in keys if k not in ("diet.avoid", "preference.dislikes")]
     if "assistant.constraint" in keys and standing.is_one_off(sentence):
         keys.remove("assistant.constraint")  # "Also, translate this into French: …"
     if not keys:

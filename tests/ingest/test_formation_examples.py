@@ -435,9 +435,12 @@ async def test_a_move_from_a_place_leaves_a_role_that_names_the_place(tenant: Te
     assert await _first_recalled(tenant, "u", "What is my job?", "work.role") is not None
 
 
-async def _withdrawal_records(t: TenantCtx, user: str, key: str) -> list[str]:
-    """The contents of the active rows of ``key``, each of which must hold no value."""
-    active = await _memories(t, user, key=key, status="active")
+async def _withdrawal_records(
+    t: TenantCtx, user: str, key: str, status: str = "active"
+) -> list[str]:
+    """The contents of the rows of ``key`` in ``status``, each of which must hold no value (a
+    take-back's record is archived: it states nothing of its own)."""
+    active = await _memories(t, user, key=key, status=status)
     assert [m["value"] for m in active] == [None] * len(active)
     return [m["content"] for m in active]
 
@@ -566,7 +569,7 @@ async def test_what_was_just_said_is_taken_back_when_nothing_replaces_it(
     assert len(await _memories(tenant, "en", type="constraint", status="active")) == 1
     await tenant.say("zh", "s1", "我是老师", at=T1)
     await tenant.say("zh", "s1", "哦说错了，我妈是老师，我自己还没工作", at=T2)
-    (withdrawal,) = await _withdrawal_records(tenant, "zh", "work.role")
+    (withdrawal,) = await _withdrawal_records(tenant, "zh", "work.role", "archived")
     assert "我妈是老师" in withdrawal
     assert await _frozen(tenant, "zh", "work.role") == ["老师"]
     # a correction with a value of its own replaces by its key and keeps the rest of the turn
@@ -688,7 +691,7 @@ async def test_a_withdrawal_is_filed_under_the_key_it_withdrew(tenant: TenantCtx
     await tenant.say("en", "s1", "I use Emacs for all my coding.", at=T1)
     await tenant.say("en", "s1", "Honestly that was a lie, I don't use Emacs at all.", at=T2)
     assert await _frozen(tenant, "en", "tech.preferred") == ["emacs"]
-    (withdrawal,) = await _withdrawal_records(tenant, "en", "tech.preferred")
+    (withdrawal,) = await _withdrawal_records(tenant, "en", "tech.preferred", "archived")
     assert "I don't use Emacs" in withdrawal
     assert await _keyless(tenant, "en", "active") == []
     # withdrawing values of two keys at once leaves the record keyless
@@ -696,4 +699,4 @@ async def test_a_withdrawal_is_filed_under_the_key_it_withdrew(tenant: TenantCtx
     await tenant.say("two", "s1", "wait no, I take that back, that's my brother.", at=T2)
     assert await _active(tenant, "two", "residence.city") == []
     assert await _active(tenant, "two", "work.employer") == []
-    assert len(await _keyless(tenant, "two", "active")) == 1
+    assert len(await _keyless(tenant, "two", "archived")) == 1

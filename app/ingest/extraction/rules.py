@@ -2059,6 +2059,11 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts = _job_left(turn, facts)
     facts = _taken_back(turn, facts)
     facts = _pet_named(facts)
+    for f in facts:
+        if f.key == "diet.avoid" and not f.value and any(map(semantic.names_diet, f.retracts)):
+            # "不再吃素了" gives up the diet (stored as 素食, "吃素"), no avoided food
+            f.key = "diet.style"
+            f.retracts += ["素食"] if any("素" in r for r in f.retracts) else []
     ended = _ended(turn, facts)
     if ability := _ability_denied(turn, facts):
         # one record: it ends what it names, and takes back the ability of the previous turn

@@ -1105,9 +1105,11 @@ def forgets_what_follows(text: str) -> bool:
     return bool(_FORGET_THAT.search(text.strip()))
 
 
-# "it's Leo", "I meant UCSD", "是小虹", "应该是 Li Wen": the value said in place of a misstated one
+# "it's Leo", "I meant UCSD", "his name is Tigger", "是小虹", "应该是 Li Wen": the value said in
+# place of a misstated one
 _IN_PLACE_EN = re.compile(
-    r"\b(?:i meant|it'?s|it is|should be|supposed to be|meant to (?:say|type|write))\s+"
+    r"\b(?:i meant|it'?s|it is|should be|supposed to be|meant to (?:say|type|write)"
+    r"|(?:(?:his|her|its|their|the) )?name(?:'s| is))\s+"
     r"(?:(?:the|a|an)\s+)?(?P<x>[^,.;!?—–()]{1,40}?)\s*(?=$|[,.;!?—–()]|\s+not\b)",
     re.I,
 )
@@ -1524,15 +1526,24 @@ _GONE = re.compile(
 NEGATIVE_KEYS = frozenset(("diet.avoid", "preference.dislikes", "assistant.constraint"))
 
 
+def states_liking(text: str) -> bool:
+    """True if ``text`` says a liking of its own, not negated ("还有我喜欢喝豆浆", "and I really
+    like swimming"): it continues no avoidance or dislike said before it."""
+    return bool(re.search("|".join(_CUES["likes"]), text, re.I)) and not is_negated(text)
+
+
 def is_negated(text: str) -> bool:
     """True if ``text`` holds a negation ("not", "no", "never", "n't", 不, 没, 别, 无)."""
     return bool(_NEGATED.search(text))
 
 
 # the cue of a negative family itself negated ("不讨厌胡萝卜了", "对猫毛不过敏", "I don't mind
-# mushrooms", "not allergic to latex"): the clause states no dislike, avoidance or allergy
+# mushrooms", "not allergic to latex"), or a negation denied ("我不是不吃鸡蛋", "it's not that I
+# don't eat eggs"): the clause states no dislike, avoidance or allergy
 _NEGATIVE_CUE_DENIED = re.compile(
     r"(?:不|没有?|不再)(?:那么|太|怎么|再)?(?:讨厌|反感|排斥|介意|忌口|过敏)"
+    r"|(?:不是|并非|倒不是)(?:说)?(?:我)?(?:也)?(?:不|没)"
+    r"|\bnot (?:that|like|as if|because) (?:i|we)(?:'m| am)? (?:don'?t|do not|can'?t|never|not)\b"
     r"|\b(?:don'?t|do not|doesn'?t|no longer|not|never|isn'?t|aren'?t)\s+(?:really\s+|actually\s+"
     r"|even\s+)?(?:mind|hate|dislike|detest|avoid|allergic|bothered|intolerant)\b",
     re.I,
