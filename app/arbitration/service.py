@@ -677,7 +677,9 @@ class ArbitrationService:
         after "my dog Biscuit is 14"): the active ``pets.kind`` memories formed by the message
         that named it: the kind said with the name (``metadata["kind"]``: "a dog named Rex"),
         else any kind when that message named one pet only — not the kind the candidate itself
-        states."""
+        states. A pet named anew ("打错了，是 Mocha，not Mochi") gives up no pet: none."""
+        if cand.key == "pets.name" and cand.value is not None:
+            return []
         out: list[Memory] = []
         for named in conflicts:
             if named.key != "pets.name" or not (named.origin or {}).get("message_ids"):

@@ -280,3 +280,21 @@ async def test_a_take_back_passes_over_small_talk(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "hmm, I take that back", at=T2)
     assert await _values(tenant, "u", "work.employer", "active") == []
     assert await _values(tenant, "u", "work.employer", "frozen") == ["hooli"]
+
+
+@pytest.mark.parametrize(
+    ("first", "slip", "kind"),
+    [
+        ("我的狗叫 Lucky", "打错了，是 Lucy，不是 Lucky", "狗"),
+        ("I have a cat named Tiger.", "Oops, typo, his name is Tigger.", "cat"),
+    ],
+)
+async def test_a_pet_named_again_after_a_slip_keeps_its_kind(
+    tenant: TenantCtx, first: str, slip: str, kind: str
+) -> None:
+    await tenant.say("u", "s1", first, at=T1)
+    await tenant.say("u", "s1", slip, at=T2)
+    assert len(await _values(tenant, "u", "pets.name", "active")) == 1
+    assert len(await _values(tenant, "u", "pets.name", "frozen")) == 1
+    assert await _values(tenant, "u", "pets.kind", "frozen") == []
+    assert await _values(tenant, "u", "pets.kind", "active") == [kind]
