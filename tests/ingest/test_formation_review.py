@@ -59,3 +59,17 @@ async def test_a_rule_that_ends_one_about_the_same_thing_replaces_it(tenant: Ten
     await tenant.say("v", "s1", "Keep your answers short.", at=T1)
     await tenant.say("v", "s1", "Actually, answer in German from now on.", at=T2)
     assert await tenant.memories("v", key="assistant.constraint", status="frozen") == []
+
+
+async def test_a_second_predicate_without_its_i_is_a_fact_of_its_own(tenant: TenantCtx) -> None:
+    # "and work at Siemens" was read as part of the city
+    await tenant.say("u", "s1", "I live in Lisbon and work at Siemens.", at=T1)
+    assert await tenant.values("u", "residence.city") == ["Lisbon"]
+    assert await tenant.values("u", "work.employer") == ["Siemens"]
+
+
+async def test_a_nickname_said_as_one_is_kept(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "My nickname is Kiki.", at=T1)
+    assert await tenant.values("u", "name.nickname") == ["Kiki"]
+    await tenant.say("v", "s1", "我的小名叫豆豆", at=T1)
+    assert await tenant.values("v", "name.nickname") == ["豆豆"]

@@ -1141,6 +1141,28 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         simple("name.nickname", "likes to be called {v}"),
     ),
     (
+        "name",
+        "en",
+        # "my nickname is Kiki", "my friends call me Tommy", "people call me Jojo"
+        r"^(?:my (?:nick ?name|pet name)(?: is|'s)|(?:my (?:friends|family|mates|buddies)"
+        r"|(?:most |all my )?(?:friends|people|folks|everyone|everybody)) (?:all )?call me)"
+        r" (?P<v>[A-Z][\w'-]*)",
+        simple("name.nickname", "goes by {v}"),
+    ),
+    (
+        "name",
+        "zh",
+        # "我的小名叫豆豆", "朋友都叫我阿杰", "大家都叫我小鱼"
+        r"^(?:我的)?(?:小名|昵称|外号|绰号)(?:是|叫)\s*(?P<v>[^\s，,]{1,8}?)\s*$",
+        simple("name.nickname", "小名叫{v}"),
+    ),
+    (
+        "name",
+        "zh",
+        r"^(?:我)?(?:朋友|家里人|家人|大家|同事)(?:们)?(?:都|一般|平时)*叫我\s*(?P<v>[^\s，,]{1,8}?)\s*$",
+        simple("name.nickname", "大家叫我{v}"),
+    ),
+    (
         "gender",
         "zh",
         r"^我是(?:一个|个|一名)?(?P<v>男生|女生|男的|女的|男人|女人|男性|女性|男孩|女孩)$",
@@ -1785,10 +1807,24 @@ _CLAUSE = re.compile(
 )
 
 
+# "I live in Lisbon and work at Siemens": a second predicate of the user's, its "I" left out
+_ELIDED_I = re.compile(
+    r"^(?P<head>(?:\w+,?\s+)?I\s+[^,;]+?)\s+and\s+(?=(?:work|live|study|teach|worked|lived"
+    r"|studied|taught)\s+(?:at|in|for|as|from|on)\b)",
+    re.I,
+)
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences of a turn; a second predicate of the user's with its "I" left out is a
+    clause of its own, its "I" given back ("I live in Lisbon and work at Siemens" → "I live in
+    Lisbon, I work at Siemens")."""
+    return [_ELIDED_I.sub(r"\g<head>, I ", s) for s in _SENTENCE.split(text) if s and s.strip()]
+
+
 def split_clauses(text: str) -> list[list[str]]:
     """Split a turn into sentences, each a list of clauses (punctuation kept on the last)."""
-    sentences = [s for s in _SENTENCE.split(text) if s and s.strip()]
-    return [[c for c in _CLAUSE.split(s) if c and c.strip()] for s in sentences]
+    return [[c for c in _CLAUSE.split(s) if c and c.strip()] for s in _sentences(text)]
 
 
 def _lang(text: str) -> Lang:
@@ -2482,9 +2518,7 @@ def addon_sentences(text: str) -> list[str]:
     gives such a clause the key of a fact of the user's previous turn when it forms no fact
     of its own (``app/ingest/tasks.py``, ``inherit_addons``)."""
     out = []
-    for sentence in _SENTENCE.split(text):
-        if not sentence or not sentence.strip():
-            continue
+    for sentence in _sentences(text):
         clauses = [c.strip() for c in _CLAUSE.split(sentence) if c and c.strip()]
         if not clauses or is_question(sentence) or semantic.is_hypothetical(clauses[0]):
             continue
