@@ -73,3 +73,9 @@ async def test_a_nickname_said_as_one_is_kept(tenant: TenantCtx) -> None:
     assert await tenant.values("u", "name.nickname") == ["Kiki"]
     await tenant.say("v", "s1", "我的小名叫豆豆", at=T1)
     assert await tenant.values("v", "name.nickname") == ["豆豆"]
+
+
+async def test_an_empty_slot_forms_no_value_in_place_of_the_name(tenant: TenantCtx) -> None:
+    # "你也这么叫我" names no one: it formed an empty nickname that replaced 小马
+    await tenant.say("u", "s1", "大家都叫我小马，你也这么叫我就行", at=T1)
+    assert await tenant.values("u", "name.nickname") == ["小马"]

@@ -2838,6 +2838,8 @@ def _semantic(
             )
             if value is None:
                 fact.value = None
+            elif not fact.value:
+                continue  # nothing left of the slot once normalised ("你也这么叫我")
             if fact.value and semantic.is_switch(clause.raw) and key in _SWITCHABLE:
                 fact.metadata["replaces"] = True  # "改用Go了": Go takes the place of the rest
             new.append(fact)
