@@ -271,6 +271,8 @@ def _norm(value: str, key: str | None) -> str:
         value = semantic.strip_dates(value)
     if key == "schedule.habit":
         value = semantic.routine_value(value)
+    if key in ("name.nickname", "name.full"):  # "叫我小马就行": the name, not the assent
+        value = re.sub(r"(?:就行|就好|就可以|就成|好了)$", "", value)
     spec = key_spec(key)
     if (
         spec is not None
