@@ -23,6 +23,7 @@ from app.arbitration.keys import key_spec
 from app.arbitration.values import MOVABLE_KEYS, activity_words, time_marks
 from app.ingest.extraction import segment, semantic, standing
 from app.ingest.extraction.base import ExtractedFact, MemoryType, Turn
+from app.ingest.extraction.cues import clause_cues
 from app.ingest.extraction.dates import (
     DateMatch,
     cn_int,
@@ -383,6 +384,8 @@ def _fact(
     if key == "residence.city" and frame is None and not _LIVES.search(clause.raw):
         # "我现在在长沙，来看我奶奶": the sentence says why the user is there
         frame = semantic.time_frame(_sentence_of(state.turn, clause.raw))
+    if frame == "stay" and clause_cues(clause.raw)[0].temporary:
+        frame = None  # "这次出差我住在杭州": a temporary fact, held in its session (session_scope)
     if frame in ("future", "stay") and key == "residence.city":
         # "我下个月要搬去北京": a move still to come is a plan; "Staying at a hotel in Melbourne
         # this weekend": a stay is an event. The city of now stays

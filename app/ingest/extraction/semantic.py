@@ -569,7 +569,7 @@ _LIFTED = re.compile(
     r"|\bcan (?:eat|drink|have|use) (?P<c>[\w' -]{2,30}?) again\b"
     r"|\b(?P<d>[\w -]{2,30}?)(?:'s| is) (?:fine|ok|okay) (?:for me )?again\b"
     # ... or has it again, said with a word of change ("I eat pork now", "现在猪肉也吃了")
-    r"|\bI (?:eat|drink|have) (?P<e>[\w' -]{2,30}?) (?:now|again|these days)\b"
+    r"|\bI (?:eat|drink|have) (?P<e>[\w' -]{2,30}?) (?<!\bfor )(?:now|again|these days)\b"
     r"|(?P<f>[^，,。！!\s]{1,8}?)(?:我)?(?:现在|已经|又|也)+(?:吃|喝)了",
     re.I,
 )
