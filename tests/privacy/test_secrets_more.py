@@ -55,8 +55,8 @@ async def test_a_secret_said_in_a_turn_is_nowhere_in_clear(
     seen += await _dump(database)  # type: ignore[arg-type]
     text = "\n".join(seen)
     for value in clear:
-        # as a word of its own: "0420" may stand inside an embedding's digits
-        found = re.search(rf"(?<![0-9A-Za-z.]){re.escape(value)}(?![0-9A-Za-z])", text, re.I)
+        # as a word of its own: "0420" may stand inside an embedding or an id
+        found = re.search(rf"(?<![0-9A-Za-z.-]){re.escape(value)}(?![0-9A-Za-z-])", text, re.I)
         assert found is None, text[max(found.start() - 200, 0) : found.end() + 100]
 
 
