@@ -285,16 +285,15 @@ class ArbitrationService:
         # Rule 1: duplicate -> refresh.
         value = stored_value(cand.value, cand.sealed)
         # a secret's mask says nothing of which secret it is: its twin is found by hash
+        dup_value = cand.value if value == cand.value else None
         dup = await self.repo.active_duplicate(
-            chash, cand.scope, cand.scope_id, cand.key, cand.value if value == cand.value else None
+            chash, cand.scope, cand.scope_id, cand.key, dup_value
         )
         if dup is not None and not cand.promote and dup.scope_id != cand.scope_id:
             dup = None  # a session twin counts toward promotion only; here it cannot happen
         if dup is None and cand.scope == "session" and cand.promote:
             # Already long-term knowledge: said again tentatively, it confirms the user's row.
-            dup = await self.repo.active_duplicate(
-                chash, "user", "", cand.key, cand.value if value == cand.value else None
-            )
+            dup = await self.repo.active_duplicate(chash, "user", "", cand.key, dup_value)
             if dup is None and cand.promote_now:
                 cand.scope, cand.scope_id = "user", ""  # "remember this": long-term at once
             elif dup is None:

@@ -135,9 +135,7 @@ class Privacy:
             except SealError:
                 continue
             if entry["level"] == "secret":
-                whole = re.search(rf"(?<!\*){re.escape(entry['mask'])}(?![*0-9A-Za-z])", text)
-                if whole:
-                    text = text[: whole.start()] + value + text[whole.end() :]
+                text = _fill_first_mask(text, entry["mask"], value)
             else:
                 text = text.replace(entry["token"], value)
         return text
@@ -151,17 +149,21 @@ class Privacy:
         ]
 
 
+def _fill_first_mask(text: str, mask: str, value: str) -> str:
+    """``text`` with the first whole ``mask`` in it (never the stars of a longer mask:
+    "******" inside "************1112") replaced by ``value``; as it was when there is none."""
+    whole = re.search(rf"(?<!\*){re.escape(mask)}(?![*0-9A-Za-z])", text)
+    return text[: whole.start()] + value + text[whole.end() :] if whole else text
+
+
 def masks_as_tokens(text: str, sealed: Sequence[dict[str, Any]]) -> str:
     """``text`` with each secret's mask replaced by that secret's token, filled as
     ``Privacy.reveal_all`` fills values (each entry the first whole mask still in place), with
     no decryption: masks look alike ("******" for every password), tokens tell secrets apart
     (a keyed fingerprint of the value). For comparing stored texts; never shown."""
     for entry in sealed:
-        if entry.get("level") != "secret":
-            continue
-        whole = re.search(rf"(?<!\*){re.escape(entry['mask'])}(?![*0-9A-Za-z])", text)
-        if whole:
-            text = text[: whole.start()] + entry["token"] + text[whole.end() :]
+        if entry.get("level") == "secret":
+            text = _fill_first_mask(text, entry["mask"], entry["token"])
     return text
 
 
