@@ -57,7 +57,7 @@ _OWN_TASTE = re.compile(
     re.I,
 )
 _FIRST_PERSON = re.compile(
-    r"我|咱|俺|本人|\b(?:i|i'm|i've|i'll|i'd|my|me|mine|we|we're|our|us)\b", re.I
+    r"我|咱|俺|本人|\b(?:i|i'm|im|i've|i'll|i'd|my|me|mine|we|we're|our|us)\b", re.I
 )
 _DIRECTIVE = re.compile(
     r"以后|今后|从现在|不要|别|请|不许|不准|禁止|记得|务必|控制在|限制在|"
@@ -65,9 +65,10 @@ _DIRECTIVE = re.compile(
     re.I,
 )
 _DOMAIN = re.compile(
-    r"预算|生日|邮箱|电话|手机|微信|地址|身份证|护照|银行卡|卡号|密码|决定|定了|截止|项目|号码|驾照|"
+    r"预算|生日|出生|邮箱|电话|手机|微信|地址|身份证|护照|银行卡|卡号|密码|决定|定了|截止|项目|号码|驾照|"
     r"\b(?:budget|birthday|email|e-mail|phone|deadline|decided|decision|project|passport"
-    r"|password|card number|card|number|mobile|cell|license|licence)\b"
+    r"|password|card number|card|number|mobile|cell|license|licence|bday|b-day|born)\b"
+    r"|^\s*\d{2}\s?[mf]\b"  # "36f here": an age and a sex, the forums' self-introduction
     r"|(?<![\d-])1[3-9]\d{9}(?![\d-])"
     r"|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+\.[A-Za-z]",
     re.I,

@@ -68,7 +68,29 @@ _JOB_EN = re.compile(
     r"|lawyer|accountant|chef|cook|writer|analyst|scientist|founder|ceo|cto|cfo|intern"
     r"|freelancer|researcher|professor|pharmacist|dentist|surgeon|barista|programmer|coder"
     r"|pilot|officer|director|editor|journalist|artist|musician|photographer|translator"
+    r"|paramedic|medic|mechanic|clerk|cashier|secretary|nanny|maid|cook|cop|judge|attorney"
+    r"|agent|actuary|coach|dean|midwife|emt|gp|vet|carer|priest|rabbi|imam|monk|nun|chaplain"
+    r"|missionary|model|actress|dj|youtuber|seamstress|waitress|hostess|sommelier|chauffeur"
+    r"|steward|captain|apprentice|entrepreneur|paralegal|assistant|associate|resident"
+    r"|postdoc|undergrad|sre|qa|pm|dev|devops|sysadmin|admin|retiree|homemaker"
     r"|[a-z]+(?:er|or|ist|ian))s?$",
+    re.I,
+)
+# what follows "I work in" and is no line of work
+_NOT_FIELD_EN = re.compile(
+    r"(?:the|a|an|my|our|this|that|these|those|shifts?|teams?|pairs?|person|remote\w*|bursts"
+    r"|silence|sprints?|front of|between|here|there|town|downtown)\b",
+    re.I,
+)
+# an employer named by what it is ("a small law firm downtown", "the county government")
+_ORG_EN = re.compile(
+    r"^(?:an? |the )?(?:[\w'&-]+ ){0,3}?(?:firm|company|bank|hospital|clinic|startup|start-up"
+    r"|agency|council|government|department|dept|ministry|university|college|school|store"
+    r"|shop|restaurant|cafe|bakery|factory|plant|warehouse|lab|laboratory|nonprofit|non-profit"
+    r"|charity|studio|publisher|newspaper|magazine|airline|church|library|museum|hotel"
+    r"|practice|office|consultancy|corporation|corp|insurer|retailer|supermarket|brewery"
+    r"|winery|farm|ngo|military|army|navy|police|fire department)s?(?: (?:downtown|nearby"
+    r"|here|in town|near me|near here))?$",
     re.I,
 )
 _NOT_JOB_EN = re.compile(
@@ -230,6 +252,8 @@ def _clean_en(text: str) -> str:
         previous = text
         text = _EN_FILLER.sub("", text).strip()
     text = re.sub(r",?\s*(?:please|thanks|thank you)[.!]*$", "", text, flags=re.I)
+    text = re.sub(r"^im\b", "I'm", text, flags=re.I)  # "im a paramedic"
+    text = re.sub(r"\bw/(?=\s)", "with", text)
     return text.strip(" .!;,")
 
 
@@ -497,28 +521,35 @@ def place(key: str, template: str, *, correction: bool = False, dated: bool = Fa
     return build
 
 
-def work(*, correction: bool = False) -> Builder:
+def work(*, correction: bool = False, field: bool = False) -> Builder:
     """Employer and/or role from groups ``org`` and ``role``; a place as ``org`` becomes
-    ``work.location``."""
+    ``work.location``. With ``field``, ``role`` is a line of work ("marketing", "retail")
+    rather than a job title."""
 
     def build(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+        if field and (not m.group("role")[:1].islower() or _NOT_FIELD_EN.match(m.group("role"))):
+            return None  # "I work in Berlin", "I work in the city", "I work in shifts"
         groups = m.groupdict()
         if groups.get("old"):
             old = _norm(groups["old"], "work.employer")
             state.pending.setdefault("work.employer", []).append((old, ""))
         org = _norm(groups.get("org") or "", "work.employer")
+        org = re.sub(r"\s+(?:downtown|nearby|here|in town|near me|near here)$", "", org)
         role = _norm(re.sub(r"(?:的)?工作$", "", groups.get("role") or ""), "work.role")
         zh = clause.lang == "zh"
         duty = re.search(r"(?:负责|主管|管理|分管|从事|担任)(?P<d>.+?)(?:的)?(?:工作|这块)?$", org)
         if zh and duty:  # "在公司负责招聘工作": the duty is the role, the place no employer
             org, role = org[: duty.start()], role or _norm(duty.group("d"), "work.role")
-        if role and not zh and (not _JOB_EN.search(role) or _NOT_JOB_EN.search(role)):
+        if role and not zh and not field and (not _JOB_EN.search(role) or _NOT_JOB_EN.search(role)):
             return None
         if (
             org.lower() in _PRONOUNS
             or org in ("家", "家里", "公司", "学校")
             or (zh and len(org) < 2)
-            or (not zh and not re.match(r"^[A-Z0-9]", org))  # "joined in", "work at home"
+            # "joined in", "work at home"; "a small law firm", "the city council" are employers
+            or (not zh and not re.match(r"^[A-Z0-9]", org) and not _ORG_EN.search(org))
+            # "a teacher with 10 years of experience", "a nurse with two kids": no employer
+            or (groups.get("by") and not (_ORG_EN.search(org) or re.match(r"^[A-Z]", org)))
         ):
             org = ""
         facts = []
@@ -531,7 +562,13 @@ def work(*, correction: bool = False) -> Builder:
             text = text if zh else f"works at {org}"
             facts.append(_fact(state, clause, "work.employer", org, text, correction=correction))
         if role:
-            text = f"职业是{role}" if zh else f"works as {_article(role)} {role}"
+            text = (
+                f"职业是{role}"
+                if zh
+                else f"works in {role}"
+                if field
+                else f"works as {_article(role)} {role}"
+            )
             facts.append(_fact(state, clause, "work.role", role, text, correction=correction))
         return facts or None
 
@@ -670,6 +707,21 @@ def prefer(m: re.Match[str], clause: _Clause, state: _State) -> Built:
             content = f"{_conjugate(verb) if ' ' not in verb else third_person('I ' + verb)} {item}"
         facts.append(_fact(state, clause, key, item, content))
     return facts or None
+
+
+_MANY = re.compile(
+    r"\b(?:two|three|four|five|both|\d+)\b|[两二三四五几俩仨]\s*[只条个位头]|俩|仨|都", re.I
+)
+_NAME_LIST = re.compile(r"\s*(?:,\s*(?:and\s+)?|、|\s+(?:and|&)\s+|和|跟|与)\s*")
+
+
+def _singular(kind: str) -> str:
+    """``"cats"`` → ``"cat"``, ``"puppies"`` → ``"puppy"``; other words as they are."""
+    if re.fullmatch(r"[a-z]+ies", kind):
+        return kind[:-3] + "y"
+    if re.fullmatch(r"[a-z]+[^s]s", kind) and not kind.endswith(("us", "is")):
+        return kind[:-1]
+    return kind
 
 
 def pet(m: re.Match[str], clause: _Clause, state: _State) -> Built:
@@ -856,6 +908,15 @@ def en_int(text: str) -> int | None:
         if len(words) == 2 and words[1] in _EN_UNITS[1:10]:
             return tens + _EN_UNITS.index(words[1])
     return None
+
+
+def _age_sex(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """``"36f"``, ``"41 m"``: the age, and the sex its letter gives."""
+    facts = age(m, clause, state) or []
+    sex = {"m": "male", "f": "female"}.get(m.group("sex").lower())
+    if facts and sex:
+        facts.append(_fact(state, clause, "identity.gender", sex, f"is {sex}"))
+    return facts or None
 
 
 def age(m: re.Match[str], clause: _Clause, state: _State) -> Built:
@@ -1096,13 +1157,17 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"budget\b(?P<q>[^$€£¥\d]{0,30}?)(?P<v>[$€£¥]?\s?\d[\d,]*(?:\.\d+)?\s?(?:k|m|thousand|million|dollars|usd|euros?|rmb|yuan)?\b)",
         budget,
     ),
-    ("birthday", "zh", r"生日(?:是|在|为)?(?P<v>.+)$", birthday),
+    # a birth word and a calendar day ("我是1995年7月8号出生的", "bday's oct 12", "Born on
+    # 14 July 1988"): birthday() keeps only a clause whose words give a month and a day
+    ("birthday", "zh", r"(?:生日|出生日期)(?:是|在|为)?(?P<v>.+)$", birthday),
+    ("birthday", "zh", r"^(?:我|本人)?是?(?P<v>[^，,]{3,20}?)(?:出生|生)的?$", birthday),
     (
         "birthday",
         "en",
-        r"(?:birthday is|birthday's|i was born on)\s+(?:on\s+)?(?P<v>.+)$",
+        r"(?:\bbirth ?day|\bb-?day)(?:\s+is|'s)\s+(?:on\s+)?(?P<v>.+)$",
         birthday,
     ),
+    ("birthday", "en", r"^(?:I was |I'm |me,? )?born (?:on )?(?P<v>.+)$", birthday),
     ("age", "zh", r"^我?(?:今年|已经|快)*(?P<v>[\d零一二两三四五六七八九十]{1,3})(?:周)?岁", age),
     # "我今年二十八了": a number after 今年 and nothing but 了 is an age
     ("age", "zh", r"^我?(?:今年|已经)+(?:都|快)?(?P<v>[\d零一二两三四五六七八九十]{1,3})了?$", age),
@@ -1114,6 +1179,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"|eighteen|nineteen)(?: years? old| yo)?$",
         age,
     ),
+    # "36f here", "im 41 m", "I just turned 29": the forum shorthand and a birthday passed
+    (
+        "age",
+        "en",
+        r"^(?:I(?:'m| am) |im )?(?P<v>\d{2})\s?(?P<sex>[mf]|yo|y/o)\b(?!\S)",
+        _age_sex,
+    ),
+    ("age", "en", r"^I (?:just |recently )?turned (?P<v>\d{1,3})\b", age),
     # identity
     (
         "name",
@@ -1331,8 +1404,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "job",
         "en",
-        r"^I (?:currently |now |still )?work as (?:an? )?(?P<role>.+?)(?: (?:at"
-        r"|for) (?P<org>.+))?$",
+        r"^I (?:currently |now |still )?work as (?:an? )?(?P<role>.+?)(?: (?:over at|at"
+        r"|for|(?P<by>with)) (?P<org>.+))?$",
         work(),
     ),
     (
@@ -1345,6 +1418,13 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "job",
         "en",
+        r"^I (?:currently |now |still |mainly |mostly )?work in (?P<role>[a-z][\w &/-]{1,30}?)"
+        r"(?: (?:at|for) (?P<org>.+))?$",
+        work(field=True),
+    ),
+    (
+        "job",
+        "en",
         r"^I(?:'ve| have)? (?:just |recently )?(?:joined|started at|started working at"
         r"|got a job at) (?P<org>.+?)(?: as (?:an? )?(?P<role>.+))?$",
         work(correction=True),
@@ -1353,7 +1433,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "job",
         "en",
         r"^I(?:'m| am) (?:(?:now|currently|actually|really|also|still|officially|finally) )*"
-        r"(?:an? )(?P<role>[\w -]+?)(?: (?:at|for) (?P<org>.+))?$",
+        r"(?:an? )(?P<role>[\w -]+?)(?: (?:over at|at|for|(?P<by>with)) (?P<org>.+))?$",
         work(),
     ),
     (
@@ -2099,7 +2179,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts += _withdrawal(turn, facts)
     facts = _job_left(turn, facts)
     facts = _taken_back(turn, facts)
-    facts = _pet_named(facts)
+    facts = _reply_language(_one_per_name(_pet_named(facts), turn.content))
     for f in facts:
         if f.key == "diet.avoid" and not f.value and any(map(semantic.names_diet, f.retracts)):
             # "不再吃素了" gives up the diet (stored as 素食, "吃素"), no avoided food
@@ -2135,6 +2215,74 @@ def _pet_name(raw: str, state: _State) -> list[ExtractedFact] | None:
             if m is not None and (facts := rule.build(m, clause, state)):
                 return facts
     return None
+
+
+_REPLY_IN = re.compile(
+    rf"用(?P<zh>{_LANGS_ZH})(?:来|和我|跟我|给我|同我)?(?:回答|回复|回|说|聊|交流|沟通|写)"
+    rf"|(?:回答|回复)[^，,。]{{0,6}}用(?P<zh2>{_LANGS_ZH})"
+    rf"|\b(?:reply|answer|respond|talk|speak|write|chat)\b(?: to me| with me| me)? in"
+    rf" (?P<en>{_LANGS_EN})\b",
+    re.I,
+)
+
+
+def _reply_language(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A standing rule to answer in a language ("请用英文回答我", "reply in Spanish") also
+    says which language the user prefers (``language.preferred``, ``metadata["category"] =
+    "reply"``), unless the turn says so."""
+    if any(f.key == "language.preferred" for f in facts):
+        return facts
+    out = list(facts)
+    for f in facts:
+        if f.key != "assistant.constraint" or not (m := _REPLY_IN.search(f.content)):
+            continue
+        if re.search(r"别|不要|不用|不许|\b(?:don'?t|do not|never|no|stop)\b", f.content, re.I):
+            continue  # "别用英文回答我": a language not to use
+        zh = m.group("zh") or m.group("zh2")
+        lang = zh or m.group("en").capitalize()
+        content = f"希望用{lang}交流" if zh else f"prefers {lang}"
+        out.append(
+            dataclasses.replace(
+                f,
+                type="preference",
+                key="language.preferred",
+                value=lang,
+                content=content,
+                # one language to answer in: a new one replaces the last (values.resolve),
+                # never a language the user speaks
+                retracts=[],
+                metadata={"category": "reply"},
+            )
+        )
+    return out
+
+
+def _one_per_name(facts: list[ExtractedFact], text: str) -> list[ExtractedFact]:
+    """In a turn about more than one ("two cats, Milo and Luna", "两只猫，叫咪咪和花花"), a
+    pet's or a relative's name that is a list becomes a fact per name ("a dog called Salt and
+    Pepper" keeps its one name); a pet's kind in English is said in the singular."""
+    out: list[ExtractedFact] = []
+    seen: set[tuple[str | None, str | None]] = set()
+    many = bool(_MANY.search(text))
+    for f in facts:
+        if f.key == "pets.kind" and f.value and not _HAN.search(f.value):
+            one = _singular(f.value)
+            said = rf"\ban? {re.escape(f.value)}\b"  # "has a dogs" → "has a dog"
+            f.content = re.sub(said, f"{_article(one)} {one}", f.content)
+            f.value = one
+        names = (
+            _NAME_LIST.split(f.value.strip())
+            if many and f.key in ("pets.name", "family.member") and f.value
+            else [f.value]
+        )
+        for name in names:
+            if len(names) > 1:
+                content = f.content.replace(f.value or "", name or "")
+                f = dataclasses.replace(f, value=name, content=content)
+            if (f.key, f.value) not in seen or f.key is None:
+                seen.add((f.key, f.value))
+                out.append(f)
+    return out
 
 
 def _pet_named(facts: list[ExtractedFact]) -> list[ExtractedFact]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from functools import lru_cache
 from typing import Any
@@ -72,10 +73,19 @@ def leading_place(text: str) -> str | None:
 
     Returns ``None`` when ``text`` does not start with a place.
     """
-    words = tag(text.strip())
+    words = [w for w in tag(text.strip()) if w[0] not in ("省", "市")]
     if words and (words[0][1] == "ns" or words[0][0] in _PLACES):
+        if _PROVINCE.fullmatch(words[0][0]) and len(words) > 1 and words[1][1] == "ns":
+            return words[1][0].removesuffix("市")  # "湖南长沙" → "长沙": the city, not its province
         return words[0][0]
     return None
+
+
+# China's provinces and regions: a place after one of them is the city in it
+_PROVINCE = re.compile(
+    r"(?:河北|山西|辽宁|吉林|黑龙江|江苏|浙江|安徽|福建|江西|山东|河南|湖北|湖南|广东|海南|四川|贵州"
+    r"|云南|陕西|甘肃|青海|台湾|内蒙古?|广西|西藏|宁夏|新疆)(?:省|自治区)?"
+)
 
 
 # what may follow a place in the slot of a residence verb ("搬到清迈了", "住在波尔图两年")
