@@ -151,3 +151,61 @@ async def test_a_new_language_to_answer_in_replaces_the_last_but_not_one_spoken(
     await tenant.say("u", "s1", "还是用中文回答吧", at="2026-03-01T09:02:00+08:00")
     assert sorted(await tenant.values("u", "language.preferred")) == ["中文", "日语"]
     assert await tenant.values("u", "language.preferred", "frozen") == ["英文"]
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("I'm Aisha.", "Aisha"),
+        ("Hi, I'm Tom", "Tom"),
+        ("我姓刘，叫刘思远，是做设计的", "刘思远"),
+    ],
+)
+async def test_a_name_given_in_passing_is_the_name(tenant: TenantCtx, said: str, name: str) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "name.full") == [name]
+
+
+@pytest.mark.parametrize("said", ["I'm Canadian", "I'm Catholic, by the way", "我点了外卖，叫外卖"])
+async def test_where_one_is_from_or_a_faith_is_no_name(tenant: TenantCtx, said: str) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "name.full") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "nickname"),
+    [("以后喊我老王就行，别叫全名", "老王"), ("From now on call me Bex", "Bex")],
+)
+async def test_what_to_call_the_user_is_the_nickname(
+    tenant: TenantCtx, said: str, nickname: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "name.nickname") == [nickname]
+
+
+@pytest.mark.parametrize("said", ["call me when you're free", "call me back later"])
+async def test_asking_for_a_phone_call_is_no_nickname(tenant: TenantCtx, said: str) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "name.nickname") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "role"),
+    [("我是搞销售的", "销售"), ("我是教数学的", "教数学"), ("I work in IT at a hospital", "IT")],
+)
+async def test_what_the_user_does_for_a_living_is_the_role(
+    tenant: TenantCtx, said: str, role: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "work.role") == [role]
+
+
+async def test_a_school_one_graduated_from_is_no_hometown(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我是浙大毕业的，学的是土木", at=T1)
+    assert await tenant.values("u", "education.school") == ["浙大"]
+    assert await tenant.values("u", "hometown") == []
+
+
+async def test_a_department_of_a_government_is_the_employer(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I work for the state department of health", at=T1)
+    assert await tenant.values("u", "work.employer") == ["state department of health"]

@@ -76,6 +76,20 @@ _JOB_EN = re.compile(
     r"|[a-z]+(?:er|or|ist|ian))s?$",
     re.I,
 )
+# capitalised words after "I'm" that are no name: where one is from, a faith, a sign, a word
+_NOT_NAME_EN = re.compile(
+    r"(?:\w+(?:ese|ish|ican|ean|ani|ari|aqi|ali|eli)|(?:Canad|Ital|Ind|Brazil|Austral|Russ|Niger"
+    r"|Egypt|Iran|Norweg|Hungar|Colomb|Peruv|As|Pers|Armen|Ukrain|Roman|Bulgar|Croat|Serb"
+    r"|Malays|Indones|Palestin|Syr|Georg|Belg|Christ|Argentin|Chil|Venezuel|Ethiop|Kenyan"
+    r"|Austr|Lithuan|Latv|Eston|Tunis|Alger|Jordan|Cambod|Mongol|Nepal)ian|Korean|European"
+    r"|African|American|Mexican|Cuban|Chilean|Kenyan|German|Moroccan|Texan|Asian"
+    r"|Thai|Greek|Czech|Dutch|Swiss|Irish|Scottish|Welsh|French|Filipino|Filipina"
+    r"|Jewish|Muslim|Hindu|Buddhist|Sikh|Christian|Catholic|Protestant|Mormon|Orthodox|Atheist"
+    r"|Agnostic|Aries|Taurus|Gemini|Cancer|Leo|Virgo|Libra|Scorpio|Sagittarius|Capricorn"
+    r"|Aquarius|Pisces|Gen Z|OK|Okay|Fine|Good|Great|Back|Here|In|Out|Done|Sorry|Ready|Home"
+    r"|Free|Busy|Tired|Sure|Not|Also|Still|Just|Now|So|Very)$",
+)
+_FIELD_ACRONYM = re.compile(r"IT|HR|PR|QA|UX|UI|AI|ML|BD|R&D")
 # what follows "I work in" and is no line of work
 _NOT_FIELD_EN = re.compile(
     r"(?:the|a|an|my|our|this|that|these|those|shifts?|teams?|pairs?|person|remote\w*|bursts"
@@ -89,7 +103,8 @@ _ORG_EN = re.compile(
     r"|shop|restaurant|cafe|bakery|factory|plant|warehouse|lab|laboratory|nonprofit|non-profit"
     r"|charity|studio|publisher|newspaper|magazine|airline|church|library|museum|hotel"
     r"|practice|office|consultancy|corporation|corp|insurer|retailer|supermarket|brewery"
-    r"|winery|farm|ngo|military|army|navy|police|fire department)s?(?: (?:downtown|nearby"
+    r"|winery|farm|ngo|military|army|navy|police|fire department)s?(?: of [\w ]{2,30}?)?"
+    r"(?: (?:downtown|nearby"
     r"|here|in town|near me|near here))?$",
     re.I,
 )
@@ -509,6 +524,8 @@ def place(key: str, template: str, *, correction: bool = False, dated: bool = Fa
                 offset = m.start("v")
                 if offset <= start <= m.end("v"):
                     text = text[: start - offset] + text[end - offset :]
+        if re.search(r"(?:毕业|读书|上学|念书|读研|工作|上班)$", text.strip()):
+            return None  # "我是浙大毕业的": where the user studied or works, not a home
         where = _place(text.strip())
         if where is None:
             return None
@@ -527,7 +544,11 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
     rather than a job title."""
 
     def build(m: re.Match[str], clause: _Clause, state: _State) -> Built:
-        if field and (not m.group("role")[:1].islower() or _NOT_FIELD_EN.match(m.group("role"))):
+        field_of = m.group("role") if field else ""
+        if field and (
+            not (field_of[:1].islower() or _FIELD_ACRONYM.fullmatch(field_of))  # "IT", "HR"
+            or _NOT_FIELD_EN.match(field_of)
+        ):
             return None  # "I work in Berlin", "I work in the city", "I work in shifts"
         groups = m.groupdict()
         if groups.get("old"):
@@ -1194,6 +1215,13 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"^(?:我|本人)(?:的名字|的全名)?(?:叫做?|名叫)\s*(?P<v>[^\s，,]{1,10})\s*$",
         simple("name.full", "名字叫{v}", check=lambda v: len(v) <= 4 or segment.is_person_name(v)),
     ),
+    # "我姓刘，叫刘思远": a clause of the user's sentence that names a person
+    (
+        "name",
+        "zh",
+        r"^(?:就|全名)?(?:叫做?|名叫)\s*(?P<v>[^\s，,]{2,4})\s*$",
+        simple("name.full", "名字叫{v}", check=segment.is_tagged_name),
+    ),
     (
         "name",
         "zh",
@@ -1203,7 +1231,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "name",
         "zh",
-        r"^(?:以后)?(?:你)?(?:就|可以)*叫我\s*(?P<v>[^\s，,]{1,8}?)\s*(?:就行|就好|就可以|吧|好了)?$",
+        r"^(?:以后)?(?:你)?(?:就|可以|都)*(?:叫|喊|称呼)我\s*(?P<v>[^\s，,]{1,8}?)\s*(?:就行|就好|就可以|吧|好了)?$",
         simple("name.nickname", "希望被称为{v}"),
     ),
     (
@@ -1212,11 +1240,35 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"^my (?:full )?name is (?P<v>[A-Za-z][\w'-]*(?: [A-Z][\w'-]*)*)",
         simple("name.full", "name is {v}"),
     ),
+    # "I'm Aisha.", "Hi, I'm Tom": a capitalised name and nothing after it, not a nationality
+    # or a faith ("I'm Canadian", "I'm Catholic")
     (
         "name",
         "en",
-        r"^(?:please\s+)?call me (?P<v>[A-Za-z][\w'-]*)",
-        simple("name.nickname", "likes to be called {v}"),
+        r"^I(?:'m| am) (?P<v>[A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?)$",
+        simple(
+            "name.full",
+            "name is {v}",
+            check=lambda v: all(w[:1].isupper() for w in v.split()) and not _NOT_NAME_EN.match(v),
+        ),
+    ),
+    (
+        "name",
+        "en",
+        r"^(?:(?:please|from now on|you can|just)\s+)*call me (?P<v>[A-Za-z][\w'-]*)",
+        # "call me when you're free", "call me back": a phone call, not a name
+        simple(
+            "name.nickname",
+            "likes to be called {v}",
+            check=lambda v: (
+                not re.fullmatch(
+                    r"when|if|back|later|tomorrow|today|tonight|now|asap|at|on|anytime|sometime|after"
+                    r"|before|whenever|once|maybe|again|up|in|sometimes|please",
+                    v,
+                    re.I,
+                )
+            ),
+        ),
     ),
     (
         "name",
@@ -1353,7 +1405,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "school",
         "zh",
-        r"^我?(?:在|是)?(?P<v>[^在]{2,12}?(?:大学|学院|中学|高中|小学|学校|北大|清华))(?:读书|上学|读研|读博|念书|读大学|读本科|读硕士|读博士|毕业|的学生|毕业的|的)$",
+        r"^我?(?:在|是)?(?P<v>[^在]{2,12}?(?:大学|学院|中学|高中|小学|学校|北大|清华)|[\u4e00-\u9fff]{1,2}大)(?:读书|上学|读研|读博|念书|读大学|读本科|读硕士|读博士|毕业|的学生|毕业的|的)$",
         simple("education.school"),
     ),
     (
@@ -1401,6 +1453,19 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         ),
     ),
     ("job", "zh", r"^我?(?:的)?(?:工作|职业)是(?P<role>.+)$", work()),
+    # "是做设计的", "我其实是写前端的", "我是教数学的": what the user does for a living
+    (
+        "job",
+        "zh",
+        r"^我?(?:现在|目前|其实|本来|一直|主要)*是(?:做|搞|干)(?!什么|啥)(?P<role>[^，,的]{1,8})的$",
+        work(),
+    ),
+    (
+        "job",
+        "zh",
+        r"^我?(?:现在|目前|其实|本来|一直|主要)*是(?P<role>(?:写|教|卖|开|跑|修|带)(?!什么|啥)[^，,的]{1,8})的$",
+        work(),
+    ),
     (
         "job",
         "en",
@@ -1418,7 +1483,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "job",
         "en",
-        r"^I (?:currently |now |still |mainly |mostly )?work in (?P<role>[a-z][\w &/-]{1,30}?)"
+        r"^(?:I (?:currently |now |still |mainly |mostly )?work|my (?:job|work)(?: there)? is)"
+        r" in (?P<role>[a-z][\w &/-]{1,30}?)"
         r"(?: (?:at|for) (?P<org>.+))?$",
         work(field=True),
     ),
@@ -2227,9 +2293,21 @@ _REPLY_IN = re.compile(
 
 
 def _reply_language(facts: list[ExtractedFact]) -> list[ExtractedFact]:
-    """A standing rule to answer in a language ("请用英文回答我", "reply in Spanish") also
-    says which language the user prefers (``language.preferred``, ``metadata["category"] =
-    "reply"``), unless the turn says so."""
+    """A surname said before the whole name is dropped ("我姓刘，叫刘思远"). A standing
+    rule to answer in a language ("请用英文回答我", "reply in Spanish") also says which
+    language the user prefers (``language.preferred``, ``metadata["category"] = "reply"``),
+    unless the turn says so."""
+    named = [f.value for f in facts if f.key == "name.full" and f.value]
+    # "我姓刘，叫刘思远": the surname is part of the name, not a name of its own
+    facts = [
+        f
+        for f in facts
+        if not (
+            f.key == "name.full"
+            and f.value
+            and any(n != f.value and n.startswith(f.value) for n in named)
+        )
+    ]
     if any(f.key == "language.preferred" for f in facts):
         return facts
     out = list(facts)

@@ -138,6 +138,13 @@ def slot_place(text: str) -> str | None:
     return word
 
 
+def is_tagged_name(text: str) -> bool:
+    """True if jieba reads ``text`` as one person's name (``刘思远``, ``老王``), not any 2–4
+    Han characters (``外卖``)."""
+    words = tag(text.strip())
+    return len(words) == 1 and words[0][1] in ("nr", "nrfg")
+
+
 def is_person_name(text: str) -> bool:
     """True if jieba tags ``text`` as one person name (``李明``), or it is 2–4 Han characters."""
     text = text.strip()
