@@ -1,9 +1,9 @@
 """Standing facts with no key, states of health and relatives, as a user sees them through the
 HTTP API: a condition is its name without what the clause says after it; a degree ("有点感冒",
-"头有点晕") is no condition; "left" after "my" is a side, not a leaving; a skill, a height or a
-religion said in two words is kept; a lead-in ("fwiw", "顺便说一下") does not hide the user; a
-capitalised word before a relation is no family member; the clause after "我有个妹妹" is the
-sister's, not the user's."""
+"头有点晕") is no condition, and is left out of one ("血糖有点高" → 血糖高); a faith is no job;
+"left" after "my" is a side, not a leaving; a skill, a height or a religion said in two words
+is kept; a lead-in ("fwiw", "顺便说一下") does not hide the user; a capitalised word before a
+relation is no family member; the clause after "我有个妹妹" is the sister's, not the user's."""
 
 from __future__ import annotations
 
@@ -29,6 +29,8 @@ async def _keyless(tenant: TenantCtx) -> list[str]:
         ),
         ("I'm hard of hearing in my left ear.", "hard of hearing"),
         ("我有轻度的抑郁症，在吃药", "抑郁症"),
+        ("I get cluster headaches a few times a year.", "cluster headaches"),
+        ("体检说血糖有点高", "血糖高"),
     ],
 )
 async def test_a_condition_is_its_name_alone(tenant: TenantCtx, said: str, condition: str) -> None:
@@ -37,7 +39,14 @@ async def test_a_condition_is_its_name_alone(tenant: TenantCtx, said: str, condi
 
 
 @pytest.mark.parametrize(
-    "said", ["今天有点感冒，嗓子疼", "昨晚没睡好，头有点晕", "I'm super tired"]
+    "said",
+    [
+        "今天有点感冒，嗓子疼",
+        "昨晚没睡好，头有点晕",
+        "我最近胃有点不舒服",
+        "I'm super tired",
+        "I get tired easily",
+    ],
 )
 async def test_how_the_user_feels_today_is_no_condition(tenant: TenantCtx, said: str) -> None:
     await tenant.say("u", "s1", said, at=T1)
@@ -69,6 +78,15 @@ async def test_a_standing_fact_with_no_key_is_kept(tenant: TenantCtx, said: str,
     keyless = await _keyless(tenant)
     assert [c for c in keyless if fact in c], keyless
     assert await tenant.values("u", "health.condition") == []
+
+
+@pytest.mark.parametrize(
+    "said", ["I'm a Buddhist, not super strict about it though.", "我是基督徒"]
+)
+async def test_a_faith_is_no_job(tenant: TenantCtx, said: str) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "work.role") == []
+    assert [c for c in await _keyless(tenant) if "Buddhist" in c or "基督徒" in c]
 
 
 async def test_a_place_with_an_article_is_no_city(tenant: TenantCtx) -> None:

@@ -74,7 +74,8 @@ _JOB_EN = re.compile(
 _NOT_JOB_EN = re.compile(
     r"(?:father|mother|brother|sister|daughter|lover|fan|eater|drinker|sleeper|beginner|user"
     r"|member|speaker|smoker|customer|owner|person|vegetarian|other|christian|asian|italian"
-    r"|canadian|australian|indian|brazilian|korean|german|russian)$",
+    r"|canadian|australian|indian|brazilian|korean|german|russian|buddhist|atheist|agnostic"
+    r"|baptist|methodist|taoist)$",
     re.I,
 )
 _LANGS_ZH = (
@@ -2263,9 +2264,7 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     withdraws)."""
     if any(f.metadata.get("takes_back") for f in facts):
         return []
-    # a value formed, or one a record of the turn already retracts ("可乐戒了"), is named
     formed = [f.value.lower() for f in facts if f.value]
-    formed += [r.lower() for f in facts for r in f.retracts if r]
     texts: list[str] = []
     denials: list[str] = []
     named: list[str] = []

@@ -1461,7 +1461,7 @@ _CUES: dict[str, tuple[str, str]] = {
     "habit": (r"^(?:i|we)\s+(?:usually|always|often|normally)?\s*", r"^(?:我)?"),
     "condition": (
         r"diagnosed with|suffer(?:ing)? from|have(?! to)|has(?! to)|got(?! to)|living with"
-        r"|dealing with",
+        r"|dealing with|get(?! to)",
         r"有(?![点些])|得了|患有|患了|确诊了?|查出",  # "有点感冒" is a degree, not having
     ),
     "allergy": (r"allergic to|allergy to|allergies to", r"对"),
@@ -1696,6 +1696,8 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     and the clause has none (``"I moved"``)."""
     zh = _is_zh(text)
     key = FAMILY_KEY.get(family)
+    if family == "condition" and zh and (state := _degree_state(text)):
+        return [("health.condition", state)]
     if family in ("condition", "allergy") and (state := stated_condition(text)):
         return [("health.condition", state)]  # before negation: "我麸质不耐受" is a state
     if _REJECTED.search(text) or (family == "family" and _ONLY_CHILD.search(text)):
@@ -1833,8 +1835,9 @@ _MEDICATION = re.compile(
 # years of desk work", "hypothyroidism a couple years ago and take …", "轻度的抑郁症")
 _CONDITION_TAIL_EN = re.compile(
     r"\s+(?:so|and|but|from|since|for|after|due to|because|when|which|that|ever since|in my"
-    r"|on my|on the|in the|at the|as a|last|this|(?:a |the )?(?:few|couple(?: of)?|\d+|one|two"
-    r"|three|four|five|several|many) (?:years?|months?|weeks?|days?))\b.*$",
+    r"|on my|on the|in the|at the|as a|last|this|every|once|twice|(?:a |the )?(?:few|couple"
+    r"(?: of)?|\d+|one|two|three|four|five|several|many) (?:years?|months?|weeks?|days?|times?))"
+    r"\b.*$",
     re.I,
 )
 _CONDITION_DEGREE_ZH = re.compile(r"^(?:[轻中重]度|轻微|严重|比较严重|很严重|一点)的?")
@@ -1880,13 +1883,16 @@ _PASSING_EN = re.compile(
     r"|stressed(?: out)?|hungry|starving|thirsty|hungover|hangover|jet-?lagged|sick|ill|bored"
     r"|sore|cold|flu|fever|headache|under the weather|anxious|nervous|overwhelmed|upset|sad"
     r"|grumpy|cranky|dead|done|fried|cooked)"
-    r"(?:\s+(?:today|tonight|right now|rn|now|this week|this morning|lately|again|af))*$",
+    r"(?:\s+(?:today|tonight|right now|rn|now|this week|this morning|lately|again|af|easily"
+    r"|quickly|fast|a lot|often))*$",
     re.I,
 )
 _PASSING_ZH = re.compile(
     r"^(?:都快|都要|快要)|"  # "我都要抑郁了": said of what is about to be, so not so
     r"^(?:有点|有些|好|太|很|真的|真是|特别|今天|最近|这几天|又|还|快)*"
-    r"(?:感冒|发烧|发热|咳嗽|头疼|头痛|头晕|嗓子疼|喉咙疼|肚子疼|拉肚子|着凉|累|困|饿|渴|烦|焦虑|紧张"
+    # a part of the body that aches or feels off today ("头晕", "胃不舒服", "嗓子疼")
+    r"(?:(?:头|胃|肚子|嗓子|喉咙|眼睛|腰|背|脖子|牙|腿|脚)(?:有点|有些|好|很)?(?:疼|痛|晕|难受|不舒服|酸)"
+    r"|感冒|发烧|发热|咳嗽|拉肚子|着凉|累|困|饿|渴|烦|焦虑|紧张"
     r"|难受|不舒服)(?:了|啊|呢|死了|死|得不行|坏了)*$"
 )
 
@@ -2053,9 +2059,24 @@ def says_enough(text: str) -> bool:
         return True
     # two words of content ("does pottery", "about 5'2\""), or a proper word ("is Jewish")
     words = [w for w in latin if w.lower() not in _EN_STOP]
-    return len(words) == len(latin) == 2 or (
-        len(latin) == 1 and bool(words) and words[0][0].isupper()
-    )
+    return len(words) == len(latin) == 2 or (len(words) == 1 and words[0][0].isupper())
+
+
+def _degree_state(text: str) -> str | None:
+    """A state said of a part of the body with a degree in between ("血糖有点高" → 血糖高, "头有
+    点晕" → 头晕): the noun before 有点/有些 and the words after it, by jieba's word classes."""
+    words = segment.tag(text)
+    for i, (word, _) in enumerate(words):
+        if word not in ("有点", "有些") or i == 0 or not words[i - 1][1].startswith("n"):
+            continue
+        rest = ""
+        for w, flag in words[i + 1 : i + 3]:
+            if flag[:1] not in ("a", "d", "v") or re.search(r"[，,。.！!？?；;]", w):
+                break
+            rest += w
+        if rest:
+            return words[i - 1][0] + rest
+    return None
 
 
 def stated_condition(text: str) -> str | None:
@@ -2380,7 +2401,21 @@ def reframed(family: str, text: str) -> str:
         return "work"  # "我在Microsoft": where the user is, not a tool they use
     if family == "tech" and _PROPOSED_ZH.search(text.strip()):
         return "decision"  # "算了，改用TiDB吧": "let's" — what the team goes with
+    if family == "work" and _BELIEF.search(text):
+        return "other"  # "I'm a Buddhist", "我是基督徒": a faith, not a job
+    if family == "pets" and own_subject(text) and not isolate(family, text):
+        return "other"  # "我们家养了很多多肉植物": no pet is named, so it is a thing of theirs
     return family
+
+
+# a faith or a view of it: what the user is, never a job
+_BELIEF = re.compile(
+    r"\b(?:i'?m|i am|we'?re|we are)\s+(?:\w+\s+){0,2}?(?:an?\s+)?(?:practicing\s+|devout\s+)?"
+    r"(?:buddhist|christian|catholic|muslim|jewish|jew|hindu|sikh|mormon|atheist|agnostic"
+    r"|protestant|baptist|methodist|lutheran|anglican|quaker|pagan|taoist|orthodox)s?\b"
+    r"|(?:基督徒|天主教徒|佛教徒|穆斯林|伊斯兰教徒|道教徒|无神论者|信佛|信基督|信教|信天主教)",
+    re.I,
+)
 
 
 # a job left without naming where: laid off, fired, retired, "lost my job", "被裁了", "工作辞了"
