@@ -128,3 +128,10 @@ async def test_the_clause_after_a_relative_is_theirs(
     assert await tenant.values("u", "family.member") == [member]
     assert [c for c in await _keyless(tenant) if fact in c]
     assert await tenant.values("u", not_mine) == []
+
+
+async def test_a_relatives_liking_said_with_tebie_is_not_the_users(tenant: TenantCtx) -> None:
+    # 特别 ("very") holds 别 ("don't"), which is no subject of the user's
+    await tenant.say("u", "s1", "我儿子今年五岁，特别喜欢恐龙", at=T1)
+    assert await tenant.values("u", "family.member") == ["儿子"]
+    assert await tenant.values("u", "preference.likes") == []

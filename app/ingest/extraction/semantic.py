@@ -402,7 +402,8 @@ _RELATIVE = re.compile(
 _OWN_SUBJECT = re.compile(
     r"^(?:(?:and|but|so|oh|also|because|cause|cuz|while|whereas|though|although)\s+)?"
     r"(?:\w+ly,?\s+)?(?:i|i'm|im|i've|i'd|i'll|me|my|we|we're|our)\b|^我(?!的?(?:女儿"
-    r"|儿子|孩子|老婆|老公|妻子|丈夫|爸|妈|哥|姐|弟|妹))|^(?:please|pls|don'?t|never|always)\b|请|别|不要",
+    r"|儿子|孩子|老婆|老公|妻子|丈夫|爸|妈|哥|姐|弟|妹))|^(?:please|pls|don'?t|never|always)\b|请"
+    r"|(?<![特区分告性类个级差识辨派离送])别|不要",  # 别 of a request, not of 特别 or 性别
     re.I,
 )
 
