@@ -111,7 +111,8 @@ _ORG_EN = re.compile(
 _NOT_JOB_EN = re.compile(
     r"(?:father|mother|brother|sister|daughter|lover|fan|eater|drinker|sleeper|beginner|user"
     r"|member|speaker|smoker|customer|owner|person|vegetarian|other|christian|asian|italian"
-    r"|canadian|australian|indian|brazilian|korean|german|russian)$",
+    r"|canadian|australian|indian|brazilian|korean|german|russian|buddhist|atheist|agnostic"
+    r"|baptist|methodist|taoist)$",
     re.I,
 )
 _LANGS_ZH = (
@@ -1538,8 +1539,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "condition",
         "zh",
-        _S + r"(?:有|得了|患有|患了)(?P<v>高血压|糖尿病|哮喘|心脏病|胃病|抑郁症|焦虑症|痛风"
-        r"|.{1,4}?(?:病|症|炎))$",
+        _S + r"(?:有(?![点些])|得了|患有|患了)"
+        r"(?P<v>高血压|糖尿病|哮喘|心脏病|胃病|抑郁症|焦虑症|痛风|.{1,4}?(?:病|症|炎))$",
         simple("health.condition", "有{v}"),
     ),
     (
@@ -2116,6 +2117,13 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             if others and not semantic.own_subject(raw):
                 continue  # "老板换号了，新号码…": still the boss's
             others = False
+            introduced = semantic.introduced_relative(sentence[i - 1]) if i else None
+            if introduced and not semantic.own_subject(raw) and _lang(raw) == "zh":
+                # "我有个双胞胎妹妹，在成都读大学": the relative just named is the subject
+                relative = introduced
+                clause = _make_clause(introduced + raw.strip(), turn)
+                facts.extend(_about_relative(clause, state, introduced))
+                continue
             who = semantic.family_subject(raw)
             if who is not None:
                 # the clauses up to the user's own next clause are about them, too
@@ -2983,6 +2991,14 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
     # text as the fact about them, which arbitration takes for a duplicate of it
     member = _content(clause) if naming else _member_content(relative, name, clause.lang)
     out = [_fact(state, clause, "family.member", name or relative, member)]
+    # "our twins, Ava and Ella": the second name of a pair is a member too
+    pair = name and re.search(
+        rf"\b{re.escape(name)}\s*(?:,\s*|\s+)(?:and|&)\s+([A-Z][\w'-]+)", clause.text
+    )
+    if name and pair and pair.group(1).lower() not in semantic.EN_STOP:
+        second = pair.group(1)
+        content = _member_content(relative, second, clause.lang)
+        out.append(_fact(state, clause, "family.member", second, content))
     if not naming and not semantic.is_view(clause.raw) and _standing_about_them(clause):
         out.append(
             ExtractedFact(
@@ -3046,8 +3062,9 @@ def _semantic(
                     continue
                 key = "diet.avoid"
             if not key:
-                if not semantic.says_enough(content):
-                    continue  # "I gave in", "I'm in": too little to be a fact of its own
+                if not semantic.says_enough(content) or semantic.passing_state(content):
+                    continue  # "I gave in", "I'm in": too little to be a fact of its own;
+                    # "I'm super tired": how the user feels is no standing fact
                 new.append(
                     ExtractedFact(
                         type="profile",  # a standing fact about the user (no key)

@@ -402,7 +402,8 @@ _RELATIVE = re.compile(
 _OWN_SUBJECT = re.compile(
     r"^(?:(?:and|but|so|oh|also|because|cause|cuz|while|whereas|though|although)\s+)?"
     r"(?:\w+ly,?\s+)?(?:i|i'm|im|i've|i'd|i'll|me|my|we|we're|our)\b|^我(?!的?(?:女儿"
-    r"|儿子|孩子|老婆|老公|妻子|丈夫|爸|妈|哥|姐|弟|妹))|^(?:please|pls|don'?t|never|always)\b|请|别|不要",
+    r"|儿子|孩子|老婆|老公|妻子|丈夫|爸|妈|哥|姐|弟|妹))|^(?:please|pls|don'?t|never|always)\b|请"
+    r"|(?<![特区分告性类个级差识辨派离送])别|不要",  # 别 of a request, not of 特别 or 性别
     re.I,
 )
 
@@ -491,9 +492,34 @@ def relative_name(text: str, relative: str) -> str | None:
     return None if name.lower() in _EN_STOP else name
 
 
+# words that only lead into what the user says ("fwiw i drive…", "Quick context: I…", "顺便说一
+# 下我是左撇子"): the subject comes after them
+_LEAD_IN = re.compile(
+    r"^(?:(?:fwiw|btw|fyi|tbh|imo|ok|okay|oh|well|anyway|quick (?:context|note|fyi)|context"
+    r"|for context|heads up|side note|for the record|just so you know|also)\b[\s,:!-]*)+"
+    r"|^(?:顺便说一下|顺便说一句|顺便提一下|顺便|对了|补充一下|另外|说实话|说一下|提一下)[，,：:\s]*",
+    re.I,
+)
+
+
+def introduced_relative(text: str) -> str | None:
+    """The relative a Chinese clause of the user's ends on ("我有个双胞胎妹妹", "我还有一个哥哥"):
+    the clauses after it with no subject of their own are about them."""
+    body = re.sub(r"[了啊呀呢吧哦啦哈嘛~～\s，,]+$", "", text.strip())
+    if not _is_zh(body) or not body.startswith("我"):
+        return None
+    last = None
+    for found in _FAMILY_WORDS.finditer(body):
+        last = found
+    if last is None or last.end() != len(body) or not re.search(r"有", body[: last.start()]):
+        return None
+    return last.group(0).removeprefix("我")
+
+
 def own_subject(text: str) -> bool:
     """True when a clause names its own subject: the user (I/我/my…) or the assistant."""
-    return bool(_OWN_SUBJECT.search(text.strip()))
+    text = text.strip()
+    return bool(_OWN_SUBJECT.search(text) or _OWN_SUBJECT.search(_LEAD_IN.sub("", text)))
 
 
 # ---------------------------------------------------------------- change cues
@@ -513,7 +539,10 @@ CHANGE_ZH = re.compile(
 )
 # The object of a quitting verb: what the user stopped having, using or being.
 _QUIT_EN = re.compile(
-    r"\b(?:stopped|quit|gave up|dropped|ditched|left(?!\s+(?:for|on|early|home)\b)"
+    # "left" after a determiner is the side ("deaf in my left ear"), not leaving
+    r"\b(?:stopped|quit|gave up|dropped|ditched"
+    r"|(?<!\bmy )(?<!\bthe )(?<!\bher )(?<!\bhis )(?<!\bour )(?<!\byour )left(?![-\w])"
+    r"(?!\s+(?:for|on|early|home)\b)"
     r"|resigned(?: from)?|retired from|(?:got |was |been )?(?:laid off|let go|fired) from"
     r"|(?:handed|turned|put|gave) in (?:my )?(?:notice|resignation)|gave (?:my )?notice"
     r"|no longer \w+|off|instead of|switched from|moved (?:away )?from"
@@ -1205,7 +1234,7 @@ def contrast_objects(text: str) -> list[str]:
 
 # ---------------------------------------------------------------- value isolation
 
-_EN_STOP = {
+_EN_STOP = EN_STOP = {
     "i", "i'm", "im", "my", "me", "we", "our", "us", "the", "a", "an", "it", "this", "that",
     "i've", "i'd", "i'll", "we're", "we've", "we'd", "we'll", "you", "you're", "it's",
     "now", "so", "oh", "and", "but", "just", "also", "yes", "no", "ok", "okay", "btw", "lol",
@@ -1434,8 +1463,8 @@ _CUES: dict[str, tuple[str, str]] = {
     "habit": (r"^(?:i|we)\s+(?:usually|always|often|normally)?\s*", r"^(?:我)?"),
     "condition": (
         r"diagnosed with|suffer(?:ing)? from|have(?! to)|has(?! to)|got(?! to)|living with"
-        r"|dealing with",
-        r"有|得了|患有|患了|确诊了?|查出",
+        r"|dealing with|get(?! to)",
+        r"有(?![点些])|得了|患有|患了|确诊了?|查出",  # "有点感冒" is a degree, not having
     ),
     "allergy": (r"allergic to|allergy to|allergies to", r"对"),
     "plan": (
@@ -1474,8 +1503,9 @@ def _phrase(family: str, text: str, zh: bool) -> str:
 
 _LANGS = re.compile(
     r"中文|汉语|普通话|粤语|广东话|英语|英文|日语|日文|韩语|法语|德语|西班牙语|俄语|葡萄牙语|意大利语|"
-    r"阿拉伯语|荷兰语|泰语|越南语|上海话|四川话|闽南语|客家话|东北话|"
-    r"\b(?:english|chinese|mandarin|cantonese|japanese|korean|french|german|spanish|russian"
+    r"阿拉伯语|荷兰语|泰语|越南语|上海话|四川话|闽南语|客家话|东北话|手语|"
+    r"\b(?:sign language|asl|bsl|english|chinese|mandarin|cantonese|japanese|korean|french"
+    r"|german|spanish|russian"
     r"|portuguese|italian|arabic|hindi|dutch|vietnamese|thai|indonesian|greek|turkish|polish"
     r"|swedish|norwegian|danish|finnish|hebrew|persian|urdu|bengali|tagalog|malay|swahili"
     r"|ukrainian|czech|hungarian|romanian)\b",
@@ -1498,7 +1528,9 @@ _OTHER_SUBJECT_EN = re.compile(
     re.I,
 )
 _LOWER_PLACE = re.compile(
-    r"\b(?:in|to|from|at)\s+([a-z][a-z ]{2,30}?)(?=$|[,.!;]|\s+(?:now|lol|atm|for|since|and|but))"
+    # a city written in lower case takes no article ("in berlin", not "in the marina")
+    r"\b(?:in|to|from|at)\s+(?!(?:the|a|an|my|our|his|her|their)\s)"
+    r"([a-z][a-z ]{2,30}?)(?=$|[,.!;]|\s+(?:now|lol|atm|for|since|and|but))"
 )
 
 
@@ -1666,14 +1698,20 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     and the clause has none (``"I moved"``)."""
     zh = _is_zh(text)
     key = FAMILY_KEY.get(family)
+    if family == "condition" and zh and (state := _degree_state(text)):
+        return [("health.condition", state)]
     if family in ("condition", "allergy") and (state := stated_condition(text)):
         return [("health.condition", state)]  # before negation: "我麸质不耐受" is a state
     if _REJECTED.search(text) or (family == "family" and _ONLY_CHILD.search(text)):
         return []  # "I withdrew from Chicago" is no residence; "an only child" no child
     if family in (*_NEGATIVE_FAMILIES, "allergy") and denies_negative_cue(text):
         return []  # "现在不讨厌胡萝卜了" is no dislike
+    # "a walk-up with no elevator": a thing that lacks something is still said of the user
+    said = text
+    if family == "other":
+        said = re.sub(r"\b(?:with no|without)\b.*$", "", text, flags=re.I)
     if family not in _NEGATIVE_FAMILIES and (
-        _NEGATED.search(text) or (family not in _MOVING_FAMILIES and _GONE.search(text))
+        _NEGATED.search(said) or (family not in _MOVING_FAMILIES and _GONE.search(text))
     ):
         # "I don't actually have a cat", "我不会说日语", "粤语都快忘光了": nothing positive
         return []
@@ -1765,6 +1803,8 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         return [(key or "", None)]
     en, cn = _CUES.get(family, (r"^$", r"^$"))
     if _after(text, cn if zh else en) is None and family in _CUE_FAMILIES:
+        if family == "condition" and _MEDICATION.search(text):
+            return [("", None)]  # "I'm on metformin", "我在吃降压药": said as it stands
         return []  # "likes" with no liking verb: the value would be a guess
     if family == "drink":
         obj = drink_object(text)
@@ -1777,7 +1817,39 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         # a diet is named ("vegan", "吃素", "keto"); anything else would be a guess
         named = _DIETS.search(text)
         return [(key or "", named.group(0))] if named else []
+    if family == "condition" and value:
+        value = _condition_name(value)
     return [(key or "", value if value and len(value) <= 40 else None)]
+
+
+# a medicine the user takes, in a clause of the condition family: no key holds it
+_MEDICATION = re.compile(
+    r"\b(?:i'?m|i am|i'?ve been|been)\s+(?:\w+\s+)?on\s+(?!(?:a|an|the|my|our|it|this|that)\b)[a-z]"
+    r"|\bi\s+(?:\w+\s+)?(?:take|am taking|'m taking)\s+(?!(?:a|an|the|my|it|this|that|care"
+    r"|time|part)\b)[a-z]"
+    r"|(?:在|一直|每天|长期)吃[\u4e00-\u9fff]{0,6}药",
+    re.I,
+)
+
+
+# what follows a condition's name in the clause: its cause, its time, its place on the body, or
+# what it means for the user ("celiac disease so nothing with gluten", "chronic back pain from
+# years of desk work", "hypothyroidism a couple years ago and take …", "轻度的抑郁症")
+_CONDITION_TAIL_EN = re.compile(
+    r"\s+(?:so|and|but|from|since|for|after|due to|because|when|which|that|ever since|in my"
+    r"|on my|on the|in the|at the|as a|last|this|every|once|twice|(?:a |the )?(?:few|couple"
+    r"(?: of)?|\d+|one|two|three|four|five|several|many) (?:years?|months?|weeks?|days?|times?))"
+    r"\b.*$",
+    re.I,
+)
+_CONDITION_DEGREE_ZH = re.compile(r"^(?:[轻中重]度|轻微|严重|比较严重|很严重|一点)的?")
+
+
+def _condition_name(value: str) -> str:
+    """The name of a condition without what the clause says after or about it."""
+    if _is_zh(value):
+        return _CONDITION_DEGREE_ZH.sub("", value) or value
+    return _CONDITION_TAIL_EN.sub("", value).strip() or value
 
 
 # a condition said as what the user is ("I'm celiac", "I'm 30 weeks pregnant", "I've been
@@ -1786,11 +1858,12 @@ _STATE_EN = re.compile(
     r"\b(?:i'?m|i am|i'?ve (?:always )?been|i have been|i was born|i'?ve become|i became)\s+"
     r"(?:(?:also|actually|now|still|currently|severely|mildly|slightly|borderline|pretty|very"
     r"|a bit|kind of|kinda|totally|\d+\s+(?:weeks?|months?))\s+)*"
-    r"(?P<x>[a-z][a-z-]+(?:\s+(?:intolerant|sensitive|deficient|positive))?)(?=$|[\s,.;!?])",
+    r"(?P<x>[a-z][a-z-]+(?:\s+(?:intolerant|sensitive|deficient|positive)|\s+of\s+[a-z]+)?)"
+    r"(?=$|[\s,.;!?])",
     re.I,
 )
 _STATE_ZH = re.compile(
-    r"^(?:我|本人)(?:是|有点|有些|一直|从小就?|天生)?(?P<x>[\u4e00-\u9fff]{2,6}?)"
+    r"^(?:我|本人)(?:是|有点|有些|一直|从小就?|天生)?(?![有得患])(?P<x>[\u4e00-\u9fff]{2,6}?)"
     r"(?=$|[，,。.！!；;]|[一二三四五六七八九十两几好多]|[了啦呢的]|很多年|多年|这么多年|\d)"
 )
 # not a state of health: how the user feels today, or what they are doing
@@ -1812,13 +1885,16 @@ _PASSING_EN = re.compile(
     r"|stressed(?: out)?|hungry|starving|thirsty|hungover|hangover|jet-?lagged|sick|ill|bored"
     r"|sore|cold|flu|fever|headache|under the weather|anxious|nervous|overwhelmed|upset|sad"
     r"|grumpy|cranky|dead|done|fried|cooked)"
-    r"(?:\s+(?:today|tonight|right now|rn|now|this week|this morning|lately|again|af))*$",
+    r"(?:\s+(?:today|tonight|right now|rn|now|this week|this morning|lately|again|af|easily"
+    r"|quickly|fast|a lot|often))*$",
     re.I,
 )
 _PASSING_ZH = re.compile(
     r"^(?:都快|都要|快要)|"  # "我都要抑郁了": said of what is about to be, so not so
     r"^(?:有点|有些|好|太|很|真的|真是|特别|今天|最近|这几天|又|还|快)*"
-    r"(?:感冒|发烧|发热|咳嗽|头疼|头痛|头晕|嗓子疼|喉咙疼|肚子疼|拉肚子|着凉|累|困|饿|渴|烦|焦虑|紧张"
+    # a part of the body that aches or feels off today ("头晕", "胃不舒服", "嗓子疼")
+    r"(?:(?:头|胃|肚子|嗓子|喉咙|眼睛|腰|背|脖子|牙|腿|脚)(?:有点|有些|好|很)?(?:疼|痛|晕|难受|不舒服|酸)"
+    r"|感冒|发烧|发热|咳嗽|拉肚子|着凉|累|困|饿|渴|烦|焦虑|紧张"
     r"|难受|不舒服)(?:了|啊|呢|死了|死|得不行|坏了)*$"
 )
 
@@ -1981,7 +2057,28 @@ def says_enough(text: str) -> bool:
     not "I gave in", "I'm in"."""
     latin = [w for w in re.findall(r"[A-Za-z0-9'-]+", text) if w.lower() not in _SUBJECT_WORDS]
     han = re.findall(r"[\u4e00-\u9fff]", re.sub(r"^我", "", text.strip()))
-    return len(latin) + len(han) // 2 >= 3 or len(han) >= 2
+    if len(latin) + len(han) // 2 >= 3 or len(han) >= 2:
+        return True
+    # two words of content ("does pottery", "about 5'2\""), or a proper word ("is Jewish")
+    words = [w for w in latin if w.lower() not in _EN_STOP]
+    return len(words) == len(latin) == 2 or (len(words) == 1 and words[0][0].isupper())
+
+
+def _degree_state(text: str) -> str | None:
+    """A state said of a part of the body with a degree in between ("血糖有点高" → 血糖高, "头有
+    点晕" → 头晕): the noun before 有点/有些 and the words after it, by jieba's word classes."""
+    words = segment.tag(text)
+    for i, (word, _) in enumerate(words):
+        if word not in ("有点", "有些") or i == 0 or not words[i - 1][1].startswith("n"):
+            continue
+        rest = ""
+        for w, flag in words[i + 1 : i + 3]:
+            if flag[:1] not in ("a", "d", "v") or re.search(r"[，,。.！!？?；;]", w):
+                break
+            rest += w
+        if rest:
+            return words[i - 1][0] + rest
+    return None
 
 
 def stated_condition(text: str) -> str | None:
@@ -2306,7 +2403,21 @@ def reframed(family: str, text: str) -> str:
         return "work"  # "我在Microsoft": where the user is, not a tool they use
     if family == "tech" and _PROPOSED_ZH.search(text.strip()):
         return "decision"  # "算了，改用TiDB吧": "let's" — what the team goes with
+    if family == "work" and _BELIEF.search(text):
+        return "other"  # "I'm a Buddhist", "我是基督徒": a faith, not a job
+    if family == "pets" and own_subject(text) and not isolate(family, text):
+        return "other"  # "我们家养了很多多肉植物": no pet is named, so it is a thing of theirs
     return family
+
+
+# a faith or a view of it: what the user is, never a job
+_BELIEF = re.compile(
+    r"\b(?:i'?m|i am|we'?re|we are)\s+(?:\w+\s+){0,2}?(?:an?\s+)?(?:practicing\s+|devout\s+)?"
+    r"(?:buddhist|christian|catholic|muslim|jewish|jew|hindu|sikh|mormon|atheist|agnostic"
+    r"|protestant|baptist|methodist|lutheran|anglican|quaker|pagan|taoist|orthodox)s?\b"
+    r"|(?:基督徒|天主教徒|佛教徒|穆斯林|伊斯兰教徒|道教徒|无神论者|信佛|信基督|信教|信天主教)",
+    re.I,
+)
 
 
 # a job left without naming where: laid off, fired, retired, "lost my job", "被裁了", "工作辞了"
@@ -2419,7 +2530,8 @@ _FAMILY_WORDS = re.compile(
     r"女儿|儿子|孩子|老婆|老公|妻子|丈夫|太太|爸爸|妈妈|父亲|母亲|哥哥|姐姐|弟弟|妹妹|"
     r"爷爷|奶奶|外公|外婆|姥姥|姥爷|男朋友|女朋友|对象|未婚妻|未婚夫|孙子|孙女|我哥|我姐|我弟|我妹|"
     r"\b(?:daughter|son|kid|child|wife|husband|partner|mom|mum|mother|dad|father|brother|sister"
-    r"|grandma|grandmother|grandpa|grandfather|boyfriend|girlfriend|fiancee|fiance|twins|baby)s?\b",
+    r"|grandma|grandmother|grandpa|grandfather|boyfriend|girlfriend|fiancee|fiance|twins|baby"
+    r")s?\b",
     re.I,
 )
 
@@ -2429,12 +2541,35 @@ def _family(text: str, zh: bool) -> list[tuple[str, str | None]]:
         [m.group(1) for m in re.finditer(r"叫([\u4e00-\u9fff]{1,3})", text)]
         or zh_entities(text, ("nr",))
         if zh
-        else cap_spans(text)
+        else _member_names(text)
     )
     if names:
-        return [("family.member", n) for n in names[:3]]
+        return [("family.member", n) for n in names[:3] if n]
     rel = _FAMILY_WORDS.search(text)
     return [("family.member", rel.group(0).lower())] if rel else []
+
+
+# "Anna is my wife", "Sam's my partner": a name before the relation it is given
+_NAME_IS_MY = re.compile(r"^\s*(?:is|are|'s|was)\s+(?:my|our)\b", re.I)
+
+
+def _member_names(text: str) -> list[str]:
+    """The names an English clause gives family members: after the relation ("my daughter
+    Zoe", "two boys, Max and Ollie": each name of a pair) or before "is my …" ("Anna is my
+    wife"). A capitalised word before the relation names something else ("a Steinway that
+    was my grandma's")."""
+    rel = _FAMILY_WORDS.search(text)
+    out: list[str] = []
+    spans = cap_spans(text)
+    for span in spans:
+        at = text.find(span)
+        if rel is not None and at < rel.start() and not _NAME_IS_MY.match(text[at + len(span) :]):
+            continue
+        parts = re.split(r"\s+and\s+", span)
+        out += parts if all(re.fullmatch(r"[A-Z][\w'-]+", p) for p in parts) else [span]
+    if spans and not out:
+        return [""]  # names were said, none of them a member's: the relation is no member either
+    return out
 
 
 _COMPLEMENT = re.compile(r"(?:how|what|when|where|why|whether|that|the way|it when)\b", re.I)
