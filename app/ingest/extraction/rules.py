@@ -250,7 +250,13 @@ _NAMED_KEYS = frozenset(
 _VALUE_TAIL_EN = re.compile(
     r"\s+(?:because|since|so that|which|who|while|although|though|cause|cuz|but)\b.*$", re.I
 )
-_PLACE_TAIL_EN = re.compile(r"\s+with\s+(?:my|our|his|her|their|the)\b.*$", re.I)
+# ... and why or when the user went there ("Seattle for a job at Amazon", "Austin to be near
+# my sister", "Boise in the spring")
+_PLACE_TAIL_EN = re.compile(
+    r"\s+(?:with\s+(?:my|our|his|her|their|the)|for|to (?:be|join|work|study|live|take)|after"
+    r"|in the (?:spring|summer|fall|autumn|winter))\b.*$",
+    re.I,
+)
 _FREE_TEXT_KEYS = frozenset(("schedule.habit", "assistant.constraint", "event", "plan"))
 
 
@@ -936,6 +942,14 @@ _INTENT = re.compile(
 )
 
 
+# a time kept habitually, not once
+_HABITUAL = re.compile(
+    r"\b(?:these days|nowadays|every (?:night|day|morning|evening|weekday)|most (?:nights|days"
+    r"|mornings|evenings)|usually|normally|generally)\b|每天|每晚|每周|平时|通常|一般都",
+    re.I,
+)
+
+
 def event(key: str) -> Builder:
     """A dated happening (``event``) or an intention (``plan``); type event, ``valid_from`` the
     resolved date, ``valid_to`` the end of that period."""
@@ -949,6 +963,11 @@ def event(key: str) -> Builder:
                 return None
             if semantic.reframed(key, clause.text) == "work":
                 return None  # "I'm starting at Kaiser on Monday": a new job (``_semantic``)
+            if _HABITUAL.search(clause.text) and not _INTENT.search(clause.text):
+                # "I'm in bed by 10:30 these days": a time kept every day is a routine
+                habit = _norm(clause.text, "schedule.habit")
+                if len(habit) >= 2:
+                    return [_fact(state, clause, "schedule.habit", habit, clause.raw.strip())]
         content = _content(clause)
         value = clause.text
         if date is not None:
@@ -1130,7 +1149,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "name",
         "zh",
-        r"^(?:以后)?(?:你)?(?:就|可以)*叫我\s*(?P<v>[^\s，,]{1,8}?)\s*(?:就行|就好|就可以|吧|好了)?$",
+        # from a time on: "以后", "从现在开始", "今后", "还是" (a name changed)
+        r"^(?:以后|今后|往后|从现在(?:起|开始)?|从今天(?:起|开始)|还是|那)?(?:你们?)?(?:就|可以|都|改)*"
+        r"叫我\s*(?P<v>[^\s，,]{1,8}?)\s*(?:就行|就好|就可以|吧|好了)?$",
         simple("name.nickname", "希望被称为{v}"),
     ),
     (
@@ -2081,6 +2102,21 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             or (f.key in _THING_KEYS and f.value and semantic.names_nothing(f.value))
         )
     ]
+    # "搬去 Singapore 了，公司外派": the place moved to is no employer; "moved for my partner's
+    # job": another's job is no work of the user's
+    places = {f.value.lower() for f in facts if f.key in _PLACE_KEYS and f.value}
+    facts = [
+        f
+        for f in facts
+        if not (f.key == "work.employer" and (f.value or "").lower() in places)
+        and not (f.key in _WORK_KEYS and _OTHERS_JOB.search(f.content))
+    ]
+    # "英文我看着累": a language the user finds hard is no language or rule of theirs
+    facts = [
+        f
+        for f in facts
+        if not (_LANGUAGE_HARD.match(f.content) or _LANGUAGE_HARD.match(f.value or ""))
+    ]
     facts = _not_now(facts)
     facts = _not_tools(facts)
     facts = _rules_requested(facts)
@@ -2597,6 +2633,24 @@ def _implied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     out: list[ExtractedFact] = []
     keys = {f.key for f in facts}
     for fact in facts:
+        if fact.key == "assistant.constraint" and "language.preferred" not in keys:
+            said = _ANSWER_LANGUAGE.search(fact.value or fact.content)
+            if said and not semantic.is_negated(fact.value or fact.content):
+                lang = said.group("x") or said.group("y")
+                out.append(
+                    ExtractedFact(
+                        type="preference",
+                        content=semantic.describe("language.preferred", lang, _lang(lang) == "zh"),
+                        key="language.preferred",
+                        value=_norm(lang, "language.preferred"),
+                        message_ids=list(fact.message_ids),
+                        metadata={"formed_by": "answer_language"}
+                        # "from now on reply in Spanish": the language of the answers changed
+                        | ({"replaces": True} if semantic.rule_changed(turn.content) else {}),
+                    )
+                )
+                keys.add("language.preferred")
+            continue
         if fact.key == "preference.likes" and fact.value:
             m = _USING.match(fact.value.strip()) or _LIKE_USING.search(fact.content)
             if m and "tech.preferred" not in keys:
@@ -2629,6 +2683,28 @@ def _implied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return out
 
 
+# a rule for the language of the answers ("reply in Spanish", "用中文回复"): the language the
+# user prefers, which a later rule of another language replaces
+_ANSWER_LANGUAGE = re.compile(
+    rf"\b(?:reply|answer|respond|write|talk|speak|chat)\w*(?: (?:to |with )?me)?"
+    rf" (?:only |always |just )?in (?P<x>{_LANGS_EN})\b"
+    rf"|^(?:请|麻烦|都|全|只|一律|还是|以后|今后|改)*用(?P<y>{_LANGS_ZH})"
+    rf"(?:来|跟我|和我|给我)?(?:回答|回复|回|答|写|聊|交流|沟通|说)",
+    re.I,
+)
+
+_PLACE_KEYS = frozenset(("residence.city", "hometown"))
+_WORK_KEYS = frozenset(("work.employer", "work.role", "work.location"))
+_OTHERS_JOB = re.compile(
+    r"\b(?:my|our|his|her|their) (?!(?:own|company|firm|team|employer|boss)\b)[a-z]+'s"
+    r" (?:new )?(?:job|work|company|office|career)\b"
+    r"|(?:老公|老婆|丈夫|妻子|男朋友|女朋友|爱人|对象|先生|太太|爸|妈)(?:的)?(?:新)?(?:工作|公司|单位)",
+    re.I,
+)
+_LANGUAGE_HARD = re.compile(
+    rf"^(?:{_LANGS_ZH})(?:我|的)?(?:看着|看起来|读着|读起来|听着|听起来)?(?:太|有点|好|很)?"
+    rf"(?:累|费劲|吃力|难懂|头疼)"
+)
 _WORKPLACE_KEYS = frozenset(("work.employer", "work.location"))
 
 
@@ -2806,6 +2882,8 @@ def _semantic(
                 continue
             if value is not None and any(t in value.lower() for t in tired):
                 continue  # "green tea got boring": only given up (see _change_cues)
+            if key in _HEALTH_KEYS and semantic.ends(clause.raw):
+                continue  # "my wrist has fully healed": an ending (_ended), no new state
             inside = [q for q in quit_values if value is not None and q in value.lower()]
             if inside and family in ("drink", "avoid", "likes"):
                 value = inside[0]
@@ -2857,6 +2935,8 @@ def _semantic(
     return out
 
 
+_HEALTH_KEYS = frozenset(("health.condition", "health.allergy"))
+
 # multi-valued keys where "switched to X" means X replaces what the user had
 _SWITCHABLE = frozenset(("tech.preferred", "language.preferred"))
 
@@ -2888,6 +2968,10 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
         for fact in facts:
             if fact.key in _RENEWABLE and fact.value:
                 fact.metadata["replaces"] = True  # "new number: …": the old one is gone
+    if semantic.is_additive(turn.content) and not semantic.has_change_cue(turn.content):
+        for fact in facts:
+            if fact.key == "preference.drink" and fact.value and not fact.retracts:
+                fact.metadata["added_on"] = True  # "也挺爱喝柠檬水的": see values._added_beside
     if semantic.has_change_cue(turn.content):
         for fact in facts:
             if fact.key in _TASTES and fact.value and not fact.metadata.get("category"):
