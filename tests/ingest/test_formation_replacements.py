@@ -45,6 +45,13 @@ async def test_a_change_said_by_meaning_freezes_what_it_replaces(
     [
         ("Please reply in English.", "From now on reply in German please.", "english", "german"),
         ("请用英文回答我", "以后都用中文回复吧，英文看着累", "英文", "中文"),
+        (
+            "Can you answer me in French from now on?",
+            "Actually switch to German please.",
+            "french",
+            "german",
+        ),
+        ("我 prefer 用中文跟你聊", "算了还是 English 吧", "中文", "english"),
     ],
 )
 async def test_the_language_of_the_answers_changed_is_the_language_preferred(
@@ -56,7 +63,7 @@ async def test_the_language_of_the_answers_changed_is_the_language_preferred(
     assert await tenant.values("u", "language.preferred", "active", lower=True) == [new]
     assert await tenant.values("u", "language.preferred", "frozen", lower=True) == [old]
     rules = await tenant.values("u", "assistant.constraint", "active", lower=True)
-    assert len(rules) == 1 and new in rules[0]  # the reason ("英文看着累") is no rule
+    assert all(new in rule for rule in rules)  # the reason ("英文看着累") is no rule
 
 
 async def test_a_language_found_hard_is_no_language_of_the_users(tenant: TenantCtx) -> None:
@@ -92,7 +99,7 @@ async def test_a_drink_changed_still_replaces_the_drink(tenant: TenantCtx) -> No
     ("first", "then", "key", "old", "new"),
     [
         ("叫我 Amy 就行", "从现在开始叫我 Amelia 吧", "name.nickname", "amy", "amelia"),
-        ("I usually go to bed around 1am.", "new year new me, I'm in bed by 10:30 these days",
+        ("I go to bed around 1am.", "new year new me, I'm in bed by 10:30 these days",
          "schedule.habit", "go to bed around 1am", "in bed by 10:30"),
         ("I usually work out at lunch.", "switched my workouts to early mornings, lunch was too "
          "hectic", "schedule.habit", "work out at lunch", "workouts to early mornings"),
@@ -149,3 +156,9 @@ async def test_a_partner_parted_from_is_frozen(
     await tenant.say("u", "s1", then, at=T2)
     assert name not in await tenant.values("u", "family.member", "active", lower=True)
     assert await tenant.values("u", "family.member", "frozen", lower=True) == [name]
+
+
+async def test_a_thing_of_one_day_stays_an_event(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I go to the gym at 7 on Friday", at=T1)
+    assert await tenant.values("u", "schedule.habit", "active") == []
+    assert len(await tenant.values("u", "event", "active")) == 1

@@ -949,6 +949,17 @@ _HABITUAL = re.compile(
     re.I,
 )
 
+# ... or a thing of every day said at a clock time with no day ("I go to bed around 1am",
+# "I wake up at 6"), not on one day ("tonight", "tomorrow", "on Friday")
+_DAILY_EN = re.compile(
+    r"^(?:I|we) (?:(?:go to (?:bed|sleep|the gym|work)|wake up|get up|sleep|work out|run|jog"
+    r"|swim|walk|meditate|eat (?:breakfast|lunch|dinner)|start work|finish work|leave work))\b",
+    re.I,
+)
+_ONE_DAY = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|this|next|last|on)\b|\d{1,2}/\d{1,2}", re.I
+)
+
 
 def event(key: str) -> Builder:
     """A dated happening (``event``) or an intention (``plan``); type event, ``valid_from`` the
@@ -963,11 +974,13 @@ def event(key: str) -> Builder:
                 return None
             if semantic.reframed(key, clause.text) == "work":
                 return None  # "I'm starting at Kaiser on Monday": a new job (``_semantic``)
-            if _HABITUAL.search(clause.text) and not _INTENT.search(clause.text):
+            daily = _DAILY_EN.match(clause.text) and not _ONE_DAY.search(clause.text)
+            if (_HABITUAL.search(clause.text) or daily) and not _INTENT.search(clause.text):
                 # "I'm in bed by 10:30 these days": a time kept every day is a routine
                 habit = _norm(clause.text, "schedule.habit")
                 if len(habit) >= 2:
-                    return [_fact(state, clause, "schedule.habit", habit, clause.raw.strip())]
+                    said = clause.raw.strip().rstrip(".。!！")
+                    return [_fact(state, clause, "schedule.habit", habit, said)]
         content = _content(clause)
         value = clause.text
         if date is not None:
@@ -2123,6 +2136,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     _added_duties(turn, facts)
     _duties(turn, facts)
     facts += _implied(turn, facts)
+    facts += _answer_language(turn, facts)
     _change_cues(turn, facts)
     # "我其实不吃素", "I don't eat vegan": a diet not followed is no food avoided
     facts = [
@@ -2633,24 +2647,6 @@ def _implied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     out: list[ExtractedFact] = []
     keys = {f.key for f in facts}
     for fact in facts:
-        if fact.key == "assistant.constraint" and "language.preferred" not in keys:
-            said = _ANSWER_LANGUAGE.search(fact.value or fact.content)
-            if said and not semantic.is_negated(fact.value or fact.content):
-                lang = said.group("x") or said.group("y")
-                out.append(
-                    ExtractedFact(
-                        type="preference",
-                        content=semantic.describe("language.preferred", lang, _lang(lang) == "zh"),
-                        key="language.preferred",
-                        value=_norm(lang, "language.preferred"),
-                        message_ids=list(fact.message_ids),
-                        metadata={"formed_by": "answer_language"}
-                        # "from now on reply in Spanish": the language of the answers changed
-                        | ({"replaces": True} if semantic.rule_changed(turn.content) else {}),
-                    )
-                )
-                keys.add("language.preferred")
-            continue
         if fact.key == "preference.likes" and fact.value:
             m = _USING.match(fact.value.strip()) or _LIKE_USING.search(fact.content)
             if m and "tech.preferred" not in keys:
@@ -2688,10 +2684,52 @@ def _implied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
 _ANSWER_LANGUAGE = re.compile(
     rf"\b(?:reply|answer|respond|write|talk|speak|chat)\w*(?: (?:to |with )?me)?"
     rf" (?:only |always |just )?in (?P<x>{_LANGS_EN})\b"
+    rf"|\bswitch(?:ing)? (?:back |over )?to (?P<z>{_LANGS_EN})\b"
     rf"|^(?:请|麻烦|都|全|只|一律|还是|以后|今后|改)*用(?P<y>{_LANGS_ZH})"
-    rf"(?:来|跟我|和我|给我)?(?:回答|回复|回|答|写|聊|交流|沟通|说)",
+    rf"(?:来|跟我|和我|给我)?(?:回答|回复|回|答|写|聊|交流|沟通|说)"
+    rf"|(?:还是|改成|换成)\s*(?P<w>{_LANGS_ZH}|{_LANGS_EN})\s*吧",
     re.I,
 )
+
+
+def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """The language a request for the answers names ("reply in Spanish", "Can you answer me in
+    French from now on?", "switch to German please", "用中文回复", "还是 English 吧") is the
+    language the user prefers; when the turn says the rule changed ("from now on", "以后",
+    "还是") it replaces the other languages. A language the turn states already takes the
+    change instead of being formed twice."""
+    changed = semantic.rule_changed(turn.content)
+    out: list[ExtractedFact] = []
+    for sentence in split_clauses(turn.content):
+        if semantic.is_hypothetical(sentence[0]):
+            continue
+        for raw in sentence:
+            said = _ANSWER_LANGUAGE.search(raw)
+            if said is None or semantic.is_negated(raw):
+                continue
+            value = _norm(next(g for g in said.groups() if g), "language.preferred")
+            same = [
+                f
+                for f in [*facts, *out]
+                if f.key == "language.preferred" and (f.value or "").lower() == value.lower()
+            ]
+            for f in same:
+                f.metadata["replaces"] = f.metadata.get("replaces") or changed
+            if same:
+                continue
+            out.append(
+                ExtractedFact(
+                    type="preference",
+                    content=semantic.describe("language.preferred", value, _lang(value) == "zh"),
+                    key="language.preferred",
+                    value=value,
+                    message_ids=[turn.message_id],
+                    metadata={"formed_by": "answer_language"}
+                    | ({"replaces": True} if changed else {}),
+                )
+            )
+    return out
+
 
 _PLACE_KEYS = frozenset(("residence.city", "hometown"))
 _WORK_KEYS = frozenset(("work.employer", "work.role", "work.location"))
