@@ -162,3 +162,15 @@ async def test_a_thing_of_one_day_stays_an_event(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I go to the gym at 7 on Friday", at=T1)
     assert await tenant.values("u", "schedule.habit", "active") == []
     assert len(await tenant.values("u", "event", "active")) == 1
+
+
+async def test_a_language_the_user_speaks_stays_beside_a_new_language_of_the_answers(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "I speak French.", at=T1)
+    await tenant.say("u", "s1", "From now on reply in English please.", at=T2)
+    assert await tenant.values("u", "language.preferred", "active", lower=True) == [
+        "english",
+        "french",
+    ]
+    assert await tenant.values("u", "language.preferred", "frozen") == []

@@ -2685,20 +2685,23 @@ _ANSWER_LANGUAGE = re.compile(
     rf"\b(?:reply|answer|respond|write|talk|speak|chat)\w*(?: (?:to |with )?me)?"
     rf" (?:only |always |just )?in (?P<x>{_LANGS_EN})\b"
     rf"|\bswitch(?:ing)? (?:back |over )?to (?P<z>{_LANGS_EN})\b"
-    rf"|^(?:请|麻烦|都|全|只|一律|还是|以后|今后|改)*用(?P<y>{_LANGS_ZH})"
-    rf"(?:来|跟我|和我|给我)?(?:回答|回复|回|答|写|聊|交流|沟通|说)"
+    rf"|(?:^|[请麻烦都全只律还是以后今改]|prefer\s*)用\s*(?P<y>{_LANGS_ZH})"
+    rf"\s*(?:来|跟我|和我|给我|跟你|和你)?(?:回答|回复|回|答|写|聊|交流|沟通|说)"
     rf"|(?:还是|改成|换成)\s*(?P<w>{_LANGS_ZH}|{_LANGS_EN})\s*吧",
     re.I,
 )
 
 
+_ANSWERS = "answer_language"
+
+
 def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """The language a request for the answers names ("reply in Spanish", "Can you answer me in
     French from now on?", "switch to German please", "用中文回复", "还是 English 吧") is the
-    language the user prefers; when the turn says the rule changed ("from now on", "以后",
-    "还是") it replaces the other languages. A language the turn states already takes the
-    change instead of being formed twice."""
-    changed = semantic.rule_changed(turn.content)
+    language the user prefers, of the category ``answer_language``: a later one replaces the
+    language an earlier request named, not the languages the user speaks ("I speak French"
+    stays beside "from now on reply in English"). A language the turn states already takes
+    the category instead of being formed twice."""
     out: list[ExtractedFact] = []
     for sentence in split_clauses(turn.content):
         if semantic.is_hypothetical(sentence[0]):
@@ -2714,7 +2717,7 @@ def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
                 if f.key == "language.preferred" and (f.value or "").lower() == value.lower()
             ]
             for f in same:
-                f.metadata["replaces"] = f.metadata.get("replaces") or changed
+                f.metadata["category"] = _ANSWERS
             if same:
                 continue
             out.append(
@@ -2724,8 +2727,7 @@ def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
                     key="language.preferred",
                     value=value,
                     message_ids=[turn.message_id],
-                    metadata={"formed_by": "answer_language"}
-                    | ({"replaces": True} if changed else {}),
+                    metadata={"formed_by": "answer_language", "category": _ANSWERS},
                 )
             )
     return out
