@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
@@ -84,6 +85,7 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
         await _widen_retracts(repo, cand)
     await moved_from(repo, cand)
     await _duty_beside_role(repo, cand)
+    await _added_beside(repo, cand)
     if cand.type == "constraint" and cand.key == "assistant.constraint":
         await _replaced_rules(repo, cand)
     if cand.key is None or cand.value is None or cand.type == "constraint":
@@ -462,6 +464,7 @@ _NAMED_BY_RETRACTION = (
 # the rest of the words name it
 _KIND_WORDS = frozenset(("trip", "plan", "plans", "thing", "idea", "one", "stuff", "project"))
 _WORD = re.compile(r"[a-z0-9]+")
+_NAME_SUFFIXES = ("db", "sql", "ql", "js")
 
 
 def _stem(word: str) -> str:
@@ -479,6 +482,10 @@ def _names(part: str, whole: str) -> bool:
         stems = {_stem(w) for w in words}
         # a plural names the thing too: "thrillers" is a word of "thriller novels"
         if len(p) >= 3 and (p in words or _stem(p) in stems):
+            return True
+        # a name said without its technical suffix: "Mongo" names "MongoDB", "Postgres"
+        # "PostgreSQL", "Vue" "Vue.js" (never "Java" "JavaScript")
+        if len(p) >= 3 and any(w == p + x for x in _NAME_SUFFIXES):
             return True
         # "Japan trip" names "Japan in April": its words but the kind of thing (only then: "New
         # York" given up is not "New York pizza")
@@ -506,6 +513,26 @@ async def _duty_beside_role(repo: MemoryStore, cand: Candidate) -> None:
     if any(o.value is not None and normalize_value(o.value) != mine for o in olds):
         cand.key, cand.value = None, None
         cand.metadata["added_duty"] = True
+
+
+# single-valued keys of a taste, and the multi-valued key a second value said as an add-on
+# ("也挺爱喝柠檬水的", "I also like a good stout") stands under beside the first
+_ADDED_BESIDE = {"preference.drink": "preference.likes"}
+
+
+async def _added_beside(repo: MemoryStore, cand: Candidate) -> None:
+    """A value of a single-valued taste said as an add-on (``metadata["added_on"]``: "also",
+    "too", "也", "还", with no word of change) replaces nothing: beside an active value of
+    another value it is kept under the multi-valued key of likings, so the first stays."""
+    if not (cand.metadata or {}).pop("added_on", None):
+        return
+    beside = _ADDED_BESIDE.get(cand.key or "")
+    if beside is None or cand.is_correction or cand.value is None or cand.retracts:
+        return
+    olds = await repo.active_with_keys([cand.key or ""], cand.scope, cand.scope_id)
+    mine = normalize_value(cand.value)
+    if any(o.value is not None and normalize_value(o.value) != mine for o in olds):
+        cand.key = beside
 
 
 def _doer(word: str) -> str:
@@ -778,7 +805,7 @@ _TIME_TEXT = (
     "jan feb mar apr may jun jul aug sep oct nov dec o'clock i'm i've i'll i'd we're we've "
     "you your our ours she her his him they them their it's its not but also too very really "
     "some any all one two three four five six seven eight nine ten eleven twelve there here "
-    "what when where which who how"
+    "what when where which who how early earlier late later"
 )
 _TIME_WORDS = frozenset(_TIME_TEXT.split())
 # characters that say when, how often or that something moved, or tie a sentence together
@@ -819,11 +846,20 @@ def _holds(part: str, whole: str) -> bool:
     return len(p) >= 3 and _word_run(part, whole)
 
 
+def _joined(text: str) -> set[str]:
+    """Two Latin words written as one ("work out" → "workout", "check up" → "checkup"), so a
+    thing said as a compound ("my workouts") is the thing said in two words."""
+    words = re.findall(r"[a-z]+", unicodedata.normalize("NFKC", text).lower())
+    return {_stem(a + b) for a, b in itertools.pairwise(words)}
+
+
 def _same_thing(words: set[str], olds: list[Memory]) -> list[Memory]:
     """The memories of ``olds`` that share the most of ``words``, when that is more than half
     of them ("moved dinner to Saturday" → "dinner with Priya"; "dinner with Mia" is not "dinner
     with Sam")."""
-    shared = {old.id: len(words & activity_words(_said(old))) for old in olds}
+    shared = {
+        old.id: len(words & (activity_words(_said(old)) | _joined(_said(old)))) for old in olds
+    }
     best = max(shared.values(), default=0)
     if not best or best * 2 <= len(words):
         return []

@@ -127,14 +127,14 @@ async def test_several_pets_named_at_once_are_one_name_each(
     [
         ("请用英文回答我", "英文"),
         ("回答我的时候用英文", "英文"),
-        ("Please reply in Spanish", "Spanish"),
+        ("Please reply in Spanish", "spanish"),
     ],
 )
 async def test_a_language_to_answer_in_is_the_preferred_language(
     tenant: TenantCtx, said: str, language: str
 ) -> None:
     await tenant.say("u", "s1", said, at=T1)
-    assert await tenant.values("u", "language.preferred") == [language]
+    assert await tenant.values("u", "language.preferred", lower=True) == [language]
     assert len(await tenant.values("u", "assistant.constraint")) == 1
 
 

@@ -290,7 +290,13 @@ _NAMED_KEYS = frozenset(
 _VALUE_TAIL_EN = re.compile(
     r"\s+(?:because|since|so that|which|who|while|although|though|cause|cuz|but)\b.*$", re.I
 )
-_PLACE_TAIL_EN = re.compile(r"\s+with\s+(?:my|our|his|her|their|the)\b.*$", re.I)
+# ... and why or when the user went there ("Seattle for a job at Amazon", "Austin to be near
+# my sister", "Boise in the spring")
+_PLACE_TAIL_EN = re.compile(
+    r"\s+(?:with\s+(?:my|our|his|her|their|the)|for|to (?:be|join|work|study|live|take)|after"
+    r"|in the (?:spring|summer|fall|autumn|winter))\b.*$",
+    re.I,
+)
 _FREE_TEXT_KEYS = frozenset(("schedule.habit", "assistant.constraint", "event", "plan"))
 
 
@@ -1019,6 +1025,25 @@ _INTENT = re.compile(
 )
 
 
+# a time kept habitually, not once
+_HABITUAL = re.compile(
+    r"\b(?:these days|nowadays|every (?:night|day|morning|evening|weekday)|most (?:nights|days"
+    r"|mornings|evenings)|usually|normally|generally)\b|每天|每晚|每周|平时|通常|一般都",
+    re.I,
+)
+
+# ... or a thing of every day said at a clock time with no day ("I go to bed around 1am",
+# "I wake up at 6"), not on one day ("tonight", "tomorrow", "on Friday")
+_DAILY_EN = re.compile(
+    r"^(?:I|we) (?:(?:go to (?:bed|sleep|the gym|work)|wake up|get up|sleep|work out|run|jog"
+    r"|swim|walk|meditate|eat (?:breakfast|lunch|dinner)|start work|finish work|leave work))\b",
+    re.I,
+)
+_ONE_DAY = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|this|next|last|on)\b|\d{1,2}/\d{1,2}", re.I
+)
+
+
 def event(key: str) -> Builder:
     """A dated happening (``event``) or an intention (``plan``); type event, ``valid_from`` the
     resolved date, ``valid_to`` the end of that period."""
@@ -1032,6 +1057,13 @@ def event(key: str) -> Builder:
                 return None
             if semantic.reframed(key, clause.text) == "work":
                 return None  # "I'm starting at Kaiser on Monday": a new job (``_semantic``)
+            daily = _DAILY_EN.match(clause.text) and not _ONE_DAY.search(clause.text)
+            if (_HABITUAL.search(clause.text) or daily) and not _INTENT.search(clause.text):
+                # "I'm in bed by 10:30 these days": a time kept every day is a routine
+                habit = _norm(clause.text, "schedule.habit")
+                if len(habit) >= 2:
+                    said = clause.raw.strip().rstrip(".。!！")
+                    return [_fact(state, clause, "schedule.habit", habit, said)]
         content = _content(clause)
         value = clause.text
         if date is not None:
@@ -1232,7 +1264,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "name",
         "zh",
-        r"^(?:以后)?(?:你)?(?:就|可以|都)*(?:叫|喊|称呼)我\s*(?P<v>[^\s，,]{1,8}?)\s*(?:就行|就好|就可以|吧|好了)?$",
+        # from a time on: "以后", "从现在开始", "今后", "还是" (a name changed)
+        r"^(?:以后|今后|往后|从现在(?:起|开始)?|从今天(?:起|开始)|还是|那)?(?:你们?)?(?:就|可以|都|改)*"
+        r"(?:叫|喊|称呼)我\s*(?P<v>[^\s，,]{1,8}?)\s*(?:就行|就好|就可以|吧|好了)?$",
         simple("name.nickname", "希望被称为{v}"),
     ),
     (
@@ -2235,12 +2269,28 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             or (f.key in _THING_KEYS and f.value and semantic.names_nothing(f.value))
         )
     ]
+    # "搬去 Singapore 了，公司外派": the place moved to is no employer; "moved for my partner's
+    # job": another's job is no work of the user's
+    places = {f.value.lower() for f in facts if f.key in _PLACE_KEYS and f.value}
+    facts = [
+        f
+        for f in facts
+        if not (f.key == "work.employer" and (f.value or "").lower() in places)
+        and not (f.key in _WORK_KEYS and _OTHERS_JOB.search(f.content))
+    ]
+    # "英文我看着累": a language the user finds hard is no language or rule of theirs
+    facts = [
+        f
+        for f in facts
+        if not (_LANGUAGE_HARD.match(f.content) or _LANGUAGE_HARD.match(f.value or ""))
+    ]
     facts = _not_now(facts)
     facts = _not_tools(facts)
     facts = _rules_requested(facts)
     _added_duties(turn, facts)
     _duties(turn, facts)
     facts += _implied(turn, facts)
+    facts += _answer_language(turn, facts)
     _change_cues(turn, facts)
     # "我其实不吃素", "I don't eat vegan": a diet not followed is no food avoided
     facts = [
@@ -2253,7 +2303,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts += _withdrawal(turn, facts)
     facts = _job_left(turn, facts)
     facts = _taken_back(turn, facts)
-    facts = _reply_language(_one_per_name(_pet_named(facts), turn.content))
+    facts = _surname_dropped(_one_per_name(_pet_named(facts), turn.content))
     for f in facts:
         if f.key == "diet.avoid" and not f.value and any(map(semantic.names_diet, f.retracts)):
             # "不再吃素了" gives up the diet (stored as 素食, "吃素"), no avoided food
@@ -2291,23 +2341,10 @@ def _pet_name(raw: str, state: _State) -> list[ExtractedFact] | None:
     return None
 
 
-_REPLY_IN = re.compile(
-    rf"用(?P<zh>{_LANGS_ZH})(?:来|和我|跟我|给我|同我)?(?:回答|回复|回|说|聊|交流|沟通|写)"
-    rf"|(?:回答|回复)[^，,。]{{0,6}}用(?P<zh2>{_LANGS_ZH})"
-    rf"|\b(?:reply|answer|respond|talk|speak|write|chat)\b(?: to me| with me| me)? in"
-    rf" (?P<en>{_LANGS_EN})\b",
-    re.I,
-)
-
-
-def _reply_language(facts: list[ExtractedFact]) -> list[ExtractedFact]:
-    """A surname said before the whole name is dropped ("我姓刘，叫刘思远"). A standing
-    rule to answer in a language ("请用英文回答我", "reply in Spanish") also says which
-    language the user prefers (``language.preferred``, ``metadata["category"] = "reply"``),
-    unless the turn says so."""
+def _surname_dropped(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A surname said before the whole name is no name of its own ("我姓刘，叫刘思远")."""
     named = [f.value for f in facts if f.key == "name.full" and f.value]
-    # "我姓刘，叫刘思远": the surname is part of the name, not a name of its own
-    facts = [
+    return [
         f
         for f in facts
         if not (
@@ -2316,31 +2353,6 @@ def _reply_language(facts: list[ExtractedFact]) -> list[ExtractedFact]:
             and any(n != f.value and n.startswith(f.value) for n in named)
         )
     ]
-    if any(f.key == "language.preferred" for f in facts):
-        return facts
-    out = list(facts)
-    for f in facts:
-        if f.key != "assistant.constraint" or not (m := _REPLY_IN.search(f.content)):
-            continue
-        if re.search(r"别|不要|不用|不许|\b(?:don'?t|do not|never|no|stop)\b", f.content, re.I):
-            continue  # "别用英文回答我": a language not to use
-        zh = m.group("zh") or m.group("zh2")
-        lang = zh or m.group("en").capitalize()
-        content = f"希望用{lang}交流" if zh else f"prefers {lang}"
-        out.append(
-            dataclasses.replace(
-                f,
-                type="preference",
-                key="language.preferred",
-                value=lang,
-                content=content,
-                # one language to answer in: a new one replaces the last (values.resolve),
-                # never a language the user speaks
-                retracts=[],
-                metadata={"category": "reply"},
-            )
-        )
-    return out
 
 
 def _one_per_name(facts: list[ExtractedFact], text: str) -> list[ExtractedFact]:
@@ -2863,6 +2875,73 @@ def _implied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return out
 
 
+# a rule for the language of the answers ("reply in Spanish", "用中文回复"): the language the
+# user prefers, which a later rule of another language replaces
+_ANSWER_LANGUAGE = re.compile(
+    rf"\b(?:reply|answer|respond|write|talk|speak|chat)\w*(?: (?:to |with )?me)?"
+    rf" (?:only |always |just )?in (?P<x>{_LANGS_EN})\b"
+    rf"|\bswitch(?:ing)? (?:back |over )?to (?P<z>{_LANGS_EN})\b"
+    rf"|(?:^|[请麻烦都全只律还是以后今改]|prefer\s*)用\s*(?P<y>{_LANGS_ZH})"
+    rf"\s*(?:来|跟我|和我|给我|跟你|和你)?(?:回答|回复|回|答|写|聊|交流|沟通|说)"
+    rf"|(?:还是|改成|换成)\s*(?P<w>{_LANGS_ZH}|{_LANGS_EN})\s*吧"
+    rf"|(?:回答|回复)[^，,。]{{0,6}}用(?P<v>{_LANGS_ZH})",  # "回答我的时候用英文"
+    re.I,
+)
+
+
+_ANSWERS = "answer_language"
+
+
+def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """The language a request for the answers names ("reply in Spanish", "Can you answer me in
+    French from now on?", "switch to German please", "用中文回复", "还是 English 吧") is the
+    language the user prefers, of the category ``answer_language``: a later one replaces the
+    language an earlier request named, not the languages the user speaks ("I speak French"
+    stays beside "from now on reply in English"). A language the turn states already takes
+    the category instead of being formed twice."""
+    out: list[ExtractedFact] = []
+    for sentence in split_clauses(turn.content):
+        if semantic.is_hypothetical(sentence[0]):
+            continue
+        for raw in sentence:
+            said = _ANSWER_LANGUAGE.search(raw)
+            if said is None or semantic.is_negated(raw):
+                continue
+            value = _norm(next(g for g in said.groups() if g), "language.preferred")
+            same = [
+                f
+                for f in [*facts, *out]
+                if f.key == "language.preferred" and (f.value or "").lower() == value.lower()
+            ]
+            for f in same:
+                f.metadata["category"] = _ANSWERS
+            if same:
+                continue
+            out.append(
+                ExtractedFact(
+                    type="preference",
+                    content=semantic.describe("language.preferred", value, _lang(value) == "zh"),
+                    key="language.preferred",
+                    value=value,
+                    message_ids=[turn.message_id],
+                    metadata={"formed_by": "answer_language", "category": _ANSWERS},
+                )
+            )
+    return out
+
+
+_PLACE_KEYS = frozenset(("residence.city", "hometown"))
+_WORK_KEYS = frozenset(("work.employer", "work.role", "work.location"))
+_OTHERS_JOB = re.compile(
+    r"\b(?:my|our|his|her|their) (?!(?:own|company|firm|team|employer|boss)\b)[a-z]+'s"
+    r" (?:new )?(?:job|work|company|office|career)\b"
+    r"|(?:老公|老婆|丈夫|妻子|男朋友|女朋友|爱人|对象|先生|太太|爸|妈)(?:的)?(?:新)?(?:工作|公司|单位)",
+    re.I,
+)
+_LANGUAGE_HARD = re.compile(
+    rf"^(?:{_LANGS_ZH})(?:我|的)?(?:看着|看起来|读着|读起来|听着|听起来)?(?:太|有点|好|很)?"
+    rf"(?:累|费劲|吃力|难懂|头疼)"
+)
 _WORKPLACE_KEYS = frozenset(("work.employer", "work.location"))
 
 
@@ -3048,6 +3127,8 @@ def _semantic(
                 continue
             if value is not None and any(t in value.lower() for t in tired):
                 continue  # "green tea got boring": only given up (see _change_cues)
+            if key in _HEALTH_KEYS and semantic.ends(clause.raw):
+                continue  # "my wrist has fully healed": an ending (_ended), no new state
             inside = [q for q in quit_values if value is not None and q in value.lower()]
             if inside and family in ("drink", "avoid", "likes"):
                 value = inside[0]
@@ -3100,6 +3181,8 @@ def _semantic(
     return out
 
 
+_HEALTH_KEYS = frozenset(("health.condition", "health.allergy"))
+
 # multi-valued keys where "switched to X" means X replaces what the user had
 _SWITCHABLE = frozenset(("tech.preferred", "language.preferred"))
 
@@ -3131,6 +3214,10 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
         for fact in facts:
             if fact.key in _RENEWABLE and fact.value:
                 fact.metadata["replaces"] = True  # "new number: …": the old one is gone
+    if semantic.is_additive(turn.content) and not semantic.has_change_cue(turn.content):
+        for fact in facts:
+            if fact.key == "preference.drink" and fact.value and not fact.retracts:
+                fact.metadata["added_on"] = True  # "也挺爱喝柠檬水的": see values._added_beside
     if semantic.has_change_cue(turn.content):
         for fact in facts:
             if fact.key in _TASTES and fact.value and not fact.metadata.get("category"):

@@ -548,7 +548,7 @@ _QUIT_EN = re.compile(
     r"|no longer \w+|off|instead of|switched from|moved (?:away )?from"
     r"|done with|over(?!\s+(?:at|in|here|there|by)\b)|(?:gone|went|gotten|got) off"
     r"|lost interest in|moved out of)"
-    r"\s+(?:(?:drinking|eating|using|having|doing|playing|writing|coding in"
+    r"\s+(?:(?:drinking|eating|using|having|doing|playing|writing|coding in|being"
     r"|working (?:at|for)|with|the|my|a|an|in|at|for|from|to)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
     r"(?=$|[,;!]|(?<!\bSt)(?<!\bMt)(?<!\bDr)\.|\s+(?:and|but|so|because|since|for|in|last|this|it'?s|i'?m|now|anymore|any"
     r" more|these days|too|to)\b)",
@@ -600,7 +600,10 @@ _LIFTED = re.compile(
     r"|\b(?P<d>[\w -]{2,30}?)(?:'s| is) (?:fine|ok|okay) (?:for me )?again\b"
     # ... or has it again, said with a word of change ("I eat pork now", "现在猪肉也吃了")
     r"|\bI (?:eat|drink|have) (?P<e>[\w' -]{2,30}?) (?<!\bfor )(?:now|again|these days)\b"
-    r"|(?P<f>[^，,。！!\s]{1,8}?)(?:我)?(?:现在|已经|又|也)+(?:吃|喝)了",
+    r"|(?P<f>[^，,。！!\s]{1,8}?)(?:我)?(?:现在|已经|又|也)+(?:吃|喝)了"
+    # ... or is fine with it after all ("turns out I'm fine with gluten after all")
+    r"|\b(?:I'?m|I am) (?:totally |completely |actually )?(?:fine|ok|okay) with"
+    r" (?P<g>[\w' -]{2,30}?)(?: after all| again| now)\b",
     re.I,
 )
 _LIFT_LEAD = re.compile(r"^(?:其实|不过|但是|现在|已经|我|也|又)+")
@@ -609,16 +612,20 @@ _ENDED_EN = re.compile(
     r"|\bmy\s+(?P<b>[\w -]{2,30}?)(?:'s|\s+is|\s+are)\s+(?:basically\s+|completely\s+|totally\s+"
     r"|pretty much\s+|all\s+)?(?:back to normal|gone|cured|fine now)"
     r"|\b(?P<c>[A-Z][\w'-]+)\s+(?:passed away|died|is gone)"
+    r"|\b(?i:lost|re-?homed?|had to re-?home|gave away)\s+(?P<g>[A-Z][\w'-]+)\b(?!\s+[A-Z])"
+    # a partner parted from ("broke up with Emma", "split up with Dan", "divorced Sam")
+    r"|\b(?i:broke up with|split up with|separated from|divorced)\s+(?P<i>[A-Z][\w'-]+)\b"
     # a thing that ended: sold, put down, called off, cleared up
     r"|\b(?i:sold|got rid of|gave away|cancel(?:l)?ed|called off|put down)\s+(?i:the|my|our)\s+"
     r"(?P<d>[\w' -]{2,30}?)(?=$|[,.;!]|\s+(?:and|so|but|last|this|yesterday)\b)"
     r"|\b(?:had to )?put (?P<e>[A-Z][\w'-]+) down\b"
     r"|(?:^|[,;.!]\s*|\b(?:the|my|our)\s+)(?P<f>[\w'-]+(?: [\w'-]+)?)(?:'s| is| has| was)\s+"
-    r"(?:completely |totally |finally |all )?(?:off|cancel(?:l)?ed|called off|cleared up|gone away"
-    r"|healed|cured)\b"
+    r"(?:completely |totally |finally |fully |all )?(?:off|cancel(?:l)?ed|called off|cleared up"
+    r"|gone away|healed|cured)\b"
 )
 # a thing that ended, in Chinese: "MySQL 已经下线", "考研不考了", "日本之行取消了"
 _ENDED_ZH = re.compile(
+    r"(?:和|跟|与)(?P<c>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:已经)?(?:分手|离婚|分开)了|"
     r"(?P<a>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)\s*(?:的方案|那个方案|这个计划|计划)?\s*(?:已经|也|先|暂时|都)?"
     r"(?:(?:下线|取消)(?:了|掉了)?|(?:泡汤|黄|不要|卖|送人|停)了)"
     r"|(?P<b>(?P<h>[\u4e00-\u9fff])[\u4e00-\u9fff]{1,5}?)不(?P=h)了"
@@ -651,10 +658,13 @@ _WITHDRAWN_KEY = (
     (re.compile(r"\b(?:left|quit|job|work(?:ing)?)\b|离职|辞|上班|工作", re.I), "work.employer"),
     (re.compile(r"\bliv(?:e|ing)\b|住", re.I), "residence.city"),
     (re.compile(r"\b(?:like|love|into|fan)\b|喜欢|兴趣|吃腻", re.I), "preference.likes"),
-    (re.compile(r"normal|recovered|cured|治好|痊愈|康复", re.I), "health.condition"),
+    (re.compile(r"normal|recovered|cured|healed|治好|痊愈|康复", re.I), "health.condition"),
+    (re.compile(r"broke up|split up|separated|divorc|分手|离婚|分开", re.I), "family.member"),
     (
         re.compile(
-            r"passed away|died|put \w+ down|put down|去世|'s dog|'s cat|没养|\bnot mine\b", re.I
+            r"passed away|died|put \w+ down|put down|(?-i:\blost [A-Z])|re-?hom|gave away|去世"
+            r"|'s dog|'s cat|没养|\bnot mine\b",
+            re.I,
         ),
         "pets.name",
     ),
@@ -707,7 +717,8 @@ _MOVED = re.compile(
 )
 # one more routine or appointment beside the others, not in their place
 _ADDED_ON = re.compile(
-    r"\b(?:also|too|as well|another|in addition|besides|plus|on top of)\b"
+    # "too" adds at a clause's end ("I swim too"), not before a word ("mornings are too cold")
+    r"\b(?:also|too(?=\s*(?:[,.!?;)]|$))|as well|another|in addition|besides|plus|on top of)\b"
     r"|还(?!是)|另外|也|又|再加|同时|以及|除了",
     re.I,
 )
@@ -764,7 +775,8 @@ _NEGATED_BEFORE = re.compile(
 )
 _COPULA_BEFORE = re.compile(
     r"\b(?:i'?m|am|i've been|been|be|stay(?:ing|ed)?)\s+$"
-    r"|\b(?:migrat|mov|switch|port|transition)\w*\s+(?:(?:everything|all|it|us|them|the \w+)\s+)?$",
+    r"|\b(?:migrat|mov|switch|port|transition)\w*\s+"
+    r"(?:(?:everything|all|it|us|them|(?:the|our|my) \w+)\s+)?$",
     re.I,
 )
 
@@ -976,7 +988,7 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
     for m in _ENDED_ZH.finditer(text):
         found.extend(
             re.sub(r"^(?:我们的|我家的?|我的|的)", "", _LIFT_LEAD.sub("", g))
-            for g in (m.group("a"), m.group("b"))
+            for g in (m.group("a"), m.group("b"), m.group("c"))
             if g
         )
     for m in _NOT_MINE.finditer(text):
@@ -1947,9 +1959,12 @@ _ROUTINE_ZH_DROP = re.compile(
     r"|(?<=[早午晚上下天末点后前])(?:会|要)(?=[\u4e00-\u9fff])(?!议|计|员)"
 )
 _ROUTINE_LEAD_EN = re.compile(
-    r"^(?:(?:i'?m|'?m|i am|i|we|usually|normally|generally|always|often|typically|tend to)\s+)+",
+    r"^(?:(?:i'?m|'?m|i am|i|we|usually|normally|generally|always|often|typically|tend to"
+    r"|now|these days|nowadays|(?:switched|moved|shifted|changed)(?: (?:my|our))?)\s+)+",
     re.I,
 )
+# "… these days": when it changed, not when it is done
+_ROUTINE_TAIL_EN = re.compile(r",?\s+(?:these days|nowadays|now|instead)$", re.I)
 _ROUTINE_TIME_FIRST_EN = re.compile(
     r"^(?P<t>(?:every|each|on|most|in the)\s+[\w ]+?)\s*,?\s+(?:i|we)\s+(?P<rest>.+)$", re.I
 )
@@ -1974,7 +1989,7 @@ def routine_value(value: str) -> str:
         ).strip()
     if m := _ROUTINE_TIME_FIRST_EN.match(text):
         text = f"{_ROUTINE_LEAD_EN.sub('', m.group('rest'))} {m.group('t')}"
-    return _ROUTINE_LEAD_EN.sub("", text).strip()
+    return _ROUTINE_TAIL_EN.sub("", _ROUTINE_LEAD_EN.sub("", text).strip())
 
 
 # when a clause's fact held: "used to", "before that", "以前", "住过" — no longer; "下个月要搬去",
