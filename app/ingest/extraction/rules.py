@@ -999,8 +999,11 @@ _OCCASION_ZH = re.compile(r"[早午晚]饭|[早午晚]餐|夜宵|今天|明天|�
 
 
 def _no_modal(value: str) -> bool:
-    """A modal is no allergen ("海鲜我一般不碰，会过敏": the food is in the clause before)."""
-    return not re.fullmatch(r"(?:也|都|就|还)?(?:会|容易|可能会?)", value)
+    """A modal is no allergen ("海鲜我一般不碰，会过敏": the food is in the clause before), nor
+    is a person ("是我女儿过敏": it is the daughter who is allergic)."""
+    return not re.fullmatch(r"(?:也|都|就|还)?(?:会|容易|可能会?)", value) and not re.match(
+        r"(?:其实|只有|就)?是?(?:我|你|他|她)", value
+    )
 
 
 def _not_occasion(value: str) -> bool:
@@ -1733,7 +1736,13 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         decision,
     ),
     ("decision", "en", r"^let'?s (?P<verb>go with|use|stick with) (?P<v>.+)$", decision),
-    ("plan", "zh", r"^(?:我|我们)?.{0,8}?(?:打算|计划|准备|考虑)(?P<v>.{2,})$", event("plan")),
+    # "我不打算换工作了": a plan denied is none
+    (
+        "plan",
+        "zh",
+        r"^(?:我|我们)?.{0,8}?(?<![不没别])(?:打算|计划|准备|考虑)(?P<v>.{2,})$",
+        event("plan"),
+    ),
     (
         "plan",
         "en",
@@ -2669,11 +2678,15 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     # what someone else gave up is theirs ("my son doesn't like broccoli anymore"); a rule for
     # the assistant gives up nothing of the user's ("you don't need to use bullet points
     # anymore")
+    clauses = [c for sentence in split_clauses(turn.content) for c in sentence]
+    # a thing said to be someone else's ("that was my sister's cat", "max isn't my dog") names
+    # what the user does not have, though the clause speaks of another
+    theirs = [q.lower() for c in clauses if semantic.not_mine(c) for q in semantic.quit_objects(c)]
     own = [
         c
-        for sentence in split_clauses(turn.content)
-        for c in sentence
-        if not semantic.someone_elses(c) and not any(r in c.lower() for r in rules_said)
+        for c in clauses
+        if (not semantic.someone_elses(c) or semantic.not_mine(c))
+        and not any(r in c.lower() for r in rules_said)
     ]
     quit_values = [q for c in own for q in semantic.quit_objects(c) if q.lower() not in covered]
     if not quit_values:
@@ -2682,7 +2695,9 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if key in _WITHDRAWN_BY_NAME:
         # an employer, a city, a school or a pet given up is a name: in English, capitalised
         # ("quit Hooli"), not a clause ("quit - your words motivate me")
-        quit_values = [v for v in quit_values if not _LATIN.match(v) or v[:1].isupper()]
+        quit_values = [
+            v for v in quit_values if not _LATIN.match(v) or v[:1].isupper() or v.lower() in theirs
+        ]
         if not quit_values:
             return []
     spec = key_spec(key)
