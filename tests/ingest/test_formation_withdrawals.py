@@ -117,3 +117,39 @@ async def test_an_allergy_that_is_the_daughter_s_is_no_allergen_of_the_user_s(
     await tenant.say("u", "s1", "其实我不对芒果过敏，是我女儿过敏", at=T2)
     assert await tenant.values("u", "health.allergy", "active") == []
     assert await tenant.values("u", "health.allergy", "frozen") == ["芒果"]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "key", "old"),
+    [
+        ("I have asthma", "I don't have asthma, my son does", "health.condition", "asthma"),
+        ("I have a dog named Rex", "I don't have a dog anymore", "pets.kind", "dog"),
+    ],
+)
+async def test_what_the_user_says_they_do_not_have_is_withdrawn(
+    tenant: TenantCtx, first: str, then: str, key: str, old: str
+) -> None:
+    await tenant.say("u", "s1", first, at=T1)
+    await tenant.say("u", "s1", then, at=T2)
+    assert await tenant.values("u", key, "active", lower=True) == []
+    assert await tenant.values("u", key, "frozen", lower=True) == [old]
+    # "my son does" says nothing of its own about the son
+    keyless = [m["content"] for m in await tenant.memories("u", status="active") if not m["key"]]
+    assert not any(c.strip().endswith("does") for c in keyless)
+
+
+@pytest.mark.parametrize(
+    ("said", "disliked"),
+    [
+        ("我对篮球一点兴趣都没有", "篮球"),
+        ("我对编程不太感兴趣", "编程"),
+        ("I don't like horror movies that much", "horror movies"),
+        ("honestly I'm not big on seafood tbh", "seafood"),
+    ],
+)
+async def test_no_interest_is_a_dislike_of_the_thing_alone(
+    tenant: TenantCtx, said: str, disliked: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "preference.dislikes", "active", lower=True) == [disliked]
+    assert await tenant.values("u", "preference.likes", "active") == []

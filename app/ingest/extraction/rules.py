@@ -132,8 +132,9 @@ _EN_FILLER = re.compile(
 )
 _ZH_TAIL = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯的~～\s]+$")
 _EN_TAIL = re.compile(
-    r"(?:\s+(?:anymore|any more|at all|whatsoever|too|as well|a lot|so much|very much|either"
-    r"|please|now|these days|right now|at the moment|lately|nowadays|for now))+$|[\s.!~]+$",
+    r"(?:\s+(?:anymore|any more|at all|whatsoever|too|as well|a lot|(?:so |very |that |too )?much"
+    r"|either|please|now|these days|right now|at the moment|lately|nowadays|for now|tbh"
+    r"|honestly|lol|haha))+$|[\s.!~]+$",
     re.I,
 )
 _MARKER_ZH = re.compile(
@@ -1687,6 +1688,15 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         simple("preference.dislikes", "{verb}{eat}{v}", split=True, check=_is_taste),
     ),
     (
+        # "我对篮球一点兴趣都没有", "对足球不太感兴趣": no interest is a dislike
+        "dislikes",
+        "zh",
+        _S + r"对(?P<v>[^，,。！!]{1,10}?)(?:一点|完全|根本|压根|丝毫|真的|也)?"
+        r"(?P<verb>兴趣都没有|兴趣也没有|(?:都|也)?没(?:什么|啥|有)?兴趣|(?:都|也)?不(?:太|怎么)?感兴趣)"
+        r"(?:了)?$",
+        simple("preference.dislikes", "对{v}{verb}", check=_is_taste),
+    ),
+    (
         "likes",
         "zh",
         r"^(?:我)?(?:现在|目前|如今)?最(?:喜欢|爱)的(?P<what>.{1,8}?)(?:是|就是)(?P<v>.+)$",
@@ -2750,6 +2760,15 @@ def _standing_about_them(clause: _Clause) -> bool:
     )
 
 
+# "…, my son does", "我老婆也是": a clause that only points back at what was said says nothing
+# of its own about the person
+_ELLIPTIC = re.compile(
+    r"^\W*(?:(?:and|but|so|it'?s|that'?s)\s+)?(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?\s+"
+    r"(?:does|did|do|is|was|has|had|too)(?:\s+(?:too|also|though|instead))?\W*$",
+    re.I,
+)
+
+
 def _member_content(relative: str, name: str | None, lang: Lang) -> str:
     """What a family member is, in words of its own (``"女儿叫小雨"``, ``"has a brother"``)."""
     if lang == "zh":
@@ -2772,7 +2791,12 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
     # text as the fact about them, which arbitration takes for a duplicate of it
     member = _content(clause) if naming else _member_content(relative, name, clause.lang)
     out = [_fact(state, clause, "family.member", name or relative, member)]
-    if not naming and not semantic.is_view(clause.raw) and _standing_about_them(clause):
+    if (
+        not naming
+        and not semantic.is_view(clause.raw)
+        and _standing_about_them(clause)
+        and not _ELLIPTIC.search(clause.raw)
+    ):
         out.append(
             ExtractedFact(
                 type="profile",  # a standing fact about a person

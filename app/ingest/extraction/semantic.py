@@ -607,7 +607,8 @@ _NOT_MINE = re.compile(
     r"(?:isn'?t|is not|wasn'?t|was not|was never)\s+(?:actually\s+|really\s+|even\s+)?(?:my|our)\s+"
     r"(?:dog|cat|pet|puppy|kitten|bird|rabbit|bunny|hamster|parrot|fish|son|daughter|kid|child"
     r"|brother|sister|wife|husband|partner|boyfriend|girlfriend|mom|dad|mother|father)\b"
-    r"|(?:^|[，,。！!\s])(?:其实)?(?![我你他她它这那])(?P<c>[\u4e00-\u9fff]{1,6}?)(?:其实)?是"
+    r"|(?:^|[，,。！!\s])(?:其实)?(?:[这那](?:只|条|个|匹|头))?(?![我你他她它这那])"
+    r"(?P<c>[\u4e00-\u9fff]{1,6}?)(?:其实)?是"
     r"(?:我)?(?:邻居|朋友|同事|室友|表[哥姐弟妹]|堂[哥姐弟妹]|亲戚|姐姐|哥哥|妹妹|弟弟|爸妈|父母)家?的"
     r"|(?:^|[，,。！!\s])(?:不对|不是|其实)?[，,]?(?![我你他她它这那])(?P<b>[\u4e00-\u9fff]{1,6}?)"
     r"(?:其实)?是我"
@@ -902,6 +903,12 @@ _DENIED_EN = re.compile(
     r"(?P<x>[^,.;!?—–()]{2,40})",
     re.I,
 )
+# "I don't have asthma, my son does", "I never had a cat": what the user says they do not have
+_DENIED_HAVE_EN = re.compile(
+    r"\bi\s+(?:actually\s+|really\s+)?(?:don'?t|do not|never)\s+(?:actually\s+|really\s+)?"
+    r"(?:have|had)\s+(?:(?:a|an|any)\s+)?(?P<x>[^,.;!?—–()]{2,40})",
+    re.I,
+)
 _DENIED_ZH = re.compile(r"我(?:其实|并|根本|压根)?(?:不是|没有|没)(?P<x>[^，,。.！!？?；;]{1,12})")
 
 
@@ -912,7 +919,9 @@ def denied(clause: str) -> list[str]:
         return []
     siblings = list(_SIBLINGS) if _ONLY_CHILD.search(clause) else []
     return siblings + [
-        m.group("x").strip() for m in (*_DENIED_EN.finditer(clause), *_DENIED_ZH.finditer(clause))
+        m.group("x").strip()
+        for pattern in (_DENIED_EN, _DENIED_HAVE_EN, _DENIED_ZH)
+        for m in pattern.finditer(clause)
     ]
 
 
