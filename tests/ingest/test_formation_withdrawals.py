@@ -153,3 +153,19 @@ async def test_no_interest_is_a_dislike_of_the_thing_alone(
     await tenant.say("u", "s1", said, at=T1)
     assert await tenant.values("u", "preference.dislikes", "active", lower=True) == [disliked]
     assert await tenant.values("u", "preference.likes", "active") == []
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        "that's wrong, it's raining here",  # of an answer, not of the user's words
+        "I didn't mean to be rude",
+        "never mind the weather, what should I cook?",  # names nothing the user said
+    ],
+)
+async def test_a_remark_that_takes_back_nothing_of_the_user_s_keeps_their_facts(
+    tenant: TenantCtx, then: str
+) -> None:
+    await tenant.say("u", "s1", "I live in Paris", at=T1)
+    await tenant.say("u", "s1", then, at=T2)
+    assert await tenant.values("u", "residence.city", "active") == ["Paris"]

@@ -906,7 +906,9 @@ _DENIED_EN = re.compile(
 # "I don't have asthma, my son does", "I never had a cat": what the user says they do not have
 _DENIED_HAVE_EN = re.compile(
     r"\bi\s+(?:actually\s+|really\s+)?(?:don'?t|do not|never)\s+(?:actually\s+|really\s+)?"
-    r"(?:have|had)\s+(?:(?:a|an|any)\s+)?(?P<x>[^,.;!?—–()]{2,40})",
+    r"(?:have|had)\s+(?:(?:a|an|any)\s+)?(?P<x>[\w'-]{2,}(?:\s+[\w'-]+)?)"
+    # a thing named, not a remark ("I don't have big plans anyway")
+    r"(?=\s*(?:[,.;!?—–()]|$|\s(?:any ?more|either|at all|though)\b))",
     re.I,
 )
 _DENIED_ZH = re.compile(r"我(?:其实|并|根本|压根)?(?:不是|没有|没)(?P<x>[^，,。.！!？?；;]{1,12})")
@@ -1055,7 +1057,9 @@ _TAKEN_BACK = re.compile(
     r"\b(?:i take (?:that|it) back|that was a lie|that'?s not true|that'?s not right|not true"
     r"|forget (?:what i (?:just )?said|that|i said that)|ignore (?:that|what i said)|scratch that"
     r"|i was wrong|my mistake|i misspoke|i was (?:typing|talking) (?:that )?(?:for|about)"
-    r"|i (?:never|didn'?t|did not) (?:say|said|mean)|that'?s (?:wrong|not correct|incorrect)"
+    r"|i (?:never|didn'?t|did not) (?:say|said)"
+    # "that's wrong" of the user's own words, not of an answer: a denial of theirs follows
+    r"|that'?s (?:wrong|not correct|incorrect)\W+(?=i\s*(?:'m|am|do|don'?t|never|didn'?t)\b)"
     r"|never ?mind (?:what i (?:just )?said|(?:about )?(?:the|my) \w+)"
     r"|(?:don'?t|do not) (?:save|remember|store|keep) (?:that|it|this))\b"
     r"|说错了|搞错了|弄错了|记错了|不对不对|当我没说|刚才(?:说|讲)的(?:不对|是)|我说的是"
