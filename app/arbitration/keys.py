@@ -57,7 +57,14 @@ CATALOGUE: dict[str, KeySpec] = dict(
         _spec("work.location", "single", "profile", "city the user works in"),
         _spec("education.school", "multi", "profile", "schools attended"),
         # tastes
-        _spec("preference.drink", "single", "preference", "the drink the user usually has"),
+        # a drink the user has is a liking: what they dislike or avoid contradicts it
+        _spec(
+            "preference.drink",
+            "single",
+            "preference",
+            "the drink the user usually has",
+            opposes=("preference.dislikes", "diet.avoid"),
+        ),
         _spec(
             "preference.likes",
             "multi",
@@ -70,14 +77,14 @@ CATALOGUE: dict[str, KeySpec] = dict(
             "multi",
             "preference",
             "things the user dislikes",
-            opposes=("preference.likes",),
+            opposes=("preference.likes", "preference.drink"),
         ),
         _spec(
             "diet.avoid",
             "multi",
             "preference",
             "food or drink the user does not or cannot have",
-            opposes=("preference.likes",),
+            opposes=("preference.likes", "preference.drink"),
         ),
         _spec("diet.style", "single", "preference", "vegetarian, vegan, halal, ..."),
         _spec("language.preferred", "multi", "preference", "languages the user speaks/prefers"),

@@ -62,6 +62,9 @@ PROMOTE_AFTER_SESSIONS = 2
 MAX_METADATA_BYTES = 16_384
 # what a withdrawal of a thing the user can have again ("I eat pork now", "现在能吃辣了") ends
 LIFTED_KEYS = ("diet.avoid", "preference.dislikes")
+# a place is a different fact under each of these keys: where the user is from is not where
+# they live or work, so a place withdrawn under one ("我不是杭州人，老家在湖南") leaves the others
+PLACE_KEYS = ("hometown", "residence.city", "work.location")
 
 _NUMBER = re.compile(r"(\d+(?:\.\d+)?)\s*([万千百亿kKmM]?)")
 _UNIT_FACTOR = {
@@ -341,6 +344,7 @@ class ArbitrationService:
                 and not said_now & set((m.origin or {}).get("message_ids") or [])
                 # what can be had again was avoided or disliked, not liked ("I eat pork now")
                 and (m.key in LIFTED_KEYS or not (cand.metadata or {}).get("lifted"))
+                and not (cand.key in PLACE_KEYS and m.key in PLACE_KEYS and m.key != cand.key)
             ]
             if spec is not None and spec.type == "constraint":
                 # a rule-like key ("not allergic to penicillin after all") withdraws its own
@@ -702,17 +706,22 @@ class ArbitrationService:
         """A record that only withdraws ("the Japan trip is off", "that was a lie, I don't use
         Vim") takes the key of what it withdrew when that is one key, so the key's history
         reads as the value followed by its withdrawal; it keeps no value, and its words are
-        the user's. Withdrawals of several keys stay keyless. A withdrawal keyed by the verb
+        the user's; of two keys of one family (a pet's name and kind), the first it named;
+        keyless memories beside them count for none. Withdrawals of several families stay
+        keyless. A withdrawal keyed by the verb
         that gave the value up ("gave up keto" → ``diet.avoid``) that withdrew a value of one
         other key of the same family ("keto" under ``diet.style``) takes that key."""
         if new.value is not None:
             return
         if new.key is not None and not (new.metadata_ or {}).get("retraction"):
             return
-        keys = {m.key for m in withdrawn}
-        if len(keys) != 1 or None in keys or new.key in keys:
+        # a keyless memory has no history of its own to file under ("son Leo started school"
+        # beside the son's name), and one thing seen under two keys of a family (a pet's name
+        # and kind) is filed under the key the withdrawal named first
+        keys = {m.key for m in withdrawn if m.key is not None}
+        if len({k.split(".")[0] for k in keys}) != 1 or new.key in keys:
             return
-        key = keys.pop() or ""
+        key = next(m.key for m in withdrawn if m.key is not None)
         if new.key is not None and key.split(".")[0] != new.key.split(".")[0]:
             return  # "don't use Jenkins" (tech) that froze a liking stays the tool's
         spec = key_spec(key)

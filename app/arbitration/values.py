@@ -421,7 +421,9 @@ def _taken_back(formed: list[Memory], said: str, topic: str | None) -> list[Memo
         return [
             m
             for m in formed
-            if (prefix and (m.key or "").startswith(prefix)) or _names(topic, m.content)
+            if (prefix and (m.key or "").startswith(prefix))
+            or _names(topic, m.content)
+            or _mentions(topic, m.content)  # "never mind the bullet points"
         ]
     return formed
 
@@ -706,7 +708,13 @@ async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:
         if old.value is not None
         and old.value != cand.value
         and any(
-            r and (_names(r, old.value) or (old.key == "work.role" and names_work(r, old.value)))
+            r
+            and (
+                _names(r, old.value)
+                # the same value spelled otherwise: "gluten free" withdraws "gluten-free"
+                or normalize_value(r) == normalize_value(old.value)
+                or (old.key == "work.role" and names_work(r, old.value))
+            )
             for r in cand.retracts
         )
     ]

@@ -170,8 +170,9 @@ _EN_FILLER = re.compile(
 )
 _ZH_TAIL = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯的~～\s]+$")
 _EN_TAIL = re.compile(
-    r"(?:\s+(?:anymore|any more|at all|whatsoever|too|as well|a lot|so much|very much|either"
-    r"|please|now|these days|right now|at the moment|lately|nowadays|for now))+$|[\s.!~]+$",
+    r"(?:\s+(?:anymore|any more|at all|whatsoever|too|as well|a lot|(?:so |very |that |too )?much"
+    r"|either|please|now|these days|right now|at the moment|lately|nowadays|for now|tbh"
+    r"|honestly|lol|haha))+$|[\s.!~]+$",
     re.I,
 )
 _MARKER_ZH = re.compile(
@@ -1114,8 +1115,11 @@ _OCCASION_ZH = re.compile(r"[早午晚]饭|[早午晚]餐|夜宵|今天|明天|�
 
 
 def _no_modal(value: str) -> bool:
-    """A modal is no allergen ("海鲜我一般不碰，会过敏": the food is in the clause before)."""
-    return not re.fullmatch(r"(?:也|都|就|还)?(?:会|容易|可能会?)", value)
+    """A modal is no allergen ("海鲜我一般不碰，会过敏": the food is in the clause before), nor
+    is a person ("是我女儿过敏": it is the daughter who is allergic)."""
+    return not re.fullmatch(r"(?:也|都|就|还)?(?:会|容易|可能会?)", value) and not re.match(
+        r"(?:其实|只有|就)?是?(?:我|你|他|她)", value
+    )
 
 
 def _not_occasion(value: str) -> bool:
@@ -1865,6 +1869,15 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         simple("preference.dislikes", "{verb}{eat}{v}", split=True, check=_is_taste),
     ),
     (
+        # "我对篮球一点兴趣都没有", "对足球不太感兴趣": no interest is a dislike
+        "dislikes",
+        "zh",
+        _S + r"对(?P<v>[^，,。！!]{1,10}?)(?:一点|完全|根本|压根|丝毫|真的|也)?"
+        r"(?P<verb>兴趣都没有|兴趣也没有|(?:都|也)?没(?:什么|啥|有)?兴趣|(?:都|也)?不(?:太|怎么)?感兴趣)"
+        r"(?:了)?$",
+        simple("preference.dislikes", "对{v}{verb}", check=_is_taste),
+    ),
+    (
         "likes",
         "zh",
         r"^(?:我)?(?:现在|目前|如今)?最(?:喜欢|爱)的(?P<what>.{1,8}?)(?:是|就是)(?P<v>.+)$",
@@ -1914,7 +1927,13 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         decision,
     ),
     ("decision", "en", r"^let'?s (?P<verb>go with|use|stick with) (?P<v>.+)$", decision),
-    ("plan", "zh", r"^(?:我|我们)?.{0,8}?(?:打算|计划|准备|考虑)(?P<v>.{2,})$", event("plan")),
+    # "我不打算换工作了": a plan denied is none
+    (
+        "plan",
+        "zh",
+        r"^(?:我|我们)?.{0,8}?(?<![不没别])(?:打算|计划|准备|考虑)(?P<v>.{2,})$",
+        event("plan"),
+    ),
     (
         "plan",
         "en",
@@ -2982,11 +3001,15 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     # what someone else gave up is theirs ("my son doesn't like broccoli anymore"); a rule for
     # the assistant gives up nothing of the user's ("you don't need to use bullet points
     # anymore")
+    clauses = [c for sentence in split_clauses(turn.content) for c in sentence]
+    # a thing said to be someone else's ("that was my sister's cat", "max isn't my dog") names
+    # what the user does not have, though the clause speaks of another
+    theirs = [q.lower() for c in clauses if semantic.not_mine(c) for q in semantic.quit_objects(c)]
     own = [
         c
-        for sentence in split_clauses(turn.content)
-        for c in sentence
-        if not semantic.someone_elses(c) and not any(r in c.lower() for r in rules_said)
+        for c in clauses
+        if (not semantic.someone_elses(c) or semantic.not_mine(c))
+        and not any(r in c.lower() for r in rules_said)
     ]
     quit_values = [q for c in own for q in semantic.quit_objects(c) if q.lower() not in covered]
     if not quit_values:
@@ -2995,7 +3018,9 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if key in _WITHDRAWN_BY_NAME:
         # an employer, a city, a school or a pet given up is a name: in English, capitalised
         # ("quit Hooli"), not a clause ("quit - your words motivate me")
-        quit_values = [v for v in quit_values if not _LATIN.match(v) or v[:1].isupper()]
+        quit_values = [
+            v for v in quit_values if not _LATIN.match(v) or v[:1].isupper() or v.lower() in theirs
+        ]
         if not quit_values:
             return []
     spec = key_spec(key)
@@ -3048,6 +3073,15 @@ def _standing_about_them(clause: _Clause) -> bool:
     )
 
 
+# "…, my son does", "我老婆也是": a clause that only points back at what was said says nothing
+# of its own about the person
+_ELLIPTIC = re.compile(
+    r"^\W*(?:(?:and|but|so|it'?s|that'?s)\s+)?(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?\s+"
+    r"(?:does|did|do|is|was|has|had|too)(?:\s+(?:too|also|though|instead))?\W*$",
+    re.I,
+)
+
+
 def _member_content(relative: str, name: str | None, lang: Lang) -> str:
     """What a family member is, in words of its own (``"女儿叫小雨"``, ``"has a brother"``)."""
     if lang == "zh":
@@ -3078,7 +3112,12 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
         second = pair.group(1)
         content = _member_content(relative, second, clause.lang)
         out.append(_fact(state, clause, "family.member", second, content))
-    if not naming and not semantic.is_view(clause.raw) and _standing_about_them(clause):
+    if (
+        not naming
+        and not semantic.is_view(clause.raw)
+        and _standing_about_them(clause)
+        and not _ELLIPTIC.search(clause.raw)
+    ):
         out.append(
             ExtractedFact(
                 type="profile",  # a standing fact about a person

@@ -637,8 +637,15 @@ _NOT_MINE = re.compile(
     r"|\b(?P<d>[A-Z][\w'-]+)\s+(?:isn'?t|is not|wasn'?t|was never)\s+(?:actually\s+|really\s+)?"
     r"(?:mine|ours)\b"
     r"|\b(?:that|it|this|those|these)\s+(?:was|is|were|are)\s+(?:actually\s+|really\s+)?(?:my|our)"
-    r"\s+[a-z]+'s\b"
-    r"|(?:^|[，,。！!\s])(?:其实)?(?![我你他她它这那])(?P<c>[\u4e00-\u9fff]{1,6}?)(?:其实)?是"
+    r"\s+[a-z]+'s\b(?:\s+(?P<n>[a-z]+))?"
+    # "the cat's actually my mom's", "max isn't my dog": a pet or a person said to be another's
+    r"|\bthe\s+(?P<g>[a-z]+)(?:'s|\s+is|\s+was)\s+(?:actually\s+|really\s+)?(?:my|our)\s+[a-z]+'s\b"
+    r"|\b(?P<h>(?!(?:it|that|this|he|she|they|there|which|who|what)\b)[A-Za-z][\w-]+)\s+"
+    r"(?:isn'?t|is not|wasn'?t|was not|was never)\s+(?:actually\s+|really\s+|even\s+)?(?:my|our)\s+"
+    r"(?:dog|cat|pet|puppy|kitten|bird|rabbit|bunny|hamster|parrot|fish|son|daughter|kid|child"
+    r"|brother|sister|wife|husband|partner|boyfriend|girlfriend|mom|dad|mother|father)\b"
+    r"|(?:^|[，,。！!\s])(?:其实)?(?:[这那](?:只|条|个|匹|头))?(?![我你他她它这那])"
+    r"(?P<c>[\u4e00-\u9fff]{1,6}?)(?:其实)?是"
     r"(?:我)?(?:邻居|朋友|同事|室友|表[哥姐弟妹]|堂[哥姐弟妹]|亲戚|姐姐|哥哥|妹妹|弟弟|爸妈|父母)家?的"
     r"|(?:^|[，,。！!\s])(?:不对|不是|其实)?[，,]?(?![我你他她它这那])(?P<b>[\u4e00-\u9fff]{1,6}?)"
     r"(?:其实)?是我"
@@ -938,6 +945,14 @@ _DENIED_EN = re.compile(
     r"(?P<x>[^,.;!?—–()]{2,40})",
     re.I,
 )
+# "I don't have asthma, my son does", "I never had a cat": what the user says they do not have
+_DENIED_HAVE_EN = re.compile(
+    r"\bi\s+(?:actually\s+|really\s+)?(?:don'?t|do not|never)\s+(?:actually\s+|really\s+)?"
+    r"(?:have|had)\s+(?:(?:a|an|any)\s+)?(?P<x>[\w'-]{2,}(?:\s+[\w'-]+)?)"
+    # a thing named, not a remark ("I don't have big plans anyway")
+    r"(?=\s*(?:[,.;!?—–()]|$|\s(?:any ?more|either|at all|though)\b))",
+    re.I,
+)
 _DENIED_ZH = re.compile(r"我(?:其实|并|根本|压根)?(?:不是|没有|没)(?P<x>[^，,。.！!？?；;]{1,12})")
 
 
@@ -948,7 +963,9 @@ def denied(clause: str) -> list[str]:
         return []
     siblings = list(_SIBLINGS) if _ONLY_CHILD.search(clause) else []
     return siblings + [
-        m.group("x").strip() for m in (*_DENIED_EN.finditer(clause), *_DENIED_ZH.finditer(clause))
+        m.group("x").strip()
+        for pattern in (_DENIED_EN, _DENIED_HAVE_EN, _DENIED_ZH)
+        for m in pattern.finditer(clause)
     ]
 
 
@@ -1082,9 +1099,15 @@ _TAKEN_BACK = re.compile(
     r"\b(?:i take (?:that|it) back|that was a lie|that'?s not true|that'?s not right|not true"
     r"|forget (?:what i (?:just )?said|that|i said that)|ignore (?:that|what i said)|scratch that"
     r"|i was wrong|my mistake|i misspoke|i was (?:typing|talking) (?:that )?(?:for|about)"
+    r"|i (?:never|didn'?t|did not) (?:say|said)"
+    # "that's wrong" of the user's own words, not of an answer: a denial of theirs follows
+    r"|that'?s (?:wrong|not correct|incorrect)\W+(?=i\s*(?:'m|am|do|don'?t|never|didn'?t)\b)"
+    r"|never ?mind (?:what i (?:just )?said|(?:about )?(?:the|my) \w+)"
     r"|(?:don'?t|do not) (?:save|remember|store|keep) (?:that|it|this))\b"
     r"|说错了|搞错了|弄错了|记错了|不对不对|当我没说|刚才(?:说|讲)的(?:不对|是)|我说的是"
-    r"|别记(?:这个|那个)?|不是我",
+    r"|别记(?:这个|那个)?|不是我|我(?:从来?|可|又|并)?没(?:有)?说过"
+    # "不对，我不在腾讯": a correcting word, then what the user is not
+    r"|^\W*(?:哦|噢|啊|呃)?不对[，,\s]*(?:我)?(?:其实|根本|并)?(?:不|没)",
     re.I,
 )
 # a slip of the keyboard or the tongue: it corrects a word, it withdraws nothing on its own
@@ -1192,7 +1215,9 @@ def said_in_place(text: str) -> str | None:
     return None
 
 
-_ABOUT = re.compile(r"\babout (?:my |the |our )?(?P<x>[\w'-]+(?: [\w'-]+)?)", re.I)
+_ABOUT = re.compile(
+    r"\b(?:about|never ?mind) (?:my |the |our )?(?P<x>(?!what\b)[\w'-]+(?: [\w'-]+)?)", re.I
+)
 
 
 def taken_back_topic(text: str) -> str | None:
