@@ -209,3 +209,17 @@ async def test_a_school_one_graduated_from_is_no_hometown(tenant: TenantCtx) -> 
 async def test_a_department_of_a_government_is_the_employer(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I work for the state department of health", at=T1)
     assert await tenant.values("u", "work.employer") == ["state department of health"]
+
+
+async def test_the_best_number_to_reach_the_user_is_the_phone(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "best number to reach me is (212) 555-0147", at=T1)
+    assert await tenant.values("u", "contact.phone") == ["(212) 555-0147"]
+
+
+async def test_hoping_to_do_something_is_a_plan_hoping_for_help_is_none(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "I'm hoping to learn Japanese this year", at=T1)
+    await tenant.say("u", "s1", "I'm hoping you can help", at=T2)
+    plans = await tenant.values("u", "plan")
+    assert len(plans) == 1 and "learn Japanese" in plans[0]

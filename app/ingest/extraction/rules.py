@@ -1198,7 +1198,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "contact",
         "en",
         r"(?:phone|mobile|cell|number|tel|call me at|reach me at"
-        r"|text me at)\D{0,12}?(?P<v>\+?\(?\d[\d\s().-]{5,}\d)",
+        r"|text me at)\D{0,20}?(?P<v>\+?\(?\d[\d\s().-]{5,}\d)",
         contact("contact.phone"),
     ),
     # numbers and dates about the user
@@ -1938,7 +1938,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "plan",
         "en",
         r"^I(?:'m| am)? (?:planning|plan|intend|intending|thinking about"
-        r"|considering) (?:to )?(?P<v>.+)$",
+        r"|considering) (?:to )?(?P<v>.+)$|^I(?:'m| am) (?:hoping|aiming) to (?P<w>.+)$",
         event("plan"),
     ),
     ("event", "zh", r"^(?P<v>.+)$", event("event")),
