@@ -223,3 +223,23 @@ async def test_hoping_to_do_something_is_a_plan_hoping_for_help_is_none(
     await tenant.say("u", "s1", "I'm hoping you can help", at=T2)
     plans = await tenant.values("u", "plan")
     assert len(plans) == 1 and "learn Japanese" in plans[0]
+
+
+@pytest.mark.parametrize(
+    ("said", "kinds"),
+    [
+        ("I have a dog and a cat", ["cat", "dog"]),
+        ("我有一只狗和一只猫", ["狗", "猫"]),
+        ("We have a cat and two hamsters", ["cat", "hamster"]),
+    ],
+)
+async def test_pets_of_several_kinds_in_one_breath_are_each_kept(
+    tenant: TenantCtx, said: str, kinds: list[str]
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "pets.kind") == kinds
+
+
+async def test_a_pet_of_someone_elses_is_not_the_users(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I have a dog and my sister has a cat", at=T1)
+    assert await tenant.values("u", "pets.kind") == ["dog"]

@@ -741,6 +741,13 @@ def prefer(m: re.Match[str], clause: _Clause, state: _State) -> Built:
 _MANY = re.compile(
     r"\b(?:two|three|four|five|both|\d+)\b|[两二三四五几俩仨]\s*[只条个位头]|俩|仨|都", re.I
 )
+# pets listed in one breath, each after an article or a count ("a dog and two cats", "一只狗和
+# 一只猫")
+_PET_LIST = re.compile(
+    rf"(?:\b(?:an?|two|three|four|\d+) (?:\w+ )?)((?:{_PETS_EN})(?:s|ies)?)\b"
+    rf"|[一两二三四五几\d][只条个头](?:小)?({_PETS_ZH})",
+    re.I,
+)
 _NAME_LIST = re.compile(r"\s*(?:,\s*(?:and\s+)?|、|\s+(?:and|&)\s+|和|跟|与)\s*")
 
 
@@ -2381,6 +2388,18 @@ def _one_per_name(facts: list[ExtractedFact], text: str) -> list[ExtractedFact]:
     out: list[ExtractedFact] = []
     seen: set[tuple[str | None, str | None]] = set()
     many = bool(_MANY.search(text))
+    kinds = [f for f in facts if f.key == "pets.kind" and f.value]
+    for f in kinds:
+        # "I have a dog and a cat", "我有一只狗和一只猫": one fact per kind its words name
+        for said in [en or zh for en, zh in _PET_LIST.findall(f.content)][1:]:
+            if _singular(said.lower()) not in {_singular((k.value or "").lower()) for k in kinds}:
+                # each its own words: one content for two facts reads as a duplicate
+                zh = bool(_HAN.search(said))
+                one = said if zh else _singular(said.lower())
+                content = semantic.describe("pets.kind", one, zh)
+                extra = dataclasses.replace(f, value=one, content=content, retracts=[], metadata={})
+                facts = [*facts, extra]
+                kinds.append(extra)
     for f in facts:
         if f.key == "pets.kind" and f.value and not _HAN.search(f.value):
             one = _singular(f.value)
