@@ -78,7 +78,7 @@ _PASSWORD = re.compile(
     r"(?![A-Za-z]))"
     r"(?:(?P<via>\s+(?:for|of|on|at|to)\s+[^\s:：=]+(?:\s+[^\s:：=]+){0,3}?)"
     r"(?P<sep1>\s*[:：=]\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*)"
-    r"|(?P<sep2>\s*(?:是|为|[:：=])\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*"
+    r"|(?P<sep2>\s*(?:是|为|[:：=]|->|=>|→)\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*"
     # "the router password, it's …", "密码改成了 …": said again, changed
     r"|\s*[,，]\s*(?:it'?s|it is|now it'?s|which is)(?:\s+now)?\s+"
     r"|\s*(?:改成了?|换成了?|改为|变成了?)\s*|\s+(?:is\s+now|changed\s+to|now)\s+)"
@@ -90,6 +90,8 @@ _PASSWORD = re.compile(
 MIN_PASSWORD_CHARS = 3
 # after the bare keyword "pass:" a value needs more to read as a password ("pass: 12A" is a seat)
 MIN_PASS_CHARS = 6
+# after a login's user name: " / the password"
+_USER_SLASH_SECRET = re.compile(r"\s*/\s*[\"'“‘]?(?P<v>[^\s\"'”’“‘，。、,;；！？()（）]{1,64})")
 # The mask of a secret (app/privacy/protect.py): stars, then at most the last 4 characters.
 _MASK = re.compile(r"\*{3,}[0-9A-Za-z]{0,4}")
 MIN_PIN_DIGITS = 4
@@ -227,7 +229,7 @@ _TOKEN_PREFIXES = re.compile(
 # I hate cake" and "the key is under the mat" are left alone.
 _KEY_SAID = re.compile(
     r"(?:(?<![A-Za-z])(?:(?:api|access|secret|auth|private|client|bearer|app)[ _-]?"
-    r"(?:keys?|tokens?|secrets?)|tokens?|secrets?|keys?)(?![A-Za-z])|密钥|秘钥|令牌|API\s*Key)"
+    r"(?:keys?|tokens?|secrets?)|tokens?|secrets?|keys?)(?![A-Za-z])|密钥|秘钥|私钥|令牌|API\s*Key)"
     r"(?:\s+(?:for|of|on|to|at)\s+[^\s:：=]+(?:\s+[^\s:：=]+){0,3}?)?"
     r"(?:\s*(?:[:：=]|是|为)\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*)"
     r"[\"'“‘]?(?P<v>[A-Za-z0-9][A-Za-z0-9._~+/=-]{7,})",
@@ -320,6 +322,13 @@ def password_spans(text: str) -> list[tuple[int, int]]:
             # "my login is jsmith" names a user, "pass: yes" answers; "… is tiger_lily_42",
             # "pass: Sunfl0wer!" state a secret
             explicit = False
+            pair = _USER_SLASH_SECRET.match(text, end)
+            if keyword.startswith("log") and pair is not None and pair.group("v")[-1] not in ":：=":
+                # "my bank login: anna.b / Passw0rd!": the user name, then the password
+                value = pair.group("v").rstrip(".…")
+                if _looks_like_credential(value, explicit=False, pin=False):
+                    spans.append((pair.start("v"), pair.start("v") + len(value)))
+                continue
             if keyword == "pass" and end - start < MIN_PASS_CHARS:
                 continue  # "boarding pass: 12A" is a seat
         if _looks_like_credential(text[start:end], explicit=explicit, pin=pin):

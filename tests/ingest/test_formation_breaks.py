@@ -37,6 +37,8 @@ T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-01T09:01:00+08:00"
         ("I work at Google.", "Pretending I work at NASA in my D&D campaign",
          "work.employer", "Google", "where do I work?"),
         ("我叫李明。", "我在写一个小说，主角叫张三。", "name.full", "李明", "我叫什么名字？"),
+        ("我在阿里巴巴工作。", "开玩笑说我要去NASA上班了哈哈。",
+         "work.employer", "阿里巴巴", "我在哪工作？"),
         ("I prefer tea.", "I had a coffee this morning because I was exhausted.",
          "preference.drink", "tea", "what do I like to drink?"),
     ],

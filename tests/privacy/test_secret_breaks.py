@@ -1,9 +1,10 @@
 """Secrets said in wordings detection used to miss, through the HTTP API: an identity document
 said as one whatever its checksum (a passport, a driver's licence, a resident ID with a wrong
 check digit — the fact was sealed, the turn kept it in clear), a bank account number (taken
-for a phone), a one-time code, a safe's code said after the word, "pw"/"pass:" passwords and
-an AWS secret key pasted beside its key id. After the turn, no memory, episode, context,
-recall, export or stored row holds the value in clear; talk that only looks alike is kept."""
+for a phone), a one-time code, a safe's code said after the word, "pw"/"pass:"/"->" passwords,
+a login given as "user / password", a 私钥 and an AWS secret key pasted beside its key id.
+After the turn, no memory, episode, context, recall, export or stored row holds the value in
+clear; talk that only looks alike is kept."""
 
 from __future__ import annotations
 
@@ -32,6 +33,10 @@ from tests.privacy.test_sensitive_api import _dump
         ("the code for my safe is 5-1-9-3", ["5-1-9-3"]),
         ("my login is anna and the pw is blue-Fish-42", ["blue-Fish-42"]),
         ("Login: anna / pass: Sunfl0wer!", ["Sunfl0wer!"]),
+        ("my bank login: anna.b / Passw0rd!", ["Passw0rd!"]),
+        ("password -> Zebra!9", ["Zebra!9"]),
+        ("私钥是 0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+         ["0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"]),
         ("AWS secret: AKIAIOSFODNN7EXAMPLE / wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
          ["AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"]),
     ],

@@ -385,6 +385,7 @@ _HYPOTHETICAL = re.compile(
     r"|^(?:(?:i |i'?m |we |we'?re |just )?pretend(?:ing|s)?|let'?s pretend|role-?play\w*)\b"
     r"|^(?:i'?m|i am|we'?re) (?:\w+ )?writing (?:a|an|my|our) (?:\w+ )?(?:story|novel|script"
     r"|screenplay|book|fanfic|poem)\b"
+    r"|^(?:jk|j/k|just kidding|kidding)\b|^(?:我们?)?(?:开玩笑|开个玩笑|说笑)"
     r"|^(?:我们?)?(?:假装|扮演)|^(?:我们?)?(?:正)?在写(?:一[个本部篇首])?(?:小说|故事|剧本|同人)",
     re.I,
 )
