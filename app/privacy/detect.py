@@ -62,7 +62,7 @@ _IBAN = re.compile(
 # something else.
 _SSN = re.compile(r"(?<![\d-])(\d{3}-\d{2}-\d{4})(?![\d-])")
 # A password or PIN stated in text: a keyword, then what it is (docs/privacy.md, "Passwords"):
-#   keyword   密码 口令 支付密码 登录密码 PIN码 | password(s) passwd pwd passcode passphrase PIN
+#   keyword   密码 口令 支付密码 登录密码 PIN码 | password(s) passwd pwd pw passcode passphrase PIN
 #             (PIN code, PIN number), login (only a credential-looking token: "the login is
 #             admin" names a user); English keywords stand as whole words ("spinning" is not)
 #   via       optional "for/of/on/at/to" + up to 4 words, only before an explicit separator
@@ -73,11 +73,12 @@ _SSN = re.compile(r"(?<![\d-])(\d{3}-\d{2}-\d{4})(?![\d-])")
 # Whether the token is taken is decided by ``_looks_like_credential``.
 _PASSWORD = re.compile(
     r"(?:(?P<zh>支付密码|登录密码|密码|口令|pin\s*码)"
-    r"|(?<![A-Za-z])(?P<en>passwords?|passwd|pwd|passcode|passphrase|log-?ins?|pin(?:\s*(?:code|number))?)"
+    r"|(?<![A-Za-z])(?P<en>passwords?|passwd|pwd|pw|passcode|passphrase|log-?ins?|pass(?=\s*[:=])"
+    r"|pin(?:\s*(?:code|number))?)"
     r"(?![A-Za-z]))"
     r"(?:(?P<via>\s+(?:for|of|on|at|to)\s+[^\s:：=]+(?:\s+[^\s:：=]+){0,3}?)"
     r"(?P<sep1>\s*[:：=]\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*)"
-    r"|(?P<sep2>\s*(?:是|为|[:：=])\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*"
+    r"|(?P<sep2>\s*(?:是|为|[:：=]|->|=>|→)\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*"
     # "the router password, it's …", "密码改成了 …": said again, changed
     r"|\s*[,，]\s*(?:it'?s|it is|now it'?s|which is)(?:\s+now)?\s+"
     r"|\s*(?:改成了?|换成了?|改为|变成了?)\s*|\s+(?:is\s+now|changed\s+to|now)\s+)"
@@ -87,6 +88,10 @@ _PASSWORD = re.compile(
     re.I,
 )
 MIN_PASSWORD_CHARS = 3
+# after the bare keyword "pass:" a value needs more to read as a password ("pass: 12A" is a seat)
+MIN_PASS_CHARS = 6
+# after a login's user name: " / the password"
+_USER_SLASH_SECRET = re.compile(r"\s*/\s*[\"'“‘]?(?P<v>[^\s\"'”’“‘，。、,;；！？()（）]{1,64})")
 # The mask of a secret (app/privacy/protect.py): stars, then at most the last 4 characters.
 _MASK = re.compile(r"\*{3,}[0-9A-Za-z]{0,4}")
 MIN_PIN_DIGITS = 4
@@ -133,16 +138,52 @@ _CARD_SAID = re.compile(
     r"[^0-9\n]{0,12}?(?P<v>\d(?:[ -]?\d){11,18})(?![\d-])",
     re.I,
 )
+# An identity document's number said as one ("身份证号码：…", "passport: X1234567", "驾照号是…",
+# "driver's license number …") is a secret whether or not it passes a checksum, like a card
+# said as one: a mistyped or foreign number is still the user's document. The value must hold
+# at least ``MIN_DOCUMENT_DIGITS`` digits ("my passport is expired" states none).
+_ID_SAID = re.compile(
+    r"(?:(?:身份证|护照|驾照|驾驶证|社保卡?|医保卡?|证件|港澳通行证|签证)(?:号码|号|编号)?"
+    # a bare "id" names an order or a user as often ("order id 123456"): only as a document
+    r"|(?<![A-Za-z])(?:passport|driver'?s?\s+licen[cs]e|social\s+security|ssn"
+    r"|(?:national|government|identity|tax|resident)\s+id(?:\s+card)?|id\s+card|identity\s+card)"
+    r"(?:\s+(?:number|no\.?|num|#))?(?![A-Za-z])"
+    r"|(?<![A-Za-z])(?:id|licen[cs]e)\s+(?:number|no\.?|num|#)(?![A-Za-z]))"
+    r"(?:\s*(?:[:：=]|是|为)\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*|\s+|(?<=[号码证照]))"
+    r"(?P<v>[A-Za-z]{0,3}\d(?:[ -]?[0-9A-Za-z]){4,19})(?![0-9A-Za-z-])",
+    re.I,
+)
+MIN_DOCUMENT_DIGITS = 5
+# A bank account's number said as one: "my bank account number is 12345678901", "银行账号 …".
+_ACCOUNT_SAID = re.compile(
+    r"(?:(?<![A-Za-z])(?:(?:bank|checking|savings|current)\s+)?(?:account|acct)\s*"
+    r"(?:number|no\.?|num|#)(?![A-Za-z])|(?:银行|开户|收款)(?:账号|账户|帐号|帐户)(?:号码)?"
+    r"|(?:账户|帐户)号码?)"
+    r"(?:\s*(?:[:：=#]|是|为)\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*|\s+|(?<=[号户]))"
+    r"(?P<v>\d(?:[ -]?\d){5,33})(?![\d-])",
+    re.I,
+)
 # A code that opens something — a door, an alarm, a safe — or a card's security code (CVV):
 # the keyword, optionally "for the …", a separator, then digits (a trailing # or * as keyed).
 _CODE = re.compile(
     r"(?:(?<![A-Za-z])(?:(?P<cvv>cvv2?|cvc2?|csc|cvn|card\s+security\s+code)"
     r"|(?:door|alarm|gate|safe|security|access|entry|garage|locker|lock|building"
-    r"|keypad|lockbox)\s+(?:code|pin|combination))(?![A-Za-z])"
-    r"|(?P<cvv_zh>安全码|CVV码)|门禁码|开门码|保险柜码)"
-    r"(?:\s+(?:for|of|on|to|at)\s+[^\s:：=]+(?:\s+[^\s:：=]+){0,3}?)?"
+    r"|keypad|lockbox)\s+(?:code|pin|combination)"
+    # a code sent to log in once: "my one-time code is …", "OTP: …"
+    r"|(?:one[- ]?time|verification|confirmation|2fa|two[- ]factor|otp|sms|login"
+    r"|auth(?:entication|enticator)?)\s+(?:code|pin|passcode)|otp"
+    # the thing it opens after the word: "the code for my safe", "the combination to the lock"
+    r"|(?:code|combination|pin)\s+(?:for|of|to|on)\s+(?:(?:the|my|our|your)\s+)?"
+    r"(?:[A-Za-z]+\s+)?(?:door|alarm|gate|safe|garage|locker|lock|building|keypad|lockbox))"
+    r"(?![A-Za-z])"
+    r"|(?P<cvv_zh>安全码|CVV码)|门禁码|开门码|保险柜码|(?:短信)?验证码|动态码|动态密码|校验码)"
+    r"(?:\s+(?:for|of|on|to|at)\s+[^\s:：=]+(?:\s+[^\s:：=]+){0,3}?"
+    # "the verification code they sent me is …"
+    r"|\s+(?:(?:that|which)\s+)?(?:they|you|we|i|it|the\s+[A-Za-z]+)\s+(?:just\s+)?"
+    r"(?:sent|texted|emailed|gave)(?:\s+(?:me|us))?)?"
     r"(?:\s*(?:[:：=]|是|为)\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*|\s+|(?<=码))"
-    r"(?P<v>\d{3,8}[#*]?)(?![0-9A-Za-z])",
+    # digits as keyed, or spoken in groups: "0420", "7731#", "5-1-9-3"
+    r"(?P<v>\d(?:-?\d){2,7}[#*]?)(?![0-9A-Za-z-])",
     re.I,
 )
 # A card's expiry date, taken only in a text that speaks of a card ("exp 09/28").
@@ -188,13 +229,17 @@ _TOKEN_PREFIXES = re.compile(
 # I hate cake" and "the key is under the mat" are left alone.
 _KEY_SAID = re.compile(
     r"(?:(?<![A-Za-z])(?:(?:api|access|secret|auth|private|client|bearer|app)[ _-]?"
-    r"(?:keys?|tokens?|secrets?)|tokens?|secrets?|keys?)(?![A-Za-z])|密钥|秘钥|令牌|API\s*Key)"
+    r"(?:keys?|tokens?|secrets?)|tokens?|secrets?|keys?)(?![A-Za-z])|密钥|秘钥|私钥|令牌|API\s*Key)"
     r"(?:\s+(?:for|of|on|to|at)\s+[^\s:：=]+(?:\s+[^\s:：=]+){0,3}?)?"
     r"(?:\s*(?:[:：=]|是|为)\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*)"
     r"[\"'“‘]?(?P<v>[A-Za-z0-9][A-Za-z0-9._~+/=-]{7,})",
     re.I,
 )
 MIN_KEY_CHARS = 8
+# An AWS secret access key (40 characters of base64) is taken in a text that holds an access
+# key id: pasted as a pair, "AKIA… / wJalrXUtnFEMI/K7MDENG/…".
+_AWS_KEY_ID = re.compile(r"(?<![0-9A-Z])(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])")
+_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
 
 
 def _reads_as_key(value: str) -> bool:
@@ -216,6 +261,11 @@ def token_spans(text: str) -> list[tuple[int, int]]:
             # first group; other groups name only the prefix ("(ghp|gho|…)_…")
             whole = not pattern.groups or len(m.group(1) or "") < MIN_KEY_CHARS * 2
             spans.append(m.span(0 if whole else 1))
+    if _AWS_KEY_ID.search(text):
+        for m in _AWS_SECRET.finditer(text):
+            value = m.group(0)
+            if any(c.isupper() for c in value) and any(c.islower() for c in value):
+                spans.append(m.span())
     for m in _KEY_SAID.finditer(text):
         start, end = m.span("v")
         while end > start and text[end - 1] in ".":
@@ -268,8 +318,19 @@ def password_spans(text: str) -> list[tuple[int, int]]:
         keyword = (m.group("zh") or m.group("en") or "").lower()
         pin = keyword.startswith("pin") and not m.group("zh")
         explicit = bool((m.group("sep1") or m.group("sep2") or "").strip())
-        if keyword.startswith("log"):
-            explicit = False  # "my login is jsmith" names a user; "… is tiger_lily_42" a secret
+        if keyword.startswith("log") or keyword == "pass":
+            # "my login is jsmith" names a user, "pass: yes" answers; "… is tiger_lily_42",
+            # "pass: Sunfl0wer!" state a secret
+            explicit = False
+            pair = _USER_SLASH_SECRET.match(text, end)
+            if keyword.startswith("log") and pair is not None and pair.group("v")[-1] not in ":：=":
+                # "my bank login: anna.b / Passw0rd!": the user name, then the password
+                value = pair.group("v").rstrip(".…")
+                if _looks_like_credential(value, explicit=False, pin=False):
+                    spans.append((pair.start("v"), pair.start("v") + len(value)))
+                continue
+            if keyword == "pass" and end - start < MIN_PASS_CHARS:
+                continue  # "boarding pass: 12A" is a seat
         if _looks_like_credential(text[start:end], explicit=explicit, pin=pin):
             spans.append((start, end))
     return spans
@@ -291,8 +352,8 @@ def names_a_password(field: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    kind: str  # cn_id | us_ssn | bank_card | iban | password | api_key | card_cvv | card_expiry
-    #            | email | phone
+    kind: str  # cn_id | us_ssn | bank_card | iban | id_document | bank_account | password
+    #            | api_key | card_cvv | card_expiry | email | phone
     level: Level
     start: int
     end: int
@@ -353,6 +414,11 @@ def detect(text: str, known: Sequence[tuple[str, str]] = ()) -> list[Finding]:
             add("bank_card", "secret", *m.span(1))
     for m in _CARD_SAID.finditer(text):
         add("bank_card", "secret", *m.span("v"))
+    for m in _ID_SAID.finditer(text):
+        if sum(ch.isdigit() for ch in m.group("v")) >= MIN_DOCUMENT_DIGITS:
+            add("id_document", "secret", *m.span("v"))
+    for m in _ACCOUNT_SAID.finditer(text):
+        add("bank_account", "secret", *m.span("v"))
     for m in _CODE.finditer(text):
         cvv = m.group("cvv") or m.group("cvv_zh")
         add("card_cvv" if cvv else "password", "secret", *m.span("v"))

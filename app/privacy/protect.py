@@ -27,7 +27,7 @@ TOKEN = re.compile(r"⟦(?P<kind>[a-z_]+):(?P<fp>[0-9a-f]{10})⟧")
 # What ``mask`` returns: stars, then at most the last 4 characters.
 MASK = re.compile(r"\*{3,}[0-9A-Za-z]{0,4}")
 # Secrets whose mask keeps their last 4 characters; every other secret is masked whole.
-NUMBER_KINDS = frozenset({"cn_id", "us_ssn", "bank_card", "iban"})
+NUMBER_KINDS = frozenset({"cn_id", "us_ssn", "bank_card", "iban", "id_document", "bank_account"})
 SECRET_KEYS = {
     "identity.document": "cn_id",
     "finance.card": "bank_card",

@@ -179,10 +179,10 @@ def test_english_wordings(text: str, found: list[tuple[str, str]]) -> None:
         "ISBN 9787115428028",
         "the meeting is at 10:30 on 2026-12-01",
         "I have 3 cats and 2 dogs, room 1234",
-        "身份证号 440301199003071231",  # wrong check digit
-        "身份证号 440301199013071230",  # right check digit, but month 13: no such birth date
+        "编号 440301199003071231",  # an ID's shape with a wrong check digit, not said as one
+        "编号 440301199013071230",  # right check digit, but month 13: no such birth date
         "IBAN DE89 3704 0044 0532 0130 01",  # wrong check digits
-        "SSN 000-12-3456",  # never issued
+        "ref 000-12-3456",  # an SSN's shape never issued, not said as one
         "version 1.2.3 released in 2026",
         "an address like user at example dot com",
     ],

@@ -189,6 +189,19 @@ _EN_ADVERBS = {
     "definitely", "totally", "absolutely", "truly", "recently", "finally", "already", "only",
     "no", "longer", "even", "probably", "kinda", "literally",
 }  # fmt: skip
+# verbs that end like an adverb: "I rely on", "I apply for"; any other "-ly" word before the
+# verb is an adverb ("I basically live …" → "basically lives …")
+_LY_VERBS = frozenset(
+    ("fly", "rely", "apply", "reply", "supply", "ally", "bully", "tally", "multiply", "comply",
+     "imply", "rally", "dally")
+)  # fmt: skip
+
+
+def _is_ly_adverb(word: str) -> bool:
+    w = word.lower()
+    return len(w) > 4 and w.endswith("ly") and w not in _LY_VERBS
+
+
 _EN_SAME = {
     "can", "can't", "cannot", "will", "won't", "would", "wouldn't", "should", "shouldn't",
     "must", "might", "may", "could", "couldn't", "was", "wasn't", "had", "did", "didn't",
@@ -243,7 +256,7 @@ def third_person(text: str) -> str:
     if m:
         words = text[m.end() :].split(" ")
         for index, word in enumerate(words):
-            if word.lower() not in _EN_ADVERBS:
+            if word.lower() not in _EN_ADVERBS and not _is_ly_adverb(word):
                 words[index] = _conjugate(word)
                 if word.lower() == "do" and index + 1 < len(words) and words[index + 1] == "not":
                     words[index] = "does"

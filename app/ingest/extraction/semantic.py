@@ -374,7 +374,19 @@ _HYPOTHETICAL = re.compile(
     # hearsay: what an article or other people say ("我看到一篇文章说…", "I read that…")
     r"^我?(?:听说|据说|听人说|看到[^，,。]{0,10}说|看[^，,。]{0,6}(?:上|里)说)|^(?:网上|新闻|文章|书上)说|"
     r"^(?:i\s+(?:read|heard|saw)\s+(?:that|somewhere|an? (?:article|study|post|video))"
-    r"|apparently|they say|studies show|research shows)\b",
+    r"|apparently|they say|studies show|research shows)\b|"
+    # a dream, asleep or awake: "my dream is to work at SpaceX", "我梦见自己在谷歌上班",
+    # "我的梦想是去腾讯工作" — nothing in it is so of the user yet
+    r"^(?:(?:my|our) (?:\w+ )?dreams? (?:is|was|would be|job)\b|in my dreams?\b"
+    r"|i (?:dream(?:ed|t|s)?|had a dream|keep dreaming)\b)"
+    r"|^(?:我们?)?(?:的)?(?:梦想|理想|心愿|愿望)(?:就)?是|^(?:我们?)?[^，,。]{0,4}?(?:梦见|梦到|做梦|做了个梦)"
+    # make-believe and fiction: "Pretending I work at NASA in my D&D campaign", "我在写一个小说，
+    # 主角叫张三", "I'm writing a story about a girl named Clara"
+    r"|^(?:(?:i |i'?m |we |we'?re |just )?pretend(?:ing|s)?|let'?s pretend|role-?play\w*)\b"
+    r"|^(?:i'?m|i am|we'?re) (?:\w+ )?writing (?:a|an|my|our) (?:\w+ )?(?:story|novel|script"
+    r"|screenplay|book|fanfic|poem)\b"
+    r"|^(?:jk|j/k|just kidding|kidding)\b|^(?:我们?)?(?:开玩笑|开个玩笑|说笑)"
+    r"|^(?:我们?)?(?:假装|扮演)|^(?:我们?)?(?:正)?在写(?:一[个本部篇首])?(?:小说|故事|剧本|同人)",
     re.I,
 )
 _OTHER_PERSON = re.compile(
@@ -1058,6 +1070,9 @@ _ADDED = re.compile(
 _RENEWED = re.compile(
     r"\bnew (?:\w+ )?(?:number|email|e-mail|address|phone|card|passport|password|one|id)\b"
     r"|\bchanged (?:my |the )?(?:\w+ )?(?:password|number|email)\b|\b(?:got|have) a new\b"
+    # the thing first: "my email changed to …", "my number is now …", "phone number's changed"
+    r"|\bmy (?:\w+ )?(?:number|email|e-mail|phone|address)(?:'s| has| is)?\s+"
+    r"(?:changed|is now|now|updated)\b"
     r"|新(?:的)?(?:号码|号|手机号?|邮箱|卡号?|密码|护照|身份证)|换(?:了)?(?:号|手机号|邮箱|卡|密码)|补办",
     re.I,
 )
@@ -1145,8 +1160,9 @@ def takes_back(text: str) -> bool:
     if any(at <= start or _is_lead_in(body[start:at]) for at in found):
         return True
     # a value said in place of the one it names, the slip owned later in the turn: "其实是后端，
-    # 不是前端，刚才打错了", "it's Kris, not Chris, typo"
-    return bool(found and contrast_objects(body) and said_in_place(body))
+    # 不是前端，刚才打错了", "it's Kris, not Chris, typo" — or owned by the opening words alone:
+    # "No wait, it's Porto, not Lisbon", "Oops, his name is Rocky, not Rex"
+    return bool((found or start > 0) and contrast_objects(body) and said_in_place(body))
 
 
 def _is_lead_in(text: str) -> bool:
@@ -1565,8 +1581,9 @@ _OTHER_SUBJECT_EN = re.compile(
     re.I,
 )
 _LOWER_PLACE = re.compile(
-    # a city written in lower case takes no article ("in berlin", not "in the marina")
-    r"\b(?:in|to|from|at)\s+(?!(?:the|a|an|my|our|his|her|their)\s)"
+    # a city written in lower case takes no article ("in berlin", not "in the marina", "at the
+    # gym", "in a dorm")
+    r"\b(?:in|to|from|at)\s+(?!(?:the|a|an|my|our|his|her|their|this|that)\s)"
     r"([a-z][a-z ]{2,30}?)(?=$|[,.!;]|\s+(?:now|lol|atm|for|since|and|but))"
 )
 
@@ -2023,13 +2040,22 @@ _PAST_EN = re.compile(
     r"\b(?:used to|before (?:that|then|this|[A-Z][\w&]*)|back then|back in \d{4}|previously"
     r"|formerly|in the past|\d+ years ago|as a kid|when i was (?:a kid|young|little|younger"
     r"|in (?:college|school|university)))\b"
+    # one time, not a taste: "I had a coffee this morning", "ate sushi for lunch yesterday"
+    r"|\b(?:had|drank|ate|grabbed|ordered|tried)\b[^.;!?]{0,40}?\b(?:this (?:morning|afternoon"
+    r"|evening)|yesterday|last night|earlier today|today|tonight|for (?:breakfast|lunch|dinner))\b"
 )
 _PAST_EN_VERB = re.compile(
     r"(?<!'ve )(?<!have )\b(?:i|we) (?:lived|worked|was (?:at|in|based|working|living)"
-    r"|were (?:at|in|based|working|living))\b",
+    r"|were (?:at|in|based|working|living))\b"
+    # a stay that ended: "I stayed in Tokyo for two weeks", "Spent last summer living in Bali"
+    r"|(?:^|(?<!'ve )(?<!have )\b(?:i|we) )(?:stayed|spent)\b",
     re.I,
 )
-_PAST_ZH = re.compile(r"以前|之前|过去|曾经|当年|小时候|早年|那时候?|[住待干做呆]过")
+_PAST_ZH = re.compile(
+    r"以前|之前|过去|曾经|当年|小时候|早年|那时候?|[住待干做呆]过"
+    # a stay of days, weeks or months that ended: "在东京住了两周" (not "住了两个月了", still there)
+    r"|[住待呆]了(?:[一二两三四五六七八九十几半]|\d+)+(?:个)?(?:天|晚|夜|周|星期|礼拜|月)(?![了多])"
+)
 _FUTURE_MOVE = re.compile(
     r"\b(?:moving to|will (?:move|be moving|relocate)|going to (?:move|relocate)"
     r"|plan(?:ning)? to (?:move|relocate))\b"
