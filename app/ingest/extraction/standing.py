@@ -175,7 +175,7 @@ _REFINES_EN = re.compile(
 )
 _REFINES_ZH = re.compile(
     r"这次|这回|这一次|这一回|重新|重来|(?:再|重)(?:说|讲|写|来|解释|翻译|发|给我?)(?:一|1)?[遍次下]"
-    r"|(?:^|[，,])(?:那|那就|你)?再(?!见|也)"
+    r"|(?:^|[，,])(?:那|那就|你)?再[^，,]{1,4}(?:一点|点儿?|些)[吧啊哈呀]*$"
 )
 _TASK_EN = re.compile(
     r"\b(?:translate|summari[sz]e|explain|describe|draft|compose|check|fix|debug|review|proofread|rewrite"
@@ -460,7 +460,7 @@ def _clean(text: str) -> str:
     if _zh(core):
         core = _LEAD_ZH.sub("", core)
         core = re.sub(r"^(?:给我|帮我|替我)(?=.{2,}(?:的时候|时候|时)$)", "", core)
-        core = re.sub(r"(?:的时候|时候)", "时", core)
+        core = re.sub(r"(?:的时候|时候)$", "时", core)
         return _TAIL_ZH.sub("", core).strip()
     core = _LEAD_EN.sub("", core)
     core = _TAIL_EN.sub("", core)
