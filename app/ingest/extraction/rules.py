@@ -2877,6 +2877,14 @@ _USING = re.compile(
     r"(?P<x>[A-Za-z][\w+#.]*(?:[ -][A-Z][\w+#.]*)*)",
     re.I,
 )
+# a liked thing that is a known tool ("不过我自己更喜欢 Slack", "I love Postgres")
+_TOOL_LIKED = re.compile(r"^(?P<x>[A-Za-z][\w+#.]*(?: [A-Za-z][\w+#.]*)?)$")
+
+
+def _tool_liked(value: str) -> re.Match[str] | None:
+    return _TOOL_LIKED.match(value) if _TECH.match(value) else None
+
+
 _LIKE_USING = re.compile(
     r"(?:喜欢|偏好|偏爱|爱|prefer|like|love|enjoy)\w*\s*" + _USING.pattern.lstrip("^"), re.I
 )
@@ -2895,7 +2903,11 @@ def _implied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     keys = {f.key for f in facts}
     for fact in facts:
         if fact.key == "preference.likes" and fact.value:
-            m = _USING.match(fact.value.strip()) or _LIKE_USING.search(fact.content)
+            m = (
+                _USING.match(fact.value.strip())
+                or _LIKE_USING.search(fact.content)
+                or _tool_liked(fact.value.strip())
+            )
             if m and "tech.preferred" not in keys:
                 fact.key, fact.value = "tech.preferred", m.group("x").strip()
                 fact.type = "preference"
@@ -2956,8 +2968,8 @@ def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
             continue
         for raw in sentence:
             said = _ANSWER_LANGUAGE.search(raw)
-            if said is None or semantic.is_negated(raw):
-                continue
+            if said is None or semantic.is_negated(raw) or standing.refines(raw):
+                continue  # "…in Spanish this time?": the answer just given, not a preference
             value = _norm(next(g for g in said.groups() if g), "language.preferred")
             same = [
                 f

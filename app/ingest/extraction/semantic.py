@@ -370,7 +370,7 @@ _HYPOTHETICAL = re.compile(
     r"^(?:if(?!\s+(?:you|u)\b)|when i|maybe i should|should i|i wonder|i might|i may|what if"
     r"|suppose|i wish)\b|^(?:我们?)?(?:真|多么?|好)(?:希望|想)|"
     r"\b(?:would like to know|thinking about whether|not sure (?:if|whether)|wants? me to)\b|"
-    r"^(?:我们?|咱们)?(?:如果|假如|要是|万一|假设)(?!你|您)|要不要|该不该|是否|不知道要不要|想问|请问|"
+    r"^(?:我们?|咱们)?(?:如果|假如|要是|万一|假设)(?!你|您)|(?<!问我)(?<!问你)要不要|该不该|是否|不知道要不要|想问|请问|"
     # hearsay: what an article or other people say ("我看到一篇文章说…", "I read that…")
     r"^我?(?:听说|据说|听人说|看到[^，,。]{0,10}说|看[^，,。]{0,6}(?:上|里)说)|^(?:网上|新闻|文章|书上)说|"
     r"^(?:i\s+(?:read|heard|saw)\s+(?:that|somewhere|an? (?:article|study|post|video))"
@@ -1351,13 +1351,50 @@ TECH = re.compile(
     r"|swift|scala|sql|postgres|postgresql|mysql|sqlite|redis|mongodb|react|vue|angular|svelte"
     r"|django|flask|fastapi|spring|docker|kubernetes|k8s|linux|macos|mac|windows|vim|neovim"
     r"|emacs|vscode|vs code|pycharm|intellij|git|aws|gcp|azure|terraform|spark|kafka|elixir"
-    r"|haskell|clojure|lua|dart|flutter|node|nodejs|node\.js|deno|bun|tailwind|graphql|grpc)$",
+    r"|haskell|clojure|lua|dart|flutter|node|nodejs|node\.js|deno|bun|tailwind|graphql|grpc"
+    r"|pandas|numpy|pytorch|tensorflow|jupyter|nginx|ansible|jenkins|webpack|vite|nextjs"
+    r"|next\.js|rails|laravel|ubuntu|debian|fedora|arch|zsh|bash|tmux|excel|notion|obsidian"
+    r"|figma|slack|jira|cursor|zed|sublime|xcode|android|ios|postgis|elasticsearch|clickhouse)$",
     re.I,
 )
 
 
 def _is_zh(text: str) -> bool:
     return bool(re.search(r"[\u4e00-\u9fff]", text))
+
+
+# what the user says against a thing: "plain JS drives me nuts", "Jira sucks", "I can't stand X"
+_PANNED_EN = re.compile(
+    r"\b(?:drives? me (?:nuts|crazy|mad|insane|up the wall)|sucks?|is (?:the )?worst|hate|hated"
+    r"|can'?t stand|cannot stand|annoys? me|is a pain|are a pain|is painful|is terrible)\b",
+    re.I,
+)
+
+
+# tools whose names are common English words: read only when capitalised
+_COMMON_WORDS_EN = frozenset(
+    {"go", "c", "swift", "spark", "spring", "dart", "node", "arch", "bash", "cursor", "notion"}
+    | {"slack", "bun", "excel"}
+)
+
+
+def _tool_names_en(text: str) -> list[str]:
+    """The tools an English clause names, in order: capitalised names ("Django and React" is
+    two) and lower-case words of the known-tool lexicon (``TECH``: "I'm a vim person", "my
+    data stuff in pandas")."""
+    found: list[tuple[int, str]] = []
+    for span in cap_spans(text):
+        at = text.find(span)
+        for part in re.split(r"\s+(?:and|&|\+)\s+", span):
+            if part.strip():
+                found.append((at + span.find(part), part.strip()))
+    for m in re.finditer(r"(?<![\w.+#-])[a-z][\w.+#-]*(?<![.])", text):
+        word = m.group(0)
+        if word in _COMMON_WORDS_EN:
+            continue  # "I go to the gym", "a slack week": a tool only when capitalised
+        if TECH.match(word) and not any(a <= m.start() < a + len(n) for a, n in found):
+            found.append((m.start(), word))
+    return [n for _, n in sorted(found)]
 
 
 def cap_spans(text: str) -> list[str]:
@@ -1796,6 +1833,7 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
                 places = [m.group(1)] if m else []
             elif not re.search(r"\b(?:liv|mov|relocat|based|stay|from|in|grew)", text, re.I):
                 places = []  # "Switched to decaf americanos" names no place
+            places = [p for p in places if not TECH.match(p)]  # "I live in tmux": a tool
         return [(key or "", places[-1])] if places else []
     if family == "education":
         if zh:
@@ -1813,7 +1851,9 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         langs = [m.group(0) for m in _LANGS.finditer(text)]
         return [("language.preferred", lang_) for lang_ in dict.fromkeys(langs)]
     if family == "tech":
-        names = zh_entities(text, ("eng",)) if zh else cap_spans(text)
+        if not zh and _PANNED_EN.search(text):
+            return []  # "plain JS drives me nuts": a tool the user can't stand is no preference
+        names = zh_entities(text, ("eng",)) if zh else _tool_names_en(text)
         if zh:  # "deploy 我们一般用 Kubernetes", "我daily用vim写code": a known tool, else a
             # capitalised name, over a lower-case word of the sentence
             names = (

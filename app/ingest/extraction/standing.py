@@ -87,7 +87,7 @@ _STANDING_ZH = re.compile(
 
 # a request of its own: imperative or polite
 _REQUEST_EN = re.compile(
-    r"^(?:(?:ok(?:ay)?|oh|and|also|btw|one more thing|just|pls|please|kindly|from now on"
+    r"^(?:(?:ok(?:ay)?|oh|so|and|also|btw|one more thing|just|pls|please|kindly|from now on"
     r"|going forward|from here on(?: out)?|in (?:the )?future|always|never|for (?:every|each|all)"
     r" \w+)[,:]?\s+)*"
     r"(?:(?:don'?t|do not|never|always|no(?=\s+(?!longer\b)\w)|stop|avoid|quit|skip|drop|cut"
@@ -107,6 +107,22 @@ _REQUEST_EN = re.compile(
 )
 # a noun phrase asked for: "Bullet points please", "Short answers only", "No emojis, ever"
 _ASKED_EN = re.compile(r"\b(?:please|pls|only|ever|always|every time|thanks)\b", re.I)
+# the user's "I" asking something of the assistant: "I want you to …", "I want short answers
+# from you"
+_WANTS_OF_YOU_EN = re.compile(
+    r"^i (?:want|need|'d like|would like|'d prefer|would prefer|expect)"
+    r" (?:you\b|your\b|[^,;]{1,40}\bfrom you\b)",
+    re.I,
+)
+# a subject after its auxiliary: "Never again will I eat there", "never have I ever"
+_INVERTED_EN = re.compile(r"\b(?:will|would|shall|do|did|can|could|have|had) (?:i|we)\b", re.I)
+# a verb in the past after "never"/"always": a statement with its "I" left out ("Never went
+# to UCLA", "always hated olives"), not an imperative
+_PAST_EN = re.compile(
+    r"^(?:never|always|just|also|only|ever)\s+(?:\w+ed|went|was|were|had|did|said|got|made|took"
+    r"|came|saw|knew|thought|ate|drank|ran|wrote|spoke|left|felt|kept|told|gave|found|been)\b",
+    re.I,
+)
 _OWN_SUBJECT_EN = re.compile(
     r"^(?:i|i'm|i've|i'll|i'd|my|we|we're|our|he|she|they|his|her|their|it's|this|that|there"
     r"|the \w+ (?:is|are|was|were))\b",
@@ -117,6 +133,9 @@ _REQUEST_ZH = re.compile(
     r"保持在|(?:就行|就好|即可|就可以)$|(?:一点|一些|(?<![\d一二两三四五六七八九十几半])点儿?)[吧啊哈呀]*$|"
     r"^(?:(?:以后|今后|往后|每次|每回|一律|都|你|还有|另外|还是|那就|那|就)[，,]?)*(?:用|加|给|把|先|直接|"
     r"保持|控制|限制|写|回答|回复|说|讲|标|注明|附上|列|带上?|附|改用|换成|多|少|只)"
+    # a part of an answer as the topic, then what to do with it: "代码里变量名用英文，注释用中文"
+    r"|^(?:(?:代码|注释|示例|例子|回答|回复|答案|变量名?|函数名?|标题|单位|价格|日期|金额)[里中的]?)"
+    r"{1,2}(?:都|也|一律|统一|全部?)?(?:用|写成?|加上?|标上?|带上?|附上?)"
 )
 # a subjectless clause of a sentence said to stand ("以后…，价格都标一下人均") is a request too
 _STANDING_LEAD_ZH = re.compile(
@@ -132,10 +151,31 @@ _OWN_SUBJECT_ZH = re.compile(
 _CONCRETE_EN = re.compile(
     r"\b(?:this(?!\s+(?:year|month|week|weekend|morning|afternoon|evening|time|summer|winter"
     r"|spring|fall|autumn|semester|term|season|quarter)\b)|these(?! days)|those|that one"
-    r"|the following|following|above|below|attached|here's"
-    r"|here is|the (?:article|text|email|paragraph|essay|document|doc|code|file|message|link"
-    r"|sentence|story|summary|list|draft|poem|letter|report)\b(?! you))\b",
+    r"|the following|following|above|below|attached|here's|here is)\b",
     re.I,
+)
+# a thing named with "the": one of its own in a one-off request ("proofread the email"), the
+# kind of thing in a rule said to stand ("always give me the code first, then explain")
+_DEFINITE_EN = re.compile(
+    r"\bthe (?:article|text|email|paragraph|essay|document|doc|code|file|message|link"
+    r"|sentence|story|summary|list|draft|poem|letter|report)\b(?! you)",
+    re.I,
+)
+# a request about the answer just given, not about answers to come: "Make it shorter", "can
+# u make that a table", "try again in Spanish", "这次简短点", "再详细一点", "用英文再说一遍"
+_REFINES_EN = re.compile(
+    r"\b(?:this time|for now|once more|one more time|try again|again in|redo|re-?do it"
+    r"|(?:make|turn|put|rewrite|change|convert|format|shorten|expand|simplify)\s+(?:it|that"
+    r"|them|those)\b)"
+    # a comparative alone, with no answers named: "shorter pls", "a bit more detail"
+    r"|^(?:(?:a bit|a little|much|way|even)\s+)?(?:more \w+|less \w+|(?:short|long|brief|simpl"
+    r"|clear|eas|quick|tight|plain|friendli|funni|nic|gentl|deep|broad|bigg|small)er)"
+    r"(?:\s+(?:please|pls|plz|thanks))?$",
+    re.I,
+)
+_REFINES_ZH = re.compile(
+    r"这次|这回|这一次|这一回|重新|重来|(?:再|重)(?:说|讲|写|来|解释|翻译|发|给我?)(?:一|1)?[遍次下]"
+    r"|(?:^|[，,])(?:那|那就|你)?再[^，,]{1,4}(?:一点|点儿?|些)[吧啊哈呀]*$"
 )
 _TASK_EN = re.compile(
     r"\b(?:translate|summari[sz]e|explain|describe|draft|compose|check|fix|debug|review|proofread|rewrite"
@@ -161,12 +201,13 @@ _TASK_ZH = re.compile(
 _COMPOSE_EN = re.compile(
     r"^(?:(?:can|could|would|will)\s+(?:you\s+)?|please\s+|pls\s+|help me\s+)*"
     r"(?:write|draft|compose|translate|reply|respond|rewrite|rephrase|proofread|polish|send"
-    r"|forward|email|book|order|schedule|cancel)\b",
+    r"|forward|email|book|order|schedule|cancel|look up|search|find|check)\b",
     re.I,
 )
 _COMPOSE_ZH = re.compile(  # asked of the assistant: "下午写代码" is the user's doing
     r"^(?:帮我|替我|给我|请你?帮?我?|麻烦你?帮?我?|我(?:想|要)(?:你|请你)?帮我)[^，,：:]{0,8}?"
-    r"(?:写|翻译|回复|回一?[封条]|起草|拟一?[份封个]|改写|润色|译成|订|发一?[条封个]|预约|取消)"
+    r"(?:写|翻译|回复|回一?[封条]|起草|拟一?[份封个]|改写|润色|译成|订|发一?[条封个]|预约|取消"
+    r"|查|搜|找)"
 )
 # the user's own particulars given for such a text ("落款写我的名字王磊", "sign it with my name")
 _OWN_PARTICULARS_ZH = r"|我的(?:名字|姓名|电话|手机|邮箱)"
@@ -212,8 +253,8 @@ _OCCASION_ZH = re.compile(r"^(?P<lead>.*?)(?P<what>[^，,]*?)(?:的时候|时候
 _OCCASION_EN = re.compile(r"^(?:when(?:ever)?|each time|every time)\s+you\s+\S.*$", re.I)
 
 _LEAD_EN = re.compile(
-    r"^(?:(?:ok(?:ay)?|oh|and|also|btw|one more thing|pls|please|kindly|from now on|going forward"
-    r"|from here on(?: out)?|in (?:the )?future|could you|can you|would you|will you"
+    r"^(?:(?:ok(?:ay)?|oh|so|and|also|btw|one more thing|pls|please|kindly|from now on"
+    r"|going forward|from here on(?: out)?|in (?:the )?future|could you|can you|would you|will you"
     r"|i (?:want|need|'d like|would like) you to)[,:]?\s+)+",
     re.I,
 )
@@ -223,7 +264,7 @@ _TAIL_EN = re.compile(
     re.I,
 )
 _LEAD_ZH = re.compile(
-    r"^(?:还有|另外|然后|对了|哦对|那就|那|可以|能不能|能否|可不可以|以后|今后|往后|从现在起|从现在开始|从今以后|从今天起|请你?|麻烦你?|"
+    r"^(?:还有|另外|然后|对了|哦对|所以|但是|不过|那就|那|可以|能不能|能否|可不可以|以后|今后|往后|从现在起|从现在开始|从今以后|从今天起|请你?|麻烦你?|"
     r"记得|你)+[，,]?"
 )
 _TAIL_ZH = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯吗么~～\s。！!，,？?]+$")
@@ -245,9 +286,21 @@ def _zh(text: str) -> bool:
     return bool(_HAN.search(text))
 
 
-def _core(text: str) -> str:
-    return text.strip().strip(" \t\"'“”‘’「」").rstrip("。.!！~～…").strip()
+# a lead that only marks what follows as worth keeping: "Remember: no spoilers …", "FYI, …"
+_NOTE_LEAD = re.compile(
+    r"^(?:remember|note|n\.?b\.?|fyi|reminder|ps|p\.s\.|important|heads up|just so you know"
+    r"|记住|记好了|提醒一下|提醒你一下|注意)\s*[:：,，-]\s*(?=\S)",
+    re.I,
+)
 
+
+def _core(text: str) -> str:
+    core = text.strip().strip(" \t\"'“”‘’「」").rstrip("。.!！~～…").strip()
+    return _NOTE_LEAD.sub("", core)
+
+
+# an occasion opening a clause ("解释的时候都写全称吧"): the request is what follows it
+_OCCASION_HEAD_ZH = re.compile(r"^[^，,]{1,16}?(?:的时候|时候)")
 
 _BUDGET = re.compile(r"预算|\bbudget\b", re.I)
 
@@ -265,10 +318,13 @@ def _is_request(text: str, whole: str = "") -> bool:
             return False
         return bool(
             _REQUEST_ZH.search(core)
+            or _REQUEST_ZH.search(_OCCASION_HEAD_ZH.sub("", core))
             or _STANDING_LEAD_ZH.search(whole)
             or re.search(r"\b(?:please|pls)\b", core, re.I)  # "回答我的时候 please use …"
         )
-    if _OWN_SUBJECT_EN.match(core):
+    if _WANTS_OF_YOU_EN.match(core):
+        return True
+    if _OWN_SUBJECT_EN.match(core) or _INVERTED_EN.search(core) or _PAST_EN.match(core):
         return False
     if _REQUEST_EN.match(core):
         return True
@@ -303,6 +359,8 @@ def _one_off(text: str, standing: bool) -> bool:
         return True
     if standing:
         return False
+    if (_REFINES_ZH if zh else _REFINES_EN).search(core) or (not zh and _DEFINITE_EN.search(core)):
+        return True
     if not zh:  # "Make the title shorter": a thing of its own, not the answers in general
         # the noun phrase after "the", up to a comparative that says what to do with it
         things = re.findall(r"\bthe\s+(\w+(?:\s+(?!\w+er\b)\w+)?)", core, re.I)
@@ -322,6 +380,47 @@ def _standing(text: str) -> bool:
     return bool((_STANDING_ZH if _zh(text) else _STANDING_EN).search(text))
 
 
+# a request said to stand, or said for an occasion of the assistant's doing, is a rule about
+# anything it names ("whenever you write SQL, use uppercase keywords", "Don't ever recommend
+# Starbucks to me", "以后别再问我要不要继续了", "给我讲东西的时候别太学术")
+_STANDS_EN = re.compile(
+    r"\b(?:always|never(?! mind)|ever|from now on|going forward|from here on|in (?:the )?future"
+    r"|every time|each time|whenever|by default|at all times|when (?:you|we)|unless i ask)\b",
+    re.I,
+)
+_STANDS_ZH = re.compile(
+    r"以后(?!再)|今后|往后|从现在起|从现在开始|从今以后|从今天起|每次|每回|一律|永远|始终|任何时候|"
+    r"(?:你|给我|跟我|和我|帮我|替我)[^，,]{0,12}(?:的时候|时候)"
+)
+# a request to keep a fact of the user's in mind is the fact, not a rule ("always remember my
+# birthday is …", "以后记得我不吃辣"), and so is a name to call the user by or an address to use
+# ("你以后叫我阿斌就好", "以后用我私人邮箱 …": ``name.nickname``, ``contact.email``)
+_KEEPS_FACT = re.compile(
+    r"\bremember (?:that )?(?:my|i)\b|\bmy \w+ (?:is|are)\b|记得我(?!的时候)"
+    r"|(?<!别)(?<!不要)(?<!不许)(?:叫|喊|称呼)我(?!的时候|时)"
+    r"|(?<!don't )(?<!never )(?<!not )\bcall me\b(?! that)"
+    r"|我的?(?:私人|工作|新的?)?(?:邮箱|电话|手机|号码|地址)"
+    r"|\bmy (?:\w+ )?(?:email|phone|number|address)\b"
+    r"|\S+@\S+\.\w+",
+    re.I,
+)
+
+
+_LEAD_ONLY = re.compile(
+    r"^(?:\W|ok(?:ay)?|so|and|also|one more thing|from now on|going forward|in (?:the )?future"
+    r"|以后|今后|往后|从现在起|从现在开始|从今以后|从今天起|还有|另外|对了)+$",
+    re.I,
+)
+
+
+def _stands(text: str) -> bool:
+    """``text`` (a request with its occasion) says it stands, and asks for something besides
+    ("Never." alone asks for nothing)."""
+    words = _STANDS_ZH if _zh(text) else _STANDS_EN
+    rest = words.sub(" ", _clean(text))
+    return bool(words.search(text)) and len(re.findall(r"[A-Za-z]{2,}|[\u4e00-\u9fff]", rest)) >= 2
+
+
 def _style(text: str) -> bool:
     # mixed Chinese and English ("examples 用 JS 就行"): the words of either language; a
     # name of several capitalised words is no style word ("换成 VS Code")
@@ -338,7 +437,13 @@ _ASKS_ZH = re.compile(
 def _asks(core: str) -> bool:
     """A question (narrower than ``filter.is_question`` in Chinese, where "几个" counts
     things in a request: "多举几个例子")."""
-    return bool(_ASKS_ZH.search(core)) if _zh(core) else is_question(core)
+    if not _zh(core):
+        return is_question(core)
+    m = _ASKS_ZH.search(core)
+    if m is None or m.group(0) in "吗嘛么呢？?":
+        return m is not None
+    # a question that is the object of a verb ("别再问我要不要继续", "不管是不是…") asks nothing
+    return not re.search(r"问|知道|告诉|决定|确认|不管|无论|不论", core[: m.start()])
 
 
 def _asks_for_standing(text: str) -> bool:
@@ -426,11 +531,23 @@ _ASPECTS = {
     "units": re.compile(r"units?|metric|imperial|celsius|fahrenheit|单位|公制|摄氏", re.I),
 }
 # a request that restates the one before it from the other side ("…, just write paragraphs")
-_RESTATES = re.compile(r"^(?:just|only|instead|rather|simply|直接|而是|就|只)", re.I)
+_RESTATES = re.compile(
+    r"^(?:just|only|instead|rather|simply|直接|而是|就|只)|(?:就行|就好|即可|就可以)$", re.I
+)
 
 
 def _aspects(text: str) -> set[str]:
     return {name for name, words in _ASPECTS.items() if words.search(text)}
+
+
+def _addresses(core: str) -> bool:
+    """A clause after one about someone else that turns to the user or the assistant ("…, so
+    never use them with me", "…，所以你别推荐了") rather than going on about them ("…，每次都加
+    双份")."""
+    rest = re.sub(r"^(?:so|but|and|所以|但是?|不过|那)[\s,，]*", "", core, flags=re.I)
+    if _zh(rest):
+        return bool(re.match(r"我|你|请|麻烦|别|不要|千万", rest))
+    return bool(re.match(r"(?:i|you|please|pls)\b", rest, re.I) or _REQUEST_EN.match(rest))
 
 
 def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[Rule]:
@@ -452,12 +569,19 @@ def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[R
     groups: list[list[int]] = []
     occasion: list[int] = []
     taken: set[int] = set()
+    someone = False  # a clause before was about someone else
     for i, raw in enumerate(sentence):
         if i in taken:
             continue
         core = _core(raw)
         if not core or is_small_talk(core):
             continue
+        if semantic.is_about_others(core) or semantic.family_subject(core) is not None:
+            someone = True  # "我同事特别爱吃葱，每次都加双份": what follows is still theirs
+            continue
+        if someone and not _addresses(core):
+            continue
+        someone = False
         if _is_occasion(core):
             occasion.append(i)
             continue
@@ -476,12 +600,19 @@ def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[R
             )
         )
         span = " ".join([core, *[sentence[j] for j in more]])
-        if not (_style(span) or (occasion and _style(whole))):
+        # what says the request stands: its own words, its occasion, or a lead-in said alone
+        # just before it ("ok so going forward, | assume I'm on a Mac …")
+        said = [sentence[o] for o in occasion if o < i]
+        if i and _LEAD_ONLY.match(_core(sentence[i - 1])):
+            said.append(sentence[i - 1])
+        if _KEEPS_FACT.search(span):
+            continue  # "你以后叫我阿斌就好": the user's name, not a rule
+        if not (_style(span) or (occasion and _style(whole)) or _stands(" ".join([*said, span]))):
             continue
         taken.update([i, *more])
         group = [i, *more]
         if groups and (
-            _RESTATES.match(_clean(core) or core)
+            _RESTATES.search(_clean(core) or core)
             or _aspects(" ".join(sentence[j] for j in groups[-1])) & _aspects(span)
         ):
             groups[-1] += group
@@ -499,6 +630,25 @@ def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[R
         if len(value) >= 2:
             out.append(Rule(value if zh else value.lower(), value, tuple(sorted(group))))
     return out
+
+
+def _refines(core: str) -> bool:
+    """A request about the answer just given ("Try again, but in German", "再详细一点", "这次
+    简短点回答就好"), not a statement that names an occasion ("这次年会的预算一共8万块")."""
+    zh = _zh(core)
+    if not (_REFINES_ZH if zh else _REFINES_EN).search(core) or _standing(core):
+        return False
+    lead = _LEAD_ZH.sub("", core) if zh else _LEAD_EN.sub("", core)
+    opens = r"再|重新|重来|换个" if zh else r"try again|redo|once more|one more time"
+    return _is_request(core) or bool(re.match(opens, lead, re.I))
+
+
+def refines(text: str) -> bool:
+    """True if ``text`` asks to change the answer just given ("Can you answer in Spanish this
+    time?", "用英文再说一遍"), not answers to come: a word of the answer just given and none
+    that says it stands."""
+    core = _core(text)
+    return bool((_REFINES_ZH if _zh(core) else _REFINES_EN).search(core)) and not _standing(core)
 
 
 def task_clauses(sentence: list[str]) -> set[int]:
@@ -527,8 +677,14 @@ def task_clauses(sentence: list[str]) -> set[int]:
             out.add(i)  # "帮我写一封邮件给房东": the text asked for is its own object
             composed = True
             continue
+        if _refines(core):
+            out.add(i)  # "Try again, but in German": about the answer just given
+            continue
         if not (
-            (_CONCRETE_ZH if zh else _CONCRETE_EN).search(core) or re.search(r"[:：]\s*\S", core)
+            (_CONCRETE_ZH if zh else _CONCRETE_EN).search(core)
+            or (not zh and _DEFINITE_EN.search(core))
+            or re.search(r"[:：]\s*\S", core)
+            or _refines(core)
         ):
             continue
         lead = _LEAD_ZH.sub("", core) if zh else _LEAD_EN.sub("", core)
