@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from app.arbitration.keys import key_spec
 from app.arbitration.values import MOVABLE_KEYS, activity_words, time_marks
-from app.ingest.extraction import segment, semantic, standing
+from app.ingest.extraction import segment, semantic, spelling, standing
 from app.ingest.extraction.base import ExtractedFact, MemoryType, Turn
 from app.ingest.extraction.cues import clause_cues
 from app.ingest.extraction.dates import (
@@ -47,8 +47,12 @@ _PETS_ZH = (
 )
 _PETS_EN = (
     r"dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|bird|fish|turtle|tortoise"
-    r"|guinea pig|lizard|snake|ferret|horse|pet"
+    r"|guinea pig|lizard|snake|ferret|horse|pet|retriever|labrador|poodle|corgi|husky|beagle"
+    r"|terrier|bulldog|dachshund|chihuahua|pug|spaniel|collie|sheepdog|schnauzer"
 )
+# a kind said in English inside a Chinese clause ("养了一只 golden retriever", "我家 cat 叫 Mochi"),
+# one modifier allowed before it
+_PET_KIND_ZH = rf"{_PETS_ZH}|(?i:(?:[a-z]+ )?(?:{_PETS_EN}))"
 _FAMILY_ZH = (
     "女儿|儿子|孩子|老婆|老公|妻子|丈夫|太太|先生|爸爸|妈妈|父亲|母亲|哥哥|姐姐|弟弟|妹妹|"
     "爷爷|奶奶|外公|外婆|姥姥|姥爷|男朋友|女朋友|对象|未婚妻|未婚夫|孙子|孙女"
@@ -215,7 +219,20 @@ def third_person(text: str) -> str:
     return re.sub(r"^my\s+", "", text, flags=re.I)
 
 
+# a space between a Chinese character and a number ("我今年 32 了", "预算 20 万") is typography,
+# not a boundary the Chinese patterns should have to allow for; one before a Latin word stays
+# (it is the word boundary the English words of the clause are found by)
+_HAN_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])[ \t]+(?=\d)|(?<=\d)[ \t]+(?=[\u4e00-\u9fff])")
+# English small talk opening a Chinese clause ("btw 我今年32了", "hmm 其实…")
+_EN_OPENER = re.compile(
+    r"^(?:(?:hi|hey|hello|btw|fyi|ok|okay|so|oh|well|anyway|also|lol|haha+|hmm+|emm+|um+|uh)"
+    r"\b[,!.\s]*)+(?=[\u4e00-\u9fff])",
+    re.I,
+)
+
+
 def _clean_zh(text: str) -> str:
+    text = _HAN_SPACE.sub("", _EN_OPENER.sub("", text.strip()))
     previous = None
     while previous != text:
         previous = text
@@ -1118,8 +1135,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "name",
         "zh",
-        r"^(?:我|本人)(?:的名字|的全名)?(?:叫做?|名叫)\s*(?P<v>[^\s，,]{1,10})\s*$",
-        simple("name.full", "名字叫{v}", check=lambda v: len(v) <= 4 or segment.is_person_name(v)),
+        # a name in Latin letters may hold spaces ("我叫 Kevin Zhang")
+        r"^(?:我|本人)(?:的名字|的全名)?(?:叫做?|名叫)\s*(?P<v>[^\s，,]{1,10}"
+        r"|[A-Z][a-z'-]+(?: [A-Z][a-z'-]+){1,2})\s*$",
+        simple(
+            "name.full",
+            "名字叫{v}",
+            check=lambda v: len(v) <= 4 or segment.is_person_name(v) or _is_latin(v),
+        ),
     ),
     (
         "name",
@@ -1456,13 +1479,13 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "pets",
         "zh",
-        rf"^(?:我|我们)?(?:家)?(?:里)?(?:有|养了?|养着)(?P<n>[一二两三四五六七八九十几\d]+)?(?:只|条|个|头|匹|尾)?(?P<kind>{_PETS_ZH})(?:[，,]?(?:叫|名叫)(?:它|他|她)?(?P<name>.+))?$",
+        rf"^(?:我|我们)?(?:家)?(?:里)?(?:有|养了?|养着)(?P<n>[一二两三四五六七八九十几\d]+)?(?:只|条|个|头|匹|尾)?\s*(?P<kind>{_PET_KIND_ZH})\s*(?:[，,]?(?:叫|名叫)(?:它|他|她)?\s*(?P<name>.+))?$",
         pet,
     ),
     (
         "pets",
         "zh",
-        rf"^(?:我的?|我家的?)?(?P<kind>{_PETS_ZH})?(?:(?:一|另一|还有一|其中一|另外一)(?:只|条|个|头))?(?:的名字)?(?:取名|起名)?(?:叫做?|名叫|名字是|名字叫)(?:它|他|她)?\s*(?P<name>[^\s，,]{{1,8}})\s*$",
+        rf"^(?:我的?|我家的?)?\s*(?P<kind>{_PET_KIND_ZH})?\s*(?:(?:一|另一|还有一|其中一|另外一)(?:只|条|个|头))?(?:的名字)?(?:取名|起名)?(?:叫做?|名叫|名字是|名字叫)(?:它|他|她)?\s*(?P<name>[^\s，,]{{1,8}})\s*$",
         pet,
     ),
     (
@@ -1852,8 +1875,10 @@ def _apply(
     clause: _Clause, state: _State, *, skip: tuple[str, ...] = ()
 ) -> tuple[str, list[ExtractedFact]] | None:
     found = _apply_in(clause, state, skip, clause.lang)
-    if found is None and clause.lang == "zh" and _EN_GRAMMAR.match(clause.text):
-        found = _apply_in(clause, state, skip, "en")
+    if found is None and clause.lang == "zh":
+        english = dataclasses.replace(clause, text=_clean_en(clause.raw))
+        if _EN_GRAMMAR.match(english.text):
+            found = _apply_in(english, state, skip, "en")
     return found
 
 
@@ -1928,6 +1953,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     """
     if turn.role != "user" or not turn.content.strip():
         return []
+    turn = dataclasses.replace(turn, content=spelling.fix(turn.content))  # "i wrk at", "住再"
     if (cut := standing.material_start(turn.content)) is not None:
         # "translate this into Spanish: I live near the river…": the text to work on is not
         # the user's statement; the request before the colon stays, read as a one-off task
