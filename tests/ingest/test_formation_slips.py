@@ -68,3 +68,47 @@ async def test_a_space_beside_a_chinese_word_changes_nothing(
 ) -> None:
     await tenant.say("u", "s1", said, at=T1)
     assert await tenant.values("u", key) == [value]
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "value"),
+    [
+        ("I work at 字节", "work.employer", "字节"),
+        ("I graduated from 浙大 in 2018", "education.school", "浙大"),
+        ("I moved to 成都 last month", "residence.city", "成都"),
+        ("my hometown 是大连", "hometown", "大连"),
+        ("我的 email 是 wei.chen@example.com", "contact.email", "wei.chen@example.com"),
+        ("我本科在 UCLA 读的 CS", "education.school", "ucla"),
+    ],
+)
+async def test_a_clause_is_read_by_its_grammar_with_the_other_script_as_values(
+    tenant: TenantCtx, said: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", key, lower=True) == [value.lower()]
+
+
+async def test_a_chinese_word_after_have_is_no_drink(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I have 高血压", at=T1)
+    assert await tenant.values("u", "preference.drink") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "value"),
+    [
+        (
+            "anyway enough about me — oh wait, we adopted a kitten last weekend, her name is "
+            "Pickle!",
+            "pets.name",
+            "Pickle",
+        ),
+        ("we adopted a kitten last weekend", "pets.kind", "kitten"),
+        ("thx! also fyi im vegan now so no dairy pls", "diet.style", "vegan"),
+        ("ugh my migraines have been bad this week", "health.condition", "migraines"),
+    ],
+)
+async def test_a_fact_inside_a_chatty_message_is_kept(
+    tenant: TenantCtx, said: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", key) == [value]

@@ -97,6 +97,10 @@ _DRINKS = re.compile(
     re.I,
 )
 _TECH = semantic.TECH
+_CONDITIONS_EN = (
+    r"diabetes|asthma|hypertension|high blood pressure|celiac disease|arthritis|migraines|gout"
+    r"|ibs|adhd|epilepsy|eczema|insomnia"
+)
 _GENDER = (
     {w: "男" for w in ("男生", "男的", "男人", "男性", "男孩")}
     | {w: "女" for w in ("女生", "女的", "女人", "女性", "女孩")}
@@ -231,8 +235,26 @@ _EN_OPENER = re.compile(
 )
 
 
+# the attribute a Chinese clause opens with, said in English ("my hometown 是大连", "我的 password
+# 是…", "email: …"): the subject of a Chinese predicate, read as its Chinese word
+_ATTRIBUTE_ZH = {
+    "password": "密码", "passport number": "护照号", "passport": "护照号", "email": "邮箱",
+    "e-mail": "邮箱", "phone number": "手机号", "phone": "手机号", "cell": "手机号",
+    "hometown": "老家", "birthday": "生日", "bday": "生日", "name": "名字", "full name": "全名",
+    "wife": "老婆", "husband": "老公", "budget": "预算", "mother tongue": "母语",
+    "native language": "母语",
+}  # fmt: skip
+_ATTRIBUTE = re.compile(
+    r"^(?:my\s+|我的\s*)(?P<a>"
+    + "|".join(sorted(_ATTRIBUTE_ZH, key=len, reverse=True))
+    + r")\s*(?=是|叫|在|[:：]|[\u4e00-\u9fff]*人)",
+    re.I,
+)
+
+
 def _clean_zh(text: str) -> str:
     text = _HAN_SPACE.sub("", _EN_OPENER.sub("", text.strip()))
+    text = _ATTRIBUTE.sub(lambda m: "我的" + _ATTRIBUTE_ZH[m.group("a").lower()], text)
     previous = None
     while previous != text:
         previous = text
@@ -1422,8 +1444,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "condition",
         "en",
-        r"^I have (?P<v>diabetes|asthma|hypertension|high blood pressure|celiac disease"
-        r"|arthritis|migraines|gout|ibs|adhd|epilepsy)$",
+        rf"^I have (?P<v>{_CONDITIONS_EN})$",
+        simple("health.condition", "has {v}"),
+    ),
+    # "my asthma's been acting up": a condition the user calls theirs, whatever it does now
+    (
+        "condition",
+        "en",
+        rf"^my (?P<v>{_CONDITIONS_EN})(?:'s| is| has| have| are| was| were| keeps?| flared| got)\b",
         simple("health.condition", "has {v}"),
     ),
     (
@@ -1509,7 +1537,15 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         rf"^my (?P<kind>{_PETS_EN})(?:'s name is| is named| is called) (?P<name>[\w'-]+)$",
         pet,
     ),
-    ("pets", "en", rf"^I have (?:an?|one|two|three|\d+) (?P<kind>{_PETS_EN})s?$", pet),
+    # "we adopted a kitten last weekend": when is no event beside the pet
+    (
+        "pets",
+        "en",
+        rf"^(?:I|we)(?: just| finally| recently)? (?:have|got|adopted|'ve got|brought home|rescued)"
+        rf" (?:an?|one|two|three|\d+|another|a new) (?P<kind>{_PETS_EN})s?"
+        rf"(?: (?:last \w+|yesterday|today|this \w+|recently|a \w+ ago))?$",
+        pet,
+    ),
     (
         "family",
         "zh",
@@ -1827,7 +1863,7 @@ _ABBREV = "".join(
 )
 _SENTENCE = re.compile(rf"(?<=[。！？!?；;\n])\s*|(?<=[.]){_ABBREV}\s+(?=\S)")
 _CLAUSE = re.compile(
-    r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't)\b)"
+    r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|pls|plz|don't|no|can|could)\b)"
     r"|\s+(?=but\s+(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't|not|a|an|in|at)\b)"
     r"|\s+(?=(?:but|because|cause|cuz|while|whereas|though|although)\s+(?:\w+ly,?\s+)?"
     r"(?:I|I'm|I've|I'll|I'd)\b))\s*",
@@ -1876,9 +1912,42 @@ def _apply(
 ) -> tuple[str, list[ExtractedFact]] | None:
     found = _apply_in(clause, state, skip, clause.lang)
     if found is None and clause.lang == "zh":
-        english = dataclasses.replace(clause, text=_clean_en(clause.raw))
+        english = dataclasses.replace(clause, text=_clean_en(clause.raw), lang="en")
         if _EN_GRAMMAR.match(english.text):
-            found = _apply_in(english, state, skip, "en")
+            found = _apply_in(english, state, skip, "en") or _apply_named(english, state, skip)
+    return found
+
+
+_HAN_RUN = re.compile(r"[\u4e00-\u9fff]+")
+_STAND_IN = re.compile(r"\bQzh([a-z])\b", re.I)
+
+
+def _apply_named(
+    clause: _Clause, state: _State, skip: tuple[str, ...]
+) -> tuple[str, list[ExtractedFact]] | None:
+    """An English clause whose names are Chinese ("I work at 字节", "I graduated from 浙大 in
+    2018"): the English patterns find a name by its capital, so each run of Chinese characters
+    is read as a name standing in its place, and put back in what the clause forms."""
+    runs = _HAN_RUN.findall(clause.text)
+    if not runs or len(runs) > 3:
+        return None
+    named = iter(f"Qzh{chr(ord('a') + i)}" for i in range(len(runs)))
+    text = _HAN_RUN.sub(lambda _: next(named), clause.text)
+    before = {key: len(items) for key, items in state.pending.items()}
+    date = find_date(text, state.turn.occurred_at)  # the date's place in the text read
+    found = _apply_in(dataclasses.replace(clause, text=text, date=date), state, skip, "en")
+
+    def back(value: str) -> str:
+        return _STAND_IN.sub(lambda m: runs[ord(m.group(1).lower()) - ord("a")], value)
+
+    for key, items in state.pending.items():
+        items[before.get(key, 0) :] = [(back(v), back(c)) for v, c in items[before.get(key, 0) :]]
+    if found is None:
+        return None
+    for fact in found[1]:
+        fact.content = back(fact.content)
+        fact.value = back(fact.value) if fact.value else fact.value
+        fact.retracts = [back(r) for r in fact.retracts]
     return found
 
 

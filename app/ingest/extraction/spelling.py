@@ -49,7 +49,18 @@ _LONG = (
     "programmer", "teacher", "consultant", "analyst", "scientist",
 )  # fmt: skip
 _WORDS_OF_ITS_OWN = frozenset(
-    ("stared", "starred", "marred", "bother", "manage", "manger", "graduate", "sitter", "stated", "woking")
+    (
+        "stared",
+        "starred",
+        "marred",
+        "bother",
+        "manage",
+        "manger",
+        "graduate",
+        "sitter",
+        "stated",
+        "woking",
+    )
 )
 # chat spellings that are not put right in capitals ("IM" is instant messaging)
 _LOWER_ONLY = frozenset(("im", "ur", "ive", "cant"))
@@ -71,7 +82,7 @@ def _slips(word: str) -> set[str]:
 
 @lru_cache(maxsize=1)
 def _table() -> dict[str, str]:
-    table = {}
+    table: dict[str, str] = {}
     for word in _LONG:
         for slip in _slips(word):
             if slip not in _WORDS_OF_ITS_OWN and slip not in _LONG:
@@ -82,7 +93,9 @@ def _table() -> dict[str, str]:
 
 _WORD = re.compile(r"(?<![\w'-])[A-Za-z][A-Za-z-]*(?![\w'])")
 # 再 for 在: after 住, or before a name followed by a verb of working, studying or living
-_ZAI = re.compile(r"(?<=住)再|(?<=我|在|现|前|直)再(?=(?P<name>[^\s，,。！？!?]{1,12}?)(?:工作|上班|做|读|上学|实习|生活|住))")
+_ZAI = re.compile(
+    r"(?<=住)再|(?<=我|在|现|前|直)再(?=(?P<name>[^\s，,。！？!?]{1,12}?)(?:工作|上班|做|读|上学|实习|生活|住))"
+)
 _BAN = re.compile(r"(?<!一)般(?=到|去|家)")
 _DUI = re.compile(r"(?<=我)队(?=[^\s，,。]{1,10}过敏)")
 
