@@ -223,10 +223,6 @@ def third_person(text: str) -> str:
     return re.sub(r"^my\s+", "", text, flags=re.I)
 
 
-# a space between a Chinese character and a number ("我今年 32 了", "预算 20 万") is typography,
-# not a boundary the Chinese patterns should have to allow for; one before a Latin word stays
-# (it is the word boundary the English words of the clause are found by)
-_HAN_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])[ \t]+(?=\d)|(?<=\d)[ \t]+(?=[\u4e00-\u9fff])")
 # English small talk opening a Chinese clause ("btw 我今年32了", "hmm 其实…")
 _EN_OPENER = re.compile(
     r"^(?:(?:hi|hey|hello|btw|fyi|ok|okay|so|oh|well|anyway|also|lol|haha+|hmm+|emm+|um+|uh)"
@@ -253,7 +249,7 @@ _ATTRIBUTE = re.compile(
 
 
 def _clean_zh(text: str) -> str:
-    text = _HAN_SPACE.sub("", _EN_OPENER.sub("", text.strip()))
+    text = _EN_OPENER.sub("", text.strip())
     text = _ATTRIBUTE.sub(lambda m: "我的" + _ATTRIBUTE_ZH[m.group("a").lower()], text)
     previous = None
     while previous != text:
@@ -1142,9 +1138,20 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"(?:birthday is|birthday's|i was born on)\s+(?:on\s+)?(?P<v>.+)$",
         birthday,
     ),
-    ("age", "zh", r"^我?(?:今年|已经|快)*(?P<v>[\d零一二两三四五六七八九十]{1,3})(?:周)?岁", age),
+    # "我今年 32 岁": a space beside the number is typography
+    (
+        "age",
+        "zh",
+        r"^我?(?:今年|已经|快)*\s*(?P<v>[\d零一二两三四五六七八九十]{1,3})\s*(?:周)?岁",
+        age,
+    ),
     # "我今年二十八了": a number after 今年 and nothing but 了 is an age
-    ("age", "zh", r"^我?(?:今年|已经)+(?:都|快)?(?P<v>[\d零一二两三四五六七八九十]{1,3})了?$", age),
+    (
+        "age",
+        "zh",
+        r"^我?(?:今年|已经)+(?:都|快)?\s*(?P<v>[\d零一二两三四五六七八九十]{1,3})\s*了?$",
+        age,
+    ),
     (
         "age",
         "en",
@@ -1447,11 +1454,13 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         rf"^I have (?P<v>{_CONDITIONS_EN})$",
         simple("health.condition", "has {v}"),
     ),
-    # "my asthma's been acting up": a condition the user calls theirs, whatever it does now
+    # "my asthma's been acting up": a condition the user calls theirs ("my eczema's gone" is a
+    # recovery, read elsewhere)
     (
         "condition",
         "en",
-        rf"^my (?P<v>{_CONDITIONS_EN})(?:'s| is| has| have| are| was| were| keeps?| flared| got)\b",
+        rf"^my (?P<v>{_CONDITIONS_EN})(?:'s| is| has| have| are| was| were| keeps?| flared| got)\b"
+        r"(?!.*\b(?:gone|cured|healed|over|better|cleared|went away|disappeared|under control)\b)",
         simple("health.condition", "has {v}"),
     ),
     (
