@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from app.arbitration.keys import key_spec
 from app.arbitration.values import MOVABLE_KEYS, activity_words, time_marks
-from app.ingest.extraction import segment, semantic, standing
+from app.ingest.extraction import segment, semantic, spelling, standing
 from app.ingest.extraction.base import ExtractedFact, MemoryType, Turn
 from app.ingest.extraction.cues import clause_cues
 from app.ingest.extraction.dates import (
@@ -47,8 +47,12 @@ _PETS_ZH = (
 )
 _PETS_EN = (
     r"dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|bird|fish|turtle|tortoise"
-    r"|guinea pig|lizard|snake|ferret|horse|pet"
+    r"|guinea pig|lizard|snake|ferret|horse|pet|retriever|labrador|poodle|corgi|husky|beagle"
+    r"|terrier|bulldog|dachshund|chihuahua|pug|spaniel|collie|sheepdog|schnauzer"
 )
+# a kind said in English inside a Chinese clause ("养了一只 golden retriever", "我家 cat 叫 Mochi"),
+# one modifier allowed before it
+_PET_KIND_ZH = rf"{_PETS_ZH}|(?i:(?:[a-z]+ )?(?:{_PETS_EN}))"
 _FAMILY_ZH = (
     "女儿|儿子|孩子|老婆|老公|妻子|丈夫|太太|先生|爸爸|妈妈|父亲|母亲|哥哥|姐姐|弟弟|妹妹|"
     "爷爷|奶奶|外公|外婆|姥姥|姥爷|男朋友|女朋友|对象|未婚妻|未婚夫|孙子|孙女"
@@ -131,6 +135,10 @@ _DRINKS = re.compile(
     re.I,
 )
 _TECH = semantic.TECH
+_CONDITIONS_EN = (
+    r"diabetes|asthma|hypertension|high blood pressure|celiac disease|arthritis|migraines|gout"
+    r"|ibs|adhd|epilepsy|eczema|insomnia"
+)
 _GENDER = (
     {w: "男" for w in ("男生", "男的", "男人", "男性", "男孩")}
     | {w: "女" for w in ("女生", "女的", "女人", "女性", "女孩")}
@@ -267,7 +275,34 @@ def third_person(text: str) -> str:
     return re.sub(r"^my\s+", "", text, flags=re.I)
 
 
+# English small talk opening a Chinese clause ("btw 我今年32了", "hmm 其实…")
+_EN_OPENER = re.compile(
+    r"^(?:(?:hi|hey|hello|btw|fyi|ok|okay|so|oh|well|anyway|also|lol|haha+|hmm+|emm+|um+|uh)"
+    r"\b[,!.\s]*)+(?=[\u4e00-\u9fff])",
+    re.I,
+)
+
+
+# the attribute a Chinese clause opens with, said in English ("my hometown 是大连", "我的 password
+# 是…", "email: …"): the subject of a Chinese predicate, read as its Chinese word
+_ATTRIBUTE_ZH = {
+    "password": "密码", "passport number": "护照号", "passport": "护照号", "email": "邮箱",
+    "e-mail": "邮箱", "phone number": "手机号", "phone": "手机号", "cell": "手机号",
+    "hometown": "老家", "birthday": "生日", "bday": "生日", "name": "名字", "full name": "全名",
+    "wife": "老婆", "husband": "老公", "budget": "预算", "mother tongue": "母语",
+    "native language": "母语",
+}  # fmt: skip
+_ATTRIBUTE = re.compile(
+    r"^(?:my\s+|我的\s*)(?P<a>"
+    + "|".join(sorted(_ATTRIBUTE_ZH, key=len, reverse=True))
+    + r")\s*(?=是|叫|在|[:：]|[\u4e00-\u9fff]*人)",
+    re.I,
+)
+
+
 def _clean_zh(text: str) -> str:
+    text = _EN_OPENER.sub("", text.strip())
+    text = _ATTRIBUTE.sub(lambda m: "我的" + _ATTRIBUTE_ZH[m.group("a").lower()], text)
     previous = None
     while previous != text:
         previous = text
@@ -1246,9 +1281,20 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         birthday,
     ),
     ("birthday", "en", r"^(?:I was |I'm |me,? )?born (?:on )?(?P<v>.+)$", birthday),
-    ("age", "zh", r"^我?(?:今年|已经|快)*(?P<v>[\d零一二两三四五六七八九十]{1,3})(?:周)?岁", age),
+    # "我今年 32 岁": a space beside the number is typography
+    (
+        "age",
+        "zh",
+        r"^我?(?:今年|已经|快)*\s*(?P<v>[\d零一二两三四五六七八九十]{1,3})\s*(?:周)?岁",
+        age,
+    ),
     # "我今年二十八了": a number after 今年 and nothing but 了 is an age
-    ("age", "zh", r"^我?(?:今年|已经)+(?:都|快)?(?P<v>[\d零一二两三四五六七八九十]{1,3})了?$", age),
+    (
+        "age",
+        "zh",
+        r"^我?(?:今年|已经)+(?:都|快)?\s*(?P<v>[\d零一二两三四五六七八九十]{1,3})\s*了?$",
+        age,
+    ),
     (
         "age",
         "en",
@@ -1269,8 +1315,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "name",
         "zh",
-        r"^(?:我|本人)(?:的名字|的全名)?(?:叫做?|名叫)\s*(?P<v>[^\s，,]{1,10})\s*$",
-        simple("name.full", "名字叫{v}", check=lambda v: len(v) <= 4 or segment.is_person_name(v)),
+        # a name in Latin letters may hold spaces ("我叫 Kevin Zhang")
+        r"^(?:我|本人)(?:的名字|的全名)?(?:叫做?|名叫)\s*(?P<v>[^\s，,]{1,10}"
+        r"|[A-Z][a-z'-]+(?: [A-Z][a-z'-]+){1,2})\s*$",
+        simple(
+            "name.full",
+            "名字叫{v}",
+            check=lambda v: len(v) <= 4 or segment.is_person_name(v) or _is_latin(v),
+        ),
     ),
     # "我姓刘，叫刘思远": a clause of the user's sentence that names a person
     (
@@ -1604,8 +1656,16 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "condition",
         "en",
-        r"^I have (?P<v>diabetes|asthma|hypertension|high blood pressure|celiac disease"
-        r"|arthritis|migraines|gout|ibs|adhd|epilepsy)$",
+        rf"^I have (?P<v>{_CONDITIONS_EN})$",
+        simple("health.condition", "has {v}"),
+    ),
+    # "my asthma's been acting up": a condition the user calls theirs ("my eczema's gone" is a
+    # recovery, read elsewhere)
+    (
+        "condition",
+        "en",
+        rf"^my (?P<v>{_CONDITIONS_EN})(?:'s| is| has| have| are| was| were| keeps?| flared| got)\b"
+        r"(?!.*\b(?:gone|cured|healed|over|better|cleared|went away|disappeared|under control)\b)",
         simple("health.condition", "has {v}"),
     ),
     (
@@ -1661,13 +1721,13 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "pets",
         "zh",
-        rf"^(?:我|我们)?(?:家)?(?:里)?(?:有|养了?|养着)(?P<n>[一二两三四五六七八九十几\d]+)?(?:只|条|个|头|匹|尾)?(?P<kind>{_PETS_ZH})(?:[，,]?(?:叫|名叫)(?:它|他|她)?(?P<name>.+))?$",
+        rf"^(?:我|我们)?(?:家)?(?:里)?(?:有|养了?|养着)(?P<n>[一二两三四五六七八九十几\d]+)?(?:只|条|个|头|匹|尾)?\s*(?P<kind>{_PET_KIND_ZH})\s*(?:[，,]?(?:叫|名叫)(?:它|他|她)?\s*(?P<name>.+))?$",
         pet,
     ),
     (
         "pets",
         "zh",
-        rf"^(?:我的?|我家的?)?(?P<kind>{_PETS_ZH})?(?:(?:一|另一|还有一|其中一|另外一)(?:只|条|个|头))?(?:的名字)?(?:取名|起名)?(?:叫做?|名叫|名字是|名字叫)(?:它|他|她)?\s*(?P<name>[^\s，,]{{1,8}})\s*$",
+        rf"^(?:我的?|我家的?)?\s*(?P<kind>{_PET_KIND_ZH})?\s*(?:(?:一|另一|还有一|其中一|另外一)(?:只|条|个|头))?(?:的名字)?(?:取名|起名)?(?:叫做?|名叫|名字是|名字叫)(?:它|他|她)?\s*(?P<name>[^\s，,]{{1,8}})\s*$",
         pet,
     ),
     (
@@ -1691,7 +1751,15 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         rf"^my (?P<kind>{_PETS_EN})(?:'s name is| is named| is called) (?P<name>[\w'-]+)$",
         pet,
     ),
-    ("pets", "en", rf"^I have (?:an?|one|two|three|\d+) (?P<kind>{_PETS_EN})s?$", pet),
+    # "we adopted a kitten last weekend": when is no event beside the pet
+    (
+        "pets",
+        "en",
+        rf"^(?:I|we)(?: just| finally| recently)? (?:have|got|adopted|'ve got|brought home|rescued)"
+        rf" (?:an?|one|two|three|\d+|another|a new) (?P<kind>{_PETS_EN})s?"
+        rf"(?: (?:last \w+|yesterday|today|this \w+|recently|a \w+ ago))?$",
+        pet,
+    ),
     (
         "family",
         "zh",
@@ -2024,7 +2092,7 @@ _ABBREV = "".join(
 )
 _SENTENCE = re.compile(rf"(?<=[。！？!?；;\n])\s*|(?<=[.]){_ABBREV}\s+(?=\S)")
 _CLAUSE = re.compile(
-    r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't)\b)"
+    r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|pls|plz|don't|no|can|could)\b)"
     r"|\s+(?=but\s+(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't|not|a|an|in|at)\b)"
     r"|\s+(?=(?:but|because|cause|cuz|while|whereas|though|although)\s+(?:\w+ly,?\s+)?"
     r"(?:I|I'm|I've|I'll|I'd)\b))\s*",
@@ -2072,8 +2140,43 @@ def _apply(
     clause: _Clause, state: _State, *, skip: tuple[str, ...] = ()
 ) -> tuple[str, list[ExtractedFact]] | None:
     found = _apply_in(clause, state, skip, clause.lang)
-    if found is None and clause.lang == "zh" and _EN_GRAMMAR.match(clause.text):
-        found = _apply_in(clause, state, skip, "en")
+    if found is None and clause.lang == "zh":
+        english = dataclasses.replace(clause, text=_clean_en(clause.raw), lang="en")
+        if _EN_GRAMMAR.match(english.text):
+            found = _apply_in(english, state, skip, "en") or _apply_named(english, state, skip)
+    return found
+
+
+_HAN_RUN = re.compile(r"[\u4e00-\u9fff]+")
+_STAND_IN = re.compile(r"\bQzh([a-z])\b", re.I)
+
+
+def _apply_named(
+    clause: _Clause, state: _State, skip: tuple[str, ...]
+) -> tuple[str, list[ExtractedFact]] | None:
+    """An English clause whose names are Chinese ("I work at 字节", "I graduated from 浙大 in
+    2018"): the English patterns find a name by its capital, so each run of Chinese characters
+    is read as a name standing in its place, and put back in what the clause forms."""
+    runs = _HAN_RUN.findall(clause.text)
+    if not runs or len(runs) > 3:
+        return None
+    named = iter(f"Qzh{chr(ord('a') + i)}" for i in range(len(runs)))
+    text = _HAN_RUN.sub(lambda _: next(named), clause.text)
+    before = {key: len(items) for key, items in state.pending.items()}
+    date = find_date(text, state.turn.occurred_at)  # the date's place in the text read
+    found = _apply_in(dataclasses.replace(clause, text=text, date=date), state, skip, "en")
+
+    def back(value: str) -> str:
+        return _STAND_IN.sub(lambda m: runs[ord(m.group(1).lower()) - ord("a")], value)
+
+    for key, items in state.pending.items():
+        items[before.get(key, 0) :] = [(back(v), back(c)) for v, c in items[before.get(key, 0) :]]
+    if found is None:
+        return None
+    for fact in found[1]:
+        fact.content = back(fact.content)
+        fact.value = back(fact.value) if fact.value else fact.value
+        fact.retracts = [back(r) for r in fact.retracts]
     return found
 
 
@@ -2148,6 +2251,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     """
     if turn.role != "user" or not turn.content.strip():
         return []
+    turn = dataclasses.replace(turn, content=spelling.fix(turn.content))  # "i wrk at", "住再"
     if (cut := standing.material_start(turn.content)) is not None:
         # "translate this into Spanish: I live near the river…": the text to work on is not
         # the user's statement; the request before the colon stays, read as a one-off task

@@ -1844,8 +1844,14 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
             ] or zh_entities(text, ("nt", "ns", "nz", "eng", "j"))
         else:
             names = cap_spans(text)
-        # a degree is no school, in either language ("我现在在 NYU 读 MBA")
-        names = [strip_dates(n) for n in names if n.lower() not in _DEGREES]
+        # a degree is no school, in either language ("我现在在 NYU 读 MBA"), nor is what is
+        # studied ("我本科在 UCLA 读的 CS": the object of 读/学 is the field)
+        names = [
+            strip_dates(n)
+            for n in names
+            if n.lower() not in _DEGREES
+            and not (zh and re.search(r"(?:读|学|念|修|专业是?)的?\s*$", text[: text.find(n)]))
+        ]
         return [("education.school", n) for n in names[-1:] if n]
     if family == "language":
         langs = [m.group(0) for m in _LANGS.finditer(text)]

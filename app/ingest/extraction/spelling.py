@@ -1,0 +1,134 @@
+"""Common slips of typing, put right before a turn is read.
+
+Users type fast: "i wrk at amazon now", "im alergic to shellfish", "我住再杭州", "上周般到苏州了".
+The extractor's patterns and cue words are spelled right, so such a turn formed nothing (or the
+wrong thing: "alergic" was read as a condition). Only slips that cannot be another word are put
+right:
+
+- English: a fixed table of misspellings and chat spellings of the words that carry a fact
+  (the verbs and nouns of the rule table), and, for the longer of those words, every form with
+  one letter dropped, doubled or two neighbours swapped — none of which is an English word of
+  its own (checked when the table was written; "stared" is left alone: it is a word).
+- Chinese: the input method's homophone slips, only in the places they cannot be meant:
+  再 for 在 after 住 or before a name and a verb of working or living ("我现在再阿里做运营"),
+  般 for 搬 before 到/去/家 (not 一般), 队 for 对 before what one is allergic to.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from app.ingest.extraction import segment
+
+# misspellings and chat spellings, whole words, case kept from the first letter
+_TABLE = {
+    "wrk": "work", "wokr": "work", "workk": "work", "wrok": "work", "wrking": "working",
+    "wokring": "working", "nmae": "name", "naem": "name", "lve": "live", "lvie": "live",
+    "luv": "love", "lvoe": "love", "liek": "like", "likee": "like", "ahve": "have",
+    "hvae": "have", "dgo": "dog", "im": "I'm", "iam": "I am", "ive": "I've", "dont": "don't",
+    "doesnt": "doesn't", "didnt": "didn't", "cant": "can't", "isnt": "isn't", "ur": "your",
+    "bday": "birthday", "b-day": "birthday", "hubby": "husband", "alergy": "allergy",
+    "alergies": "allergies", "allergie": "allergy", "alergic": "allergic", "allergix": "allergic",
+    "alergick": "allergic", "vegitarian": "vegetarian", "vegeterian": "vegetarian",
+    "vegatarian": "vegetarian", "favorit": "favorite", "favourit": "favourite",
+    "favrite": "favorite", "speek": "speak", "speack": "speak", "studdy": "study",
+    "graduted": "graduated", "gradated": "graduated", "marryed": "married",
+    "moveed": "moved", "mvoed": "moved", "strated": "started", "startd": "started",
+    "sartted": "started", "lving": "living", "liveing": "living", "prefere": "prefer",
+    "perfer": "prefer", "prefered": "preferred", "usally": "usually", "usualy": "usually",
+    "allways": "always", "alwasy": "always",
+}  # fmt: skip
+
+# longer words whose one-letter slips are never another word
+_LONG = (
+    "allergic", "vegetarian", "birthday", "favorite", "favourite", "daughter", "husband",
+    "brother", "sister", "graduated", "hometown", "married", "preferred", "usually",
+    "intolerant", "diagnosed", "engineer", "developer", "designer", "manager", "working",
+    "living", "started", "relocated", "switched", "allergies", "allergy", "software",
+    "programmer", "teacher", "consultant", "analyst", "scientist",
+)  # fmt: skip
+_WORDS_OF_ITS_OWN = frozenset(
+    (
+        "stared",
+        "starred",
+        "marred",
+        "bother",
+        "manage",
+        "manger",
+        "graduate",
+        "sitter",
+        "stated",
+        "woking",
+    )
+)
+# chat spellings that are not put right in capitals ("IM" is instant messaging)
+_LOWER_ONLY = frozenset(("im", "ur", "ive", "cant"))
+
+
+def _slips(word: str) -> set[str]:
+    """``word`` with one letter (not the first) dropped or doubled, or two neighbours swapped;
+    the last letter is never dropped ("relocate", "programme" are words of their own)."""
+    out = set()
+    for i in range(1, len(word)):
+        if i + 1 < len(word):
+            out.add(word[:i] + word[i + 1 :])
+        out.add(word[:i] + word[i] + word[i:])
+        if i + 1 < len(word):
+            out.add(word[:i] + word[i + 1] + word[i] + word[i + 2 :])
+    out.discard(word)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for word in _LONG:
+        for slip in _slips(word):
+            if slip not in _WORDS_OF_ITS_OWN and slip not in _LONG:
+                table.setdefault(slip, word)
+    table.update(_TABLE)
+    return table
+
+
+_WORD = re.compile(r"(?<![\w'-])[A-Za-z][A-Za-z-]*(?![\w'])")
+# 再 for 在: after 住, or before a name followed by a verb of working, studying or living
+_ZAI = re.compile(
+    r"(?<=住)再|(?<=我|在|现|前|直)再(?=(?P<name>[^\s，,。！？!?]{1,12}?)(?:工作|上班|做|读|上学|实习|生活|住))"
+)
+_BAN = re.compile(r"(?<!一)般(?=到|去|家)")
+_DUI = re.compile(r"(?<=我)队(?=[^\s，,。]{1,10}过敏)")
+
+
+def _zai(m: re.Match[str]) -> str:
+    name = m.group("name")
+    if name is None:
+        return "在"
+    words = segment.tag(name)
+    # a place or an organisation's name, not "再做一次" or "再想想"
+    if words and words[0][1] in ("ns", "nt", "nz", "nr", "nrt", "eng", "j"):
+        return "在"
+    return m.group(0)
+
+
+def fix(text: str) -> str:
+    """``text`` with the slips above put right; anything else is left as written."""
+    table = _table()
+
+    def word(m: re.Match[str]) -> str:
+        w = m.group(0)
+        right = table.get(w.lower())
+        if right is None or (w.lower() in _LOWER_ONLY and w.isupper()):
+            return w
+        if w[0].isupper() and right[0].islower():
+            return right[0].upper() + right[1:]
+        return right
+
+    text = _WORD.sub(word, text)
+    if "再" in text:
+        text = _ZAI.sub(_zai, text)
+    if "般" in text:
+        text = _BAN.sub("搬", text)
+    if "队" in text:
+        text = _DUI.sub("对", text)
+    return text
