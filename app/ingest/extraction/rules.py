@@ -317,7 +317,6 @@ def _clean_en(text: str) -> str:
         previous = text
         text = _EN_FILLER.sub("", text).strip()
     text = re.sub(r",?\s*(?:please|thanks|thank you)[.!]*$", "", text, flags=re.I)
-    text = re.sub(r"^im\b", "I'm", text, flags=re.I)  # "im a paramedic"
     text = re.sub(r"\bw/(?=\s)", "with", text)
     return text.strip(" .!;,")
 
