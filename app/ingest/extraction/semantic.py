@@ -641,6 +641,9 @@ _ENDED_ZH = re.compile(
     r"(?P<a>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)\s*(?:的方案|那个方案|这个计划|计划)?\s*(?:已经|也|先|暂时|都)?"
     r"(?:(?:下线|取消)(?:了|掉了)?|(?:泡汤|黄|不要|卖|送人|停)了)"
     r"|(?P<b>(?P<h>[\u4e00-\u9fff])[\u4e00-\u9fff]{1,5}?)不(?P=h)了"
+    # a pet or a person gone: "咪咪去年走了", "旺财前几天去世了"
+    r"|(?:^|[，,。！!\s])(?![我你他她它这那])(?P<p>[\u4e00-\u9fffA-Za-z]{2,6}?)"
+    r"(?:去年|前年|今年|上个月|上周|前几天|前段时间|昨天|已经|也)*(?:去世|过世|走|死|没)了"
 )
 # someone else's, not the user's: a correction by possession ("No, Bruno is my neighbour's
 # dog, not mine", "团子是我室友的，我自己没养")
@@ -682,6 +685,7 @@ _WITHDRAWN_KEY = (
     (
         re.compile(
             r"passed away|died|put \w+ down|put down|(?-i:\blost [A-Z])|re-?hom|gave away|去世"
+            r"|过世|(?:走|死|没)了"
             r"|'s dog|'s cat|没养|\bnot mine\b",
             re.I,
         ),
@@ -1017,7 +1021,7 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
     for m in _ENDED_ZH.finditer(text):
         found.extend(
             re.sub(r"^(?:我们的|我家的?|我的|的)", "", _LIFT_LEAD.sub("", g))
-            for g in (m.group("a"), m.group("b"), m.group("c"))
+            for g in (m.group("a"), m.group("b"), m.group("c"), m.group("p"))
             if g
         )
     for m in _NOT_MINE.finditer(text):
@@ -1073,7 +1077,9 @@ _RENEWED = re.compile(
     # the thing first: "my email changed to …", "my number is now …", "phone number's changed"
     r"|\bmy (?:\w+ )?(?:number|email|e-mail|phone|address)(?:'s| has| is)?\s+"
     r"(?:changed|is now|now|updated)\b"
-    r"|新(?:的)?(?:号码|号|手机号?|邮箱|卡号?|密码|护照|身份证)|换(?:了)?(?:号|手机号|邮箱|卡|密码)|补办",
+    r"|新(?:的)?(?:号码|号|手机号?|邮箱|卡号?|密码|护照|身份证)|换(?:了)?(?:号|手机号|邮箱|卡|密码)|补办"
+    # the thing first, then the change: "邮箱换成 b@gmail.com 了", "手机号改了，…"
+    r"|(?:号码|手机号?|电话|邮箱|地址|卡号|密码)(?:已经|也)?(?:换成|改成|换了|改了|变了|更新)",
     re.I,
 )
 

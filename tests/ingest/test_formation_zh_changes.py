@@ -1,0 +1,33 @@
+"""Changes said the Chinese way — a pet gone ("咪咪去年走了"), an address changed with the
+thing named first ("邮箱换成 … 了") — freeze what they end, through the HTTP API; someone
+else leaving or the power going out ends nothing of the user's."""
+
+from __future__ import annotations
+
+from tests.conftest import TenantCtx
+
+T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-01T09:01:00+08:00"
+
+
+async def test_a_pet_gone_is_frozen(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我养了一只猫叫咪咪", at=T1)
+    await tenant.say("u", "s1", "咪咪去年走了", at=T2)
+    assert await tenant.values("u", "pets.name") == []
+    assert await tenant.values("u", "pets.name", "frozen") == ["咪咪"]
+
+
+async def test_someone_leaving_or_the_power_going_ends_nothing(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我养了一只猫叫咪咪，我住在上海", at=T1)
+    await tenant.say("u", "s1", "老板走了，我们可以下班了", at=T2)
+    await tenant.say("u", "s1", "电没了，手机也快没电了", at="2026-03-01T09:02:00+08:00")
+    assert await tenant.values("u", "pets.name") == ["咪咪"]
+    assert await tenant.values("u", "residence.city") == ["上海"]
+
+
+async def test_an_email_changed_with_the_thing_named_first_replaces_the_old(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "我的邮箱是 a@163.com", at=T1)
+    await tenant.say("u", "s1", "邮箱换成 b@gmail.com 了", at=T2)
+    assert await tenant.values("u", "contact.email") == ["b@gmail.com"]
+    assert await tenant.values("u", "contact.email", "frozen") == ["a@163.com"]
