@@ -31,3 +31,10 @@ async def test_an_email_changed_with_the_thing_named_first_replaces_the_old(
     await tenant.say("u", "s1", "邮箱换成 b@gmail.com 了", at=T2)
     assert await tenant.values("u", "contact.email") == ["b@gmail.com"]
     assert await tenant.values("u", "contact.email", "frozen") == ["a@163.com"]
+
+
+async def test_an_allergy_corrected_by_contrast_replaces_the_old(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我对花生过敏", at=T1)
+    await tenant.say("u", "s1", "其实我不是花生过敏，是芒果过敏", at=T2)
+    assert await tenant.values("u", "health.allergy") == ["芒果"]
+    assert await tenant.values("u", "health.allergy", "frozen") == ["花生"]

@@ -470,7 +470,9 @@ def _fact(
     retracted = state.pending.pop(key, [])
     retracts = [_as_retracted(v) for v, _ in retracted]
     if kind == "constraint":
-        is_correction = False
+        # a rule for the assistant corrects nothing; an allergen said in place of a denied one
+        # ("不是花生过敏，是芒果过敏") replaces it
+        is_correction = bool(retracts) and key != "assistant.constraint"
     else:
         is_correction = correction or bool(retracts) or clause.marker or state.correction
     date = clause.date if dated else None
@@ -1624,13 +1626,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "allergy",
         "zh",
-        _S + r"对(?P<v>.+?)(?<![不没])过敏$",
+        _S + r"是?对(?P<v>.+?)(?<![不没])过敏$",
         simple("health.allergy", "对{v}过敏", split=True),
     ),
     (
         "allergy",
         "zh",
-        _S + r"(?P<v>[^对]+?)(?<![不没])过敏$",
+        # "不是花生过敏" denies (``_NEGATIONS``); "是芒果过敏" after it names the allergen
+        _S + r"是?(?P<v>(?![^对]*(?:不是|没有))[^对]+?)(?<![不没])过敏$",
         simple("health.allergy", "对{v}过敏", split=True, check=_no_modal),
     ),
     (
