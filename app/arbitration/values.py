@@ -874,6 +874,24 @@ def _same_thing(words: set[str], olds: list[Memory]) -> list[Memory]:
     return [old for old in olds if shared[old.id] == best]
 
 
+def _content_characters(text: str) -> set[str]:
+    text = _WHEN_HAN.sub("", text)
+    return {ch for run in _HAN_RUN.findall(text) for ch in run if ch not in _STOP_HAN}
+
+
+_WHEN_HAN = re.compile(r"现在|如今|目前|最近|以后|开始|平时|每天|天天|习惯")
+
+
+def _same_by_characters(text: str, olds: list[Memory]) -> list[Memory]:
+    """A thing moved that says itself in one or two characters ("现在改成晚上跑了" → 跑): the
+    one memory whose Chinese words hold them all ("每天早上六点跑步"), none when several do."""
+    mine = _content_characters(text)
+    if not 1 <= len(mine) <= 2:
+        return []
+    found = [old for old in olds if mine <= _content_characters(_said(old))]
+    return found if len(found) == 1 else []
+
+
 async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
     """A plan, appointment or routine moved ("we moved dinner to Saturday 8pm",
     "游泳改到周日下午了", "switched my workouts to evenings, the 6am thing was killing me") or
@@ -912,6 +930,7 @@ async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
         same = _same_thing(activity_words(f"{cand.content} {cand.value or ''}"), olds)
         # the thing named in a clause of its own ("客户那边改时间了")
         same = same or _same_thing(set(moved.get("words") or []), olds)
+        same = same or _same_by_characters(f"{cand.content} {cand.value or ''}", olds)
         if not same:  # the one memory at a time the turn gives up ("the 6am thing")
             away = set(moved.get("away") or [])
             at = [old for old in olds if away & time_marks(_said(old))]

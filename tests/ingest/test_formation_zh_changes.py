@@ -38,3 +38,13 @@ async def test_an_allergy_corrected_by_contrast_replaces_the_old(tenant: TenantC
     await tenant.say("u", "s1", "其实我不是花生过敏，是芒果过敏", at=T2)
     assert await tenant.values("u", "health.allergy") == ["芒果"]
     assert await tenant.values("u", "health.allergy", "frozen") == ["花生"]
+
+
+async def test_a_routine_moved_in_one_word_replaces_the_one_it_names(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我每天早上六点跑步", at=T1)
+    await tenant.say("u", "s1", "我每天晚上十一点睡觉", at=T2)
+    await tenant.say("u", "s1", "现在改成晚上跑了", at="2026-03-01T09:02:00+08:00")
+    frozen = await tenant.values("u", "schedule.habit", "frozen")
+    assert len(frozen) == 1 and "跑步" in frozen[0]
+    active = await tenant.values("u", "schedule.habit")
+    assert any("睡觉" in v for v in active) and any("晚上跑" in v for v in active)
