@@ -48,3 +48,8 @@ async def test_a_routine_moved_in_one_word_replaces_the_one_it_names(tenant: Ten
     assert len(frozen) == 1 and "跑步" in frozen[0]
     active = await tenant.values("u", "schedule.habit")
     assert any("睡觉" in v for v in active) and any("晚上跑" in v for v in active)
+
+
+async def test_pets_named_after_their_kind_with_no_naming_word(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我家有两只狗，大黄和小黑", at=T1)
+    assert await tenant.values("u", "pets.name") == ["大黄", "小黑"]

@@ -797,6 +797,11 @@ _PET_LIST = re.compile(
     rf"|[一两二三四五几\d][只条个头](?:小)?({_PETS_ZH})",
     re.I,
 )
+# nothing but names: "Milo and Luna", "Rex, Bella & Max", "大黄和小黑"
+_NAMES_ONLY = re.compile(
+    r"[A-Z][\w'-]+(?:\s*(?:,\s*(?:and\s+)?|\s+(?:and|&)\s+)[A-Z][\w'-]+)+"
+    r"|(?![叫名是有])[\u4e00-\u9fff]{1,3}(?:[和跟、][\u4e00-\u9fff]{1,3})+"
+)
 _NAME_LIST = re.compile(r"\s*(?:,\s*(?:and\s+)?|、|\s+(?:and|&)\s+|和|跟|与)\s*")
 
 
@@ -2475,6 +2480,22 @@ def _pet_name(raw: str, state: _State) -> list[ExtractedFact] | None:
     """The pet's name a clause that gives only a name states in a turn that names a pet
     ("We just got a puppy too! His name is Taco", "最近又领养了一只狗，叫豆豆"), or None; the name
     keeps its place only if the turn forms the pet's kind (``_pet_named``)."""
+    if state.pet_kind and _NAMES_ONLY.fullmatch(raw.strip(" .!,;，。！")):
+        # "We have two cats, Milo and Luna": the names of the pets the sentence just gave
+        clause = _make_clause(raw, state.turn)
+        kind = state.pet_kind
+        zh = bool(_HAN.search(kind))
+        return [
+            _fact(
+                state,
+                clause,
+                "pets.name",
+                name,
+                f"有一只{kind}叫{name}" if zh else f"has {_article(kind)} {kind} named {name}",
+                metadata={"kind": kind},
+            )
+            for name in _NAME_LIST.split(raw.strip(" .!,;，。！"))
+        ]
     if not (_NAMING.match(raw.strip()) and _PET_WORD.search(state.turn.content)):
         return None
     clause = _make_clause(raw, state.turn)
@@ -3076,6 +3097,8 @@ def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
             said = _ANSWER_LANGUAGE.search(raw)
             if said is None or semantic.is_negated(raw) or standing.refines(raw):
                 continue  # "…in Spanish this time?": the answer just given, not a preference
+            if semantic.is_about_others(raw) or semantic.family_subject(raw):
+                continue  # "我朋友让AI回答都用英文": someone else's answers
             value = _norm(next(g for g in said.groups() if g), "language.preferred")
             same = [
                 f
