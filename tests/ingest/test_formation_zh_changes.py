@@ -53,3 +53,28 @@ async def test_a_routine_moved_in_one_word_replaces_the_one_it_names(tenant: Ten
 async def test_pets_named_after_their_kind_with_no_naming_word(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "我家有两只狗，大黄和小黑", at=T1)
     assert await tenant.values("u", "pets.name") == ["大黄", "小黑"]
+
+
+async def test_leaving_and_joining_in_one_breath_replaces_the_employer(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I work at Google", at=T1)
+    await tenant.say("u", "s1", "I quit Google last month and joined Stripe", at=T2)
+    assert await tenant.values("u", "work.employer") == ["Stripe"]
+    assert await tenant.values("u", "work.employer", "frozen") == ["Google"]
+
+
+async def test_where_the_user_is_now_after_leaving_is_the_employer(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我在阿里上班", at=T1)
+    await tenant.say("u", "s1", "我从阿里离职了，现在在字节", at=T2)
+    assert await tenant.values("u", "work.employer") == ["字节"]
+    assert await tenant.values("u", "work.employer", "frozen") == ["阿里"]
+
+
+async def test_being_home_after_leaving_is_no_employer(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我从阿里离职了，现在在家", at=T1)
+    assert await tenant.values("u", "work.employer") == []
+
+
+async def test_a_pet_the_user_used_to_have_is_not_kept_as_theirs(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I used to have a dog called Bruno", at=T1)
+    assert await tenant.values("u", "pets.name") == []
+    assert await tenant.values("u", "pets.kind") == []

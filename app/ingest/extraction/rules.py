@@ -1570,6 +1570,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         ),
     ),
     ("job", "zh", r"^我?(?:的)?(?:工作|职业)是(?P<role>.+)$", work()),
+    # right after leaving a job ("我从阿里离职了，现在在字节"): where the user is now employs them
+    (
+        "job",
+        "zh",
+        r"^我?(?:现在|目前|如今)(?:在|去了|到了)(?P<org>[^，,。在的]{2,10}?)(?:了|啦)?$",
+        work(correction=True),
+        "quit",
+    ),
     # "是做设计的", "我其实是写前端的", "我是教数学的": what the user does for a living
     (
         "job",
@@ -2109,8 +2117,8 @@ _CLAUSE = re.compile(
 
 # "I live in Lisbon and work at Siemens": a second predicate of the user's, its "I" left out
 _ELIDED_I = re.compile(
-    r"^(?P<head>(?:\w+,?\s+)?I\s+[^,;]+?)\s+and\s+(?=(?:work|live|study|teach|worked|lived"
-    r"|studied|taught)\s+(?:at|in|for|as|from|on)\b)",
+    r"^(?P<head>(?:\w+,?\s+)?I\s+[^,;]+?)\s+and\s+(?=(?:(?:work|live|study|teach|worked|lived"
+    r"|studied|taught)\s+(?:at|in|for|as|from|on)\b|(?:joined|started at|moved to)\s+[A-Z]))",
     re.I,
 )
 
@@ -2615,7 +2623,8 @@ _THING_KEYS = frozenset(("preference.likes", "preference.dislikes", "diet.avoid"
 # keys whose value holds now, and so not when the clause says it held before or comes later
 _NOT_NOW = frozenset(
     ("residence.city", "work.employer", "work.role", "work.location", "schedule.habit",
-     "preference.likes", "preference.drink", "tech.preferred", "diet.avoid", "diet.style")
+     "preference.likes", "preference.drink", "tech.preferred", "diet.avoid", "diet.style",
+     "pets.name", "pets.kind")
 )  # fmt: skip
 # of which a simple past verb ("I lived in Rome") already says so
 _PAST_BY_VERB = frozenset(("residence.city", "work.employer", "work.role", "work.location"))
