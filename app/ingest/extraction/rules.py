@@ -814,6 +814,12 @@ def _singular(kind: str) -> str:
     return kind
 
 
+def _pet_called(kind: str, name: str, zh: bool) -> str:
+    """What a named pet is, in words of its own: ``"有一只猫叫咪咪"``, ``"has a cat named
+    Milo"``."""
+    return f"有一只{kind}叫{name}" if zh else f"has {_article(kind)} {kind} named {name}"
+
+
 def pet(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     """Pets: the kind (``pets.kind``) and/or the name (``pets.name``)."""
     groups = m.groupdict()
@@ -839,10 +845,8 @@ def pet(m: re.Match[str], clause: _Clause, state: _State) -> Built:
             ]
         name = _norm(name, None)
         state.pet_kind = kind
-        if clause.lang == "zh":
-            content = f"有一只{kind}叫{name}" if kind != "宠物" else f"宠物叫{name}"
-        else:
-            content = f"has {_article(kind)} {kind} named {name}"
+        zh = clause.lang == "zh"
+        content = f"宠物叫{name}" if zh and kind == "宠物" else _pet_called(kind, name, zh)
         facts.append(_fact(state, clause, "pets.name", name, content, metadata={"kind": kind}))
         if groups.get("kind"):  # "my cat Mochi", "我家猫叫团子": the kind is said, too
             said = f"养了{kind}" if clause.lang == "zh" else f"has {_article(kind)} {kind}"
@@ -2491,19 +2495,14 @@ def _pet_name(raw: str, state: _State) -> list[ExtractedFact] | None:
     if state.pet_kind and _NAMES_ONLY.fullmatch(raw.strip(" .!,;，。！")):
         # "We have two cats, Milo and Luna": the names of the pets the sentence just gave
         clause = _make_clause(raw, state.turn)
-        kind = state.pet_kind
-        zh = bool(_HAN.search(kind))
+        kind, zh = state.pet_kind, bool(_HAN.search(state.pet_kind))
         return [
             _fact(
-                state,
-                clause,
-                "pets.name",
-                name,
-                f"有一只{kind}叫{name}" if zh else f"has {_article(kind)} {kind} named {name}",
+                state, clause, "pets.name", name, _pet_called(kind, name, zh),
                 metadata={"kind": kind},
             )
             for name in _NAME_LIST.split(raw.strip(" .!,;，。！"))
-        ]
+        ]  # fmt: skip
     if not (_NAMING.match(raw.strip()) and _PET_WORD.search(state.turn.content)):
         return None
     clause = _make_clause(raw, state.turn)
@@ -2537,17 +2536,22 @@ def _one_per_name(facts: list[ExtractedFact], text: str) -> list[ExtractedFact]:
     seen: set[tuple[str | None, str | None]] = set()
     many = bool(_MANY.search(text))
     kinds = [f for f in facts if f.key == "pets.kind" and f.value]
+    known = {_singular((k.value or "").lower()) for k in kinds}
+    extras: list[ExtractedFact] = []
     for f in kinds:
         # "I have a dog and a cat", "我有一只狗和一只猫": one fact per kind its words name
         for said in [en or zh for en, zh in _PET_LIST.findall(f.content)][1:]:
-            if _singular(said.lower()) not in {_singular((k.value or "").lower()) for k in kinds}:
-                # each its own words: one content for two facts reads as a duplicate
-                zh = bool(_HAN.search(said))
-                one = said if zh else _singular(said.lower())
-                content = semantic.describe("pets.kind", one, zh)
-                extra = dataclasses.replace(f, value=one, content=content, retracts=[], metadata={})
-                facts = [*facts, extra]
-                kinds.append(extra)
+            zh = bool(_HAN.search(said))
+            one = said if zh else _singular(said.lower())
+            if one.lower() in known:
+                continue
+            known.add(one.lower())
+            # each its own words: one content for two facts reads as a duplicate
+            content = semantic.describe("pets.kind", one, zh)
+            extras.append(
+                dataclasses.replace(f, value=one, content=content, retracts=[], metadata={})
+            )
+    facts = [*facts, *extras]
     for f in facts:
         if f.key == "pets.kind" and f.value and not _HAN.search(f.value):
             one = _singular(f.value)
@@ -2580,10 +2584,7 @@ def _pet_named(facts: list[ExtractedFact]) -> list[ExtractedFact]:
             if not kinds:
                 continue
             kind = f.metadata["kind"] = kinds[-1]
-            zh = bool(_HAN.search(kind))
-            f.content = (
-                f"有一只{kind}叫{f.value}" if zh else f"has {_article(kind)} {kind} named {f.value}"
-            )
+            f.content = _pet_called(kind, f.value or "", bool(_HAN.search(kind)))
         kept.append(f)
     return kept
 
