@@ -2873,8 +2873,10 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if semantic.forgets_what_follows(text):
         _forget(facts)
         return facts
-    if not semantic.takes_back(text):
-        return facts
+    if not semantic.takes_back(text) or any(
+        f.metadata.get("formed_by") == "standing_rule" for f in facts
+    ):
+        return facts  # "Use metric with me, not imperial": the "not …" is the rule's own
     value = semantic.said_in_place(text)
     # beside a value said in place, a guess of the classifier's (a fragment such as "彩虹的虹")
     # is not what the user restates, nor is that value a fact of its own ("it's Tim, not Tom")

@@ -51,7 +51,8 @@ _STYLE_EN = re.compile(
     r"|jargon|simple|simply|plain(?:ly)?|technical|layman'?s?|emojis?|emoticons?|exclamation"
     r"|english|chinese|mandarin|cantonese|spanish|french|german|japanese|korean|italian"
     r"|portuguese|russian|arabic|hindi|language|code|snippets?|examples?|comments?|pseudocode"
-    r"|units?|metric|imperial|celsius|fahrenheit|kilomet(?:er|re)s?|miles|currency|prices?"
+    r"|units?|metric|imperial|celsius|fahrenheit|kilomet(?:er|re)s?|miles|km|kg|cm|grams|pounds|ounces"
+    r"|cups|feet|inches|currency|prices?|bring(?:ing)? up|acronyms?|abbreviations?|apologi[sz]\w*"
     r"|sources?|citations?|links?|references?|summar(?:y|ies)|recap|disclaimers?|caveats?"
     r"|pleasantries|small talk|preamble|intro(?:duction)?s?|conclusions?|step[- ]by[- ]step"
     r"|answers?|repl(?:y|ies)|responses?|explanations?|explain|translations?)\b"
@@ -63,7 +64,8 @@ _STYLE_ZH = re.compile(
     r"[二两三四五六七八九十几\d]+(?:句话?|段|条|行|点(?:以内|之内|以下))|一(?:句话?|段|条|行)|段落|分点|要点|列表|列出|表格|格式|加粗|标题|"
     r"markdown|语气|口吻|正式|随意|口语|客气|官腔|套话|直接|直说|绕弯子|拐弯抹角|委婉|直白|婉转|幽默|玩笑|术语|通俗|"
     r"白话|表情|emoji|中文|英文|英语|日语|韩语|法语|德语|繁体|简体|粤语|代码|示例|例子|举例|注释|"
-    r"伪代码|单位|公制|公里|摄氏|价格|人均|价钱|预算|来源|出处|链接|引用|总结|结论|原因|步骤|"
+    r"伪代码|单位|公制|英制|公里|英里|摄氏|华氏|公斤|厘米|价格|人均|价钱|预算|来源|出处|链接|引用|总结|结论|原因|步骤|"
+    r"感叹号|标点|"
     r"回答|回复|答案|解释|翻译|重点|拼音|公式|开场白|寒暄|客套|"
     r"标上?|注明|备注|写上|加上|附上|带上|列出|说明|标注|注上|"
     r"(?:别|不要|不许|别再|不要再)(?:叫|喊|称呼)我",
@@ -88,7 +90,8 @@ _STANDING_ZH = re.compile(
 # a request of its own: imperative or polite
 _REQUEST_EN = re.compile(
     r"^(?:(?:ok(?:ay)?|oh|so|and|also|btw|one more thing|just|pls|please|kindly|from now on"
-    r"|going forward|from here on(?: out)?|in (?:the )?future|always|never|for (?:every|each|all)"
+    r"|actually|hmm+|well|honestly|anyway|"
+    r"going forward|from here on(?: out)?|in (?:the )?future|always|never|for (?:every|each|all)"
     r" \w+)[,:]?\s+)*"
     r"(?:(?:don'?t|do not|never|always|no(?=\s+(?!longer\b)\w)|stop|avoid|quit|skip|drop|cut"
     r"|keep|use|be"
@@ -100,18 +103,27 @@ _REQUEST_EN = re.compile(
     r"|(?:could|can|would|will) you (?:please )?(?:always|never|from now on|stop|keep|start"
     r"|make sure)\b"
     r"|you (?:don'?t|do not) (?:need|have) to \w+"
-    r"|you (?:should|must|need to|have to|can|could)"
-    r" (?:always|never|stop|keep|just|use|answer"
-    r"|reply|write|be|skip|give)\b)",
+    # any verb but one of seeing or knowing ("you can see the code in my repo" says a fact)
+    r"|you (?:should|must|need to|have to|can|could) (?!(?:see|tell|find|imagine|guess|look"
+    r"|read|hear|know|understand|probably|also|still)\b)[a-z]+\b)",
     re.I,
 )
 # a noun phrase asked for: "Bullet points please", "Short answers only", "No emojis, ever"
-_ASKED_EN = re.compile(r"\b(?:please|pls|only|ever|always|every time|thanks)\b", re.I)
+_ASKED_EN = re.compile(
+    r"\b(?:please|pls|only|ever|always|every time|thanks|from now on|going forward"
+    r"|from here on|in (?:the )?future|by default|for me|with me)\b",
+    re.I,
+)
 # the user's "I" asking something of the assistant: "I want you to …", "I want short answers
 # from you"
 _WANTS_OF_YOU_EN = re.compile(
     r"^i (?:want|need|'d like|would like|'d prefer|would prefer|expect)"
-    r" (?:you\b|your\b|[^,;]{1,40}\bfrom you\b)",
+    r" (?:you\b|your\b|[^,;]{1,40}\bfrom you\b)"
+    # "I'd rather you didn't bring up my divorce", "I'd appreciate it if you …"
+    r"|^i(?:'d| would) (?:rather (?:you|not)|(?:appreciate|prefer|like) it if you)\b"
+    # a wish of the answers themselves: "I want detailed answers", "I prefer short replies"
+    r"|^i (?:want|need|prefer|like|'d like|would like|'d prefer|would prefer)"
+    r" (?:[\w-]+[ ,]+){0,3}(?:answers|replies|responses|explanations)\b",
     re.I,
 )
 # a subject after its auxiliary: "Never again will I eat there", "never have I ever"
@@ -134,7 +146,8 @@ _REQUEST_ZH = re.compile(
     r"^(?:(?:以后|今后|往后|每次|每回|一律|都|你|还有|另外|还是|那就|那|就)[，,]?)*(?:用|加|给|把|先|直接|"
     r"保持|控制|限制|写|回答|回复|说|讲|标|注明|附上|列|带上?|附|改用|换成|多|少|只)"
     # a part of an answer as the topic, then what to do with it: "代码里变量名用英文，注释用中文"
-    r"|^(?:(?:代码|注释|示例|例子|回答|回复|答案|变量名?|函数名?|标题|单位|价格|日期|金额)[里中的]?)"
+    r"|^(?:(?:代码|注释|示例|例子|回答|回复|答案|变量名?|函数名?|标题|单位|价格|日期|金额|温度|气温|距离"
+    r"|路程|重量|体重|身高|长度|尺寸|高度|速度|时间|货币|数字|面积|容量|体积)[里中的]?)"
     r"{1,2}(?:都|也|一律|统一|全部?)?(?:用|写成?|加上?|标上?|带上?|附上?)"
 )
 # a subjectless clause of a sentence said to stand ("以后…，价格都标一下人均") is a request too
@@ -161,6 +174,10 @@ _DEFINITE_EN = re.compile(
     r"|sentence|story|summary|list|draft|poem|letter|report)\b(?! you)",
     re.I,
 )
+# an order of an answer's parts ("Lead with the code, explanation after"): "the code" is the
+# part of every answer that comes first, not a text of its own
+_ORDERS_EN = re.compile(r"\b(?:lead|start|begin|open|end|finish) with the\b", re.I)
+
 # a request about the answer just given, not about answers to come: "Make it shorter", "can
 # u make that a table", "try again in Spanish", "这次简短点", "再详细一点", "用英文再说一遍"
 _REFINES_EN = re.compile(
@@ -254,6 +271,7 @@ _OCCASION_EN = re.compile(r"^(?:when(?:ever)?|each time|every time)\s+you\s+\S.*
 
 _LEAD_EN = re.compile(
     r"^(?:(?:ok(?:ay)?|oh|so|and|also|btw|one more thing|pls|please|kindly|from now on"
+    r"|actually|hmm+|well|honestly|anyway"
     r"|going forward|from here on(?: out)?|in (?:the )?future|could you|can you|would you|will you"
     r"|i (?:want|need|'d like|would like) you to)[,:]?\s+)+",
     re.I,
@@ -313,6 +331,8 @@ def _is_request(text: str, whole: str = "") -> bool:
         return False
     if _BUDGET.search(core):
         return False  # "装修预算控制在15万以内": a limit on the project's money, not on answers
+    if _permits(_LEAD_ZH.sub("", core) if _zh(core) else _LEAD_EN.sub("", core)):
+        return True  # "emoji可以用了", "longer answers are fine now"
     if _zh(core):
         if _OWN_SUBJECT_ZH.match(core):
             return False
@@ -359,7 +379,9 @@ def _one_off(text: str, standing: bool) -> bool:
         return True
     if standing:
         return False
-    if (_REFINES_ZH if zh else _REFINES_EN).search(core) or (not zh and _DEFINITE_EN.search(core)):
+    if (_REFINES_ZH if zh else _REFINES_EN).search(core) or (
+        not zh and _DEFINITE_EN.search(core) and not _ORDERS_EN.search(core)
+    ):
         return True
     if not zh:  # "Make the title shorter": a thing of its own, not the answers in general
         # the noun phrase after "the", up to a comparative that says what to do with it
@@ -449,8 +471,10 @@ def _asks(core: str) -> bool:
 def _asks_for_standing(text: str) -> bool:
     """A question that asks for something standing ("could you always …", "以后能不能都…")."""
     core = _core(text)
-    if _zh(core):
-        return bool(re.search(r"以后|今后|每次|一律|从现在", core))
+    if _zh(core):  # "你回答能不能别这么长", "能不能不要每句话都加感叹号"
+        return bool(
+            re.search(r"以后|今后|每次|一律|从现在|(?:能不能|可不可以|能否|可以|能)(?:别|不要|不用|少)", core)
+        )
     return bool(re.match(r"^(?:could|can|would|will) you (?:please )?(?:always|never|from now on"
                          r"|stop|start|keep|make sure)\b", core, re.I))  # fmt: skip
 
@@ -473,7 +497,8 @@ def _formula(core: str) -> bool:
     if not _zh(core):
         return False
     rest = re.sub(r"请|麻烦|记得|务必|千万|别|不要|不用|不必|无需|了|啦|哈|啊|呀|吧|～|~", "", core)
-    return len(rest) <= 2
+    # "别啰嗦" asks for shorter answers: a courtesy says nothing of the answer's length or form
+    return len(rest) <= 2 and not _aspects(rest) - {"tone"}
 
 
 def _continues(text: str, whole: str) -> bool:
@@ -493,17 +518,37 @@ def _continues(text: str, whole: str) -> bool:
 # a rule that ends one before it ("stop with the bullet points", "别再用英文了", "no more emojis")
 _ENDS_RULE = re.compile(
     r"\b(?:stop|quit|no more|no longer|anymore|any more|instead|enough with|drop the|ditch the"
-    r"|never ?mind)\b"
-    r"|别再|不要再|不用再|不需要再?|不再|不用了|改成|改为|换成|改用|算了|还是",
+    r"|never ?mind|actually|switch(?:ed)?|go back|back to|change it|make it)\b"
+    r"|别再|不要再|不用再|不需要再?|不再|不用了|改成|改为|换成|改用|改回|换回|恢复|算了|还是",
     re.I,
 )
+
+# a kind of answer allowed (again): "longer answers are fine now", "Markdown's fine again",
+# "emoji可以用了", "英文也行" — a rule that lifts or turns round an earlier one
+_PERMITS_EN = re.compile(
+    r"^(?!(?:my|our|his|her|their|its?|this|that|these|those|the|i|you|he|she|they|we)\b)"
+    r"(?P<what>[\w' -]{1,40}?)\s*(?:'s|'re|\bis|\bare)\s+(?:totally |perfectly |also |now "
+    r"|actually |really )?(?:fine|ok(?:ay)?|allowed|welcome|good|cool)\b"
+    r"(?:\s+(?:now|again|too|with me|by me|from now on))*$",
+    re.I,
+)
+_PERMITS_ZH = re.compile(
+    r"^(?![我你他她它这那])(?P<what>[^，,]{1,12}?)(?:现在|又|也|都)?"
+    r"(?:可以用|能用|可以|也行|没关系|没问题|随便用|无所谓|用吧)了?[吧啊呀哈]*$"
+)
+
+
+def _permits(core: str) -> bool:
+    m = (_PERMITS_ZH if _zh(core) else _PERMITS_EN).match(core)
+    return m is not None and _style(m.group("what"))
 
 
 def ends_rule(text: str) -> bool:
     """True if a rule says it ends or replaces an earlier one of the same kind ("stop with
-    the bullet points, just write paragraphs", "别再用英文了"); ``values._replaced_rules``
-    then freezes the user's active rules that share an aspect with it."""
-    return bool(_ENDS_RULE.search(text))
+    the bullet points, just write paragraphs", "别再用英文了", "longer answers are fine now");
+    ``values._replaced_rules`` then freezes the user's active rules that share an aspect with
+    it."""
+    return bool(_ENDS_RULE.search(text)) or _permits(_core(text))
 
 
 # what a rule is about: two requests of one sentence about the same thing are one rule
@@ -523,17 +568,33 @@ _ASPECTS = {
     ),
     "tone": re.compile(
         r"tone|casual|formal|friendly|relaxed|polite|blunt|honest|direct|sugar-?coat|soften"
-        r"|gentle|pleasantries|客气|官腔|套话|直接|直说|绕弯子|委婉|直白|语气|口吻|正式|随意|客套|寒暄|夸",
+        r"|gentle|pleasantries|slang|jargon|客气|官腔|套话|直接|直说|绕弯子|委婉|直白|语气|口吻|正式|随意|客套|寒暄|夸",
         re.I,
     ),
     "emoji": re.compile(r"emojis?|emoticons?|表情", re.I),
     "code": re.compile(r"code|snippets?|examples?|comments?|代码|示例|例子|注释", re.I),
-    "units": re.compile(r"units?|metric|imperial|celsius|fahrenheit|单位|公制|摄氏", re.I),
+    "units": re.compile(
+        r"units?|metric|imperial|celsius|fahrenheit|miles|kilomet|grams|pounds|单位|公制|英制|摄氏|华氏"
+        r"|公里|英里|公斤",
+        re.I,
+    ),
 }
 # a request that restates the one before it from the other side ("…, just write paragraphs")
 _RESTATES = re.compile(
     r"^(?:just|only|instead|rather|simply|直接|而是|就|只)|(?:就行|就好|即可|就可以)$", re.I
 )
+
+
+# how the answers have been, said after a rule: "…，每次都一大堆", "…，老是一两句就打发我"
+_HABITUAL_ZH = re.compile(r"每次|每回|总是|老是|一直|动不动|回回")
+
+
+def _complains(core: str) -> bool:
+    """A Chinese clause with no subject of its own (or the assistant as its subject) that says
+    how the answers have always been, not a request of its own."""
+    if not _zh(core) or _OWN_SUBJECT_ZH.match(core):
+        return False
+    return bool(_HABITUAL_ZH.search(core)) and len(core) <= 16
 
 
 def _aspects(text: str) -> set[str]:
@@ -570,12 +631,15 @@ def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[R
     occasion: list[int] = []
     taken: set[int] = set()
     someone = False  # a clause before was about someone else
+    pointed = False  # a clause before pointed at a text of its own ("这个回答太长了")
     for i, raw in enumerate(sentence):
         if i in taken:
             continue
         core = _core(raw)
         if not core or is_small_talk(core):
             continue
+        if pointed and not said_to_stand and _is_request(core, whole):
+            return []  # "这个回答太长了，缩短一点": about that answer only
         if semantic.is_about_others(core) or semantic.family_subject(core) is not None:
             someone = True  # "我同事特别爱吃葱，每次都加双份": what follows is still theirs
             continue
@@ -589,6 +653,10 @@ def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[R
             return []
         asked = _asks(core) and _asks_for_standing(core)  # "可以以后都用中文回答我吗"
         if not (_is_request(core, whole) or asked) or _formula(core):
+            if groups and _complains(core):
+                groups[-1].append(i)  # "…，每次都一大堆": how the answers were, said of the rule
+                taken.add(i)
+            pointed = pointed or bool((_CONCRETE_ZH if _zh(core) else _CONCRETE_EN).search(core))
             continue
         if _one_off(core, said_to_stand):
             return []
@@ -689,7 +757,11 @@ def task_clauses(sentence: list[str]) -> set[int]:
             continue
         lead = _LEAD_ZH.sub("", core) if zh else _LEAD_EN.sub("", core)
         task = _TASK_ZH if zh else _TASK_EN
-        if (task.match(lead) or task.search(core) or _is_request(core)) and (
+        # a judgement of that text, then what to do with it ("这个回答太长了，缩短一点")
+        judged = i + 1 < len(sentence) and _is_request(_core(sentence[i + 1])) and not _standing(
+            " ".join(sentence)
+        )
+        if judged or (task.match(lead) or task.search(core) or _is_request(core)) and (
             zh or re.match(r"^(?:(?:please|pls|can|could|would|will)\s+(?:you\s+)?)?\w+", lead)
         ):
             out.add(i)
