@@ -2691,6 +2691,7 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if any(f.metadata.get("takes_back") for f in facts):
         return []
     formed = [f.value.lower() for f in facts if f.value]
+    ruled = [f.value.lower() for f in facts if f.value and f.key == "assistant.constraint"]
     texts: list[str] = []
     denials: list[str] = []
     named: list[str] = []
@@ -2699,8 +2700,9 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         if semantic.is_hypothetical(sentence[0]):
             continue
         for raw in sentence:
-            if any(v in raw.lower() for v in formed):
-                continue
+            bare = raw.strip(" \t.!?。！？").lower()
+            if any(v in raw.lower() for v in formed) or (bare and any(bare in r for r in ruled)):
+                continue  # its value, or a clause of a rule ("Use metric with me, | not imperial")
             denials += semantic.denied(raw)  # "I'm not Alex": what the user is not
             ended = semantic.ends(raw)
             if not (ended or semantic.denies(raw, sentence[0])):  # "其实不太会", "被老板否了"
