@@ -2448,7 +2448,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     ]
     facts = _not_now(facts)
     facts = _not_tools(facts)
-    facts = _rules_requested(facts)
+    facts = _complaints_answered(_rules_requested(facts))
     _added_duties(turn, facts)
     _duties(turn, facts)
     facts += _implied(turn, facts)
@@ -2676,6 +2676,22 @@ def _rules_requested(facts: list[ExtractedFact]) -> list[ExtractedFact]:
         if f.key != "assistant.constraint"
         or f.metadata.get("formed_by") == "standing_rule"
         or standing.is_request(f.content)
+    ]
+
+
+def _complaints_answered(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A complaint about the answers ("ugh, your answers are way too long.") followed in its
+    turn by the rule that says what to do instead ("keep them under five sentences from now
+    on") is that rule's reason, not a rule of its own: dropped when the rule is of its kind
+    (``standing.aspects``)."""
+    rules = [f for f in facts if f.metadata.get("formed_by") == "standing_rule"]
+    asked = [f for f in rules if not standing.complains(f.content)]
+    return [
+        f
+        for f in facts
+        if f not in rules
+        or f in asked
+        or not any(standing.aspects(f.content) & standing.aspects(a.content) for a in asked)
     ]
 
 
@@ -3109,7 +3125,12 @@ def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
             continue
         for raw in sentence:
             said = _ANSWER_LANGUAGE.search(raw)
-            if said is None or semantic.is_negated(raw) or standing.refines(raw):
+            if (
+                said is None
+                or semantic.is_negated(raw)
+                or standing.refines(raw)
+                or standing.complains(raw)  # "你老是用英文回我": the other way is asked for
+            ):
                 continue  # "…in Spanish this time?": the answer just given, not a preference
             if semantic.is_about_others(raw) or semantic.family_subject(raw):
                 continue  # "我朋友让AI回答都用英文": someone else's answers

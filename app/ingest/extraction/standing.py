@@ -333,6 +333,8 @@ def _is_request(text: str, whole: str = "") -> bool:
         return False  # "装修预算控制在15万以内": a limit on the project's money, not on answers
     if _permits(_LEAD_ZH.sub("", core) if _zh(core) else _LEAD_EN.sub("", core)):
         return True  # "emoji可以用了", "longer answers are fine now"
+    if _complaint(core):
+        return True  # "你回答总是太长了": asks for the other way from now on
     if _zh(core):
         if _OWN_SUBJECT_ZH.match(core):
             return False
@@ -407,7 +409,12 @@ def _standing(text: str) -> bool:
 # Starbucks to me", "以后别再问我要不要继续了", "给我讲东西的时候别太学术")
 _STANDS_EN = re.compile(
     r"\b(?:always|never(?! mind)|ever|from now on|going forward|from here on|in (?:the )?future"
-    r"|every time|each time|whenever|by default|at all times|when (?:you|we)|unless i ask)\b",
+    r"|every time|each time|whenever|by default|at all times|when (?:you|we)|unless i ask"
+    # stopping something the assistant does in its answers ("Stop saying 'great question'"), not
+    # a courtesy ("stop worrying")
+    r"|(?:stop|quit) (?:saying|using|adding|calling|putting|writing|giving|asking|apologi[sz]ing"
+    r"|mentioning|recommending|suggesting|telling|repeating|including|starting|ending|bringing"
+    r"|ending|opening|explaining|correcting|reminding))\b",
     re.I,
 )
 _STANDS_ZH = re.compile(
@@ -481,6 +488,8 @@ def _asks_for_standing(text: str) -> bool:
 
 def _clean(text: str) -> str:
     core = _core(text)
+    if _complaint(core):  # its "you" says who answers so: "你老是用英文回我"
+        return (_TAIL_ZH if _zh(core) else _TAIL_EN).sub("", core).strip(" ,.?!")
     if _zh(core):
         core = _LEAD_ZH.sub("", core)
         core = re.sub(r"^(?:给我|帮我|替我)(?=.{2,}(?:的时候|时候|时)$)", "", core)
@@ -548,7 +557,8 @@ def ends_rule(text: str) -> bool:
     the bullet points, just write paragraphs", "别再用英文了", "longer answers are fine now");
     ``values._replaced_rules`` then freezes the user's active rules that share an aspect with
     it."""
-    return bool(_ENDS_RULE.search(text)) or _permits(_core(text))
+    core = _core(text)
+    return bool(_ENDS_RULE.search(text)) or _permits(core) or _complaint(core)
 
 
 # what a rule is about: two requests of one sentence about the same thing are one rule
@@ -589,6 +599,46 @@ _RESTATES = re.compile(
 _HABITUAL_ZH = re.compile(r"每次|每回|总是|老是|一直|动不动|回回")
 
 
+# a complaint about how the assistant answers, which asks for the opposite from now on: the
+# assistant or its answers as the subject, a habit ("keep …ing", 老是, 总是) or an excess ("too
+# long", "so many emojis", 太长) — "You keep calling me buddy", "Too many emojis in your replies",
+# "你回答总是太长了", "你老是用英文回我" — not praise ("you always know what to say", "你总是很耐心")
+_COMPLAINT_EN = re.compile(
+    r"^(?:ugh,?\s+|honestly,?\s+|seriously,?\s+)?(?:(?:you(?:'re| are)?|your (?:answers?|repl(?:y|ies)"
+    r"|responses?|explanations?)(?: are| is)?)\b[^,;]{0,30}?\b(?:keep \w+ing|always \w+ing"
+    r"|constantly|(?:way |far |much )?too (?:\w+)|so (?:many|much|long|formal|wordy)\b)"
+    r"|(?:way |far )?too (?:many|much) [^,;]{1,30}\b(?:in |from )?your (?:answers?|repl(?:y|ies)"
+    r"|responses?|explanations?))",
+    re.I,
+)
+_COMPLAINT_ZH = re.compile(
+    r"^你(?:的)?(?:回答|回复|说话|写的|讲的?)?[^，,]{0,8}?(?:老是|总爱|动不动就?|每次都|总是[^，,]{0,6}太"
+    r"|太|这么|那么)"
+)
+
+
+_ADDRESSING = re.compile(r"\bcall(?:ing|s)? me\b|叫我|喊我|称呼我", re.I)
+
+
+def _complaint(core: str) -> bool:
+    """How the assistant keeps answering, said as a complaint (``_COMPLAINT_EN/_ZH``) about
+    the answers' style or how it addresses the user ("you're too kind" is none)."""
+    core = _NOTE_LEAD.sub("", core)
+    if not (_style(core) or _ADDRESSING.search(core)):
+        return False
+    if _zh(core):  # "你太客气了" is thanks, not a complaint of the tone
+        polite = re.fullmatch(r"你(?:也|真是?)?太客气[了啦啊呀吧]*", core)
+        return bool(_COMPLAINT_ZH.match(core)) and not _asks(core) and not polite
+    return bool(_COMPLAINT_EN.match(core)) and not is_question(core)
+
+
+def complains(text: str) -> bool:
+    """True if ``text`` (one clause) complains of how the assistant answers ("你老是用英文回我",
+    "your answers are always way too long"): it asks for the other way, so what it names
+    ("英文") is no wish of the user's."""
+    return _complaint(_core(text))
+
+
 def _complains(core: str) -> bool:
     """A Chinese clause with no subject of its own (or the assistant as its subject) that says
     how the answers have always been, not a request of its own."""
@@ -599,6 +649,11 @@ def _complains(core: str) -> bool:
 
 def _aspects(text: str) -> set[str]:
     return {name for name, words in _ASPECTS.items() if words.search(text)}
+
+
+def aspects(text: str) -> set[str]:
+    """What a rule for the assistant is about (format, length, tone, emoji, code, units)."""
+    return _aspects(text)
 
 
 def _addresses(core: str) -> bool:
@@ -675,7 +730,12 @@ def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[R
             said.append(sentence[i - 1])
         if _KEEPS_FACT.search(span):
             continue  # "你以后叫我阿斌就好": the user's name, not a rule
-        if not (_style(span) or (occasion and _style(whole)) or _stands(" ".join([*said, span]))):
+        if not (
+            _style(span)
+            or (occasion and _style(whole))
+            or _stands(" ".join([*said, span]))
+            or _complaint(core)
+        ):
             continue
         taken.update([i, *more])
         group = [i, *more]
