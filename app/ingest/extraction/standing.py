@@ -818,8 +818,12 @@ def task_clauses(sentence: list[str]) -> set[int]:
         lead = _LEAD_ZH.sub("", core) if zh else _LEAD_EN.sub("", core)
         task = _TASK_ZH if zh else _TASK_EN
         # a judgement of that text, then what to do with it ("这个回答太长了，缩短一点")
-        judged = i + 1 < len(sentence) and _is_request(_core(sentence[i + 1])) and not _standing(
-            " ".join(sentence)
+        judged = (
+            i + 1 < len(sentence)
+            and bool((_CONCRETE_ZH if zh else _CONCRETE_EN).search(core))
+            and not re.search(r"[:：\d]", core)
+            and _is_request(_core(sentence[i + 1]))
+            and not _standing(" ".join(sentence))
         )
         if judged or (task.match(lead) or task.search(core) or _is_request(core)) and (
             zh or re.match(r"^(?:(?:please|pls|can|could|would|will)\s+(?:you\s+)?)?\w+", lead)
