@@ -53,7 +53,7 @@ _STYLE_EN = re.compile(
     r"|portuguese|russian|arabic|hindi|language|code|snippets?|examples?|comments?|pseudocode"
     r"|units?|metric|imperial|celsius|fahrenheit|kilomet(?:er|re)s?|miles|km|kg|cm|grams|pounds|ounces"
     r"|cups|feet|inches|currency|prices?|bring(?:ing)? up|acronyms?|abbreviations?|apologi[sz]\w*"
-    r"|sources?|citations?|links?|references?|summar(?:y|ies)|recap|disclaimers?|caveats?"
+    r"|sources?|citations?|links?|references?|summar(?:y|ies)|recap|disclaimers?|caveats?|warnings?"
     r"|pleasantries|small talk|preamble|intro(?:duction)?s?|conclusions?|step[- ]by[- ]step"
     r"|answers?|repl(?:y|ies)|responses?|explanations?|explain|translations?)\b"
     r"|\b(?:stop|quit|don'?t|do not|never|no more)\s+(?:\w+\s+)?call(?:ing)? me\b",
@@ -68,7 +68,8 @@ _STYLE_ZH = re.compile(
     r"感叹号|标点|"
     r"回答|回复|答案|解释|翻译|重点|拼音|公式|开场白|寒暄|客套|"
     r"标上?|注明|备注|写上|加上|附上|带上|列出|说明|标注|注上|"
-    r"(?:别|不要|不许|别再|不要再)(?:叫|喊|称呼)我",
+    r"(?:别|不要|不许|别再|不要再)(?:叫|喊|称呼)我|(?:叫|喊|称呼)我的?时候?|称呼|用您|"
+    r"(?:别|不要|不许|少|不用)(?:跟我|和我|对我|再|老)?(?:提|说起|聊起)",
     re.I,
 )
 
@@ -97,7 +98,7 @@ _REQUEST_EN = re.compile(
     r"|keep|use|be"
     r"|write|answer|reply|respond|give|show|put|add|include|leave|stick|format|list|explain|talk|speak"
     r"|mention|cite|label|mark|convert|round|quote|sign|end|begin|start|tell|let|make|default"
-    r"|go|limit|lead|open|number|spell|lose|ditch|less|more|only|assume|switch"
+    r"|go|limit|lead|open|number|spell|lose|ditch|less|more|only|assume|switch|prefer"
     r"|feel free|remember to|make sure|try to|please)\b"
     r"|i (?:want|need|'d like|would like|prefer|'d prefer|would prefer) (?:you|your|it|answers)"
     r"|(?:could|can|would|will) you (?:please )?(?:always|never|from now on|stop|keep|start"
@@ -176,7 +177,10 @@ _DEFINITE_EN = re.compile(
 )
 # an order of an answer's parts ("Lead with the code, explanation after"): "the code" is the
 # part of every answer that comes first, not a text of its own
-_ORDERS_EN = re.compile(r"\b(?:lead|start|begin|open|end|finish) with the\b", re.I)
+_ORDERS_EN = re.compile(
+    r"\b(?:lead|start|begin|open|end|finish) with the\b|\bat the (?:top|start|beginning|end|bottom)\b",
+    re.I,
+)
 
 # a request about the answer just given, not about answers to come: "Make it shorter", "can
 # u make that a table", "try again in Spanish", "这次简短点", "再详细一点", "用英文再说一遍"
@@ -272,7 +276,8 @@ _OCCASION_EN = re.compile(r"^(?:when(?:ever)?|each time|every time)\s+you\s+\S.*
 _LEAD_EN = re.compile(
     r"^(?:(?:ok(?:ay)?|oh|so|and|also|btw|one more thing|pls|please|kindly|from now on"
     r"|actually|hmm+|well|honestly|anyway"
-    r"|going forward|from here on(?: out)?|in (?:the )?future|could you|can you|would you|will you"
+    r"|going forward|from here on(?: out)?|in (?:the )?future|(?:would|do) you mind|could you"
+    r"|can you|would you|will you"
     r"|i (?:want|need|'d like|would like) you to)[,:]?\s+)+",
     re.I,
 )
@@ -318,7 +323,9 @@ def _core(text: str) -> str:
 
 
 # an occasion opening a clause ("解释的时候都写全称吧"): the request is what follows it
-_OCCASION_HEAD_ZH = re.compile(r"^[^，,]{1,16}?(?:的时候|时候)")
+_OCCASION_HEAD_ZH = re.compile(
+    r"^[^，,]{1,16}?(?:的时候|时候)|^(?:跟|和|对)我(?:说话|聊天|讲话)|^(?:回答|回复)我"
+)
 
 _BUDGET = re.compile(r"预算|\bbudget\b", re.I)
 
@@ -385,7 +392,7 @@ def _one_off(text: str, standing: bool) -> bool:
         not zh and _DEFINITE_EN.search(core) and not _ORDERS_EN.search(core)
     ):
         return True
-    if not zh:  # "Make the title shorter": a thing of its own, not the answers in general
+    if not zh and not _ORDERS_EN.search(core):  # "Make the title shorter": a thing of its own
         # the noun phrase after "the", up to a comparative that says what to do with it
         things = re.findall(r"\bthe\s+(\w+(?:\s+(?!\w+er\b)\w+)?)", core, re.I)
         if any(not _STYLE_EN.search(t) for t in things):
@@ -483,7 +490,10 @@ def _asks_for_standing(text: str) -> bool:
             re.search(r"以后|今后|每次|一律|从现在|(?:能不能|可不可以|能否|可以|能)(?:别|不要|不用|少)", core)
         )
     return bool(re.match(r"^(?:could|can|would|will) you (?:please )?(?:always|never|from now on"
-                         r"|stop|start|keep|make sure)\b", core, re.I))  # fmt: skip
+                         r"|stop|start|keep|make sure)\b", core, re.I)) or bool(  # fmt: skip
+        # "Would you mind keeping your answers brief in future?"
+        re.match(r"^(?:could|can|would|will) you\b", core, re.I) and _STANDS_EN.search(core)
+    )
 
 
 def _clean(text: str) -> str:
