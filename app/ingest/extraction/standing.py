@@ -55,7 +55,9 @@ _STYLE_EN = re.compile(
     r"|cups|feet|inches|currency|prices?|bring(?:ing)? up|acronyms?|abbreviations?|apologi[sz]\w*"
     r"|sources?|citations?|links?|references?|summar(?:y|ies)|recap|disclaimers?|caveats?|warnings?"
     r"|pleasantries|small talk|preamble|intro(?:duction)?s?|conclusions?|step[- ]by[- ]step"
-    r"|answers?|repl(?:y|ies)|responses?|explanations?|explain|translations?)\b"
+    r"|answers?|repl(?:y|ies)|responses?|explanations?|explain|translations?"
+    r"|(?:talk|speak|write|answer|reply|respond)(?: to me)? like|spelling|date format|dates in"
+    r"|dd/mm|mm/dd|yyyy|24[- ]hour|12[- ]hour|am/pm)\b"
     r"|\b(?:stop|quit|don'?t|do not|never|no more)\s+(?:\w+\s+)?call(?:ing)? me\b",
     re.I,
 )
@@ -65,7 +67,7 @@ _STYLE_ZH = re.compile(
     r"markdown|语气|口吻|正式|随意|口语|客气|官腔|套话|直接|直说|绕弯子|拐弯抹角|委婉|直白|婉转|幽默|玩笑|术语|通俗|"
     r"白话|表情|emoji|中文|英文|英语|日语|韩语|法语|德语|繁体|简体|粤语|代码|示例|例子|举例|注释|"
     r"伪代码|单位|公制|英制|公里|英里|摄氏|华氏|公斤|厘米|价格|人均|价钱|预算|来源|出处|链接|引用|总结|结论|原因|步骤|"
-    r"感叹号|标点|"
+    r"感叹号|标点|[12]?\d小时制|日期格式|拼写|"
     r"回答|回复|答案|解释|翻译|重点|拼音|公式|开场白|寒暄|客套|"
     r"标上?|注明|备注|写上|加上|附上|带上|列出|说明|标注|注上|"
     r"(?:别|不要|不许|别再|不要再)(?:叫|喊|称呼)我|(?:叫|喊|称呼)我的?时候?|称呼|用您|"
@@ -83,7 +85,7 @@ _STANDING_EN = re.compile(
     re.I,
 )
 _STANDING_ZH = re.compile(
-    r"以后|今后|往后|之后都|从现在起|从现在开始|从今以后|从今天起|每次|每回|一律|永远|总是|始终|"
+    r"以后|今后|往后|之后都|从现在起|从现在开始|从今以后|从今往后|(?:从)?今天起|接下来|每次|每回|一律|永远|总是|始终|"
     r"一直|凡是|任何时候|都|跟我说话|跟我聊天|和我说话|回答我|回复我|给我回答|给我回复|的时候|时候|"
     r"再也|不要再|别再"
 )
@@ -118,7 +120,7 @@ _ASKED_EN = re.compile(
 # the user's "I" asking something of the assistant: "I want you to …", "I want short answers
 # from you"
 _WANTS_OF_YOU_EN = re.compile(
-    r"^i (?:want|need|'d like|would like|'d prefer|would prefer|expect)"
+    r"^i(?: want| need|'d like|’d like| would like|'d prefer|’d prefer| would prefer| expect)"
     r" (?:you\b|your\b|[^,;]{1,40}\bfrom you\b)"
     # "I'd rather you didn't bring up my divorce", "I'd appreciate it if you …"
     r"|^i(?:'d| would) (?:rather (?:you|not)|(?:appreciate|prefer|like) it if you)\b"
@@ -144,20 +146,22 @@ _OWN_SUBJECT_EN = re.compile(
 _REQUEST_ZH = re.compile(
     r"请|麻烦|记得|务必|千万|一定要|别|不要|不用|不需要|不必|无需|不许|不准|禁止|避免|尽量|控制在|限制在|"
     r"保持在|(?:就行|就好|即可|就可以)$|(?:一点|一些|(?<![\d一二两三四五六七八九十几半])点儿?)[吧啊哈呀]*$|"
-    r"^(?:(?:以后|今后|往后|每次|每回|一律|都|你|还有|另外|还是|那就|那|就)[，,]?)*(?:用|加|给|把|先|直接|"
+    r"^(?:(?:以后|今后|往后|接下来|每次|每回|一律|都|你|我们|咱们|还有|另外|还是|那就|那|就)[，,]?)*"
+    r"(?:用|加|给|把|先|直接|"
     r"保持|控制|限制|写|回答|回复|说|讲|标|注明|附上|列|带上?|附|改用|换成|多|少|只)"
     # a part of an answer as the topic, then what to do with it: "代码里变量名用英文，注释用中文"
     r"|^(?:(?:代码|注释|示例|例子|回答|回复|答案|变量名?|函数名?|标题|单位|价格|日期|金额|温度|气温|距离"
     r"|路程|重量|体重|身高|长度|尺寸|高度|速度|时间|货币|数字|面积|容量|体积)[里中的]?)"
-    r"{1,2}(?:都|也|一律|统一|全部?)?(?:用|写成?|加上?|标上?|带上?|附上?)"
+    r"{1,2}(?:都|也|一律|统一|全部?)?(?:用|写成?|加上?|标上?|带上?|附上?|要|保持|尽量)"
 )
 # a subjectless clause of a sentence said to stand ("以后…，价格都标一下人均") is a request too
 _STANDING_LEAD_ZH = re.compile(
     r"(?:^|[，,]\s*)(?:那|那就|还有|另外|对了)?[，,]?"
-    r"(?:以后|今后|往后|从现在起|从现在开始|从今以后|从今天起|每次|每回|一律)"
+    r"(?:以后|今后|往后|从现在起|从现在开始|从今以后|从今往后|(?:从)?今天起|接下来|每次|每回|一律)"
 )
 _OWN_SUBJECT_ZH = re.compile(
-    r"^(?:我(?!希望你|要你|需要你|想让你|想要你|请你)|我们|他|她|它|他们|她们|大家|别人|这[个些是]|那[个些是]|"
+    r"^(?:我(?!希望你|要你|需要你|想让你|想要你|请你|们)"
+    r"|我们(?!(?:以后|今后|往后|接下来|从现在起|从现在开始)(?:都|就|还是)?用)|他|她|它|他们|她们|大家|别人|这[个些是]|那[个些是]|"
     r"[\u4e00-\u9fff]{1,3}(?:觉得|认为|总是|老是|喜欢|讨厌))"
 )
 
@@ -278,7 +282,7 @@ _LEAD_EN = re.compile(
     r"|actually|hmm+|well|honestly|anyway"
     r"|going forward|from here on(?: out)?|in (?:the )?future|(?:would|do) you mind|could you"
     r"|can you|would you|will you"
-    r"|i (?:want|need|'d like|would like) you to)[,:]?\s+)+",
+    r"|i(?: want| need|'d like|’d like| would like) you to)[,:]?\s+)+",
     re.I,
 )
 _TAIL_EN = re.compile(
@@ -287,7 +291,7 @@ _TAIL_EN = re.compile(
     re.I,
 )
 _LEAD_ZH = re.compile(
-    r"^(?:还有|另外|然后|对了|哦对|所以|但是|不过|那就|那|可以|能不能|能否|可不可以|以后|今后|往后|从现在起|从现在开始|从今以后|从今天起|请你?|麻烦你?|"
+    r"^(?:还有|另外|然后|对了|哦对|所以|但是|不过|那就|那|可以|能不能|能否|可不可以|以后|今后|往后|从现在起|从现在开始|从今以后|从今往后|(?:从)?今天起|接下来|请你?|麻烦你?|"
     r"记得|你)+[，,]?"
 )
 _TAIL_ZH = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯吗么~～\s。！!，,？?]+$")
@@ -425,7 +429,7 @@ _STANDS_EN = re.compile(
     re.I,
 )
 _STANDS_ZH = re.compile(
-    r"以后(?!再)|今后|往后|从现在起|从现在开始|从今以后|从今天起|每次|每回|一律|永远|始终|任何时候|"
+    r"以后(?!再)|今后|往后|从现在起|从现在开始|从今以后|从今往后|(?:从)?今天起|接下来|每次|每回|一律|永远|始终|任何时候|"
     r"(?:你|给我|跟我|和我|帮我|替我)[^，,]{0,12}(?:的时候|时候)"
 )
 # a request to keep a fact of the user's in mind is the fact, not a rule ("always remember my
@@ -444,7 +448,7 @@ _KEEPS_FACT = re.compile(
 
 _LEAD_ONLY = re.compile(
     r"^(?:\W|ok(?:ay)?|so|and|also|one more thing|from now on|going forward|in (?:the )?future"
-    r"|以后|今后|往后|从现在起|从现在开始|从今以后|从今天起|还有|另外|对了)+$",
+    r"|以后|今后|往后|从现在起|从现在开始|从今以后|从今往后|(?:从)?今天起|接下来|还有|另外|对了)+$",
     re.I,
 )
 
