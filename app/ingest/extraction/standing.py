@@ -126,7 +126,12 @@ _WANTS_OF_YOU_EN = re.compile(
     r"|^i(?:'d| would) (?:rather (?:you|not)|(?:appreciate|prefer|like) it if you)\b"
     # a wish of the answers themselves: "I want detailed answers", "I prefer short replies"
     r"|^i (?:want|need|prefer|like|'d like|would like|'d prefer|would prefer)"
-    r" (?:[\w-]+[ ,]+){0,3}(?:answers|replies|responses|explanations)\b",
+    r" (?:[\w-]+[ ,]+){0,3}(?:answers|replies|responses|explanations)\b"
+    # a dislike of a kind of answer, said to the one who answers: "I hate long answers", "I'm
+    # not a fan of bullet points"
+    r"|^i(?:'m| am)? (?:hate|dislike|can'?t stand|don'?t like|(?:not|no) (?:a )?(?:big )?fan of)"
+    r" (?:[\w-]+[ ,]+){0,3}(?:answers|replies|responses|explanations|bullet points|walls? of"
+    r" text|markdown|emojis?|tables)\b(?=\s*$|\s*[,.;!—-]|\s+(?:from you|in your|when|please|pls)\b)",
     re.I,
 )
 # a subject after its auxiliary: "Never again will I eat there", "never have I ever"
@@ -278,7 +283,7 @@ _OCCASION_ZH = re.compile(r"^(?P<lead>.*?)(?P<what>[^，,]*?)(?:的时候|时候
 _OCCASION_EN = re.compile(r"^(?:when(?:ever)?|each time|every time)\s+you\s+\S.*$", re.I)
 
 _LEAD_EN = re.compile(
-    r"^(?:(?:ok(?:ay)?|oh|so|and|also|btw|one more thing|pls|please|kindly|from now on"
+    r"^(?:(?:ok(?:ay)?|oh|so|and|but|also|btw|one more thing|pls|please|kindly|from now on"
     r"|actually|hmm+|well|honestly|anyway"
     r"|going forward|from here on(?: out)?|in (?:the )?future|(?:would|do) you mind|could you"
     r"|can you|would you|will you"
@@ -388,7 +393,9 @@ def _one_off(text: str, standing: bool) -> bool:
     zh = _zh(core)
     if re.search(r"[:：]\s*\S", core):
         return True  # "帮我把这句翻译成英文：…": the text to work on follows
-    if (_CONCRETE_ZH if zh else _CONCRETE_EN).search(core):
+    # a word quoted, then pointed at ("别出现'亲'这个字"): the quote, not a text of its own
+    quoted = re.sub(r"['\"‘“「][^'\"’”」]{1,12}['\"’”」]\s*(?:这|那)[个种](?:字|词|说法|话|称呼)?", "", core)
+    if (_CONCRETE_ZH if zh else _CONCRETE_EN).search(quoted):
         return True
     if standing:
         return False
@@ -493,6 +500,7 @@ def _asks_for_standing(text: str) -> bool:
         return bool(
             re.search(r"以后|今后|每次|一律|从现在|(?:能不能|可不可以|能否|可以|能)(?:别|不要|不用|少)", core)
         )
+    core = re.sub(r"^(?:but|and|so|ok(?:ay)?|also|actually)[\s,]+", "", core, flags=re.I)
     return bool(re.match(r"^(?:could|can|would|will) you (?:please )?(?:always|never|from now on"
                          r"|stop|start|keep|make sure)\b", core, re.I)) or bool(  # fmt: skip
         # "Would you mind keeping your answers brief in future?"
