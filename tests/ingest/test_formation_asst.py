@@ -30,6 +30,20 @@ RULE = "assistant.constraint"
         ("你回复能不能别这么啰嗦，每次都好长", "别这么啰嗦"),
         ("能不能不要每句话都加感叹号", "感叹号"),
         ("别啰嗦，直接给结论", "直接给结论"),
+        # a complaint about how the answers keep coming asks for the other way
+        ("Your replies are always way too long.", "too long"),
+        ("You keep calling me buddy, please stop.", "calling me buddy"),
+        ("你回答总是太长了", "太长"),
+        # a dislike of a kind of answer, said to the one who answers
+        ("I'm not a fan of bullet points.", "bullet points"),
+        # how to address the user, what not to bring up
+        ("叫我的时候不要加先生", "先生"),
+        ("别跟我提减肥的事", "减肥"),
+        ("Leave out the safety warnings.", "safety warnings"),
+        ("I'd like you to be more direct with me.", "more direct"),
+        ("Would you mind keeping your answers brief in future?", "brief"),
+        ("今天起回答都要简短", "简短"),
+        ("时间用24小时制", "24小时制"),
     ],
 )
 async def test_a_standing_wish_about_answers_is_one_rule(
@@ -51,11 +65,18 @@ async def test_a_standing_wish_about_answers_is_one_rule(
         "This answer is too long, make it shorter.",
         "make this one shorter",
         "用表格列一下这三款手机的参数",
+        # thanks and courtesies are no complaint
+        "你太客气了",
+        "you're too kind",
+        "Stop worrying about it",
+        "I don't like tables in my kitchen",
     ],
 )
 async def test_a_fix_of_the_answer_just_given_stores_nothing(tenant: TenantCtx, said: str) -> None:
     await tenant.say("u", "s1", said, at=T1)
-    assert await tenant.memories("u", status="active") == []
+    assert await tenant.values("u", RULE) == []
+    if "kitchen" not in said:  # a dislike of the user's own, not of answers
+        assert await tenant.memories("u", status="active") == []
 
 
 @pytest.mark.parametrize(
@@ -70,6 +91,8 @@ async def test_a_fix_of_the_answer_just_given_stores_nothing(tenant: TenantCtx, 
          "You can drop the bullet points, normal paragraphs are better.",
          "every answer", "normal paragraphs"),
         ("Talk to me casually.", "Switch back to a formal tone please.", "casually", "formal"),
+        # a complaint turns the rule it is about round
+        ("以后回答都用英文", "你老是用英文回我，烦死了", "英文", "老是用英文"),
     ],
 )  # fmt: skip
 async def test_a_rule_turned_round_replaces_the_one_of_its_kind(
@@ -77,12 +100,15 @@ async def test_a_rule_turned_round_replaces_the_one_of_its_kind(
 ) -> None:
     await tenant.say("u", "s1", first, at=T1)
     assert any(old in r for r in await tenant.values("u", RULE, lower=True))
+    languages = await tenant.values("u", "language.preferred")
     await tenant.say("u", "s1", then, at=T2)
     active = await tenant.values("u", RULE, lower=True)
     assert len(active) == 1 and new in active[0], active
     assert any(old in r for r in await tenant.values("u", RULE, "frozen", lower=True))
-    # "emoji可以用了" lifts a rule, not an avoided food
+    # "emoji可以用了" lifts a rule, not an avoided food; a complaint of English adds no
+    # language the user prefers
     assert await tenant.memories("u", key="diet.avoid") == []
+    assert await tenant.values("u", "language.preferred") == languages
 
 
 async def test_rules_of_other_kinds_stand_beside_each_other(tenant: TenantCtx) -> None:
