@@ -626,15 +626,17 @@ _HABITUAL_ZH = re.compile(r"每次|每回|总是|老是|一直|动不动|回回"
 # long", "so many emojis", 太长) — "You keep calling me buddy", "Too many emojis in your replies",
 # "你回答总是太长了", "你老是用英文回我" — not praise ("you always know what to say", "你总是很耐心")
 _COMPLAINT_EN = re.compile(
-    r"^(?:ugh,?\s+|honestly,?\s+|seriously,?\s+)?(?:(?:you(?:'re| are)?|your (?:answers?|repl(?:y|ies)"
-    r"|responses?|explanations?)(?: are| is)?)\b[^,;]{0,30}?\b(?:keep \w+ing|always \w+ing"
+    r"^(?:ugh,?\s+|honestly,?\s+|seriously,?\s+)?(?:(?:you(?:'re| are)?|your (?:answers|replies"
+    r"|responses|explanations) are)\b(?![^,;]{0,30}\b(?:this time|just now|there|here)\b)"
+    r"[^,;]{0,30}?\b(?:keep \w+ing|always \w+ing"
     r"|constantly|(?:way |far |much )?too (?:\w+)|so (?:many|much|long|formal|wordy)\b)"
     r"|(?:way |far )?too (?:many|much) [^,;]{1,30}\b(?:in |from )?your (?:answers?|repl(?:y|ies)"
     r"|responses?|explanations?))",
     re.I,
 )
 _COMPLAINT_ZH = re.compile(
-    r"^你(?:的)?(?:回答|回复|说话|写的|讲的?)?[^，,]{0,8}?(?:老是|总爱|动不动就?|每次都|总是[^，,]{0,6}太"
+    r"^你(?!.*(?:刚才|刚刚|这次|这个|这段|上面))(?:的)?(?:回答|回复|说话|写的|讲的?)?[^，,]{0,8}?"
+    r"(?:老是|总爱|动不动就?|每次都|总是[^，,]{0,6}太"
     r"|太|这么|那么)"
 )
 
