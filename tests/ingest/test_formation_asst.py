@@ -1,11 +1,11 @@
 """How the user wants the assistant to answer, said the many ways users say it: a wish ("I'd
 rather you didn't mention my ex", "I want short answers"), a noun phrase said to stand ("bullet
-points for me going forward"), a quantity of an answer as the topic ("重量都用公斤"), a complaint
-asked as a question ("你回复能不能别这么啰嗦，每次都好长"), an order of an answer's parts ("Start with
-the code"), a style allowed again ("emojis are fine now", "表情可以用了") — each a standing rule
-(``assistant.constraint``), and a rule that turns an earlier one round replaces it; a fix asked
-of the answer just judged ("这个回答太长了，精简一点") stores nothing. Through the HTTP API, in
-Chinese and English."""
+points for me going forward"), a quantity of an answer as the topic ("重量都用公斤"), a
+complaint ("你回复能不能别这么啰嗦，每次都好长", "You keep calling me buddy"), an order of an
+answer's parts ("Start with the code"), a style allowed again ("emojis are fine now",
+"表情可以用了") — each a standing rule (``assistant.constraint``), and a rule that turns an
+earlier one round replaces it; a fix asked of the answer just judged ("这个回答太长了，精简一点")
+stores nothing. Through the HTTP API, in Chinese and English."""
 
 from __future__ import annotations
 

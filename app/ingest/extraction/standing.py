@@ -131,7 +131,8 @@ _WANTS_OF_YOU_EN = re.compile(
     # not a fan of bullet points"
     r"|^i(?:'m| am)? (?:hate|dislike|can'?t stand|don'?t like|(?:not|no) (?:a )?(?:big )?fan of)"
     r" (?:[\w-]+[ ,]+){0,3}(?:answers|replies|responses|explanations|bullet points|walls? of"
-    r" text|markdown|emojis?|tables)\b(?=\s*$|\s*[,.;!—-]|\s+(?:from you|in your|when|please|pls)\b)",
+    r" text|markdown|emojis?|tables)\b"
+    r"(?=\s*$|\s*[,.;!—-]|\s+(?:from you|in your|when|please|pls)\b)",
     re.I,
 )
 # a subject after its auxiliary: "Never again will I eat there", "never have I ever"
@@ -187,7 +188,8 @@ _DEFINITE_EN = re.compile(
 # an order of an answer's parts ("Lead with the code, explanation after"): "the code" is the
 # part of every answer that comes first, not a text of its own
 _ORDERS_EN = re.compile(
-    r"\b(?:lead|start|begin|open|end|finish) with the\b|\bat the (?:top|start|beginning|end|bottom)\b",
+    r"\b(?:lead|start|begin|open|end|finish) with the\b"
+    r"|\bat the (?:top|start|beginning|end|bottom)\b",
     re.I,
 )
 
@@ -394,7 +396,9 @@ def _one_off(text: str, standing: bool) -> bool:
     if re.search(r"[:：]\s*\S", core):
         return True  # "帮我把这句翻译成英文：…": the text to work on follows
     # a word quoted, then pointed at ("别出现'亲'这个字"): the quote, not a text of its own
-    quoted = re.sub(r"['\"‘“「][^'\"’”」]{1,12}['\"’”」]\s*(?:这|那)[个种](?:字|词|说法|话|称呼)?", "", core)
+    quoted = re.sub(
+        r"['\"‘“「][^'\"’”」]{1,12}['\"’”」]\s*(?:这|那)[个种](?:字|词|说法|话|称呼)?", "", core
+    )
     if (_CONCRETE_ZH if zh else _CONCRETE_EN).search(quoted):
         return True
     if standing:
@@ -497,15 +501,24 @@ def _asks_for_standing(text: str) -> bool:
     """A question that asks for something standing ("could you always …", "以后能不能都…")."""
     core = _core(text)
     if _zh(core):  # "你回答能不能别这么长", "能不能不要每句话都加感叹号"
-        return bool(
-            re.search(r"以后|今后|每次|一律|从现在|(?:能不能|可不可以|能否|可以|能)(?:别|不要|不用|少)", core)
-        )
+        return bool(_ASKS_STANDING_ZH.search(core))
     core = re.sub(r"^(?:but|and|so|ok(?:ay)?|also|actually)[\s,]+", "", core, flags=re.I)
-    return bool(re.match(r"^(?:could|can|would|will) you (?:please )?(?:always|never|from now on"
-                         r"|stop|start|keep|make sure)\b", core, re.I)) or bool(  # fmt: skip
-        # "Would you mind keeping your answers brief in future?"
+    if _ASKS_STANDING_EN.match(core):
+        return True
+    # "Would you mind keeping your answers brief in future?"
+    return bool(
         re.match(r"^(?:could|can|would|will) you\b", core, re.I) and _STANDS_EN.search(core)
     )
+
+
+_ASKS_STANDING_ZH = re.compile(
+    r"以后|今后|每次|一律|从现在|(?:能不能|可不可以|能否|可以|能)(?:别|不要|不用|少)"
+)
+_ASKS_STANDING_EN = re.compile(
+    r"^(?:could|can|would|will) you (?:please )?(?:always|never|from now on|stop|start|keep"
+    r"|make sure)\b",
+    re.I,
+)
 
 
 def _clean(text: str) -> str:
@@ -624,7 +637,8 @@ _HABITUAL_ZH = re.compile(r"每次|每回|总是|老是|一直|动不动|回回"
 # a complaint about how the assistant answers, which asks for the opposite from now on: the
 # assistant or its answers as the subject, a habit ("keep …ing", 老是, 总是) or an excess ("too
 # long", "so many emojis", 太长) — "You keep calling me buddy", "Too many emojis in your replies",
-# "你回答总是太长了", "你老是用英文回我" — not praise ("you always know what to say", "你总是很耐心")
+# "你回答总是太长了", "你老是用英文回我" — not praise ("you always know what to say",
+# "你总是很耐心")
 _COMPLAINT_EN = re.compile(
     r"^(?:ugh,?\s+|honestly,?\s+|seriously,?\s+)?(?:(?:you(?:'re| are)?|your (?:answers|replies"
     r"|responses|explanations) are)\b(?![^,;]{0,30}\b(?:this time|just now|there|here)\b)"
@@ -849,8 +863,9 @@ def task_clauses(sentence: list[str]) -> set[int]:
             and _is_request(_core(sentence[i + 1]))
             and not _standing(" ".join(sentence))
         )
-        if judged or (task.match(lead) or task.search(core) or _is_request(core)) and (
+        asked = (task.match(lead) or task.search(core) or _is_request(core)) and (
             zh or re.match(r"^(?:(?:please|pls|can|could|would|will)\s+(?:you\s+)?)?\w+", lead)
-        ):
+        )
+        if judged or asked:
             out.add(i)
     return out
