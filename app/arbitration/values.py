@@ -182,17 +182,22 @@ _ASPECTS = {
     ),
     "emoji": re.compile(r"表情|\bemojis?\b", re.I),
     "tone": re.compile(
-        r"正式|随意|口语化|语气|客气|委婉|官腔|\b(?:formal|casual|tone|polite|blunt|gentle|friendly"
-        r"|sugar-?coat\w*)\b",
+        r"正式|随意|随便|口语化|语气|客气|委婉|官腔|\b(?:formal(?:ly)?|casual(?:ly)?|tone|polite(?:ly)?"
+        r"|blunt(?:ly)?|gentle|friendly|sugar-?coat\w*)\b",
         re.I,
     ),
     "format": re.compile(
         r"列表|表格|分点|段落|\b(?:bullet|bullets|table|tables|markdown|headings?|numbered|lists"
-        r"|paragraphs?|prose)\b",
+        r"|paragraphs?|prose|plain text)\b",
         re.I,
     ),
     "code": re.compile(
         r"\b(?:typescript|javascript|js|ts|python|java|golang|rust|kotlin|swift|ruby|php|c\+\+)\b",
+        re.I,
+    ),
+    "units": re.compile(
+        r"单位|公制|英制|摄氏|华氏|公里|英里|公斤|\b(?:units?|metric|imperial|celsius|fahrenheit"
+        r"|kilomet(?:er|re)s?|miles|km|kg|grams|pounds|ounces|cups|feet|inches)\b",
         re.I,
     ),
 }
@@ -221,6 +226,8 @@ def _length_way(text: str) -> int:
 def rule_aspects(text: str) -> set[str]:
     """What a rule for the assistant is about (``_ASPECTS``: language, length, emoji, tone,
     format, code), by its words."""
+    # a Latin word against Chinese characters is a word of its own ("emoji可以用了")
+    text = re.sub(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z])|(?<=[A-Za-z])(?=[\u4e00-\u9fff])", " ", text)
     return {name for name, words in _ASPECTS.items() if words.search(text)}
 
 

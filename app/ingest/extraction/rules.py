@@ -2448,7 +2448,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     ]
     facts = _not_now(facts)
     facts = _not_tools(facts)
-    facts = _rules_requested(facts)
+    facts = _complaints_answered(_rules_requested(facts))
     _added_duties(turn, facts)
     _duties(turn, facts)
     facts += _implied(turn, facts)
@@ -2679,6 +2679,22 @@ def _rules_requested(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     ]
 
 
+def _complaints_answered(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A complaint about the answers ("ugh, your answers are way too long.") followed in its
+    turn by the rule that says what to do instead ("keep them under five sentences from now
+    on") is that rule's reason, not a rule of its own: dropped when the rule is of its kind
+    (``standing.aspects``)."""
+    rules = [f for f in facts if f.metadata.get("formed_by") == "standing_rule"]
+    asked = [f for f in rules if not standing.complains(f.content)]
+    return [
+        f
+        for f in facts
+        if f not in rules
+        or f in asked
+        or not any(standing.aspects(f.content) & standing.aspects(a.content) for a in asked)
+    ]
+
+
 def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """ "I can't handle spicy food at all anymore", "粤语都快忘光了", "上次吃榴莲吃到吐了，不喜欢
     了", "I'm not Alex": clauses that say something of the user's ended, or is not so, without
@@ -2691,6 +2707,7 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if any(f.metadata.get("takes_back") for f in facts):
         return []
     formed = [f.value.lower() for f in facts if f.value]
+    ruled = [f.value.lower() for f in facts if f.value and f.key == "assistant.constraint"]
     texts: list[str] = []
     denials: list[str] = []
     named: list[str] = []
@@ -2699,8 +2716,9 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         if semantic.is_hypothetical(sentence[0]):
             continue
         for raw in sentence:
-            if any(v in raw.lower() for v in formed):
-                continue
+            bare = raw.strip(" \t.!?。！？").lower()
+            if any(v in raw.lower() for v in formed) or (bare and any(bare in r for r in ruled)):
+                continue  # its value, or a clause of a rule ("Use metric with me, | not imperial")
             denials += semantic.denied(raw)  # "I'm not Alex": what the user is not
             ended = semantic.ends(raw)
             if not (ended or semantic.denies(raw, sentence[0])):  # "其实不太会", "被老板否了"
@@ -2873,8 +2891,10 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if semantic.forgets_what_follows(text):
         _forget(facts)
         return facts
-    if not semantic.takes_back(text):
-        return facts
+    if not semantic.takes_back(text) or any(
+        f.metadata.get("formed_by") == "standing_rule" for f in facts
+    ):
+        return facts  # "Use metric with me, not imperial": the "not …" is the rule's own
     value = semantic.said_in_place(text)
     # beside a value said in place, a guess of the classifier's (a fragment such as "彩虹的虹")
     # is not what the user restates, nor is that value a fact of its own ("it's Tim, not Tom")
@@ -3105,7 +3125,12 @@ def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
             continue
         for raw in sentence:
             said = _ANSWER_LANGUAGE.search(raw)
-            if said is None or semantic.is_negated(raw) or standing.refines(raw):
+            if (
+                said is None
+                or semantic.is_negated(raw)
+                or standing.refines(raw)
+                or standing.complains(raw)  # "你老是用英文回我": the other way is asked for
+            ):
                 continue  # "…in Spanish this time?": the answer just given, not a preference
             if semantic.is_about_others(raw) or semantic.family_subject(raw):
                 continue  # "我朋友让AI回答都用英文": someone else's answers

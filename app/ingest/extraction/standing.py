@@ -51,10 +51,13 @@ _STYLE_EN = re.compile(
     r"|jargon|simple|simply|plain(?:ly)?|technical|layman'?s?|emojis?|emoticons?|exclamation"
     r"|english|chinese|mandarin|cantonese|spanish|french|german|japanese|korean|italian"
     r"|portuguese|russian|arabic|hindi|language|code|snippets?|examples?|comments?|pseudocode"
-    r"|units?|metric|imperial|celsius|fahrenheit|kilomet(?:er|re)s?|miles|currency|prices?"
-    r"|sources?|citations?|links?|references?|summar(?:y|ies)|recap|disclaimers?|caveats?"
+    r"|units?|metric|imperial|celsius|fahrenheit|kilomet(?:er|re)s?|miles|km|kg|cm|grams|pounds|ounces"
+    r"|cups|feet|inches|currency|prices?|bring(?:ing)? up|acronyms?|abbreviations?|apologi[sz]\w*"
+    r"|sources?|citations?|links?|references?|summar(?:y|ies)|recap|disclaimers?|caveats?|warnings?"
     r"|pleasantries|small talk|preamble|intro(?:duction)?s?|conclusions?|step[- ]by[- ]step"
-    r"|answers?|repl(?:y|ies)|responses?|explanations?|explain|translations?)\b"
+    r"|answers?|repl(?:y|ies)|responses?|explanations?|explain|translations?"
+    r"|(?:talk|speak|write|answer|reply|respond)(?: to me)? like|spelling|date format|dates in"
+    r"|dd/mm|mm/dd|yyyy|24[- ]hour|12[- ]hour|am/pm)\b"
     r"|\b(?:stop|quit|don'?t|do not|never|no more)\s+(?:\w+\s+)?call(?:ing)? me\b",
     re.I,
 )
@@ -63,10 +66,12 @@ _STYLE_ZH = re.compile(
     r"[二两三四五六七八九十几\d]+(?:句话?|段|条|行|点(?:以内|之内|以下))|一(?:句话?|段|条|行)|段落|分点|要点|列表|列出|表格|格式|加粗|标题|"
     r"markdown|语气|口吻|正式|随意|口语|客气|官腔|套话|直接|直说|绕弯子|拐弯抹角|委婉|直白|婉转|幽默|玩笑|术语|通俗|"
     r"白话|表情|emoji|中文|英文|英语|日语|韩语|法语|德语|繁体|简体|粤语|代码|示例|例子|举例|注释|"
-    r"伪代码|单位|公制|公里|摄氏|价格|人均|价钱|预算|来源|出处|链接|引用|总结|结论|原因|步骤|"
+    r"伪代码|单位|公制|英制|公里|英里|摄氏|华氏|公斤|厘米|价格|人均|价钱|预算|来源|出处|链接|引用|总结|结论|原因|步骤|"
+    r"感叹号|标点|[12]?\d小时制|日期格式|拼写|"
     r"回答|回复|答案|解释|翻译|重点|拼音|公式|开场白|寒暄|客套|"
     r"标上?|注明|备注|写上|加上|附上|带上|列出|说明|标注|注上|"
-    r"(?:别|不要|不许|别再|不要再)(?:叫|喊|称呼)我",
+    r"(?:别|不要|不许|别再|不要再)(?:叫|喊|称呼)我|(?:叫|喊|称呼)我的?时候?|称呼|用您|"
+    r"(?:别|不要|不许|少|不用)(?:跟我|和我|对我|再|老)?(?:提|说起|聊起)",
     re.I,
 )
 
@@ -80,7 +85,7 @@ _STANDING_EN = re.compile(
     re.I,
 )
 _STANDING_ZH = re.compile(
-    r"以后|今后|往后|之后都|从现在起|从现在开始|从今以后|从今天起|每次|每回|一律|永远|总是|始终|"
+    r"以后|今后|往后|之后都|从现在起|从现在开始|从今以后|从今往后|(?:从)?今天起|接下来|每次|每回|一律|永远|总是|始终|"
     r"一直|凡是|任何时候|都|跟我说话|跟我聊天|和我说话|回答我|回复我|给我回答|给我回复|的时候|时候|"
     r"再也|不要再|别再"
 )
@@ -88,30 +93,46 @@ _STANDING_ZH = re.compile(
 # a request of its own: imperative or polite
 _REQUEST_EN = re.compile(
     r"^(?:(?:ok(?:ay)?|oh|so|and|also|btw|one more thing|just|pls|please|kindly|from now on"
-    r"|going forward|from here on(?: out)?|in (?:the )?future|always|never|for (?:every|each|all)"
+    r"|actually|hmm+|well|honestly|anyway|"
+    r"going forward|from here on(?: out)?|in (?:the )?future|always|never|for (?:every|each|all)"
     r" \w+)[,:]?\s+)*"
     r"(?:(?:don'?t|do not|never|always|no(?=\s+(?!longer\b)\w)|stop|avoid|quit|skip|drop|cut"
     r"|keep|use|be"
     r"|write|answer|reply|respond|give|show|put|add|include|leave|stick|format|list|explain|talk|speak"
     r"|mention|cite|label|mark|convert|round|quote|sign|end|begin|start|tell|let|make|default"
-    r"|go|limit|lead|open|number|spell|lose|ditch|less|more|only|assume|switch"
+    r"|go|limit|lead|open|number|spell|lose|ditch|less|more|only|assume|switch|prefer"
     r"|feel free|remember to|make sure|try to|please)\b"
     r"|i (?:want|need|'d like|would like|prefer|'d prefer|would prefer) (?:you|your|it|answers)"
     r"|(?:could|can|would|will) you (?:please )?(?:always|never|from now on|stop|keep|start"
     r"|make sure)\b"
     r"|you (?:don'?t|do not) (?:need|have) to \w+"
-    r"|you (?:should|must|need to|have to|can|could)"
-    r" (?:always|never|stop|keep|just|use|answer"
-    r"|reply|write|be|skip|give)\b)",
+    # any verb but one of seeing or knowing ("you can see the code in my repo" says a fact)
+    r"|you (?:should|must|need to|have to|can|could) (?!(?:see|tell|find|imagine|guess|look"
+    r"|read|hear|know|understand|probably|also|still)\b)[a-z]+\b)",
     re.I,
 )
 # a noun phrase asked for: "Bullet points please", "Short answers only", "No emojis, ever"
-_ASKED_EN = re.compile(r"\b(?:please|pls|only|ever|always|every time|thanks)\b", re.I)
+_ASKED_EN = re.compile(
+    r"\b(?:please|pls|only|ever|always|every time|thanks|from now on|going forward"
+    r"|from here on|in (?:the )?future|by default|for me|with me)\b",
+    re.I,
+)
 # the user's "I" asking something of the assistant: "I want you to …", "I want short answers
 # from you"
 _WANTS_OF_YOU_EN = re.compile(
-    r"^i (?:want|need|'d like|would like|'d prefer|would prefer|expect)"
-    r" (?:you\b|your\b|[^,;]{1,40}\bfrom you\b)",
+    r"^i(?: want| need|'d like|’d like| would like|'d prefer|’d prefer| would prefer| expect)"
+    r" (?:you\b|your\b|[^,;]{1,40}\bfrom you\b)"
+    # "I'd rather you didn't bring up my divorce", "I'd appreciate it if you …"
+    r"|^i(?:'d| would) (?:rather (?:you|not)|(?:appreciate|prefer|like) it if you)\b"
+    # a wish of the answers themselves: "I want detailed answers", "I prefer short replies"
+    r"|^i (?:want|need|prefer|like|'d like|would like|'d prefer|would prefer)"
+    r" (?:[\w-]+[ ,]+){0,3}(?:answers|replies|responses|explanations)\b"
+    # a dislike of a kind of answer, said to the one who answers: "I hate long answers", "I'm
+    # not a fan of bullet points"
+    r"|^i(?:'m| am)? (?:hate|dislike|can'?t stand|don'?t like|(?:not|no) (?:a )?(?:big )?fan of)"
+    r" (?:[\w-]+[ ,]+){0,3}(?:answers|replies|responses|explanations|bullet points|walls? of"
+    r" text|markdown|emojis?|tables)\b"
+    r"(?=\s*$|\s*[,.;!—-]|\s+(?:from you|in your|when|please|pls)\b)",
     re.I,
 )
 # a subject after its auxiliary: "Never again will I eat there", "never have I ever"
@@ -131,19 +152,22 @@ _OWN_SUBJECT_EN = re.compile(
 _REQUEST_ZH = re.compile(
     r"请|麻烦|记得|务必|千万|一定要|别|不要|不用|不需要|不必|无需|不许|不准|禁止|避免|尽量|控制在|限制在|"
     r"保持在|(?:就行|就好|即可|就可以)$|(?:一点|一些|(?<![\d一二两三四五六七八九十几半])点儿?)[吧啊哈呀]*$|"
-    r"^(?:(?:以后|今后|往后|每次|每回|一律|都|你|还有|另外|还是|那就|那|就)[，,]?)*(?:用|加|给|把|先|直接|"
+    r"^(?:(?:以后|今后|往后|接下来|每次|每回|一律|都|你|我们|咱们|还有|另外|还是|那就|那|就)[，,]?)*"
+    r"(?:用|加|给|把|先|直接|"
     r"保持|控制|限制|写|回答|回复|说|讲|标|注明|附上|列|带上?|附|改用|换成|多|少|只)"
     # a part of an answer as the topic, then what to do with it: "代码里变量名用英文，注释用中文"
-    r"|^(?:(?:代码|注释|示例|例子|回答|回复|答案|变量名?|函数名?|标题|单位|价格|日期|金额)[里中的]?)"
-    r"{1,2}(?:都|也|一律|统一|全部?)?(?:用|写成?|加上?|标上?|带上?|附上?)"
+    r"|^(?:(?:代码|注释|示例|例子|回答|回复|答案|变量名?|函数名?|标题|单位|价格|日期|金额|温度|气温|距离"
+    r"|路程|重量|体重|身高|长度|尺寸|高度|速度|时间|货币|数字|面积|容量|体积)[里中的]?)"
+    r"{1,2}(?:都|也|一律|统一|全部?)?(?:用|写成?|加上?|标上?|带上?|附上?|要|保持|尽量)"
 )
 # a subjectless clause of a sentence said to stand ("以后…，价格都标一下人均") is a request too
 _STANDING_LEAD_ZH = re.compile(
     r"(?:^|[，,]\s*)(?:那|那就|还有|另外|对了)?[，,]?"
-    r"(?:以后|今后|往后|从现在起|从现在开始|从今以后|从今天起|每次|每回|一律)"
+    r"(?:以后|今后|往后|从现在起|从现在开始|从今以后|从今往后|(?:从)?今天起|接下来|每次|每回|一律)"
 )
 _OWN_SUBJECT_ZH = re.compile(
-    r"^(?:我(?!希望你|要你|需要你|想让你|想要你|请你)|我们|他|她|它|他们|她们|大家|别人|这[个些是]|那[个些是]|"
+    r"^(?:我(?!希望你|要你|需要你|想让你|想要你|请你|们)"
+    r"|我们(?!(?:以后|今后|往后|接下来|从现在起|从现在开始)(?:都|就|还是)?用)|他|她|它|他们|她们|大家|别人|这[个些是]|那[个些是]|"
     r"[\u4e00-\u9fff]{1,3}(?:觉得|认为|总是|老是|喜欢|讨厌))"
 )
 
@@ -161,6 +185,14 @@ _DEFINITE_EN = re.compile(
     r"|sentence|story|summary|list|draft|poem|letter|report)\b(?! you)",
     re.I,
 )
+# an order of an answer's parts ("Lead with the code, explanation after"): "the code" is the
+# part of every answer that comes first, not a text of its own
+_ORDERS_EN = re.compile(
+    r"\b(?:lead|start|begin|open|end|finish) with the\b"
+    r"|\bat the (?:top|start|beginning|end|bottom)\b",
+    re.I,
+)
+
 # a request about the answer just given, not about answers to come: "Make it shorter", "can
 # u make that a table", "try again in Spanish", "这次简短点", "再详细一点", "用英文再说一遍"
 _REFINES_EN = re.compile(
@@ -253,9 +285,11 @@ _OCCASION_ZH = re.compile(r"^(?P<lead>.*?)(?P<what>[^，,]*?)(?:的时候|时候
 _OCCASION_EN = re.compile(r"^(?:when(?:ever)?|each time|every time)\s+you\s+\S.*$", re.I)
 
 _LEAD_EN = re.compile(
-    r"^(?:(?:ok(?:ay)?|oh|so|and|also|btw|one more thing|pls|please|kindly|from now on"
-    r"|going forward|from here on(?: out)?|in (?:the )?future|could you|can you|would you|will you"
-    r"|i (?:want|need|'d like|would like) you to)[,:]?\s+)+",
+    r"^(?:(?:ok(?:ay)?|oh|so|and|but|also|btw|one more thing|pls|please|kindly|from now on"
+    r"|actually|hmm+|well|honestly|anyway"
+    r"|going forward|from here on(?: out)?|in (?:the )?future|(?:would|do) you mind|could you"
+    r"|can you|would you|will you"
+    r"|i(?: want| need|'d like|’d like| would like) you to)[,:]?\s+)+",
     re.I,
 )
 _TAIL_EN = re.compile(
@@ -264,7 +298,7 @@ _TAIL_EN = re.compile(
     re.I,
 )
 _LEAD_ZH = re.compile(
-    r"^(?:还有|另外|然后|对了|哦对|所以|但是|不过|那就|那|可以|能不能|能否|可不可以|以后|今后|往后|从现在起|从现在开始|从今以后|从今天起|请你?|麻烦你?|"
+    r"^(?:还有|另外|然后|对了|哦对|所以|但是|不过|那就|那|可以|能不能|能否|可不可以|以后|今后|往后|从现在起|从现在开始|从今以后|从今往后|(?:从)?今天起|接下来|请你?|麻烦你?|"
     r"记得|你)+[，,]?"
 )
 _TAIL_ZH = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯吗么~～\s。！!，,？?]+$")
@@ -300,7 +334,9 @@ def _core(text: str) -> str:
 
 
 # an occasion opening a clause ("解释的时候都写全称吧"): the request is what follows it
-_OCCASION_HEAD_ZH = re.compile(r"^[^，,]{1,16}?(?:的时候|时候)")
+_OCCASION_HEAD_ZH = re.compile(
+    r"^[^，,]{1,16}?(?:的时候|时候)|^(?:跟|和|对)我(?:说话|聊天|讲话)|^(?:回答|回复)我"
+)
 
 _BUDGET = re.compile(r"预算|\bbudget\b", re.I)
 
@@ -313,6 +349,10 @@ def _is_request(text: str, whole: str = "") -> bool:
         return False
     if _BUDGET.search(core):
         return False  # "装修预算控制在15万以内": a limit on the project's money, not on answers
+    if _permits(_LEAD_ZH.sub("", core) if _zh(core) else _LEAD_EN.sub("", core)):
+        return True  # "emoji可以用了", "longer answers are fine now"
+    if _complaint(core):
+        return True  # "你回答总是太长了": asks for the other way from now on
     if _zh(core):
         if _OWN_SUBJECT_ZH.match(core):
             return False
@@ -355,13 +395,19 @@ def _one_off(text: str, standing: bool) -> bool:
     zh = _zh(core)
     if re.search(r"[:：]\s*\S", core):
         return True  # "帮我把这句翻译成英文：…": the text to work on follows
-    if (_CONCRETE_ZH if zh else _CONCRETE_EN).search(core):
+    # a word quoted, then pointed at ("别出现'亲'这个字"): the quote, not a text of its own
+    quoted = re.sub(
+        r"['\"‘“「][^'\"’”」]{1,12}['\"’”」]\s*(?:这|那)[个种](?:字|词|说法|话|称呼)?", "", core
+    )
+    if (_CONCRETE_ZH if zh else _CONCRETE_EN).search(quoted):
         return True
     if standing:
         return False
-    if (_REFINES_ZH if zh else _REFINES_EN).search(core) or (not zh and _DEFINITE_EN.search(core)):
+    if (_REFINES_ZH if zh else _REFINES_EN).search(core) or (
+        not zh and _DEFINITE_EN.search(core) and not _ORDERS_EN.search(core)
+    ):
         return True
-    if not zh:  # "Make the title shorter": a thing of its own, not the answers in general
+    if not zh and not _ORDERS_EN.search(core):  # "Make the title shorter": a thing of its own
         # the noun phrase after "the", up to a comparative that says what to do with it
         things = re.findall(r"\bthe\s+(\w+(?:\s+(?!\w+er\b)\w+)?)", core, re.I)
         if any(not _STYLE_EN.search(t) for t in things):
@@ -385,11 +431,16 @@ def _standing(text: str) -> bool:
 # Starbucks to me", "以后别再问我要不要继续了", "给我讲东西的时候别太学术")
 _STANDS_EN = re.compile(
     r"\b(?:always|never(?! mind)|ever|from now on|going forward|from here on|in (?:the )?future"
-    r"|every time|each time|whenever|by default|at all times|when (?:you|we)|unless i ask)\b",
+    r"|every time|each time|whenever|by default|at all times|when (?:you|we)|unless i ask"
+    # stopping something the assistant does in its answers ("Stop saying 'great question'"), not
+    # a courtesy ("stop worrying")
+    r"|(?:stop|quit) (?:saying|using|adding|calling|putting|writing|giving|asking|apologi[sz]ing"
+    r"|mentioning|recommending|suggesting|telling|repeating|including|starting|ending|bringing"
+    r"|ending|opening|explaining|correcting|reminding))\b",
     re.I,
 )
 _STANDS_ZH = re.compile(
-    r"以后(?!再)|今后|往后|从现在起|从现在开始|从今以后|从今天起|每次|每回|一律|永远|始终|任何时候|"
+    r"以后(?!再)|今后|往后|从现在起|从现在开始|从今以后|从今往后|(?:从)?今天起|接下来|每次|每回|一律|永远|始终|任何时候|"
     r"(?:你|给我|跟我|和我|帮我|替我)[^，,]{0,12}(?:的时候|时候)"
 )
 # a request to keep a fact of the user's in mind is the fact, not a rule ("always remember my
@@ -408,7 +459,7 @@ _KEEPS_FACT = re.compile(
 
 _LEAD_ONLY = re.compile(
     r"^(?:\W|ok(?:ay)?|so|and|also|one more thing|from now on|going forward|in (?:the )?future"
-    r"|以后|今后|往后|从现在起|从现在开始|从今以后|从今天起|还有|另外|对了)+$",
+    r"|以后|今后|往后|从现在起|从现在开始|从今以后|从今往后|(?:从)?今天起|接下来|还有|另外|对了)+$",
     re.I,
 )
 
@@ -449,14 +500,31 @@ def _asks(core: str) -> bool:
 def _asks_for_standing(text: str) -> bool:
     """A question that asks for something standing ("could you always …", "以后能不能都…")."""
     core = _core(text)
-    if _zh(core):
-        return bool(re.search(r"以后|今后|每次|一律|从现在", core))
-    return bool(re.match(r"^(?:could|can|would|will) you (?:please )?(?:always|never|from now on"
-                         r"|stop|start|keep|make sure)\b", core, re.I))  # fmt: skip
+    if _zh(core):  # "你回答能不能别这么长", "能不能不要每句话都加感叹号"
+        return bool(_ASKS_STANDING_ZH.search(core))
+    core = re.sub(r"^(?:but|and|so|ok(?:ay)?|also|actually)[\s,]+", "", core, flags=re.I)
+    if _ASKS_STANDING_EN.match(core):
+        return True
+    # "Would you mind keeping your answers brief in future?"
+    return bool(
+        re.match(r"^(?:could|can|would|will) you\b", core, re.I) and _STANDS_EN.search(core)
+    )
+
+
+_ASKS_STANDING_ZH = re.compile(
+    r"以后|今后|每次|一律|从现在|(?:能不能|可不可以|能否|可以|能)(?:别|不要|不用|少)"
+)
+_ASKS_STANDING_EN = re.compile(
+    r"^(?:could|can|would|will) you (?:please )?(?:always|never|from now on|stop|start|keep"
+    r"|make sure)\b",
+    re.I,
+)
 
 
 def _clean(text: str) -> str:
     core = _core(text)
+    if _complaint(core):  # its "you" says who answers so: "你老是用英文回我"
+        return (_TAIL_ZH if _zh(core) else _TAIL_EN).sub("", core).strip(" ,.?!")
     if _zh(core):
         core = _LEAD_ZH.sub("", core)
         core = re.sub(r"^(?:给我|帮我|替我)(?=.{2,}(?:的时候|时候|时)$)", "", core)
@@ -473,7 +541,8 @@ def _formula(core: str) -> bool:
     if not _zh(core):
         return False
     rest = re.sub(r"请|麻烦|记得|务必|千万|别|不要|不用|不必|无需|了|啦|哈|啊|呀|吧|～|~", "", core)
-    return len(rest) <= 2
+    # "别啰嗦" asks for shorter answers: a courtesy says nothing of the answer's length or form
+    return len(rest) <= 2 and not _aspects(rest) - {"tone"}
 
 
 def _continues(text: str, whole: str) -> bool:
@@ -493,17 +562,38 @@ def _continues(text: str, whole: str) -> bool:
 # a rule that ends one before it ("stop with the bullet points", "别再用英文了", "no more emojis")
 _ENDS_RULE = re.compile(
     r"\b(?:stop|quit|no more|no longer|anymore|any more|instead|enough with|drop the|ditch the"
-    r"|never ?mind)\b"
-    r"|别再|不要再|不用再|不需要再?|不再|不用了|改成|改为|换成|改用|算了|还是",
+    r"|never ?mind|actually|switch(?:ed)?|go back|back to|change it|make it)\b"
+    r"|别再|不要再|不用再|不需要再?|不再|不用了|改成|改为|换成|改用|改回|换回|恢复|算了|还是",
     re.I,
 )
+
+# a kind of answer allowed (again): "longer answers are fine now", "Markdown's fine again",
+# "emoji可以用了", "英文也行" — a rule that lifts or turns round an earlier one
+_PERMITS_EN = re.compile(
+    r"^(?!(?:my|our|his|her|their|its?|this|that|these|those|the|i|you|he|she|they|we)\b)"
+    r"(?P<what>[\w' -]{1,40}?)\s*(?:'s|'re|\bis|\bare)\s+(?:totally |perfectly |also |now "
+    r"|actually |really )?(?:fine|ok(?:ay)?|allowed|welcome|good|cool)\b"
+    r"(?:\s+(?:now|again|too|with me|by me|from now on))*$",
+    re.I,
+)
+_PERMITS_ZH = re.compile(
+    r"^(?![我你他她它这那])(?P<what>[^，,]{1,12}?)(?:现在|又|也|都)?"
+    r"(?:可以用|能用|可以|也行|没关系|没问题|随便用|无所谓|用吧)了?[吧啊呀哈]*$"
+)
+
+
+def _permits(core: str) -> bool:
+    m = (_PERMITS_ZH if _zh(core) else _PERMITS_EN).match(core)
+    return m is not None and _style(m.group("what"))
 
 
 def ends_rule(text: str) -> bool:
     """True if a rule says it ends or replaces an earlier one of the same kind ("stop with
-    the bullet points, just write paragraphs", "别再用英文了"); ``values._replaced_rules``
-    then freezes the user's active rules that share an aspect with it."""
-    return bool(_ENDS_RULE.search(text))
+    the bullet points, just write paragraphs", "别再用英文了", "longer answers are fine now");
+    ``values._replaced_rules`` then freezes the user's active rules that share an aspect with
+    it."""
+    core = _core(text)
+    return bool(_ENDS_RULE.search(text)) or _permits(core) or _complaint(core)
 
 
 # what a rule is about: two requests of one sentence about the same thing are one rule
@@ -523,12 +613,16 @@ _ASPECTS = {
     ),
     "tone": re.compile(
         r"tone|casual|formal|friendly|relaxed|polite|blunt|honest|direct|sugar-?coat|soften"
-        r"|gentle|pleasantries|客气|官腔|套话|直接|直说|绕弯子|委婉|直白|语气|口吻|正式|随意|客套|寒暄|夸",
+        r"|gentle|pleasantries|slang|jargon|客气|官腔|套话|直接|直说|绕弯子|委婉|直白|语气|口吻|正式|随意|客套|寒暄|夸",
         re.I,
     ),
     "emoji": re.compile(r"emojis?|emoticons?|表情", re.I),
     "code": re.compile(r"code|snippets?|examples?|comments?|代码|示例|例子|注释", re.I),
-    "units": re.compile(r"units?|metric|imperial|celsius|fahrenheit|单位|公制|摄氏", re.I),
+    "units": re.compile(
+        r"units?|metric|imperial|celsius|fahrenheit|miles|kilomet|grams|pounds|单位|公制|英制|摄氏|华氏"
+        r"|公里|英里|公斤",
+        re.I,
+    ),
 }
 # a request that restates the one before it from the other side ("…, just write paragraphs")
 _RESTATES = re.compile(
@@ -536,8 +630,68 @@ _RESTATES = re.compile(
 )
 
 
+# how the answers have been, said after a rule: "…，每次都一大堆", "…，老是一两句就打发我"
+_HABITUAL_ZH = re.compile(r"每次|每回|总是|老是|一直|动不动|回回")
+
+
+# a complaint about how the assistant answers, which asks for the opposite from now on: the
+# assistant or its answers as the subject, a habit ("keep …ing", 老是, 总是) or an excess ("too
+# long", "so many emojis", 太长) — "You keep calling me buddy", "Too many emojis in your replies",
+# "你回答总是太长了", "你老是用英文回我" — not praise ("you always know what to say",
+# "你总是很耐心")
+_COMPLAINT_EN = re.compile(
+    r"^(?:ugh,?\s+|honestly,?\s+|seriously,?\s+)?(?:(?:you(?:'re| are)?|your (?:answers|replies"
+    r"|responses|explanations) are)\b(?![^,;]{0,30}\b(?:this time|just now|there|here)\b)"
+    r"[^,;]{0,30}?\b(?:keep \w+ing|always \w+ing"
+    r"|constantly|(?:way |far |much )?too (?:\w+)|so (?:many|much|long|formal|wordy)\b)"
+    r"|(?:way |far )?too (?:many|much) [^,;]{1,30}\b(?:in |from )?your (?:answers?|repl(?:y|ies)"
+    r"|responses?|explanations?))",
+    re.I,
+)
+_COMPLAINT_ZH = re.compile(
+    r"^你(?!.*(?:刚才|刚刚|这次|这个|这段|上面))(?:的)?(?:回答|回复|说话|写的|讲的?)?[^，,]{0,8}?"
+    r"(?:老是|总爱|动不动就?|每次都|总是[^，,]{0,6}太"
+    r"|太|这么|那么)"
+)
+
+
+_ADDRESSING = re.compile(r"\bcall(?:ing|s)? me\b|叫我|喊我|称呼我", re.I)
+
+
+def _complaint(core: str) -> bool:
+    """How the assistant keeps answering, said as a complaint (``_COMPLAINT_EN/_ZH``) about
+    the answers' style or how it addresses the user ("you're too kind" is none)."""
+    core = _NOTE_LEAD.sub("", core)
+    if not (_style(core) or _ADDRESSING.search(core)):
+        return False
+    if _zh(core):  # "你太客气了" is thanks, not a complaint of the tone
+        polite = re.fullmatch(r"你(?:也|真是?)?太客气[了啦啊呀吧]*", core)
+        return bool(_COMPLAINT_ZH.match(core)) and not _asks(core) and not polite
+    return bool(_COMPLAINT_EN.match(core)) and not is_question(core)
+
+
+def complains(text: str) -> bool:
+    """True if ``text`` (one clause) complains of how the assistant answers ("你老是用英文回我",
+    "your answers are always way too long"): it asks for the other way, so what it names
+    ("英文") is no wish of the user's."""
+    return _complaint(_core(text))
+
+
+def _complains(core: str) -> bool:
+    """A Chinese clause with no subject of its own (or the assistant as its subject) that says
+    how the answers have always been, not a request of its own."""
+    if not _zh(core) or _OWN_SUBJECT_ZH.match(core):
+        return False
+    return bool(_HABITUAL_ZH.search(core)) and len(core) <= 16
+
+
 def _aspects(text: str) -> set[str]:
     return {name for name, words in _ASPECTS.items() if words.search(text)}
+
+
+def aspects(text: str) -> set[str]:
+    """What a rule for the assistant is about (format, length, tone, emoji, code, units)."""
+    return _aspects(text)
 
 
 def _addresses(core: str) -> bool:
@@ -570,12 +724,15 @@ def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[R
     occasion: list[int] = []
     taken: set[int] = set()
     someone = False  # a clause before was about someone else
+    pointed = False  # a clause before pointed at a text of its own ("这个回答太长了")
     for i, raw in enumerate(sentence):
         if i in taken:
             continue
         core = _core(raw)
         if not core or is_small_talk(core):
             continue
+        if pointed and not said_to_stand and _is_request(core, whole):
+            return []  # "这个回答太长了，缩短一点": about that answer only
         if semantic.is_about_others(core) or semantic.family_subject(core) is not None:
             someone = True  # "我同事特别爱吃葱，每次都加双份": what follows is still theirs
             continue
@@ -589,6 +746,10 @@ def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[R
             return []
         asked = _asks(core) and _asks_for_standing(core)  # "可以以后都用中文回答我吗"
         if not (_is_request(core, whole) or asked) or _formula(core):
+            if groups and _complains(core):
+                groups[-1].append(i)  # "…，每次都一大堆": how the answers were, said of the rule
+                taken.add(i)
+            pointed = pointed or bool((_CONCRETE_ZH if _zh(core) else _CONCRETE_EN).search(core))
             continue
         if _one_off(core, said_to_stand):
             return []
@@ -607,7 +768,12 @@ def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[R
             said.append(sentence[i - 1])
         if _KEEPS_FACT.search(span):
             continue  # "你以后叫我阿斌就好": the user's name, not a rule
-        if not (_style(span) or (occasion and _style(whole)) or _stands(" ".join([*said, span]))):
+        if not (
+            _style(span)
+            or (occasion and _style(whole))
+            or _stands(" ".join([*said, span]))
+            or _complaint(core)
+        ):
             continue
         taken.update([i, *more])
         group = [i, *more]
@@ -689,8 +855,17 @@ def task_clauses(sentence: list[str]) -> set[int]:
             continue
         lead = _LEAD_ZH.sub("", core) if zh else _LEAD_EN.sub("", core)
         task = _TASK_ZH if zh else _TASK_EN
-        if (task.match(lead) or task.search(core) or _is_request(core)) and (
+        # a judgement of that text, then what to do with it ("这个回答太长了，缩短一点")
+        judged = (
+            i + 1 < len(sentence)
+            and bool((_CONCRETE_ZH if zh else _CONCRETE_EN).search(core))
+            and not re.search(r"[:：\d]", core)
+            and _is_request(_core(sentence[i + 1]))
+            and not _standing(" ".join(sentence))
+        )
+        asked = (task.match(lead) or task.search(core) or _is_request(core)) and (
             zh or re.match(r"^(?:(?:please|pls|can|could|would|will)\s+(?:you\s+)?)?\w+", lead)
-        ):
+        )
+        if judged or asked:
             out.add(i)
     return out
