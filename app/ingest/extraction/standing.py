@@ -303,6 +303,7 @@ def _core(text: str) -> str:
 _OCCASION_HEAD_ZH = re.compile(r"^[^，,]{1,16}?(?:的时候|时候)")
 
 _BUDGET = re.compile(r"预算|\bbudget\b", re.I)
+_ABLE_ZH = re.compile(r"(?:^|[我也还都])(?:只)?(?:会|能)(?:说|讲|听|写|看)(?!一下)")
 
 
 def _is_request(text: str, whole: str = "") -> bool:
@@ -313,6 +314,8 @@ def _is_request(text: str, whole: str = "") -> bool:
         return False
     if _BUDGET.search(core):
         return False  # "装修预算控制在15万以内": a limit on the project's money, not on answers
+    if _ABLE_ZH.search(core):
+        return False  # "日语也会说一点点": what the user can do, not what the assistant must
     if _zh(core):
         if _OWN_SUBJECT_ZH.match(core):
             return False
