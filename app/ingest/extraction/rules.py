@@ -2928,8 +2928,15 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         f.is_correction = True
     if own:
         return facts
+    withdrawn: list[str] = []
     if value is not None:
         facts = [f for f in facts if not (f.value and f.value.lower() == value.lower())]
+        # "不对，它叫来福，旺财是我邻居家的": what the turn withdraws beside a value said in its
+        # place is the misstated value the new one replaces, not a pet or a thing given up
+        withdrawn = [r for f in facts if f.value is None and f.metadata.get("retraction")
+                     for r in f.retracts]  # fmt: skip
+        if withdrawn:
+            facts = [f for f in facts if not (f.value is None and f.metadata.get("retraction"))]
     elif semantic.is_slip(text):
         return facts  # "oops, I meant juice": which word was mistyped is unknown: none is withdrawn
     meta: dict[str, Any] = {"retraction": True, "takes_back": True}
@@ -2937,8 +2944,8 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         meta["takes_back_topic"] = topic
     if value is not None:
         meta = {"takes_back": True, "in_place": True}
-        if instead := semantic.contrast_objects(text):
-            meta["instead_of"] = instead
+        if instead := [*semantic.contrast_objects(text), *withdrawn]:
+            meta["instead_of"] = list(dict.fromkeys(instead))
     return [
         *facts,
         ExtractedFact(

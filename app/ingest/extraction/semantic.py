@@ -1172,11 +1172,18 @@ def takes_back(text: str) -> bool:
     # "No wait, it's Porto, not Lisbon", "Oops, his name is Rocky, not Rex"
     if (found or start > 0) and contrast_objects(body) and said_in_place(body):
         return True
-    # "哦是湖南，打快了": a value in place and the slip, and nothing else
-    value = said_in_place(body) if found else None
-    rest = _SLIP.sub("", body[start:]) if value else ""
-    rest = re.sub(r"刚才|刚刚|不好意思|sorry|抱歉|[\W_]", "", rest.replace(value or "", ""), flags=re.I)
-    return bool(value) and re.fullmatch(r"(?:其实|应该)?(?:是|叫)?了?", rest) is not None
+    # "哦是湖南，打快了", "不对，它叫来福，旺财是我邻居家的": a value in place, owned as a slip or
+    # opened by a correcting word, and nothing else but whose the misstated one is
+    correcting = re.search(r"不对|不是|其实|\b(?:no|wait|sorry|actually)\b", body[:start], re.I)
+    value = said_in_place(body) if found or correcting else None
+    if not value:
+        return False
+    rest = [
+        c
+        for c in re.split(r"[，,。.!！;；~]+", _SLIP.sub("", body[start:]))
+        if c.strip() and value not in c and not not_mine(c)
+    ]
+    return not any(re.sub(r"刚才|刚刚|不好意思|sorry|抱歉|[\W_]", "", c, flags=re.I) for c in rest)
 
 
 def _is_lead_in(text: str) -> bool:
@@ -1216,7 +1223,7 @@ _IN_PLACE_ZH = re.compile(
 _NOT_IN_PLACE = re.compile(
     r"^(?:(?:my|his|her|their|our|your|him|them|me|you|he|she|we|they|i|it|that|this|not|fine"
     r"|ok|okay|true|wrong|right|actually|just|really|so|too|a lie)\b"
-    r"|我|你|他|她|它|不|没|对|错|这|那|说|的|了|也|都|还)",
+    r"|我|你|他|她|它|不|没|对|错|这|那|说|的|了|也|都|还|吗|呢|吧|啊|嘛)",
     re.I,
 )
 
