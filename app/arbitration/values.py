@@ -657,7 +657,7 @@ def ended_values(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[st
 
 # "膝盖受伤以后就不打了", "早就不玩啦": a verb given up with no object, at a clause's end
 _VERB_ENDED = re.compile(
-    r"(?:^|[就都也早再已经基本现在后来以后从此]|[，,\s])不(?:再)?(?P<v>[\u4e00-\u9fff])(?:了|啦)"
+    r"(?:^|[我就都也早再已经基本现在后来以后从此]|[，,\s])不(?:再)?(?P<v>[\u4e00-\u9fff])(?:了|啦)"
     r"[呢啊呀吧哈嘛哦]*\W*$"
 )
 

@@ -572,7 +572,7 @@ _QUIT_ZH = re.compile(
     # "综艺现在不怎么看了"): the user and the adverbs between are not part of it
     r"|(?P<y>[^，,。！!\s]{1,12}?)\s*(?:我们?|我自己)?(?:现在|已经|早就|也|都|基本上?|真的|一直|平时)*"
     r"\s*(?:戒了|辞了|吃腻了|(?:已经)?(?:治好|痊愈|康复)了|(?:已经|早就|都)(?:好了|没事了)|去世了"
-    r"|(?:不|不再|不怎么|基本不)(?:碰|喝|吃|用|看|玩|听|抽|追|跑|穿|说|讲)了"
+    r"|(?:不|不再|不怎么|基本不)(?:碰|喝|吃|用|看|玩|听|抽|追|跑|穿|说|讲|打|练|弹)(?:了|啦)"
     r"|(?:很少|几乎不|基本不)(?:说|讲)了?(?=$|[，,。！!；;\s]))"
     r"|(?:离开|离职|辞掉|辞了|戒掉|戒了|放弃)(?:了)?(?P<z>[^，,。！!\s了]{1,12})"
     r"|从(?P<w>[^，,。！!\s]{1,12}?)(?:离职|辞职|跳槽|换|搬|转)"
@@ -1038,6 +1038,8 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
             and len(value) <= 40
             and not _WHEN.match(value)
             and not _DEMONSTRATIVE.fullmatch(value)  # "那个计划取消了": which one, not a name
+            # "我不打了", "受伤以后就不打了": who or when, not what
+            and not re.fullmatch(r"[我你他她它]们?|已经|早就|现在|.*(?:以后|之后|后来)就?", value)
         ):
             out.append(value)
     return out
@@ -1223,7 +1225,7 @@ _IN_PLACE_ZH = re.compile(
 _NOT_IN_PLACE = re.compile(
     r"^(?:(?:my|his|her|their|our|your|him|them|me|you|he|she|we|they|i|it|that|this|not|fine"
     r"|ok|okay|true|wrong|right|actually|just|really|so|too|a lie)\b"
-    r"|我|你|他|她|它|不|没|对|错|这|那|说|的|了|也|都|还|吗|呢|吧|啊|嘛)",
+    r"|我|你|他|她|它|不|没|对|错|这|那|说|的|了|也|都|还|吗|呢|吧|啊|嘛|在)",
     re.I,
 )
 
@@ -2381,7 +2383,9 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
         joined = _JOINED_ZH.search(text)
         m = (
             joined
-            or re.search(r"在(?!在)([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)(?:上班|工作|做|当|负责|干)", text)
+            or re.search(
+                r"在(?!在)([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)(?:上班|工作|做|当|负责|干)", text
+            )
             or re.search(
                 r"(?:^我?|现在|目前|如今)在([\u4e00-\u9fffA-Za-z0-9]{2,8})(?:了|$|[，,。])", text
             )
@@ -2404,8 +2408,8 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
             orgs = [o for o in orgs if not o.startswith(moved)]
         if orgs:
             out.append(("work.employer", strip_dates(orgs[-1])))
-        if role and role not in _GENERIC_PLACE_ZH:
-            out.append(("work.role", role))
+        if role and role not in _GENERIC_PLACE_ZH and not role.startswith(("到", "了")):
+            out.append(("work.role", role))  # "一直干到现在": no role
         return out
     role_m = _ROLE_EN.search(text)
     orgs = [o for o in cap_spans(text) if not role_m or o not in role_m.group("role")]
