@@ -120,6 +120,8 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
         category = (cand.metadata or {}).get("category")
         if not category:
             return
+        if category == "*":
+            category = _one_category(cand, olds)
         stale = [
             old.value
             for old in olds
@@ -128,6 +130,24 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     if stale:
         cand.is_correction = True
         cand.retracts = list(dict.fromkeys([*cand.retracts, *stale]))
+
+
+def _one_category(cand: Candidate, olds: Sequence[Memory]) -> str | None:
+    """The category of a favourite said without one ("现在最喜欢的是陈奕迅了", category
+    ``"*"``): the one category of the user's active favourites, which ``cand`` then takes; None
+    (and ``cand`` stays a liking of no category) when the user has favourites of several
+    categories or none."""
+    cats = {
+        c
+        for old in olds
+        if old.value is not None and (c := (old.metadata_ or {}).get("category")) and c != "*"
+    }
+    category = cats.pop() if len(cats) == 1 else None
+    if category is None:
+        (cand.metadata or {}).pop("category", None)
+    else:
+        cand.metadata["category"] = category
+    return category
 
 
 def _replaced_secrets(cand: Candidate, olds: Sequence[Memory]) -> None:
@@ -633,12 +653,38 @@ def ended_values(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[st
     substring of two characters or more), leaving out the values the same turn states
     (``said``: "I don't drink coffee anymore, coffee ice cream is fine" keeps nothing out, but
     a value said again is not ended)."""
-    return _named(
+    named = _named(
         olds,
         ENDED_KEYS,
         said,
         lambda value: any(_ends_named(value, t) or _mentions(_activity(value), t) for t in texts),
     )
+    return named or _ended_by_verb(olds, texts, said)
+
+
+# "膝盖受伤以后就不打了", "早就不玩啦": a verb given up with no object, at a clause's end
+_VERB_ENDED = re.compile(
+    r"(?:^|[我就都也早再已经基本现在后来以后从此]|[，,\s])不(?:再)?(?P<v>[\u4e00-\u9fff])(?:了|啦)"
+    r"[呢啊呀吧哈嘛哦]*\W*$"
+)
+
+
+def _ended_by_verb(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[str]) -> list[str]:
+    """The one value of a thing the user does (a liking or a routine) that a clause giving up
+    a verb with no object ends: "膝盖受伤以后就不打了" after "我喜欢打篮球" ends 打篮球 — the
+    value where that verb takes an object. None when no value or several do ("不打了"
+    beside 打篮球 and 打游戏: which one is unclear)."""
+    verbs = {m.group("v") for t in texts for c in re.split(r"[，,。；;！!]", t)
+             if (m := _VERB_ENDED.search(c.strip()))}  # fmt: skip
+    if not verbs:
+        return []
+    found = _named(
+        olds,
+        ("preference.likes", "schedule.habit"),
+        said,
+        lambda value: any(re.search(v + r"[\u4e00-\u9fff]", value) for v in verbs),
+    )
+    return found if len(found) == 1 else []
 
 
 def _activity(value: str) -> str:

@@ -66,6 +66,7 @@ _DIRECTIVE = re.compile(
 )
 _DOMAIN = re.compile(
     r"预算|生日|出生|邮箱|电话|手机|微信|地址|身份证|护照|银行卡|卡号|密码|决定|定了|截止|项目|号码|驾照|"
+    r"最(?:喜欢|爱)的|"
     r"\b(?:budget|birthday|email|e-mail|phone|deadline|decided|decision|project|passport"
     r"|password|card number|card|number|mobile|cell|license|licence|bday|b-day|born)\b"
     r"|^\s*\d{2}\s?[mf]\b"  # "36f here": an age and a sex, the forums' self-introduction

@@ -167,7 +167,8 @@ _PRONOUNS = {
 
 _ZH_FILLER = re.compile(
     r"^(?:其实|实际上|事实上|说实话|说真的|老实说|对了|另外|还有就是|而且|然后|不过|但是|可是|所以|"
-    r"那么?|嗯+|哦+|啊|呃|好吧|而|首先|其次|再确认一下|确认一下|顺便说一下|顺便|补充一下|重申一下)[，,\s]*"
+    r"那么?|嗯+|哦+|啊|呃|好吧|而|首先|其次|再确认一下|确认一下|顺便说一下|顺便|补充一下|重申一下|"
+    r"哈哈+|嘿嘿+|呵呵+|唉|哎呀?|诶)[，,\s]*"
 )
 _EN_FILLER = re.compile(
     r"^(?:actually|well|so|oh|um|uh|also|and|but|btw|by the way|fyi|ok|okay|yeah|hey|anyway"
@@ -712,8 +713,10 @@ def _is_taste(value: str) -> bool:
 def favourite(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     """ "My favourite X is Y" / "我最喜欢的X是Y": ``Y`` under ``preference.likes`` (a drink under
     ``preference.drink``), with ``metadata["category"] = X``. A favourite is one per category:
-    the next favourite of the same category replaces it (``app.arbitration.values``)."""
-    what = m.group("what").strip()
+    the next favourite of the same category replaces it (``app.arbitration.values``). A
+    favourite said without its category ("现在最喜欢的是陈奕迅了") has the category ``"*"``:
+    arbitration reads it as the favourite the user has of one category."""
+    what = m.group("what").strip() or "*"
     value = _norm(m.group("v"), "preference.likes")
     if not value or value.lower() in _PRONOUNS:
         return None
@@ -725,10 +728,11 @@ def favourite(m: re.Match[str], clause: _Clause, state: _State) -> Built:
         key = "tech.preferred"
     else:
         key, meta = "preference.likes", {"category": what.lower()}
+    said = m.group("what").strip()
     content = (
-        f"最喜欢的{what}是{m.group('v').strip()}"
+        f"最喜欢的{said}是{m.group('v').strip()}"
         if zh
-        else (f"favorite {what} is {m.group('v').strip()}")
+        else (f"favorite {said} is {m.group('v').strip()}")
     )
     return [_fact(state, clause, key, value, content, metadata=meta)]
 
@@ -1305,6 +1309,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"^我?(?:今年|已经)+(?:都|快)?\s*(?P<v>[\d零一二两三四五六七八九十]{1,3})\s*了?$",
         age,
     ),
+    # "说错了，我29了": a number of years and nothing else
+    ("age", "zh", r"^我(?:都|快)?\s*(?P<v>[1-9]\d)\s*了$", age),
     (
         "age",
         "en",
@@ -1987,7 +1993,10 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "likes",
         "zh",
-        r"^(?:我)?(?:现在|目前|如今)?最(?:喜欢|爱)的(?P<what>.{1,8}?)(?:是|就是)(?P<v>.+)$",
+        # "我最喜欢的歌手是周杰伦", "现在最喜欢的是陈奕迅了", "最爱的变成榴莲了": a favourite, its
+        # category said or not
+        r"^(?:我)?(?:现在|目前|如今)?最(?:喜欢|爱)的(?P<what>.{0,8}?)"
+        r"(?:是|就是|(?:变|换|改)成了?|成了)(?P<v>.+)$",
         favourite,
     ),
     (
@@ -2465,7 +2474,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts += _withdrawal(turn, facts)
     facts = _job_left(turn, facts)
     facts = _taken_back(turn, facts)
-    facts = _surname_dropped(_one_per_name(_pet_named(facts), turn.content))
+    facts = _surname_dropped(_one_per_name(_pet_named(_named_in_passing(facts)), turn.content))
     for f in facts:
         if f.key == "diet.avoid" and not f.value and any(map(semantic.names_diet, f.retracts)):
             # "不再吃素了" gives up the diet (stored as 素食, "吃素"), no avoided food
@@ -2571,6 +2580,33 @@ def _one_per_name(facts: list[ExtractedFact], text: str) -> list[ExtractedFact]:
                 seen.add((f.key, f.value))
                 out.append(f)
     return out
+
+
+_CALLED_ME = re.compile(r"我|\b(?:me|my|i)\b", re.I)
+
+
+def _named_in_passing(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A name said with no one it is the user's ("还有个女儿，叫甜甜", "又养了一只，叫豆豆"): a
+    nickname whose clause names no "我"/"me" is the name of the relative or the pet the turn
+    just named — the relative then holds the name instead of the word of kin — and never a
+    name the user goes by. Returns the turn's facts."""
+    kept: list[ExtractedFact] = []
+    for f in facts:
+        if f.key != "name.nickname" or not f.value or _CALLED_ME.search(f.content):
+            kept.append(f)
+            continue
+        if any(g.key == "pets.name" and g.value == f.value for g in facts):
+            continue
+        kin = [
+            g for g in facts
+            if g.key == "family.member" and g.value and semantic.is_kin_word(g.value)
+        ]  # fmt: skip
+        if kin:
+            kin[-1].content = f"{kin[-1].value}叫{f.value}"
+            kin[-1].value = f.value
+            continue
+        kept.append(f)
+    return kept
 
 
 def _pet_named(facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -2912,8 +2948,15 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         f.is_correction = True
     if own:
         return facts
+    withdrawn: list[str] = []
     if value is not None:
         facts = [f for f in facts if not (f.value and f.value.lower() == value.lower())]
+        # "不对，它叫来福，旺财是我邻居家的": what the turn withdraws beside a value said in its
+        # place is the misstated value the new one replaces, not a pet or a thing given up
+        withdrawn = [r for f in facts if f.value is None and f.metadata.get("retraction")
+                     for r in f.retracts]  # fmt: skip
+        if withdrawn:
+            facts = [f for f in facts if not (f.value is None and f.metadata.get("retraction"))]
     elif semantic.is_slip(text):
         return facts  # "oops, I meant juice": which word was mistyped is unknown: none is withdrawn
     meta: dict[str, Any] = {"retraction": True, "takes_back": True}
@@ -2921,8 +2964,8 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         meta["takes_back_topic"] = topic
     if value is not None:
         meta = {"takes_back": True, "in_place": True}
-        if instead := semantic.contrast_objects(text):
-            meta["instead_of"] = instead
+        if instead := [*semantic.contrast_objects(text), *withdrawn]:
+            meta["instead_of"] = list(dict.fromkeys(instead))
     return [
         *facts,
         ExtractedFact(
@@ -3236,18 +3279,40 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     meta: dict[str, Any] = {"retraction": True}
     if semantic.lifts(text):
         meta["lifted"] = True  # "I eat pork now": an avoidance ends, not a liking
+    # "印象笔记早就不用了，改用飞书文档": what the user switched to holds the key of what they
+    # gave up, when no fact of the turn holds it
+    instead = _switched_to(text) if key in _SWITCHABLE_KEYS else None
+    if instead and not any(f.key == key and f.value for f in facts):
+        meta = {}
     return [
         ExtractedFact(
             type=spec.type if spec else "fact",  # type: ignore[arg-type]
-            content=_turn_content(text),
+            content=f"改用{instead}" if instead and not meta else _turn_content(text),
             key=key,
-            value=None,
+            value=_norm(instead, key) if instead and not meta else None,
             is_correction=True,
             retracts=[_as_retracted(v) for v in quit_values],
             message_ids=[turn.message_id],
             metadata=meta,
         )
     ]
+
+
+_SWITCHABLE_KEYS = frozenset(("tech.preferred", "preference.drink", "language.preferred"))
+_SWITCHED_TO = re.compile(
+    r"(?:改用|换用|换成|改成|都用|现在用|改为)(?:了|用)?\s*"
+    r"(?P<v>[\u4e00-\u9fffA-Za-z0-9][\u4e00-\u9fffA-Za-z0-9 .+#-]{0,15}?)"
+    r"\s*(?:了|啦|吧|呢|哈)*(?:$|[，,。！!；;~])"
+)
+
+
+def _switched_to(text: str) -> str | None:
+    """The thing a turn says the user switched to ("…，改用飞书文档", "换成 VS Code 了"), or
+    None; a person or a pronoun is no such thing."""
+    m = _SWITCHED_TO.search(text)
+    if m is None or re.match(r"[我你他她它这那]", m.group("v")):
+        return None
+    return m.group("v").strip()
 
 
 _FAMILY_RULES = ("family",)

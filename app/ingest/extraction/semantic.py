@@ -572,7 +572,8 @@ _QUIT_ZH = re.compile(
     # "综艺现在不怎么看了"): the user and the adverbs between are not part of it
     r"|(?P<y>[^，,。！!\s]{1,12}?)\s*(?:我们?|我自己)?(?:现在|已经|早就|也|都|基本上?|真的|一直|平时)*"
     r"\s*(?:戒了|辞了|吃腻了|(?:已经)?(?:治好|痊愈|康复)了|(?:已经|早就|都)(?:好了|没事了)|去世了"
-    r"|(?:不|不再|不怎么|基本不)(?:碰|喝|吃|用|看|玩|听|抽|追|跑|穿)了)"
+    r"|(?:不|不再|不怎么|基本不)(?:碰|喝|吃|用|看|玩|听|抽|追|跑|穿|说|讲|打|练|弹)(?:了|啦)"
+    r"|(?:很少|几乎不|基本不)(?:说|讲)了?(?=$|[，,。！!；;\s]))"
     r"|(?:离开|离职|辞掉|辞了|戒掉|戒了|放弃)(?:了)?(?P<z>[^，,。！!\s了]{1,12})"
     r"|从(?P<w>[^，,。！!\s]{1,12}?)(?:离职|辞职|跳槽|换|搬|转)"
     r"|对(?P<v>[^，,。！!]{1,10}?)(?:完全|一点|也)?(?:没|不)(?:什么)?(?:兴趣|感兴趣)了"
@@ -637,7 +638,7 @@ _ENDED_EN = re.compile(
 )
 # a thing that ended, in Chinese: "MySQL 已经下线", "考研不考了", "日本之行取消了"
 _ENDED_ZH = re.compile(
-    r"(?:和|跟|与)(?P<c>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:已经)?(?:分手|离婚|分开)了|"
+    r"(?:和|跟|与)(?P<c>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:已经|早就?)?(?:分手|离婚|分开|分)(?:了|啦)|"
     r"(?P<a>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)\s*(?:的方案|那个方案|这个计划|计划)?\s*(?:已经|也|先|暂时|都)?"
     r"(?:(?:下线|取消)(?:了|掉了)?|(?:泡汤|黄|不要|卖|送人|停)了)"
     r"|(?P<b>(?P<h>[\u4e00-\u9fff])[\u4e00-\u9fff]{1,5}?)不(?P=h)了"
@@ -1037,6 +1038,8 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
             and len(value) <= 40
             and not _WHEN.match(value)
             and not _DEMONSTRATIVE.fullmatch(value)  # "那个计划取消了": which one, not a name
+            # "我不打了", "受伤以后就不打了": who or when, not what
+            and not re.fullmatch(r"[我你他她它]们?|已经|早就|现在|.*(?:以后|之后|后来)就?", value)
         ):
             out.append(value)
     return out
@@ -1133,7 +1136,8 @@ _TAKEN_BACK = re.compile(
 )
 # a slip of the keyboard or the tongue: it corrects a word, it withdraws nothing on its own
 _SLIP = re.compile(
-    r"\b(?:typo|autocorrect\w*|i meant(?! to\b)|meant to (?:say|type|write))\b|[打写]错(?:字)?了",
+    r"\b(?:typo|autocorrect\w*|i meant(?! to\b)|meant to (?:say|type|write))\b|[打写]错(?:字)?了"
+    r"|[打写]快了|手(?:快|滑)了?|口误",
     re.I,
 )
 # "forget that I live in Paris", "忘掉我住在北京这件事": what follows is withdrawn, not stated
@@ -1168,7 +1172,20 @@ def takes_back(text: str) -> bool:
     # a value said in place of the one it names, the slip owned later in the turn: "其实是后端，
     # 不是前端，刚才打错了", "it's Kris, not Chris, typo" — or owned by the opening words alone:
     # "No wait, it's Porto, not Lisbon", "Oops, his name is Rocky, not Rex"
-    return bool((found or start > 0) and contrast_objects(body) and said_in_place(body))
+    if (found or start > 0) and contrast_objects(body) and said_in_place(body):
+        return True
+    # "哦是湖南，打快了", "不对，它叫来福，旺财是我邻居家的": a value in place, owned as a slip or
+    # opened by a correcting word, and nothing else but whose the misstated one is
+    correcting = re.search(r"不对|不是|其实|\b(?:no|wait|sorry|actually)\b", body[:start], re.I)
+    value = said_in_place(body) if found or correcting else None
+    if not value:
+        return False
+    rest = [
+        c
+        for c in re.split(r"[，,。.!！;；~]+", _SLIP.sub("", body[start:]))
+        if c.strip() and value not in c and not not_mine(c)
+    ]
+    return not any(re.sub(r"刚才|刚刚|不好意思|sorry|抱歉|[\W_]", "", c, flags=re.I) for c in rest)
 
 
 def _is_lead_in(text: str) -> bool:
@@ -1201,14 +1218,14 @@ _IN_PLACE_EN = re.compile(
     re.I,
 )
 _IN_PLACE_ZH = re.compile(
-    r"(?:^|(?<=[，,。.！!？?；;：:\s了]))(?:其实)?(?:应该是|我是说|是|叫)\s*"
+    r"(?:^|(?<=[，,。.！!？?；;：:\s了哦噢嗯呃哎诶]))(?:其实)?(?:应该是|我是说|是|(?:它|他|她|ta|TA)?叫)\s*"
     r"(?P<x>[^，,。.！!？?；;、\s][^，,。.！!？?；;、]{0,11}?)\s*"
     r"(?=$|[，,。.！!？?；;、]|\s+not\b|\s*(?:而)?不是)"
 )
 _NOT_IN_PLACE = re.compile(
     r"^(?:(?:my|his|her|their|our|your|him|them|me|you|he|she|we|they|i|it|that|this|not|fine"
     r"|ok|okay|true|wrong|right|actually|just|really|so|too|a lie)\b"
-    r"|我|你|他|她|它|不|没|对|错|这|那|说|的|了|也|都|还)",
+    r"|我|你|他|她|它|不|没|对|错|这|那|说|的|了|也|都|还|吗|呢|吧|啊|嘛|在)",
     re.I,
 )
 
@@ -2342,9 +2359,18 @@ _JOINED_ZH = re.compile(
 )
 
 
+# "以前在招商银行，现在在蚂蚁金服", "原来做会计，后来改做审计了": the part said of now
+_NOW_AFTER_THEN = re.compile(
+    r"(?:以前|之前|原来|本来|过去|早先)[^，,。；;]*[，,；;]\s*(?:但是?|不过)?"
+    r"(?P<now>(?:现在|如今|目前|后来|今年|最近)[^。；;]*)"
+)
+
+
 def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
     out: list[tuple[str, str | None]] = []
     if zh:
+        if now := _NOW_AFTER_THEN.search(text):
+            text = now.group("now")  # "以前在招商银行，现在在蚂蚁金服做风控": what is true now
         orgs = [o for m in _ORG_SUFFIX_ZH.finditer(text) if (o := org_name_zh(m.group(0)))]
         orgs += [o for o in zh_entities(text, ("nt", "nz", "eng")) if o not in orgs]
         orgs = [
@@ -2352,17 +2378,19 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
             for o in orgs
             if o not in _GENERIC_PLACE_ZH
             and not segment.is_place(o)
-            and (_is_zh(o) or o[:1].isupper())  # "Stripe", not "data" or "mainly"
+            and (len(o) >= 2 if _is_zh(o) else o[:1].isupper())  # not "换"; "Stripe", not "data"
         ]
         joined = _JOINED_ZH.search(text)
         m = (
             joined
-            or re.search(r"在([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)(?:上班|工作|做|当|负责|干)", text)
+            or re.search(
+                r"在(?!在)([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)(?:上班|工作|做|当|负责|干)", text
+            )
             or re.search(
                 r"(?:^我?|现在|目前|如今)在([\u4e00-\u9fffA-Za-z0-9]{2,8})(?:了|$|[，,。])", text
             )
         )
-        if m and m.group(1).strip() not in _GENERIC_PLACE_ZH and not orgs:
+        if m and m.group(1).strip() not in _GENERIC_PLACE_ZH and (joined or not orgs):
             first = segment.tag(m.group(1).strip())[:1]
             # the slot after a verb of joining is the workplace ("跳槽去拼多多了": 拼 is no verb)
             if joined or not (first and first[0][1].startswith(("v", "d", "r", "p"))):
@@ -2380,8 +2408,8 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
             orgs = [o for o in orgs if not o.startswith(moved)]
         if orgs:
             out.append(("work.employer", strip_dates(orgs[-1])))
-        if role and role not in _GENERIC_PLACE_ZH:
-            out.append(("work.role", role))
+        if role and role not in _GENERIC_PLACE_ZH and not role.startswith(("到", "了")):
+            out.append(("work.role", role))  # "一直干到现在": no role
         return out
     role_m = _ROLE_EN.search(text)
     orgs = [o for o in cap_spans(text) if not role_m or o not in role_m.group("role")]
@@ -2642,6 +2670,11 @@ def _pets(text: str, zh: bool) -> list[tuple[str, str | None]]:
     for n in names[:1]:
         out.append(("pets.name", n))
     return out
+
+
+def is_kin_word(text: str) -> bool:
+    """True if ``text`` is a word of kin and nothing else ("女儿", "my brother"), not a name."""
+    return bool(_FAMILY_WORDS.fullmatch(re.sub(r"^(?:my |我的?)", "", text.strip(), flags=re.I)))
 
 
 _FAMILY_WORDS = re.compile(

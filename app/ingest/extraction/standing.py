@@ -339,6 +339,7 @@ _OCCASION_HEAD_ZH = re.compile(
 )
 
 _BUDGET = re.compile(r"预算|\bbudget\b", re.I)
+_ABLE_ZH = re.compile(r"(?:^|[我也还都])(?:只)?(?:会|能)(?:说|讲|听|写|看)(?!一下)")
 
 
 def _is_request(text: str, whole: str = "") -> bool:
@@ -353,6 +354,8 @@ def _is_request(text: str, whole: str = "") -> bool:
         return True  # "emoji可以用了", "longer answers are fine now"
     if _complaint(core):
         return True  # "你回答总是太长了": asks for the other way from now on
+    if _ABLE_ZH.search(core):
+        return False  # "日语也会说一点点": what the user can do, not what the assistant must
     if _zh(core):
         if _OWN_SUBJECT_ZH.match(core):
             return False
