@@ -36,6 +36,10 @@ T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-01T09:01:00+08:00"
         ("my dog 叫旺财 haha", "pets.name", "旺财"),
         ("我在Google工作 since 2020", "work.role", None),
         ("我在字节 as a PM", "work.role", "pm"),
+        # a Chinese subject before an English predicate
+        ("我现在 based in Singapore", "residence.city", "singapore"),
+        ("我 prefer Python", "tech.preferred", "python"),
+        ("我 love 火锅", "preference.likes", "火锅"),
     ],
 )  # fmt: skip
 async def test_a_word_between_scripts_is_read_and_the_value_kept_whole(
@@ -81,3 +85,9 @@ async def test_english_words_that_are_no_attribute_stay_as_written(tenant: Tenan
     # "justin" is no "just", "name" in an English clause is English
     await tenant.say("u", "s1", "my name is Justin", at=T1)
     assert await tenant.values("u", "name.full", "active") == ["Justin"]
+
+
+async def test_a_chinese_predicate_after_an_english_verb_is_no_liking(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我 prefer 用中文跟你聊", at=T1)
+    assert await tenant.values("u", "preference.likes") == []
+    assert await tenant.values("u", "language.preferred") == ["中文"]

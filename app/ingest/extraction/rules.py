@@ -2191,6 +2191,19 @@ def _apply(
             found = _apply_in(dataclasses.replace(clause, text=said, lang="en"), state, skip, "en")
             if found is not None:
                 return found
+        m = _ZH_SUBJECT_EN.match(clause.text)  # "我现在 based in Singapore", "我 love 火锅"
+        if m and all(_is_noun_zh(run) for run in _HAN_RUN.findall(m.group("rest"))):
+            adverb = _ZH_ADVERB_EN.get(m.group("when") or "", "")
+            for head in ("I", "I'm"):
+                said = " ".join(w for w in (head, adverb, m.group("rest")) if w)
+                english = dataclasses.replace(clause, text=said, lang="en")
+                found = (
+                    _apply_named(english, state, skip)
+                    if _HAN.search(said)
+                    else _apply_in(english, state, skip, "en")
+                )
+                if found is not None:
+                    return found
         english = dataclasses.replace(clause, text=_clean_en(clause.raw), lang="en")
         if _EN_GRAMMAR.match(english.text):
             found = _apply_in(english, state, skip, "en") or _apply_named(english, state, skip)
@@ -2202,7 +2215,23 @@ def _apply(
 _ZH_FRAME_VERB = {"是": "I'm", "有": "I have"}
 _ZH_FRAME_EN = re.compile(r"^我(?:也|还)?(?P<verb>是|有)\s*(?P<v>[A-Za-z][A-Za-z' -]*[A-Za-z])$")
 
+# a Chinese subject before an English predicate ("我现在 based in Singapore", "我 work from
+# home"): the English clause with its subject said in English
+_ZH_ADVERB_EN = {"现在": "now", "目前": "currently", "最近": "recently", "一直": "always"}
+_ZH_SUBJECT_EN = re.compile(
+    r"^我\s*(?P<when>现在|目前|最近|一直)?\s*(?P<rest>[A-Za-z][A-Za-z']*\s.*)$"
+)
+
 _HAN_RUN = re.compile(r"[\u4e00-\u9fff]+")
+
+
+def _is_noun_zh(run: str) -> bool:
+    """A run of Chinese that can stand as a name in an English clause ("火锅", "字节"), not a
+    Chinese predicate of its own ("用中文跟你聊")."""
+    words = segment.tag(run)
+    return len(run) <= 6 and bool(words) and words[0][1][:1] in ("n", "j", "s")
+
+
 _STAND_IN = re.compile(r"\bQzh([a-z])\b", re.I)
 
 
