@@ -180,12 +180,12 @@ _EN_FILLER = re.compile(
 _ZH_TAIL = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯的~～\s]+$")
 _EN_TAIL = re.compile(
     r"(?:\s+(?:anymore|any more|at all|whatsoever|too|as well|a lot|(?:so |very |that |too )?much"
-    r"|either|please|now|these days|right now|at the moment|lately|nowadays|for now|tbh"
+    r"|either|please|now|these days|right now|at the moment|lately|recently|nowadays|for now|tbh"
     r"|honestly|lol|haha))+$|[\s.!~]+$",
     re.I,
 )
 _MARKER_ZH = re.compile(
-    r"其实|实际上|改(?:喝|吃|用|成|为|到|去|住)|换成|不再|已经不|搬到|搬去|搬家|离职|辞职|跳槽|说错|更正|纠正|而是|戒了|现在改"
+    r"其实|实际上|改(?:喝|吃|用|成|为|到|去|住)|换成|换到|转到|转(?:行|岗)?(?:做|成|为)|不再|已经不|搬到|搬去|搬家|离职|辞职|跳槽|说错|更正|纠正|而是|戒了|现在改"
 )
 _MARKER_EN = re.compile(
     r"\b(?:actually|no longer|anymore|any more|instead|switched|changed|moved|relocated"
@@ -301,6 +301,19 @@ _ATTRIBUTE = re.compile(
 )
 
 
+# a Chinese particle ending a clause on a Latin word ("现在转做data analyst了"): no part of it
+_LATIN_PARTICLE = re.compile(r"(?<=[A-Za-z])\s*[了啦呢哦啊呀]+\s*$")
+# English chatter or a time phrase after a Chinese clause ("我对peanuts过敏 btw", "在Google工作
+# since 2020"): no part of what the clause says; "as a PM" names the role the Chinese way
+_EN_AFTER_ZH = re.compile(
+    r"\s+(?:(?:btw|fyi|lol|lmao|haha+|hehe+|xd|tbh|though|anyway|a lot|so much|too|as well"
+    r"|since (?:\w+ )?\d{4}|since (?:last|this) \w+|for (?:\w+|\d+) (?:years?|months?))"
+    r"(?![\w'])[\s!.~]*)+$",
+    re.I,
+)
+_AS_ROLE = re.compile(r"(?<=[\u4e00-\u9fff])\s+as an?\s+(?P<r>[A-Za-z][\w -]*)$", re.I)
+
+
 def _clean_zh(text: str) -> str:
     text = _EN_OPENER.sub("", text.strip())
     text = _ATTRIBUTE.sub(lambda m: "我的" + _ATTRIBUTE_ZH[m.group("a").lower()], text)
@@ -308,7 +321,9 @@ def _clean_zh(text: str) -> str:
     while previous != text:
         previous = text
         text = _ZH_FILLER.sub("", text.strip())
-    return text.strip(" 。！!；;，,")
+    text = _EN_AFTER_ZH.sub("", text.strip(" 。！!；;，,"))
+    text = _AS_ROLE.sub(r"做\g<r>", text)  # "我在字节 as a PM": 在字节做PM
+    return _LATIN_PARTICLE.sub("", text)
 
 
 def _clean_en(text: str) -> str:
@@ -619,7 +634,13 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
         duty = re.search(r"(?:负责|主管|管理|分管|从事|担任)(?P<d>.+?)(?:的)?(?:工作|这块)?$", org)
         if zh and duty:  # "在公司负责招聘工作": the duty is the role, the place no employer
             org, role = org[: duty.start()], role or _norm(duty.group("d"), "work.role")
-        if role and not zh and not field and (not _JOB_EN.search(role) or _NOT_JOB_EN.search(role)):
+        if (
+            role
+            and not zh
+            and not field
+            and (not _JOB_EN.search(role) or _NOT_JOB_EN.search(role))
+            and not _STAND_IN.fullmatch(role)  # "I'm a 程序员": checked when put back
+        ):
             return None
         if (
             org.lower() in _PRONOUNS
@@ -1350,7 +1371,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "name",
         "zh",
-        r"^(?:我的)?(?:名字|全名|姓名)(?:是|叫)\s*(?P<v>[^\s，,]{1,10})\s*$",
+        r"^(?:我的)?(?:名字|全名|姓名)(?:是|叫)\s*(?P<v>[^\s，,]{1,10}"
+        r"|[A-Z][a-z'-]+(?: [A-Z][a-z'-]+){1,2})\s*$",
         simple("name.full", "名字叫{v}"),
     ),
     (
@@ -1480,7 +1502,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "residence",
         "zh",
-        r"^我?(?:现在|目前|一直)?在(?P<v>.+?)(?:住|生活|定居)$",
+        # "在New York住了五年了": how long is no part of where
+        r"^我?(?:现在|目前|一直)?在(?P<v>.+?)(?:住|生活|定居)(?:了[^过]*)?$",
         place("residence.city", "住在{v}"),
     ),
     (
@@ -2169,13 +2192,53 @@ def _apply(
 ) -> tuple[str, list[ExtractedFact]] | None:
     found = _apply_in(clause, state, skip, clause.lang)
     if found is None and clause.lang == "zh":
+        m = _ZH_FRAME_EN.match(clause.text)  # "我是vegetarian": "I'm vegetarian"
+        if m and not (m.group("verb") == "是" and m.group("v").isupper()):  # "我是INTJ": no name
+            said = f"{_ZH_FRAME_VERB[m.group('verb')]} {m.group('v')}"
+            found = _apply_in(dataclasses.replace(clause, text=said, lang="en"), state, skip, "en")
+            if found is not None:
+                return found
+        m = _ZH_SUBJECT_EN.match(clause.text)  # "我现在 based in Singapore", "我 love 火锅"
+        if m and all(_is_noun_zh(run) for run in _HAN_RUN.findall(m.group("rest"))):
+            adverb = _ZH_ADVERB_EN.get(m.group("when") or "", "")
+            for head in ("I", "I'm"):
+                said = " ".join(w for w in (head, adverb, m.group("rest")) if w)
+                english = dataclasses.replace(clause, text=said, lang="en")
+                found = (
+                    _apply_named(english, state, skip)
+                    if _HAN.search(said)
+                    else _apply_in(english, state, skip, "en")
+                )
+                if found is not None:
+                    return found
         english = dataclasses.replace(clause, text=_clean_en(clause.raw), lang="en")
         if _EN_GRAMMAR.match(english.text):
             found = _apply_in(english, state, skip, "en") or _apply_named(english, state, skip)
     return found
 
 
+# a Chinese verb of being or having whose whole object is in Latin letters: the English
+# clause says the same ("我是vegetarian", "我是Anna", "我有asthma")
+_ZH_FRAME_VERB = {"是": "I'm", "有": "I have"}
+_ZH_FRAME_EN = re.compile(r"^我(?:也|还)?(?P<verb>是|有)\s*(?P<v>[A-Za-z][A-Za-z' -]*[A-Za-z])$")
+
+# a Chinese subject before an English predicate ("我现在 based in Singapore", "我 work from
+# home"): the English clause with its subject said in English
+_ZH_ADVERB_EN = {"现在": "now", "目前": "currently", "最近": "recently", "一直": "always"}
+_ZH_SUBJECT_EN = re.compile(
+    r"^我\s*(?P<when>现在|目前|最近|一直)?\s*(?P<rest>[A-Za-z][A-Za-z']*\s.*)$"
+)
+
 _HAN_RUN = re.compile(r"[\u4e00-\u9fff]+")
+
+
+def _is_noun_zh(run: str) -> bool:
+    """A run of Chinese that can stand as a name in an English clause ("火锅", "字节"), not a
+    Chinese predicate of its own ("用中文跟你聊")."""
+    words = segment.tag(run)
+    return len(run) <= 6 and bool(words) and words[0][1][:1] in ("n", "j", "s")
+
+
 _STAND_IN = re.compile(r"\bQzh([a-z])\b", re.I)
 
 
@@ -2205,7 +2268,16 @@ def _apply_named(
         fact.content = back(fact.content)
         fact.value = back(fact.value) if fact.value else fact.value
         fact.retracts = [back(r) for r in fact.retracts]
-    return found
+    # a Chinese word in a job's slot is a job when it ends like a Chinese job title
+    kept = [
+        f
+        for f in found[1]
+        if not (f.key == "work.role" and f.value and _HAN.search(f.value))
+        or semantic.work_role_zh("是" + f.value) == f.value
+    ]
+    if not kept and found[1]:
+        return None
+    return found[0], kept
 
 
 def _apply_in(

@@ -1437,6 +1437,13 @@ def cap_spans(text: str) -> list[str]:
     return spans
 
 
+# English words of grammar that jieba tags as Latin words like any name
+_EN_FUNCTION_WORDS = frozenset((
+    "a", "an", "the", "at", "in", "on", "of", "for", "to", "from", "with", "as", "by", "and",
+    "or", "but", "is", "am", "are", "was", "my", "our", "your", "i", "i'm", "me", "we",
+))  # fmt: skip
+
+
 def zh_entities(text: str, flags: tuple[str, ...]) -> list[str]:
     """Words of ``text`` that jieba tags with one of ``flags`` (``ns`` place, ``nt``
     organisation, ``nr`` person, ``nz`` other proper noun, ``eng`` Latin word), adjacent ones
@@ -1451,6 +1458,8 @@ def zh_entities(text: str, flags: tuple[str, ...]) -> list[str]:
             if out and prev_end == start:
                 prev_end = pos
             continue
+        if flag == "eng" and word.lower() in _EN_FUNCTION_WORDS:
+            continue  # "I'm a 程序员 at 腾讯": "at" names nothing, and is no part of 腾讯
         if any(flag.startswith(f) for f in flags):
             if out and prev_end == start and (flag == "eng" or not _is_zh(out[-1][-1:])):
                 out[-1] = (out[-1] + " " + word) if flag == "eng" else out[-1] + word

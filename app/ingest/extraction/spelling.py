@@ -12,6 +12,12 @@ right:
 - Chinese: the input method's homophone slips, only in the places they cannot be meant:
   再 for 在 after 住 or before a name and a verb of working or living ("我现在再阿里做运营"),
   般 for 搬 before 到/去/家 (not 一般), 队 for 对 before what one is allergic to.
+- Between scripts: an English word held by Chinese grammar is read as its Chinese word, so the
+  Chinese patterns see their own words — a noun the user names as theirs before a Chinese
+  predicate ("我daughter叫Lily", "我的favorite是lo-fi", "my dog 叫旺财"), a verb of change
+  before its Chinese complement ("最近switch到Rust了", "刚join了Stripe"), and an opening adverb
+  glued to a Chinese clause ("actually叫我Jenny吧"). Names and values in Latin letters are
+  never touched.
 """
 
 from __future__ import annotations
@@ -111,6 +117,63 @@ def _zai(m: re.Match[str]) -> str:
     return m.group(0)
 
 
+_HAN = r"[\u4e00-\u9fff]"
+
+# a noun of the user's own, between 我/我的/我家 and a Chinese predicate
+_NOUN_ZH = {
+    "daughter": "女儿", "son": "儿子", "kid": "孩子", "kids": "孩子", "wife": "老婆",
+    "husband": "老公", "mom": "妈妈", "mum": "妈妈", "mother": "妈妈", "dad": "爸爸",
+    "father": "爸爸", "boyfriend": "男朋友", "girlfriend": "女朋友", "partner": "对象",
+    "brother": "兄弟", "sister": "姐妹", "hometown": "老家", "birthday": "生日", "name": "名字",
+    "full name": "全名", "email": "邮箱", "e-mail": "邮箱", "phone": "手机号",
+    "phone number": "手机号", "cell": "手机号", "password": "密码", "job": "工作",
+    "favorite": "最喜欢的", "favourite": "最喜欢的", "fav": "最喜欢的",
+}  # fmt: skip
+# a pet's kind keeps its word, said as the pet of the home ("my dog 叫旺财" → 我家dog叫旺财)
+_PET_EN = ("dog", "cat", "puppy", "kitten", "bunny", "rabbit", "parrot", "hamster")
+_NOUN_IN_ZH = re.compile(
+    r"(?:(?<![A-Za-z])(?P<my>my)\s+|(?<=我)(?P<of>的|家)?)\s*(?P<w>"
+    + "|".join(sorted((*_NOUN_ZH, *_PET_EN), key=len, reverse=True))
+    + rf")\s*(?={_HAN})",
+    re.I,
+)
+# a verb of change before its Chinese complement: 到/成/去/了/为
+_VERB_ZH = {
+    "switch": "换", "switched": "换", "change": "换", "changed": "换", "move": "搬",
+    "moved": "搬", "join": "加入", "joined": "加入", "transfer": "转", "transferred": "转",
+}  # fmt: skip
+_VERBS = "|".join(sorted(_VERB_ZH, key=len, reverse=True))
+_VERB_IN_ZH = re.compile(
+    rf"(?<![A-Za-z'])\s*(?P<w>{_VERBS})\s*(?=[到成去为])"  # "我的 email changed成…"
+    rf"|(?:(?<={_HAN})|(?<=^))\s*(?P<v>{_VERBS})\s*(?=了)",  # "刚join了Stripe"
+    re.I,
+)
+# an adverb opening a Chinese clause: the Chinese word says the same (其实 marks a correction)
+_OPENER_ZH = {
+    "actually": "其实", "in fact": "其实", "now": "现在", "currently": "现在", "recently": "最近",
+    "lately": "最近", "just": "刚",
+}  # fmt: skip
+_OPENER_IN_ZH = re.compile(
+    r"(?:^|(?<=[，,。！？!?；;]))(?P<sp>\s*)(?P<w>"
+    + "|".join(sorted(_OPENER_ZH, key=len, reverse=True))
+    + rf")(?![A-Za-z])[,，]?\s*(?={_HAN})",
+    re.I,
+)
+
+
+def _between_scripts(text: str) -> str:
+    def noun(m: re.Match[str]) -> str:
+        if m.group("w").lower() in _PET_EN:
+            return ("我家" if m.group("my") else m.group("of") or "家") + m.group("w")
+        zh = _NOUN_ZH[m.group("w").lower()]
+        of = "我的" if m.group("my") else m.group("of") or ""
+        return ("我" if m.group("my") else "") + zh if zh.startswith("最") else of + zh
+
+    text = _VERB_IN_ZH.sub(lambda m: _VERB_ZH[(m.group("w") or m.group("v")).lower()], text)
+    text = _NOUN_IN_ZH.sub(noun, text)
+    return _OPENER_IN_ZH.sub(lambda m: m.group("sp") + _OPENER_ZH[m.group("w").lower()], text)
+
+
 def fix(text: str) -> str:
     """``text`` with the slips above put right; anything else is left as written."""
     table = _table()
@@ -131,4 +194,6 @@ def fix(text: str) -> str:
         text = _BAN.sub("搬", text)
     if "队" in text:
         text = _DUI.sub("对", text)
+    if re.search(_HAN, text) and re.search(r"[A-Za-z]", text):
+        text = _between_scripts(text)
     return text
