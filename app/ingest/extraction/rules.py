@@ -65,7 +65,7 @@ _JOB_ZH = (
     r"(?:工程师|程序员|开发|设计师|经理|总监|主管|医生|大夫|护士|老师|教师|教授|学生|研究生|博士生|律师|"
     r"会计|司机|厨师|记者|编辑|作家|主播|博主|创始人|老板|总裁|CEO|CTO|产品|运营|前端|后端|全栈|"
     r"顾问|分析师|架构师|科学家|销售|客服|警察|公务员|店长|实习生|工人|演员|歌手|画家|翻译|秘书|"
-    r"助理|HR|测试|研究员|[^\s]{0,6}师|[^\s]{0,6}员)"
+    r"助理|HR|测试|研究员|自由职业者?|个体户|[^\s]{0,6}师|[^\s]{0,6}员)"
 )
 _JOB_EN = re.compile(
     r"(?:nurse|doctor|teacher|engineer|developer|designer|manager|student|consultant|architect"
@@ -92,6 +92,13 @@ _NOT_NAME_EN = re.compile(
     r"|Agnostic|Aries|Taurus|Gemini|Cancer|Leo|Virgo|Libra|Scorpio|Sagittarius|Capricorn"
     r"|Aquarius|Pisces|Gen Z|OK|Okay|Fine|Good|Great|Back|Here|In|Out|Done|Sorry|Ready|Home"
     r"|Free|Busy|Tired|Sure|Not|Also|Still|Just|Now|So|Very)$",
+)
+# a role that is studying: the place named with it is a school
+_STUDENT = re.compile(
+    r"(?:^|\b)(?:(?:grad|graduate|phd|ph\.d\.|doctoral|master'?s|masters|undergrad(?:uate)?"
+    r"|college|university|exchange|medical|med|law|art|high school)\s+)?(?:student|undergrad"
+    r"|freshman|sophomore)s?$|(?:学生|研究生|博士生|硕士生|本科生|大学生|留学生|研究僧)$",
+    re.I,
 )
 _FIELD_ACRONYM = re.compile(r"IT|HR|PR|QA|UX|UI|AI|ML|BD|R&D")
 # what follows "I work in" and is no line of work
@@ -631,6 +638,14 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
         ):
             org = ""
         facts = []
+        if org and zh and (where := semantic.place_then_one_zh(org)):
+            # "在杭州一家外企做HR": where the user works, and a firm of a kind
+            facts.append(_fact(state, clause, "work.location", where[0], f"在{where[0]}工作"))
+            org = where[1]
+        if org and _STUDENT.search(role):
+            # "I'm a grad student at Stanford", "我是北大的研究生": where one studies, not works
+            content = f"{org}的{role}" if zh else f"is {_article(role)} {role} at {org}"
+            return [*facts, _fact(state, clause, "education.school", org, content)]
         if org and zh and segment.is_place(org):
             facts.append(
                 _fact(state, clause, "work.location", org, f"在{org}工作", correction=correction)
@@ -1971,7 +1986,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "dislikes",
         "zh",
-        _S + r"(?P<verb>不太喜欢|不怎么喜欢|不喜欢|讨厌|受不了|不爱|反感|厌恶"
+        _S + r"(?P<verb>不(?:太|怎么|大|是很|是特别)?(?:喜欢|爱)|讨厌|受不了|反感|厌恶"
         r"|怕)(?P<eat>吃)?(?P<v>.+)$",
         simple("preference.dislikes", "{verb}{eat}{v}", split=True, check=_is_taste),
     ),
@@ -1990,6 +2005,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"^(?:我)?(?:现在|目前|如今)?最(?:喜欢|爱)的(?P<what>.{1,8}?)(?:是|就是)(?P<v>.+)$",
         favourite,
     ),
+    # "我是周杰伦的铁粉", "我是个足球迷": a fan named by what they follow
+    (
+        "likes",
+        "zh",
+        _S + r"是(?:一个|个|一名)?(?P<v>[^，,。的]{2,10}?)的?(?:忠实|资深|死忠|铁杆|超级)?"
+        r"(?:铁粉|死忠粉|粉丝|粉|迷|发烧友)了?$",
+        simple("preference.likes", "是{v}的粉丝", check=_is_taste),
+    ),
     (
         "likes",
         "zh",
@@ -2002,8 +2025,50 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         _I + r"(?P<verb>hate|dislike|detest|can't stand|cannot stand|don't like|do not like"
         r"|don't enjoy|do not enjoy|(?:am|'m) not (?:a (?:big |huge )?fan of|(?:really |that )?into"
         r"|(?:really |that )?big on|crazy about|keen on)"
-        r"|don't care for)\s+(?P<v>.+)$",
+        r"|don't care for|(?:'ve |have )?never been (?:a (?:big |huge )?fan of"
+        r"|(?:really |that )?into"
+        r"|(?:really |that )?big on|crazy about|keen on))\s+(?P<v>.+)$",
         simple("preference.dislikes", "I {verb} {v}", check=_is_taste),
+    ),
+    # the thing first, then how the user takes it ("Horror movies are not really my thing",
+    # "Jazz has never been my cup of tea", "Country music drives me nuts"): the subject is the
+    # value of a predicate of dislike
+    (
+        "dislikes",
+        "en",
+        r"^(?:(?:honestly|tbh|and|but|well|so|also)[\s,]+)*(?P<v>(?!(?:it|that|this|those|these|he"
+        r"|she|they|we|i|you|everything|nothing)\b)[\w' -]{2,40}?)\s+"
+        r"(?:(?:is|are|'s|'re|has|have)(?:n't| not| never)\s+(?:really\s+|quite\s+|exactly\s+)?"
+        r"(?:been\s+)?(?:my|for me)\b(?:\s+(?:thing|cup of tea|jam|style|scene|vibe))?"
+        r"|(?:really\s+)?(?:drives?|makes?) me (?:nuts|crazy|mad|insane"
+        r"|up the wall)|(?:really\s+)?gets? on my nerves|(?:really\s+)?bores? me"
+        r"|(?:really\s+)?(?:stress|freak|gross|creep)(?:es|s)? me out)\b.*$",
+        simple("preference.dislikes", "dislikes {v}", check=_is_taste),
+    ),
+    # "I'm a cat person", "I'm more of a tea person": what the user is a person of is a liking,
+    # or the drink they have
+    (
+        "likes",
+        "en",
+        _I + r"(?:'m|am) (?:(?:definitely|totally|more of|much more of|such|very much|always been)"
+        r"\s+)*an? (?P<v>(?!(?:morning|night|evening|early|late|people|day|detail|details|big"
+        r"|good|bad|nice|private|visual|numbers|glass)\b)[\w-]+(?: [\w-]+)?)"
+        r" (?:person|guy|girl|kind of (?:guy|girl|person))\b.*$",
+        lambda m, c, s: simple(
+            "preference.drink" if _DRINKS.match(m.group("v").strip()) else "preference.likes",
+            "is a {v} person",
+            check=_is_taste,
+        )(m, c, s),
+    ),
+    # a fan named by what they follow ("I'm a huge Arsenal fan", "I'm a die-hard Lakers fan")
+    (
+        "likes",
+        "en",
+        _I + r"(?:'m|am) (?:such )?(?:an? )?(?:(?:big|huge|massive|die-?hard|lifelong|life-long"
+        r"|long-?time|total|true|crazy|loyal|avid|devoted|hardcore|proper|super)\s+)*"
+        r"(?P<v>(?!(?:of|a|an|the)\b)[\w'&.-]+(?: [\w'&.-]+){0,3}?)"
+        r" (?:fan|fanatic|nerd|geek|buff|lover)s?$",
+        simple("preference.likes", "is a fan of {v}", check=_is_taste),
     ),
     (
         "likes",
