@@ -121,7 +121,7 @@ _ORG_EN = re.compile(
 )
 _NOT_JOB_EN = re.compile(
     r"(?:father|mother|brother|sister|daughter|lover|fan|eater|drinker|sleeper|beginner|user"
-    r"|member|speaker|smoker|customer|owner|person|vegetarian|other|christian|asian|italian"
+    r"|member|speaker|smoker|customer|owner|person|sucker|vegetarian|other|christian|asian|italian"
     r"|canadian|australian|indian|brazilian|korean|german|russian|buddhist|atheist|agnostic"
     r"|baptist|methodist|taoist)$",
     re.I,
@@ -187,7 +187,8 @@ _ZH_TAIL = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯的~～\s]+$")
 _EN_TAIL = re.compile(
     r"(?:\s+(?:anymore|any more|at all|whatsoever|too|as well|a lot|(?:so |very |that |too )?much"
     r"|either|please|now|these days|right now|at the moment|lately|nowadays|for now|tbh"
-    r"|honestly|lol|haha))+$|[\s.!~]+$",
+    r"|honestly|lol|haha|for (?:years|ages|a while|a long time|(?:a|one|two|three|\d+) (?:years?"
+    r"|months?|decades?))(?: now)?))+$|[\s.!~]+$",
     re.I,
 )
 _MARKER_ZH = re.compile(
@@ -1995,7 +1996,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "dislikes",
         "zh",
         _S + r"对(?P<v>[^，,。！!]{1,10}?)(?:一点|完全|根本|压根|丝毫|真的|也)?"
-        r"(?P<verb>兴趣都没有|兴趣也没有|(?:都|也)?没(?:什么|啥|有)?兴趣|(?:都|也)?不(?:太|怎么)?感兴趣)"
+        r"(?P<verb>兴趣都没有|兴趣也没有|(?:都|也)?没(?:什么|啥|有)?兴趣|(?:都|也)?不(?:太|怎么)?感(?:兴趣|冒))"
         r"(?:了)?$",
         simple("preference.dislikes", "对{v}{verb}", check=_is_taste),
     ),
@@ -2074,7 +2075,12 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "likes",
         "en",
         _I + r"(?P<verb>love|like|enjoy|adore|am into|'m into|am a (?:big |huge )?fan of"
-        r"|'m a (?:big |huge )?fan of)\s+(?:eating\s+|to eat\s+)?(?P<v>.+)$",
+        r"|'m a (?:big |huge )?fan of"
+        # a liking held for long ("I've always loved…"), or said as a weakness for it
+        r"|(?:'ve|have) (?:always |really |just |been )*(?:loved|liked|enjoyed|adored|into)"
+        r"|(?:'m|am) (?:such |a )?(?:total |huge |real |big )?sucker for"
+        r"|can't get enough of|(?:have|'ve got) a (?:real |big )?(?:soft spot|weakness) for)"
+        r"\s+(?:eating\s+|to eat\s+)?(?P<v>.+)$",
         simple("preference.likes", "I {verb} {v}", check=_is_taste),
     ),
     (

@@ -2111,8 +2111,12 @@ def routine_value(value: str) -> str:
 # "moving to … next month" — not yet
 _PAST_EN = re.compile(
     r"\b(?:used to|before (?:that|then|this|[A-Z][\w&]*)|back then|back in \d{4}|previously"
-    r"|formerly|in the past|\d+ years ago|as a kid|when i was (?:a kid|young|little|younger"
-    r"|in (?:college|school|university)))\b"
+    r"|formerly|in the past|\d+ years ago|as a kid|(?i:when i was (?:a kid|young|little|younger"
+    r"|an? (?:student|undergrad|teenager)|in (?:college|school|university|uni|high school"
+    r"|grad school)))"
+    # a stage of life gone by: "Back in college I lived in Boston", "during grad school"
+    r"|(?i:(?:back in|during) (?:college|school|university|uni|high school|grad school"
+    r"|my twenties)|^in (?:college|high school|grad school|uni),?\s+(?:i|we)\b))\b"
     # one time, not a taste: "I had a coffee this morning", "ate sushi for lunch yesterday"
     r"|\b(?:had|drank|ate|grabbed|ordered|tried)\b[^.;!?]{0,40}?\b(?:this (?:morning|afternoon"
     r"|evening)|yesterday|last night|earlier today|today|tonight|for (?:breakfast|lunch|dinner))\b"
@@ -2126,6 +2130,8 @@ _PAST_EN_VERB = re.compile(
 )
 _PAST_ZH = re.compile(
     r"以前|之前|过去|曾经|当年|小时候|早年|那时候?|[住待干做呆]过"
+    # a stage of life gone by: "大学的时候我住在武汉", "读研那会儿"
+    r"|(?:大学|上学|读书|念书|高中|初中|中学|小学|读研|读博|留学|上大学)(?:的)?(?:时候|那会儿?|期间)"
     # a stay of days, weeks or months that ended: "在东京住了两周" (not "住了两个月了", still there)
     r"|[住待呆]了(?:[一二两三四五六七八九十几半]|\d+)+(?:个)?(?:天|晚|夜|周|星期|礼拜|月)(?![了多])"
 )
