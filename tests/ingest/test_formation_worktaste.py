@@ -31,6 +31,15 @@ T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-01T09:01:00+08:00"
         # a liking denied by degree
         ("我不太爱吃甜食", "preference.dislikes", "甜食"),
         ("我不怎么爱看综艺", "preference.dislikes", "看综艺"),
+        ("我对咖啡不感冒", "preference.dislikes", "咖啡"),
+        # a liking held for long, owned as a weakness, or as the kind of person one is
+        ("I've always loved rainy days", "preference.likes", "rainy days"),
+        ("I've been into climbing for years", "preference.likes", "climbing"),
+        ("I'm a sucker for old westerns", "preference.likes", "old westerns"),
+        ("I'm a cat person", "preference.likes", "cat"),
+        ("I'm more of a tea person", "preference.drink", "tea"),
+        ("I'm a black coffee person, like 3 cups a day", "preference.drink", "black coffee"),
+        ("Sushi is my absolute favourite", "preference.likes", "sushi"),
     ],
 )  # fmt: skip
 async def test_a_taste_said_by_its_grammar_is_kept(
@@ -65,6 +74,9 @@ async def test_no_taste_without_a_thing_of_the_users(tenant: TenantCtx, said: st
          {"work.location": ["北京"], "work.employer": ["医院"], "work.role": ["护士"]}),
         ("我在上海银行上班", {"work.employer": ["上海银行"], "work.location": []}),
         ("我是自由职业者", {"work.role": ["自由职业者"]}),
+        ("I'm at Sundial Energy.", {"work.employer": ["sundial energy"]}),
+        ("I'm with Orbit Labs now", {"work.employer": ["orbit labs"]}),
+        ("I'm at Heathrow", {"work.employer": []}),
     ],
 )  # fmt: skip
 async def test_work_said_by_what_the_user_does(
@@ -96,6 +108,9 @@ async def test_a_students_school_is_no_employer(tenant: TenantCtx, said: str, sc
         ("I'm half Japanese", "language.preferred"),
         ("Back in college I lived in Boston.", "education.school"),
         ("Back in college I lived in Boston.", "residence.city"),
+        ("大学的时候我住在武汉", "residence.city"),
+        ("I'm a sucker for old westerns", "work.role"),
+        ("I'm a morning person", "preference.likes"),
     ],
 )
 async def test_who_the_user_is_or_was_is_no_language_school_or_home(
@@ -122,3 +137,22 @@ async def test_a_dislike_said_subject_first_replaces_the_liking(tenant: TenantCt
     await tenant.say("u", "s1", "Honestly jazz isn't really my thing anymore.", at=T2)
     assert await tenant.values("u", "preference.dislikes", lower=True) == ["jazz"]
     assert await tenant.values("u", "preference.likes", "frozen", lower=True) == ["jazz"]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "role"),
+    [
+        ("我在小米做硬件测试", "我现在是自由职业了，接点设计的活", "自由职业"),
+        ("I work at Brightline as an analyst.", "I went freelance last year", "analyst"),
+    ],
+)
+async def test_working_for_oneself_now_leaves_the_employer(
+    tenant: TenantCtx, first: str, then: str, role: str
+) -> None:
+    await tenant.say("u", "s1", first, at=T1)
+    employer = await tenant.values("u", "work.employer")
+    assert len(employer) == 1
+    await tenant.say("u", "s1", then, at=T2)
+    assert await tenant.values("u", "work.employer") == []
+    assert await tenant.values("u", "work.employer", "frozen") == employer
+    assert await tenant.values("u", "work.role") == [role]

@@ -1647,6 +1647,20 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"(?:an? )(?P<role>[\w -]+?)(?: (?:over at|at|for|(?P<by>with)) (?P<org>.+))?$",
         work(),
     ),
+    # "I'm at Sundial Energy", "I'm with Orbit Labs now": a name whose head word is that of an
+    # organisation (not "I'm at Heathrow", a place one is at)
+    (
+        "job",
+        "en",
+        r"^I(?:'m| am) (?:(?:now|currently|still|actually) )*(?:at|with) (?P<org>[A-Z][\w&.'-]*"
+        r"(?: [A-Z][\w&.'-]*)* (?:Energy|Labs?|Inc|Health|Healthcare|Bank|Capital|Systems"
+        r"|Technologies|Tech|Group|Partners|Media|Studios?|Consulting|Software|Solutions|Corp"
+        r"|Corporation|Co|Analytics|Robotics|Pharma|Pharmaceuticals|Insurance|Ventures|Holdings"
+        r"|Networks|Foods|Motors|Airlines|Games|Digital|Industries|Dynamics|Biotech|Bio"
+        r"|Therapeutics|Security|Financial|Realty|Engineering|Agency|Associates|Hospital|Clinic"
+        r"|Bakery|Brewing|Press|Publishing))\.?(?: now| these days| for now)?$",
+        work(),
+    ),
     (
         # a title held now: "got promoted, I'm the head chef now", "I'm now the team lead"
         "job",
