@@ -725,6 +725,11 @@ def _is_taste(value: str) -> bool:
     return len(value) <= 16 and not re.match(r"^(?:你|你们|这|那|它|他|她)", value)
 
 
+def _not_a_tool(value: str) -> bool:
+    """A taste that names no tool ("plain JS", "Jenkins"): a tool panned is no dislike."""
+    return _is_taste(value) and not any(_TECH.fullmatch(w) for w in value.split())
+
+
 def favourite(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     """ "My favourite X is Y" / "我最喜欢的X是Y": ``Y`` under ``preference.likes`` (a drink under
     ``preference.drink``), with ``metadata["category"] = X``. A favourite is one per category:
@@ -2058,7 +2063,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"|(?:really\s+)?(?:drives?|makes?) me (?:nuts|crazy|mad|insane"
         r"|up the wall)|(?:really\s+)?gets? on my nerves|(?:really\s+)?bores? me"
         r"|(?:really\s+)?(?:stress|freak|gross|creep)(?:es|s)? me out)\b.*$",
-        simple("preference.dislikes", "dislikes {v}", check=_is_taste),
+        # "plain JS drives me nuts": a tool panned is read with the tools (``semantic.isolate``)
+        simple("preference.dislikes", "dislikes {v}", check=_not_a_tool),
     ),
     # "I'm a cat person", "I'm more of a tea person": what the user is a person of is a liking,
     # or the drink they have
