@@ -65,7 +65,7 @@ _JOB_ZH = (
     r"(?:工程师|程序员|开发|设计师|经理|总监|主管|医生|大夫|护士|老师|教师|教授|学生|研究生|博士生|律师|"
     r"会计|司机|厨师|记者|编辑|作家|主播|博主|创始人|老板|总裁|CEO|CTO|产品|运营|前端|后端|全栈|"
     r"顾问|分析师|架构师|科学家|销售|客服|警察|公务员|店长|实习生|工人|演员|歌手|画家|翻译|秘书|"
-    r"助理|HR|测试|研究员|[^\s]{0,6}师|[^\s]{0,6}员)"
+    r"助理|HR|测试|研究员|自由职业者?|个体户|[^\s]{0,6}师|[^\s]{0,6}员)"
 )
 _JOB_EN = re.compile(
     r"(?:nurse|doctor|teacher|engineer|developer|designer|manager|student|consultant|architect"
@@ -93,6 +93,13 @@ _NOT_NAME_EN = re.compile(
     r"|Aquarius|Pisces|Gen Z|OK|Okay|Fine|Good|Great|Back|Here|In|Out|Done|Sorry|Ready|Home"
     r"|Free|Busy|Tired|Sure|Not|Also|Still|Just|Now|So|Very)$",
 )
+# a role that is studying: the place named with it is a school
+_STUDENT = re.compile(
+    r"(?:^|\b)(?:(?:grad|graduate|phd|ph\.d\.|doctoral|master'?s|masters|undergrad(?:uate)?"
+    r"|college|university|exchange|medical|med|law|art|high school)\s+)?(?:student|undergrad"
+    r"|freshman|sophomore)s?$|(?:学生|研究生|博士生|硕士生|本科生|大学生|留学生|研究僧)$",
+    re.I,
+)
 _FIELD_ACRONYM = re.compile(r"IT|HR|PR|QA|UX|UI|AI|ML|BD|R&D")
 # what follows "I work in" and is no line of work
 _NOT_FIELD_EN = re.compile(
@@ -114,7 +121,7 @@ _ORG_EN = re.compile(
 )
 _NOT_JOB_EN = re.compile(
     r"(?:father|mother|brother|sister|daughter|lover|fan|eater|drinker|sleeper|beginner|user"
-    r"|member|speaker|smoker|customer|owner|person|vegetarian|other|christian|asian|italian"
+    r"|member|speaker|smoker|customer|owner|person|sucker|vegetarian|other|christian|asian|italian"
     r"|canadian|australian|indian|brazilian|korean|german|russian|buddhist|atheist|agnostic"
     r"|baptist|methodist|taoist)$",
     re.I,
@@ -181,7 +188,8 @@ _ZH_TAIL = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯的~～\s]+$")
 _EN_TAIL = re.compile(
     r"(?:\s+(?:anymore|any more|at all|whatsoever|too|as well|a lot|(?:so |very |that |too )?much"
     r"|either|please|now|these days|right now|at the moment|lately|recently|nowadays|for now|tbh"
-    r"|honestly|lol|haha))+$|[\s.!~]+$",
+    r"|honestly|lol|haha|for (?:years|ages|a while|a long time|(?:a|one|two|three|\d+) (?:years?"
+    r"|months?|decades?))(?: now)?))+$|[\s.!~]+$",
     re.I,
 )
 _MARKER_ZH = re.compile(
@@ -653,6 +661,14 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
         ):
             org = ""
         facts = []
+        if org and zh and (where := semantic.place_then_one_zh(org)):
+            # "在杭州一家外企做HR": where the user works, and a firm of a kind
+            facts.append(_fact(state, clause, "work.location", where[0], f"在{where[0]}工作"))
+            org = where[1]
+        if org and _STUDENT.search(role):
+            # "I'm a grad student at Stanford", "我是北大的研究生": where one studies, not works
+            content = f"{org}的{role}" if zh else f"is {_article(role)} {role} at {org}"
+            return [*facts, _fact(state, clause, "education.school", org, content)]
         if org and zh and segment.is_place(org):
             facts.append(
                 _fact(state, clause, "work.location", org, f"在{org}工作", correction=correction)
@@ -729,6 +745,11 @@ def _is_taste(value: str) -> bool:
     if _is_latin(value):
         return not _NOT_A_TASTE.match(value) and len(value.split()) <= 8
     return len(value) <= 16 and not re.match(r"^(?:你|你们|这|那|它|他|她)", value)
+
+
+def _not_a_tool(value: str) -> bool:
+    """A taste that names no tool ("plain JS", "Jenkins"): a tool panned is no dislike."""
+    return _is_taste(value) and not any(_TECH.fullmatch(w) for w in value.split())
 
 
 def favourite(m: re.Match[str], clause: _Clause, state: _State) -> Built:
@@ -1660,6 +1681,20 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"(?:an? )(?P<role>[\w -]+?)(?: (?:over at|at|for|(?P<by>with)) (?P<org>.+))?$",
         work(),
     ),
+    # "I'm at Sundial Energy", "I'm with Orbit Labs now": a name whose head word is that of an
+    # organisation (not "I'm at Heathrow", a place one is at)
+    (
+        "job",
+        "en",
+        r"^I(?:'m| am) (?:(?:now|currently|still|actually) )*(?:at|with) (?P<org>[A-Z][\w&.'-]*"
+        r"(?: [A-Z][\w&.'-]*)* (?:Energy|Labs?|Inc|Health|Healthcare|Bank|Capital|Systems"
+        r"|Technologies|Tech|Group|Partners|Media|Studios?|Consulting|Software|Solutions|Corp"
+        r"|Corporation|Co|Analytics|Robotics|Pharma|Pharmaceuticals|Insurance|Ventures|Holdings"
+        r"|Networks|Foods|Motors|Airlines|Games|Digital|Industries|Dynamics|Biotech|Bio"
+        r"|Therapeutics|Security|Financial|Realty|Engineering|Agency|Associates|Hospital|Clinic"
+        r"|Bakery|Brewing|Press|Publishing))\.?(?: now| these days| for now)?$",
+        work(),
+    ),
     (
         # a title held now: "got promoted, I'm the head chef now", "I'm now the team lead"
         "job",
@@ -2000,7 +2035,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "dislikes",
         "zh",
-        _S + r"(?P<verb>不太喜欢|不怎么喜欢|不喜欢|讨厌|受不了|不爱|反感|厌恶"
+        _S + r"(?P<verb>不(?:太|怎么|大|是很|是特别)?(?:喜欢|爱)|讨厌|受不了|反感|厌恶"
         r"|怕)(?P<eat>吃)?(?P<v>.+)$",
         simple("preference.dislikes", "{verb}{eat}{v}", split=True, check=_is_taste),
     ),
@@ -2009,7 +2044,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "dislikes",
         "zh",
         _S + r"对(?P<v>[^，,。！!]{1,10}?)(?:一点|完全|根本|压根|丝毫|真的|也)?"
-        r"(?P<verb>兴趣都没有|兴趣也没有|(?:都|也)?没(?:什么|啥|有)?兴趣|(?:都|也)?不(?:太|怎么)?感兴趣)"
+        r"(?P<verb>兴趣都没有|兴趣也没有|(?:都|也)?没(?:什么|啥|有)?兴趣|(?:都|也)?不(?:太|怎么)?感(?:兴趣|冒))"
         r"(?:了)?$",
         simple("preference.dislikes", "对{v}{verb}", check=_is_taste),
     ),
@@ -2021,6 +2056,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"^(?:我)?(?:现在|目前|如今)?最(?:喜欢|爱)的(?P<what>.{0,8}?)"
         r"(?:是|就是|(?:变|换|改)成了?|成了)(?P<v>.+)$",
         favourite,
+    ),
+    # "我是周杰伦的铁粉", "我是个足球迷": a fan named by what they follow
+    (
+        "likes",
+        "zh",
+        _S + r"是(?:一个|个|一名)?(?P<v>[^，,。的]{2,10}?)的?(?:忠实|资深|死忠|铁杆|超级)?"
+        r"(?:铁粉|死忠粉|粉丝|粉|迷|发烧友)了?$",
+        simple("preference.likes", "是{v}的粉丝", check=_is_taste),
     ),
     (
         "likes",
@@ -2034,14 +2077,62 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         _I + r"(?P<verb>hate|dislike|detest|can't stand|cannot stand|don't like|do not like"
         r"|don't enjoy|do not enjoy|(?:am|'m) not (?:a (?:big |huge )?fan of|(?:really |that )?into"
         r"|(?:really |that )?big on|crazy about|keen on)"
-        r"|don't care for)\s+(?P<v>.+)$",
+        r"|don't care for|(?:'ve |have )?never been (?:a (?:big |huge )?fan of"
+        r"|(?:really |that )?into"
+        r"|(?:really |that )?big on|crazy about|keen on))\s+(?P<v>.+)$",
         simple("preference.dislikes", "I {verb} {v}", check=_is_taste),
+    ),
+    # the thing first, then how the user takes it ("Horror movies are not really my thing",
+    # "Jazz has never been my cup of tea", "Country music drives me nuts"): the subject is the
+    # value of a predicate of dislike
+    (
+        "dislikes",
+        "en",
+        r"^(?:(?:honestly|tbh|and|but|well|so|also)[\s,]+)*(?P<v>(?!(?:it|that|this|those|these|he"
+        r"|she|they|we|i|you|everything|nothing)\b)[\w' -]{2,40}?)\s+"
+        r"(?:(?:is|are|'s|'re|has|have)(?:n't| not| never)\s+(?:really\s+|quite\s+|exactly\s+)?"
+        r"(?:been\s+)?(?:my|for me)\b(?:\s+(?:thing|cup of tea|jam|style|scene|vibe))?"
+        r"|(?:really\s+)?(?:drives?|makes?) me (?:nuts|crazy|mad|insane"
+        r"|up the wall)|(?:really\s+)?gets? on my nerves|(?:really\s+)?bores? me"
+        r"|(?:really\s+)?(?:stress|freak|gross|creep)(?:es|s)? me out)\b.*$",
+        # "plain JS drives me nuts": a tool panned is read with the tools (``semantic.isolate``)
+        simple("preference.dislikes", "dislikes {v}", check=_not_a_tool),
+    ),
+    # "I'm a cat person", "I'm more of a tea person": what the user is a person of is a liking,
+    # or the drink they have
+    (
+        "likes",
+        "en",
+        _I + r"(?:'m|am) (?:(?:definitely|totally|more of|much more of|such|very much|always been)"
+        r"\s+)*an? (?P<v>(?!(?:morning|night|evening|early|late|people|day|detail|details|big"
+        r"|good|bad|nice|private|visual|numbers|glass)\b)[\w-]+(?: [\w-]+)?)"
+        r" (?:person|guy|girl|kind of (?:guy|girl|person))\b.*$",
+        lambda m, c, s: simple(
+            "preference.drink" if _DRINKS.match(m.group("v").strip()) else "preference.likes",
+            "is a {v} person",
+            check=_is_taste,
+        )(m, c, s),
+    ),
+    # a fan named by what they follow ("I'm a huge Arsenal fan", "I'm a die-hard Lakers fan")
+    (
+        "likes",
+        "en",
+        _I + r"(?:'m|am) (?:such )?(?:an? )?(?:(?:big|huge|massive|die-?hard|lifelong|life-long"
+        r"|long-?time|total|true|crazy|loyal|avid|devoted|hardcore|proper|super)\s+)*"
+        r"(?P<v>(?!(?:of|a|an|the)\b)[\w'&.-]+(?: [\w'&.-]+){0,3}?)"
+        r" (?:fan|fanatic|nerd|geek|buff|lover)s?$",
+        simple("preference.likes", "is a fan of {v}", check=_is_taste),
     ),
     (
         "likes",
         "en",
         _I + r"(?P<verb>love|like|enjoy|adore|am into|'m into|am a (?:big |huge )?fan of"
-        r"|'m a (?:big |huge )?fan of)\s+(?:eating\s+|to eat\s+)?(?P<v>.+)$",
+        r"|'m a (?:big |huge )?fan of"
+        # a liking held for long ("I've always loved…"), or said as a weakness for it
+        r"|(?:'ve|have) (?:always |really |just |been )*(?:loved|liked|enjoyed|adored|into)"
+        r"|(?:'m|am) (?:such |a )?(?:total |huge |real |big )?sucker for"
+        r"|can't get enough of|(?:have|'ve got) a (?:real |big )?(?:soft spot|weakness) for)"
+        r"\s+(?:eating\s+|to eat\s+)?(?P<v>.+)$",
         simple("preference.likes", "I {verb} {v}", check=_is_taste),
     ),
     (

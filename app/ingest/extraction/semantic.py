@@ -431,6 +431,8 @@ _NAMED_OTHER = re.compile(
     r"^(?!(?:I|We|My|Our|Me|Us|It|This|That|There|Just|Finally|Then|So|And|But|Also)\b)"
     r"[A-Z][a-z]+\s+(?:has|had|got|just|moved|works|lives|quit|changed|bought|switched"
     r"|left|started)\b"
+    # "Jazz has never been my thing": a thing the user takes to, not a person's doing
+    r"(?!.*\bbeen (?:really |quite )?my (?:thing|cup of tea|jam|style)\b)"
 )
 
 
@@ -1327,7 +1329,7 @@ _EN_STOP = EN_STOP = {
     "mainly", "basically", "scratch", "big", "call", "bad", "love",
     "like", "prefer", "work", "working", "that's", "here's", "there's", "what's",
     "let's", "glad", "really", "totally", "definitely", "absolutely", "congrats", "thanks",
-    "wow", "talking",
+    "wow", "talking", "back", "when", "while", "during", "before", "after", "once",
 }  # fmt: skip
 _CAP_SPAN = re.compile(  # a name starts with a capital, or a brand's lower-case head ("iPhone")
     r"(?:\b[a-z]{1,3}(?=[A-Z]))?[A-Z][\w'&.+#-]*(?:\s+(?:&|(?:of|de|du|la|and|the)\b|[A-Z0-9][\w'&.+#-]*))*(?<![\s&])"
@@ -1608,7 +1610,8 @@ _CUES: dict[str, tuple[str, str]] = {
 # "sparkling water is my thing now", "Pepsi is my drink": the subject is the value
 _IS_MY = re.compile(
     r"^(?:(?:so|ok|okay|and|but|well|honestly|now)[\s,]+)*(?P<x>[\w' -]{2,40}?)\s+(?:is|are)\s+"
-    r"(?:my|our)\s+(?:new\s+)?(?:thing|drink|go-to|jam|usual|poison|favou?rite|fave|fav)\b",
+    r"(?:my|our)\s+(?:(?:new|absolute|all-time|all time|ultimate|total|big|true)\s+)*"
+    r"(?:thing|drink|go-to|jam|usual|poison|favou?rite|fave|fav)\b",
     re.I,
 )
 # "these days it's peppermint tea": the copula's complement is the value
@@ -1815,6 +1818,20 @@ _OFFER = re.compile(r"(?<![A-Za-z])(?:offers?|offered)(?![A-Za-z])|录用通知|
 _DEGREES = frozenset(("phd", "mba", "ba", "bs", "ma", "ms", "master's", "bachelor's"))
 
 
+# the slot of a verb of living ("lived in", "grew up in"): a place, never a school
+_LIVED_IN_EN = re.compile(
+    r"\b(?:liv(?:e|ed|ing)|stay(?:ed|ing)?|grew up|was based|moved)\s+(?:in|to|at|near)\s+"
+    r"(?:the\s+)?$",
+    re.I,
+)
+# a language's adjective as the user's complement and nothing more ("I'm Korean", "I am half
+# Japanese"): a nationality, no language
+_NATIONALITY_EN = re.compile(
+    r"^(?:I'?m|I am|we'?re|we are)\s+(?:(?:half|part|also|originally|ethnically|actually)\s+)*"
+    r"[A-Z][a-z]+(?:[- ][A-Z][a-z]+)?\W*$"
+)
+
+
 def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     """``(key, value)`` pairs a clause of ``family`` states, value ``None`` when it cannot be
     isolated reliably (the clause is then the content). ``[]`` when the family needs a name
@@ -1883,9 +1900,13 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
             for n in names
             if n.lower() not in _DEGREES
             and not (zh and re.search(r"(?:读|学|念|修|专业是?)的?\s*$", text[: text.find(n)]))
+            # "Back in college I lived in Boston": the place lived in while studying, no school
+            and not (not zh and _LIVED_IN_EN.search(text[: text.find(n)]))
         ]
         return [("education.school", n) for n in names[-1:] if n]
     if family == "language":
+        if not zh and _NATIONALITY_EN.match(text.strip()):
+            return []  # "I'm Korean": who the user is, not a language they use
         langs = [m.group(0) for m in _LANGS.finditer(text)]
         return [("language.preferred", lang_) for lang_ in dict.fromkeys(langs)]
     if family == "tech":
@@ -2116,8 +2137,12 @@ def routine_value(value: str) -> str:
 # "moving to … next month" — not yet
 _PAST_EN = re.compile(
     r"\b(?:used to|before (?:that|then|this|[A-Z][\w&]*)|back then|back in \d{4}|previously"
-    r"|formerly|in the past|\d+ years ago|as a kid|when i was (?:a kid|young|little|younger"
-    r"|in (?:college|school|university)))\b"
+    r"|formerly|in the past|\d+ years ago|as a kid|(?i:when i was (?:a kid|young|little|younger"
+    r"|an? (?:student|undergrad|teenager)|in (?:college|school|university|uni|high school"
+    r"|grad school)))"
+    # a stage of life gone by: "Back in college I lived in Boston", "during grad school"
+    r"|(?i:(?:back in|during) (?:college|school|university|uni|high school|grad school"
+    r"|my twenties)|^in (?:college|high school|grad school|uni),?\s+(?:i|we)\b))\b"
     # one time, not a taste: "I had a coffee this morning", "ate sushi for lunch yesterday"
     r"|\b(?:had|drank|ate|grabbed|ordered|tried)\b[^.;!?]{0,40}?\b(?:this (?:morning|afternoon"
     r"|evening)|yesterday|last night|earlier today|today|tonight|for (?:breakfast|lunch|dinner))\b"
@@ -2131,6 +2156,8 @@ _PAST_EN_VERB = re.compile(
 )
 _PAST_ZH = re.compile(
     r"以前|之前|过去|曾经|当年|小时候|早年|那时候?|[住待干做呆]过"
+    # a stage of life gone by: "大学的时候我住在武汉", "读研那会儿"
+    r"|(?:大学|上学|读书|念书|高中|初中|中学|小学|读研|读博|留学|上大学)(?:的)?(?:时候|那会儿?|期间)"
     # a stay of days, weeks or months that ended: "在东京住了两周" (not "住了两个月了", still there)
     r"|[住待呆]了(?:[一二两三四五六七八九十几半]|\d+)+(?:个)?(?:天|晚|夜|周|星期|礼拜|月)(?![了多])"
 )
@@ -2321,8 +2348,8 @@ _ROLE_EN = re.compile(
     r"|job is(?! (?:fine|good|great|ok|okay|alright|stressful|busy|hard|tough|boring|fun|crazy"
     r"|insane|demanding|exhausting|going|secure|safe|remote|hybrid|killing|so|too|very|pretty"
     r"|really|not)\b)|running"
-    r"|doing(?! (?:my best|well|good|great|fine|ok|okay|better|alright|so|pretty|really|it|that"
-    r"|this|something|anything|nothing|a lot|much)\b)"
+    r"|(?:doing|i (?:mainly |mostly |also )?do)(?! (?:my best|well|good|great|fine|ok|okay|better"
+    r"|alright|so|pretty|really|it|that|this|something|anything|nothing|a lot|much|not)\b)"
     r"|responsible for|in charge of|look after|handle|manage|became an?|become an?"
     r"|(?:re)?trained as an?|promoted to(?: an?)?)\s+"
     # "the company's payroll" is payroll
@@ -2375,6 +2402,32 @@ _NOW_AFTER_THEN = re.compile(
 )
 
 
+# a business the user runs or owns ("I run a small bakery", "I own a coffee shop downtown")
+_OWNER_EN = re.compile(
+    r"\bI(?:'m| am)? (?:\w+ )?(?:run(?:ning)?|own|opened|started)"
+    r" (?:a |an |my (?:own )?|our (?:own )?)"
+    r"(?:(?:small|little|tiny|family|local|new|neighbourhood|neighborhood)\s+)*"
+    r"(?P<biz>(?:coffee |flower |book |barber |pet |bike |gift |tattoo |print |repair |food )?"
+    r"(?:bakery|cafe|café|shop|store|restaurant|bar|pub|salon|studio|farm|clinic|practice"
+    r"|agency|firm|consultancy|business|startup|company|boutique|bookstore|bistro|diner"
+    r"|brewery|winery|food truck|daycare|gym|hostel|B&B|bed and breakfast|truck))\b",
+    re.I,
+)
+
+
+# a city, then "a firm of a kind" ("杭州一家外企", "深圳的一家创业公司")
+_PLACE_THEN_ONE_ZH = re.compile(
+    r"^(?P<p>[\u4e00-\u9fff]{2,4}?)的?(?:一家|一所|一个|某家?)(?P<o>.{2,})$"
+)
+
+
+def place_then_one_zh(org: str) -> tuple[str, str] | None:
+    """``(city, firm)`` for a Chinese workplace that names the city and then one firm of a kind
+    (``"杭州一家外企"`` → ``("杭州", "外企")``); ``None`` otherwise ("上海银行" is one name)."""
+    m = _PLACE_THEN_ONE_ZH.match(org)
+    return (m.group("p"), m.group("o")) if m and segment.is_place(m.group("p")) else None
+
+
 def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
     out: list[tuple[str, str | None]] = []
     if zh:
@@ -2412,6 +2465,8 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
             span = range(duty.start("role"), duty.end("role"))
             orgs = [o for o in orgs if text.find(o) not in span]
         moved = work_place_zh(text)
+        if orgs and not moved and (city_firm := place_then_one_zh(orgs[-1])):
+            moved, orgs = city_firm[0], [*orgs[:-1], city_firm[1]]
         if moved:  # "调到上海分部", "在上海上班": where, not who
             out.append(("work.location", moved))
             orgs = [o for o in orgs if not o.startswith(moved)]
@@ -2420,6 +2475,8 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
         if role and role not in _GENERIC_PLACE_ZH and not role.startswith(("到", "了")):
             out.append(("work.role", role))  # "一直干到现在": no role
         return out
+    if owner := _OWNER_EN.search(text):  # "I run a small bakery": its owner
+        return [("work.role", f"{owner.group('biz').lower()} owner")]
     role_m = _ROLE_EN.search(text)
     orgs = [o for o in cap_spans(text) if not role_m or o not in role_m.group("role")]
     quit = {q.lower() for q in quit_objects(text)}
@@ -2453,7 +2510,8 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
 _ROLE_TITLE_ZH = (
     r"(?:经理|主管|总监|主任|组长|队长|店长|院长|校长|科长|处长|部长|总裁|合伙人|专员|顾问|助理|"
     r"秘书|代表|医生|大夫|护士|律师|会计|司机|厨师|老师|教师|教授|记者|编辑|作家|销售|客服|"
-    r"公务员|工程师|程序员|设计师|分析师|架构师|产品|运营|前端|后端|测试|[\u4e00-\u9fff]{0,4}?[师员])"
+    r"公务员|工程师|程序员|设计师|分析师|架构师|产品|运营|前端|后端|测试|自由职业者?|个体户"
+    r"|[\u4e00-\u9fff]{0,4}?[师员])"
 )
 _ROLE_IS_ZH = re.compile(
     r"(?:是|当上了?|当了|升(?:职)?(?:为|成|到|做)了?|成了|成为|转(?:岗)?(?:为|成|做)了?|改做|做了)"
@@ -2580,7 +2638,11 @@ _JOB_LEFT = re.compile(
     r"\b(?:(?:got|was|been|just got|getting) (?:laid off|fired|let go|made redundant)"
     r"|(?:lost|quit|left) my (?:job|position)|i (?:just |finally )?(?:retired|resigned)"
     r"|i'?m (?:now )?(?:unemployed|out of work|between jobs|retired)"
-    r"|(?:handed|turned|put) in my (?:notice|resignation)(?! at)|gave (?:my )?notice(?! at))\b"
+    r"|(?:handed|turned|put) in my (?:notice|resignation)(?! at)|gave (?:my )?notice(?! at)"
+    # working for oneself, said as a change: no employer any more
+    r"|(?:went|gone|going) (?:freelance|solo|self-employed)"
+    r"|i'?m (?:now )?(?:a )?(?:freelanc(?:e|er|ing)|self-employed)\b(?=.*\bnow\b))\b"
+    r"|(?:现在|已经|如今)(?:是|做|当|成了)了?(?:一名|一个|个)?(?:自由职业|个体户)"
     r"|被裁(?:员)?了|被(?:开除|辞退|炒)了|失业了|下岗了|退休了|(?:已经)?(?:辞职|离职|裸辞)了"
     r"|(?:工作|那份工作|这份工作|班)(?:已经|也)?辞了|把工作辞了",
     re.I,
@@ -2618,10 +2680,18 @@ def job_left(text: str) -> str | None:
     return None
 
 
+# "I've been teaching…", "Been tutoring…" (the subject unsaid): the work done for a while
+_BEEN_DOING = re.compile(
+    r"(?:\bI(?:'ve| have)? |^)(?:(?:always|also|still|now)\s+)?been\s+"
+    r"(?P<v>teach|tutor|coach|bartend)ing\b",
+    re.I,
+)
+
+
 def verb_role(text: str) -> list[tuple[str, str | None]]:
     """``[("work.role", role)]`` when an English clause names the work by its verb ("I teach
     5th grade at Lincoln Elementary" → ``"5th grade teacher"``), else ``[]``."""
-    m = _VERB_ROLE_EN.search(text)
+    m = _VERB_ROLE_EN.search(_BEEN_DOING.sub(r"I \g<v>", text))
     if not m:
         return []
     agent = _AGENT[m.group("v").lower()]
@@ -2907,6 +2977,15 @@ def addon_value(key: str, text: str) -> str | None:
     return value if value and fits(key, value) else None
 
 
+# an amount said after the thing ("like 3 cups a day", "about two a week"): no value of its own
+_AMOUNT_ONLY = re.compile(
+    r"^(?:like|about|around|roughly|maybe|at least|easily|probably)?\s*(?:\d+|one|two|three|four"
+    r"|five|a few|a couple(?: of)?)\s+(?:cups?|glasses?|mugs?|bottles?|cans?|shots?|pints?"
+    r"|times?|a (?:day|week))\b",
+    re.I,
+)
+
+
 def fits(key: str, value: str | None) -> bool:
     """A light check that ``value`` can be a value of ``key`` (a key that needs a name gets
     no sentence; no key gets a pronoun or an empty string)."""
@@ -2917,6 +2996,8 @@ def fits(key: str, value: str | None) -> bool:
         return False
     if _COMPLEMENT.match(v):
         return False  # "how art lets us…": a remark about something, not a thing liked or held
+    if _AMOUNT_ONLY.match(v):
+        return False  # "…, like 3 cups a day": how much, not what
     spec = key_spec(key)
     if spec is None:
         return True
