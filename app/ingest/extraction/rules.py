@@ -480,6 +480,8 @@ def _fact(
     if key == "residence.city" and frame is None and not _LIVES.search(clause.raw):
         # "我现在在长沙，来看我奶奶": the sentence says why the user is there
         frame = semantic.time_frame(_sentence_of(state.turn, clause.raw))
+    if key in _ONCE_KEYS and semantic.one_off(clause.raw, _sentence_of(state.turn, clause.raw)):
+        frame = "today"  # "had pizza for lunch", "刚下班": the day's chatter, see _not_now
     if frame == "stay" and clause_cues(clause.raw)[0].temporary:
         frame = None  # "这次出差我住在杭州": a temporary fact, held in its session (session_scope)
     if frame in ("future", "stay") and key == "residence.city":
@@ -881,6 +883,10 @@ def _account(label: str) -> str | None:
     return re.sub(r"\s*(?:password|密码)$", "", label, flags=re.I).strip().lower() or None
 
 
+# a password's keyword said short, or a login that holds one: "password" in the content
+_SHORT_KEYWORD = re.compile(r"^(?:[a-z]+ )?(?:p|pass)$|\b(?:pw|pwd|passwd|log-?in)$", re.I)
+
+
 def contact(key: str, sensitivity: str = "personal") -> Builder:
     """An email/phone (kept exactly as written) or a secret number (content masked)."""
 
@@ -897,7 +903,7 @@ def contact(key: str, sensitivity: str = "personal") -> Builder:
             value = m.group("v").strip()
         zh = clause.lang == "zh"
         if sensitivity == "secret":
-            label = m.group("label")
+            label = _SHORT_KEYWORD.sub("password", m.group("label"))
             masked = _mask(value, key)
             content = f"{label}是 {masked}" if zh else f"{label} is {masked}"
         elif key == "contact.email":
@@ -905,7 +911,9 @@ def contact(key: str, sensitivity: str = "personal") -> Builder:
         else:
             content = f"电话是 {value}" if zh else f"phone number is {value}"
         metadata: dict[str, Any] = {"sensitivity": sensitivity}
-        if key == "account.password" and (account := _account(m.group("label"))):
+        if key == "account.password" and (
+            account := _account(_SHORT_KEYWORD.sub("password", m.group("label")))
+        ):
             metadata["account"] = account
         fact = _fact(state, clause, key, value, content, metadata=metadata)
         fact.value = value  # exactly as written
@@ -1235,7 +1243,11 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "secret",
         "en",
         # "my wifi password is …" → "wifi password is ******": the account stays in the label
-        r"(?P<label>(?:\b(?!(?:my|the|your|our|a|new|old)\b)[a-z]+ )?(?:password|passcode)\b)",
+        # the keywords are detection's ("pin", "pw", "passphrase", "seed phrase", the "p:" of
+        # "u: anna p: hunter2"): what it seals as a password is stated as one
+        r"(?P<label>(?:\b(?!(?:my|the|your|our|a|new|old)\b)[a-z]+ )?(?<![a-z])(?:password"
+        r"|passcode|passphrase|passwd|pwd|pw|pin(?: code| number)?|log-?in"
+        r"|(?:seed|recovery) (?:phrase|words)|mnemonic|pass(?=\s*[:=])|p(?=\s*[:=]))\b)",
         contact("account.password", "secret"),
     ),
     (
@@ -2287,8 +2299,11 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     for sid, sentence in enumerate(split_clauses(turn.content)):
         state.new_sentence()
         subject = False
-        if semantic.is_hypothetical(sentence[0]):
-            continue  # "如果我搬到深圳…", "if I ever burn out I might…": nothing is so
+        # "如果我搬到深圳…", "if I ever burn out I might…", "Oh great, I just love queues":
+        # nothing is so, up to a clause that resumes with "but I…"
+        sentence = sentence[semantic.unmeant(sentence) :]
+        if not sentence:
+            continue
         relative: str | None = None  # the family member the sentence is about
         others = False  # the sentence is about someone outside the family, until "I…"
         pet = False  # a pet was named: the clauses after it without a subject are about it
@@ -2617,7 +2632,7 @@ def _ability_denied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFac
 
 
 # keys a passing state ("so exhausted today") is not a value of
-_PASSING_KEYS = frozenset(("health.condition", "event", None))
+_PASSING_KEYS = frozenset(("health.condition", "event", "plan", None))
 # keys whose value is a thing had or avoided, which "东西" / "stuff" does not name
 _THING_KEYS = frozenset(("preference.likes", "preference.dislikes", "diet.avoid"))
 
@@ -2629,6 +2644,8 @@ _NOT_NOW = frozenset(
 )  # fmt: skip
 # of which a simple past verb ("I lived in Rome") already says so
 _PAST_BY_VERB = frozenset(("residence.city", "work.employer", "work.role", "work.location"))
+# keys a happening of today would be read as: it is none of them
+_ONCE_KEYS = frozenset((None, "event", "schedule.habit"))
 
 
 def _not_now(facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -2640,7 +2657,9 @@ def _not_now(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     out = []
     for fact in facts:
         frame = fact.metadata.pop("frame", None)
-        held_before = frame == "past" or (frame == "past-verb" and fact.key in _PAST_BY_VERB)
+        held_before = frame in ("past", "today") or (
+            frame == "past-verb" and fact.key in _PAST_BY_VERB
+        )
         if held_before and not fact.retracts:
             continue
         out.append(fact)
@@ -2696,7 +2715,8 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     named: list[str] = []
     denying: list[str] = []  # clauses that take back something without a word of ending
     for sentence in split_clauses(turn.content):
-        if semantic.is_hypothetical(sentence[0]):
+        sentence = sentence[semantic.unmeant(sentence) :]
+        if not sentence:
             continue
         for raw in sentence:
             if any(v in raw.lower() for v in formed):
@@ -3101,7 +3121,8 @@ def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
     the category instead of being formed twice."""
     out: list[ExtractedFact] = []
     for sentence in split_clauses(turn.content):
-        if semantic.is_hypothetical(sentence[0]):
+        sentence = sentence[semantic.unmeant(sentence) :]
+        if not sentence:
             continue
         for raw in sentence:
             said = _ANSWER_LANGUAGE.search(raw)
@@ -3253,6 +3274,7 @@ def _standing_about_them(clause: _Clause) -> bool:
         and not _THEIR_TIME.search(clause.raw)
         and not semantic.has_change_cue(clause.raw)
         and not _OPINION.search(re.split(r"[，,]", clause.raw)[0])
+        and not semantic.one_off(clause.raw)  # "my sister visited": came and went
     )
 
 
@@ -3365,7 +3387,11 @@ def _semantic(
                     continue
                 key = "diet.avoid"
             if not key:
-                if not semantic.says_enough(content) or semantic.passing_state(content):
+                if (
+                    not semantic.says_enough(content)
+                    or semantic.passing_state(content)
+                    or semantic.one_off(clause.raw, _sentence_of(state.turn, clause.raw))
+                ):
                     continue  # "I gave in", "I'm in": too little to be a fact of its own;
                     # "I'm super tired": how the user feels is no standing fact
                 new.append(
