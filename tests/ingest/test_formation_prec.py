@@ -125,3 +125,32 @@ async def test_a_card_number_with_dashes_is_a_card(tenant: TenantCtx) -> None:
     memories = await tenant.memories("u", status="active")
     assert [m["key"] for m in memories] == ["finance.card"]
     assert "4111-1111-1111-1111" not in str(memories)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "key", "kept"),
+    [
+        # a workplace or school only wanted, applied or interviewed for is a plan
+        ("我在字节上班", "我想去腾讯工作", "work.employer", "字节"),
+        ("I work at Shopify", "I'm about to start at Stripe", "work.employer", "shopify"),
+        ("I studied at McGill", "I'm applying to Stanford", "education.school", "mcgill"),
+        # a mood that is no fact: a city the user could see themselves in
+        ("I live in Lyon", "I could see myself living in Tokyo", "residence.city", "lyon"),
+        # a question gives nothing up
+        ("我一直用 iPhone", "我是不是该换个手机了", "tech.preferred", "iphone"),
+    ],
+)  # fmt: skip
+async def test_what_is_only_wanted_or_asked_replaces_nothing(
+    tenant: TenantCtx, first: str, second: str, key: str, kept: str
+) -> None:
+    await tenant.say("u", "s1", first, at=T1)
+    before = await tenant.values("u", key, "active", lower=True)
+    await tenant.say("u", "s1", second, at="2026-03-02T09:05:00+08:00")
+    assert await tenant.values("u", key, "active", lower=True) == before
+    assert kept in before
+    assert await tenant.values("u", key, "frozen") == []
+
+
+async def test_a_diet_of_student_days_is_not_the_users_now(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我大学的时候吃素", at=T1)
+    assert await tenant.values("u", "diet.style", "active") == []

@@ -484,9 +484,16 @@ def _fact(
         frame = "today"  # "had pizza for lunch", "刚下班": the day's chatter, see _not_now
     if frame == "stay" and clause_cues(clause.raw)[0].temporary:
         frame = None  # "这次出差我住在杭州": a temporary fact, held in its session (session_scope)
-    if frame in ("future", "stay") and key == "residence.city":
+    if key in _PROSPECT_KEYS and not retracts and semantic.prospective(clause.raw):
+        frame = "future"  # "我想去腾讯工作", "I'm applying to Stanford": a plan, see below
+    if (frame == "future" and key in ("residence.city", *_PROSPECT_KEYS)) or (
+        frame == "stay" and key == "residence.city"
+    ):
         # "我下个月要搬去北京": a move still to come is a plan; "Staying at a hotel in Melbourne
         # this weekend": a stay is an event. The city of now stays
+        if key in _PROSPECT_KEYS and value:
+            # the place to come, to be dropped when the turn states it as of now (_one_plan)
+            metadata = {**(metadata or {}), "prospect": [key, _norm(value, key)]}
         key = "plan" if frame == "future" else "event"
         kind, value, date = "event", clause.text, clause.date
         content, retracts, is_correction = _content(clause), [], False
@@ -2462,6 +2469,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         if not (_LANGUAGE_HARD.match(f.content) or _LANGUAGE_HARD.match(f.value or ""))
     ]
     facts = _not_now(facts)
+    facts = _one_plan(facts)
     facts = _not_tools(facts)
     facts = _rules_requested(facts)
     _added_duties(turn, facts)
@@ -2646,6 +2654,28 @@ _NOT_NOW = frozenset(
 _PAST_BY_VERB = frozenset(("residence.city", "work.employer", "work.role", "work.location"))
 # keys a happening of today would be read as: it is none of them
 _ONCE_KEYS = frozenset((None, "event", "schedule.habit"))
+# keys a place of work or study still to come would be read as: it is a plan
+_PROSPECT_KEYS = ("work.employer", "work.role", "work.location", "education.school")
+
+
+def _one_plan(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts`` with one plan per value: the employer and the role still to come of one
+    clause ("我想去腾讯做产品经理") are one plan, in the clause's words; and none for a place of
+    work or study the turn states as the user's now ("把我调到上海分部了，下周开始在上海上班")."""
+    out: list[ExtractedFact] = []
+    planned: dict[str, ExtractedFact] = {}
+    held = {(f.key, (f.value or "").lower()) for f in facts if f.key in _PROSPECT_KEYS}
+    for fact in facts:
+        prospect = fact.metadata.pop("prospect", None)
+        if isinstance(prospect, list) and (prospect[0], str(prospect[1]).lower()) in held:
+            continue
+        if fact.key == "plan" and fact.value:
+            if fact.value in planned:
+                planned[fact.value].content = _turn_content(fact.value)
+                continue
+            planned[fact.value] = fact
+        out.append(fact)
+    return out
 
 
 def _not_now(facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -2719,8 +2749,8 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         if not sentence:
             continue
         for raw in sentence:
-            if any(v in raw.lower() for v in formed):
-                continue
+            if any(v in raw.lower() for v in formed) or is_question(raw):
+                continue  # "我是不是该换个手机了": a question gives nothing up
             denials += semantic.denied(raw)  # "I'm not Alex": what the user is not
             ended = semantic.ends(raw)
             if not (ended or semantic.denies(raw, sentence[0])):  # "其实不太会", "被老板否了"

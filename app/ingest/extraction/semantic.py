@@ -368,7 +368,8 @@ def classify(texts: list[str]) -> list[Guess]:
 
 _HYPOTHETICAL = re.compile(
     r"^(?:if(?!\s+(?:you|u)\b)|when i|maybe i should|should i|i wonder|i might|i may|what if"
-    r"|suppose|i wish)\b|^(?:我们?)?(?:真|多么?|好)(?:希望|想)|"
+    r"|suppose|i wish|i (?:could|can) (?:see myself|imagine))\b"
+    r"|^(?:我们?)?(?:真|多么?|好)(?:希望|想)|"
     r"\b(?:would like to know|thinking about whether|not sure (?:if|whether)|wants? me to)\b|"
     r"^(?:我们?|咱们)?(?:如果|假如|要是|万一|假设)(?!你|您)|(?<!问我)(?<!问你)要不要|该不该|是否|不知道要不要|想问|请问|"
     # hearsay: what an article or other people say ("我看到一篇文章说…", "I read that…")
@@ -398,6 +399,10 @@ _OTHER_PERSON = re.compile(
     r"|teammate)s?\b)"
     # "隔壁老王家的狗", "邻居家的猫": another household's
     r"|^(?:隔壁|对门|楼上|楼下)|^(?!我|咱|老家)[\u4e00-\u9fff]{1,3}家的"
+    # a friend or colleague of a relative's ("my cousin's friend works at Netflix", "我表姐的同事…")
+    r"|^(?:my|our)\s+(?:\w+\s+)?\w+'s\s+(?:\w+\s+)?(?:friend|colleague|coworker|co-worker|boss"
+    r"|manager|neighbou?r|roommate|flatmate|classmate|teammate)s?\b"
+    r"|^我?[\u4e00-\u9fff]{1,3}的(?:朋友|同事|老板|领导|同学|室友|邻居|闺蜜)"
     # people at large ("everyone on my team uses…", "大家都说…", "people keep telling me…")
     r"|^(?:(?:and|but|so|oh|also)\s+)?(?:everyone|everybody|nobody|no one|most people|people"
     r"|all (?:of )?my (?:\w+ )?(?:friends|colleagues|coworkers|co-workers|teammates|classmates))\b"
@@ -2150,6 +2155,8 @@ _PAST_EN_VERB = re.compile(
 )
 _PAST_ZH = re.compile(
     r"以前|之前|过去|曾经|当年|小时候|早年|那时候?|[住待干做呆]过"
+    # "我大学的时候吃素": when the user was at school or young
+    r"|(?:大学|高中|初中|中学|小学|上学|读书|念书|年轻|小)的?时候"
     # a stay of days, weeks or months that ended: "在东京住了两周" (not "住了两个月了", still there)
     r"|[住待呆]了(?:[一二两三四五六七八九十几半]|\d+)+(?:个)?(?:天|晚|夜|周|星期|礼拜|月)(?![了多])"
 )
@@ -2157,6 +2164,15 @@ _FUTURE_MOVE = re.compile(
     r"\b(?:moving to|will (?:move|be moving|relocate)|going to (?:move|relocate)"
     r"|plan(?:ning)? to (?:move|relocate))\b"
     r"|(?:打算|准备|计划|将要|要|想)[^，,。；;！!？?]{0,6}?(?:搬|移居|定居)",
+    re.I,
+)
+# a workplace or school still to come: wanted, planned, applied or interviewed for ("我想去腾讯
+# 工作", "I'm applying to Stanford", "I'm about to start at Stripe", "明年打算考清华")
+_PROSPECT = re.compile(
+    r"\b(?:about to|going to|gonna|will|plan(?:ning)? to|hop(?:e|ing) to|wants? to|would like to"
+    r"|'d (?:like|love) to|dream of|applying (?:to|for|at)|applied (?:to|for|at)"
+    r"|interview(?:ing|ed)? (?:at|with|for)|next (?:week|month|year)|someday|one day)\b|'ll\b"
+    r"|想去|想进|打算|准备|计划|将要|即将|申请|面试|下个?月|明年|下周|以后想|梦想",
     re.I,
 )
 # a stay away from home, however long: a visit, a trip, a hotel, a span of days ("I'm in London
@@ -2244,6 +2260,12 @@ def time_frame(text: str) -> str | None:
     if _STAY.search(text) and not _MOVE.search(text):
         return "stay"
     return None
+
+
+def prospective(text: str) -> bool:
+    """True if ``text`` names a workplace or school the user only wants, plans, applies or
+    interviews for ("我想去腾讯工作", "I'm applying to Stanford"): a plan, not where they are."""
+    return bool(_PROSPECT.search(text))
 
 
 # a place gone to, not lived in: "改去海南", "国庆去云南玩" (but "搬去天津")
