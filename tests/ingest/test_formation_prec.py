@@ -132,7 +132,7 @@ async def test_a_card_number_with_dashes_is_a_card(tenant: TenantCtx) -> None:
     [
         # a workplace or school only wanted, applied or interviewed for is a plan
         ("我在字节上班", "我想去腾讯工作", "work.employer", "字节"),
-        ("I work at Shopify", "I'm about to start at Stripe", "work.employer", "shopify"),
+        ("I work at Shopify", "I'm hoping to work at Stripe one day", "work.employer", "shopify"),
         ("I studied at McGill", "I'm applying to Stanford", "education.school", "mcgill"),
         # a mood that is no fact: a city the user could see themselves in
         ("I live in Lyon", "I could see myself living in Tokyo", "residence.city", "lyon"),

@@ -2166,13 +2166,13 @@ _FUTURE_MOVE = re.compile(
     r"|(?:打算|准备|计划|将要|要|想)[^，,。；;！!？?]{0,6}?(?:搬|移居|定居)",
     re.I,
 )
-# a workplace or school still to come: wanted, planned, applied or interviewed for ("我想去腾讯
-# 工作", "I'm applying to Stanford", "I'm about to start at Stripe", "明年打算考清华")
+# a workplace or school only wanted, planned, applied or interviewed for ("我想去腾讯工作", "I'm
+# applying to Stanford", "明年打算考清华"); a start that is set ("Starting at Google next week",
+# "下周入职字节") is the new place, not a plan
 _PROSPECT = re.compile(
-    r"\b(?:about to|going to|gonna|will|plan(?:ning)? to|hop(?:e|ing) to|wants? to|would like to"
-    r"|'d (?:like|love) to|dream of|applying (?:to|for|at)|applied (?:to|for|at)"
-    r"|interview(?:ing|ed)? (?:at|with|for)|next (?:week|month|year)|someday|one day)\b|'ll\b"
-    r"|想去|想进|打算|准备|计划|将要|即将|申请|面试|下个?月|明年|下周|以后想|梦想",
+    r"\b(?:plan(?:ning)? to|hop(?:e|ing) to|wants? to|would like to|'d (?:like|love) to"
+    r"|dream of|applying (?:to|for|at)|applied (?:to|for|at)|interview(?:ing|ed)? (?:at|with|for)"
+    r"|someday|one day)\b|想去|想进|打算|准备|计划|申请|面试|以后想|梦想",
     re.I,
 )
 # a stay away from home, however long: a visit, a trip, a hotel, a span of days ("I'm in London
