@@ -95,6 +95,30 @@ _USER_SLASH_SECRET = re.compile(r"\s*/\s*[\"'“‘]?(?P<v>[^\s\"'”’“‘�
 # The mask of a secret (app/privacy/protect.py): stars, then at most the last 4 characters.
 _MASK = re.compile(r"\*{3,}[0-9A-Za-z]{0,4}")
 MIN_PIN_DIGITS = 4
+# A PIN or password said in number words ("my pin is one two three four", "passcode: five
+# five two one"): the run of digit words after the keyword, at least ``MIN_PIN_DIGITS`` of them.
+_DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
+_DIGIT_WORDS = re.compile(rf"{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD})*(?![A-Za-z])", re.I)
+# A user name and its password as two short fields ("u: anna p: hunter2", "user: tom / pass:
+# sesame99"): the second field is the password whatever its keyword.
+_USER_PASS = re.compile(
+    r"(?<![A-Za-z])(?:u|user(?:\s*name)?|login|id)\s*[:=]\s*\S+?[\s,;/|]+"
+    r"(?:p|pw|pwd|pass|passwd|password)\s*[:=]\s*[\"'“‘]?(?P<v>[^\s\"'”’“‘，。、,;；！？()（）]{1,64})",
+    re.I,
+)
+# A wallet's seed (recovery) phrase: the keyword, then 12 to 24 words.
+_SEED_PHRASE = re.compile(
+    r"(?:(?:seed|recovery|mnemonic|backup|secret recovery|wallet)\s+(?:phrase|words)"
+    r"|mnemonic|助记词)"
+    r"\s*(?:[:：=]|是|为|is|was)?\s*[\"'“‘]?(?P<v>[a-z]+(?:[\s,]+[a-z]+){11,23})",
+    re.I,
+)
+# After a Chinese keyword, a password may be said in spaced parts ("密码是 abc 123"): the parts
+# of Latin letters, digits and symbols up to the next Chinese character or punctuation mark.
+_SPACED_PART = re.compile(
+    r"(?: [A-Za-z0-9@#$%^&*_+=!~-]{1,16})+"
+    r"(?=\s*(?:$|[\u3000-\u303f\uff00-\uffef\u4e00-\u9fff,.;!?]))"
+)
 # Ordinary words that follow "password is …" in sentences about a password, not stating it.
 _NOT_CREDENTIALS = frozenset(
     """a an the my your his her our their its this that not no too very so now also still
@@ -331,9 +355,20 @@ def password_spans(text: str) -> list[tuple[int, int]]:
                 continue
             if keyword == "pass" and end - start < MIN_PASS_CHARS:
                 continue  # "boarding pass: 12A" is a seat
+        words = _DIGIT_WORDS.match(text, start) if m.group("en") or m.group("zh") else None
+        if words is not None and len(re.findall(r"[A-Za-z]+", words.group(0))) >= MIN_PIN_DIGITS:
+            spans.append((start, words.end()))  # "my pin is one two three four"
+            continue
+        if m.group("zh") and (parts := _SPACED_PART.match(text, end)) and text[start:end].isascii():
+            end = parts.end()  # "密码是 abc 123"
         if _looks_like_credential(text[start:end], explicit=explicit, pin=pin):
             spans.append((start, end))
-    return spans
+    for pattern in (_USER_PASS, _SEED_PHRASE):
+        for m in pattern.finditer(text):
+            span = m.span("v")
+            if not any(a <= span[0] < b for a, b in spans):
+                spans.append(span)
+    return sorted(spans)
 
 
 # A field name that says its value is a password or PIN (a metadata key, a task slot):

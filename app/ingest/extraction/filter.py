@@ -70,7 +70,9 @@ _DOMAIN = re.compile(
     r"预算|生日|出生|邮箱|电话|手机|微信|地址|身份证|护照|银行卡|卡号|密码|决定|定了|截止|项目|号码|驾照|"
     r"最(?:喜欢|爱)的|"
     r"\b(?:budget|birthday|email|e-mail|phone|deadline|decided|decision|project|passport"
-    r"|password|card number|card|number|mobile|cell|license|licence|bday|b-day|born)\b"
+    r"|password|passcode|passphrase|pin|pwd|pw|login|card number|card|number|mobile|cell"
+    r"|license|licence|bday|b-day|born|seed phrase|recovery phrase)\b|助记词"
+    r"|^\s*(?:u|user(?:name)?)\s*[:=]"  # "u: anna p: hunter2"
     r"|^\s*\d{2}\s?[mf]\b"  # "36f here": an age and a sex, the forums' self-introduction
     r"|(?<![\d-])1[3-9]\d{9}(?![\d-])"
     r"|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+\.[A-Za-z]",

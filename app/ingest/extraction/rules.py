@@ -504,11 +504,20 @@ def _fact(
     if key == "residence.city" and frame is None and not _LIVES.search(clause.raw):
         # "我现在在长沙，来看我奶奶": the sentence says why the user is there
         frame = semantic.time_frame(_sentence_of(state.turn, clause.raw))
+    if key in _ONCE_KEYS and semantic.one_off(clause.raw, _sentence_of(state.turn, clause.raw)):
+        frame = "today"  # "had pizza for lunch", "刚下班": the day's chatter, see _not_now
     if frame == "stay" and clause_cues(clause.raw)[0].temporary:
         frame = None  # "这次出差我住在杭州": a temporary fact, held in its session (session_scope)
-    if frame in ("future", "stay") and key == "residence.city":
+    if key in _PROSPECT_KEYS and not retracts and semantic.prospective(clause.raw):
+        frame = "future"  # "我想去腾讯工作", "I'm applying to Stanford": a plan, see below
+    if (frame == "future" and key in ("residence.city", *_PROSPECT_KEYS)) or (
+        frame == "stay" and key == "residence.city"
+    ):
         # "我下个月要搬去北京": a move still to come is a plan; "Staying at a hotel in Melbourne
         # this weekend": a stay is an event. The city of now stays
+        if key in _PROSPECT_KEYS and value:
+            # the place to come, to be dropped when the turn states it as of now (_one_plan)
+            metadata = {**(metadata or {}), "prospect": [key, _norm(value, key)]}
         key = "plan" if frame == "future" else "event"
         kind, value, date = "event", clause.text, clause.date
         content, retracts, is_correction = _content(clause), [], False
@@ -927,6 +936,10 @@ def _account(label: str) -> str | None:
     return re.sub(r"\s*(?:password|密码)$", "", label, flags=re.I).strip().lower() or None
 
 
+# a password's keyword said short, or a login that holds one: "password" in the content
+_SHORT_KEYWORD = re.compile(r"^(?:[a-z]+ )?(?:p|pass)$|\b(?:pw|pwd|passwd|log-?in)$", re.I)
+
+
 def contact(key: str, sensitivity: str = "personal") -> Builder:
     """An email/phone (kept exactly as written) or a secret number (content masked)."""
 
@@ -943,7 +956,7 @@ def contact(key: str, sensitivity: str = "personal") -> Builder:
             value = m.group("v").strip()
         zh = clause.lang == "zh"
         if sensitivity == "secret":
-            label = m.group("label")
+            label = _SHORT_KEYWORD.sub("password", m.group("label"))
             masked = _mask(value, key)
             content = f"{label}是 {masked}" if zh else f"{label} is {masked}"
         elif key == "contact.email":
@@ -951,7 +964,9 @@ def contact(key: str, sensitivity: str = "personal") -> Builder:
         else:
             content = f"电话是 {value}" if zh else f"phone number is {value}"
         metadata: dict[str, Any] = {"sensitivity": sensitivity}
-        if key == "account.password" and (account := _account(m.group("label"))):
+        if key == "account.password" and (
+            account := _account(_SHORT_KEYWORD.sub("password", m.group("label")))
+        ):
             metadata["account"] = account
         fact = _fact(state, clause, key, value, content, metadata=metadata)
         fact.value = value  # exactly as written
@@ -1281,7 +1296,11 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "secret",
         "en",
         # "my wifi password is …" → "wifi password is ******": the account stays in the label
-        r"(?P<label>(?:\b(?!(?:my|the|your|our|a|new|old)\b)[a-z]+ )?(?:password|passcode)\b)",
+        # the keywords are detection's ("pin", "pw", "passphrase", "seed phrase", the "p:" of
+        # "u: anna p: hunter2"): what it seals as a password is stated as one
+        r"(?P<label>(?:\b(?!(?:my|the|your|our|a|new|old)\b)[a-z]+ )?(?<![a-z])(?:password"
+        r"|passcode|passphrase|passwd|pwd|pw|pin(?: code| number)?|log-?in"
+        r"|(?:seed|recovery) (?:phrase|words)|mnemonic|pass(?=\s*[:=])|p(?=\s*[:=]))\b)",
         contact("account.password", "secret"),
     ),
     (
@@ -2459,8 +2478,11 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     for sid, sentence in enumerate(split_clauses(turn.content)):
         state.new_sentence()
         subject = False
-        if semantic.is_hypothetical(sentence[0]):
-            continue  # "如果我搬到深圳…", "if I ever burn out I might…": nothing is so
+        # "如果我搬到深圳…", "if I ever burn out I might…", "Oh great, I just love queues":
+        # nothing is so, up to a clause that resumes with "but I…"
+        sentence = sentence[semantic.unmeant(sentence) :]
+        if not sentence:
+            continue
         relative: str | None = None  # the family member the sentence is about
         others = False  # the sentence is about someone outside the family, until "I…"
         pet = False  # a pet was named: the clauses after it without a subject are about it
@@ -2619,6 +2641,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         if not (_LANGUAGE_HARD.match(f.content) or _LANGUAGE_HARD.match(f.value or ""))
     ]
     facts = _not_now(facts)
+    facts = _one_plan(facts)
     facts = _not_tools(facts)
     facts = _complaints_answered(_rules_requested(facts))
     _added_duties(turn, facts)
@@ -2816,7 +2839,7 @@ def _ability_denied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFac
 
 
 # keys a passing state ("so exhausted today") is not a value of
-_PASSING_KEYS = frozenset(("health.condition", "event", None))
+_PASSING_KEYS = frozenset(("health.condition", "event", "plan", None))
 # keys whose value is a thing had or avoided, which "东西" / "stuff" does not name
 _THING_KEYS = frozenset(("preference.likes", "preference.dislikes", "diet.avoid"))
 
@@ -2828,6 +2851,30 @@ _NOT_NOW = frozenset(
 )  # fmt: skip
 # of which a simple past verb ("I lived in Rome") already says so
 _PAST_BY_VERB = frozenset(("residence.city", "work.employer", "work.role", "work.location"))
+# keys a happening of today would be read as: it is none of them
+_ONCE_KEYS = frozenset((None, "event", "schedule.habit"))
+# keys a place of work or study still to come would be read as: it is a plan
+_PROSPECT_KEYS = ("work.employer", "work.role", "work.location", "education.school")
+
+
+def _one_plan(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts`` with one plan per value: the employer and the role still to come of one
+    clause ("我想去腾讯做产品经理") are one plan, in the clause's words; and none for a place of
+    work or study the turn states as the user's now ("把我调到上海分部了，下周开始在上海上班")."""
+    out: list[ExtractedFact] = []
+    planned: dict[str, ExtractedFact] = {}
+    held = {(f.key, (f.value or "").lower()) for f in facts if f.key in _PROSPECT_KEYS}
+    for fact in facts:
+        prospect = fact.metadata.pop("prospect", None)
+        if isinstance(prospect, list) and (prospect[0], str(prospect[1]).lower()) in held:
+            continue
+        if fact.key == "plan" and fact.value:
+            if fact.value in planned:
+                planned[fact.value].content = _turn_content(fact.value)
+                continue
+            planned[fact.value] = fact
+        out.append(fact)
+    return out
 
 
 def _not_now(facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -2839,7 +2886,9 @@ def _not_now(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     out = []
     for fact in facts:
         frame = fact.metadata.pop("frame", None)
-        held_before = frame == "past" or (frame == "past-verb" and fact.key in _PAST_BY_VERB)
+        held_before = frame in ("past", "today") or (
+            frame == "past-verb" and fact.key in _PAST_BY_VERB
+        )
         if held_before and not fact.retracts:
             continue
         out.append(fact)
@@ -2912,12 +2961,18 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     named: list[str] = []
     denying: list[str] = []  # clauses that take back something without a word of ending
     for sentence in split_clauses(turn.content):
-        if semantic.is_hypothetical(sentence[0]):
+        sentence = sentence[semantic.unmeant(sentence) :]
+        if not sentence:
             continue
         for raw in sentence:
             bare = raw.strip(" \t.!?。！？").lower()
-            if any(v in raw.lower() for v in formed) or (bare and any(bare in r for r in ruled)):
-                continue  # its value, or a clause of a rule ("Use metric with me, | not imperial")
+            if (
+                any(v in raw.lower() for v in formed)
+                or (bare and any(bare in r for r in ruled))
+                or is_question(raw)
+            ):
+                continue  # its value, a clause of a rule ("Use metric with me, | not imperial"),
+                # or a question ("我是不是该换个手机了" gives nothing up)
             denials += semantic.denied(raw)  # "I'm not Alex": what the user is not
             ended = semantic.ends(raw)
             if not (ended or semantic.denies(raw, sentence[0])):  # "其实不太会", "被老板否了"
@@ -3327,7 +3382,8 @@ def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
     the category instead of being formed twice."""
     out: list[ExtractedFact] = []
     for sentence in split_clauses(turn.content):
-        if semantic.is_hypothetical(sentence[0]):
+        sentence = sentence[semantic.unmeant(sentence) :]
+        if not sentence:
             continue
         for raw in sentence:
             said = _ANSWER_LANGUAGE.search(raw)
@@ -3506,6 +3562,7 @@ def _standing_about_them(clause: _Clause) -> bool:
         and not _THEIR_TIME.search(clause.raw)
         and not semantic.has_change_cue(clause.raw)
         and not _OPINION.search(re.split(r"[，,]", clause.raw)[0])
+        and not semantic.one_off(clause.raw)  # "my sister visited": came and went
     )
 
 
@@ -3618,7 +3675,11 @@ def _semantic(
                     continue
                 key = "diet.avoid"
             if not key:
-                if not semantic.says_enough(content) or semantic.passing_state(content):
+                if (
+                    not semantic.says_enough(content)
+                    or semantic.passing_state(content)
+                    or semantic.one_off(clause.raw, _sentence_of(state.turn, clause.raw))
+                ):
                     continue  # "I gave in", "I'm in": too little to be a fact of its own;
                     # "I'm super tired": how the user feels is no standing fact
                 new.append(

@@ -368,7 +368,8 @@ def classify(texts: list[str]) -> list[Guess]:
 
 _HYPOTHETICAL = re.compile(
     r"^(?:if(?!\s+(?:you|u)\b)|when i|maybe i should|should i|i wonder|i might|i may|what if"
-    r"|suppose|i wish)\b|^(?:我们?)?(?:真|多么?|好)(?:希望|想)|"
+    r"|suppose|i wish|i (?:could|can) (?:see myself|imagine))\b"
+    r"|^(?:我们?)?(?:真|多么?|好)(?:希望|想)|"
     r"\b(?:would like to know|thinking about whether|not sure (?:if|whether)|wants? me to)\b|"
     r"^(?:我们?|咱们)?(?:如果|假如|要是|万一|假设)(?!你|您)|(?<!问我)(?<!问你)要不要|该不该|是否|不知道要不要|想问|请问|"
     # hearsay: what an article or other people say ("我看到一篇文章说…", "I read that…")
@@ -397,7 +398,22 @@ _OTHER_PERSON = re.compile(
     r"|房东|他|她|他们|(?:friend|colleague|coworker|boss|manager|roommate|flatmate"
     r"|teammate)s?\b)"
     # "隔壁老王家的狗", "邻居家的猫": another household's
-    r"|^(?:隔壁|对门|楼上|楼下)|^(?!我|咱|老家)[\u4e00-\u9fff]{1,3}家的",
+    r"|^(?:隔壁|对门|楼上|楼下)|^(?!我|咱|老家)[\u4e00-\u9fff]{1,3}家的"
+    # a friend or colleague of a relative's ("my cousin's friend works at Netflix", "我表姐的同事…")
+    r"|^(?:my|our)\s+(?:\w+\s+)?\w+'s\s+(?:\w+\s+)?(?:friend|colleague|coworker|co-worker|boss"
+    r"|manager|neighbou?r|roommate|flatmate|classmate|teammate)s?\b"
+    r"|^我?[\u4e00-\u9fff]{1,3}的(?:朋友|同事|老板|领导|同学|室友|邻居|闺蜜)"
+    # people at large ("everyone on my team uses…", "大家都说…", "people keep telling me…")
+    r"|^(?:(?:and|but|so|oh|also)\s+)?(?:everyone|everybody|nobody|no one|most people|people"
+    r"|all (?:of )?my (?:\w+ )?(?:friends|colleagues|coworkers|co-workers|teammates|classmates))\b"
+    r"(?!\s+(?:\w+\s+)?calls? me\b)"  # "everyone calls me Jay": the user's name
+    r"|^(?:大家|别人|人家|很多人|好多人|有人|所有人|身边的人|周围的人)(?![都也还]?(?:叫|喊|称呼?)我)"
+    # the assistant's own words said back ("you said I should…", "你刚才说我应该…",
+    # "earlier you wrote: …"): what it said is not the user's statement
+    r"|^(?:(?:earlier|before|above|yesterday|last time),?\s+)?(?:you|u)\s+(?:just\s+|already\s+"
+    r"|once\s+|also\s+)?(?:said|say|told me|tell me|wrote|write|mentioned|suggested|recommended"
+    r"|claimed|keep saying)\b"
+    r"|^你(?:刚才|刚刚|之前|上面|前面|上次|昨天|一直)?(?:说|讲|写|提到|建议|推荐)(?!得对|的对|对了)",
     re.I,
 )
 _RELATIVE = re.compile(
@@ -424,6 +440,38 @@ def is_hypothetical(text: str) -> bool:
     """True for a hypothetical, a question in disguise or hearsay ("if I ever…", "如果我搬到…",
     "要不要…", "I read that…", "听说…"): nothing it says is so of the user."""
     return bool(_HYPOTHETICAL.search(text.strip()))
+
+
+# said in jest, meaning the opposite ("Oh great, I just love waiting in line", "Yeah right, I
+# totally love Mondays", "我可真爱加班啊，呵呵", "… /s"): nothing in the sentence is so
+_SARCASM = re.compile(
+    r"^(?:oh,?\s+(?:great|joy|wonderful|lovely|fantastic|perfect|goody|sure|yeah)|yeah,?\s+right"
+    r"|great,?\s+just great|as if)\b|\byeah,?\s+right\b"
+    r"|(?:呵呵+|/s|\bnot!|🙄|😒)[\s。.!！~～]*$|我(?:可|还)真(?:是)?(?:爱|喜欢|享受)",
+    re.I,
+)
+# the user's own clause after a hypothetical or a jest, opened by a contrast ("If I had more
+# time I'd travel, but I have a cat who needs me", "要是能去日本就好了，不过我现在在上海上班")
+_RESUMED = re.compile(
+    r"^(?:but|though|although|still|anyway|yet)\b,?\s*(?:\w+ly,?\s+)?(?:i|i'm|i've|my|we|our)\b"
+    r"|^(?:但是?|不过|可是|然而)[，,]?\s*(?:其实|现在)?(?:我|咱)",
+    re.I,
+)
+
+
+def unmeant(sentence: list[str]) -> int:
+    """How many clauses of ``sentence`` (its clauses, in order) state nothing of the user: a
+    hypothetical, a question in disguise or hearsay opening it (``is_hypothetical``), or a jest
+    anywhere in it (``_SARCASM``), up to the first clause that resumes in the user's own words
+    with a contrast ("…, but I have a cat named Miso"); 0 when the sentence means what it
+    says."""
+    if not sentence:
+        return 0
+    if not (is_hypothetical(sentence[0]) or _SARCASM.search(" ".join(sentence))):
+        return 0
+    return next(
+        (i for i, c in enumerate(sentence) if i and _RESUMED.match(c.strip())), len(sentence)
+    )
 
 
 # a named person doing something ("Tom has a new number", "Kate moved out"): not the user
@@ -2037,7 +2085,9 @@ _PASSING_EN = re.compile(
     r"(?:exhausted|tired|sleepy|drained|knackered|wiped(?: out)?|worn out|burn(?:ed|t)[ -]out"
     r"|stressed(?: out)?|hungry|starving|thirsty|hungover|hangover|jet-?lagged|sick|ill|bored"
     r"|sore|cold|flu|fever|headache|under the weather|anxious|nervous|overwhelmed|upset|sad"
-    r"|grumpy|cranky|dead|done|fried|cooked)"
+    r"|grumpy|cranky|dead|done|fried|cooked"
+    # a need of the moment ("I just want to sleep"): no plan
+    r"|(?:wants? to |need to |going to )?(?:sleep|nap|rest|go (?:home|to bed)|lie down|cry|scream))"
     r"(?:\s+(?:today|tonight|right now|rn|now|this week|this morning|lately|again|af|easily"
     r"|quickly|fast|a lot|often))*$",
     re.I,
@@ -2048,7 +2098,7 @@ _PASSING_ZH = re.compile(
     # a part of the body that aches or feels off today ("头晕", "胃不舒服", "嗓子疼")
     r"(?:(?:头|胃|肚子|嗓子|喉咙|眼睛|腰|背|脖子|牙|腿|脚)(?:有点|有些|好|很)?(?:疼|痛|晕|难受|不舒服|酸)"
     r"|感冒|发烧|发热|咳嗽|拉肚子|着凉|累|困|饿|渴|烦|焦虑|紧张"
-    r"|难受|不舒服)(?:了|啊|呢|死了|死|得不行|坏了)*$"
+    r"|难受|不舒服|(?:只|就)?想(?:回家|睡觉|睡一觉|躺着|躺一会儿?|休息一下|休息)+)(?:了|啊|呢|死了|死|得不行|坏了)*$"
 )
 
 
@@ -2156,8 +2206,8 @@ _PAST_EN_VERB = re.compile(
 )
 _PAST_ZH = re.compile(
     r"以前|之前|过去|曾经|当年|小时候|早年|那时候?|[住待干做呆]过"
-    # a stage of life gone by: "大学的时候我住在武汉", "读研那会儿"
-    r"|(?:大学|上学|读书|念书|高中|初中|中学|小学|读研|读博|留学|上大学)(?:的)?(?:时候|那会儿?|期间)"
+    # a stage of life gone by: "大学的时候我住在武汉", "读研那会儿", "我大学的时候吃素", "小时候"
+    r"|(?:大学|上学|读书|念书|高中|初中|中学|小学|读研|读博|留学|上大学|年轻|小)(?:的)?(?:时候|那会儿?|期间)"
     # a stay of days, weeks or months that ended: "在东京住了两周" (not "住了两个月了", still there)
     r"|[住待呆]了(?:[一二两三四五六七八九十几半]|\d+)+(?:个)?(?:天|晚|夜|周|星期|礼拜|月)(?![了多])"
 )
@@ -2165,6 +2215,15 @@ _FUTURE_MOVE = re.compile(
     r"\b(?:moving to|will (?:move|be moving|relocate)|going to (?:move|relocate)"
     r"|plan(?:ning)? to (?:move|relocate))\b"
     r"|(?:打算|准备|计划|将要|要|想)[^，,。；;！!？?]{0,6}?(?:搬|移居|定居)",
+    re.I,
+)
+# a workplace or school only wanted, planned, applied or interviewed for ("我想去腾讯工作", "I'm
+# applying to Stanford", "明年打算考清华"); a start that is set ("Starting at Google next week",
+# "下周入职字节") is the new place, not a plan
+_PROSPECT = re.compile(
+    r"\b(?:plan(?:ning)? to|hop(?:e|ing) to|wants? to|would like to|'d (?:like|love) to"
+    r"|dream of|applying (?:to|for|at)|applied (?:to|for|at)|interview(?:ing|ed)? (?:at|with|for)"
+    r"|someday|one day)\b|想去|想进|打算|准备|计划|申请|面试|以后想|梦想",
     re.I,
 )
 # a stay away from home, however long: a visit, a trip, a hotel, a span of days ("I'm in London
@@ -2182,6 +2241,58 @@ _STAY = re.compile(
     re.I,
 )
 _MOVE = re.compile(r"\b(?:moved|moving|relocat\w*|settled)\b|搬|定居|移居|落户", re.I)
+# a happening of today, done and over ("had pizza for lunch", "just got back from the gym",
+# "今天吃了火锅", "刚下班"): the day's chatter, no habit, event or fact of the user's. The time
+# says today or just now; the aspect says it is done; nothing says it recurs or is to come.
+_TODAY = re.compile(
+    r"\b(?:today|tonight|this (?:morning|afternoon|evening)|earlier today|just now|right now"
+    r"|for (?:breakfast|brunch|lunch|dinner))\b"
+    r"|今天|今晚|今早|今儿|刚才|刚刚|^我?刚(?!开始|学|入|加)",
+    re.I,
+)
+_DONE_EN = re.compile(
+    r"\b(?:had|got|went|ate|drank|came|ran|did|made|took|slept|woke|saw|bought|met|spent"
+    r"|grabbed|finished|watched|walked|cooked|ordered|played|tried)\b"
+    r"|^(?:i\s+)?just\s+(?:got|came|woke|finished|had|ate|left)\b",
+    re.I,
+)
+_DONE_ZH = re.compile(r"了|过|完|被|^我?刚")  # 被: what befell the user ("被老板叫去谈话")
+_RECURS = re.compile(
+    r"\b(?:every|usually|always|often|will|going to|gonna|tomorrow|next|each|daily|weekly)\b|'ll\b"
+    r"|每|一般|通常|经常|总是|平时|习惯|要|(?<![开个场例晚聚约])会|打算|准备|计划|明天|下周|以后",
+    re.I,
+)
+
+
+_JUST_DONE_EN = re.compile(
+    r"^(?:i\s+)?just\s+(?:got (?:back|home|in|off|out|up)|came (?:back|home)|woke up|finished"
+    r"|had|ate|left work)\b",
+    re.I,
+)
+
+
+# a visit or a call that came and went ("my sister visited", "my mom called me", "我妈来看我了")
+_VISIT = re.compile(
+    r"\b(?:visited|came (?:over|by|round)|stopped by|dropped (?:by|in)|popped (?:in|by|over)"
+    r"|called me|rang me|texted me)\b|来看(?:了)?我|来我家|来找我|给我打(?:了)?(?:个)?电话",
+    re.I,
+)
+
+
+def one_off(text: str, sentence: str = "") -> bool:
+    """True if ``text`` tells of something done today or just now ("had pizza for lunch",
+    "just got back from the gym", "今天吃了火锅", "刚下班") — the time may be said elsewhere in
+    its ``sentence`` ("今天忙疯了，早上开了两个会") — or of a visit or call that came and went
+    ("my sister visited"); not what recurs or is to come, not a change ("just moved to
+    Denver", "刚入职")."""
+    text = _LEAD_IN.sub("", text.strip())
+    done = _DONE_ZH if _is_zh(text) else _DONE_EN
+    today = _TODAY.search(text) or _TODAY.search(sentence) or _JUST_DONE_EN.match(text)
+    return bool(
+        ((today and done.search(text)) or _VISIT.search(text))
+        and not _RECURS.search(text)
+        and not has_change_cue(text)
+    )
 
 
 def time_frame(text: str) -> str | None:
@@ -2200,6 +2311,12 @@ def time_frame(text: str) -> str | None:
     if _STAY.search(text) and not _MOVE.search(text):
         return "stay"
     return None
+
+
+def prospective(text: str) -> bool:
+    """True if ``text`` names a workplace or school the user only wants, plans, applies or
+    interviews for ("我想去腾讯工作", "I'm applying to Stanford"): a plan, not where they are."""
+    return bool(_PROSPECT.search(text))
 
 
 # a place gone to, not lived in: "改去海南", "国庆去云南玩" (but "搬去天津")
