@@ -52,6 +52,12 @@ async def test_an_age_in_shorthand_is_the_age(
     assert await tenant.values("u", "identity.gender") == ([gender] if gender else [])
 
 
+@pytest.mark.parametrize("said", ["I'm a people person", "I’m a people person, always have been"])
+async def test_the_m_of_im_is_no_gender(tenant: TenantCtx, said: str) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "identity.gender") == []
+
+
 @pytest.mark.parametrize(
     ("said", "employer", "role"),
     [

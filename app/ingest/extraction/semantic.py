@@ -1782,9 +1782,13 @@ _AGE_EN = re.compile(
 _AGE_ZH = re.compile(
     r"(?P<n>[\d零一二两三四五六七八九十]{1,3})(?:周)?岁|(?:今年|刚满|满)(?:刚)?(?:满)?(?P<m>[\d零一二两三四五六七八九十]{1,3})(?:了|啦|$)"
 )
+# "f"/"m" alone are the forums' shorthand ("36f"), never the m of "I'm"
 _GENDER = (
-    ("female", re.compile(r"\b(?:woman|female|girl|gal|lady|mom|mum|mother|wife|f)\b|女", re.I)),
-    ("male", re.compile(r"\b(?:man|male|guy|dude|boy|dad|father|husband|m)\b|男", re.I)),
+    (
+        "female",
+        re.compile(r"\b(?:woman|female|girl|gal|lady|mom|mum|mother|wife|(?<!['’])f)\b|女", re.I),
+    ),
+    ("male", re.compile(r"\b(?:man|male|guy|dude|boy|dad|father|husband|(?<!['’])m)\b|男", re.I)),
 )
 
 
