@@ -742,23 +742,9 @@ def drink(*, correction: bool = False) -> Builder:
     return build
 
 
-_NOT_A_TASTE = re.compile(
-    r"^(?:how|the way|way|that|this|these|those|it|its|it's|your|you|what|when|where|why|hearing"
-    r"|seeing you|to hear|to see|him|her|them|us|me|everything|anything|that you|when you)\b",
-    re.I,
-)
-
-
-def _is_taste(value: str) -> bool:
-    """A liked/disliked thing is a short noun phrase, not an opinion about the conversation."""
-    if _is_latin(value):
-        return not _NOT_A_TASTE.match(value) and len(value.split()) <= 8
-    return len(value) <= 16 and not re.match(r"^(?:你|你们|这|那|它|他|她)", value)
-
-
 def _not_a_tool(value: str) -> bool:
     """A taste that names no tool ("plain JS", "Jenkins"): a tool panned is no dislike."""
-    return _is_taste(value) and not any(_TECH.fullmatch(w) for w in value.split())
+    return semantic.is_taste(value) and not any(_TECH.fullmatch(w) for w in value.split())
 
 
 def favourite(m: re.Match[str], clause: _Clause, state: _State) -> Built:
@@ -1795,7 +1781,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "dislikes",
         "zh",
         _FRONTED + r"(?P<verb>不看|不听|不玩|看不了|听不了|受不了|不喜欢|不爱)(?:的)?$",
-        simple("preference.dislikes", "{verb}{v}", check=_is_taste),
+        simple("preference.dislikes", "{verb}{v}", check=semantic.is_taste),
     ),
     (
         "diet",
@@ -2056,7 +2042,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "zh",
         _S + r"(?P<verb>不(?:太|怎么|大|是很|是特别)?(?:喜欢|爱)|讨厌|受不了|反感|厌恶"
         r"|怕)(?P<eat>吃)?(?P<v>.+)$",
-        simple("preference.dislikes", "{verb}{eat}{v}", split=True, check=_is_taste),
+        simple("preference.dislikes", "{verb}{eat}{v}", split=True, check=semantic.is_taste),
     ),
     (
         # "我对篮球一点兴趣都没有", "对足球不太感兴趣": no interest is a dislike
@@ -2065,7 +2051,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         _S + r"对(?P<v>[^，,。！!]{1,10}?)(?:一点|完全|根本|压根|丝毫|真的|也)?"
         r"(?P<verb>兴趣都没有|兴趣也没有|(?:都|也)?没(?:什么|啥|有)?兴趣|(?:都|也)?不(?:太|怎么)?感(?:兴趣|冒))"
         r"(?:了)?$",
-        simple("preference.dislikes", "对{v}{verb}", check=_is_taste),
+        simple("preference.dislikes", "对{v}{verb}", check=semantic.is_taste),
     ),
     (
         "likes",
@@ -2082,13 +2068,13 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "zh",
         _S + r"是(?:一个|个|一名)?(?P<v>[^，,。的]{2,10}?)的?(?:忠实|资深|死忠|铁杆|超级)?"
         r"(?:铁粉|死忠粉|粉丝|粉|迷|发烧友)了?$",
-        simple("preference.likes", "是{v}的粉丝", check=_is_taste),
+        simple("preference.likes", "是{v}的粉丝", check=semantic.is_taste),
     ),
     (
         "likes",
         "zh",
         _S + r"(?P<verb>喜欢|爱|热爱|钟爱|迷上了?|爱上了?)(?P<eat>吃)?(?P<v>.+)$",
-        simple("preference.likes", "{verb}{eat}{v}", split=True, check=_is_taste),
+        simple("preference.likes", "{verb}{eat}{v}", split=True, check=semantic.is_taste),
     ),
     (
         "dislikes",
@@ -2099,7 +2085,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"|don't care for|(?:'ve |have )?never been (?:a (?:big |huge )?fan of"
         r"|(?:really |that )?into"
         r"|(?:really |that )?big on|crazy about|keen on))\s+(?P<v>.+)$",
-        simple("preference.dislikes", "I {verb} {v}", check=_is_taste),
+        simple("preference.dislikes", "I {verb} {v}", check=semantic.is_taste),
     ),
     # the thing first, then how the user takes it ("Horror movies are not really my thing",
     # "Jazz has never been my cup of tea", "Country music drives me nuts"): the subject is the
@@ -2129,7 +2115,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         lambda m, c, s: simple(
             "preference.drink" if _DRINKS.match(m.group("v").strip()) else "preference.likes",
             "is a {v} person",
-            check=_is_taste,
+            check=semantic.is_taste,
         )(m, c, s),
     ),
     # a fan named by what they follow ("I'm a huge Arsenal fan", "I'm a die-hard Lakers fan")
@@ -2140,7 +2126,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"|long-?time|total|true|crazy|loyal|avid|devoted|hardcore|proper|super)\s+)*"
         r"(?P<v>(?!(?:of|a|an|the)\b)[\w'&.-]+(?: [\w'&.-]+){0,3}?)"
         r" (?:fan|fanatic|nerd|geek|buff|lover)s?$",
-        simple("preference.likes", "is a fan of {v}", check=_is_taste),
+        simple("preference.likes", "is a fan of {v}", check=semantic.is_taste),
     ),
     (
         "likes",
@@ -2152,7 +2138,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"|(?:'m|am) (?:such |a )?(?:total |huge |real |big )?sucker for"
         r"|can't get enough of|(?:have|'ve got) a (?:real |big )?(?:soft spot|weakness) for)"
         r"\s+(?:eating\s+|to eat\s+)?(?P<v>.+)$",
-        simple("preference.likes", "I {verb} {v}", check=_is_taste),
+        simple("preference.likes", "I {verb} {v}", check=semantic.is_taste),
     ),
     (
         "likes",
@@ -2253,7 +2239,7 @@ _ABBREV = "".join(
 )
 _SENTENCE = re.compile(rf"(?<=[。！？!?；;\n])\s*|(?<=[.]){_ABBREV}\s+(?=\S)")
 _CLAUSE = re.compile(
-    r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+(?=(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|pls|plz|don't|no|can|could)\b)"
+    r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+(?=(?:\w+ly,?\s+)?(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|pls|plz|don't|no|can|could)\b)"
     r"|\s+(?=but\s+(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't|not|a|an|in|at)\b)"
     r"|\s+(?=(?:but|because|cause|cuz|while|whereas|though|although)\s+(?:\w+ly,?\s+)?"
     r"(?:I|I'm|I've|I'll|I'd)\b))\s*",

@@ -2024,7 +2024,24 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         return [(key or "", named.group(0))] if named else []
     if family == "condition" and value:
         value = _condition_name(value)
+    if family in ("likes", "dislikes") and value and not is_taste(value):
+        return []  # "I love it here": the liking names no thing to keep
     return [(key or "", value if value and len(value) <= 40 else None)]
+
+
+_NOT_A_TASTE = re.compile(
+    r"^(?:how|the way|way|that|this|these|those|it|its|it's|your|you|what|when|where|why|hearing"
+    r"|seeing you|to hear|to see|him|her|them|us|me|everything|anything|that you|when you)\b",
+    re.I,
+)
+
+
+def is_taste(value: str) -> bool:
+    """A liked/disliked thing is a short noun phrase (≤ 8 words, ≤ 16 Han characters), not an
+    opinion about the conversation or a place ("it here", "how you explain", "你说的")."""
+    if not _is_zh(value):
+        return not _NOT_A_TASTE.match(value) and len(value.split()) <= 8
+    return len(value) <= 16 and not re.match(r"^(?:你|你们|这|那|它|他|她)", value)
 
 
 # a medicine the user takes, in a clause of the condition family: no key holds it

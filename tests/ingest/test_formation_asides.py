@@ -1,0 +1,38 @@
+"""An aside after the fact — "and honestly I like it", "I love it here" — is no part of the
+fact's value and no taste of its own, through the HTTP API."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import TenantCtx
+
+T1 = "2026-03-01T09:00:00+08:00"
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "value"),
+    [
+        ("I work at Shopify and honestly I like it", "work.employer", "Shopify"),
+        ("I live in Austin and actually I love it here", "residence.city", "Austin"),
+        ("We moved to Leeds so obviously I'm still unpacking", "residence.city", "Leeds"),
+    ],
+)
+async def test_an_aside_after_and_is_no_part_of_the_value(
+    tenant: TenantCtx, said: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", key) == [value]
+    assert await tenant.values("u", "preference.likes") == []
+
+
+@pytest.mark.parametrize("said", ["I love it here", "honestly I really like it here", "我喜欢这里"])
+async def test_liking_a_place_said_as_it_is_no_taste(tenant: TenantCtx, said: str) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "preference.likes") == []
+
+
+async def test_a_thing_liked_is_still_a_taste(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I live in Austin and honestly I love the BBQ", at=T1)
+    assert await tenant.values("u", "residence.city") == ["Austin"]
+    assert await tenant.values("u", "preference.likes") == ["bbq"]
