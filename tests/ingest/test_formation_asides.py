@@ -36,3 +36,12 @@ async def test_a_thing_liked_is_still_a_taste(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I live in Austin and honestly I love the BBQ", at=T1)
     assert await tenant.values("u", "residence.city") == ["Austin"]
     assert await tenant.values("u", "preference.likes") == ["bbq"]
+
+
+@pytest.mark.parametrize(
+    "said", ["I'd like a coffee", "I'd love a cup of tea right now", "I'd kill for a burger"]
+)
+async def test_a_want_of_the_moment_is_no_taste(tenant: TenantCtx, said: str) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "preference.drink") == []
+    assert await tenant.values("u", "preference.likes") == []

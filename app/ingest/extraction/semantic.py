@@ -369,6 +369,9 @@ def classify(texts: list[str]) -> list[Guess]:
 _HYPOTHETICAL = re.compile(
     r"^(?:if(?!\s+(?:you|u)\b)|when i|maybe i should|should i|i wonder|i might|i may|what if"
     r"|suppose|i wish|i (?:could|can) (?:see myself|imagine))\b"
+    # a want of the moment ("I'd like a coffee", "I could really go for some pizza"): no taste
+    r"|^(?:i'?d|i would) (?:really |so )?(?:like|love|kill for) (?:a|an|some|another|one)\b"
+    r"|^i could (?:really |so )?(?:use|go for) (?:a|an|some|another)\b"
     r"|^(?:我们?)?(?:真|多么?|好)(?:希望|想)|"
     r"\b(?:would like to know|thinking about whether|not sure (?:if|whether)|wants? me to)\b|"
     r"^(?:我们?|咱们)?(?:如果|假如|要是|万一|假设)(?!你|您)|(?<!问我)(?<!问你)要不要|该不该|是否|不知道要不要|想问|请问|"
