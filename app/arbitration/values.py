@@ -630,7 +630,39 @@ def ended_values(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[st
         olds,
         ENDED_KEYS,
         said,
-        lambda value: any(_ends_named(value, t) or _mentions(_activity(value), t) for t in texts),
+        lambda value: any(
+            _ends_named(value, t) or _mentions(_activity(value), t) or _by_its_verb(value, t)
+            for t in texts
+        ),
+    )
+
+
+# the words of a clause of ending that name no thing: the user, the negation, the ending and
+# time words ("I no longer play", "I don't really cook anymore")
+_NAMES_NOTHING = frozenset(
+    ("i", "im", "m", "me", "my", "we", "no", "not", "never", "longer", "don", "dont", "t", "do",
+     "does", "doesn", "didn", "really", "even", "anymore", "any", "more", "these", "days",
+     "nowadays", "now", "at", "all", "actually", "honestly", "so", "well", "much", "that", "it",
+     "s", "oh", "tbh", "lol", "haha")
+)  # fmt: skip
+
+
+def _by_its_verb(value: str, text: str) -> bool:
+    """True if a clause of ending that says only an activity names an English routine or
+    liking by its verb: "I no longer play" ends "play tennis on weekends", "I don't swim
+    anymore" ends "go swimming every morning". One word of the clause names something, and it
+    is the value's verb (or that verb's -ing form); a clause with an object names that
+    instead."""
+    if not value.isascii() or not text.isascii():
+        return False
+    said = [w for w in _WORD.findall(text.lower()) if w not in _NAMES_NOTHING]
+    if len(said) != 1 or len(said[0]) < 3:
+        return False
+    verb, words = said[0], _WORD.findall(value.lower())
+    stem = verb.rstrip("e")  # "ride" → "riding"
+    return any(
+        w == verb or (w.startswith(stem) and w.endswith("ing") and len(w) - len(verb) <= 4)
+        for w in words
     )
 
 

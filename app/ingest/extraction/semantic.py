@@ -576,7 +576,7 @@ _QUIT_ZH = re.compile(
     r"|(?:离开|离职|辞掉|辞了|戒掉|戒了|放弃)(?:了)?(?P<z>[^，,。！!\s了]{1,12})"
     r"|从(?P<w>[^，,。！!\s]{1,12}?)(?:离职|辞职|跳槽|换|搬|转)"
     r"|对(?P<v>[^，,。！!]{1,10}?)(?:完全|一点|也)?(?:没|不)(?:什么)?(?:兴趣|感兴趣)了"
-    r"|不在(?P<u>[^，,。！!\s]{1,8}?)(?:住|工作|上班|干)?了"
+    r"|不在\s*(?P<u>[^，,。！!\s]{1,8}?)\s*(?:住|工作|上班|干)?了"
 )
 # negation scope: a negated verb and its object, closed by "anymore" ("I don't use Jenkins
 # anymore", "I'm not using Vim any more", "never play golf anymore"), whatever the verb
@@ -644,6 +644,10 @@ _ENDED_ZH = re.compile(
     # a pet or a person gone: "咪咪去年走了", "旺财前几天去世了"
     r"|(?:^|[，,。！!\s])(?![我你他她它这那])(?P<p>[\u4e00-\u9fffA-Za-z]{2,6}?)"
     r"(?:去年|前年|今年|上个月|上周|前几天|前段时间|昨天|已经|也)*(?:去世|过世|走|死|没)了"
+    # given away, a pet or a thing ("猫送人了", "旺财送给我爸妈养了", "我把狗送给朋友了")
+    r"|(?:^|[，,。！!\s]|把)(?![我你他她它这那])(?P<g>[\u4e00-\u9fffA-Za-z]{1,6}?)"
+    r"(?:去年|前年|今年|上个月|上周|前几天|前段时间|昨天|已经|早就|也)*"
+    r"送(?:人了|走了|了人|给了?[\u4e00-\u9fff]{1,8}?(?:养了|了|$))"
 )
 # someone else's, not the user's: a correction by possession ("No, Bruno is my neighbour's
 # dog, not mine", "团子是我室友的，我自己没养")
@@ -1021,7 +1025,7 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
     for m in _ENDED_ZH.finditer(text):
         found.extend(
             re.sub(r"^(?:我们的|我家的?|我的|的)", "", _LIFT_LEAD.sub("", g))
-            for g in (m.group("a"), m.group("b"), m.group("c"), m.group("p"))
+            for g in (m.group("a"), m.group("b"), m.group("c"), m.group("p"), m.group("g"))
             if g
         )
     for m in _NOT_MINE.finditer(text):
@@ -1118,6 +1122,9 @@ _PLAN_DROPPED = re.compile(
 )
 _TAKEN_BACK = re.compile(
     r"\b(?:i take (?:that|it) back|that was a lie|that'?s not true|that'?s not right|not true"
+    # what held and holds no more: "that's no longer true, I quit", "not the case anymore"
+    r"|(?:that|it|this)(?:'?s| is) no longer (?:true|the case|right|accurate)"
+    r"|not (?:true|the case) any ?more"
     r"|forget (?:what i (?:just )?said|that|i said that)|ignore (?:that|what i said)|scratch that"
     r"|i was wrong|my mistake|i misspoke|i was (?:typing|talking) (?:that )?(?:for|about)"
     r"|i (?:never|didn'?t|did not) (?:say|said)"
@@ -1126,6 +1133,7 @@ _TAKEN_BACK = re.compile(
     r"|never ?mind (?:what i (?:just )?said|(?:about )?(?:the|my) \w+)"
     r"|(?:don'?t|do not) (?:save|remember|store|keep) (?:that|it|this))\b"
     r"|说错了|搞错了|弄错了|记错了|不对不对|当我没说|刚才(?:说|讲)的(?:不对|是)|我说的是"
+    r"|(?:已经|现在)?不(?:再)?是这样了"
     r"|别记(?:这个|那个)?|不是我|我(?:从来?|可|又|并)?没(?:有)?说过"
     # "不对，我不在腾讯": a correcting word, then what the user is not
     r"|^\W*(?:哦|噢|啊|呃)?不对[，,\s]*(?:我)?(?:其实|根本|并)?(?:不|没)",
