@@ -284,6 +284,8 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
 
 
 # what "forget what I said about my job" names, by the keys it covers
+# a take-back by an ending that names nothing, with its verb (``semantic.VERB_TOPIC``)
+VERB_TOPIC = "verb:"
 # an ability taken back without naming it (the extractor's ``semantic.ABILITY_TOPIC``)
 ABILITY_TOPIC = "ability"
 _ABILITY = re.compile(r"会|\b(?:can|speaks?|plays?|know how)\b", re.I)
@@ -410,6 +412,11 @@ def _taken_back(formed: list[Memory], said: str, topic: str | None) -> list[Memo
     named = [m for m in formed if m.value and _mentions(m.value, said)]
     if named:
         return named
+    if topic and topic.startswith(VERB_TOPIC):
+        # "不跑了", "I don't use it anymore": what the previous turn said the user does with
+        # that verb; all of it when the verb names no activity ("stopped going")
+        verb = topic[len(VERB_TOPIC) :]
+        return [m for m in formed if not verb or _does(verb, m.content)]
     if topic == ABILITY_TOPIC:  # "其实不太会啦": what the user said they can do
         return [
             m
@@ -426,6 +433,25 @@ def _taken_back(formed: list[Memory], said: str, topic: str | None) -> list[Memo
             or _mentions(topic, m.content)  # "never mind the bullet points"
         ]
     return formed
+
+
+def _does(verb: str, text: str) -> bool:
+    """True if ``text`` says the user does what ``verb`` says: Chinese, the verb is in it
+    ("跑" in "每天早上跑步"); English, a word of it is a form of the verb ("use" in "uses
+    Emacs", "played" in "plays the violin", "run" in "goes running")."""
+    if not verb.isascii():
+        return verb in text
+    root = re.sub(r"(?:ing|ed)$", "", verb.lower()) if len(verb) > 5 else verb.lower()
+    if len(root) > 3 and root[-1] == root[-2]:
+        root = root[:-1]  # "running" → "run"
+    roots = {root, verb.lower(), root.rstrip("e")} - {""}
+    forms = {
+        r + tail
+        for r in roots
+        if len(r) >= 2
+        for tail in ("", "s", "es", "ing", "ed", "d", r[-1] + "ing", r[-1] + "ed")
+    }
+    return any(w in forms for w in _WORD.findall(unicodedata.normalize("NFKC", text).lower()))
 
 
 def _head(value: str) -> str:
