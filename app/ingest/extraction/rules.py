@@ -2448,6 +2448,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         for f in facts
         if not (_LANGUAGE_HARD.match(f.content) or _LANGUAGE_HARD.match(f.value or ""))
     ]
+    facts = _pronouns_named(turn, facts)
     facts = _not_now(facts)
     facts = _not_tools(facts)
     facts = _rules_requested(facts)
@@ -2730,6 +2731,38 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             metadata=meta,
         )
     ]
+
+
+_PRONOUN_EN = re.compile(r"them|it|those|these|that|this|one", re.I)
+# the thing the clause before names last: "It's not that I don't like dogs, I'm just allergic
+# to them" → dogs
+_LAST_THING_EN = re.compile(r"\b(?P<x>[a-z][a-z'-]{2,})\W*$", re.I)
+
+
+def _pronouns_named(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A value that is only a pronoun ("allergic to them") is the thing the clause before it in
+    the sentence ends on ("It's not that I don't like dogs, I'm just allergic to them" →
+    dogs); with no such clause, or one ending on a word that names nothing, the fact is
+    dropped: a pronoun is no value."""
+    out = []
+    for f in facts:
+        if not (f.value and _PRONOUN_EN.fullmatch(f.value.strip())):
+            out.append(f)
+            continue
+        for sentence in split_clauses(turn.content):
+            word = (f.content.split() or [f.value])[-1]
+            at = next((i for i, c in enumerate(sentence) if word in c), None)
+            m = _LAST_THING_EN.search(sentence[at - 1]) if at else None
+            if (
+                m
+                and m.group("x").lower() not in semantic.EN_STOP
+                and not _PRONOUN_EN.fullmatch(m.group("x"))
+            ):
+                f.value = m.group("x")
+                f.content = re.sub(r"\b\w+$", m.group("x"), f.content)
+                out.append(f)
+                break
+    return out
 
 
 def _not_tools(facts: list[ExtractedFact]) -> list[ExtractedFact]:
