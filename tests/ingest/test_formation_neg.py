@@ -92,3 +92,30 @@ async def test_a_thing_given_up_completely_is_named_without_the_adverb(
     assert await tenant.values("u", "preference.drink", "active") == []
     assert await tenant.values("u", "preference.drink", "frozen", lower=True) == ["coke"]
     assert await tenant.values("u", "diet.avoid", "active", lower=True) == ["coke"]
+
+
+async def test_what_the_user_has_not_is_no_rule_for_the_assistant(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "no pets here, never had one tbh", at=T1)
+    assert await tenant.values("u", "assistant.constraint", "active") == []
+    assert await tenant.values("u", "pets.kind", "active") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("It's not that I don't like dogs, I'm just allergic to them", "health.allergy", "dogs"),
+        ("Please don't suggest anything with nuts in it. Not allergic, I just really can't eat"
+         " them.", "diet.avoid", "nuts"),
+    ],
+)  # fmt: skip
+async def test_a_pronoun_names_the_thing_said_before_it(
+    tenant: TenantCtx, text: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", text, at=T1)
+    assert await tenant.values("u", key, "active", lower=True) == [value]
+    assert await tenant.values("u", "preference.dislikes", "active") == []
+
+
+async def test_a_pronoun_with_nothing_before_it_is_no_value(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I'm allergic to them", at=T1)
+    assert await tenant.values("u", "health.allergy", "active") == []

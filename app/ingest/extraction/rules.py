@@ -2734,34 +2734,37 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
 
 
 _PRONOUN_EN = re.compile(r"them|it|those|these|that|this|one", re.I)
-# the thing the clause before names last: "It's not that I don't like dogs, I'm just allergic
-# to them" → dogs
-_LAST_THING_EN = re.compile(r"\b(?P<x>[a-z][a-z'-]{2,})\W*$", re.I)
+# the thing a verb or a preposition before names: "It's not that I don't like dogs, I'm just
+# allergic to them" → dogs; "don't suggest anything with nuts in it. … can't eat them" → nuts
+_OBJECT_EN = re.compile(
+    r"\b(?:like|love|hate|eat|drink|have|own|with|of|about|to|on)\s+"
+    r"(?:(?:the|my|any|some|a|an)\s+)?(?P<x>[a-z][a-z'-]{2,})\b",
+    re.I,
+)
 
 
 def _pronouns_named(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
-    """A value that is only a pronoun ("allergic to them") is the thing the clause before it in
-    the sentence ends on ("It's not that I don't like dogs, I'm just allergic to them" →
-    dogs); with no such clause, or one ending on a word that names nothing, the fact is
-    dropped: a pronoun is no value."""
+    """A value that is only a pronoun ("allergic to them") is the thing the turn named last
+    before it as the object of a verb or a preposition ("It's not that I don't like dogs, I'm
+    just allergic to them" → dogs); with none, the fact is dropped: a pronoun is no value."""
     out = []
     for f in facts:
         if not (f.value and _PRONOUN_EN.fullmatch(f.value.strip())):
             out.append(f)
             continue
-        for sentence in split_clauses(turn.content):
-            word = (f.content.split() or [f.value])[-1]
-            at = next((i for i, c in enumerate(sentence) if word in c), None)
-            m = _LAST_THING_EN.search(sentence[at - 1]) if at else None
-            if (
-                m
-                and m.group("x").lower() not in semantic.EN_STOP
-                and not _PRONOUN_EN.fullmatch(m.group("x"))
-            ):
-                f.value = m.group("x")
-                f.content = re.sub(r"\b\w+$", m.group("x"), f.content)
-                out.append(f)
-                break
+        said = re.search(rf"\b{re.escape(f.value.strip())}\b", turn.content, re.I)
+        before = turn.content[: said.start()] if said else ""
+        named = [
+            m.group("x")
+            for m in _OBJECT_EN.finditer(before)
+            if m.group("x").lower() not in semantic.EN_STOP
+            and not _PRONOUN_EN.fullmatch(m.group("x"))
+            and m.group("x").lower() not in ("anything", "something", "everything")
+        ]
+        if named:
+            f.value = named[-1]
+            f.content = re.sub(r"\b\w+$", named[-1], f.content)
+            out.append(f)
     return out
 
 
