@@ -2733,7 +2733,8 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     ]
 
 
-_PRONOUN_EN = re.compile(r"them|it|those|these|that|this|one", re.I)
+# in lower case: "IT" is a field of work, "it" a pronoun
+_PRONOUN_EN = re.compile(r"them|it|those|these|that|this|one")
 # the thing a verb or a preposition before names: "It's not that I don't like dogs, I'm just
 # allergic to them" → dogs; "don't suggest anything with nuts in it. … can't eat them" → nuts
 _OBJECT_EN = re.compile(
