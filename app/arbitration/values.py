@@ -311,6 +311,8 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
 
 
 # what "forget what I said about my job" names, by the keys it covers
+# a take-back by an ending that names nothing, with its verb (``semantic.VERB_TOPIC``)
+VERB_TOPIC = "verb:"
 # an ability taken back without naming it (the extractor's ``semantic.ABILITY_TOPIC``)
 ABILITY_TOPIC = "ability"
 _ABILITY = re.compile(r"会|\b(?:can|speaks?|plays?|know how)\b", re.I)
@@ -437,6 +439,11 @@ def _taken_back(formed: list[Memory], said: str, topic: str | None) -> list[Memo
     named = [m for m in formed if m.value and _mentions(m.value, said)]
     if named:
         return named
+    if topic and topic.startswith(VERB_TOPIC):
+        # "不跑了", "I don't use it anymore": what the previous turn said the user does with
+        # that verb; all of it when the verb names no activity ("stopped going")
+        verb = topic[len(VERB_TOPIC) :]
+        return [m for m in formed if not verb or _does(verb, m.content)]
     if topic == ABILITY_TOPIC:  # "其实不太会啦": what the user said they can do
         return [
             m
@@ -453,6 +460,25 @@ def _taken_back(formed: list[Memory], said: str, topic: str | None) -> list[Memo
             or _mentions(topic, m.content)  # "never mind the bullet points"
         ]
     return formed
+
+
+def _does(verb: str, text: str) -> bool:
+    """True if ``text`` says the user does what ``verb`` says: Chinese, the verb is in it
+    ("跑" in "每天早上跑步"); English, a word of it is a form of the verb ("use" in "uses
+    Emacs", "played" in "plays the violin", "run" in "goes running")."""
+    if not verb.isascii():
+        return verb in text
+    root = re.sub(r"(?:ing|ed)$", "", verb.lower()) if len(verb) > 5 else verb.lower()
+    if len(root) > 3 and root[-1] == root[-2]:
+        root = root[:-1]  # "running" → "run"
+    roots = {root, verb.lower(), root.rstrip("e")} - {""}
+    forms = {
+        r + tail
+        for r in roots
+        if len(r) >= 2
+        for tail in ("", "s", "es", "ing", "ed", "d", r[-1] + "ing", r[-1] + "ed")
+    }
+    return any(w in forms for w in _WORD.findall(unicodedata.normalize("NFKC", text).lower()))
 
 
 def _head(value: str) -> str:
@@ -657,9 +683,41 @@ def ended_values(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[st
         olds,
         ENDED_KEYS,
         said,
-        lambda value: any(_ends_named(value, t) or _mentions(_activity(value), t) for t in texts),
+        lambda value: any(
+            _ends_named(value, t) or _mentions(_activity(value), t) or _by_its_verb(value, t)
+            for t in texts
+        ),
     )
     return named or _ended_by_verb(olds, texts, said)
+
+
+# the words of a clause of ending that name no thing: the user, the negation, the ending and
+# time words ("I no longer play", "I don't really cook anymore")
+_NAMES_NOTHING = frozenset(
+    ("i", "im", "m", "me", "my", "we", "no", "not", "never", "longer", "don", "dont", "t", "do",
+     "does", "doesn", "didn", "really", "even", "anymore", "any", "more", "these", "days",
+     "nowadays", "now", "at", "all", "actually", "honestly", "so", "well", "much", "that", "it",
+     "s", "oh", "tbh", "lol", "haha")
+)  # fmt: skip
+
+
+def _by_its_verb(value: str, text: str) -> bool:
+    """True if a clause of ending that says only an activity names an English routine or
+    liking by its verb: "I no longer play" ends "play tennis on weekends", "I don't swim
+    anymore" ends "go swimming every morning". One word of the clause names something, and it
+    is the value's verb (or that verb's -ing form); a clause with an object names that
+    instead."""
+    if not value.isascii() or not text.isascii():
+        return False
+    said = [w for w in _WORD.findall(text.lower()) if w not in _NAMES_NOTHING]
+    if len(said) != 1 or len(said[0]) < 3:
+        return False
+    verb, words = said[0], _WORD.findall(value.lower())
+    stem = verb.rstrip("e")  # "ride" → "riding"
+    return any(
+        w == verb or (w.startswith(stem) and w.endswith("ing") and len(w) - len(verb) <= 4)
+        for w in words
+    )
 
 
 # "膝盖受伤以后就不打了", "早就不玩啦": a verb given up with no object, at a clause's end

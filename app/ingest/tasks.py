@@ -531,7 +531,7 @@ async def name_taken_back(
                     break
                 seq = previous.seq
             if previous is None:
-                if fact.key is None:
+                if fact.key is None and not fact.retracts:
                     continue
                 fact.metadata.pop("takes_back_topic", None)
             else:

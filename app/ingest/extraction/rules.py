@@ -2240,7 +2240,8 @@ _ABBREV = "".join(
 _SENTENCE = re.compile(rf"(?<=[。！？!?；;\n])\s*|(?<=[.]){_ABBREV}\s+(?=\S)")
 _CLAUSE = re.compile(
     r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+(?=(?:\w+ly,?\s+)?(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|pls|plz|don't|no|can|could)\b)"
-    r"|\s+(?=but\s+(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't|not|a|an|in|at)\b)"
+    r"|\s+(?=but\s+(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't|not|a|an|in|at|from|for"
+    r"|with|on)\b)"
     r"|\s+(?=(?:but|because|cause|cuz|while|whereas|though|although)\s+(?:\w+ly,?\s+)?"
     r"(?:I|I'm|I've|I'll|I'd)\b))\s*",
     re.I,
@@ -2472,6 +2473,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         relative: str | None = None  # the family member the sentence is about
         others = False  # the sentence is about someone outside the family, until "I…"
         pet = False  # a pet was named: the clauses after it without a subject are about it
+        sentence = _only_after_denial(sentence)  # "I don't speak French, only English"
         ruled, read = _standing_rules(sentence, state)  # "Bullet points please, always."
         if ruled:
             facts.extend(ruled)
@@ -2626,6 +2628,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         for f in facts
         if not (_LANGUAGE_HARD.match(f.content) or _LANGUAGE_HARD.match(f.value or ""))
     ]
+    facts = _pronouns_named(turn, facts)
     facts = _not_now(facts)
     facts = _one_plan(facts)
     facts = _not_tools(facts)
@@ -2938,7 +2941,7 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     name an active value of the user's, which it then retracts. Not for a clause a fact of the
     turn was formed from (its value is in the clause), nor in a take-back (that names what it
     withdraws)."""
-    if any(f.metadata.get("takes_back") for f in facts):
+    if any(f.metadata.get("takes_back") and not f.metadata.get("unnamed_ending") for f in facts):
         return []
     formed = [f.value.lower() for f in facts if f.value]
     ruled = [f.value.lower() for f in facts if f.value and f.key == "assistant.constraint"]
@@ -2986,6 +2989,42 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             metadata=meta,
         )
     ]
+
+
+# in lower case: "IT" is a field of work, "it" a pronoun
+_PRONOUN_EN = re.compile(r"them|it|those|these|that|this|one")
+# the thing a verb or a preposition before names: "It's not that I don't like dogs, I'm just
+# allergic to them" → dogs; "don't suggest anything with nuts in it. … can't eat them" → nuts
+_OBJECT_EN = re.compile(
+    r"\b(?:like|love|hate|eat|drink|have|own|with|of|about|to|on)\s+"
+    r"(?:(?:the|my|any|some|a|an)\s+)?(?P<x>[a-z][a-z'-]{2,})\b",
+    re.I,
+)
+
+
+def _pronouns_named(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A value that is only a pronoun ("allergic to them") is the thing the turn named last
+    before it as the object of a verb or a preposition ("It's not that I don't like dogs, I'm
+    just allergic to them" → dogs); with none, the fact is dropped: a pronoun is no value."""
+    out = []
+    for f in facts:
+        if not (f.value and _PRONOUN_EN.fullmatch(f.value.strip())):
+            out.append(f)
+            continue
+        said = re.search(rf"\b{re.escape(f.value.strip())}\b", turn.content, re.I)
+        before = turn.content[: said.start()] if said else ""
+        named = [
+            m.group("x")
+            for m in _OBJECT_EN.finditer(before)
+            if m.group("x").lower() not in semantic.EN_STOP
+            and not _PRONOUN_EN.fullmatch(m.group("x"))
+            and m.group("x").lower() not in ("anything", "something", "everything")
+        ]
+        if named:
+            f.value = named[-1]
+            f.content = re.sub(r"\b\w+$", named[-1], f.content)
+            out.append(f)
+    return out
 
 
 def _not_tools(facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -3131,10 +3170,10 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if semantic.forgets_what_follows(text):
         _forget(facts)
         return facts
-    if not semantic.takes_back(text) or any(
-        f.metadata.get("formed_by") == "standing_rule" for f in facts
-    ):
+    if any(f.metadata.get("formed_by") == "standing_rule" for f in facts):
         return facts  # "Use metric with me, not imperial": the "not …" is the rule's own
+    if not semantic.takes_back(text):
+        return _unnamed_ending(turn, facts)
     value = semantic.said_in_place(text)
     # beside a value said in place, a guess of the classifier's (a fragment such as "彩虹的虹")
     # is not what the user restates, nor is that value a fact of its own ("it's Tim, not Tom")
@@ -3176,6 +3215,64 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             type="fact",
             content=_turn_content(text),
             value=value,
+            is_correction=True,
+            message_ids=[turn.message_id],
+            metadata=meta,
+        ),
+    ]
+
+
+# "I don't speak French, only English": the clause after a denied verb holds what the verb does
+_DENIED_VERB_EN = re.compile(
+    r"^\W*I\s+(?:don'?t|do not|never|can'?t|cannot)\s+(?:really\s+)?(?P<v>[a-z]+)\b", re.I
+)
+_ONLY_EN = re.compile(r"^(?P<lead>\s*(?:but\s+)?)(?:only|just)\s+(?=\S)", re.I)
+
+
+def _only_after_denial(sentence: list[str]) -> list[str]:
+    """The clauses of ``sentence``, where one that says only what a denied verb does ("I don't
+    speak French, only English", "I never drink soda, just water") is given that verb and the
+    user: "I speak English" — a statement of the user's, not a rule for the assistant."""
+    out = list(sentence)
+    for i in range(1, len(out)):
+        denied = _DENIED_VERB_EN.match(out[i - 1])
+        only = _ONLY_EN.match(out[i])
+        if denied and only:
+            out[i] = f"{only.group('lead')}I {denied.group('v')} {out[i][only.end() :]}"
+    return out
+
+
+def _unnamed_ending(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """ "I don't use it anymore", "stopped going a while ago", "最近膝盖疼，不跑了": a clause that
+    says something ended without naming it ends what the user just spoke of. One record that
+    takes back what the previous turn formed (``metadata["takes_back"]``), only what its verb
+    names when it has one ("不跑了" the running, not the city), all of it when the verb names
+    no activity ("I don't really do that anymore"). A withdrawal record the turn already has
+    becomes that record (one record per turn: two of the same words would be one memory)."""
+    verbs = [
+        verb
+        for sentence in split_clauses(turn.content)
+        if not semantic.is_hypothetical(sentence[0])
+        for clause in sentence
+        if (verb := semantic.unnamed_ending(clause)) is not None
+    ]
+    if not verbs:
+        return facts
+    meta: dict[str, Any] = {
+        "retraction": True,
+        "takes_back": True,
+        "unnamed_ending": True,
+        "takes_back_topic": f"{semantic.VERB_TOPIC}{verbs[0]}",
+    }
+    record = next((f for f in facts if f.value is None and f.metadata.get("retraction")), None)
+    if record is not None:
+        record.metadata.update(meta)
+        return facts
+    return [
+        *facts,
+        ExtractedFact(
+            type="fact",
+            content=_turn_content(turn.content.strip()),
             is_correction=True,
             message_ids=[turn.message_id],
             metadata=meta,
@@ -3445,6 +3542,7 @@ def _whole_sentences(
     return out
 
 
+_PET_KIND_EN = re.compile(rf"(?:{_PETS_EN})s?", re.I)
 _WITHDRAWN_BY_NAME = frozenset(("work.employer", "residence.city", "education.school", "pets.name"))
 
 
@@ -3474,8 +3572,14 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if key in _WITHDRAWN_BY_NAME:
         # an employer, a city, a school or a pet given up is a name: in English, capitalised
         # ("quit Hooli"), not a clause ("quit - your words motivate me")
+        # ... or a pet said by its kind ("the hamster died")
         quit_values = [
-            v for v in quit_values if not _LATIN.match(v) or v[:1].isupper() or v.lower() in theirs
+            v
+            for v in quit_values
+            if not _LATIN.match(v)
+            or v[:1].isupper()
+            or v.lower() in theirs
+            or _PET_KIND_EN.fullmatch(v)
         ]
         if not quit_values:
             return []

@@ -605,7 +605,7 @@ CHANGE_ZH = re.compile(
 # The object of a quitting verb: what the user stopped having, using or being.
 _QUIT_EN = re.compile(
     # "left" after a determiner is the side ("deaf in my left ear"), not leaving
-    r"\b(?:stopped|quit|gave up|dropped|ditched"
+    r"\b(?:stopped|quit|gave up(?: on)?|dropped|ditched|cut out"
     r"|(?<!\bmy )(?<!\bthe )(?<!\bher )(?<!\bhis )(?<!\bour )(?<!\byour )left(?![-\w])"
     r"(?!\s+(?:for|on|early|home)\b)"
     r"|resigned(?: from)?|retired from|(?:got |was |been )?(?:laid off|let go|fired) from"
@@ -623,14 +623,15 @@ _QUIT_ZH = re.compile(
     r"(?:不再|不)(?:用(?!再|去|来|管|担心)|喝|吃|写|玩|养|住在?|喜欢|抽|做|碰|当)\s*(?P<x>[^，,。！!了]{1,12}?)\s*了"
     # the object said first, before the user and the verb ("红酒我戒了", "Python 我已经不用了",
     # "综艺现在不怎么看了"): the user and the adverbs between are not part of it
-    r"|(?P<y>[^，,。！!\s]{1,12}?)\s*(?:我们?|我自己)?(?:现在|已经|早就|也|都|基本上?|真的|一直|平时)*"
+    r"|(?P<y>[^，,。！!\s]{1,12}?)\s*(?:我们?|我自己)?"
+    r"(?:现在|已经|早就|也|都|基本上?|真的|一直|平时|好久|很久)*"
     r"\s*(?:戒了|辞了|吃腻了|(?:已经)?(?:治好|痊愈|康复)了|(?:已经|早就|都)(?:好了|没事了)|去世了"
-    r"|(?:不|不再|不怎么|基本不)(?:碰|喝|吃|用|看|玩|听|抽|追|跑|穿|说|讲|打|练|弹)(?:了|啦)"
+    r"|(?:不|不再|不怎么|基本不)(?:碰|喝|吃|用|看|玩|听|抽|追|跑|穿|说|讲|打|练|弹|学)(?:了|啦)"
     r"|(?:很少|几乎不|基本不)(?:说|讲)了?(?=$|[，,。！!；;\s]))"
     r"|(?:离开|离职|辞掉|辞了|戒掉|戒了|放弃)(?:了)?(?P<z>[^，,。！!\s了]{1,12})"
     r"|从(?P<w>[^，,。！!\s]{1,12}?)(?:离职|辞职|跳槽|换|搬|转)"
     r"|对(?P<v>[^，,。！!]{1,10}?)(?:完全|一点|也)?(?:没|不)(?:什么)?(?:兴趣|感兴趣)了"
-    r"|不在(?P<u>[^，,。！!\s]{1,8}?)(?:住|工作|上班|干)?了"
+    r"|不在\s*(?P<u>[^，,。！!\s]{1,8}?)\s*(?:住|工作|上班|干)?了"
 )
 # negation scope: a negated verb and its object, closed by "anymore" ("I don't use Jenkins
 # anymore", "I'm not using Vim any more", "never play golf anymore"), whatever the verb
@@ -681,6 +682,10 @@ _ENDED_EN = re.compile(
     r"|\b(?i:lost|re-?homed?|had to re-?home|gave away)\s+(?P<g>[A-Z][\w'-]+)\b(?!\s+[A-Z])"
     # a partner parted from ("broke up with Emma", "split up with Dan", "divorced Sam")
     r"|\b(?i:broke up with|split up with|separated from|divorced)\s+(?P<i>[A-Z][\w'-]+)\b"
+    r"|\b(?P<j>[A-Z][\w'-]+) and I (?i:aren'?t|are not|are no longer|weren'?t) together\b"
+    r"|\b(?i:give|gave|giving|given|had to give)\s+(?P<k>[A-Z][\w'-]+)\s+(?i:away|up)\b"
+    # a pet or a thing said by its kind ("the hamster died last week")
+    r"|\b(?i:the|my|our)\s+(?P<l>[a-z]+)\s+(?i:passed away|died|ran away|is gone)\b"
     # a thing that ended: sold, put down, called off, cleared up
     r"|\b(?i:sold|got rid of|gave away|cancel(?:l)?ed|called off|put down)\s+(?i:the|my|our)\s+"
     r"(?P<d>[\w' -]{2,30}?)(?=$|[,.;!]|\s+(?:and|so|but|last|this|yesterday)\b)"
@@ -698,6 +703,10 @@ _ENDED_ZH = re.compile(
     # a pet or a person gone: "咪咪去年走了", "旺财前几天去世了"
     r"|(?:^|[，,。！!\s])(?![我你他她它这那])(?P<p>[\u4e00-\u9fffA-Za-z]{2,6}?)"
     r"(?:去年|前年|今年|上个月|上周|前几天|前段时间|昨天|已经|也)*(?:去世|过世|走|死|没)了"
+    # given away, a pet or a thing ("猫送人了", "旺财送给我爸妈养了", "我把狗送给朋友了")
+    r"|(?:^|[，,。！!\s]|把)(?![我你他她它这那])(?P<g>[\u4e00-\u9fffA-Za-z]{1,6}?)"
+    r"(?:去年|前年|今年|上个月|上周|前几天|前段时间|昨天|已经|早就|也)*"
+    r"送(?:人了|走了|了人|给了?[\u4e00-\u9fff]{1,8}?(?:养了|了|$))"
 )
 # someone else's, not the user's: a correction by possession ("No, Bruno is my neighbour's
 # dog, not mine", "团子是我室友的，我自己没养")
@@ -735,10 +744,14 @@ _WITHDRAWN_KEY = (
     (re.compile(r"\bliv(?:e|ing)\b|住", re.I), "residence.city"),
     (re.compile(r"\b(?:like|love|into|fan)\b|喜欢|兴趣|吃腻", re.I), "preference.likes"),
     (re.compile(r"normal|recovered|cured|healed|治好|痊愈|康复", re.I), "health.condition"),
-    (re.compile(r"broke up|split up|separated|divorc|分手|离婚|分开", re.I), "family.member"),
+    (
+        re.compile(r"broke up|split up|separated|divorc|together|分手|离婚|分开", re.I),
+        "family.member",
+    ),
     (
         re.compile(
             r"passed away|died|put \w+ down|put down|(?-i:\blost [A-Z])|re-?hom|gave away|去世"
+            r"|\bgiv\w* \w+ away|\bgave \w+ away|ran away"
             r"|过世|(?:走|死|没)了"
             r"|'s dog|'s cat|没养|\bnot mine\b",
             re.I,
@@ -1075,7 +1088,7 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
     for m in _ENDED_ZH.finditer(text):
         found.extend(
             re.sub(r"^(?:我们的|我家的?|我的|的)", "", _LIFT_LEAD.sub("", g))
-            for g in (m.group("a"), m.group("b"), m.group("c"), m.group("p"))
+            for g in (m.group("a"), m.group("b"), m.group("c"), m.group("p"), m.group("g"))
             if g
         )
     for m in _NOT_MINE.finditer(text):
@@ -1174,6 +1187,9 @@ _PLAN_DROPPED = re.compile(
 )
 _TAKEN_BACK = re.compile(
     r"\b(?:i take (?:that|it) back|that was a lie|that'?s not true|that'?s not right|not true"
+    # what held and holds no more: "that's no longer true, I quit", "not the case anymore"
+    r"|(?:that|it|this)(?:'?s| is) no longer (?:true|the case|right|accurate)"
+    r"|not (?:true|the case) any ?more"
     r"|forget (?:what i (?:just )?said|that|i said that)|ignore (?:that|what i said)|scratch that"
     r"|i was wrong|my mistake|i misspoke|i was (?:typing|talking) (?:that )?(?:for|about)"
     r"|i (?:never|didn'?t|did not) (?:say|said)"
@@ -1182,6 +1198,7 @@ _TAKEN_BACK = re.compile(
     r"|never ?mind (?:what i (?:just )?said|(?:about )?(?:the|my) \w+)"
     r"|(?:don'?t|do not) (?:save|remember|store|keep) (?:that|it|this))\b"
     r"|说错了|搞错了|弄错了|记错了|不对不对|当我没说|刚才(?:说|讲)的(?:不对|是)|我说的是"
+    r"|(?:已经|现在)?不(?:再)?是这样了"
     r"|别记(?:这个|那个)?|不是我|我(?:从来?|可|又|并)?没(?:有)?说过"
     # "不对，我不在腾讯": a correcting word, then what the user is not
     r"|^\W*(?:哦|噢|啊|呃)?不对[，,\s]*(?:我)?(?:其实|根本|并)?(?:不|没)",
@@ -1239,6 +1256,44 @@ def takes_back(text: str) -> bool:
         if c.strip() and value not in c and not not_mine(c)
     ]
     return not any(re.sub(r"刚才|刚刚|不好意思|sorry|抱歉|[\W_]", "", c, flags=re.I) for c in rest)
+
+
+# an ending that names nothing: it ends what the user just spoke of ("I don't use it anymore",
+# "stopped going a while ago", "I gave it up", "现在不怎么看了", "最近膝盖疼，不跑了")
+_UNNAMED_END_EN = re.compile(
+    r"^\W*(?:(?:honestly|actually|yeah|well|but|and|so|oh|nah|no|tbh)\W+)*(?:I\s+|I'?ve\s+)?"
+    r"(?:(?:don'?t|do not|haven'?t|have not|never)\s+(?:really\s+|even\s+|actually\s+)?"
+    r"(?P<v>[a-z]{2,})(?:\s+(?:it|that|this|them|one))?"
+    r"\s+(?:any ?more|these days|in (?:years|ages|a while|months))"
+    r"|no longer\s+(?P<n>[a-z]{2,})(?:\s+(?:it|that|this|them|one))?"
+    r"|(?:stopped|quit)\s+(?P<w>[a-z]+ing|it|that|doing (?:it|that))"
+    r"|(?:gave|given|giving) (?:it|that|them) up|quit (?:it|that))"
+    r"(?:\s+(?:a while ago|a (?:few )?\w+ ago|\w+ ago|last \w+|recently|already|completely"
+    r"|for good|any ?more|though|tbh|lol|haha))*\W*$",
+    re.I,
+)
+_UNNAMED_END_ZH = re.compile(
+    r"^\W*(?:我|其实|现在|最近|已经|早就|都|也|好久|很久|基本上?|平时|后来)*(?:不再|不|没)(?:怎么|太|再|咋)?"
+    r"(?P<v>(?![对行好是要会能去来说想够错知懂])[\u4e00-\u9fff])了\W*$"
+)
+# the topic of a take-back by an ending that names nothing: its verb follows ("verb:跑")
+VERB_TOPIC = "verb:"
+# verbs that name no activity of their own: "I don't really do that anymore", "stopped going"
+_GENERIC_VERBS = frozenset(("do", "doing", "go", "going", "it", "that", "做", "干", "弄", "搞"))
+
+
+def unnamed_ending(clause: str) -> str | None:
+    """The verb of a clause of the user's that says something ended without naming what
+    ("I don't use it anymore" → ``"use"``, "不跑了" → ``"跑"``), ``""`` when the verb names no
+    activity ("I don't really do that anymore", "stopped going", "I gave it up"), None when the
+    clause is no such ending: what ended is what the user just spoke of."""
+    if not _users_statement(clause) or _STILL_HOLDS.search(clause):
+        return None
+    m = _UNNAMED_END_EN.match(clause.strip()) or _UNNAMED_END_ZH.match(clause.strip())
+    if m is None:
+        return None
+    verb = next((g for g in m.groupdict().values() if g), "").lower()
+    return "" if verb in _GENERIC_VERBS or verb.startswith("doing ") else verb
 
 
 def _is_lead_in(text: str) -> bool:
@@ -1388,7 +1443,7 @@ _CAP_SPAN = re.compile(  # a name starts with a capital, or a brand's lower-case
 _TAIL_EN = re.compile(
     r"(?:[\s,]+(?:now|these days|nowadays|atm|at the moment|lol|haha|lmao|anymore|any more"
     r"|at all|whatsoever|too|as well|though|btw|actually|currently|right now|for now|again"
-    r"|already|finally|for me"
+    r"|already|finally|for me|completely|entirely|totally|altogether|for good"
     r"|instead|mostly|basically|honestly|really|pls|please|i guess|i think|haha+|:\)|:d))+$",
     re.I,
 )

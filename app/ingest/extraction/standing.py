@@ -144,6 +144,12 @@ _PAST_EN = re.compile(
     r"|came|saw|knew|thought|ate|drank|ran|wrote|spoke|left|felt|kept|told|gave|found|been)\b",
     re.I,
 )
+# what the user has not, said without "I": "no pets here", "no car, never had one"
+_HAS_NONE_EN = re.compile(
+    r"^\W*no \w+(?: \w+)? (?:here|at home|at the moment|right now|yet)\b"
+    r"|\bnever (?:had|owned) (?:one|any|a|an)\b",
+    re.I,
+)
 _OWN_SUBJECT_EN = re.compile(
     r"^(?:i|i'm|i've|i'll|i'd|my|we|we're|our|he|she|they|his|her|their|it's|this|that|there"
     r"|the \w+ (?:is|are|was|were))\b",
@@ -369,6 +375,8 @@ def _is_request(text: str, whole: str = "") -> bool:
         return True
     if _OWN_SUBJECT_EN.match(core) or _INVERTED_EN.search(core) or _PAST_EN.match(core):
         return False
+    if _HAS_NONE_EN.search(core) or _HAS_NONE_EN.search(whole):
+        return False  # "no pets here, never had one": what the user has not, not an order
     if _REQUEST_EN.match(core):
         return True
     # "Bullet points please, always", "Short answers only": a noun phrase asked for
