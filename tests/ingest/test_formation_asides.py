@@ -45,3 +45,27 @@ async def test_a_want_of_the_moment_is_no_taste(tenant: TenantCtx, said: str) ->
     await tenant.say("u", "s1", said, at=T1)
     assert await tenant.values("u", "preference.drink") == []
     assert await tenant.values("u", "preference.likes") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "drink"),
+    [
+        ("My go-to drink is a flat white", "flat white"),
+        ("my drink of choice is a negroni", "negroni"),
+        ("these days I'm more of a chai latte person", "chai latte"),
+    ],
+)
+async def test_a_drink_named_as_the_users_drink_is_the_drink(
+    tenant: TenantCtx, said: str, drink: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "preference.drink") == [drink]
+    assert await tenant.values("u", "preference.likes") == []
+
+
+async def test_a_new_drink_person_replaces_the_go_to_drink(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "My go-to drink is a flat white", at=T1)
+    await tenant.say(
+        "u", "s1", "these days I'm more of a chai latte person", at="2026-03-01T09:01:00+08:00"
+    )
+    assert await tenant.values("u", "preference.drink") == ["chai latte"]

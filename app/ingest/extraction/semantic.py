@@ -1686,8 +1686,8 @@ _CUES: dict[str, tuple[str, str]] = {
         r"不吃|不喝|不碰|戒了|忌口|不能吃|不能喝|戒",
     ),
     "drink": (
-        r"\bdrink(?:ing)?\b|\bhave\b|\busual is\b|go-to(?: drink)? is|\bis my (?:drink|thing)"
-        r"|switched to|\bon\b",
+        r"\bdrink of choice is|\bdrink(?:ing)?\b|\bhave\b|\busual is\b|go-to(?: drink)? is"
+        r"|\bis my (?:drink|thing)|switched to|\bon\b",
         r"喝|改喝|换成|只喝",
     ),
     "habit": (r"^(?:i|we)\s+(?:usually|always|often|normally)?\s*", r"^(?:我)?"),
@@ -2473,6 +2473,7 @@ _DRINK_EN = re.compile(
     r"\b(?:drink|drinking|drinks|have|having)\s+(?:(?:a|an|one|two|\d+)\s+(?:cups?|glass(?:es)?"
     r"|mugs?|bottles?|cans?|pots?)\s+of\s+|(?:a lot|lots|plenty|loads) of\s+|a\s+|an\s+"
     r"|some\s+|my\s+)?"
+    r"(?!(?:is|was|are|of choice)\b)"  # "my go-to drink is …": the noun, not the verb
     r"(?P<x>[a-z][a-z' -]{1,30}?)(?=\s+(?:every|each|most|daily|a day|per day|in the|at|with"
     r"|before|after|when|on|nowadays|these days|now|instead|mostly|usually)\b|\s*[,.;!]|\s*$)",
     re.I,
