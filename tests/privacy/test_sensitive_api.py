@@ -202,7 +202,8 @@ async def _passwords(tenant: TenantCtx, status: str) -> dict[str, str]:
          "Sunflower89"),
         ("My wifi password is tulip-4471", "Sorry, I meant tulip-4417", "tulip-4471",
          "tulip-4417"),
-        ("我的银行卡密码是 8841", "说错了，是 8814", "8841", "8814"),
+        # six digits, as bank PINs are here: a four-digit one met the job log's serial ids
+        ("我的银行卡密码是 884127", "说错了，是 881427", "884127", "881427"),
     ],
 )  # fmt: skip
 async def test_a_password_said_again_after_a_slip_replaces_it_sealed_everywhere(
