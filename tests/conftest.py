@@ -108,6 +108,13 @@ class TenantCtx:
         found = [m["value"] for m in await self.memories(user_id, key=key, status=status)]
         return sorted(v.lower() if lower else v for v in found if v is not None)
 
+    async def facts(self, user_id: str) -> list[tuple[str | None, str | None]]:
+        """``(key, value)`` of every active memory of the user (episodes left out), sorted."""
+        return sorted(
+            ((m["key"], m["value"]) for m in await self.memories(user_id, status="active")),
+            key=repr,
+        )
+
     async def finished_job(self, job_id: str) -> dict:
         """``GET /v1/jobs/{job_id}`` once the job is done or failed (polled for up to 10 s)."""
         for _ in range(200):

@@ -12,13 +12,6 @@ from tests.conftest import TenantCtx
 T1 = "2026-03-02T09:00:00+08:00"
 
 
-async def _facts(tenant: TenantCtx, user: str) -> list[tuple[str | None, str | None]]:
-    return sorted(
-        ((m["key"], m["value"]) for m in await tenant.memories(user, status="active")),
-        key=repr,
-    )
-
-
 @pytest.mark.parametrize(
     "text",
     [
@@ -49,7 +42,7 @@ async def test_what_is_not_a_fact_about_the_user_forms_nothing(
     tenant: TenantCtx, text: str
 ) -> None:
     await tenant.say("u", "s1", text, at=T1)
-    assert await _facts(tenant, "u") == []
+    assert await tenant.facts("u") == []
 
 
 @pytest.mark.parametrize(
@@ -68,13 +61,13 @@ async def test_the_users_own_fact_beside_it_is_still_formed(
 ) -> None:
     await tenant.say("u", "s1", text, at=T1)
     assert value in await tenant.values("u", key, "active", lower=True)
-    others = [k for k, _ in await _facts(tenant, "u") if k in ("health.condition", "event")]
+    others = [k for k, _ in await tenant.facts("u") if k in ("health.condition", "event")]
     assert others == []
 
 
 async def test_a_detail_of_a_trip_is_no_second_event(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "我下周要去西安出差，住三天", at=T1)
-    events = [v for k, v in await _facts(tenant, "u") if k == "event"]
+    events = [v for k, v in await tenant.facts("u") if k == "event"]
     assert len(events) == 1 and events[0] is not None and "西安" in events[0]
 
 
@@ -86,7 +79,7 @@ async def test_a_liking_of_anything_at_all_names_nothing(tenant: TenantCtx) -> N
 
 async def test_a_relatives_view_is_no_fact_about_them(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "我妈觉得外卖都不干净，你怎么看？", at=T1)
-    facts = await _facts(tenant, "u")
+    facts = await tenant.facts("u")
     assert [k for k, _ in facts] == ["family.member"]
 
 

@@ -26,6 +26,24 @@ T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-01T09:01:00+08:00"
         # a pet said to be another's, by its kind or by a name in lower case
         ("I have a cat.", "Oh wait, no, that was my sister's cat", "pets.kind", "cat"),
         ("my dog Max loves the park", "max isnt my dog, he's my neighbors", "pets.name", "max"),
+        # named in other words than the first turn: by nothing, a pronoun, its verb alone,
+        # the thing given away, or "that's no longer true"
+        # named by nothing, or by a pronoun: what the user just spoke of
+        ("I use Emacs", "I don't use it anymore", "tech.preferred", "emacs"),
+        ("I run every morning", "I don't really do that anymore", "schedule.habit",
+         "run every morning"),
+        ("我每天早上跑步", "最近膝盖疼，不跑了", "schedule.habit", "每天早上跑步"),
+        # named by its verb alone
+        ("I play tennis on weekends", "I no longer play", "schedule.habit",
+         "play tennis on weekends"),
+        # given away, or gone, said by its kind or its name
+        ("我养了一只猫", "猫送人了", "pets.kind", "猫"),
+        ("我养了一只狗叫旺财", "最近搬家挺累的，旺财送给我爸妈养了", "pets.name", "旺财"),
+        ("I have a hamster", "the hamster died last week", "pets.kind", "hamster"),
+        # not at a place any more, its name in Latin letters
+        ("我在 Google 工作", "我已经不在 Google 了", "work.employer", "google"),
+        # what held and holds no more
+        ("I'm a nurse", "that's no longer true, I quit", "work.role", "nurse"),
     ],
 )  # fmt: skip
 async def test_a_withdrawal_freezes_what_it_names(

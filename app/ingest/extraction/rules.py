@@ -135,7 +135,10 @@ _LANGS_EN = (
     r"|portuguese|italian|arabic|hindi|dutch|vietnamese|thai"
 )
 _DRINKS = re.compile(
-    r"^(?:[\w-]+\s+){0,3}(?:coffee|tea|latte|lattes"  # "chai latte", "iced oat milk latte"
+    # the drink's own words before its head noun ("chai latte", "iced oat milk latte"), not an
+    # amount ("a lot of coke")
+    r"^(?:(?!(?:of|a|an|the|lot|lots|some|my|cups?|glass(?:es)?|bottles?)\b)[\w-]+\s+){0,3}"
+    r"(?:coffee|tea|latte|lattes"
     r"|americano|americanos|espresso|cappuccino|mocha|flat white|juice|milk|water|beer|wine"
     r"|soda|cola|coke|matcha|kombucha|smoothie|chai)s?$|咖啡|美式|拿铁|茶|奶茶|果汁|牛奶|豆浆|"
     r"可乐|啤酒|红酒|白酒|酒|摩卡|卡布奇诺|抹茶|气泡水|燕麦奶|澳白|苏打水|酸奶",

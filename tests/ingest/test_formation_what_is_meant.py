@@ -13,13 +13,6 @@ from tests.conftest import TenantCtx
 T1 = "2026-03-02T09:00:00+08:00"
 
 
-async def _facts(tenant: TenantCtx, user: str) -> list[tuple[str | None, str | None]]:
-    return sorted(
-        ((m["key"], m["value"]) for m in await tenant.memories(user, status="active")),
-        key=repr,
-    )
-
-
 @pytest.mark.parametrize(
     "text",
     [
@@ -46,7 +39,7 @@ async def test_what_the_user_does_not_state_of_themselves_forms_nothing(
     tenant: TenantCtx, text: str
 ) -> None:
     await tenant.say("u", "s1", text, at=T1)
-    assert await _facts(tenant, "u") == []
+    assert await tenant.facts("u") == []
 
 
 @pytest.mark.parametrize(
@@ -72,13 +65,13 @@ async def test_a_long_message_forms_only_the_fact_it_states(
     tenant: TenantCtx, text: str, expected: list[tuple[str, str]]
 ) -> None:
     await tenant.say("u", "s1", text, at=T1)
-    got = [(k, (v or "").lower()) for k, v in await _facts(tenant, "u")]
+    got = [(k, (v or "").lower()) for k, v in await tenant.facts("u")]
     assert sorted(got) == sorted(expected)
 
 
 async def test_a_relatives_visit_is_no_fact_about_them(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "my mom came over and we baked cookies", at=T1)
-    assert [k for k, _ in await _facts(tenant, "u")] == ["family.member"]
+    assert [k for k, _ in await tenant.facts("u")] == ["family.member"]
 
 
 async def _secrets(tenant: TenantCtx) -> list[tuple[str, str]]:

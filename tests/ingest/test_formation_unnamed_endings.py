@@ -13,37 +13,6 @@ from tests.conftest import TenantCtx
 T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-01T09:01:00+08:00"
 
 
-@pytest.mark.parametrize(
-    ("first", "then", "key", "old"),
-    [
-        # named by nothing, or by a pronoun: what the user just spoke of
-        ("I use Emacs", "I don't use it anymore", "tech.preferred", "emacs"),
-        ("I run every morning", "I don't really do that anymore", "schedule.habit",
-         "run every morning"),
-        ("我每天早上跑步", "最近膝盖疼，不跑了", "schedule.habit", "每天早上跑步"),
-        # named by its verb alone
-        ("I play tennis on weekends", "I no longer play", "schedule.habit",
-         "play tennis on weekends"),
-        # given away, or gone, said by its kind or its name
-        ("我养了一只猫", "猫送人了", "pets.kind", "猫"),
-        ("我养了一只狗叫旺财", "最近搬家挺累的，旺财送给我爸妈养了", "pets.name", "旺财"),
-        ("I have a hamster", "the hamster died last week", "pets.kind", "hamster"),
-        # not at a place any more, its name in Latin letters
-        ("我在 Google 工作", "我已经不在 Google 了", "work.employer", "google"),
-        # what held and holds no more
-        ("I'm a nurse", "that's no longer true, I quit", "work.role", "nurse"),
-    ],
-)  # fmt: skip
-async def test_a_withdrawal_in_other_words_freezes_what_it_names(
-    tenant: TenantCtx, first: str, then: str, key: str, old: str
-) -> None:
-    await tenant.say("u", "s1", first, at=T1)
-    assert await tenant.values("u", key, "active", lower=True) == [old]
-    await tenant.say("u", "s1", then, at=T2)
-    assert await tenant.values("u", key, "active", lower=True) == []
-    assert await tenant.values("u", key, "frozen", lower=True) == [old]
-
-
 async def test_an_ending_by_its_verb_leaves_what_it_does_not_name(tenant: TenantCtx) -> None:
     # "不跑了" ends the running, not the city said in the same turn
     await tenant.say("u", "s1", "我住在成都，每天早上跑步", at=T1)
