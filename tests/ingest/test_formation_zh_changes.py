@@ -4,6 +4,8 @@ else leaving or the power going out ends nothing of the user's."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import TenantCtx
 
 T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-01T09:01:00+08:00"
@@ -78,3 +80,15 @@ async def test_a_pet_the_user_used_to_have_is_not_kept_as_theirs(tenant: TenantC
     await tenant.say("u", "s1", "I used to have a dog called Bruno", at=T1)
     assert await tenant.values("u", "pets.name") == []
     assert await tenant.values("u", "pets.kind") == []
+
+
+@pytest.mark.parametrize("employer", ["京东", "大疆", "中兴"])
+async def test_an_employer_the_dictionary_takes_for_a_place_is_the_employer(
+    tenant: TenantCtx, employer: str
+) -> None:
+    await tenant.say("u", "s1", f"我在{employer}做仓储管理", at=T1)
+    assert await tenant.values("u", "work.employer") == [employer]
+    assert await tenant.values("u", "work.location") == []
+    await tenant.say("u", "s1", f"离开{employer}了，现在在顺丰", at=T2)
+    assert await tenant.values("u", "work.employer") == ["顺丰"]
+    assert await tenant.values("u", "work.employer", "frozen") == [employer]

@@ -26,6 +26,9 @@ _PLACE_SUFFIXES = ("省", "市", "县", "区", "镇", "村", "州")
 # nouns jieba's dictionary tags as something else (拿铁 as a verb: 拿 "take"), so a value
 # isolated by part of speech does not stop inside them
 _NOUNS = ("拿铁", "燕麦拿铁", "冷萃", "澳白", "美式", "气泡水")
+# employers jieba's dictionary tags as places (京东 is also "east of the capital"), so "我在京东做…"
+# names an employer, not a work location
+_ORGANISATIONS = ("京东", "中兴", "大疆")
 
 
 def _tagger() -> Any:
@@ -39,6 +42,8 @@ def _tagger() -> Any:
                 jieba.setLogLevel(logging.WARNING)
                 for word in _NOUNS:
                     jieba.add_word(word, tag="n")
+                for word in _ORGANISATIONS:
+                    jieba.add_word(word, tag="nt")
                 _posseg = jieba.posseg
     return _posseg
 
