@@ -2818,16 +2818,7 @@ def _ability_denied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFac
         "takes_back": True,
         "takes_back_topic": semantic.ABILITY_TOPIC,
     }
-    content = _turn_content(turn.content.strip())
-    return [
-        ExtractedFact(
-            type="fact",
-            content=content,
-            is_correction=True,
-            message_ids=[turn.message_id],
-            metadata=meta,
-        )
-    ]
+    return [_withdrawal_record(turn, meta)]
 
 
 # keys a passing state ("so exhausted today") is not a value of
@@ -2983,15 +2974,7 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         "denied": denials,
         "named": list(dict.fromkeys(named)),
     }
-    return [
-        ExtractedFact(
-            type="fact",
-            content=_turn_content(turn.content.strip()),
-            is_correction=True,
-            message_ids=[turn.message_id],
-            metadata=meta,
-        )
-    ]
+    return [_withdrawal_record(turn, meta)]
 
 
 # in lower case: "IT" is a field of work, "it" a pronoun
@@ -3212,17 +3195,7 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         meta = {"takes_back": True, "in_place": True}
         if instead := [*semantic.contrast_objects(text), *withdrawn]:
             meta["instead_of"] = list(dict.fromkeys(instead))
-    return [
-        *facts,
-        ExtractedFact(
-            type="fact",
-            content=_turn_content(text),
-            value=value,
-            is_correction=True,
-            message_ids=[turn.message_id],
-            metadata=meta,
-        ),
-    ]
+    return [*facts, _withdrawal_record(turn, meta, value)]
 
 
 # "I don't speak French, only English": the clause after a denied verb holds what the verb does
@@ -3271,16 +3244,21 @@ def _unnamed_ending(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFac
     if record is not None:
         record.metadata.update(meta)
         return facts
-    return [
-        *facts,
-        ExtractedFact(
-            type="fact",
-            content=_turn_content(turn.content.strip()),
-            is_correction=True,
-            message_ids=[turn.message_id],
-            metadata=meta,
-        ),
-    ]
+    return [*facts, _withdrawal_record(turn, meta)]
+
+
+def _withdrawal_record(turn: Turn, meta: dict[str, Any], value: str | None = None) -> ExtractedFact:
+    """The one keyless record of a turn that takes something back: the turn's words as its
+    content, a correction, ``metadata`` saying what it withdraws (and ``value`` when a value is
+    said in place of the withdrawn one)."""
+    return ExtractedFact(
+        type="fact",
+        content=_turn_content(turn.content.strip()),
+        value=value,
+        is_correction=True,
+        message_ids=[turn.message_id],
+        metadata=meta,
+    )
 
 
 def _forget(facts: list[ExtractedFact]) -> None:
