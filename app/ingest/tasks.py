@@ -39,6 +39,7 @@ from app.ingest.repository import ConversationRepository, to_turn
 from app.ingest.service import archive_session_scope
 from app.ingest.session_scope import Formation, formation, shape
 from app.ingest.tools import TOOL_UNSTATABLE_KEYS, about_user, as_observed, observation_fact
+from app.ingest.window import folding_due
 from app.jobs import kinds
 from app.jobs.intake import JobIntake
 from app.jobs.worker import JobContext, handler
@@ -292,7 +293,8 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
             [(f.key, f.value) for f in facts],
         )
     # The window moved: fold what fell out of it into the summary, on the queue.
-    await queue_compression(session, job, session_id)
+    if await folding_due(rt, conv, session_id):
+        await queue_compression(session, job, session_id)
     return result
 
 

@@ -1,9 +1,9 @@
 """The rolling session window: the last turns verbatim, older turns folded into a summary.
 
-Compression runs on the queue (job ``session.compress``, enqueued with every batch of turns),
-never on the request path. The summary never drops a constraint or a correction: such lines are
-tagged ``[constraint]`` / ``[correction]`` and only untagged lines are dropped to keep the
-summary under ``settings.summary_max_tokens``.
+Compression runs on the queue (job ``session.compress``, enqueued by the batch of turns that
+pushed a turn out of the window), never on the request path. The summary never drops a
+constraint or a correction: such lines are tagged ``[constraint]`` / ``[correction]`` and only
+untagged lines are dropped to keep the summary under ``settings.summary_max_tokens``.
 """
 
 from __future__ import annotations
@@ -138,6 +138,18 @@ def window_start(messages: Sequence[Message], max_turns: int, max_tokens: int, c
             break
         used, start = used + cost, i
     return start
+
+
+async def folding_due(rt: Runtime, conv: ConversationRepository, session_id: str) -> bool:
+    """Whether a turn of the session has left the window and waits to be folded into the
+    summary (``compress_session`` would fold something)."""
+    s = rt.settings
+    chat_session = await conv.get_session(session_id)
+    if chat_session is None:
+        return False
+    messages = await conv.messages_after(session_id, chat_session.summarized_through_seq)
+    count = token_counter(s.context_tokenizer)
+    return window_start(messages, s.session_window_turns, s.session_window_tokens, count) > 0
 
 
 @handler(KIND)

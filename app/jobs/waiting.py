@@ -1,6 +1,8 @@
-"""Waiting for a job (``?wait=true``): pgqueuer's ``CompletionWatcher`` wakes the waiter when
-the job's queue entry ends (LISTEN/NOTIFY, one connection per process), and the job row says
-how it ended. The row is also read every ``RECHECK_S``, so a queue entry removed without an end
+"""Waiting for a job (``?wait=true``): a job run by this process's worker wakes its waiters as
+soon as its unit of work commits (``JobWaiter.ended``); one run by another process is seen when
+pgqueuer's ``CompletionWatcher`` reports its queue entry ended (LISTEN/NOTIFY, one connection
+per process; pgqueuer writes that end in batches, up to 0.1 s later). The job row says how it
+ended. The row is also read every ``RECHECK_S``, so a queue entry removed without an end
 (its user erased) or a lost connection never leaves a waiter hanging; without a watcher the
 row is read every ``POLL_S``. Each read is its own short transaction."""
 
@@ -10,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import asyncpg
 from pgqueuer.core.completion import CompletionWatcher
@@ -42,6 +44,28 @@ class JobWaiter:
         self._conn: asyncpg.Connection | None = None
         self._watcher: CompletionWatcher | None = None
         self._lock = asyncio.Lock()
+        # waiters of jobs this process's worker may run: job id -> futures to resolve
+        self._local: dict[uuid.UUID, list[asyncio.Future[None]]] = {}
+
+    def expect(self, job_id: uuid.UUID) -> asyncio.Future[None]:
+        """A future resolved when this process's worker ends ``job_id`` (``ended``); the
+        caller drops it with ``forget`` when done waiting."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._local.setdefault(job_id, []).append(fut)
+        return fut
+
+    def forget(self, job_id: uuid.UUID, fut: asyncio.Future[None]) -> None:
+        pending = self._local.get(job_id, [])
+        with contextlib.suppress(ValueError):
+            pending.remove(fut)
+        if not pending:
+            self._local.pop(job_id, None)
+
+    def ended(self, job_id: uuid.UUID) -> None:
+        """Wake the waiters of ``job_id``: its end (done, or failed for good) has committed."""
+        for fut in self._local.pop(job_id, []):
+            if not fut.done():
+                fut.get_loop().call_soon_threadsafe(_resolve, fut)
 
     async def watcher(self) -> CompletionWatcher | None:
         async with self._lock:
@@ -75,6 +99,11 @@ class JobWaiter:
             await self._drop()
 
 
+def _resolve(fut: asyncio.Future[None]) -> None:
+    if not fut.done():
+        fut.set_result(None)
+
+
 async def _read(rt: Runtime, tenant_id: uuid.UUID, user_id: str, job_id: uuid.UUID) -> Job:
     async with rt.scoped(tenant_id, user_id) as session:
         job = await JobRepository(session, tenant_id).get(job_id)
@@ -97,28 +126,41 @@ async def wait_for_job(
     (no such job, or its user was erased meanwhile)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout_s
-    job = await _read(rt, tenant_id, user_id, job_id)
-    if job.status in TERMINAL:
-        return job
     waiter: JobWaiter | None = rt.extras.get(WAITER_KEY)
-    watcher = await waiter.watcher() if waiter is not None else None
-    queue_id = await _queue_id(rt, tenant_id, user_id, job_id) if watcher is not None else None
-    done = (
-        watcher.wait_for(JobId(queue_id)) if watcher is not None and queue_id is not None else None
-    )
+    # expected before the first read, so an end that commits after it is never missed
+    local = waiter.expect(job_id) if waiter is not None else None
+    done: asyncio.Future[Any] | None = None
+    watcher: CompletionWatcher | None = None
+    queue_id: int | None = None
     try:
+        job = await _read(rt, tenant_id, user_id, job_id)
+        if job.status in TERMINAL:
+            return job
+        watcher = await waiter.watcher() if waiter is not None else None
+        queue_id = await _queue_id(rt, tenant_id, user_id, job_id) if watcher is not None else None
+        if watcher is not None and queue_id is not None:
+            done = watcher.wait_for(JobId(queue_id))
         while True:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 return job
-            if done is not None and not done.done():
-                await asyncio.wait({done}, timeout=min(RECHECK_S, remaining))
+            signals = {f for f in (done, local) if f is not None and not f.done()}
+            if signals:
+                await asyncio.wait(
+                    signals, timeout=min(RECHECK_S, remaining), return_when=asyncio.FIRST_COMPLETED
+                )
             else:
                 await asyncio.sleep(min(POLL_S if done is None else RECHECK_S, remaining))
+            if local is not None and local.done() and waiter is not None:
+                # an end reported and read: a later wake comes from the watcher or a recheck
+                waiter.forget(job_id, local)
+                local = None
             job = await _read(rt, tenant_id, user_id, job_id)
             if job.status in TERMINAL:
                 return job
     finally:
+        if local is not None and waiter is not None:
+            waiter.forget(job_id, local)
         if done is not None and not done.done() and watcher is not None and queue_id is not None:
             done.cancel()
             # Forget the abandoned waiter: an erased job's queue entry never ends.

@@ -34,6 +34,7 @@ from app.db.models import Job
 from app.db.repository import UserScopedRepository
 from app.jobs.repository import ENTRYPOINT, JobRepository
 from app.jobs.sweep import SWEEP_CRON, SWEEP_SCHEDULE, requeue_orphans
+from app.jobs.waiting import WAITER_KEY
 from app.kit.metrics import JOB_FAILURES, JOB_LATENCY
 from app.kit.time import utcnow
 from app.runtime import Runtime
@@ -157,6 +158,7 @@ async def run_job(rt: Runtime, ref: dict[str, str]) -> None:
         await _unit(rt, job)
     except JobGone:
         log.info("job dropped: its user was erased", extra={"job_id": str(job_id)})
+        _ended(rt, job_id)
         return
     except Exception as exc:
         failed = attempts >= rt.settings.job_max_attempts
@@ -182,9 +184,18 @@ async def run_job(rt: Runtime, ref: dict[str, str]) -> None:
                     row.finished_at = utcnow()
                 await session.commit()
         if failed:
+            _ended(rt, job_id)
             return
         raise
+    _ended(rt, job_id)
     JOB_LATENCY.labels(job.kind, "done").observe(time.perf_counter() - started)
+
+
+def _ended(rt: Runtime, job_id: uuid.UUID) -> None:
+    """Wake this process's waiters of ``job_id`` (``?wait=true``): its end has committed."""
+    waiter = rt.extras.get(WAITER_KEY)
+    if waiter is not None:
+        waiter.ended(job_id)
 
 
 def retry_executor(settings: Settings) -> Callable[[EntrypointExecutorParameters], Any]:
