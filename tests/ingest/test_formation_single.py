@@ -21,6 +21,7 @@ RELATIVES = [
     ("My grandparents were from Sicily", "grandparents"),
     ("my GF is from Brazil", "gf"),
     ("I'm a dad of two", None),
+    ("我儿子叫我老爸", "儿子"),
 ]
 
 
@@ -45,9 +46,12 @@ async def test_a_line_of_work_or_a_chinese_employer_after_im_in_or_at(tenant: Te
     ):
         await tenant.say(f"u{n}", "s1", said, at=T1)
         assert await tenant.facts(f"u{n}") == [(key, value)], said
-    for n, said in enumerate(["I'm in a meeting, brb", "我在星巴克等人"]):
+    for n, said in enumerate(["I'm in a meeting, brb", "我在星巴克等人", "我在家办公"]):
         await tenant.say(f"v{n}", "s1", said, at=T1)
         assert await tenant.facts(f"v{n}") == [], said
+    # a clause that only names a relative ("My wife | and I both work…") says nothing of them
+    await tenant.say("w", "s1", "My wife and I both work at Microsoft", at=T1)
+    assert await tenant.facts("w") == [("family.member", "wife"), ("work.employer", "Microsoft")]
 
 
 async def test_an_end_asked_of_an_answer_habit_is_a_rule(tenant: TenantCtx) -> None:
@@ -70,7 +74,14 @@ async def test_an_end_asked_of_an_answer_habit_is_a_rule(tenant: TenantCtx) -> N
 
 async def test_a_reshape_of_the_answer_at_hand_and_filler_form_nothing(tenant: TenantCtx) -> None:
     for n, said in enumerate(
-        ["换成列表形式", "改成markdown格式", "写成一段话", "I'm all ears", "I'm thinking about it"]
+        [
+            "换成列表形式",
+            "改成markdown格式",
+            "写成一段话",
+            "I'm all ears",
+            "I'm thinking about it",
+            "Call me whatever",
+        ]
     ):
         await tenant.say(f"u{n}", "s1", said, at=T1)
         assert await tenant.facts(f"u{n}") == [], said

@@ -109,7 +109,8 @@ _FIELDS_EN = (
     r"|consulting|retail|healthcare|health care|insurance|real estate|logistics|operations|ops"
     r"|product|research|publishing|hospitality|banking|law|media|advertising|recruiting"
     r"|recruitment|construction|manufacturing|pharma|nursing|customer (?:service|support|success)"
-    r"|support|government|academia|procurement|compliance|security|data|analytics|software"
+    r"|support|government|academia|procurement|compliance|security|data(?: science)?|analytics"
+    r"|software"
     r"|biotech|fintech|journalism|tourism|energy|telecoms?|nonprofits?|non-profits?|policy"
     r"|communications|comms|investment banking|private equity|venture capital|audit|tax|payroll"
     r"|supply chain|business development|growth|partnerships|fashion|film|gaming|architecture"
@@ -1465,7 +1466,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
             check=lambda v: (
                 not re.fullmatch(
                     r"when|if|back|later|tomorrow|today|tonight|now|asap|at|on|anytime|sometime|after"
-                    r"|before|whenever|once|maybe|again|up|in|sometimes|please",
+                    r"|before|whenever|once|maybe|again|up|in|sometimes|please"
+                    # "call me whatever", "call me crazy": no name
+                    r"|whatever|anything|something|that|this|it|crazy|old-fashioned",
                     v,
                     re.I,
                 )
@@ -1896,7 +1899,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "family",
         "zh",
-        rf"^(?:我的?)?(?P<rel>{_FAMILY_ZH})(?:的名字)?(?:叫做?|名叫|名字是|名字叫)\s*(?P<name>[^\s，,]{{1,6}})\s*$",
+        rf"^(?:我的?)?(?P<rel>{_FAMILY_ZH})(?:的名字)?(?:叫做?|名叫|名字是|名字叫)(?![我你他她])\s*(?P<name>[^\s，,]{{1,6}})\s*$",
         family,
     ),
     ("family", "zh", rf"^我?(?:有|生了)(?:一个|两个|三个|个|\d+个)?(?P<rel>{_FAMILY_ZH})$", family),
@@ -3718,8 +3721,11 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
         second = pair.group(1)
         content = _member_content(relative, second, clause.lang)
         out.append(_fact(state, clause, "family.member", second, content))
+    # "My wife | and I both work at Microsoft": a clause that only names them says nothing of them
+    said = re.sub(rf"(?i)\b(?:my|our)\b|{re.escape(relative)}s?|^我的?", "", clause.text)
     if (
         not naming
+        and said.strip(" ,.!，。！")
         and not semantic.is_view(clause.raw)
         and _standing_about_them(clause)
         and not _ELLIPTIC.search(clause.raw)

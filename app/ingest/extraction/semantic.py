@@ -560,7 +560,7 @@ def relative_name(text: str, relative: str) -> str | None:
     m = re.search(
         rf"{re.escape(relative)}s?,?\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"
         r"|(?:called|named|name is|name's)\s+([A-Z]?[\w'-]+)"
-        r"|叫\s*([\u4e00-\u9fff]{1,3}|[A-Za-z][\w'-]*)",
+        r"|叫(?![我你他她])\s*([\u4e00-\u9fff]{1,3}|[A-Za-z][\w'-]*)",  # "儿子叫我老爸": the user's
         text,
         re.I if _is_zh(relative) else 0,  # a name is capitalised after "fiancé" too
     )
@@ -2668,10 +2668,15 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
             words = segment.tag(m.group(1).strip())
             first = words[:1]
             # a bare slot holding a doing at a place ("我在星巴克等人"): where the user is
-            doing = m is bare and (
-                len(words) >= 3
-                or any(
-                    f.startswith("u") or (f.startswith("v") and len(w) >= 2) for w, f in words[1:]
+            doing = (
+                m is bare
+                and (
+                    len(words) >= 3
+                    or words[0][0] in ("家", *_GENERIC_PLACE_ZH)  # "我在家办公": at home
+                    or any(
+                        f.startswith("u") or (f.startswith("v") and len(w) >= 2)
+                        for w, f in words[1:]
+                    )
                 )
             )
             # the slot after a verb of joining is the workplace ("跳槽去拼多多了": 拼 is no verb)
