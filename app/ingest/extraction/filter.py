@@ -42,7 +42,13 @@ _ACK = re.compile(
 _CHATTER = re.compile(
     r"^message\s*\d+\s*:|\blet'?s (?:keep|just|continue|go on)?\s*(?:chat|talk)|"
     r"\b(?:just|keep) (?:chatting|talking)\b|\bnever ?mind\b|\bno worries\b|\bdon'?t worry\b|"
-    r"随便聊聊|聊聊天|闲聊|继续聊|接着聊|没事了?$|算了$|帮我记(?:一下|住)|记一下|记住(?:啊|哦)?$",
+    r"随便聊聊|聊聊天|闲聊|继续聊|接着聊|没事了?$|算了$|帮我记(?:一下|住)|记一下|记住(?:啊|哦)?$|"
+    # how the user takes the conversation in: "I'm all ears", "I'll think about it", "我再想想"
+    r"^(?:ok(?:ay)?,?\s+|well,?\s+)?(?:i'?m|i am|i'll|i will|let me) (?:all ears|listening"
+    r"|(?:just )?(?:kidding|joking)|(?:still |gonna |going to )?think(?:ing)?"
+    r" (?:about it|it over|on it))"
+    r"(?: (?:now|lol|haha|tho|though|for now))?[\s!.,~]*$|"
+    r"^我?(?:再)?(?:想想|考虑一下|琢磨一下|想一下)[吧啊哈]*$",
     re.I,
 )
 _WEATHER = re.compile(

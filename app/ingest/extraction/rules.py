@@ -55,11 +55,12 @@ _PETS_EN = (
 _PET_KIND_ZH = rf"{_PETS_ZH}|(?i:(?:[a-z]+ )?(?:{_PETS_EN}))"
 _FAMILY_ZH = (
     "女儿|儿子|孩子|老婆|老公|妻子|丈夫|太太|先生|爸爸|妈妈|父亲|母亲|哥哥|姐姐|弟弟|妹妹|"
-    "爷爷|奶奶|外公|外婆|姥姥|姥爷|男朋友|女朋友|对象|未婚妻|未婚夫|孙子|孙女"
+    "爷爷|奶奶|外公|外婆|姥姥|姥爷|男朋友|女朋友|对象|未婚妻|未婚夫|孙子|孙女|" + semantic.KIN_ZH
 )
 _FAMILY_EN = (
     r"daughter|son|kid|child|wife|husband|partner|mom|mother|dad|father|brother|sister"
     r"|grandma|grandmother|grandpa|grandfather|boyfriend|girlfriend|fiancee|fiance|baby"
+    r"|stepdad|stepmom|grandson|granddaughter|niece|nephew|cousin|aunt|uncle"
 )
 _JOB_ZH = (
     r"(?:工程师|程序员|开发|设计师|经理|总监|主管|医生|大夫|护士|老师|教师|教授|学生|研究生|博士生|律师|"
@@ -101,6 +102,20 @@ _STUDENT = re.compile(
     re.I,
 )
 _FIELD_ACRONYM = re.compile(r"IT|HR|PR|QA|UX|UI|AI|ML|BD|R&D")
+# lines of work and departments: what "I'm in …" / "I'm on the … team" names as a job, unlike
+# "I'm in a meeting", "I'm in trouble", "I'm in Tokyo"
+_FIELDS_EN = (
+    r"IT|HR|PR|QA|UX|R&D|BD|marketing|sales|finance|tech|legal|engineering|design|accounting"
+    r"|consulting|retail|healthcare|health care|insurance|real estate|logistics|operations|ops"
+    r"|product|research|publishing|hospitality|banking|law|media|advertising|recruiting"
+    r"|recruitment|construction|manufacturing|pharma|nursing|customer (?:service|support|success)"
+    r"|support|government|academia|procurement|compliance|security|data(?: science)?|analytics"
+    r"|software"
+    r"|biotech|fintech|journalism|tourism|energy|telecoms?|nonprofits?|non-profits?|policy"
+    r"|communications|comms|investment banking|private equity|venture capital|audit|tax|payroll"
+    r"|supply chain|business development|growth|partnerships|fashion|film|gaming|architecture"
+    r"|aerospace|automotive|agriculture|shipping|trading|wealth management|admin|education"
+)
 # what follows "I work in" and is no line of work
 _NOT_FIELD_EN = re.compile(
     r"(?:the|a|an|my|our|this|that|these|those|shifts?|teams?|pairs?|person|remote\w*|bursts"
@@ -629,6 +644,16 @@ def place(key: str, template: str, *, correction: bool = False, dated: bool = Fa
         return [_fact(state, clause, key, where, content, correction=correction, dated=dated)]
 
     return build
+
+
+def _org_zh(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """The employer in group ``org`` when it is a Chinese organisation's name: one word tagged
+    an organisation or a name of its kind, or a name with an organisation's suffix (银行…)."""
+    org = m.group("org")
+    words = segment.tag(org)
+    if not (len(words) == 1 and words[0][1] in ("nt", "nz")) and semantic.org_name_zh(org) != org:
+        return None
+    return [_fact(state, clause, "work.employer", org, f"works at {org}")]
 
 
 def work(*, correction: bool = False, field: bool = False) -> Builder:
@@ -1441,7 +1466,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
             check=lambda v: (
                 not re.fullmatch(
                     r"when|if|back|later|tomorrow|today|tonight|now|asap|at|on|anytime|sometime|after"
-                    r"|before|whenever|once|maybe|again|up|in|sometimes|please",
+                    r"|before|whenever|once|maybe|again|up|in|sometimes|please"
+                    # "call me whatever", "call me crazy": no name
+                    r"|whatever|anything|something|that|this|it|crazy|old-fashioned",
                     v,
                     re.I,
                 )
@@ -1676,6 +1703,16 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         work(field=True),
     ),
     (
+        # a line of work or a department: "I'm in marketing", "I'm in HR at a small startup",
+        # "I'm on the design team", "I'm in the legal department"
+        "job",
+        "en",
+        r"^I(?:'m| am) (?:(?:now|currently|still|actually|mostly|mainly) )*(?:in|on) (?:the )?"
+        rf"(?P<role>{_FIELDS_EN})(?: (?:department|dept|team|industry|field|sector|side"
+        r"|business|space))?(?: (?:at|for|with) (?P<org>.+?))?(?: now| these days)?$",
+        work(field=True),
+    ),
+    (
         "job",
         "en",
         r"^I(?:'ve| have)? (?:just |recently )?(?:joined|started at|started working at"
@@ -1702,6 +1739,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"|Therapeutics|Security|Financial|Realty|Engineering|Agency|Associates|Hospital|Clinic"
         r"|Bakery|Brewing|Press|Publishing))\.?(?: now| these days| for now)?$",
         work(),
+    ),
+    (
+        # "I'm at 腾讯 now": a Chinese name that is an organisation's (not "I'm at 上海")
+        "job",
+        "en",
+        r"^I(?:'m| am) (?:(?:now|currently|still|actually) )*(?:at|with)"
+        r" (?P<org>[\u4e00-\u9fff]{2,10})(?: now| these days| right now| for now)?$",
+        _org_zh,
     ),
     (
         # a title held now: "got promoted, I'm the head chef now", "I'm now the team lead"
@@ -1854,7 +1899,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "family",
         "zh",
-        rf"^(?:我的?)?(?P<rel>{_FAMILY_ZH})(?:的名字)?(?:叫做?|名叫|名字是|名字叫)\s*(?P<name>[^\s，,]{{1,6}})\s*$",
+        rf"^(?:我的?)?(?P<rel>{_FAMILY_ZH})(?:的名字)?(?:叫做?|名叫|名字是|名字叫)(?![我你他她])\s*(?P<name>[^\s，,]{{1,6}})\s*$",
         family,
     ),
     ("family", "zh", rf"^我?(?:有|生了)(?:一个|两个|三个|个|\d+个)?(?P<rel>{_FAMILY_ZH})$", family),
@@ -3676,8 +3721,11 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
         second = pair.group(1)
         content = _member_content(relative, second, clause.lang)
         out.append(_fact(state, clause, "family.member", second, content))
+    # "My wife | and I both work at Microsoft": a clause that only names them says nothing of them
+    said = re.sub(rf"(?i)\b(?:my|our)\b|{re.escape(relative)}s?|^我的?", "", clause.text)
     if (
         not naming
+        and said.strip(" ,.!，。！")
         and not semantic.is_view(clause.raw)
         and _standing_about_them(clause)
         and not _ELLIPTIC.search(clause.raw)

@@ -419,21 +419,34 @@ _OTHER_PERSON = re.compile(
     r"|^你(?:刚才|刚刚|之前|上面|前面|上次|昨天|一直)?(?:说|讲|写|提到|建议|推荐)(?!得对|的对|对了)",
     re.I,
 )
+# kin said in other words: a spouse, a partner, a relative further out ("我爱人是老师", "我男票是
+# 程序员", "我婆婆是四川人"): their facts are theirs, like a brother's
+KIN_ZH = (
+    r"闺女|爱人|老伴儿?|媳妇儿?|另一半|男友|女友|男票|女票|[表堂](?:哥|姐|弟|妹)|舅舅|舅妈|姑姑|姑妈"
+    r"|姑父|姨妈|小姨|大姨|姨夫|伯伯|伯父|伯母|叔叔|婶婶|公公|婆婆|岳父|岳母|丈母娘|老丈人|公婆|嫂子"
+    r"|姐夫|妹夫|弟媳|侄子|侄女|外甥女?|外孙女?|继父|继母|后妈"
+)
 _RELATIVE = re.compile(
     r"^(?:(?:and|but|so|oh|also)\s+)?(?:my|our)\s+(?:(?:little|big|older|younger|baby|twin"
-    r"|eldest|youngest)\s+)?(?P<en>daughter|son|kid|child|children|kids|wife|husband|partner"
-    r"|mom|mum|mother|dad|father|brother|sister|grandma|grandmother|grandpa|grandfather"
-    r"|boyfriend|girlfriend|fiancee|fiance|twins|parents|baby|aunt|uncle|cousin|niece|nephew)"
-    r"s?\b(?!\s+(?:and i|and me))|"
-    r"^(?:我)?(?:的)?(?P<zh>女儿|儿子|孩子|老婆|老公|妻子|丈夫|太太|爸爸|妈妈|父亲|母亲|哥哥|姐姐|弟弟"
-    r"|妹妹|爷爷|奶奶|外公|外婆|姥姥|姥爷|男朋友|女朋友|对象|未婚妻|未婚夫|孙子|孙女|爸妈|父母"
+    r"|eldest|youngest)\s+)?(?P<en>(?:step-?|great-?)?(?:grand(?:parents|parent|children|child"
+    r"|kids|kid|son|daughter|ma|mother|pa|father|dad|mom|mum)|daughter|son|kids|kid|children"
+    r"|child|wife|husband|partner|spouse|hubby|wifey|mom|mum|mother|dad|father|brother|sister"
+    r"|siblings|sibling|granny|boyfriend|girlfriend|gf|bf|fianc[eé]e?|twins|parents|parent|baby"
+    r"|aunt|uncle|cousin|niece|nephew|other half|better half|significant other)"
+    # "my brother-in-law", "my in-laws"
+    r"(?:s?-in-law)?|in-laws)s?\b(?!\s+(?:and i|and me))|"
+    # the relation as a name: "Mom lives in Denver now", "Dad's retiring"
+    r"^(?P<name>Mom|Mum|Dad|Mama|Papa|Grandma|Grandpa|Granny|Nana)(?='s\b|\s)"
+    r"(?!\s+(?:and i|and me))|"
+    rf"^(?:我)?(?:的)?(?P<zh>女儿|儿子|孩子|老婆|老公|妻子|丈夫|太太|爸爸|妈妈|父亲|母亲|哥哥|姐姐|弟弟"
+    rf"|妹妹|爷爷|奶奶|外公|外婆|姥姥|姥爷|男朋友|女朋友|对象|未婚妻|未婚夫|孙子|孙女|爸妈|父母|{KIN_ZH}"
     r"|我哥|我姐|我弟|我妹|我爸|我妈|哥|姐|弟|妹|爸|妈)(?!们)",
     re.I,
 )
 _OWN_SUBJECT = re.compile(
     r"^(?:(?:and|but|so|oh|also|because|cause|cuz|while|whereas|though|although)\s+)?"
     r"(?:\w+ly,?\s+)?(?:i|i'm|im|i've|i'd|i'll|me|my|we|we're|our)\b|^我(?!的?(?:女儿"
-    r"|儿子|孩子|老婆|老公|妻子|丈夫|爸|妈|哥|姐|弟|妹))|^(?:please|pls|don'?t|never|always)\b|请"
+    rf"|儿子|孩子|老婆|老公|妻子|丈夫|爸|妈|哥|姐|弟|妹|{KIN_ZH}))|^(?:please|pls|don'?t|never|always)\b|请"
     r"|(?<![特区分告性类个级差识辨派离送])别|不要",  # 别 of a request, not of 特别 or 性别
     re.I,
 )
@@ -505,7 +518,7 @@ def family_subject(text: str) -> str | None:
     m = _RELATIVE.search(text.strip())
     if m is None:
         return None
-    rel = (m.group("en") or m.group("zh") or "").lower()
+    rel = (m.group("en") or m.group("name") or m.group("zh") or "").lower()
     return rel.removeprefix("我") or None
 
 
@@ -547,9 +560,9 @@ def relative_name(text: str, relative: str) -> str | None:
     m = re.search(
         rf"{re.escape(relative)}s?,?\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"
         r"|(?:called|named|name is|name's)\s+([A-Z]?[\w'-]+)"
-        r"|叫\s*([\u4e00-\u9fff]{1,3}|[A-Za-z][\w'-]*)",
+        r"|叫(?![我你他她])\s*([\u4e00-\u9fff]{1,3}|[A-Za-z][\w'-]*)",  # "儿子叫我老爸": the user's
         text,
-        re.I if not relative.isascii() else 0,
+        re.I if _is_zh(relative) else 0,  # a name is capitalised after "fiancé" too
     )
     if m is None:
         return None
@@ -2640,19 +2653,34 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
             and (len(o) >= 2 if _is_zh(o) else o[:1].isupper())  # not "换"; "Stripe", not "data"
         ]
         joined = _JOINED_ZH.search(text)
-        m = (
-            joined
-            or re.search(
-                r"在(?!在)([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)(?:上班|工作|做|当|负责|干)", text
-            )
-            or re.search(
+        at_work = joined or re.search(
+            r"在(?!在)([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)(?:上班|工作|做|当|负责|干)", text
+        )
+        bare = (
+            None
+            if at_work
+            else re.search(
                 r"(?:^我?|现在|目前|如今)在([\u4e00-\u9fffA-Za-z0-9]{2,8})(?:了|$|[，,。])", text
             )
         )
+        m = at_work or bare
         if m and m.group(1).strip() not in _GENERIC_PLACE_ZH and (joined or not orgs):
-            first = segment.tag(m.group(1).strip())[:1]
+            words = segment.tag(m.group(1).strip())
+            first = words[:1]
+            # a bare slot holding a doing at a place ("我在星巴克等人"): where the user is
+            doing = (
+                m is bare
+                and (
+                    len(words) >= 3
+                    or words[0][0] in ("家", *_GENERIC_PLACE_ZH)  # "我在家办公": at home
+                    or any(
+                        f.startswith("u") or (f.startswith("v") and len(w) >= 2)
+                        for w, f in words[1:]
+                    )
+                )
+            )
             # the slot after a verb of joining is the workplace ("跳槽去拼多多了": 拼 is no verb)
-            if joined or not (first and first[0][1].startswith(("v", "d", "r", "p"))):
+            if joined or not (doing or (first and first[0][1].startswith(("v", "d", "r", "p")))):
                 orgs = [m.group(1).strip()]  # not "现在在做保险销售": a verb opens no name
         quit = set(quit_objects(text))
         orgs = [o for o in orgs if o not in quit] or ([] if quit & set(orgs) else orgs)
@@ -2955,7 +2983,7 @@ def is_kin_word(text: str) -> bool:
 
 _FAMILY_WORDS = re.compile(
     r"女儿|儿子|孩子|老婆|老公|妻子|丈夫|太太|爸爸|妈妈|父亲|母亲|哥哥|姐姐|弟弟|妹妹|"
-    r"爷爷|奶奶|外公|外婆|姥姥|姥爷|男朋友|女朋友|对象|未婚妻|未婚夫|孙子|孙女|我哥|我姐|我弟|我妹|"
+    rf"爷爷|奶奶|外公|外婆|姥姥|姥爷|男朋友|女朋友|对象|未婚妻|未婚夫|孙子|孙女|我哥|我姐|我弟|我妹|{KIN_ZH}|"
     r"\b(?:daughter|son|kid|child|wife|husband|partner|mom|mum|mother|dad|father|brother|sister"
     r"|grandma|grandmother|grandpa|grandfather|boyfriend|girlfriend|fiancee|fiance|twins|baby"
     r")s?\b",
@@ -2973,6 +3001,10 @@ def _family(text: str, zh: bool) -> list[tuple[str, str | None]]:
     if names:
         return [("family.member", n) for n in names[:3] if n]
     rel = _FAMILY_WORDS.search(text)
+    if rel and re.search(
+        rf"\bI(?:'m| am) (?:an? |the )?(?:\w+ )?{re.escape(rel.group(0))}\b", text, re.I
+    ):
+        return []  # "I'm a dad of two": what the user is, not a member
     return [("family.member", rel.group(0).lower())] if rel else []
 
 

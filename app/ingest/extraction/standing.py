@@ -55,6 +55,7 @@ _STYLE_EN = re.compile(
     r"|cups|feet|inches|currency|prices?|bring(?:ing)? up|acronyms?|abbreviations?|apologi[sz]\w*"
     r"|sources?|citations?|links?|references?|summar(?:y|ies)|recap|disclaimers?|caveats?|warnings?"
     r"|pleasantries|small talk|preamble|intro(?:duction)?s?|conclusions?|step[- ]by[- ]step"
+    r"|fluff|filler|padding|hedg(?:e|es|ing)|waffling"
     r"|answers?|repl(?:y|ies)|responses?|explanations?|explain|translations?"
     r"|(?:talk|speak|write|answer|reply|respond)(?: to me)? like|spelling|date format|dates in"
     r"|dd/mm|mm/dd|yyyy|24[- ]hour|12[- ]hour|am/pm)\b"
@@ -68,7 +69,7 @@ _STYLE_ZH = re.compile(
     r"白话|表情|emoji|中文|英文|英语|日语|韩语|法语|德语|繁体|简体|粤语|代码|示例|例子|举例|注释|"
     r"伪代码|单位|公制|英制|公里|英里|摄氏|华氏|公斤|厘米|价格|人均|价钱|预算|来源|出处|链接|引用|总结|结论|原因|步骤|"
     r"感叹号|标点|[12]?\d小时制|日期格式|拼写|"
-    r"回答|回复|答案|解释|翻译|重点|拼音|公式|开场白|寒暄|客套|"
+    r"回答|回复|答案|解释|翻译|重点|拼音|公式|开场白|寒暄|客套|道歉|抱歉|"
     r"标上?|注明|备注|写上|加上|附上|带上|列出|说明|标注|注上|"
     r"(?:别|不要|不许|别再|不要再)(?:叫|喊|称呼)我|(?:叫|喊|称呼)我的?时候?|称呼|用您|"
     r"(?:别|不要|不许|少|不用)(?:跟我|和我|对我|再|老)?(?:提|说起|聊起)",
@@ -81,7 +82,9 @@ _STANDING_EN = re.compile(
     r"|every time|each time|whenever|by default|at all times|in (?:all )?(?:your|the) "
     r"(?:answers?|repl(?:y|ies)|responses?|explanations?)|when(?:ever)? you (?:answer|reply"
     r"|respond|write|explain|recommend|suggest|give|show|talk|speak|send|list|summari[sz]e"
-    r"|translate|quote|mention)|with me|to me|anymore|any more|no more|stop)\b",
+    r"|translate|quote|mention)|with me|to me|anymore|any more|no more|stop"
+    # an end asked of a habit: "enough with the disclaimers", "knock it off with the emojis"
+    r"|(?:quit|enough|done) with|knock (?:it )?off|cut it out|lay off|ease up on)\b",
     re.I,
 )
 _STANDING_ZH = re.compile(
@@ -97,6 +100,7 @@ _REQUEST_EN = re.compile(
     r"going forward|from here on(?: out)?|in (?:the )?future|always|never|for (?:every|each|all)"
     r" \w+)[,:]?\s+)*"
     r"(?:(?:don'?t|do not|never|always|no(?=\s+(?!longer\b)\w)|stop|avoid|quit|skip|drop|cut"
+    r"|enough with|knock (?:it )?off|lay off|ease up on"
     r"|keep|use|be"
     r"|write|answer|reply|respond|give|show|put|add|include|leave|stick|format|list|explain|talk|speak"
     r"|mention|cite|label|mark|convert|round|quote|sign|end|begin|start|tell|let|make|default"
@@ -174,7 +178,8 @@ _STANDING_LEAD_ZH = re.compile(
 _OWN_SUBJECT_ZH = re.compile(
     r"^(?:我(?!希望你|要你|需要你|想让你|想要你|请你|们)"
     r"|我们(?!(?:以后|今后|往后|接下来|从现在起|从现在开始)(?:都|就|还是)?用)|他|她|它|他们|她们|大家|别人|这[个些是]|那[个些是]|"
-    r"[\u4e00-\u9fff]{1,3}(?:觉得|认为|总是|老是|喜欢|讨厌))"
+    # a subject before its habit ("他老是…"), not a request of one ("别老是道歉")
+    r"(?!别|不要|请|千万)[\u4e00-\u9fff]{1,3}(?:觉得|认为|总是|老是|喜欢|讨厌))"
 )
 
 # a one-off task: a concrete object of its own, or a task verb
@@ -214,6 +219,12 @@ _REFINES_EN = re.compile(
 _REFINES_ZH = re.compile(
     r"这次|这回|这一次|这一回|重新|重来|(?:再|重)(?:说|讲|写|来|解释|翻译|发|给我?)(?:一|1)?[遍次下]"
     r"|(?:^|[，,])(?:那|那就|你)?再[^，,]{1,4}(?:一点|点儿?|些)[吧啊哈呀]*$"
+)
+# the text at hand reshaped, said alone ("换成列表形式", "改成markdown格式", "写成一段话"): into
+# what, with no answers named and nothing that says it stands — the answer just given
+_RESHAPES_ZH = re.compile(
+    r"^(?:那|那就|就|你|请|麻烦|直接|帮我|给我)*(?:换成|改成|转成|变成|弄成|整理成|做成|写成|翻成|译成|转换成)"
+    r"(?!.*(?:回答|回复|答案|跟我|和我|对我|说话|聊天))(?!.*了[吧啊呀哈]*$)"  # "换成拿铁了": done
 )
 _TASK_EN = re.compile(
     r"\b(?:translate|summari[sz]e|explain|describe|draft|compose|check|fix|debug|review|proofread|rewrite"
@@ -447,7 +458,8 @@ _STANDS_EN = re.compile(
     # a courtesy ("stop worrying")
     r"|(?:stop|quit) (?:saying|using|adding|calling|putting|writing|giving|asking|apologi[sz]ing"
     r"|mentioning|recommending|suggesting|telling|repeating|including|starting|ending|bringing"
-    r"|ending|opening|explaining|correcting|reminding))\b",
+    r"|ending|opening|explaining|correcting|reminding)"
+    r"|(?:stop|quit|enough|done) with|knock (?:it )?off|cut it out|lay off|ease up on)\b",
     re.I,
 )
 _STANDS_ZH = re.compile(
@@ -727,7 +739,7 @@ def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[R
     (``about_others``), a one-off task or a question that asks for nothing standing gives
     ``[]``.
     """
-    if about_others or not sentence:
+    if about_others or not sentence or _reshapes(sentence):
         return []
     whole = " ".join(sentence)
     said_to_stand = _standing(whole)
@@ -809,6 +821,13 @@ def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[R
     return out
 
 
+def _reshapes(sentence: list[str]) -> bool:
+    """The sentence says only how to reshape the text at hand (``_RESHAPES_ZH``); beside
+    another request ("不要表格了，换成列表") it says what replaces a rule instead."""
+    said = [c for c in (_core(r) for r in sentence) if c and not is_small_talk(c)]
+    return len(said) == 1 and bool(_RESHAPES_ZH.search(said[0])) and not _standing(said[0])
+
+
 def _refines(core: str) -> bool:
     """A request about the answer just given ("Try again, but in German", "再详细一点", "这次
     简短点回答就好"), not a statement that names an occasion ("这次年会的预算一共8万块")."""
@@ -834,6 +853,8 @@ def task_clauses(sentence: list[str]) -> set[int]:
     you check this code?"): a request or a task verb with "this" / "below" / "这段" / "下面"
     or the text after a colon, and no statement of the user's in it ("keep this in mind:
     I'm vegan" is not one). Nothing is formed from them."""
+    if _reshapes(sentence):
+        return set(range(len(sentence)))  # "换成列表形式": the answer just given, reshaped
     out: set[int] = set()
     composed = False  # the task asks for a text to be written
     for i, raw in enumerate(sentence):
