@@ -2275,9 +2275,16 @@ def _lang(text: str) -> Lang:
     return "zh" if _HAN.search(text) else "en"
 
 
+# the part of a change that names what it replaced ("switched to green tea instead of coffee",
+# "做的是产品而不是测试了"): no fact of now; `_contrasts` reads it from the turn
+_REPLACED_TAIL = re.compile(r"\s+(?:instead of|rather than)\s+\S.*$|\s*而不是\S.*$", re.I)
+
+
 def _make_clause(raw: str, now_turn: Turn) -> _Clause:
     lang = _lang(raw)
     text = _clean_zh(raw) if lang == "zh" else _clean_en(raw)
+    if semantic.has_change_cue(raw):
+        text = _REPLACED_TAIL.sub("", text) or text
     marker = bool((_MARKER_ZH if lang == "zh" else _MARKER_EN).search(raw))
     return _Clause(text, raw, lang, marker, find_date(text, now_turn.occurred_at))
 
@@ -3705,7 +3712,7 @@ def _semantic(
     # user as its subject, so the classifier reads where the user is, not a bare place
     guesses = semantic.classify(
         [
-            ("我" if c.borrowed and c.raw.lstrip().startswith("在") else "") + c.raw.strip()
+            ("我" if c.borrowed and c.raw.lstrip().startswith("在") else "") + _what_changed(c.raw)
             for _, c, _ in leftovers
         ]
     )
@@ -3725,7 +3732,13 @@ def _semantic(
         is_change = semantic.has_change_cue(clause.raw)
         quit_values = {q.lower() for q in semantic.quit_objects(clause.raw, tired=False)}
         tired = {q.lower() for q in semantic.quit_objects(clause.raw)} - quit_values
-        for key, value in semantic.isolate(family, clause.text):
+        if (
+            _EXCESS.search(clause.raw)
+            and not semantic.own_subject(clause.raw)
+            and semantic.has_change_cue(state.turn.content)
+        ):
+            continue  # "可乐喝太多了，现在改喝气泡水": why it changed, no fact of its own
+        for key, value in semantic.isolate(family, _what_changed(clause.text)):
             if not semantic.fits(key, value):
                 continue
             if value is not None and any(t in value.lower() for t in tired):
@@ -3786,6 +3799,25 @@ def _semantic(
         if new:
             out.append((index, pos, new))
     return out
+
+
+# why or what for a change was made ("moved to Denver for my wife's job", "relocated to
+# Manchester for uni", "we're in York now because of my partner's work"): not what changed
+_WHY_TAIL_EN = re.compile(
+    r"\s+(?:because|since|cause|cuz|so that|to be (?:closer|near)|for (?:uni|school|college"
+    r"|grad school|work|a job|the job|my job)\b|for (?:my|our|his|her|their) \w+'s)\b.*$",
+    re.I,
+)
+# "可乐喝太多了", "房价太高", "mornings are too cold": an excess complained of, the reason
+_EXCESS = re.compile(r"太(?:多|少|高|低|贵|远|累|苦|甜|冷|热|吵|忙|难|辣|咸|油|腻)|\btoo (?:much|many|\w+)$", re.I)
+
+
+def _what_changed(text: str) -> str:
+    """A clause that says something changed, without why or what for."""
+    text = text.strip()
+    if not semantic.has_change_cue(text):
+        return text
+    return _WHY_TAIL_EN.sub("", text) or text
 
 
 _HEALTH_KEYS = frozenset(("health.condition", "health.allergy"))
