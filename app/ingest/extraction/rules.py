@@ -369,7 +369,8 @@ _VALUE_TAIL_EN = re.compile(
 # my sister", "Boise in the spring")
 _PLACE_TAIL_EN = re.compile(
     r"\s+(?:with\s+(?:my|our|his|her|their|the)|for|to (?:be|join|work|study|live|take)|after"
-    r"|in the (?:spring|summer|fall|autumn|winter))\b.*$",
+    r"|in the (?:spring|summer|fall|autumn|winter)|(?:last|this|past) (?:week|month|year|weekend)"
+    r"|(?:a|an|one|two|three|few|\d+) (?:\w+ )?(?:days?|weeks?|months?|years?) ago|yesterday)\b.*$",
     re.I,
 )
 _FREE_TEXT_KEYS = frozenset(("schedule.habit", "assistant.constraint", "event", "plan"))
@@ -2243,7 +2244,7 @@ _ABBREV = "".join(
 _SENTENCE = re.compile(rf"(?<=[。！？!?；;\n])\s*|(?<=[.]){_ABBREV}\s+(?=\S)")
 _CLAUSE = re.compile(
     r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+(?=(?:\w+ly,?\s+)?(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|pls|plz|don't|no|can|could)\b)"
-    r"|\s+(?=but\s+(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't|not|a|an|in|at|from|for"
+    r"|\s+(?=but\s+(?:now\s+|these days\s+)?(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't|not|a|an|in|at|from|for"
     r"|with|on)\b)"
     r"|\s+(?=(?:but|because|cause|cuz|while|whereas|though|although)\s+(?:\w+ly,?\s+)?"
     r"(?:I|I'm|I've|I'll|I'd)\b))\s*",

@@ -29,7 +29,7 @@ from app.ingest.extraction import segment
 
 # misspellings and chat spellings, whole words, case kept from the first letter
 _TABLE = {
-    "wrk": "work", "wokr": "work", "workk": "work", "wrok": "work", "wrking": "working",
+    "lst": "last", "wrk": "work", "wokr": "work", "workk": "work", "wrok": "work", "wrking": "working",
     "wokring": "working", "nmae": "name", "naem": "name", "lve": "live", "lvie": "live",
     "luv": "love", "lvoe": "love", "liek": "like", "likee": "like", "ahve": "have",
     "hvae": "have", "dgo": "dog", "im": "I'm", "iam": "I am", "ive": "I've", "dont": "don't",
