@@ -3687,6 +3687,7 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
     if (
         not naming
         and not semantic.is_view(clause.raw)
+        and not _a_reason(clause.raw, state.turn.content)
         and _standing_about_them(clause)
         and not _ELLIPTIC.search(clause.raw)
     ):
@@ -3733,11 +3734,7 @@ def _semantic(
         is_change = semantic.has_change_cue(clause.raw)
         quit_values = {q.lower() for q in semantic.quit_objects(clause.raw, tired=False)}
         tired = {q.lower() for q in semantic.quit_objects(clause.raw)} - quit_values
-        if (
-            _EXCESS.search(clause.raw)
-            and not semantic.own_subject(clause.raw)
-            and semantic.has_change_cue(state.turn.content)
-        ):
+        if _a_reason(clause.raw, state.turn.content):
             continue  # "可乐喝太多了，现在改喝气泡水": why it changed, no fact of its own
         for key, value in semantic.isolate(family, _what_changed(clause.text)):
             if not semantic.fits(key, value):
@@ -3809,8 +3806,22 @@ _WHY_TAIL_EN = re.compile(
     r"|grad school|work|a job|the job|my job)\b|for (?:my|our|his|her|their) \w+'s)\b.*$",
     re.I,
 )
-# "可乐喝太多了", "房价太高", "mornings are too cold": an excess complained of, the reason
-_EXCESS = re.compile(r"太(?:多|少|高|低|贵|远|累|苦|甜|冷|热|吵|忙|难|辣|咸|油|腻)|\btoo (?:much|many|\w+)$", re.I)
+# "可乐喝太多了", "房价太高", "mornings are too cold": an excess complained of; "孩子上学方便",
+# "离公司近一点": an ease gained — why a change was made
+_REASON = re.compile(
+    r"太(?:多|少|高|低|贵|远|累|苦|甜|冷|热|吵|忙|难|辣|咸|油|腻)|\btoo (?:much|many|\w+)$"
+    r"|(?:方便|便宜|近|远|舒服|安静)(?:一点|一些|些|点|多了)?[了啊呀]?[。！!]?$",
+    re.I,
+)
+
+
+def _a_reason(raw: str, turn_text: str) -> bool:
+    """Whether a clause with no subject of the user's says why the turn's change was made."""
+    return bool(
+        _REASON.search(raw.strip())
+        and not semantic.own_subject(raw)
+        and semantic.has_change_cue(turn_text)
+    )
 
 
 def _what_changed(text: str) -> str:
