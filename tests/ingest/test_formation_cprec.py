@@ -19,7 +19,8 @@ async def test_what_a_change_ended_is_frozen_and_formed_nowhere(tenant: TenantCt
          "work.employer", "shopify", "stripe"),
         ("I use Vim for everything.", "I used to use Vim but now I'm on VS Code",
          "tech.preferred", "vim", "vs code"),
-        ("我写代码用 Python。", "以前用 Python，现在主要写 Go 了", "tech.preferred", "python", "go"),
+        ("我写代码用 Python。", "以前用 Python，现在主要写 Go 了",
+         "tech.preferred", "python", "go"),
     ]  # fmt: skip
     for n, (first, then, key, old, new) in enumerate(cases):
         user = f"u{n}"
@@ -28,9 +29,7 @@ async def test_what_a_change_ended_is_frozen_and_formed_nowhere(tenant: TenantCt
         assert await tenant.values(user, key, lower=True) == [new], then
         assert await tenant.values(user, key, "frozen", lower=True) == [old], then
         # the old value is formed again under no key: not avoided, not a second employer
-        assert not [
-            (k, v) for k, v in await tenant.facts(user) if v and v.lower() == old
-        ], then
+        assert not [(k, v) for k, v in await tenant.facts(user) if v and v.lower() == old], then
 
 
 async def test_the_reason_of_a_change_is_no_fact_of_its_own(tenant: TenantCtx) -> None:

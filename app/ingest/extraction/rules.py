@@ -2244,8 +2244,8 @@ _ABBREV = "".join(
 _SENTENCE = re.compile(rf"(?<=[。！？!?；;\n])\s*|(?<=[.]){_ABBREV}\s+(?=\S)")
 _CLAUSE = re.compile(
     r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+(?=(?:\w+ly,?\s+)?(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|pls|plz|don't|no|can|could)\b)"
-    r"|\s+(?=but\s+(?:now\s+|these days\s+)?(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't|not|a|an|in|at|from|for"
-    r"|with|on)\b)"
+    r"|\s+(?=but\s+(?:now\s+|these days\s+)?(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please"
+    r"|don't|not|a|an|in|at|from|for|with|on)\b)"
     r"|\s+(?=(?:but|because|cause|cuz|while|whereas|though|although)\s+(?:\w+ly,?\s+)?"
     r"(?:I|I'm|I've|I'll|I'd)\b))\s*",
     re.I,

@@ -638,7 +638,8 @@ _QUIT_ZH = re.compile(
 _USED_TO = re.compile(
     r"(?<!\bget )(?<!\bgot )(?<!\bbe )(?<!'m )(?<!\bam )(?<!\bwas )(?<!\bare )"
     r"\bused to\s+(?:be\s+(?:on|in|at|into)|[a-z]+)\s+"
-    r"(?:(?:the|my|a|an|with|in|at|for|on|to)\s+)*(?P<x>(?!(?:it|this|that|every|all|daily|a lot|so|too|much)\b)[\w'&.+# -]{2,40}?)"
+    r"(?:(?:the|my|a|an|with|in|at|for|on|to)\s+)*"
+    r"(?P<x>(?!(?:it|this|that|every|all|daily|a lot|so|too|much)\b)[\w'&.+# -]{2,40}?)"
     r"(?=\s*(?:$|[,;.!—–]|\s+(?:but|and|now|until|before|then|every|all the time|a lot|often"
     r"|daily|when|back)\b))"
     r"|以前(?:一直)?(?:用|喝|住在|在|写|抽|养|玩|喜欢)\s*(?P<y>[^，,。！!\s了的]{1,10}?)"
