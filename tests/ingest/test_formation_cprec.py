@@ -85,3 +85,11 @@ async def test_a_past_home_beside_the_present_one_freezes_only_itself(
     assert await tenant.values("u", "residence.city") == ["Boston"]
     await tenant.say("v", "s1", "I'm used to the cold now", at=T1)
     assert await tenant.facts("v") == []
+
+
+async def test_a_place_left_is_withdrawn_under_the_place(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "Based in Seattle.", at=T1)
+    await tenant.say("u", "s1", "Portland now. Left Seattle in June.", at=T2)
+    assert await tenant.values("u", "residence.city", "frozen") == ["Seattle"]
+    # the record of the withdrawal is filed under the city, not kept as an employer
+    assert await tenant.memories("u", key="work.employer") == []
