@@ -2838,7 +2838,9 @@ def reframed(family: str, text: str) -> str:
 
 # a home moved: "moved to", "relocated to", "搬到", "搬回"
 _HOME_MOVED = re.compile(
-    r"^(?:\w+\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+|out\s+)?to\b|搬(?:家|到|去|回)", re.I
+    r"^(?:\w+\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+|out\s+)?to\b"
+    r"|^(?:我们?家?|我家|全家)?(?:已经|上个?月|上周|去年|年初|今年|刚刚?|前阵子|最近|又)*搬(?:家|到|去|回)",
+    re.I,
 )
 
 
