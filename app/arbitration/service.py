@@ -55,6 +55,9 @@ SOURCE_RANK = {
     "model_inferred": 1,
 }
 CONFIRMATION_BOOST = 0.05
+# what "left"/"离开" may name: a workplace, a home or a school ("Left Seattle in June" said with
+# the verb of leaving a job withdraws the city it froze)
+_LEFT_KEYS = frozenset(("work.employer", "work.location", "residence.city", "education.school"))
 MAX_CONFIDENCE = 1.0
 PROMOTE_AFTER_SESSIONS = 2
 # A memory's metadata serialises to at most this many characters (JSON, ensure_ascii=False):
@@ -722,7 +725,11 @@ class ArbitrationService:
         if len({k.split(".")[0] for k in keys}) != 1 or new.key in keys:
             return
         key = next(m.key for m in withdrawn if m.key is not None)
-        if new.key is not None and key.split(".")[0] != new.key.split(".")[0]:
+        if (
+            new.key is not None
+            and key.split(".")[0] != new.key.split(".")[0]
+            and not {key, new.key} <= _LEFT_KEYS
+        ):
             return  # "don't use Jenkins" (tech) that froze a liking stays the tool's
         spec = key_spec(key)
         if spec is None:

@@ -384,7 +384,8 @@ _VALUE_TAIL_EN = re.compile(
 # my sister", "Boise in the spring")
 _PLACE_TAIL_EN = re.compile(
     r"\s+(?:with\s+(?:my|our|his|her|their|the)|for|to (?:be|join|work|study|live|take)|after"
-    r"|in the (?:spring|summer|fall|autumn|winter))\b.*$",
+    r"|in the (?:spring|summer|fall|autumn|winter)|(?:last|this|past) (?:week|month|year|weekend)"
+    r"|(?:a|an|one|two|three|few|\d+) (?:\w+ )?(?:days?|weeks?|months?|years?) ago|yesterday)\b.*$",
     re.I,
 )
 _FREE_TEXT_KEYS = frozenset(("schedule.habit", "assistant.constraint", "event", "plan"))
@@ -2288,8 +2289,8 @@ _ABBREV = "".join(
 _SENTENCE = re.compile(rf"(?<=[。！？!?；;\n])\s*|(?<=[.]){_ABBREV}\s+(?=\S)")
 _CLAUSE = re.compile(
     r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+(?=(?:\w+ly,?\s+)?(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|pls|plz|don't|no|can|could)\b)"
-    r"|\s+(?=but\s+(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|don't|not|a|an|in|at|from|for"
-    r"|with|on)\b)"
+    r"|\s+(?=but\s+(?:now\s+|these days\s+)?(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please"
+    r"|don't|not|a|an|in|at|from|for|with|on)\b)"
     r"|\s+(?=(?:but|because|cause|cuz|while|whereas|though|although)\s+(?:\w+ly,?\s+)?"
     r"(?:I|I'm|I've|I'll|I'd)\b))\s*",
     re.I,
@@ -2320,9 +2321,16 @@ def _lang(text: str) -> Lang:
     return "zh" if _HAN.search(text) else "en"
 
 
+# the part of a change that names what it replaced ("switched to green tea instead of coffee",
+# "做的是产品而不是测试了"): no fact of now; `_contrasts` reads it from the turn
+_REPLACED_TAIL = re.compile(r"\s+(?:instead of|rather than)\s+\S.*$|\s*而不是\S.*$", re.I)
+
+
 def _make_clause(raw: str, now_turn: Turn) -> _Clause:
     lang = _lang(raw)
     text = _clean_zh(raw) if lang == "zh" else _clean_en(raw)
+    if semantic.has_change_cue(raw):
+        text = _REPLACED_TAIL.sub("", text) or text
     marker = bool((_MARKER_ZH if lang == "zh" else _MARKER_EN).search(raw))
     return _Clause(text, raw, lang, marker, find_date(text, now_turn.occurred_at))
 
@@ -3727,6 +3735,7 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
         not naming
         and said.strip(" ,.!，。！")
         and not semantic.is_view(clause.raw)
+        and not _a_reason(clause.raw, state.turn.content)
         and _standing_about_them(clause)
         and not _ELLIPTIC.search(clause.raw)
     ):
@@ -3753,7 +3762,7 @@ def _semantic(
     # user as its subject, so the classifier reads where the user is, not a bare place
     guesses = semantic.classify(
         [
-            ("我" if c.borrowed and c.raw.lstrip().startswith("在") else "") + c.raw.strip()
+            ("我" if c.borrowed and c.raw.lstrip().startswith("在") else "") + _what_changed(c.raw)
             for _, c, _ in leftovers
         ]
     )
@@ -3773,7 +3782,9 @@ def _semantic(
         is_change = semantic.has_change_cue(clause.raw)
         quit_values = {q.lower() for q in semantic.quit_objects(clause.raw, tired=False)}
         tired = {q.lower() for q in semantic.quit_objects(clause.raw)} - quit_values
-        for key, value in semantic.isolate(family, clause.text):
+        if _a_reason(clause.raw, state.turn.content):
+            continue  # "可乐喝太多了，现在改喝气泡水": why it changed, no fact of its own
+        for key, value in semantic.isolate(family, _what_changed(clause.text)):
             if not semantic.fits(key, value):
                 continue
             if value is not None and any(t in value.lower() for t in tired):
@@ -3834,6 +3845,39 @@ def _semantic(
         if new:
             out.append((index, pos, new))
     return out
+
+
+# why or what for a change was made ("moved to Denver for my wife's job", "relocated to
+# Manchester for uni", "we're in York now because of my partner's work"): not what changed
+_WHY_TAIL_EN = re.compile(
+    r"\s+(?:because|since|cause|cuz|so that|to be (?:closer|near)|for (?:uni|school|college"
+    r"|grad school|work|a job|the job|my job)\b|for (?:my|our|his|her|their) \w+'s)\b.*$",
+    re.I,
+)
+# "可乐喝太多了", "房价太高", "mornings are too cold": an excess complained of; "孩子上学方便",
+# "离公司近一点": an ease gained — why a change was made
+_REASON = re.compile(
+    r"太(?:多|少|高|低|贵|远|累|苦|甜|冷|热|吵|忙|难|辣|咸|油|腻)|\btoo (?:much|many|\w+)$"
+    r"|(?:方便|便宜|近|远|舒服|安静)(?:一点|一些|些|点|多了)?[了啊呀]?[。！!]?$",
+    re.I,
+)
+
+
+def _a_reason(raw: str, turn_text: str) -> bool:
+    """Whether a clause with no subject of the user's says why the turn's change was made."""
+    return bool(
+        _REASON.search(raw.strip())
+        and not semantic.own_subject(raw)
+        and semantic.has_change_cue(turn_text)
+    )
+
+
+def _what_changed(text: str) -> str:
+    """A clause that says something changed, without why or what for."""
+    text = text.strip()
+    if not semantic.has_change_cue(text):
+        return text
+    return _WHY_TAIL_EN.sub("", text) or text
 
 
 _HEALTH_KEYS = frozenset(("health.condition", "health.allergy"))

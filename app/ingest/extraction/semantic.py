@@ -641,10 +641,23 @@ _QUIT_ZH = re.compile(
     r"\s*(?:戒了|辞了|吃腻了|(?:已经)?(?:治好|痊愈|康复)了|(?:已经|早就|都)(?:好了|没事了)|去世了"
     r"|(?:不|不再|不怎么|基本不)(?:碰|喝|吃|用|看|玩|听|抽|追|跑|穿|说|讲|打|练|弹|学)(?:了|啦)"
     r"|(?:很少|几乎不|基本不)(?:说|讲)了?(?=$|[，,。！!；;\s]))"
-    r"|(?:离开|离职|辞掉|辞了|戒掉|戒了|放弃)(?:了)?(?P<z>[^，,。！!\s了]{1,12})"
+    r"|(?:离开|离职|辞掉|辞了|戒掉|戒了|放弃)(?:了)?\s*(?P<z>[^，,。！!\s了]{1,12})"
     r"|从(?P<w>[^，,。！!\s]{1,12}?)(?:离职|辞职|跳槽|换|搬|转)"
     r"|对(?P<v>[^，,。！!]{1,10}?)(?:完全|一点|也)?(?:没|不)(?:什么)?(?:兴趣|感兴趣)了"
     r"|不在\s*(?P<u>[^，,。！!\s]{1,8}?)\s*(?:住|工作|上班|干)?了"
+)
+# what the user did once and does no more ("I used to use Vim but
+# now I'm on VS Code", "以前用 Python，现在主要写 Go 了"): the part of a change that ended
+_USED_TO = re.compile(
+    r"(?<!\bget )(?<!\bgot )(?<!\bbe )(?<!'m )(?<!\bam )(?<!\bwas )(?<!\bare )"
+    r"\bused to\s+(?:be\s+(?:on|in|at|into)|[a-z]+)\s+"
+    r"(?:(?:the|my|a|an|with|in|at|for|on|to)\s+)*"
+    r"(?P<x>(?!(?:it|this|that|every|all|daily|a lot|so|too|much)\b)[\w'&.+# -]{2,40}?)"
+    r"(?=\s*(?:$|[,;.!—–]|\s+(?:but|and|now|until|before|then|every|all the time|a lot|often"
+    r"|daily|when|back)\b))"
+    r"|以前(?:一直)?(?:用|喝|住在|在|写|抽|养|玩|喜欢)\s*(?P<y>[^，,。！!\s了的]{1,10}?)"
+    r"\s*(?=工作|上班|生活|住|做|当|写|的|了|$|[，,。！!；;])",
+    re.I,
 )
 # negation scope: a negated verb and its object, closed by "anymore" ("I don't use Jenkins
 # anymore", "I'm not using Vim any more", "never play golf anymore"), whatever the verb
@@ -1089,6 +1102,7 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
         found.extend(g for g in m.groupdict().values() if g)
     for m in _NEG_SCOPE_EN.finditer(text):
         found.append(m.group("x") or gerund(m.group("v")))
+    found += [m.group("x") or m.group("y") for m in _USED_TO.finditer(text)]
     for m in _LIFTED.finditer(text) if lifted else ():
         # "辣的也吃了": the food, not "辣的"
         found.extend(re.sub(r"的$", "", _LIFT_LEAD.sub("", g)) for g in m.groupdict().values() if g)
@@ -2841,11 +2855,21 @@ def reframed(family: str, text: str) -> str:
         return "work"  # "我在Microsoft": where the user is, not a tool they use
     if family == "tech" and _PROPOSED_ZH.search(text.strip()):
         return "decision"  # "算了，改用TiDB吧": "let's" — what the team goes with
+    if family == "event" and _HOME_MOVED.search(text):
+        return "residence"  # "moved to nyc lst week": a new home, not a happening
     if family == "work" and _BELIEF.search(text):
         return "other"  # "I'm a Buddhist", "我是基督徒": a faith, not a job
     if family == "pets" and own_subject(text) and not isolate(family, text):
         return "other"  # "我们家养了很多多肉植物": no pet is named, so it is a thing of theirs
     return family
+
+
+# a home moved: "moved to", "relocated to", "搬到", "搬回"
+_HOME_MOVED = re.compile(
+    r"^(?:\w+\s+)?(?:moved|relocated)\s+(?:back\s+|over\s+|out\s+)?to\b"
+    r"|^(?:我们?家?|我家|全家)?(?:已经|上个?月|上周|去年|年初|今年|刚刚?|前阵子|最近|又)*搬(?:家|到|去|回)",
+    re.I,
+)
 
 
 # a faith or a view of it: what the user is, never a job
@@ -2869,7 +2893,10 @@ _JOB_LEFT = re.compile(
     r"|i'?m (?:now )?(?:a )?(?:freelanc(?:e|er|ing)|self-employed)\b(?=.*\bnow\b))\b"
     r"|(?:现在|已经|如今)(?:是|做|当|成了)了?(?:一名|一个|个)?(?:自由职业|个体户)"
     r"|被裁(?:员)?了|被(?:开除|辞退|炒)了|失业了|下岗了|退休了|(?:已经)?(?:辞职|离职|裸辞)了"
-    r"|(?:工作|那份工作|这份工作|班)(?:已经|也)?辞了|把工作辞了",
+    r"|(?:工作|那份工作|这份工作|班)(?:已经|也)?辞了|把工作辞了"
+    # a job changed, the new workplace unnamed: the old one ended all the same
+    r"|换(?:了(?:一?份|个)?)?(?:新)?工作(?:了|啦)|跳槽(?:了|啦)"
+    r"|\b(?:changed|switched) jobs\b|\b(?:got|started|landed) a new job\b(?! (?:next|in|on|soon))",
     re.I,
 )
 _NOT_LEFT = re.compile(r"\b(?:not|never|didn'?t|won'?t|almost|nearly)\b|没|不会|差点|如果|要是")

@@ -31,6 +31,7 @@ from app.ingest.extraction import segment
 _TABLE = {
     "wrk": "work", "wokr": "work", "workk": "work", "wrok": "work", "wrking": "working",
     "wokring": "working", "nmae": "name", "naem": "name", "lve": "live", "lvie": "live",
+    "lst": "last",
     "luv": "love", "lvoe": "love", "liek": "like", "likee": "like", "ahve": "have",
     "hvae": "have", "dgo": "dog", "im": "I'm", "iam": "I am", "ive": "I've", "dont": "don't",
     "doesnt": "doesn't", "didnt": "didn't", "cant": "can't", "isnt": "isn't", "ur": "your",
