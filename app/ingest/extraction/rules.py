@@ -2006,6 +2006,20 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
             else None
         ),
     ),
+    # smoking is a habit, not a drink or a taste: "I smoke a few a day", "I vape", "我抽烟"
+    ("habit", "en", r"^I (?:\w+ly )?(?P<v>(?:smoke|vape)\b.*)$", simple("schedule.habit")),
+    (
+        "habit",
+        "en",
+        r"^I(?:'m| am) (?:a |an )?(?:\w+ )?(?P<v>smoke)r$",
+        simple("schedule.habit", "smokes"),
+    ),
+    (
+        "habit",
+        "zh",
+        _S + r"(?:一般|平时|经常|每天|一直|偶尔|也)*(?P<v>(?:抽|吸)(?:电子)?烟.*)$",
+        simple("schedule.habit"),
+    ),
     (
         "habit",
         "zh",

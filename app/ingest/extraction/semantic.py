@@ -616,7 +616,8 @@ _QUIT_EN = re.compile(
     r"\s+(?:(?:drinking|eating|using|having|doing|playing|writing|coding in|being"
     r"|working (?:at|for)|with|the|my|a|an|in|at|for|from|to)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
     r"(?=$|[,;!]|(?<!\bSt)(?<!\bMt)(?<!\bDr)\.|\s+(?:and|but|so|because|since|for|in|last|this|it'?s|i'?m|now|anymore|any"
-    r" more|these days|too|to)\b)",
+    r" more|these days|too|to|after|before|ago|yesterday|recently|a while|(?:a|one|two|three|four"
+    r"|five|six|a few|a couple of|several|\d+)\s+(?:days?|weeks?|months?|years?))\b)",
     re.I,
 )
 _QUIT_ZH = re.compile(
@@ -690,6 +691,12 @@ _ENDED_EN = re.compile(
     r"|\b(?i:sold|got rid of|gave away|cancel(?:l)?ed|called off|put down)\s+(?i:the|my|our)\s+"
     r"(?P<d>[\w' -]{2,30}?)(?=$|[,.;!]|\s+(?:and|so|but|last|this|yesterday)\b)"
     r"|\b(?:had to )?put (?P<e>[A-Z][\w'-]+) down\b"
+    # a thing not done for a long span: "I haven't touched the guitar in years"
+    # (someone not seen, a place not been to, is no thing ended)
+    r"|\b(?i:haven'?t|have not|hasn'?t|has not)\s+(?:(?i:really|even)\s+)?"
+    r"(?!(?i:been|seen|met|heard|talked|spoken|visited|called|texted|gone)\b)[a-z]+\s+"
+    r"(?:(?i:the|my|our|a|an|any)\s+)?(?P<m>[\w' -]{2,30}?)\s+(?i:in|for)\s+"
+    r"(?i:years|ages|months|decades|forever|a (?:long )?while|a long time)\b"
     r"|(?:^|[,;.!]\s*|\b(?:the|my|our)\s+)(?P<f>[\w'-]+(?: [\w'-]+)?)(?:'s| is| has| was)\s+"
     r"(?:completely |totally |finally |fully |all )?(?:off|cancel(?:l)?ed|called off|cleared up"
     r"|gone away|healed|cured)\b"
@@ -2084,6 +2091,8 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         value = _condition_name(value)
     if family in ("likes", "dislikes") and value and not is_taste(value):
         return []  # "I love it here": the liking names no thing to keep
+    if not value and family in ("likes", "dislikes", "avoid", "allergy"):
+        return []  # "可乐我现在不碰了": the thing is before the verb, given up (quit_objects)
     return [(key or "", value if value and len(value) <= 40 else None)]
 
 
