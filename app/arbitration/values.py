@@ -814,6 +814,14 @@ async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:
     candidate itself states something given up (its key, if any, is one of them, or it has
     none): a move "from Leeds to York" retracts the place, not every value that names Leeds
     ("teacher in Leeds")."""
+    # "早就不在那家公司了", "I left that company", "不在那边住了": the kind of thing or the
+    # place pointed at stands for the one held
+    kinds = [k for r in cand.retracts if r for k in _kind_keys(r, cand.key)]
+    if kinds:
+        held = await repo.active_with_keys(kinds, cand.scope, cand.scope_id)
+        cand.retracts = list(
+            dict.fromkeys([*cand.retracts, *(old.value for old in held if old.value is not None)])
+        )
     # a dated quitting ("I quit smoking two weeks ago" is an event) names an activity only
     only_activity = cand.key is not None and cand.key not in _GIVEN_UP_KEYS
     if only_activity and not any(_GERUND.fullmatch(r.strip().lower()) for r in cand.retracts):
@@ -839,11 +847,6 @@ async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:
             for r in cand.retracts
         )
     ]
-    # "早就不在那家公司了", "I left that company": the kind of thing stands for the one held
-    kinds = [k for r in cand.retracts if r for k in _kind_keys(r)]
-    if kinds:
-        more += [old.value for old in await repo.active_with_keys(kinds, cand.scope, cand.scope_id)
-                 if old.value is not None]  # fmt: skip
     if more:
         cand.retracts = list(dict.fromkeys([*cand.retracts, *more]))
     # a fact with no key has no value to match: its words name it ("drives a 2012 Honda Civic")
@@ -871,9 +874,18 @@ _KIND_KEYS = {
 }  # fmt: skip
 
 
-def _kind_keys(value: str) -> tuple[str, ...]:
+# a place pointed at ("I don't work there anymore", "不在那边住了"): the held value of the
+# key the verb gives
+_THERE = re.compile(r"there|那边|那里|那儿", re.I)
+_PLACED_KEYS = ("residence.city", "work.employer", "work.location")
+
+
+def _kind_keys(value: str, key: str | None = None) -> tuple[str, ...]:
     """The keys a retracted value that names only a kind of thing stands for ("那家公司" →
-    work.employer); ``()`` for a value that names the thing itself."""
+    work.employer), or only a place pointed at under ``key`` ("那边" under residence.city);
+    ``()`` for a value that names the thing itself."""
+    if key in _PLACED_KEYS and _THERE.fullmatch(value.strip()):
+        return (key,)
     m = _KIND_REF.fullmatch(value.strip())
     return _KIND_KEYS[(m.group("en") or m.group("zh")).lower()] if m else ()
 
@@ -882,8 +894,13 @@ def _object_of(thing: str, value: str) -> bool:
     """True if a thing of one Chinese character given up ("不喝酒了" → 酒, "烟戒了" → 烟) is
     the object an activity ends with ("每天喝酒", "抽烟"); two characters or more are matched
     as words (``_names``)."""
-    t = normalize_value(thing)
-    return len(t) == 1 and "\u4e00" <= t <= "\u9fff" and normalize_value(value).endswith(t)
+    t, v = normalize_value(thing), normalize_value(value)
+    # the activity's last word, or its object before the verb said again ("抽烟抽了十年")
+    return (
+        len(t) == 1
+        and "\u4e00" <= t <= "\u9fff"
+        and (v.endswith(t) or bool(re.search(rf"([\u4e00-\u9fff]){t}\1", v)))
+    )
 
 
 # keys whose value is something the user does: named by the activity's -ing form

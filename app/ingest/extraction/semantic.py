@@ -621,7 +621,8 @@ _QUIT_EN = re.compile(
     re.I,
 )
 _QUIT_ZH = re.compile(
-    r"(?:不再|不)(?:用(?!再|去|来|管|担心)|喝|吃|写|玩|养|住在?|喜欢|抽|做|碰|当)\s*(?P<x>[^，,。！!了]{1,12}?)\s*了"
+    r"(?:不再|不|没在|没再)(?:用(?!再|去|来|管|担心)|喝|吃|写|玩|养|住在?|喜欢|抽|做|碰|当|看|听|追"
+    r"|打(?!算)|练|弹|学)\s*(?P<x>[^，,。！!了]{1,12}?)\s*了"
     # the object said first, before the user and the verb ("红酒我戒了", "Python 我已经不用了",
     # "综艺现在不怎么看了"): the user and the adverbs between are not part of it
     r"|(?P<y>[^，,。！!\s]{1,12}?)\s*(?:我们?|我自己)?"
@@ -1105,6 +1106,7 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
         value = _trim_value(re.sub(r"[了吧啊呀]+$", "", raw.strip()), particles=False)
         value = _TAIL_EN.sub("", f" {value}").strip()  # "no longer pregnant haha": not "haha"
         value = _ZH_WHEN_TAIL.sub("", value)  # "旺财上个月送人了": not "旺财上个月"
+        value = re.sub(r"^[^，,]*把(?=[\u4e00-\u9fff])", "", value)  # "终于把烟戒了": 把 marks it
         if (
             value
             and value.lower() not in _EN_STOP
@@ -2091,8 +2093,6 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         value = _condition_name(value)
     if family in ("likes", "dislikes") and value and not is_taste(value):
         return []  # "I love it here": the liking names no thing to keep
-    if not value and family in ("likes", "dislikes", "avoid", "allergy"):
-        return []  # "可乐我现在不碰了": the thing is before the verb, given up (quit_objects)
     return [(key or "", value if value and len(value) <= 40 else None)]
 
 
