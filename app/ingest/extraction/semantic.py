@@ -635,12 +635,15 @@ _QUIT_ZH = re.compile(
     r"|对(?P<v>[^，,。！!]{1,10}?)(?:完全|一点|也)?(?:没|不)(?:什么)?(?:兴趣|感兴趣)了"
     r"|不在\s*(?P<u>[^，,。！!\s]{1,8}?)\s*(?:住|工作|上班|干)?了"
 )
-# negation scope: a negated verb and its object, closed by "anymore" ("I don't use Jenkins
-# anymore", "I'm not using Vim any more", "never play golf anymore"), whatever the verb
+# negation scope: a negated verb and its object, closed by "anymore" or "these days" ("I don't
+# use Jenkins anymore", "I'm not using Vim any more", "never play golf anymore"), whatever the verb
 _NEG_SCOPE_EN = re.compile(
     r"\b(?:don'?t|do not|doesn'?t|does not|not|never|no longer)\s+(?:really\s+|even\s+)?"
-    r"[a-z]+\s+(?:(?:the|my|a|an|any|with|in|at|for|to)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
-    r"\s+any ?more\b"
+    r"[a-z]+\s+(?:(?:the|my|a|an|any|with|in|at|for|to)\s+)*"
+    # a particle or an adverb of the verb is no object ("go out", "have time")
+    r"(?!(?:out|up|off|much|time|home|there|here|well|enough|that|it)\b)(?P<x>[\w'&.+# -]{2,40}?)"
+    r"\s+(?:any ?more|these days|nowadays)\b"
+    # "these days" closes the scope too ("don't have a car these days")
     # ... or a verb with no object, the activity itself ("I don't run anymore" → running)
     r"|\b(?:don'?t|do not|no longer|never)\s+(?:really\s+|even\s+)?(?P<v>[a-z]{3,})\s+any ?more\b",
     re.I,
