@@ -405,13 +405,14 @@ class ArbitrationService:
             new.superseded_at = utcnow()
             new.valid_to = max(new_loses_to.valid_from, new.valid_from)
         elif (
-            (not conflicts or only_withdraws)
+            (not conflicts or only_withdraws or new.key is None)
             and new.value is None
             and (cand.metadata or {}).get("retraction")
         ):
             # a withdrawal that found nothing to withdraw, or that only withdraws, says nothing
             # of its own: kept for the record, not listed as active nor recalled (the turn's
-            # episode holds its words) — no empty liking or avoidance stays beside the facts
+            # episode holds its words) — no empty liking or avoidance stays beside the facts;
+            # nor one with no key to file it under ("sold the guitar" after "plays the guitar")
             new.status = "archived"
             if not conflicts:
                 self._audit(

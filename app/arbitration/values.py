@@ -443,7 +443,11 @@ def _taken_back(formed: list[Memory], said: str, topic: str | None) -> list[Memo
         # "不跑了", "I don't use it anymore": what the previous turn said the user does with
         # that verb; all of it when the verb names no activity ("stopped going")
         verb = topic[len(VERB_TOPIC) :]
-        return [m for m in formed if not verb or _does(verb, m.content)]
+        doing = [m for m in formed if not verb or _does(verb, m.content)]
+        # "我在学钢琴" → "不弹了": a verb of the same activity in other words names the one
+        # thing the user does that the previous turn said, when it said one
+        acts = [m for m in formed if m.key is None or m.key in _ACTIVITY_KEYS]
+        return doing or (acts if len(acts) == 1 else [])
     if topic == ABILITY_TOPIC:  # "其实不太会啦": what the user said they can do
         return [
             m
@@ -476,7 +480,7 @@ def _does(verb: str, text: str) -> bool:
         r + tail
         for r in roots
         if len(r) >= 2
-        for tail in ("", "s", "es", "ing", "ed", "d", r[-1] + "ing", r[-1] + "ed")
+        for tail in ("", "s", "e", "es", "ing", "ed", "d", r[-1] + "ing", r[-1] + "ed")
     }
     return any(w in forms for w in _WORD.findall(unicodedata.normalize("NFKC", text).lower()))
 
@@ -810,9 +814,21 @@ async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:
     candidate itself states something given up (its key, if any, is one of them, or it has
     none): a move "from Leeds to York" retracts the place, not every value that names Leeds
     ("teacher in Leeds")."""
-    if cand.key is not None and cand.key not in _GIVEN_UP_KEYS:
+    # "早就不在那家公司了", "I left that company", "不在那边住了": the kind of thing or the
+    # place pointed at stands for the one held
+    kinds = [k for r in cand.retracts if r for k in _kind_keys(r, cand.key)]
+    if kinds:
+        held = await repo.active_with_keys(kinds, cand.scope, cand.scope_id)
+        cand.retracts = list(
+            dict.fromkeys([*cand.retracts, *(old.value for old in held if old.value is not None)])
+        )
+    # a dated quitting ("I quit smoking two weeks ago" is an event) names an activity only
+    only_activity = cand.key is not None and cand.key not in _GIVEN_UP_KEYS
+    if only_activity and not any(_GERUND.fullmatch(r.strip().lower()) for r in cand.retracts):
         return
-    olds = await repo.active_with_keys(list(_NAMED_BY_RETRACTION), cand.scope, cand.scope_id)
+    olds = await repo.active_with_keys(
+        list(_ACTIVITY_KEYS if only_activity else _NAMED_BY_RETRACTION), cand.scope, cand.scope_id
+    )
     more = [
         old.value
         for old in olds
@@ -825,6 +841,8 @@ async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:
                 # the same value spelled otherwise: "gluten free" withdraws "gluten-free"
                 or normalize_value(r) == normalize_value(old.value)
                 or (old.key == "work.role" and names_work(r, old.value))
+                or (old.key in _ACTIVITY_KEYS and _gerund_of(r, old.value))
+                or (old.key in _ACTIVITY_KEYS and _object_of(r, old.value))
             )
             for r in cand.retracts
         )
@@ -835,8 +853,69 @@ async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:
     cand.retract_ids += [
         old.id
         for old in await repo.active_keyless(cand.scope, cand.scope_id)
-        if any(r and _names(r, old.content) for r in cand.retracts)
+        if any(r and (_names(r, old.content) or _gerund_of(r, old.content)) for r in cand.retracts)
     ]
+
+
+# a thing given up named only by its kind, with a demonstrative or a possessive ("那家公司",
+# "原来的单位", "that company", "my old job"): the held value of the kind's key
+_KIND_REF = re.compile(
+    r"(?:(?:that|this|the|my|our)\s+)?(?:(?:old|former|previous|last)\s+)?"
+    r"(?P<en>company|firm|employer|workplace|job)"
+    r"|(?:那|这|原来|之前|以前|上)(?:的|一)?(?:家|个|所)?(?P<zh>公司|单位|厂子?|企业|城市|学校)",
+    re.I,
+)
+_KIND_KEYS = {
+    "company": ("work.employer",), "firm": ("work.employer",), "employer": ("work.employer",),
+    "workplace": ("work.employer",), "公司": ("work.employer",), "单位": ("work.employer",),
+    "厂": ("work.employer",), "厂子": ("work.employer",), "企业": ("work.employer",),
+    "job": ("work.employer", "work.role"), "城市": ("residence.city",),
+    "学校": ("education.school",),
+}  # fmt: skip
+
+
+# a place pointed at ("I don't work there anymore", "不在那边住了"): the held value of the
+# key the verb gives
+_THERE = re.compile(r"there|那边|那里|那儿", re.I)
+_PLACED_KEYS = ("residence.city", "work.employer", "work.location")
+
+
+def _kind_keys(value: str, key: str | None = None) -> tuple[str, ...]:
+    """The keys a retracted value that names only a kind of thing stands for ("那家公司" →
+    work.employer), or only a place pointed at under ``key`` ("那边" under residence.city);
+    ``()`` for a value that names the thing itself."""
+    if key in _PLACED_KEYS and _THERE.fullmatch(value.strip()):
+        return (key,)
+    m = _KIND_REF.fullmatch(value.strip())
+    return _KIND_KEYS[(m.group("en") or m.group("zh")).lower()] if m else ()
+
+
+def _object_of(thing: str, value: str) -> bool:
+    """True if a thing of one Chinese character given up ("不喝酒了" → 酒, "烟戒了" → 烟) is
+    the object an activity ends with ("每天喝酒", "抽烟"); two characters or more are matched
+    as words (``_names``)."""
+    t, v = normalize_value(thing), normalize_value(value)
+    # the activity's last word, or its object before the verb said again ("抽烟抽了十年")
+    return (
+        len(t) == 1
+        and "\u4e00" <= t <= "\u9fff"
+        and (v.endswith(t) or bool(re.search(rf"([\u4e00-\u9fff]){t}\1", v)))
+    )
+
+
+# keys whose value is something the user does: named by the activity's -ing form
+_ACTIVITY_KEYS = ("schedule.habit", "preference.likes")
+
+
+def _gerund_of(word: str, text: str) -> bool:
+    """True if ``word`` is an activity given up by its -ing form alone ("quit smoking", "stopped
+    running") and ``text`` says the user does it with that verb ("smoke a few cigarettes a
+    day", "runs every morning")."""
+    w = word.strip().lower()
+    return bool(_GERUND.fullmatch(w)) and _does(w, text)
+
+
+_GERUND = re.compile(r"[a-z]{3,}ing")
 
 
 # --- a moved plan, appointment or routine ------------------------------------------------------

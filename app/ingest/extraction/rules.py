@@ -729,12 +729,24 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
     return build
 
 
+_KIND_LEFT = re.compile(
+    r"(?:my|the|that)\s+(?:old\s+|former\s+|previous\s+)?(job|company|firm)\b"
+    r"(?!\s+(?:at|for|with|as|in|of)\b)",
+    re.I,
+)
+
+
 def retract(key: str) -> Builder:
     """A withdrawn value ("我已经从星河科技离职了", "I quit Acme"): remembered as pending for
     ``key``; the next fact under ``key`` retracts it, otherwise it is emitted at the end."""
 
     def build(m: re.Match[str], clause: _Clause, state: _State) -> Built:
         value = _norm(m.group("v"), key)
+        if kind := _KIND_LEFT.match(m.group("v")):
+            # "I quit my job last month", "I left the company": the one held, by its kind
+            state.pending.setdefault(key, []).append((kind.group(1).lower(), _content(clause)))
+            state.correction = True
+            return []
         if not value or re.match(r"^(?:my |the )?(?:job|work|company)$", value, re.I):
             return None
         if clause.lang == "en" and not re.match(r"^[A-Z0-9]", value):  # "left for vacation"
@@ -2052,6 +2064,20 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
             else None
         ),
     ),
+    # smoking is a habit, not a drink or a taste: "I smoke a few a day", "I vape", "我抽烟"
+    ("habit", "en", r"^I (?:\w+ly )?(?P<v>(?:smoke|vape)\b.*)$", simple("schedule.habit")),
+    (
+        "habit",
+        "en",
+        r"^I(?:'m| am) (?:a |an )?(?:\w+ )?(?P<v>smoke)r$",
+        simple("schedule.habit", "smokes"),
+    ),
+    (
+        "habit",
+        "zh",
+        _S + r"(?:一般|平时|经常|每天|一直|偶尔|也)*(?P<v>(?:抽|吸)(?:电子)?烟.*)$",
+        simple("schedule.habit"),
+    ),
     (
         "habit",
         "zh",
@@ -2451,6 +2477,15 @@ def _apply_in(
     return None
 
 
+# a verb of working or living whose place is only pointed at: the key of the place meant
+_THERE_PROBE = (
+    (re.compile(r"\bwork(?:ing)? (?:over )?there$|在(?:那边|那里|那儿)(?:上班|工作)了?$", re.I),
+     "work.employer"),
+    (re.compile(r"\bliv(?:e|ing) (?:over )?there$|(?:住在?(?:那边|那里|那儿)|那边住)了?$", re.I),
+     "residence.city"),
+)  # fmt: skip
+
+
 def _negate(clause: _Clause, state: _State) -> bool:
     """Probe a negative clause in its positive form; what it asserts becomes pending."""
     for lang, pattern, positive in _NEGATIONS:
@@ -2460,9 +2495,15 @@ def _negate(clause: _Clause, state: _State) -> bool:
         probe = _Clause(m.expand(positive), clause.raw, lang, False, clause.date)
         scratch = _State(state.turn, state.has_task)  # the probe must not touch real state
         found = _apply(probe, scratch, skip=("event", "plan", "constraint", "decision", "quit"))
-        if not found or not found[1]:
-            return False
         content = _content(clause)
+        if not found or not found[1]:
+            # "I don't work there anymore", "不在那边上班了": the place pointed at is the one held
+            key = next((k for rx, k in _THERE_PROBE if rx.search(probe.text)), None)
+            if key is None:
+                return False
+            state.pending.setdefault(key, []).append(("there", content))
+            state.correction = True
+            return True
         for fact in found[1]:
             if fact.key and fact.value:
                 state.pending.setdefault(fact.key, []).append((fact.value, content))
@@ -2647,8 +2688,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 for f in made
                 if f.key is not None
                 and f.key not in keys.get(merged[i][1], set())
-                and not (f.value and f.value.lower() in gone)
-            ]  # what the sentence gives up is a withdrawal, not a new fact
+                and not (f.value and f.value.lower() in gone and f.key != "diet.avoid")
+            ]  # what the sentence gives up is a withdrawal (and avoided), not a new fact
             if added:
                 guessed.append((i, pos, added))
         for _, pos, made in sorted(guessed, key=lambda f: f[1], reverse=True):
@@ -3791,6 +3832,8 @@ def _semantic(
                 continue  # "green tea got boring": only given up (see _change_cues)
             if key in _HEALTH_KEYS and semantic.ends(clause.raw):
                 continue  # "my wrist has fully healed": an ending (_ended), no new state
+            if value is None and family == "avoid" and len(quit_values) == 1:
+                value = next(iter(quit_values))  # "咖啡戒了", "可乐我现在不碰了": the thing first
             inside = [q for q in quit_values if value is not None and q in value.lower()]
             if inside and family in ("drink", "avoid", "likes"):
                 value = inside[0]

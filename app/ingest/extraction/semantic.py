@@ -629,11 +629,13 @@ _QUIT_EN = re.compile(
     r"\s+(?:(?:drinking|eating|using|having|doing|playing|writing|coding in|being"
     r"|working (?:at|for)|with|the|my|a|an|in|at|for|from|to)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
     r"(?=$|[,;!]|(?<!\bSt)(?<!\bMt)(?<!\bDr)\.|\s+(?:and|but|so|because|since|for|in|last|this|it'?s|i'?m|now|anymore|any"
-    r" more|these days|too|to)\b)",
+    r" more|these days|too|to|after|before|ago|yesterday|recently|a while|(?:a|one|two|three|four"
+    r"|five|six|a few|a couple of|several|\d+)\s+(?:days?|weeks?|months?|years?))\b)",
     re.I,
 )
 _QUIT_ZH = re.compile(
-    r"(?:不再|不)(?:用(?!再|去|来|管|担心)|喝|吃|写|玩|养|住在?|喜欢|抽|做|碰|当)\s*(?P<x>[^，,。！!了]{1,12}?)\s*了"
+    r"(?:不再|不|没在|没再)(?:用(?!再|去|来|管|担心)|喝|吃|写|玩|养|住在?|喜欢|抽|做|碰|当|看|听|追"
+    r"|打(?!算)|练|弹|学)\s*(?P<x>[^，,。！!了]{1,12}?)\s*了"
     # the object said first, before the user and the verb ("红酒我戒了", "Python 我已经不用了",
     # "综艺现在不怎么看了"): the user and the adverbs between are not part of it
     r"|(?P<y>[^，,。！!\s]{1,12}?)\s*(?:我们?|我自己)?"
@@ -659,12 +661,15 @@ _USED_TO = re.compile(
     r"\s*(?=工作|上班|生活|住|做|当|写|的|了|$|[，,。！!；;])",
     re.I,
 )
-# negation scope: a negated verb and its object, closed by "anymore" ("I don't use Jenkins
-# anymore", "I'm not using Vim any more", "never play golf anymore"), whatever the verb
+# negation scope: a negated verb and its object, closed by "anymore" or "these days" ("I don't
+# use Jenkins anymore", "I'm not using Vim any more", "never play golf anymore"), whatever the verb
 _NEG_SCOPE_EN = re.compile(
     r"\b(?:don'?t|do not|doesn'?t|does not|not|never|no longer)\s+(?:really\s+|even\s+)?"
-    r"[a-z]+\s+(?:(?:the|my|a|an|any|with|in|at|for|to)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
-    r"\s+any ?more\b"
+    r"[a-z]+\s+(?:(?:the|my|a|an|any|with|in|at|for|to)\s+)*"
+    # a particle or an adverb of the verb is no object ("go out", "have time")
+    r"(?!(?:out|up|off|much|time|home|there|here|well|enough|that|it)\b)(?P<x>[\w'&.+# -]{2,40}?)"
+    r"\s+(?:any ?more|these days|nowadays)\b"
+    # "these days" closes the scope too ("don't have a car these days")
     # ... or a verb with no object, the activity itself ("I don't run anymore" → running)
     r"|\b(?:don'?t|do not|no longer|never)\s+(?:really\s+|even\s+)?(?P<v>[a-z]{3,})\s+any ?more\b",
     re.I,
@@ -716,6 +721,12 @@ _ENDED_EN = re.compile(
     r"|\b(?i:sold|got rid of|gave away|cancel(?:l)?ed|called off|put down)\s+(?i:the|my|our)\s+"
     r"(?P<d>[\w' -]{2,30}?)(?=$|[,.;!]|\s+(?:and|so|but|last|this|yesterday)\b)"
     r"|\b(?:had to )?put (?P<e>[A-Z][\w'-]+) down\b"
+    # a thing not done for a long span: "I haven't touched the guitar in years"
+    # (someone not seen, a place not been to, is no thing ended)
+    r"|\b(?i:haven'?t|have not|hasn'?t|has not)\s+(?:(?i:really|even)\s+)?"
+    r"(?!(?i:been|seen|met|heard|talked|spoken|visited|called|texted|gone)\b)[a-z]+\s+"
+    r"(?:(?i:the|my|our|a|an|any)\s+)?(?P<m>[\w' -]{2,30}?)\s+(?i:in|for)\s+"
+    r"(?i:years|ages|months|decades|forever|a (?:long )?while|a long time)\b"
     r"|(?:^|[,;.!]\s*|\b(?:the|my|our)\s+)(?P<f>[\w'-]+(?: [\w'-]+)?)(?:'s| is| has| was)\s+"
     r"(?:completely |totally |finally |fully |all )?(?:off|cancel(?:l)?ed|called off|cleared up"
     r"|gone away|healed|cured)\b"
@@ -1125,6 +1136,7 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
         value = _trim_value(re.sub(r"[了吧啊呀]+$", "", raw.strip()), particles=False)
         value = _TAIL_EN.sub("", f" {value}").strip()  # "no longer pregnant haha": not "haha"
         value = _ZH_WHEN_TAIL.sub("", value)  # "旺财上个月送人了": not "旺财上个月"
+        value = re.sub(r"^[^，,]*把(?=[\u4e00-\u9fff])", "", value)  # "终于把烟戒了": 把 marks it
         if (
             value
             and value.lower() not in _EN_STOP
