@@ -1572,7 +1572,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "job",
         "zh",
-        r"从(?P<old>.+?)跳槽到了?(?P<org>.+?)(?:(?:做|当|担任)(?P<role>.+))?$",
+        r"从(?P<old>.+?)跳(?:槽)?[到去]了?(?P<org>.+?)(?:(?:做|当|担任)(?P<role>.+))?$",
         work(correction=True),
     ),
     (
@@ -1609,7 +1609,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "job",
         "zh",
-        r"^(?:我)?(?:现在|目前|如今|还|一直)*在(?P<org>[^，。在]+?)(?:做|当|担任|任职|工作|上班|实习|打工|干)(?P<role>.*)$",
+        r"^(?:我)?(?:现在|目前|如今|还|一直|是)*在(?P<org>[^，。在]+?)(?:做|当|担任|任职|工作|上班|实习|打工|干)(?P<role>.*?)(?:的)?$",
         work(),
     ),
     ("job", "zh", rf"^我?(?:现在|目前)*是(?P<org>[^的]+?)的(?P<role>.*?{_JOB_ZH})$", work()),
@@ -1639,6 +1639,18 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"^我?(?:现在|目前|如今)(?:在|去了|到了)(?P<org>[^，,。在的]{2,10}?)(?:了|啦)?$",
         work(correction=True),
         "quit",
+    ),
+    # a workplace said as where the user is now, or jumped to, by a name jieba does not know as
+    # a common word or a place ("我现在在米哈游了", "已经换到快手了", "跳去蔚来了"); "现在在机场了",
+    # "现在在开会了" are a spot and a doing
+    (
+        "job",
+        "zh",
+        r"^(?:我|也|都|已经|刚刚?|最近|上个?月|去年)*(?:(?:现在|目前|如今)在|跳槽?(?:到|去)了?|换到了?)"
+        r"(?P<org>[^，,。在的]{2,8}?)(?:了|啦)$",
+        lambda m, c, s: (
+            work(correction=True)(m, c, s) if segment.slot_name(m.group("org")) else None
+        ),
     ),
     # "是做设计的", "我其实是写前端的", "我是教数学的": what the user does for a living
     (
@@ -3372,13 +3384,26 @@ _LIKE_USING = re.compile(
 )
 
 
+# a thing the user is used to using, by its name ("我习惯用印象笔记"): a tool, not a taste;
+# a common word is no tool's name ("习惯用筷子")
+_HABIT_USING = re.compile(r"习惯(?:用|使用)\s*(?P<x>[^，,。\s]{2,12})$")
+
+
+def _used_by_habit(content: str) -> re.Match[str] | None:
+    m = _HABIT_USING.search(content)
+    if m is None:
+        return None
+    x = m.group("x")
+    return m if _TECH.match(x) or segment.slot_name(x) else None
+
+
 def _implied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """Facts another fact of the turn implies, by the shape of its words:
 
     - a habit of drinking something ("我每天都喝可乐", "I drink black tea every morning") is
       also the usual drink (``preference.drink``), the object of the drinking verb isolated by
       segmentation (``semantic.drink_object``);
-    - a liking whose object is a tool being used ("喜欢用 Flutter 做跨平台") is
+    - a liking whose object is a tool being used ("喜欢用 Flutter 做跨平台", "习惯用印象笔记") is
       ``tech.preferred`` = the tool's name (the liking is re-keyed, not doubled).
     """
     out: list[ExtractedFact] = []
@@ -3389,6 +3414,7 @@ def _implied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
                 _USING.match(fact.value.strip())
                 or _LIKE_USING.search(fact.content)
                 or _tool_liked(fact.value.strip())
+                or _used_by_habit(fact.content)
             )
             if m and "tech.preferred" not in keys:
                 fact.key, fact.value = "tech.preferred", m.group("x").strip()
@@ -3821,10 +3847,11 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
         for fact in facts:
             if fact.key in _RENEWABLE and fact.value:
                 fact.metadata["replaces"] = True  # "new number: …": the old one is gone
-    if semantic.is_additive(turn.content) and not semantic.has_change_cue(turn.content):
+    if semantic.is_additive(turn.content) and not semantic.has_change_verb(turn.content):
         for fact in facts:
             if fact.key == "preference.drink" and fact.value and not fact.retracts:
                 fact.metadata["added_on"] = True  # "也挺爱喝柠檬水的": see values._added_beside
+                fact.is_correction = False  # "最近也开始喝茶了": "now" beside "also" adds
     if semantic.has_change_cue(turn.content):
         for fact in facts:
             if fact.key in _TASTES and fact.value and not fact.metadata.get("category"):
@@ -3889,9 +3916,11 @@ def _moves(turn: Turn, facts: list[ExtractedFact]) -> None:
     clauses = _clauses_of(turn)
     said = {f.content for f in facts}
     words: set[str] = set()
+    rest: list[str] = []
     for content, each in clauses.items():
         if content not in said:
             words |= activity_words(each.raw)
+            rest.append(each.raw)
     # the times the turn gives up: named, but the time of none of its facts ("the 6am thing")
     away = time_marks(turn.content)
     for fact in facts:
@@ -3899,7 +3928,17 @@ def _moves(turn: Turn, facts: list[ExtractedFact]) -> None:
         away -= time_marks(" ".join([fact.content, fact.value or "", clause.raw if clause else ""]))
     for fact in facts:
         if fact.key in MOVABLE_KEYS and fact.type != "constraint":
-            fact.metadata["moved"] = {"away": sorted(away), "words": sorted(words)}
+            fact.metadata["moved"] = {
+                "away": sorted(away),
+                "words": sorted(words),
+                "rest": "，".join(rest),
+                "instead": bool(_TURNED_INTO.search(turn.content)),
+            }
+
+
+# a routine turned into another ("最近改成早上游泳了", "现在周末都改去骑车了"): what it was is
+# the one routine the user has, when nothing else names it
+_TURNED_INTO = re.compile(r"改(?:成|为|去|做|练|打)|换成|变成")
 
 
 _CONTRAST_CUT = re.compile(
