@@ -87,6 +87,7 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     await _drink_routine(repo, cand)
     await _duty_beside_role(repo, cand)
     await _added_beside(repo, cand)
+    await _renamed(repo, cand)
     if cand.type == "constraint" and cand.key == "assistant.constraint":
         await _replaced_rules(repo, cand)
     if cand.key is None or cand.value is None or cand.type == "constraint":
@@ -600,6 +601,36 @@ async def _drink_routine(repo: MemoryStore, cand: Candidate) -> None:
     ]
 
 
+# keys of a thing with a name of its own, that it can change ("旺财改名叫来福了")
+_RENAMABLE = ("pets.name", "family.member", "name.nickname")
+
+
+async def _renamed(repo: MemoryStore, cand: Candidate) -> None:
+    """A name said as the new one of a thing named before (``metadata["renamed_from"]``, set by
+    the extractor: "旺财改名叫来福了", "我家狗旺财改名叫来福") takes the key and type of the one
+    active memory of ``_RENAMABLE`` keys whose value ends the words before the renaming, and
+    replaces it; with none or several it stays a fact with no key."""
+    old_name = (
+        (cand.metadata or {}).pop("renamed_from", None) if cand.trigger == "extraction" else None
+    )
+    if not old_name or cand.key is not None or cand.value is None:
+        return
+    said = normalize_value(str(old_name))
+    named = [
+        old
+        for old in await repo.active_with_keys(list(_RENAMABLE), cand.scope, cand.scope_id)
+        if old.value
+        and len(norm := normalize_value(old.value)) >= 2
+        and said.endswith(norm)
+        and not _same_turn(cand, old)
+    ]
+    if len(named) != 1:
+        return
+    cand.key, cand.type = named[0].key, named[0].type
+    cand.is_correction = True
+    cand.retract_ids.append(named[0].id)
+
+
 # single-valued keys of a taste, and the multi-valued key a second value said as an add-on
 # ("也挺爱喝柠檬水的", "I also like a good stout") stands under beside the first
 _ADDED_BESIDE = {"preference.drink": "preference.likes"}
@@ -958,7 +989,7 @@ _TIME_TEXT = (
 )
 _TIME_WORDS = frozenset(_TIME_TEXT.split())
 # characters that say when, how often or that something moved, or tie a sentence together
-_STOP_HAN = frozenset(
+STOP_HAN = _STOP_HAN = frozenset(
     "年月日号周星期礼拜天早晚上下中午凌晨傍夜点分半刻时今明昨后前每一二两三四五六七八九十零"
     "我你他她它们的了在是和跟与同就才都也还又再要会想去来到把被给让对从向这那个些边里吧呢啊呀哦嘛啦"
     "么没不很太最更有约改挪推迟延提换调成为变先暂打算计划准备已经般常通平"
@@ -1020,7 +1051,7 @@ def _content_characters(text: str) -> set[str]:
     return {ch for run in _HAN_RUN.findall(text) for ch in run if ch not in _STOP_HAN}
 
 
-_WHEN_HAN = re.compile(r"现在|如今|目前|最近|以后|开始|平时|每天|天天|习惯")
+_WHEN_HAN = re.compile(r"现在|如今|目前|最近|以后|开始|平时|每天|天天|习惯|以前|之前|原来|过去")
 
 
 def _same_by_characters(text: str, olds: list[Memory]) -> list[Memory]:

@@ -75,3 +75,20 @@ async def test_a_drink_replaced_ends_its_routine_and_one_added_replaces_none(
     assert await tenant.values("u1", "schedule.habit", "frozen") == ["每天早上喝一杯绿茶"]
     assert await tenant.values("u2", "preference.drink") == ["咖啡"]
     assert await tenant.values("u2", "preference.drink", "frozen") == []
+
+
+async def test_a_pet_renamed_takes_the_key_of_its_old_name(tenant: TenantCtx) -> None:
+    await tenant.say("u1", "s1", "我家狗叫旺财", at=T1)
+    await tenant.say("u1", "s1", "旺财改名叫来福了", at=T2)
+    await tenant.say("u2", "s1", "我家猫叫咪咪", at=T1)
+    await tenant.say("u2", "s1", "我家猫咪咪现在改名叫团子了", at=T2)
+    for user, now, before in (("u1", "来福", "旺财"), ("u2", "团子", "咪咪")):
+        assert await tenant.values(user, "pets.name") == [now], user
+        assert await tenant.values(user, "pets.name", "frozen") == [before], user
+
+
+async def test_a_routine_said_as_it_was_and_as_it_is_now_replaces_it(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我每天七点起床", at=T1)
+    await tenant.say("u", "s1", "以前七点起，现在六点就起了", at=T2)
+    assert await tenant.values("u", "schedule.habit") == ["六点就起"]
+    assert await tenant.values("u", "schedule.habit", "frozen") == ["每天七点起床"]

@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from app.arbitration.keys import key_spec
-from app.arbitration.values import MOVABLE_KEYS, activity_words, time_marks
+from app.arbitration.values import MOVABLE_KEYS, STOP_HAN, activity_words, time_marks
 from app.ingest.extraction import segment, semantic, spelling, standing
 from app.ingest.extraction.base import ExtractedFact, MemoryType, Turn
 from app.ingest.extraction.cues import clause_cues
@@ -2658,8 +2658,10 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         f for f in facts if not (f.key == "diet.avoid" and f.value and semantic.names_diet(f.value))
     ]
     _dated_as_said(turn, facts)
+    facts += _routine_then_now(turn, facts)
     _moves(turn, facts)
     _contrasts(turn, facts)
+    facts += _renamed(turn, facts)
     facts = _switched_drink(facts)
     facts += _withdrawal(turn, facts)
     facts = _job_left(turn, facts)
@@ -3904,6 +3906,40 @@ def _dated_as_said(turn: Turn, facts: list[ExtractedFact]) -> None:
             fact.value = said
 
 
+# "以前七点起，现在六点就起了": the same doing then and now, at another time
+_THEN_NOW_ZH = re.compile(
+    r"(?:以前|之前|原来|过去)(?P<then>[^，,。；;！!]{2,12})[，,；;]\s*(?:但是?|不过|而)?"
+    r"(?:现在|如今|最近)(?P<now>[^，,。；;！!]{2,14})"
+)
+_WHEN_ZH = re.compile(r"[点早晚午夜周末天]")
+
+
+def _routine_then_now(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A routine said as it was and as it is ("以前七点起，现在六点就起了", "之前晚上跑，现在早上
+    跑"), when the turn formed nothing else: the part said of now is the routine, and the part
+    said of then what it moves from (``_moves`` → ``values.moved_from``). Both name a time and
+    share a doing (a character that says no time); a part with a negation is no routine."""
+    m = _THEN_NOW_ZH.search(turn.content)
+    if m is None or facts:
+        return []
+    then, now = m.group("then"), _ZH_TAIL.sub("", m.group("now"))
+    if not (_WHEN_ZH.search(then) and _WHEN_ZH.search(now)) or re.search(r"[不没别]", now):
+        return []
+    doing = {ch for ch in now if "\u4e00" <= ch <= "\u9fff"} - STOP_HAN
+    if not doing & set(then):
+        return []
+    return [
+        ExtractedFact(
+            type="preference",
+            key="schedule.habit",
+            value=now,
+            content=_turn_content(turn.content[m.start("now") - 2 : m.end("now")]),
+            is_correction=True,
+            message_ids=[turn.message_id],
+        )
+    ]
+
+
 def _moves(turn: Turn, facts: list[ExtractedFact]) -> None:
     """A turn that moves or calls off a plan, an appointment or a routine ("we moved dinner to
     Saturday 8pm", "牙医那边改到周五上午十点了", "switched my workouts to evenings, the 6am thing
@@ -3970,6 +4006,41 @@ def _contrasts(turn: Turn, facts: list[ExtractedFact]) -> None:
             others += [a for a in semantic.anchors(turn.content) if a.lower() not in own]
         if others:
             fact.metadata["instead_of"] = others
+
+
+# a thing of the user's renamed ("旺财改名叫来福了", "我家猫现在改叫团子了"): the new name, with
+# the old one it takes the place of (values._renamed gives it the key of the memory holding it)
+_RENAMED_ZH = re.compile(
+    r"(?P<old>[\u4e00-\u9fffA-Za-z]{2,10}?)(?:现在|已经|也)?(?:改名|更名|改叫)(?:了|字)?[，,]?"
+    r"(?:现在)?(?:叫|为|成|叫做)?(?P<new>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:了|啦|呢)?(?:[，,。！!]|$)"
+)
+
+
+def _renamed(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """The new name of a thing the user named before ("旺财改名叫来福了"): a fact with no key
+    whose ``metadata["renamed_from"]`` is the words before the verb; the user's own new name
+    ("我改名了，现在叫王若溪") is read by the rules for names."""
+    m = _RENAMED_ZH.search(turn.content)
+    if m is None or m.group("old").startswith(
+        ("我", "你", "他", "她", "它", "公司", "老板", "同事")
+    ):
+        return []
+    named = [f for f in facts if f.key and f.value == m.group("new")]
+    for f in named:  # "我家狗旺财改名叫来福": the pet's name formed, standing instead of 旺财
+        before = f.metadata.get("instead_of")
+        f.metadata["instead_of"] = [*(before if isinstance(before, list) else []), m.group("old")]
+    if named or any(f.value == m.group("new") for f in facts):
+        return []
+    return [
+        ExtractedFact(
+            type="profile",
+            content=_turn_content(m.group(0).rstrip("，,。！!")),
+            value=m.group("new"),
+            is_correction=True,
+            message_ids=[turn.message_id],
+            metadata={"renamed_from": m.group("old")},
+        )
+    ]
 
 
 class RuleExtractor:
