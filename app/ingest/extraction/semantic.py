@@ -786,8 +786,8 @@ def withdrawal_key(text: str) -> str | None:
 _SWITCH = re.compile(
     r"\b(?:switch(?:ed)? (?:over |fully |entirely )?to|moved (?:over )?to|migrated to|now use"
     r"|replaced \w+ with)\b|改用|改成|换成|换到|转到|全面转|都换成|改为|变成"
-    # "现在都用Notion了", "如今只写Go": now, and all of it
-    r"|(?:现在|如今|目前)(?:全|都|全都|基本都|基本上都|只)(?:用|写|说)",
+    # "现在都用Notion了", "我如今只写Go": now, and all of it; not a team's ("我们组现在全用Go了")
+    r"|(?:^|(?<=[，,。！!\s我]))(?:现在|如今|目前)(?:全|都|全都|基本都|基本上都|只)(?:用|写|说)",
     re.I,
 )
 
