@@ -84,8 +84,10 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     if cand.is_correction and cand.retracts and cand.type != "constraint":
         await _widen_retracts(repo, cand)
     await moved_from(repo, cand)
+    await _drink_routine(repo, cand)
     await _duty_beside_role(repo, cand)
     await _added_beside(repo, cand)
+    await _renamed(repo, cand)
     if cand.type == "constraint" and cand.key == "assistant.constraint":
         await _replaced_rules(repo, cand)
     if cand.key is None or cand.value is None or cand.type == "constraint":
@@ -574,6 +576,65 @@ async def _duty_beside_role(repo: MemoryStore, cand: Candidate) -> None:
         cand.metadata["added_duty"] = True
 
 
+async def _drink_routine(repo: MemoryStore, cand: Candidate) -> None:
+    """A usual drink replaced ("现在早上都喝豆浆了" after "我每天早上喝一杯绿茶") also ends the
+    routine of drinking the old one: the active routines whose words hold a drink the
+    candidate replaces, and not the new one, join ``cand.retract_ids``."""
+    if cand.key != "preference.drink" or not cand.is_correction or cand.value is None:
+        return
+    olds = [
+        old
+        for old in await repo.active_with_keys(
+            ["preference.drink", "schedule.habit"], cand.scope, cand.scope_id
+        )
+        if not _same_turn(cand, old)
+    ]
+    mine = normalize_value(cand.value)
+    drinks = [
+        old.value
+        for old in olds
+        if old.key == "preference.drink" and old.value and normalize_value(old.value) != mine
+    ]
+    cand.retract_ids += [
+        old.id
+        for old in olds
+        if old.key == "schedule.habit"
+        and any(_holds(d, _said(old)) for d in drinks)
+        and not _holds(cand.value, _said(old))
+        and old.id not in cand.retract_ids
+    ]
+
+
+# keys of a thing with a name of its own, that it can change ("旺财改名叫来福了")
+_RENAMABLE = ("pets.name", "family.member", "name.nickname")
+
+
+async def _renamed(repo: MemoryStore, cand: Candidate) -> None:
+    """A name said as the new one of a thing named before (``metadata["renamed_from"]``, set by
+    the extractor: "旺财改名叫来福了", "我家狗旺财改名叫来福") takes the key and type of the one
+    active memory of ``_RENAMABLE`` keys whose value ends the words before the renaming, and
+    replaces it; with none or several it stays a fact with no key."""
+    old_name = (
+        (cand.metadata or {}).pop("renamed_from", None) if cand.trigger == "extraction" else None
+    )
+    if not old_name or cand.key is not None or cand.value is None:
+        return
+    said = normalize_value(str(old_name))
+    named = [
+        old
+        for old in await repo.active_with_keys(list(_RENAMABLE), cand.scope, cand.scope_id)
+        if old.value
+        and len(norm := normalize_value(old.value)) >= 2
+        and said.endswith(norm)
+        and not _same_turn(cand, old)
+    ]
+    if len(named) != 1:
+        return
+    cand.key, cand.type = named[0].key, named[0].type
+    cand.is_correction = True
+    cand.retract_ids.append(named[0].id)
+
+
 # single-valued keys of a taste, and the multi-valued key a second value said as an add-on
 # ("也挺爱喝柠檬水的", "I also like a good stout") stands under beside the first
 _ADDED_BESIDE = {"preference.drink": "preference.likes"}
@@ -1007,7 +1068,7 @@ _TIME_TEXT = (
 )
 _TIME_WORDS = frozenset(_TIME_TEXT.split())
 # characters that say when, how often or that something moved, or tie a sentence together
-_STOP_HAN = frozenset(
+STOP_HAN = _STOP_HAN = frozenset(
     "年月日号周星期礼拜天早晚上下中午凌晨傍夜点分半刻时今明昨后前每一二两三四五六七八九十零"
     "我你他她它们的了在是和跟与同就才都也还又再要会想去来到把被给让对从向这那个些边里吧呢啊呀哦嘛啦"
     "么没不很太最更有约改挪推迟延提换调成为变先暂打算计划准备已经般常通平"
@@ -1069,7 +1130,7 @@ def _content_characters(text: str) -> set[str]:
     return {ch for run in _HAN_RUN.findall(text) for ch in run if ch not in _STOP_HAN}
 
 
-_WHEN_HAN = re.compile(r"现在|如今|目前|最近|以后|开始|平时|每天|天天|习惯")
+_WHEN_HAN = re.compile(r"现在|如今|目前|最近|以后|开始|平时|每天|天天|习惯|以前|之前|原来|过去")
 
 
 def _same_by_characters(text: str, olds: list[Memory]) -> list[Memory]:
@@ -1093,7 +1154,8 @@ async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
       share the most activity words with it, more than half of them (``activity_words``:
       "dinner", "牙医"), else with the turn's clauses that formed nothing ("客户那边改时间了"),
       else the one memory holding a time the turn names besides the new one's own
-      (``time_marks``: "the 6am thing was killing me", "十点根本睡不着").
+      (``time_marks``: "the 6am thing was killing me", "十点根本睡不着"), else — a routine
+      turned into another ("最近改成早上游泳了", ``moved["instead"]``) — the user's one routine.
       The candidate takes the key and type of what it replaces: a routine moved to Sunday
       stays a routine, not an event on the next Sunday;
     - a correction of these keys that retracts a value ("考研不考了，还是直接找工作"): the active
@@ -1121,10 +1183,15 @@ async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
         # the thing named in a clause of its own ("客户那边改时间了")
         same = same or _same_thing(set(moved.get("words") or []), olds)
         same = same or _same_by_characters(f"{cand.content} {cand.value or ''}", olds)
+        # the thing given up in a clause of its own, in one character ("中午不睡了，改成散步")
+        same = same or _same_by_characters(str(moved.get("rest") or ""), olds)
         if not same:  # the one memory at a time the turn gives up ("the 6am thing")
             away = set(moved.get("away") or [])
             at = [old for old in olds if away & time_marks(_said(old))]
             same = at if len(at) == 1 else []
+        habits = [old for old in olds if old.key == "schedule.habit"]
+        if not same and moved.get("instead") and cand.key == "schedule.habit" and len(habits) == 1:
+            same = habits  # "最近改成早上游泳了": turned into another, the one routine there is
         if len({old.key for old in same}) == 1 and same[0].key != cand.key:
             # a moved thing keeps what it is: a routine stays a routine
             cand.key, cand.type = same[0].key, same[0].type

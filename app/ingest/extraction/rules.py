@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from app.arbitration.keys import key_spec
-from app.arbitration.values import MOVABLE_KEYS, activity_words, time_marks
+from app.arbitration.values import MOVABLE_KEYS, STOP_HAN, activity_words, time_marks
 from app.ingest.extraction import segment, semantic, spelling, standing
 from app.ingest.extraction.base import ExtractedFact, MemoryType, Turn
 from app.ingest.extraction.cues import clause_cues
@@ -1612,7 +1612,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "job",
         "zh",
-        r"从(?P<old>.+?)跳槽到了?(?P<org>.+?)(?:(?:做|当|担任)(?P<role>.+))?$",
+        r"从(?P<old>.+?)跳(?:槽)?[到去]了?(?P<org>.+?)(?:(?:做|当|担任)(?P<role>.+))?$",
         work(correction=True),
     ),
     (
@@ -1649,7 +1649,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "job",
         "zh",
-        r"^(?:我)?(?:现在|目前|如今|还|一直)*在(?P<org>[^，。在]+?)(?:做|当|担任|任职|工作|上班|实习|打工|干)(?P<role>.*)$",
+        r"^(?:我)?(?:现在|目前|如今|还|一直|是)*在(?P<org>[^，。在]+?)(?:做|当|担任|任职|工作|上班|实习|打工|干)(?P<role>.*?)(?:的)?$",
         work(),
     ),
     ("job", "zh", rf"^我?(?:现在|目前)*是(?P<org>[^的]+?)的(?P<role>.*?{_JOB_ZH})$", work()),
@@ -1679,6 +1679,18 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"^我?(?:现在|目前|如今)(?:在|去了|到了)(?P<org>[^，,。在的]{2,10}?)(?:了|啦)?$",
         work(correction=True),
         "quit",
+    ),
+    # a workplace said as where the user is now, or jumped to, by a name jieba does not know as
+    # a common word or a place ("我现在在米哈游了", "已经换到快手了", "跳去蔚来了"); "现在在机场了",
+    # "现在在开会了" are a spot and a doing
+    (
+        "job",
+        "zh",
+        r"^(?:我|也|都|已经|刚刚?|最近|上个?月|去年)*(?:(?:现在|目前|如今)在|跳槽?(?:到|去)了?|换到了?)"
+        r"(?P<org>[^，,。在的]{2,8}?)(?:了|啦)$",
+        lambda m, c, s: (
+            work(correction=True)(m, c, s) if segment.slot_name(m.group("org")) else None
+        ),
     ),
     # "是做设计的", "我其实是写前端的", "我是教数学的": what the user does for a living
     (
@@ -2740,8 +2752,10 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         f for f in facts if not (f.key == "diet.avoid" and f.value and semantic.names_diet(f.value))
     ]
     _dated_as_said(turn, facts)
+    facts += _routine_then_now(turn, facts)
     _moves(turn, facts)
     _contrasts(turn, facts)
+    facts += _renamed(turn, facts)
     facts = _switched_drink(facts)
     facts += _withdrawal(turn, facts)
     facts = _job_left(turn, facts)
@@ -3466,13 +3480,26 @@ _LIKE_USING = re.compile(
 )
 
 
+# a thing the user is used to using, by its name ("我习惯用印象笔记"): a tool, not a taste;
+# a common word is no tool's name ("习惯用筷子")
+_HABIT_USING = re.compile(r"习惯(?:用|使用)\s*(?P<x>[^，,。\s]{2,12})$")
+
+
+def _used_by_habit(content: str) -> re.Match[str] | None:
+    m = _HABIT_USING.search(content)
+    if m is None:
+        return None
+    x = m.group("x")
+    return m if _TECH.match(x) or segment.slot_name(x) else None
+
+
 def _implied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """Facts another fact of the turn implies, by the shape of its words:
 
     - a habit of drinking something ("我每天都喝可乐", "I drink black tea every morning") is
       also the usual drink (``preference.drink``), the object of the drinking verb isolated by
       segmentation (``semantic.drink_object``);
-    - a liking whose object is a tool being used ("喜欢用 Flutter 做跨平台") is
+    - a liking whose object is a tool being used ("喜欢用 Flutter 做跨平台", "习惯用印象笔记") is
       ``tech.preferred`` = the tool's name (the liking is re-keyed, not doubled).
     """
     out: list[ExtractedFact] = []
@@ -3483,6 +3510,7 @@ def _implied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
                 _USING.match(fact.value.strip())
                 or _LIKE_USING.search(fact.content)
                 or _tool_liked(fact.value.strip())
+                or _used_by_habit(fact.content)
             )
             if m and "tech.preferred" not in keys:
                 fact.key, fact.value = "tech.preferred", m.group("x").strip()
@@ -3956,10 +3984,11 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
         for fact in facts:
             if fact.key in _RENEWABLE and fact.value:
                 fact.metadata["replaces"] = True  # "new number: …": the old one is gone
-    if semantic.is_additive(turn.content) and not semantic.has_change_cue(turn.content):
+    if semantic.is_additive(turn.content) and not semantic.has_change_verb(turn.content):
         for fact in facts:
             if fact.key == "preference.drink" and fact.value and not fact.retracts:
                 fact.metadata["added_on"] = True  # "也挺爱喝柠檬水的": see values._added_beside
+                fact.is_correction = False  # "最近也开始喝茶了": "now" beside "also" adds
     if semantic.has_change_cue(turn.content):
         for fact in facts:
             if fact.key in _TASTES and fact.value and not fact.metadata.get("category"):
@@ -4012,6 +4041,40 @@ def _dated_as_said(turn: Turn, facts: list[ExtractedFact]) -> None:
             fact.value = said
 
 
+# "以前七点起，现在六点就起了": the same doing then and now, at another time
+_THEN_NOW_ZH = re.compile(
+    r"(?:以前|之前|原来|过去)(?P<then>[^，,。；;！!]{2,12})[，,；;]\s*(?:但是?|不过|而)?"
+    r"(?:现在|如今|最近)(?P<now>[^，,。；;！!]{2,14})"
+)
+_WHEN_ZH = re.compile(r"[点早晚午夜周末天]")
+
+
+def _routine_then_now(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A routine said as it was and as it is ("以前七点起，现在六点就起了", "之前晚上跑，现在早上
+    跑"), when the turn formed nothing else: the part said of now is the routine, and the part
+    said of then what it moves from (``_moves`` → ``values.moved_from``). Both name a time and
+    share a doing (a character that says no time); a part with a negation is no routine."""
+    m = _THEN_NOW_ZH.search(turn.content)
+    if m is None or facts:
+        return []
+    then, now = m.group("then"), _ZH_TAIL.sub("", m.group("now"))
+    if not (_WHEN_ZH.search(then) and _WHEN_ZH.search(now)) or re.search(r"[不没别]", now):
+        return []
+    doing = {ch for ch in now if "\u4e00" <= ch <= "\u9fff"} - STOP_HAN
+    if not doing & set(then):
+        return []
+    return [
+        ExtractedFact(
+            type="preference",
+            key="schedule.habit",
+            value=now,
+            content=_turn_content(turn.content[m.start("now") - 2 : m.end("now")]),
+            is_correction=True,
+            message_ids=[turn.message_id],
+        )
+    ]
+
+
 def _moves(turn: Turn, facts: list[ExtractedFact]) -> None:
     """A turn that moves or calls off a plan, an appointment or a routine ("we moved dinner to
     Saturday 8pm", "牙医那边改到周五上午十点了", "switched my workouts to evenings, the 6am thing
@@ -4024,9 +4087,11 @@ def _moves(turn: Turn, facts: list[ExtractedFact]) -> None:
     clauses = _clauses_of(turn)
     said = {f.content for f in facts}
     words: set[str] = set()
+    rest: list[str] = []
     for content, each in clauses.items():
         if content not in said:
             words |= activity_words(each.raw)
+            rest.append(each.raw)
     # the times the turn gives up: named, but the time of none of its facts ("the 6am thing")
     away = time_marks(turn.content)
     for fact in facts:
@@ -4034,7 +4099,17 @@ def _moves(turn: Turn, facts: list[ExtractedFact]) -> None:
         away -= time_marks(" ".join([fact.content, fact.value or "", clause.raw if clause else ""]))
     for fact in facts:
         if fact.key in MOVABLE_KEYS and fact.type != "constraint":
-            fact.metadata["moved"] = {"away": sorted(away), "words": sorted(words)}
+            fact.metadata["moved"] = {
+                "away": sorted(away),
+                "words": sorted(words),
+                "rest": "，".join(rest),
+                "instead": bool(_TURNED_INTO.search(turn.content)),
+            }
+
+
+# a routine turned into another ("最近改成早上游泳了", "现在周末都改去骑车了"): what it was is
+# the one routine the user has, when nothing else names it
+_TURNED_INTO = re.compile(r"改(?:成|为|去|做|练|打)|换成|变成")
 
 
 _CONTRAST_CUT = re.compile(
@@ -4066,6 +4141,41 @@ def _contrasts(turn: Turn, facts: list[ExtractedFact]) -> None:
             others += [a for a in semantic.anchors(turn.content) if a.lower() not in own]
         if others:
             fact.metadata["instead_of"] = others
+
+
+# a thing of the user's renamed ("旺财改名叫来福了", "我家猫现在改叫团子了"): the new name, with
+# the old one it takes the place of (values._renamed gives it the key of the memory holding it)
+_RENAMED_ZH = re.compile(
+    r"(?P<old>[\u4e00-\u9fffA-Za-z]{2,10}?)(?:现在|已经|也)?(?:改名|更名|改叫)(?:了|字)?[，,]?"
+    r"(?:现在)?(?:叫|为|成|叫做)?(?P<new>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:了|啦|呢)?(?:[，,。！!]|$)"
+)
+
+
+def _renamed(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """The new name of a thing the user named before ("旺财改名叫来福了"): a fact with no key
+    whose ``metadata["renamed_from"]`` is the words before the verb; the user's own new name
+    ("我改名了，现在叫王若溪") is read by the rules for names."""
+    m = _RENAMED_ZH.search(turn.content)
+    if m is None or m.group("old").startswith(
+        ("我", "你", "他", "她", "它", "公司", "老板", "同事")
+    ):
+        return []
+    named = [f for f in facts if f.key and f.value == m.group("new")]
+    for f in named:  # "我家狗旺财改名叫来福": the pet's name formed, standing instead of 旺财
+        before = f.metadata.get("instead_of")
+        f.metadata["instead_of"] = [*(before if isinstance(before, list) else []), m.group("old")]
+    if named or any(f.value == m.group("new") for f in facts):
+        return []
+    return [
+        ExtractedFact(
+            type="profile",
+            content=_turn_content(m.group(0).rstrip("，,。！!")),
+            value=m.group("new"),
+            is_correction=True,
+            message_ids=[turn.message_id],
+            metadata={"renamed_from": m.group("old")},
+        )
+    ]
 
 
 class RuleExtractor:

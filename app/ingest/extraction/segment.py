@@ -157,3 +157,31 @@ def is_person_name(text: str) -> bool:
     if len(words) == 1 and words[0][1] == "nr":
         return True
     return 2 <= len(text) <= 4 and all("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+# tags of words that name a kind of thing, a spot or a doing, never one organisation: common
+# noun, locative, place word, pronoun, measure, time, verb, numeral (机场, 路上, 外面, 这边, 开会)
+_COMMON_FLAGS = ("n", "s", "f", "r", "q", "t", "v", "vn", "m", "d", "p", "u", "ns")
+
+
+def slot_name(text: str) -> bool:
+    """True if the slot of a workplace verb (``"现在在米哈游了"``, ``"跳到快手了"``) holds one
+    name rather than a spot or a doing: 2–8 Han characters that jieba does not read as one
+    common word or place (``米哈游``, ``快手`` are; ``机场``, ``路上``, ``家``, ``开会`` are not),
+    whose first word is no verb, pronoun, numeral or lone noun character (``学日语``) and whose
+    last word is no locative (``地铁上``, ``公司楼下``)."""
+    text = text.strip()
+    if not 2 <= len(text) <= 8 or not all("\u4e00" <= ch <= "\u9fff" for ch in text):
+        return False
+    if is_place(text) or any(flag == "ns" or w in _PLACES for w, flag in tag(text)):
+        return False
+    words = tag(text)
+    if len(words) == 1:
+        return words[0][1] not in _COMMON_FLAGS
+    first, last = words[0][1], words[-1][1]
+    return not (
+        first.startswith(("v", "r", "m", "p", "d", "u"))
+        or (len(words[0][0]) == 1 and first == "n")  # 学 + 日语: a doing and its object
+        or last in ("f", "s", "u", "uj", "ul")
+        or any(f in ("uj", "r", "p") for _, f in words)
+    )

@@ -612,7 +612,7 @@ CHANGE_EN = re.compile(
 )
 CHANGE_ZH = re.compile(
     r"现在|如今|目前|最近|改(?:用|喝|吃|成|为|到|去|住|名|行)?|换(?:成|到|了)|转(?:到|岗|行|做)|"
-    r"搬(?:到|去|家)|跳槽|离职|辞职|辞了|离开|戒了|不再|已经|刚(?:刚)?(?:入职|加入|搬|换)|回老家|"
+    r"搬(?:到|去|家)|跳槽|跳(?:到|去)|离职|辞职|辞了|离开|戒了|不再|已经|刚(?:刚)?(?:入职|加入|搬|换)|回老家|"
     r"升职|升(?:为|成)|调(?:到|去|往)|外派"
 )
 # The object of a quitting verb: what the user stopped having, using or being.
@@ -822,7 +822,9 @@ def withdrawal_key(text: str) -> str | None:
 
 _SWITCH = re.compile(
     r"\b(?:switch(?:ed)? (?:over |fully |entirely )?to|moved (?:over )?to|migrated to|now use"
-    r"|replaced \w+ with)\b|改用|改成|换成|换到|转到|全面转|都换成|改为",
+    r"|replaced \w+ with)\b|改用|改成|换成|换到|转到|全面转|都换成|改为|变成"
+    # "现在都用Notion了", "我如今只写Go": now, and all of it; not a team's ("我们组现在全用Go了")
+    r"|(?:^|(?<=[，,。！!\s我]))(?:现在|如今|目前)(?:全|都|全都|基本都|基本上都|只)(?:用|写|说)",
     re.I,
 )
 
@@ -891,6 +893,16 @@ _WHEN = re.compile(
 def has_change_cue(text: str) -> bool:
     """True if ``text`` says something changed ("now", "switched to", "现在", "改用", "戒了")."""
     return bool(CHANGE_EN.search(text) or CHANGE_ZH.search(text))
+
+
+# words of time alone: "now" beside "also" ("最近也开始喝茶了", "现在晚上也会去游泳") adds a thing
+_NOW_ONLY = re.compile(r"现在|如今|目前|最近|\b(?:now|these days|nowadays)\b", re.I)
+
+
+def has_change_verb(text: str) -> bool:
+    """True if ``text`` says something changed by more than a word of time ("改喝", "switched
+    to", "戒了"; not "现在", "最近", "now" alone)."""
+    return has_change_cue(_NOW_ONLY.sub(" ", text))
 
 
 # A quitting verb under negation quits nothing ("I won't quit", "make sure you don't quit");
@@ -1187,7 +1199,10 @@ _RENEWED = re.compile(
     r"(?:changed|is now|now|updated)\b"
     r"|新(?:的)?(?:号码|号|手机号?|邮箱|卡号?|密码|护照|身份证)|换(?:了)?(?:号|手机号|邮箱|卡|密码)|补办"
     # the thing first, then the change: "邮箱换成 b@gmail.com 了", "手机号改了，…"
-    r"|(?:号码|手机号?|电话|邮箱|地址|卡号|密码)(?:已经|也)?(?:换成|改成|换了|改了|变了|更新)",
+    r"|(?:号码|手机号?|电话|邮箱|地址|卡号|密码)(?:已经|也)?(?:换成|改成|换了|改了|变了|更新)"
+    # the address in use now: "我现在用 b@gmail.com 这个邮箱了", "邮箱现在是 …"
+    r"|(?:现在|如今|目前)(?:用|的|改用)[^，,。]{0,40}?(?:号码|手机号?|电话|邮箱)"
+    r"|(?:号码|手机号?|电话|邮箱)(?:现在|如今|目前)(?:是|用)",
     re.I,
 )
 
@@ -2842,6 +2857,26 @@ _WORK_START = re.compile(
 _REFRAMED = frozenset(("event", "plan", "residence", "other", "none"))
 
 
+# a workplace the user jumped to or is at now ("跳槽去蔚来了", "已经换到快手了", "现在在米哈游了",
+# "从 Google 跳到 Meta 了"): a name in the slot, not a spot or a doing (``segment.slot_name``);
+# a Latin name only after a verb of jumping (換到 Linux is a tool)
+_JUMPED_ZH = re.compile(
+    r"(?:(?P<jump>跳槽?(?:到|去))|换到|(?:现在|目前|如今)在)了?\s*"
+    r"(?P<org>[^，,。在的\s]{2,12}?)\s*(?:了|啦)(?:[，,。！!]|$)"
+)
+
+
+def jumped_to(text: str) -> bool:
+    """True if ``text`` says the user now works at a named place (see ``_JUMPED_ZH``)."""
+    m = _JUMPED_ZH.search(text)
+    if m is None or is_about_others(text) or family_subject(text):
+        return False
+    org = m.group("org")
+    if re.fullmatch(r"[A-Z][\w&.-]*", org):
+        return bool(m.group("jump")) and not TECH.match(org)
+    return segment.slot_name(org)
+
+
 # a clause that only says where the user is, by a Latin name ("我在Microsoft", "我现在在Stripe")
 _AT_NAME_ZH = re.compile(r"^(?:我|本人)?(?:现在|目前|如今|还)*在\s*[A-Za-z][\w .&-]*[。.!！]?$")
 
@@ -2861,6 +2896,8 @@ def reframed(family: str, text: str) -> str:
     isolated ("明天去公司上班" stays an event)."""
     if family in _REFRAMED and _WORK_START.search(text) and isolate("work", text):
         return "work"
+    if family in (*_REFRAMED, "tech") and jumped_to(text):
+        return "work"  # "已经换到快手了", "从 Google 跳到 Meta 了": where the user works now
     if family in ("education", *_REFRAMED) and verb_role(text):
         return "work"  # "I teach high school chemistry": teaching, not studying
     if family == "tech" and _AT_NAME_ZH.match(text.strip()):
