@@ -23,8 +23,9 @@ import requests
 import requests.adapters
 import schemathesis
 import urllib3
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -142,8 +143,23 @@ def bridge(client: httpx.AsyncClient, fuzz_loop: asyncio.AbstractEventLoop) -> r
     return session
 
 
-@schema.parametrize()
-@schema.given(data=st.data())
+# One test per operation, named by it ("test_api[POST /v1/tenants]"): a node id of its own, so
+# a run spread over processes runs and reports each one.
+OPERATIONS = [result.ok().label for result in schema.get_all_operations()]
+
+
+def cases(label: str) -> st.SearchStrategy[schemathesis.Case]:
+    """Requests for one operation, valid and invalid alike."""
+    operation = schema.find_operation_by_label(label)
+    assert operation is not None, label
+    return st.one_of(
+        operation.as_strategy(GenerationMode.POSITIVE),
+        operation.as_strategy(GenerationMode.NEGATIVE),
+    )
+
+
+@pytest.mark.parametrize("label", OPERATIONS)
+@given(data=st.data())
 @settings(
     max_examples=MAX_EXAMPLES,
     deadline=None,
@@ -151,11 +167,12 @@ def bridge(client: httpx.AsyncClient, fuzz_loop: asyncio.AbstractEventLoop) -> r
     suppress_health_check=list(HealthCheck),
 )
 def test_api(
-    case: schemathesis.Case,
+    label: str,
     data: st.DataObject,
     fuzz_tenant: dict[str, Any],
     bridge: requests.Session,
 ) -> None:
+    case = data.draw(cases(label), label="case")
     tenant: TenantCtx = fuzz_tenant["tenant"]
     params = case.path_parameters or {}
     if "tenant_id" in params:
