@@ -108,6 +108,18 @@ class TenantCtx:
         found = [m["value"] for m in await self.memories(user_id, key=key, status=status)]
         return sorted(v.lower() if lower else v for v in found if v is not None)
 
+    async def change(
+        self, user_id: str, turns: tuple[str, str], key: str, *, at: tuple[str, str]
+    ) -> tuple[list[str], list[str]]:
+        """Say ``turns`` (a statement, then what the user says next) in one session at the
+        times ``at``; -> the lower-cased values of ``key`` then active, and frozen."""
+        for text, when in zip(turns, at, strict=True):
+            await self.say(user_id, "s1", text, at=when)
+        return (
+            await self.values(user_id, key, lower=True),
+            await self.values(user_id, key, "frozen", lower=True),
+        )
+
     async def facts(self, user_id: str) -> list[tuple[str | None, str | None]]:
         """``(key, value)`` of every active memory of the user (episodes left out), sorted."""
         return sorted(

@@ -24,10 +24,7 @@ async def test_what_a_change_ended_is_frozen_and_formed_nowhere(tenant: TenantCt
     ]  # fmt: skip
     for n, (first, then, key, old, new) in enumerate(cases):
         user = f"u{n}"
-        await tenant.say(user, "s1", first, at=T1)
-        await tenant.say(user, "s1", then, at=T2)
-        assert await tenant.values(user, key, lower=True) == [new], then
-        assert await tenant.values(user, key, "frozen", lower=True) == [old], then
+        assert await tenant.change(user, (first, then), key, at=(T1, T2)) == ([new], [old]), then
         # the old value is formed again under no key: not avoided, not a second employer
         assert not [(k, v) for k, v in await tenant.facts(user) if v and v.lower() == old], then
 
@@ -47,10 +44,7 @@ async def test_the_reason_of_a_change_is_no_fact_of_its_own(tenant: TenantCtx) -
     ]  # fmt: skip
     for n, (first, then, key, old, new) in enumerate(cases):
         user = f"u{n}"
-        await tenant.say(user, "s1", first, at=T1)
-        await tenant.say(user, "s1", then, at=T2)
-        assert await tenant.values(user, key, lower=True) == [new], then
-        assert await tenant.values(user, key, "frozen", lower=True) == [old], then
+        assert await tenant.change(user, (first, then), key, at=(T1, T2)) == ([new], [old]), then
         # no employer, school, event or second drink from why or when it changed
         others = [
             (k, v)
