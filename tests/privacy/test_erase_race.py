@@ -57,8 +57,12 @@ async def test_an_erase_racing_thirty_writes_leaves_no_half_written_user(
     user = "racer"
     base = tenant.user(user)
 
+    acknowledged = 0
+    some_acknowledged = asyncio.Event()
+
     async def write(i: int) -> tuple[str, str | None]:
-        await asyncio.sleep(0.005 * (i % 10))
+        nonlocal acknowledged
+        await asyncio.sleep(0.005 * i)
         if i % 2:
             r = await tenant.client.post(
                 f"{base}/sessions/s{i}/messages",
@@ -72,10 +76,14 @@ async def test_an_erase_racing_thirty_writes_leaves_no_half_written_user(
                 headers=tenant.headers,
             )
         assert r.status_code == 202, r.text
+        acknowledged += 1
+        if acknowledged >= 5:
+            some_acknowledged.set()
         return ("write", r.json()["job_id"])
 
     async def erase() -> tuple[str, str | None]:
-        await asyncio.sleep(0.02)
+        # in the middle of the writes: after some were acknowledged, while others are sent
+        await asyncio.wait_for(some_acknowledged.wait(), 30)
         r = await tenant.client.delete(base, headers=tenant.headers)
         assert r.status_code == 200, r.text
         return ("erase", None)
@@ -84,10 +92,14 @@ async def test_an_erase_racing_thirty_writes_leaves_no_half_written_user(
     job_ids = [j for kind, j in results if kind == "write" and j]
     assert len(job_ids) == 30
 
-    # Every acknowledged write ends: erased with the user (404), or done after the erase.
+    # Every acknowledged write ends: erased with the user (404), or done after the erase; a
+    # queue entry the worker had already taken when the erase came is ended by the worker,
+    # which finds its job gone.
     for _ in range(300):
         state = await _state(database, tenant.id, user)
-        if all(s in ("done", "failed") for s in state["jobs"].values()):
+        if all(s in ("done", "failed") for s in state["jobs"].values()) and set(
+            state["queue"]
+        ) <= set(state["jobs"]):
             break
         await asyncio.sleep(0.1)
     assert all(s == "done" for s in state["jobs"].values()), state["jobs"]
@@ -97,7 +109,7 @@ async def test_an_erase_racing_thirty_writes_leaves_no_half_written_user(
         state_seen = r.json()["status"] if r.status_code == 200 else None
         assert (r.status_code, state_seen) in ((404, None), (200, "done")), r.text
         outcomes.append(r.status_code)
-    # The erase really came in the middle: some writes went with it.
+    # The erase came in the middle: the writes acknowledged before it went with it.
     assert 404 in outcomes, outcomes
     # What is left landed whole: each message and memory belongs to a job that is done, and
     # no queue entry of the user waits for a job that no longer exists.
