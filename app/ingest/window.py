@@ -13,7 +13,7 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from app.db.models import Message
+from app.db.models import ChatSession, Message
 from app.ingest.extraction.base import Turn
 from app.ingest.extraction.filter import is_worth_remembering
 from app.ingest.repository import ConversationRepository, to_turn
@@ -140,16 +140,25 @@ def window_start(messages: Sequence[Message], max_turns: int, max_tokens: int, c
     return start
 
 
+async def _fallen(
+    rt: Runtime, conv: ConversationRepository, session_id: str, *, for_update: bool = False
+) -> tuple[ChatSession | None, list[Message]]:
+    """The session (locked with ``for_update``) and its turns not yet summarized that have
+    left the window, oldest first; ``(None, [])`` when there is no such session."""
+    s = rt.settings
+    chat_session = await conv.get_session(session_id, for_update=for_update)
+    if chat_session is None:
+        return None, []
+    messages = await conv.messages_after(session_id, chat_session.summarized_through_seq)
+    count = token_counter(s.context_tokenizer)
+    start = window_start(messages, s.session_window_turns, s.session_window_tokens, count)
+    return chat_session, messages[:start]
+
+
 async def folding_due(rt: Runtime, conv: ConversationRepository, session_id: str) -> bool:
     """Whether a turn of the session has left the window and waits to be folded into the
     summary (``compress_session`` would fold something)."""
-    s = rt.settings
-    chat_session = await conv.get_session(session_id)
-    if chat_session is None:
-        return False
-    messages = await conv.messages_after(session_id, chat_session.summarized_through_seq)
-    count = token_counter(s.context_tokenizer)
-    return window_start(messages, s.session_window_turns, s.session_window_tokens, count) > 0
+    return bool((await _fallen(rt, conv, session_id))[1])
 
 
 @handler(KIND)
@@ -157,16 +166,10 @@ async def compress_session(ctx: JobContext) -> dict[str, Any]:
     """Fold the turns that left the window into the session summary. Idempotent: it starts
     after ``summarized_through_seq``. Returns ``{folded, summarized_through_seq}``."""
     rt, job = ctx.rt, ctx.job
-    session_id = job.payload["session_id"]
-    s = rt.settings
-    count = token_counter(s.context_tokenizer)
     conv = ConversationRepository(ctx.session, job.tenant_id, job.user_id)
-    chat_session = await conv.get_session(session_id, for_update=True)
+    chat_session, fallen = await _fallen(rt, conv, job.payload["session_id"], for_update=True)
     if chat_session is None:
         return {"folded": 0, "summarized_through_seq": 0}
-    messages = await conv.messages_after(session_id, chat_session.summarized_through_seq)
-    start = window_start(messages, s.session_window_turns, s.session_window_tokens, count)
-    fallen = messages[:start]
     if fallen:
         turns = [to_turn(m) for m in fallen]
         chat_session.summary = await build_summarizer(rt).fold(chat_session.summary, turns)
