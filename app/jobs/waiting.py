@@ -151,9 +151,9 @@ async def wait_for_job(
                 )
             else:
                 await asyncio.sleep(min(POLL_S if done is None else RECHECK_S, remaining))
-            if local is not None and local.done() and waiter is not None:
-                # an end reported and read: a later wake comes from the watcher or a recheck
-                waiter.forget(job_id, local)
+            if local is not None and local.done():
+                # an end reported (``ended`` dropped it) and read below: a later wake comes
+                # from the watcher or a recheck
                 local = None
             job = await _read(rt, tenant_id, user_id, job_id)
             if job.status in TERMINAL:
