@@ -33,10 +33,9 @@ async def test_a_favourite_without_category_beside_several_replaces_none(
 
 
 async def test_a_slip_owned_at_the_end_corrects_the_value_just_said(tenant: TenantCtx) -> None:
-    await tenant.say("u", "s1", "我老家是湖北的", at=T1)
-    await tenant.say("u", "s1", "哦是湖南，打快了", at=T2)
-    assert await tenant.values("u", "hometown") == ["湖南"]
-    assert await tenant.values("u", "hometown", "frozen") == ["湖北"]
+    turns = ("我老家是湖北的", "哦是湖南，打快了")
+    hometown = await tenant.change("u", turns, "hometown", at=(T1, T2))
+    assert hometown == (["湖南"], ["湖北"]), await tenant.facts("u")
 
 
 async def test_a_pet_renamed_with_no_negation_keeps_the_pet(tenant: TenantCtx) -> None:
