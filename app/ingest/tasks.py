@@ -19,6 +19,7 @@ from app.arbitration.values import (
     DENIED_KEYS,
     ENDED_KEYS,
     NAMED_PLAN_KEYS,
+    activity_words,
     denied_values,
     ended_values,
     named_plans,
@@ -783,6 +784,20 @@ async def inherit_changes(
         if message is None or not fact.value:
             continue
         earlier = await _stated_before(conv, repo, session_id, message, facts, reveal)
+        if prep == "doing":
+            # "Walking the dog at 6 now." after "I walk the dog at 7am": the routine of the
+            # turn before, done another way, when it names most of the same doing
+            words = activity_words(fact.value)
+            if not any(
+                e.key == "schedule.habit"
+                and 2 * len(words & activity_words(f"{e.content} {e.value or ''}")) > len(words)
+                for e in earlier
+            ):
+                continue
+            fact.key, fact.type = "schedule.habit", "preference"
+            fact.metadata["moved"] = {"away": [], "words": [], "rest": "", "instead": False}
+            out.append(fact)
+            continue
         keys = list(dict.fromkeys(e.key for e in earlier if e.key in allowed))
         if not earlier and strong:
             held = await repo.active_with_keys(list(allowed), "user", "", lock=False)

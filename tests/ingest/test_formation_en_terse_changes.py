@@ -49,6 +49,7 @@ async def test_a_stay_someone_elses_change_or_a_bare_name_replaces_nothing(
         ("I live in Seattle.", "I'm in Rome for two weeks.", "residence.city", "seattle"),
         ("I live in Oslo.", "My brother is in Bergen these days.", "residence.city", "oslo"),
         ("I work at Dell.", "My boss ended up at HP.", "work.employer", "dell"),
+        ("I work at Dell.", "Working from home now.", "work.employer", "dell"),
         ("I do yoga every morning.", "Portland now.", "schedule.habit", "do yoga every morning"),
     ]
     for n, (first, then, key, kept) in enumerate(cases):
@@ -56,6 +57,7 @@ async def test_a_stay_someone_elses_change_or_a_bare_name_replaces_nothing(
     # nothing before it: a name said as holding now is no fact of any key
     await tenant.say("u9", "s1", "Austin these days", at=T1)
     assert await tenant.facts("u9") == []
+    assert await tenant.values("u4", "schedule.habit") == []  # working from home is no routine
 
 
 async def test_a_job_left_without_a_new_one_withdraws_the_employer(tenant: TenantCtx) -> None:
@@ -78,6 +80,7 @@ async def test_a_routine_done_another_way_replaces_the_old_one(tenant: TenantCtx
     cases = [
         ("I do yoga every morning.", "Doing yoga in the evenings now.", "do yoga every morning"),
         ("I lift weights on Mondays.", "Moved lifting to Wednesdays.", "lift weights on mondays"),
+        ("I walk the dog at 7am.", "Walking the dog at 6 now.", "walk the dog at 7am"),
     ]
     for n, (first, then, old) in enumerate(cases):
         active, frozen = await tenant.change(f"u{n}", (first, then), "schedule.habit", at=(T1, T2))

@@ -530,10 +530,11 @@ def _fact(
     if key in _PROSPECT_KEYS and not retracts and semantic.prospective(clause.raw):
         frame = "future"  # "我想去腾讯工作", "I'm applying to Stanford": a plan, see below
     if (frame == "future" and key in ("residence.city", *_PROSPECT_KEYS)) or (
-        frame == "stay" and key == "residence.city"
+        frame == "stay" and key in ("residence.city", "work.location")
     ):
         # "我下个月要搬去北京": a move still to come is a plan; "Staying at a hotel in Melbourne
-        # this weekend": a stay is an event. The city of now stays
+        # this weekend", "in Osaka on a business trip this week": a stay is an event. The city
+        # of now, and the place of work, stay
         if key in _PROSPECT_KEYS and value:
             # the place to come, to be dropped when the turn states it as of now (_one_plan)
             metadata = {**(metadata or {}), "prospect": [key, _norm(value, key)]}
@@ -3291,64 +3292,94 @@ _NOW_HOLDS_EN = (
         re.I,
     ),
 )
+# a routine said as done now, without its key: "Walking the dog at 6 now.", "I take the train
+# to work these days" — a routine only when the turn before said one of the same doing
+_DOING_NOW_EN = re.compile(
+    rf"{_LEAD_NOW_EN}(?:I\s+(?=[a-z]+\s)(?!(?:am|was|have|had|do|did|will|would|can|could|think"
+    rf"|guess|feel|mean|know|love|like|hate|want|need)\b)|(?=[A-Za-z]+ing\b))"
+    rf"(?P<doing>[A-Za-z]+[^,;:!?]*?)[\s,]+(?:now|these days|nowadays|instead){_TRAIL_NOW_EN}",
+    re.I,
+)
 # the rest of a clause of arriving names no more than when or why ("in May", "last spring",
 # "after the layoffs")
 _REST_NOW_EN = re.compile(
-    r"^(?:[\s,]+(?:now|these days|in \w+|last \w+|this \w+|a \w+ ago|\w+ \w+ ago|\w+ ago"
+    r"^(?:[\s,]+(?:now|these days|in (?:the )?\w+|last \w+|this \w+|a \w+ ago|\w+ \w+ ago"
+    r"|\w+ ago"
     r"|after [\w ]+|because [\w' ]+|for good|actually|though|btw|lol|again))*[\s.!]*$",
     re.I,
 )
 
 
 def _now_holds(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
-    """``facts`` and, when the turn formed no value of a named key (a city, an employer, a
-    school, a drink, a tool), a name said as what holds now (``_NOW_HOLDS_EN``): one fact with
-    no key, the name as its value, ``metadata["now_holds"]`` the preposition before it ("in",
-    "at", "with", "to" or ""), in place of a keyless fact of the same clause. The ingest job
-    gives it the key of the fact it takes the place of, or drops it. A stay, a move to come or
-    someone else's clause names no such value."""
-    if _lang(turn.content) != "en" or any(f.key in _NOW_HOLDS_KEYS and f.value for f in facts):
+    """``facts`` and a name said as what holds now (``_NOW_HOLDS_EN``, in a clause or its whole
+    sentence: "Sacramento, as of June"): when the turn formed no value of a named key (a city,
+    an employer, a school, a drink, a tool), one fact with no key, the name as its value,
+    ``metadata["now_holds"]`` the preposition before it ("in", "at", "with", "to" or ""), in
+    place of a keyless fact of the same words — the ingest job gives it the key of the fact it
+    takes the place of, or drops it; when the turn formed the name under such a key
+    ("Firefox these days"), that fact is a correction, and a switch of a tool or a language.
+    A stay, a move to come or someone else's clause names no such value."""
+    if _lang(turn.content) != "en":
         return facts
     for sentence in split_clauses(turn.content):
-        for raw in sentence:
-            text = raw.strip()
+        said = [c.strip(" ,") for c in sentence]
+        for text in [*said, ", ".join(said)] if len(said) > 1 else said:
             if (
                 semantic.is_about_others(text)
                 or semantic.family_subject(text) is not None
                 or semantic.is_hypothetical(text)
             ):
                 continue
-            for pattern in _NOW_HOLDS_EN:
-                m = pattern.match(text)
-                if m is None:
-                    continue
-                name = re.sub(r"(?:'s|[.'])+$", "", m.group("name"))
-                groups = m.groupdict()
-                if groups.get("rest") is not None and not _REST_NOW_EN.match(groups["rest"]):
-                    continue
-                bare_in = (groups.get("prep") or "").lower() == "in" and not groups.get("verb")
-                if (
-                    semantic.cap_spans(name)[:1] != [name]
-                    or (bare_in and not groups.get("now"))
-                    or semantic.time_frame(turn.content) in ("stay", "future")
-                ):
-                    break
-                content = _turn_content(text)
-                kept = [f for f in facts if f.key is not None or f.content != content]
-                return [
-                    *kept,
-                    ExtractedFact(
-                        type="fact",
-                        content=content,
-                        value=name,
-                        is_correction=True,
-                        message_ids=[turn.message_id],
-                        metadata={
-                            "now_holds": (groups.get("prep") or "").lower(),
-                            "strong": bool(groups.get("now") or groups.get("verb")),
-                        },
-                    ),
-                ]
+            m = next((m for p in _NOW_HOLDS_EN if (m := p.match(text))), None)
+            if m is None:
+                if not facts and (doing := _DOING_NOW_EN.match(text)):
+                    value = doing.group("doing").strip()
+                    return [
+                        ExtractedFact(
+                            type="fact",
+                            content=_turn_content(text),
+                            value=value[:1].lower() + value[1:],
+                            is_correction=True,
+                            message_ids=[turn.message_id],
+                            metadata={"now_holds": "doing", "strong": True},
+                        )
+                    ]
+                continue
+            name = re.sub(r"(?:'s|[.'])+$", "", m.group("name"))
+            groups = m.groupdict()
+            if groups.get("rest") is not None and not _REST_NOW_EN.match(groups["rest"]):
+                continue
+            bare_in = (groups.get("prep") or "").lower() == "in" and not groups.get("verb")
+            if (
+                semantic.cap_spans(name)[:1] != [name]
+                or (bare_in and not groups.get("now"))
+                or semantic.time_frame(turn.content) in ("stay", "future")
+            ):
+                continue
+            named = [f for f in facts if f.key in _NOW_HOLDS_KEYS and f.value]
+            for f in named:
+                if f.value and f.value.lower() == name.lower():
+                    f.is_correction = True
+                    if f.key in _SWITCHABLE:
+                        f.metadata["replaces"] = True  # "Firefox these days": in Chrome's place
+            if named:
+                return facts
+            content = _turn_content(text)
+            kept = [f for f in facts if f.key is not None or f.content != content]
+            return [
+                *kept,
+                ExtractedFact(
+                    type="fact",
+                    content=content,
+                    value=name,
+                    is_correction=True,
+                    message_ids=[turn.message_id],
+                    metadata={
+                        "now_holds": (groups.get("prep") or "").lower(),
+                        "strong": bool(groups.get("now") or groups.get("verb")),
+                    },
+                ),
+            ]
     return facts
 
 
