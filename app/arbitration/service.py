@@ -729,9 +729,11 @@ class ArbitrationService:
         if (
             new.key is not None
             and key.split(".")[0] != new.key.split(".")[0]
-            and not {key, new.key} <= _LEFT_KEYS
+            and key not in _LEFT_KEYS
         ):
-            return  # "don't use Jenkins" (tech) that froze a liking stays the tool's
+            # "don't use Jenkins" (tech) that froze a liking stays the tool's; one that froze
+            # an employer, a city or a school ("Left Netflix last year") files under it
+            return
         spec = key_spec(key)
         if spec is None:
             return

@@ -272,7 +272,9 @@ def _rule_words(text: str) -> set[str]:
 
 
 _LIFTS_RULE = re.compile(
-    r"\b(?:don'?t|do not) (?:need|have) to\b|\bno need\b|不需要|不用再|不必再", re.I
+    r"\b(?:don'?t|do not) (?:need|have) to\b|\bno need\b|^\W*(?:\w+\W+)?(?:skip|drop|ditch|lose)"
+    r" (?:the|all the|your)\b|\bno more\b|不需要|不用再|不必再",
+    re.I,
 )
 
 
@@ -1076,12 +1078,34 @@ STOP_HAN = _STOP_HAN = frozenset(
 _HAN_RUN = re.compile(r"[\u4e00-\u9fff]+")
 
 
+# verbs that say no activity of their own ("doing yoga", "taking the train")
+_LIGHT_VERBS = frozenset((
+    "do", "does", "did", "doing", "done", "go", "goes", "went", "gone", "take", "takes", "took",
+    "taking", "make", "makes", "made", "making", "my",
+))  # fmt: skip
+
+
+def _doing(word: str) -> str:
+    """A word of an activity in one form whatever its ending: plural folded, the -ing form
+    and the verb alike ("lifting" and "lift", "runs" and "running", "biking" and "bike")."""
+    w = _stem(word)
+    if len(w) > 5 and w.endswith("ing"):
+        w = w[:-3]
+        if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "lsz":
+            w = w[:-1]  # "running" → "run", "swimming" → "swim"
+    return w[:-1] if len(w) > 3 and w.endswith("e") and not w.endswith("ee") else w
+
+
 def activity_words(text: str) -> set[str]:
     """What ``text`` says the thing is, without its time: Latin words of three or more letters
     (plurals folded) that are not time, frequency or moving words ("dinner", "priya", "gym");
     Chinese character pairs with no time or function character ("牙医", "游泳", "考研")."""
     folded = unicodedata.normalize("NFKC", text).lower()
-    words = {_stem(w) for w in re.findall(r"[a-z][a-z']{2,}", folded) if w not in _TIME_WORDS}
+    words = {
+        _doing(w)
+        for w in re.findall(r"[a-z][a-z']{2,}", folded)
+        if w not in _TIME_WORDS and w not in _LIGHT_VERBS
+    }
     for run in _HAN_RUN.findall(folded):
         words |= {
             run[i : i + 2]

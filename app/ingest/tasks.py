@@ -19,6 +19,7 @@ from app.arbitration.values import (
     DENIED_KEYS,
     ENDED_KEYS,
     NAMED_PLAN_KEYS,
+    activity_words,
     denied_values,
     ended_values,
     named_plans,
@@ -208,14 +209,10 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
     await seal_restated_secrets(rt, conv, owner, messages, facts)
     facts = await name_ended(MemoryRepository(session, job.tenant_id, job.user_id), facts)
     if rt.extractor.name == "rules":
-        facts = await inherit_addons(
-            conv,
-            MemoryRepository(session, job.tenant_id, job.user_id),
-            session_id,
-            messages,
-            facts,
-            lambda text, sealed: rt.privacy.reveal_all(text, sealed, owner),
-        )
+        reveal = lambda text, sealed: rt.privacy.reveal_all(text, sealed, owner)  # noqa: E731
+        memories = MemoryRepository(session, job.tenant_id, job.user_id)
+        facts = await inherit_changes(conv, memories, session_id, messages, facts, reveal)
+        facts = await inherit_addons(conv, memories, session_id, messages, facts, reveal)
     # The user's cues (temporary, emphasis, remember) decide where each fact starts.
     cues, back_refs = user_cues(rt, messages, owner)
     forms = {id(f): formation(f, cues) for f in facts}
@@ -746,6 +743,76 @@ def _inherited(
             **({"sensitivity": "personal"} if key.startswith("contact.") else {}),
         },
     )
+
+
+# the keys a name said as what holds now can take, by the preposition before it ("in Dallas
+# now", "at Meta now", "moved over to Amazon", "Portland now.")
+_NOW_HOLDS_KEYS: dict[str, tuple[str, ...]] = {
+    "in": ("residence.city", "work.location"),
+    "at": ("work.employer", "education.school"),
+    "with": ("work.employer",),
+    "to": ("residence.city", "work.employer", "education.school", "tech.preferred"),
+    "": ("residence.city", "work.employer", "education.school", "preference.drink",
+         "tech.preferred"),
+}  # fmt: skip
+
+
+async def inherit_changes(
+    conv: ConversationRepository,
+    repo: MemoryRepository,
+    session_id: str,
+    messages: Sequence[Message],
+    facts: list[ExtractedFact],
+    reveal: Callable[[str, list[dict[str, Any]]], str],
+) -> list[ExtractedFact]:
+    """``facts``, where a name said as what holds now without a predicate of its own ("Portland
+    now." after "I live in Denver", "ended up at Stripe" after "I work at Google";
+    ``metadata["now_holds"]``, ``rules._now_holds``) takes the key of the fact it replaces:
+    the one key of the user's previous turn it can be (``_NOW_HOLDS_KEYS``, by the
+    preposition before it); when no earlier turn of the session formed a keyed fact, and the
+    turn says the change ("now", "ended up at"), the one such key the user holds an active
+    value of. A name whose key stays unclear is left out: it forms nothing."""
+    out: list[ExtractedFact] = []
+    for fact in facts:
+        prep = fact.metadata.pop("now_holds", None)
+        strong = fact.metadata.pop("strong", False)
+        if prep is None:
+            out.append(fact)
+            continue
+        allowed = _NOW_HOLDS_KEYS.get(str(prep), ())
+        message = next((m for m in messages if str(m.id) in fact.message_ids), None)
+        if message is None or not fact.value:
+            continue
+        earlier = await _stated_before(conv, repo, session_id, message, facts, reveal)
+        if prep == "doing":
+            # "Walking the dog at 6 now." after "I walk the dog at 7am": the routine of the
+            # turn before, done another way, when it names most of the same doing
+            words = activity_words(fact.value)
+            if not any(
+                e.key == "schedule.habit"
+                and 2 * len(words & activity_words(f"{e.content} {e.value or ''}")) > len(words)
+                for e in earlier
+            ):
+                continue
+            fact.key, fact.type = "schedule.habit", "preference"
+            fact.metadata["moved"] = {"away": [], "words": [], "rest": "", "instead": False}
+            out.append(fact)
+            continue
+        keys = list(dict.fromkeys(e.key for e in earlier if e.key in allowed))
+        if not earlier and strong:
+            held = await repo.active_with_keys(list(allowed), "user", "", lock=False)
+            keys = list(dict.fromkeys(m.key for m in held if m.key and m.value))
+        if len(keys) != 1:
+            continue
+        key = keys[0]
+        spec = key_spec(key)
+        fact.key = key
+        fact.type = spec.type if spec else fact.type  # type: ignore[assignment]
+        fact.content = semantic.describe(key, fact.value, False)
+        if spec is not None and spec.cardinality == "multi":
+            fact.metadata["replaces"] = True  # "Mac now.": it took the others' place
+        out.append(fact)
+    return out
 
 
 async def inherit_addons(

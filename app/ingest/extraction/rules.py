@@ -530,10 +530,11 @@ def _fact(
     if key in _PROSPECT_KEYS and not retracts and semantic.prospective(clause.raw):
         frame = "future"  # "我想去腾讯工作", "I'm applying to Stanford": a plan, see below
     if (frame == "future" and key in ("residence.city", *_PROSPECT_KEYS)) or (
-        frame == "stay" and key == "residence.city"
+        frame == "stay" and key in ("residence.city", "work.location")
     ):
         # "我下个月要搬去北京": a move still to come is a plan; "Staying at a hotel in Melbourne
-        # this weekend": a stay is an event. The city of now stays
+        # this weekend", "in Osaka on a business trip this week": a stay is an event. The city
+        # of now, and the place of work, stay
         if key in _PROSPECT_KEYS and value:
             # the place to come, to be dropped when the turn states it as of now (_one_plan)
             metadata = {**(metadata or {}), "prospect": [key, _norm(value, key)]}
@@ -623,16 +624,22 @@ def _place(value: str) -> str | None:
     return head if head else (value if segment.is_place(value) else None)
 
 
+def _undated(m: re.Match[str], group: str, clause: _Clause) -> str:
+    """The text of ``group`` without the times the clause's date was read from."""
+    text = m.group(group)
+    if clause.date is not None:
+        for start, end in sorted(clause.date.spans, reverse=True):
+            offset = m.start(group)
+            if offset <= start <= m.end(group):
+                text = text[: start - offset] + text[end - offset :]
+    return text.strip()
+
+
 def place(key: str, template: str, *, correction: bool = False, dated: bool = False) -> Builder:
     """A builder for a place-valued key (hometown, residence); rejects non-places."""
 
     def build(m: re.Match[str], clause: _Clause, state: _State) -> Built:
-        text = m.group("v")
-        if clause.date is not None:  # "搬到上海上个月" / "to Shanghai last month"
-            for start, end in sorted(clause.date.spans, reverse=True):
-                offset = m.start("v")
-                if offset <= start <= m.end("v"):
-                    text = text[: start - offset] + text[end - offset :]
+        text = _undated(m, "v", clause)  # "搬到上海上个月" / "to Shanghai last month"
         if re.search(r"(?:毕业|读书|上学|念书|读研|工作|上班)$", text.strip()):
             return None  # "我是浙大毕业的": where the user studied or works, not a home
         where = _place(text.strip())
@@ -741,8 +748,9 @@ def retract(key: str) -> Builder:
     ``key``; the next fact under ``key`` retracts it, otherwise it is emitted at the end."""
 
     def build(m: re.Match[str], clause: _Clause, state: _State) -> Built:
-        value = _norm(m.group("v"), key)
-        if kind := _KIND_LEFT.match(m.group("v")):
+        said = _undated(m, "v", clause)  # "I left the company in March": no time in the name
+        value = _norm(said, key)
+        if kind := _KIND_LEFT.match(said):
             # "I quit my job last month", "I left the company": the one held, by its kind
             state.pending.setdefault(key, []).append((kind.group(1).lower(), _content(clause)))
             state.correction = True
@@ -2759,6 +2767,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts = _switched_drink(facts)
     facts += _withdrawal(turn, facts)
     facts = _job_left(turn, facts)
+    facts = _now_holds(turn, facts)
     facts = _taken_back(turn, facts)
     facts = _surname_dropped(_one_per_name(_pet_named(_named_in_passing(facts)), turn.content))
     for f in facts:
@@ -3237,6 +3246,147 @@ def _job_left(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             metadata={"retraction": True},
         )
     ]
+
+
+# A value said as what holds now, without a predicate that says what it is: "Portland now.",
+# "Lyft these days", "Milan's home now", "I'm at Meta now", "ended up at Stripe", "moved over
+# to Amazon". What the name is (a city, an employer, a tool) is read from the fact it takes the
+# place of: the ingest job gives it the key of the user's previous turn (tasks.inherit_changes).
+_LEAD_NOW_EN = (
+    r"^(?:(?:oh|so|well|nope|nah|no|actually|yeah|yep|and|but|btw|update|ok|okay|anyway"
+    r"|correction|lol)\b[\s,:!-]*)*"
+)
+_NAME_NOW_EN = r"(?P<name>[A-Z][\w&.'+-]*(?: (?:of |de |the |& )?[A-Z0-9][\w&.'+-]*)*?)"
+_NOW_EN = (
+    r"(?P<now>now|these days|nowadays|at the moment|right now|for good|as of [\w ]{2,20}"
+    r"|since [\w ]{2,20})"
+)
+_TRAIL_NOW_EN = r"(?:[\s,]+(?:actually|though|btw|lol|haha|i guess|instead))*[\s.!]*$"
+_NOW_HOLDS_EN = (
+    # the name alone: "Portland now.", "nope, Minneapolis these days", "Milan's home now"
+    re.compile(
+        rf"{_LEAD_NOW_EN}(?:it'?s\s+|(?P<prep>in|at|with)\s+)?{_NAME_NOW_EN}"
+        rf"(?:'s| is)?(?: home| my home| my city| my base)?[\s,]+{_NOW_EN}{_TRAIL_NOW_EN}"
+    ),
+    # the time first: "now at Google", "these days it's Lyft"
+    re.compile(
+        rf"{_LEAD_NOW_EN}(?P<now>now|these days|nowadays)[\s,]+"
+        rf"(?:it'?s\s+|(?P<prep>in|at|with)\s+)?{_NAME_NOW_EN}{_TRAIL_NOW_EN}",
+        re.I,
+    ),
+    # "I'm at Meta now", "I'm with Accenture", "we're in Dallas now": "in" only with a now
+    re.compile(
+        rf"{_LEAD_NOW_EN}(?:I'?m|I am|we'?re|we are)\s+(?:(?:now|currently|still|actually"
+        rf"|officially|over|out|down|up)\s+)*(?P<prep>at|with|in)\s+{_NAME_NOW_EN}"
+        rf"(?:[\s,]+{_NOW_EN})?{_TRAIL_NOW_EN}",
+        re.I,
+    ),
+    # a verb of arriving: "ended up at Stripe", "moved over to Amazon", "we wound up in Bristol"
+    re.compile(
+        rf"{_LEAD_NOW_EN}(?:(?:I|we)(?:'ve| have)?\s+)?(?:(?:just|recently|finally|eventually"
+        rf"|then|since|now)\s+)*(?P<verb>(?:moved|switched|went|headed|jumped|came) over"
+        rf"|jumped ship|jumped|wound up|ended up|landed|headed|transferred|moved|switched"
+        rf"|packed up and (?:moved|headed|left))\s+(?:(?:everything|it|all|us|(?:our|my) \w+)\s+)?"
+        rf"(?:over\s+)?(?P<prep>to|at|in|with)\s+"
+        rf"{_NAME_NOW_EN}(?=$|[\s,.!;])(?P<rest>.*)$",
+        re.I,
+    ),
+)
+# a routine said as done now, without its key: "Walking the dog at 6 now.", "I take the train
+# to work these days" — a routine only when the turn before said one of the same doing
+_DOING_NOW_EN = re.compile(
+    rf"{_LEAD_NOW_EN}(?:I\s+(?=[a-z]+\s)(?!(?:am|was|have|had|do|did|will|would|can|could|think"
+    rf"|guess|feel|mean|know|love|like|hate|want|need)\b)|(?=[A-Za-z]+ing\b))"
+    rf"(?P<doing>[A-Za-z]+[^,;:!?]*?)[\s,]+(?:now|these days|nowadays|instead){_TRAIL_NOW_EN}",
+    re.I,
+)
+# the rest of a clause of arriving names no more than when or why ("in May", "last spring",
+# "after the layoffs")
+_REST_NOW_EN = re.compile(
+    r"^(?:[\s,]+(?:now|these days|in (?:the )?\w+|last \w+|this \w+|a \w+ ago|\w+ \w+ ago"
+    r"|\w+ ago"
+    r"|after [\w ]+|because [\w' ]+|for good|actually|though|btw|lol|again))*[\s.!]*$",
+    re.I,
+)
+
+
+def _now_holds(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts`` and a name said as what holds now (``_NOW_HOLDS_EN``, in a clause or its whole
+    sentence: "Sacramento, as of June"): when the turn formed no value of a named key (a city,
+    an employer, a school, a drink, a tool), one fact with no key, the name as its value,
+    ``metadata["now_holds"]`` the preposition before it ("in", "at", "with", "to" or ""), in
+    place of a keyless fact of the same words — the ingest job gives it the key of the fact it
+    takes the place of, or drops it; when the turn formed the name under such a key
+    ("Firefox these days"), that fact is a correction, and a switch of a tool or a language.
+    A stay, a move to come or someone else's clause names no such value."""
+    if _lang(turn.content) != "en":
+        return facts
+    for sentence in split_clauses(turn.content):
+        said = [c.strip(" ,") for c in sentence]
+        for text in [*said, ", ".join(said)] if len(said) > 1 else said:
+            if (
+                semantic.is_about_others(text)
+                or semantic.family_subject(text) is not None
+                or semantic.is_hypothetical(text)
+            ):
+                continue
+            m = next((m for p in _NOW_HOLDS_EN if (m := p.match(text))), None)
+            if m is None:
+                if not facts and (doing := _DOING_NOW_EN.match(text)):
+                    value = doing.group("doing").strip()
+                    return [
+                        ExtractedFact(
+                            type="fact",
+                            content=_turn_content(text),
+                            value=value[:1].lower() + value[1:],
+                            is_correction=True,
+                            message_ids=[turn.message_id],
+                            metadata={"now_holds": "doing", "strong": True},
+                        )
+                    ]
+                continue
+            name = re.sub(r"(?:'s|[.'])+$", "", m.group("name"))
+            groups = m.groupdict()
+            if groups.get("rest") is not None and not _REST_NOW_EN.match(groups["rest"]):
+                continue
+            bare_in = (groups.get("prep") or "").lower() == "in" and not groups.get("verb")
+            if (
+                semantic.cap_spans(name)[:1] != [name]
+                or (bare_in and not groups.get("now"))
+                or semantic.time_frame(turn.content) in ("stay", "future")
+            ):
+                continue
+            named = [f for f in facts if f.key in _NOW_HOLDS_KEYS and f.value]
+            for f in named:
+                if f.value and f.value.lower() == name.lower():
+                    f.is_correction = True
+                    if f.key in _SWITCHABLE:
+                        f.metadata["replaces"] = True  # "Firefox these days": in Chrome's place
+            if named:
+                return facts
+            content = _turn_content(text)
+            kept = [f for f in facts if f.key is not None or f.content != content]
+            return [
+                *kept,
+                ExtractedFact(
+                    type="fact",
+                    content=content,
+                    value=name,
+                    is_correction=True,
+                    message_ids=[turn.message_id],
+                    metadata={
+                        "now_holds": (groups.get("prep") or "").lower(),
+                        "strong": bool(groups.get("now") or groups.get("verb")),
+                    },
+                ),
+            ]
+    return facts
+
+
+_NOW_HOLDS_KEYS = frozenset(
+    ("residence.city", "work.employer", "work.location", "education.school", "preference.drink",
+     "tech.preferred")
+)  # fmt: skip
 
 
 def _turn_content(text: str) -> str:

@@ -633,7 +633,7 @@ _QUIT_EN = re.compile(
     r"|resigned(?: from)?|retired from|(?:got |was |been )?(?:laid off|let go|fired) from"
     r"|(?:handed|turned|put|gave) in (?:my )?(?:notice|resignation)|gave (?:my )?notice"
     r"|no longer \w+|off|instead of|switched from|moved (?:away )?from"
-    r"|done with|over(?!\s+(?:at|in|here|there|by)\b)|(?:gone|went|gotten|got) off"
+    r"|done with|over(?!\s+(?:at|in|here|there|by|to)\b)|(?:gone|went|gotten|got) off"
     r"|lost interest in|moved out of)"
     r"\s+(?:(?:drinking|eating|using|having|doing|playing|writing|coding in|being"
     r"|working (?:at|for)|with|the|my|a|an|in|at|for|from|to)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
@@ -734,8 +734,10 @@ _ENDED_EN = re.compile(
     # (someone not seen, a place not been to, is no thing ended)
     r"|\b(?i:haven'?t|have not|hasn'?t|has not)\s+(?:(?i:really|even)\s+)?"
     r"(?!(?i:been|seen|met|heard|talked|spoken|visited|called|texted|gone)\b)[a-z]+\s+"
-    r"(?:(?i:the|my|our|a|an|any)\s+)?(?P<m>[\w' -]{2,30}?)\s+(?i:in|for)\s+"
+    r"(?:(?i:the|my|our|a|an|any)\s+)?(?P<m>[\w' -]{2,30}?)\s+(?:(?i:in|for)\s+"
     r"(?i:years|ages|months|decades|forever|a (?:long )?while|a long time)\b"
+    r"|(?i:since)\s+(?:(?i:last|early|late)\s+)?(?:[A-Z][a-z]+|(?:19|20)\d\d|(?i:then|spring"
+    r"|summer|fall|autumn|winter|new year'?s|christmas|college|uni|school))\b)"
     r"|(?:^|[,;.!]\s*|\b(?:the|my|our)\s+)(?P<f>[\w'-]+(?: [\w'-]+)?)(?:'s| is| has| was)\s+"
     r"(?:completely |totally |finally |fully |all )?(?:off|cancel(?:l)?ed|called off|cleared up"
     r"|gone away|healed|cured)\b"
@@ -1117,6 +1119,18 @@ _ZH_WHEN_TAIL = re.compile(
 _DEMONSTRATIVE = re.compile(r"(?:那|这)(?:个|些|件事)?|it|that|this", re.I)
 
 
+# how a thing was given up, not what ("quit cold turkey", "stopped for good")
+_MANNER_EN = re.compile(
+    r"cold turkey|for good|completely|altogether|entirely|all at once|overnight", re.I
+)
+# a thing one does an activity with names the activity given up ("haven't had a cigarette
+# since March" ends smoking)
+_DONE_WITH = {
+    "cigarette": "smoking", "cigarettes": "smoking", "cig": "smoking", "cigs": "smoking",
+    "smokes": "smoking", "a smoke": "smoking",
+}  # fmt: skip
+
+
 def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[str]:
     """What ``text`` says the user stopped (``"I stopped drinking green tea"`` → ``["green
     tea"]``, ``"可乐戒了"`` → ``["可乐"]``), as written; ``[]`` when nothing was given up.
@@ -1158,6 +1172,9 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
         value = _TAIL_EN.sub("", f" {value}").strip()  # "no longer pregnant haha": not "haha"
         value = _ZH_WHEN_TAIL.sub("", value)  # "旺财上个月送人了": not "旺财上个月"
         value = re.sub(r"^[^，,]*把(?=[\u4e00-\u9fff])", "", value)  # "终于把烟戒了": 把 marks it
+        if _MANNER_EN.fullmatch(value):
+            continue  # "quit cold turkey": how, not what
+        value = _DONE_WITH.get(value.lower(), value)  # "a cigarette" names smoking
         if (
             value
             and value.lower() not in _EN_STOP
@@ -1330,7 +1347,9 @@ _UNNAMED_END_EN = re.compile(
     r"\s+(?:any ?more|these days|in (?:years|ages|a while|months))"
     r"|no longer\s+(?P<n>[a-z]{2,})(?:\s+(?:it|that|this|them|one))?"
     r"|(?:stopped|quit)\s+(?P<w>[a-z]+ing|it|that|doing (?:it|that))"
-    r"|(?:gave|given|giving) (?:it|that|them) up|quit (?:it|that))"
+    r"|(?:gave|given|giving) (?:it|that|them) up|quit (?:it|that)"
+    r"|(?:stopped|quit)(?=\s+(?:cold turkey|for good|completely|altogether)))"
+    r"(?:\s+(?:cold turkey|altogether))?"
     r"(?:\s+(?:a while ago|a (?:few )?\w+ ago|\w+ ago|last \w+|recently|already|completely"
     r"|for good|any ?more|though|tbh|lol|haha))*\W*$",
     re.I,
@@ -1450,7 +1469,8 @@ def replaces_mentioned(text: str) -> bool:
 _RULE_CHANGED = re.compile(
     r"算了|还是|不用再|改成|改为|换成|改用|以后|今后|往后|从现在(?:起|开始)"
     r"|(?:不用|不要)[^，,。]{1,10}了"
-    r"|\b(?:never ?mind|instead|actually|from now on|switch to|no need)\b",
+    r"|\b(?:never ?mind|instead|actually|from now on|switch to|no need|going forward"
+    r"|(?:from )?here on(?: out)?|moving forward|changed my mind|no more)\b",
     re.I,
 )
 
@@ -2373,11 +2393,12 @@ _PROSPECT = re.compile(
 # move ("moved here this month", "这个月搬到上海了")
 _STAY = re.compile(
     r"\b(?:visiting (?:my|our|family|friends|relatives|(?-i:[A-Z])\w*)"
-    r"|on (?:a |my |our )?(?:trip|vacation|holiday|business trip)"
+    r"|on (?:a |my |our )?(?:\w+ )?(?:trip|vacation|holiday)"
     r"|(?:stay\w*|crash\w*|sleep\w*|booked) (?:at|in|into) (?:a|an|the|my|our) (?:\w+ )?"
     r"(?:hotel|hostel|motel|airbnb)"
     r"|conference|this (?:weekend|week|month)|for the (?:weekend|week|month)"
-    r"|for a (?:few|couple of) (?:days|nights)|next few days)\b"
+    r"|for (?:a|one|two|three|four|a few|a couple(?: of)?|\d+) (?:days?|nights?|weeks?)"
+    r"|next few days)\b"
     r"|这几天|这两天|这些天|这周末?|这个?周末|这个月|(?:来|去|回来|回去)(?:看|探望|陪)|看望|探亲"
     r"|出差|旅游|旅行|度假|住[^，,。]{0,10}?(?:酒店|宾馆|民宿)|开会",
     re.I,
