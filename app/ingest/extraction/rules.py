@@ -2720,6 +2720,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 and semantic.passing_state(f.value or f.content, where=f.value is None)
             )
             or (f.key in _THING_KEYS and f.value and semantic.names_nothing(f.value))
+            # "I rarely drink coffee", "我很少喝咖啡": had seldom, neither had nor avoided
+            or (f.value and f.key not in _DEGREE_KEYS and semantic.seldom(f.content))
+            # "I haven't smoked in two years": nothing happens on a date
         )
     ]
     # "搬去 Singapore 了，公司外派": the place moved to is no employer; "moved for my partner's
@@ -2752,6 +2755,15 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         f for f in facts if not (f.key == "diet.avoid" and f.value and semantic.names_diet(f.value))
     ]
     _dated_as_said(turn, facts)
+    # "I haven't smoked in two years": nothing happens on a date; what ended is withdrawn
+    not_done = [
+        f for f in facts if f.key in ("event", "plan") and semantic.not_since(f.value or "")
+    ]
+    facts = [f for f in facts if f not in not_done]
+    if retracts := [r for f in not_done for r in f.retracts]:
+        facts.append(
+            dataclasses.replace(_withdrawal_record(turn, {"retraction": True}), retracts=retracts)
+        )
     facts += _routine_then_now(turn, facts)
     _moves(turn, facts)
     _contrasts(turn, facts)
@@ -2766,7 +2778,10 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             # "不再吃素了" gives up the diet (stored as 素食, "吃素"), no avoided food
             f.key = "diet.style"
             f.retracts += ["素食"] if any("素" in r for r in f.retracts) else []
-    ended = _ended(turn, facts)
+    if missed := semantic.missed(turn.content):
+        # "好久没吃火锅了，好想吃": a thing missed is still liked, nothing is given up
+        facts = [f for f in facts if f.value and not f.retracts]
+    ended = [] if missed else _ended(turn, facts)
     if ability := _ability_denied(turn, facts):
         # one record: it ends what it names, and takes back the ability of the previous turn
         ability[0].metadata.update(ended[0].metadata if ended else {})
@@ -2933,6 +2948,8 @@ def _ability_denied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFac
 _PASSING_KEYS = frozenset(("health.condition", "event", "plan", None))
 # keys whose value is a thing had or avoided, which "东西" / "stuff" does not name
 _THING_KEYS = frozenset(("preference.likes", "preference.dislikes", "diet.avoid"))
+# keys a negation of degree still states ("I don't like horror movies that much")
+_DEGREE_KEYS = frozenset(("preference.dislikes", "assistant.constraint"))
 
 # keys whose value holds now, and so not when the clause says it held before or comes later
 _NOT_NOW = frozenset(
