@@ -68,3 +68,17 @@ async def test_a_denial_names_what_it_takes_back(tenant: TenantCtx) -> None:
     assert all(m["value"] for m in await tenant.memories("u0", status="active"))
     # "只会几句" is what the user can say, no rule for the assistant
     assert await tenant.values("u3", "assistant.constraint") == []
+
+
+async def test_a_negated_taste_keeps_its_subject_and_its_firmness(tenant: TenantCtx) -> None:
+    said = [
+        ("Not a fan of running but I love swimming", "running", "swimming"),
+        ("不太喜欢跑步，但我喜欢游泳", "跑步", "游泳"),
+    ]
+    for i, (text, disliked, liked) in enumerate(said):
+        await tenant.say(f"u{i}", "s1", text, at=T[0])
+        assert await tenant.values(f"u{i}", "preference.dislikes", lower=True) == [disliked]
+        assert await tenant.values(f"u{i}", "preference.likes", lower=True) == [liked]
+    # "basically never" / "never" before the verb is still an avoidance
+    await tenant.say("u8", "s1", "我基本不喝奶茶", at=T[0])
+    assert await tenant.values("u8", "diet.avoid") == ["奶茶"]

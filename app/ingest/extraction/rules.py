@@ -1256,7 +1256,7 @@ _EN_ASSIST_VERBS = (
 # Each entry: (family, language, pattern, builder[, after]). First match wins per clause.
 _S = (
     r"^(?:我|本人)?(?:现在|目前|如今|平时|其实|已经|最近|刚刚|刚|也|还|都|一直|真的|比较"
-    r"|很|最|特别|非常|超|挺|就|确实)*"
+    r"|很|最|特别|非常|超|挺|就|确实|从来|几乎|基本上?|一般|向来)*"
 )
 # a thing said first, then the user and how firmly ("香菜我是真的", "恐怖片我一般", "香菜我一口都")
 _FRONTED = (
@@ -2166,8 +2166,11 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "dislikes",
         "en",
-        _I + r"(?P<verb>hate|dislike|detest|can't stand|cannot stand|don't like|do not like"
-        r"|don't enjoy|do not enjoy|(?:am|'m) not (?:a (?:big |huge )?fan of|(?:really |that )?into"
+        # the user left out before a negation ("Not a big fan of olives")
+        r"(?:" + _I + r"|^(?=not\b))"
+        r"(?P<verb>hate|dislike|detest|can't stand|cannot stand|don't like|do not like"
+        r"|don't enjoy|do not enjoy|(?:(?:am|'m) )?not (?:a (?:big |huge )?fan of"
+        r"|(?:really |that )?into"
         r"|(?:really |that )?big on|crazy about|keen on)"
         r"|don't care for|(?:'ve |have )?never been (?:a (?:big |huge )?fan of"
         r"|(?:really |that )?into"
@@ -2343,11 +2346,30 @@ _ELIDED_I = re.compile(
 )
 
 
+# a sentence that opens with a negated taste, its subject left out ("Not a big fan of olives,
+# but I love…", "不太喜欢跑步，但我喜欢游泳"): the user's, said of themselves
+_ELIDED_NEG = re.compile(
+    r"^\s*(?:(?P<en>not|never been)(?= (?:a (?:big |huge )?fan of|(?:really |that )?(?:into|big on"
+    r"|keen on)|crazy about)\s)|(?=不(?:太|怎么|大|是很|是太)?(?:喜欢|爱)[^，,。]{1,12}[，,]))",
+    re.I,
+)
+
+
+def _subject_given(m: re.Match[str]) -> str:
+    said = (m.group("en") or "").lower()
+    return {"not": "I'm not", "never been": "I've never been"}.get(said, "我")
+
+
 def _sentences(text: str) -> list[str]:
     """The sentences of a turn; a second predicate of the user's with its "I" left out is a
     clause of its own, its "I" given back ("I live in Lisbon and work at Siemens" → "I live in
-    Lisbon, I work at Siemens")."""
-    return [_ELIDED_I.sub(r"\g<head>, I ", s) for s in _SENTENCE.split(text) if s and s.strip()]
+    Lisbon, I work at Siemens"), as is a negated taste the sentence opens with ("Not a fan of
+    running" → "I'm not a fan of running")."""
+    return [
+        _ELIDED_NEG.sub(_subject_given, _ELIDED_I.sub(r"\g<head>, I ", s), count=1)
+        for s in _SENTENCE.split(text)
+        if s and s.strip()
+    ]
 
 
 def split_clauses(text: str) -> list[list[str]]:
