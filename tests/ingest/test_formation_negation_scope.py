@@ -50,6 +50,11 @@ async def test_a_thing_done_seldom_is_neither_had_nor_avoided(tenant: TenantCtx)
     assert await tenant.values("u8", "preference.dislikes", lower=True) == ["horror movies"]
     await tenant.say("u9", "s1", "我几乎不吃甜食", at=T[0])
     assert await tenant.values("u9", "diet.avoid") == ["甜食"]
+    # used less is not given up
+    active, _ = await tenant.change(
+        "u7", ("I use Twitter", "I don't use Twitter that much anymore"), "tech.preferred", at=T
+    )
+    assert active == ["twitter"]
 
 
 async def test_a_denial_names_what_it_takes_back(tenant: TenantCtx) -> None:

@@ -986,8 +986,9 @@ def _users_statement(clause: str) -> bool:
 def ends(clause: str) -> bool:
     """True if ``clause`` says that something of the user's ended — with no word of what: the
     memories it ends are those whose value the clause (or its sentence) names. A question
-    or a clause about someone else ends nothing."""
-    if not _users_statement(clause) or _STILL_HOLDS.search(clause):
+    or a clause about someone else ends nothing, nor does one of a thing done less ("I don't
+    use Twitter that much anymore")."""
+    if not _users_statement(clause) or _STILL_HOLDS.search(clause) or seldom(clause):
         return False
     if _ENDING_EN.search(clause) or _ENDING_ZH.search(clause):
         return True
@@ -1235,6 +1236,8 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
             and len(value) <= 40
             and not _WHEN.match(value)
             and not _DEMONSTRATIVE.fullmatch(value)  # "那个计划取消了": which one, not a name
+            # "I don't use Twitter that much anymore": less of it, not given up
+            and not re.search(r"\b(?:much|often|a lot)$", value, re.I)
             # "我不打了", "受伤以后就不打了": who or when, not what
             and not re.fullmatch(r"[我你他她它]们?|已经|早就|现在|.*(?:以后|之后|后来)就?", value)
         ):
