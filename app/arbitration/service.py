@@ -405,7 +405,7 @@ class ArbitrationService:
             new.superseded_at = utcnow()
             new.valid_to = max(new_loses_to.valid_from, new.valid_from)
         elif (
-            (not conflicts or only_withdraws or new.key is None)
+            (not conflicts or only_withdraws or new.key is None or await self._said_beside(new))
             and new.value is None
             and (cand.metadata or {}).get("retraction")
         ):
@@ -557,6 +557,18 @@ class ArbitrationService:
         cand.origin = {**cand.origin, "sessions": sessions}
         if len(sessions) >= self.promote_after:
             cand.scope, cand.scope_id = "user", ""
+
+    async def _said_beside(self, new: Memory) -> bool:
+        """True if the message of withdrawal ``new`` also states a value under its key ("No, I
+        don't use Vim, I use Emacs"): what holds now is that value, the record says nothing
+        more."""
+        if new.key is None:
+            return False
+        for message_id in (new.origin or {}).get("message_ids") or []:
+            formed = await self.repo.active_formed_from(message_id)
+            if any(m.key == new.key and m.value is not None and m.id != new.id for m in formed):
+                return True
+        return False
 
     async def _freeze(
         self, old: Memory, winner: Memory, rule: str, reason: str, out: Outcome, flush: bool = True

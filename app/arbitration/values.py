@@ -731,6 +731,7 @@ def denied_values(olds: Sequence[Memory], phrases: Sequence[str]) -> list[str]:
         normalize_value(re.sub(r"人$", "", _DENIAL_TAIL.sub("", _DENIAL_LEAD.sub("", p.strip()))))
         for p in phrases
     }
+    said |= {re.sub(r"(?<=[a-z]{3})s$", "", p) for p in said if p.isascii()}  # "cats": a cat
     return list(
         dict.fromkeys(
             m.value

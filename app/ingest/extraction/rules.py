@@ -1264,7 +1264,7 @@ _EN_ASSIST_VERBS = (
 # Each entry: (family, language, pattern, builder[, after]). First match wins per clause.
 _S = (
     r"^(?:我|本人)?(?:现在|目前|如今|平时|其实|已经|最近|刚刚|刚|也|还|都|一直|真的|比较"
-    r"|很|最|特别|非常|超|挺|就|确实)*"
+    r"|很|最|特别|非常|超|挺|就|确实|从来|几乎|基本上?|一般|向来)*"
 )
 # a thing said first, then the user and how firmly ("香菜我是真的", "恐怖片我一般", "香菜我一口都")
 _FRONTED = (
@@ -2174,8 +2174,11 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "dislikes",
         "en",
-        _I + r"(?P<verb>hate|dislike|detest|can't stand|cannot stand|don't like|do not like"
-        r"|don't enjoy|do not enjoy|(?:am|'m) not (?:a (?:big |huge )?fan of|(?:really |that )?into"
+        # the user left out before a negation ("Not a big fan of olives")
+        r"(?:" + _I + r"|^(?=not\b))"
+        r"(?P<verb>hate|dislike|detest|can't stand|cannot stand|don't like|do not like"
+        r"|don't enjoy|do not enjoy|(?:(?:am|'m) )?not (?:a (?:big |huge )?fan of"
+        r"|(?:really |that )?into"
         r"|(?:really |that )?big on|crazy about|keen on)"
         r"|don't care for|(?:'ve |have )?never been (?:a (?:big |huge )?fan of"
         r"|(?:really |that )?into"
@@ -2351,11 +2354,30 @@ _ELIDED_I = re.compile(
 )
 
 
+# a sentence that opens with a negated taste, its subject left out ("Not a big fan of olives,
+# but I love…", "不太喜欢跑步，但我喜欢游泳"): the user's, said of themselves
+_ELIDED_NEG = re.compile(
+    r"^\s*(?:(?P<en>not|never been)(?= (?:a (?:big |huge )?fan of|(?:really |that )?(?:into|big on"
+    r"|keen on)|crazy about)\s)|(?=不(?:太|怎么|大|是很|是太)?(?:喜欢|爱)[^，,。]{1,12}[，,]))",
+    re.I,
+)
+
+
+def _subject_given(m: re.Match[str]) -> str:
+    said = (m.group("en") or "").lower()
+    return {"not": "I'm not", "never been": "I've never been"}.get(said, "我")
+
+
 def _sentences(text: str) -> list[str]:
     """The sentences of a turn; a second predicate of the user's with its "I" left out is a
     clause of its own, its "I" given back ("I live in Lisbon and work at Siemens" → "I live in
-    Lisbon, I work at Siemens")."""
-    return [_ELIDED_I.sub(r"\g<head>, I ", s) for s in _SENTENCE.split(text) if s and s.strip()]
+    Lisbon, I work at Siemens"), as is a negated taste the sentence opens with ("Not a fan of
+    running" → "I'm not a fan of running")."""
+    return [
+        _ELIDED_NEG.sub(_subject_given, _ELIDED_I.sub(r"\g<head>, I ", s), count=1)
+        for s in _SENTENCE.split(text)
+        if s and s.strip()
+    ]
 
 
 def split_clauses(text: str) -> list[list[str]]:
@@ -2728,6 +2750,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 and semantic.passing_state(f.value or f.content, where=f.value is None)
             )
             or (f.key in _THING_KEYS and f.value and semantic.names_nothing(f.value))
+            # "I rarely drink coffee", "我很少喝咖啡": had seldom, neither had nor avoided
+            or (f.value and f.key not in _DEGREE_KEYS and semantic.seldom(f.content))
+            # "I haven't smoked in two years": nothing happens on a date
         )
     ]
     # "搬去 Singapore 了，公司外派": the place moved to is no employer; "moved for my partner's
@@ -2760,6 +2785,15 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         f for f in facts if not (f.key == "diet.avoid" and f.value and semantic.names_diet(f.value))
     ]
     _dated_as_said(turn, facts)
+    # "I haven't smoked in two years": nothing happens on a date; what ended is withdrawn
+    not_done = [
+        f for f in facts if f.key in ("event", "plan") and semantic.not_since(f.value or "")
+    ]
+    facts = [f for f in facts if f not in not_done]
+    if retracts := [r for f in not_done for r in f.retracts]:
+        facts.append(
+            dataclasses.replace(_withdrawal_record(turn, {"retraction": True}), retracts=retracts)
+        )
     facts += _routine_then_now(turn, facts)
     _moves(turn, facts)
     _contrasts(turn, facts)
@@ -2775,7 +2809,10 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             # "不再吃素了" gives up the diet (stored as 素食, "吃素"), no avoided food
             f.key = "diet.style"
             f.retracts += ["素食"] if any("素" in r for r in f.retracts) else []
-    ended = _ended(turn, facts)
+    if missed := semantic.missed(turn.content):
+        # "好久没吃火锅了，好想吃": a thing missed is still liked, nothing is given up
+        facts = [f for f in facts if f.value and not f.retracts]
+    ended = [] if missed else _ended(turn, facts)
     if ability := _ability_denied(turn, facts):
         # one record: it ends what it names, and takes back the ability of the previous turn
         ability[0].metadata.update(ended[0].metadata if ended else {})
@@ -2942,6 +2979,8 @@ def _ability_denied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFac
 _PASSING_KEYS = frozenset(("health.condition", "event", "plan", None))
 # keys whose value is a thing had or avoided, which "东西" / "stuff" does not name
 _THING_KEYS = frozenset(("preference.likes", "preference.dislikes", "diet.avoid"))
+# keys a negation of degree still states ("I don't like horror movies that much")
+_DEGREE_KEYS = frozenset(("preference.dislikes", "assistant.constraint"))
 
 # keys whose value holds now, and so not when the clause says it held before or comes later
 _NOT_NOW = frozenset(

@@ -642,20 +642,29 @@ _QUIT_EN = re.compile(
     r"|five|six|a few|a couple of|several|\d+)\s+(?:days?|weeks?|months?|years?))\b)",
     re.I,
 )
+# a span of time a negation of the perfect is said over ("半年没抽烟了", "好久没喝了"): what is
+# not done for so long is given up
+_SPAN_ZH = (
+    r"(?:好久|很久|许久|一阵子|一段时间|(?:[一二两三四五六七八九十几半\d]+|好几)(?:个)?"
+    r"(?:多)?(?:月|年|星期|礼拜|周))(?:都|也|了)?"
+)
 _QUIT_ZH = re.compile(
-    r"(?:不再|不|没在|没再)(?:用(?!再|去|来|管|担心)|喝|吃|写|玩|养|住在?|喜欢|抽|做|碰|当|看|听|追"
-    r"|打(?!算)|练|弹|学)\s*(?P<x>[^，,。！!了]{1,12}?)\s*了"
+    r"(?:不再|不|没在|没再|" + _SPAN_ZH + r"没(?:有|再)?)"
+    r"(?:用(?!再|去|来|管|担心)|喝|吃|写|玩|养|住在?|喜欢|抽|做|碰|当|看|听|追"
+    r"|打(?!算)|练|弹|学)过?\s*(?P<x>[^，,。！!了]{1,12}?)\s*了"
     # the object said first, before the user and the verb ("红酒我戒了", "Python 我已经不用了",
     # "综艺现在不怎么看了"): the user and the adverbs between are not part of it
     r"|(?P<y>[^，,。！!\s]{1,12}?)\s*(?:我们?|我自己)?"
-    r"(?:现在|已经|早就|也|都|基本上?|真的|一直|平时|好久|很久)*"
+    r"(?:现在|已经|早就|也|都|基本上?|真的|一直|平时|好久|很久|是|再也)*"
     r"\s*(?:戒了|辞了|吃腻了|(?:已经)?(?:治好|痊愈|康复)了|(?:已经|早就|都)(?:好了|没事了)|去世了"
-    r"|(?:不|不再|不怎么|基本不)(?:碰|喝|吃|用|看|玩|听|抽|追|跑|穿|说|讲|打|练|弹|学)(?:了|啦)"
+    r"|(?:不|不再|不怎么|基本不|" + _SPAN_ZH + r"没(?:有|再)?)"
+    r"(?:碰|喝|吃|用|看|玩|听|抽|追|跑|穿|说|讲|打|练|弹|学|去)过?(?:了|啦)"
     r"|(?:很少|几乎不|基本不)(?:说|讲)了?(?=$|[，,。！!；;\s]))"
     r"|(?:离开|离职|辞掉|辞了|戒掉|戒了|放弃)(?:了)?\s*(?P<z>[^，,。！!\s了]{1,12})"
     r"|从(?P<w>[^，,。！!\s]{1,12}?)(?:离职|辞职|跳槽|换|搬|转)"
     r"|对(?P<v>[^，,。！!]{1,10}?)(?:完全|一点|也)?(?:没|不)(?:什么)?(?:兴趣|感兴趣)了"
-    r"|不在\s*(?P<u>[^，,。！!\s]{1,8}?)\s*(?:住|工作|上班|干)?了"
+    r"|不在\s*(?P<u>[^，,。！!\s]{1,8}?|[A-Za-z][\w&.+-]*(?: [A-Za-z][\w&.+-]*){0,3})"
+    r"\s*(?:住|工作|上班|干)?了"
 )
 # what the user did once and does no more ("I used to use Vim but
 # now I'm on VS Code", "以前用 Python，现在主要写 Go 了"): the part of a change that ended
@@ -680,7 +689,10 @@ _NEG_SCOPE_EN = re.compile(
     r"\s+(?:any ?more|these days|nowadays)\b"
     # "these days" closes the scope too ("don't have a car these days")
     # ... or a verb with no object, the activity itself ("I don't run anymore" → running)
-    r"|\b(?:don'?t|do not|no longer|never)\s+(?:really\s+|even\s+)?(?P<v>[a-z]{3,})\s+any ?more\b",
+    r"|\b(?:don'?t|do not|no longer|never)\s+(?:really\s+|even\s+)?(?P<v>[a-z]{3,})\s+any ?more\b"
+    # ... or its -ing form, closed by a time of now ("Not meditating these days")
+    r"|\bnot\s+(?:really\s+)?(?P<w>(?!(?:working|doing|going|feeling|getting|having|being"
+    r"|living|trying)\b)[a-z]{3,}ing)\s+(?:any ?more|these days|nowadays)\b",
     re.I,
 )
 
@@ -714,6 +726,13 @@ _LIFTED = re.compile(
     re.I,
 )
 _LIFT_LEAD = re.compile(r"^(?:其实|不过|但是|现在|已经|我|也|又)+")
+# a span of time a negated perfect is closed by: it says the thing no longer holds ("in two
+# years", "for a year now", "since March", "in ages")
+_SPAN_EN = (
+    r"(?i:(?:in|for)\s+(?:years|ages|months|weeks|decades|forever|a (?:long )?while|a long time"
+    r"|(?:a|an|one|two|three|four|five|six|several|a few|a couple of|\d+)\s+(?:days?|weeks?"
+    r"|months?|years?))|since\s+\S)"
+)
 _ENDED_EN = re.compile(
     r"\b(?:recovered from|got over|cured of)\s+(?:my\s+)?(?P<a>[\w' -]{2,30}?)(?=$|[,.;!])"
     r"|\bmy\s+(?P<b>[\w -]{2,30}?)(?:'s|\s+is|\s+are)\s+(?:basically\s+|completely\s+|totally\s+"
@@ -733,12 +752,16 @@ _ENDED_EN = re.compile(
     # a thing not done for a long span: "I haven't touched the guitar in years"
     # (someone not seen, a place not been to, is no thing ended)
     r"|\b(?i:haven'?t|have not|hasn'?t|has not)\s+(?:(?i:really|even)\s+)?"
-    r"(?!(?i:been|seen|met|heard|talked|spoken|visited|called|texted|gone)\b)[a-z]+\s+"
-    r"(?:(?i:the|my|our|a|an|any)\s+)?(?P<m>[\w' -]{2,30}?)\s+(?:(?i:in|for)\s+"
-    r"(?i:years|ages|months|decades|forever|a (?:long )?while|a long time)\b"
-    r"|(?i:since)\s+(?:(?i:last|early|late)\s+)?(?:[A-Z][a-z]+|(?:19|20)\d\d|(?i:then|spring"
-    r"|summer|fall|autumn|winter|new year'?s|christmas|college|uni|school))\b)"
-    r"|(?:^|[,;.!]\s*|\b(?:the|my|our)\s+)(?P<f>[\w'-]+(?: [\w'-]+)?)(?:'s| is| has| was)\s+"
+    # ... a routine's place, though, is ("haven't been to the gym since January")
+    r"(?!(?i:(?:been|gone)(?! to the)|seen|met|heard|talked|spoken|visited|called|texted)\b)"
+    r"[a-z]+\s+(?:(?i:the|my|our|a|an|any|at|in|for|with|on|to)\s+){0,2}(?P<m>[\w' -]{2,30}?)\s+"
+    + _SPAN_EN
+    # ... or the activity itself, its verb with no object ("I haven't smoked in two years")
+    + r"|\b(?i:haven'?t|have not|hasn'?t|has not)\s+(?:(?i:really|even)\s+)?"
+    r"(?P<q>(?!(?i:been|seen|met|heard|talked|spoken|visited|called|texted|gone)\b)[a-z]{3,}ed)"
+    r"\s+"
+    + _SPAN_EN
+    + r"|(?:^|[,;.!]\s*|\b(?:the|my|our)\s+)(?P<f>[\w'-]+(?: [\w'-]+)?)(?:'s| is| has| was)\s+"
     r"(?:completely |totally |finally |fully |all )?(?:off|cancel(?:l)?ed|called off|cleared up"
     r"|gone away|healed|cured)\b"
 )
@@ -972,8 +995,9 @@ def _users_statement(clause: str) -> bool:
 def ends(clause: str) -> bool:
     """True if ``clause`` says that something of the user's ended — with no word of what: the
     memories it ends are those whose value the clause (or its sentence) names. A question
-    or a clause about someone else ends nothing."""
-    if not _users_statement(clause) or _STILL_HOLDS.search(clause):
+    or a clause about someone else ends nothing, nor does one of a thing done less ("I don't
+    use Twitter that much anymore")."""
+    if not _users_statement(clause) or _STILL_HOLDS.search(clause) or seldom(clause):
         return False
     if _ENDING_EN.search(clause) or _ENDING_ZH.search(clause):
         return True
@@ -996,6 +1020,9 @@ _REJECTED = re.compile(
 # fluent") — "其实不太会啦", "Honestly no, my Korean is terrible", "I don't actually use Vue"
 _CORRECTING = re.compile(
     r"\b(?:actually|honestly|turns out|in fact|to be honest|tbh|wait no|nah|not really)\b"
+    # a hedged negation of the verb takes the plain statement back ("I don't really speak
+    # Russian")
+    r"|n'?t really\b|\b(?:do|does) not really\b"
     r"|^\W*(?:\w+\s+)?no\W*$|其实|说错|不对|搞错|记错|夸张|哪有|并不|根本",
     re.I,
 )
@@ -1129,6 +1156,46 @@ _DONE_WITH = {
     "cigarette": "smoking", "cigarettes": "smoking", "cig": "smoking", "cigs": "smoking",
     "smokes": "smoking", "a smoke": "smoking",
 }  # fmt: skip
+# a wish for the thing beside a span not had ("好久没吃火锅了，好想吃", "haven't had sushi in ages,
+# I miss it"): missed, not given up
+_CRAVING = re.compile(r"好想|想死|馋|怀念|\b(?:miss(?:ing)?|crav\w+|dying for|can'?t wait)\b", re.I)
+# a negated perfect over a span of time ("haven't smoked in two years", "半年没抽烟了"): nothing
+# happens on a date, and the thing no longer holds
+_NOT_SINCE = re.compile(
+    r"\b(?:haven'?t|hasn'?t|have not|has not)\b[^.;!?]*?" + _SPAN_EN + "|" + _SPAN_ZH + "没", re.I
+)
+
+
+def missed(text: str) -> bool:
+    """True if ``text`` says a thing not had for a while is wished for ("好久没吃火锅了，好想吃",
+    "haven't had sushi in ages, I miss it"): nothing of it is given up."""
+    return bool(_CRAVING.search(text)) and not_since(text)
+
+
+def not_since(text: str) -> bool:
+    """True if ``text`` says something has not been done over a span of time ("I haven't
+    smoked in two years", "健身房我已经三个月没去了"): no event of it."""
+    return bool(_NOT_SINCE.search(text))
+
+
+# a thing done seldom ("I rarely drink coffee", "barely speak French", "我很少喝咖啡", "偶尔才喝
+# 酒"), or a negation whose scope is only a degree or a frequency ("I don't drink tea that
+# often", "I don't eat much meat"): neither had nor avoided
+_SELDOM = re.compile(
+    r"\b(?:rarely|seldom|hardly|barely|scarcely|almost never)\b|很少|极少|偶尔才|难得"
+    r"|\b(?:don'?t|do not|doesn'?t|does not|not)\s+(?:really\s+)?[a-z]+\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?:(?:that|very|so|too)\s+(?:often|much|well)|as (?:much|often) as)\b"
+    r"|\b(?:don'?t|do not|doesn'?t|does not)\s+[a-z]+\s+(?:much|many|a lot of)\s"
+    r"|\b(?:don'?t|do not|doesn'?t|does not)\s+[\w' -]{0,30}?\s(?:much|a lot|(?:very )?often)\W*$",
+    re.I,
+)
+
+
+def seldom(text: str) -> bool:
+    """True if ``text`` says the user does the thing only seldom or to a degree ("I rarely
+    drink coffee", "我很少喝咖啡", "I don't drink tea that often"): no fact of having it, nor of
+    avoiding it."""
+    return bool(_SELDOM.search(text))
 
 
 def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[str]:
@@ -1144,15 +1211,24 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
         if not _quits(text, m):
             continue
         found.append(m.group("x"))
+    craving = bool(_CRAVING.search(text))
     for m in _QUIT_ZH.finditer(text):
+        if craving and "没" in m.group(0):
+            continue
         found.extend(g for g in m.groupdict().values() if g)
     for m in _NEG_SCOPE_EN.finditer(text):
-        found.append(m.group("x") or gerund(m.group("v")))
+        found.append(m.group("x") or m.group("w") or gerund(m.group("v")))
     found += [m.group("x") or m.group("y") for m in _USED_TO.finditer(text)]
     for m in _LIFTED.finditer(text) if lifted else ():
         # "辣的也吃了": the food, not "辣的"
         found.extend(re.sub(r"的$", "", _LIFT_LEAD.sub("", g)) for g in m.groupdict().values() if g)
     for m in _ENDED_EN.finditer(text):
+        if craving and (m.group("q") or m.group("m")):
+            continue
+        if m.group("q"):  # "haven't smoked in two years": the activity, by its -ing form
+            done = m.group("q").lower()
+            found.append(gerund(done[:-3] + "y" if done.endswith("ied") else done[:-2]))
+            continue
         found.extend(g for g in m.groupdict().values() if g)
     for m in _DIETS.finditer(text):
         # a diet denied ("I'm not actually gluten-free", "现在不 strict vegan 了"): given up
@@ -1172,6 +1248,7 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
         value = _TAIL_EN.sub("", f" {value}").strip()  # "no longer pregnant haha": not "haha"
         value = _ZH_WHEN_TAIL.sub("", value)  # "旺财上个月送人了": not "旺财上个月"
         value = re.sub(r"^[^，,]*把(?=[\u4e00-\u9fff])", "", value)  # "终于把烟戒了": 把 marks it
+        value = re.sub(r"^(?:我们的|我家的?|我的)(?=[\u4e00-\u9fff])", "", value)  # "我的胃病…好了"
         if _MANNER_EN.fullmatch(value):
             continue  # "quit cold turkey": how, not what
         value = _DONE_WITH.get(value.lower(), value)  # "a cigarette" names smoking
@@ -1181,6 +1258,8 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
             and len(value) <= 40
             and not _WHEN.match(value)
             and not _DEMONSTRATIVE.fullmatch(value)  # "那个计划取消了": which one, not a name
+            # "I don't use Twitter that much anymore": less of it, not given up
+            and not re.search(r"\b(?:much|often|a lot)$", value, re.I)
             # "我不打了", "受伤以后就不打了": who or when, not what
             and not re.fullmatch(r"[我你他她它]们?|已经|早就|现在|.*(?:以后|之后|后来)就?", value)
         ):
