@@ -81,6 +81,7 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     if taken:
         # "I take that back": what the user's previous turn formed is withdrawn
         await _take_back(repo, cand, str(taken), topic)
+    await _recovered(repo, cand)
     if cand.is_correction and cand.retracts and cand.type != "constraint":
         await _widen_retracts(repo, cand)
     await moved_from(repo, cand)
@@ -867,6 +868,17 @@ def named_plans(olds: Sequence[Memory], names: Sequence[str], said: Iterable[str
     return _named(
         olds, NAMED_PLAN_KEYS, said, lambda value: any(_mentions(n, value) for n in names)
     )
+
+
+async def _recovered(repo: MemoryStore, cand: Candidate) -> None:
+    """A recovery that names nothing ("做完手术已经好了", ``metadata["recovered"]``) ends the
+    user's one active condition; none when they hold several (which one got better is
+    unclear)."""
+    if not (cand.metadata or {}).pop("recovered", None) or cand.key != "health.condition":
+        return
+    held = await repo.active_with_keys(["health.condition"], cand.scope, cand.scope_id)
+    if len(held) == 1 and held[0].value is not None:
+        cand.retracts = list(dict.fromkeys([*cand.retracts, held[0].value]))
 
 
 async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:
