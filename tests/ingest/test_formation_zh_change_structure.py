@@ -25,7 +25,7 @@ async def test_a_workplace_gone_to_replaces_the_employer(tenant: TenantCtx) -> N
 
 async def test_an_outing_or_a_doing_is_no_new_employer(tenant: TenantCtx) -> None:
     for user, then in [
-        ("u1", "昨天去了海底捞"),
+        ("u1", "前几天去了宜家"),
         ("u2", "现在去开会了"),
         ("u3", "现在去买菜了"),
         ("u4", "后来去了医院"),
@@ -75,6 +75,10 @@ async def test_a_birth_year_said_alone(tenant: TenantCtx) -> None:
         "u2", ("我是1990年出生的", "记错了，我95年的"), "birthday", at=(T1, T2)
     )
     assert (active, frozen) == (["1995"], ["1990"])
+    active, frozen = await tenant.change(
+        "u3", ("我是八八年的", "说错了，是八九年的"), "birthday", at=(T1, T2)
+    )
+    assert (active, frozen) == (["1989"], ["1988"])
 
 
 async def test_a_recovery_ends_the_one_condition(tenant: TenantCtx) -> None:

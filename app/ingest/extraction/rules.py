@@ -1038,16 +1038,27 @@ _BUDGET_CHANGE = re.compile(
 )
 
 
+# a year of birth in digits or Han numerals: 95, 1995, 九五, 一九九五
+_YEAR = (
+    r"(?P<y>(?:19|20)?\d{2}|[零〇一二三四五六七八九]{2}|[一二][九零〇][零〇一二三四五六七八九]{2})"
+)
 _HAN_DIGITS = {c: str(i) for i, c in enumerate("零一二三四五六七八九")} | {"〇": "0"}
 
 
+def _four_digits(year: str) -> str:
+    """A year in four digits: two are of the last century from 30 on ("九五" → 1995, "05" →
+    2005)."""
+    year = "".join(_HAN_DIGITS.get(c, c) for c in year)
+    return year if len(year) == 4 else ("19" if int(year) >= 30 else "20") + year
+
+
 def birth_year(m: re.Match[str], clause: _Clause, state: _State) -> Built:
-    """``birthday`` as the year alone (``"1995"``): two digits are of the last century from 30
-    on ("九五年" → 1995, "05年" → 2005)."""
-    year = "".join(_HAN_DIGITS.get(c, c) for c in m.group("y"))
-    if len(year) == 2:
-        year = ("19" if int(year) >= 30 else "20") + year
+    """``birthday`` as the year alone (``"1995"``)."""
+    year = _four_digits(m.group("y"))
     return [_fact(state, clause, "birthday", year, f"{year}年出生")]
+
+
+_BIRTH_YEAR_IN_PLACE = re.compile(_YEAR + r"年(?:出生|生)?的?")
 
 
 def birthday(m: re.Match[str], clause: _Clause, state: _State) -> Built:
@@ -1391,8 +1402,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "birthday",
         "zh",
-        r"^(?:我|本人)?(?:是)?(?P<y>(?:19|20)?\d{2}|[零〇一二三四五六七八九]{2}|[一二][九零〇]"
-        r"[零〇一二三四五六七八九]{2})年(?:出生|生)?的?$",
+        r"^(?:我|本人)?(?:是)?" + _YEAR + r"年(?:出生|生)?的?$",
         birth_year,
     ),
     ("birthday", "zh", r"^(?:我|本人)?是?(?P<v>[^，,]{3,20}?)(?:出生|生)的?$", birthday),
@@ -3319,6 +3329,22 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if own:
         return facts
     withdrawn: list[str] = []
+    if value is not None and (year := _BIRTH_YEAR_IN_PLACE.fullmatch(value)):
+        # "说错了，是八九年的": a birth year said in place of the misstated one
+        facts = [f for f in facts if not (f.value and f.value.lower() == value.lower())]
+        born = _four_digits(year.group("y"))
+        return [
+            *facts,
+            ExtractedFact(
+                type="profile",
+                content=f"{born}年出生",
+                key="birthday",
+                value=born,
+                is_correction=True,
+                message_ids=[turn.message_id],
+                metadata={"takes_back": True},
+            ),
+        ]
     if value is not None:
         facts = [f for f in facts if not (f.value and f.value.lower() == value.lower())]
         # "不对，它叫来福，旺财是我邻居家的": what the turn withdraws beside a value said in its

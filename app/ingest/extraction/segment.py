@@ -236,6 +236,8 @@ def name_run(text: str) -> bool:
     first, second = words[0], words[1]
     if first[1][:1] in ("v", "d") and second[1][:1] in ("n", "v", "a"):
         return False  # 见 + 客户, 很 + 忙: a doing and its object, a state (拼 + 多多 is a name)
+    if words[-1][1] in ("v", "vn") and len(words[-1][0]) > 1:
+        return False  # 宜家 + 逛街, 公司 + 开会: a place and what is done there
     # common words of two characters or more make a description (公司食堂); a name has a piece
     # that is no word of its own (拼 + 多多, 快 + 手)
     return not all(len(w) > 1 and _common(w, f) for w, f in words)

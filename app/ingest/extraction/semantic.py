@@ -3327,7 +3327,7 @@ if __name__ == "__main__":  # python -m app.ingest.extraction.semantic
 # said before (``app/ingest/tasks.py``, ``inherit_changes``).
 _CHANGE_SLOT_ZH = re.compile(
     r"(?:(?P<go>跳槽?(?:到|去)了?|(?:换|转)(?:到|去)了?|去了|入职了?|加入了?"
-    r"|(?:现在|目前|如今)(?:已经)?(?:在|去了?)|(?:后来|已经|又)去了?)"
+    r"|(?:现在|目前|如今)(?:已经)?(?:在|去了?)|(?:后来|已经)去了?)"
     r"|(?P<switch>(?:换|改)(?:成|用)了?|改用了?)"
     r"|(?P<move>搬(?:到|去|回)了?|回(?=老家|家乡))"
     r"|(?P<post>(?:调|派|外派)(?:到|去|往)了?))"
@@ -3335,7 +3335,9 @@ _CHANGE_SLOT_ZH = re.compile(
     r"\s*(?=做|当|上班|工作|干|待|住|生活|定居|了|啦|呢|吧|哈|的|[，,。！!；;~～]|$)"
 )
 # a change said of a single day is an outing, not a new job or home ("昨天去了海洋馆")
-_OUTING_WHEN = re.compile(r"昨天|前天|今天|刚才|周末|上周末|早上|上午|中午|下午|晚上|那天")
+_OUTING_WHEN = re.compile(
+    r"昨天|前天|今天|刚才|周末|早上|上午|中午|下午|晚上|那天|前几天|前两天|这几天|又去|一趟|一次|玩|逛"
+)
 
 
 def change_slots(clause: str) -> list[tuple[str, str]]:
