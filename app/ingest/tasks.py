@@ -844,7 +844,8 @@ def _changed_fact(
         if value == "老家":
             homes = olds.get("hometown") or []
             value = homes[0] if len(homes) == 1 else ""
-        if not value or not (segment.is_place(value) or segment.slot_place(value)):
+        value = value if segment.is_place(value) else segment.slot_place(value) or ""
+        if not value:
             return None
     elif not (segment.name_run(value) or (kind == "switch" and segment.brand(value))):
         return None

@@ -71,6 +71,13 @@ async def test_a_home_or_a_post_moved(tenant: TenantCtx) -> None:
 async def test_a_birth_year_said_alone(tenant: TenantCtx) -> None:
     await tenant.say("u1", "s1", "我是九五年的", at=T1)
     assert await tenant.values("u1", "birthday") == ["1995"]
+    # the year of a full birthday held loses nothing of it; a day held without a year takes it
+    for user, first, full in [
+        ("u4", "我是1995年7月8号出生的", "1995-07-08"),
+        ("u5", "我生日是7月8号", "1995-07-08"),
+    ]:
+        active, frozen = await tenant.change(user, (first, "我是九五年的"), "birthday", at=(T1, T2))
+        assert active == [full], user
     active, frozen = await tenant.change(
         "u2", ("我是1990年出生的", "记错了，我95年的"), "birthday", at=(T1, T2)
     )

@@ -3340,16 +3340,25 @@ _OUTING_WHEN = re.compile(
 )
 
 
+# a change planned, wished or to come is no change of now ("我下个月要搬去深圳", "打算明年搬去青岛")
+_NOT_YET = re.compile(
+    r"(?:打算|计划|准备|想|要|将要?|会|可能|也许|考虑|希望)(?:\s*[^，,。]{0,4}?)"
+    r"(?=搬|去|跳|换|调|回|入职|加入|改|转)|下个?月|下周|明年|以后"
+)
+
+
 def change_slots(clause: str) -> list[tuple[str, str]]:
     """``(kind, value)`` of each change a Chinese clause states by its verb and value alone:
     ``go`` (a workplace: 去了/跳槽到/换到/现在在), ``switch`` (换成/改用), ``move`` (搬到/回老家;
     the value 老家 when the place is not named) or ``post`` (调到/外派到: a place of work).
-    None for another person's clause, a question, a hypothetical or an outing of one day."""
+    None for another person's clause, a question, a hypothetical, a plan or an outing of one
+    day."""
     if (
         is_about_others(clause)
         or family_subject(clause)
         or is_hypothetical(clause)
         or _OUTING_WHEN.search(clause)
+        or _NOT_YET.search(clause)
         or re.search(r"[？?吗]", clause)
     ):
         return []
