@@ -81,6 +81,8 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     if taken:
         # "I take that back": what the user's previous turn formed is withdrawn
         await _take_back(repo, cand, str(taken), topic)
+    await _recovered(repo, cand)
+    await _birth_year(repo, cand)
     if cand.is_correction and cand.retracts and cand.type != "constraint":
         await _widen_retracts(repo, cand)
     await moved_from(repo, cand)
@@ -870,6 +872,33 @@ def named_plans(olds: Sequence[Memory], names: Sequence[str], said: Iterable[str
     return _named(
         olds, NAMED_PLAN_KEYS, said, lambda value: any(_mentions(n, value) for n in names)
     )
+
+
+async def _birth_year(repo: MemoryStore, cand: Candidate) -> None:
+    """A birth year said alone ("我是九五年的") beside a birthday held: the year of a full date
+    held is that date again (a confirmation, nothing lost), and a month and day held without
+    a year take it ("07-08" and 1995 → "1995-07-08")."""
+    if cand.key != "birthday" or not cand.value or not re.fullmatch(r"\d{4}", cand.value):
+        return
+    held = await repo.active_with_keys(["birthday"], cand.scope, cand.scope_id)
+    if len(held) != 1 or not held[0].value:
+        return
+    old = held[0].value
+    if old.startswith(cand.value + "-"):
+        cand.value = old
+    elif re.fullmatch(r"\d{2}-\d{2}", old):
+        cand.value = f"{cand.value}-{old}"
+
+
+async def _recovered(repo: MemoryStore, cand: Candidate) -> None:
+    """A recovery that names nothing ("做完手术已经好了", ``metadata["recovered"]``) ends the
+    user's one active condition; none when they hold several (which one got better is
+    unclear)."""
+    if not (cand.metadata or {}).pop("recovered", None) or cand.key != "health.condition":
+        return
+    held = await repo.active_with_keys(["health.condition"], cand.scope, cand.scope_id)
+    if len(held) == 1 and held[0].value is not None:
+        cand.retracts = list(dict.fromkeys([*cand.retracts, held[0].value]))
 
 
 async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:

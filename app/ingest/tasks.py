@@ -27,7 +27,7 @@ from app.arbitration.values import (
 )
 from app.db.models import Job, Memory, Message
 from app.ingest.episodes import episode_draft, inherited_half_life, is_episode, with_context
-from app.ingest.extraction import semantic, standing
+from app.ingest.extraction import segment, semantic, standing
 from app.ingest.extraction.base import ExtractedFact, Turn
 from app.ingest.extraction.cues import Cues, TurnCues, turn_cues
 from app.ingest.extraction.filter import is_worth_remembering
@@ -211,6 +211,7 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
     if rt.extractor.name == "rules":
         reveal = lambda text, sealed: rt.privacy.reveal_all(text, sealed, owner)  # noqa: E731
         memories = MemoryRepository(session, job.tenant_id, job.user_id)
+        facts = await inherit_change_slots(memories, messages, facts, reveal)
         facts = await inherit_changes(conv, memories, session_id, messages, facts, reveal)
         facts = await inherit_addons(conv, memories, session_id, messages, facts, reveal)
     # The user's cues (temporary, emphasis, remember) decide where each fact starts.
@@ -874,6 +875,94 @@ async def inherit_addons(
             at = max((i for i, f in enumerate(out) if id(f) in gone), default=len(out) - 1)
             out.insert(at + 1, fact)
             out = [f for f in out if id(f) not in gone]
+    return out
+
+
+# the keys a change said by its verb alone can take (``semantic.change_slots``), by its kind
+_CHANGE_KEYS = {
+    "go": ("work.employer",),
+    "switch": ("tech.preferred", "preference.drink"),
+    "move": ("residence.city",),
+    "post": ("work.location",),
+}
+
+
+def _changed_fact(
+    kind: str, value: str, olds: dict[str, list[str]], own: list[ExtractedFact], mid: str
+) -> ExtractedFact | None:
+    """The fact a change said by its verb and value alone forms: the value of the one key of
+    its kind the user holds an active value of (a workplace gone to replaces the employer, a
+    thing switched to the tool or the drink, a home moved to the city, a post the place of
+    work; 老家 is the hometown),
+    when the value reads as one (``segment.name_run``: a name, not a spot or a doing; a
+    place for a home) and the turn formed no value of that key itself. ``None`` otherwise."""
+    keys = [k for k in _CHANGE_KEYS[kind] if olds.get(k)]
+    if len(keys) != 1:
+        return None
+    key = keys[0]
+    if any(f.key == key and f.value for f in own):
+        return None
+    if kind in ("move", "post"):
+        if value == "老家":
+            homes = olds.get("hometown") or []
+            value = homes[0] if len(homes) == 1 else ""
+        value = value if segment.is_place(value) else segment.slot_place(value) or ""
+        if not value:
+            return None
+    elif not (segment.name_run(value) or (kind == "switch" and segment.brand(value))):
+        return None
+    if value.lower() in (v.lower() for v in olds[key]):
+        return None
+    spec = key_spec(key)
+    single = spec is not None and spec.cardinality == "single"
+    return ExtractedFact(
+        type=spec.type if spec else "fact",  # type: ignore[arg-type]
+        content=semantic.describe(key, value, True),
+        key=key,
+        value=value,
+        is_correction=single,
+        message_ids=[mid],
+        metadata={"formed_by": "change", **({} if single else {"replaces": True})},
+    )
+
+
+async def inherit_change_slots(
+    repo: MemoryRepository,
+    messages: Sequence[Message],
+    facts: list[ExtractedFact],
+    reveal: Callable[[str, list[dict[str, Any]]], str],
+) -> list[ExtractedFact]:
+    """``facts``, with what a Chinese turn changes by its verb and its new value alone ("去了顺丰"
+    after "我在美团上班", "现在换成安卓了" after "我用苹果手机", "后来回老家了") formed under the
+    key of what the user holds now (``semantic.change_slots``, ``_changed_fact``). A fact of the
+    turn that holds the same value under another key was a guess of that value's key, and
+    gives way."""
+    out = list(facts)
+    olds: dict[str, list[str]] | None = None
+    for m in messages:
+        if m.role != "user":
+            continue
+        said = reveal(m.content, m.sealed)
+        slots = [s for c in re.split(r"[，,。！!；;\n]", said) for s in semantic.change_slots(c)]
+        if not slots:
+            continue
+        if olds is None:
+            read = [k for ks in _CHANGE_KEYS.values() for k in ks] + ["hometown"]
+            olds = {}
+            for old in await repo.active_with_keys(read, "user", "", lock=False):
+                if old.key and old.value:
+                    olds.setdefault(old.key, []).append(reveal(old.value, old.sealed))
+        mid = str(m.id)
+        for kind, value in slots:
+            own = [f for f in out if mid in f.message_ids]
+            fact = _changed_fact(kind, value, olds, own, mid)
+            if fact is None:
+                continue
+            same = fact.value.lower() if fact.value else ""
+            out = [
+                f for f in out if not (mid in f.message_ids and f.value and f.value.lower() == same)
+            ]
+            out.append(fact)
     return out
 
 

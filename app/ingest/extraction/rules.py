@@ -1046,6 +1046,29 @@ _BUDGET_CHANGE = re.compile(
 )
 
 
+# a year of birth in digits or Han numerals: 95, 1995, 九五, 一九九五
+_YEAR = (
+    r"(?P<y>(?:19|20)?\d{2}|[零〇一二三四五六七八九]{2}|[一二][九零〇][零〇一二三四五六七八九]{2})"
+)
+_HAN_DIGITS = {c: str(i) for i, c in enumerate("零一二三四五六七八九")} | {"〇": "0"}
+
+
+def _four_digits(year: str) -> str:
+    """A year in four digits: two are of the last century from 30 on ("九五" → 1995, "05" →
+    2005)."""
+    year = "".join(_HAN_DIGITS.get(c, c) for c in year)
+    return year if len(year) == 4 else ("19" if int(year) >= 30 else "20") + year
+
+
+def birth_year(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """``birthday`` as the year alone (``"1995"``)."""
+    year = _four_digits(m.group("y"))
+    return [_fact(state, clause, "birthday", year, f"{year}年出生")]
+
+
+_BIRTH_YEAR_IN_PLACE = re.compile(_YEAR + r"年(?:出生|生)?的?")
+
+
 def birthday(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     """``birthday`` as ``MM-DD`` (``YYYY-MM-DD`` when the year is given)."""
     parsed = parse_month_day(m.group("v"))
@@ -1383,6 +1406,13 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     # a birth word and a calendar day ("我是1995年7月8号出生的", "bday's oct 12", "Born on
     # 14 July 1988"): birthday() keeps only a clause whose words give a month and a day
     ("birthday", "zh", r"(?:生日|出生日期)(?:是|在|为)?(?P<v>.+)$", birthday),
+    # a birth year alone ("我是九五年的", "我95年的", "我是1990年出生的"): the year, in four digits
+    (
+        "birthday",
+        "zh",
+        r"^(?:我|本人)?(?:是)?" + _YEAR + r"年(?:出生|生)?的?$",
+        birth_year,
+    ),
     ("birthday", "zh", r"^(?:我|本人)?是?(?P<v>[^，,]{3,20}?)(?:出生|生)的?$", birthday),
     (
         "birthday",
@@ -2071,6 +2101,19 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         _S + r"(?P<verb>偏好|偏爱|更喜欢用|喜欢用|习惯用|常用|主要用|爱用|更倾向于用?"
         r"|倾向于用?)\s*(?P<v>.+)$",
         prefer,
+    ),
+    # a device by its maker or system ("我用苹果手机", "我用的是安卓机", "平时用Windows电脑"): the
+    # name before the kind of device is the tool
+    (
+        "tech",
+        "zh",
+        _S + r"(?:在)?用(?:的是)?\s*(?P<v>[A-Za-z][\w.+ -]{0,15}?|[\u4e00-\u9fff]{2,4}?)\s*"
+        r"(?:的)?(?:手机|电脑|笔记本|平板|(?<!手)机)$",
+        lambda m, c, s: (
+            [_fact(s, c, "tech.preferred", _norm(m.group("v"), None), _join_zh("用", m.group("v")))]
+            if segment.name_run(m.group("v")) or segment.brand(m.group("v"))
+            else None
+        ),
     ),
     (
         "tech",
@@ -3475,6 +3518,22 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if own:
         return facts
     withdrawn: list[str] = []
+    if value is not None and (year := _BIRTH_YEAR_IN_PLACE.fullmatch(value)):
+        # "说错了，是八九年的": a birth year said in place of the misstated one
+        facts = [f for f in facts if not (f.value and f.value.lower() == value.lower())]
+        born = _four_digits(year.group("y"))
+        return [
+            *facts,
+            ExtractedFact(
+                type="profile",
+                content=f"{born}年出生",
+                key="birthday",
+                value=born,
+                is_correction=True,
+                message_ids=[turn.message_id],
+                metadata={"takes_back": True},
+            ),
+        ]
     if value is not None:
         facts = [f for f in facts if not (f.value and f.value.lower() == value.lower())]
         # "不对，它叫来福，旺财是我邻居家的": what the turn withdraws beside a value said in its
@@ -3858,6 +3917,22 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         and not any(r in c.lower() for r in rules_said)
     ]
     quit_values = [q for c in own for q in semantic.quit_objects(c) if q.lower() not in covered]
+    recovered = semantic.recovered_unnamed(turn.content) and not any(
+        f.key == "health.condition" for f in facts
+    )
+    if recovered:
+        # "做完手术已经好了": what ended is the user's one condition (``values._recovered``); the
+        # treatment it came by is no thing given up
+        return [
+            ExtractedFact(
+                type="profile",
+                content=_turn_content(turn.content.strip()),
+                key="health.condition",
+                is_correction=True,
+                message_ids=[turn.message_id],
+                metadata={"retraction": True, "recovered": True},
+            )
+        ]
     if not quit_values:
         return []
     key = semantic.withdrawal_key(turn.content)

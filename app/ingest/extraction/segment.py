@@ -185,3 +185,73 @@ def slot_name(text: str) -> bool:
         or last in ("f", "s", "u", "uj", "ul")
         or any(f in ("uj", "r", "p") for _, f in words)
     )
+
+
+# a word jieba's dictionary holds at least this often is a common word (医院, 健身房, 开会), not
+# a name it happens to know (字节 87, 商汤 48, 星巴克 29)
+_COMMON_FREQ = 100
+# tags of a name: person, place-like proper noun, organisation, other proper noun, abbreviation,
+# Latin word
+_PROPER_FLAGS = frozenset(("nr", "nrt", "nrfg", "nz", "nt", "j", "eng"))
+
+
+def _common(word: str, flag: str) -> bool:
+    """True if ``word`` is a word jieba's dictionary holds often, under a tag of no name."""
+    if flag in _PROPER_FLAGS:
+        return False
+    _tagger()
+    import jieba
+
+    return (jieba.dt.FREQ.get(word) or 0) >= _COMMON_FREQ
+
+
+# tags no word of a name has: place, pronoun, preposition, particle, locative, spot, time,
+# measure word, conjunction
+_NOT_IN_NAME = frozenset(("ns", "r", "p", "u", "uj", "ul", "uz", "f", "s", "t", "q", "c", "y"))
+
+
+def name_run(text: str) -> bool:
+    """True if ``text`` — the slot after a verb of change, bounded by particles — reads as one
+    name rather than a spot, a doing or a thing: a Latin name ("B站", "Meta"), or 2–8 Han
+    characters that are no place and no common word of jieba's dictionary, read by their
+    shape, not looked up as a name (拼多多 is 拼 + 多多, 得物 and 知乎 are no dictionary words,
+    商汤 a rare one; 医院, 开会, 学日语, 见客户, 公司楼下 are not names)."""
+    text = text.strip()
+    if re.fullmatch(
+        r"[A-Za-z][\w.+#&-]*(?: [A-Za-z][\w.+#&-]*)?|[A-Za-z]{1,4}[\u4e00-\u9fff]{1,2}", text
+    ):
+        return True
+    if not 2 <= len(text) <= 8 or not all("\u4e00" <= ch <= "\u9fff" for ch in text):
+        return False
+    if is_place(text):
+        return False
+    words = tag(text)
+    if any(f in _NOT_IN_NAME or (f == "m" and i == 0) for i, (_, f) in enumerate(words)):
+        return False  # 公司楼下, 这边, 三个人
+    rest = tag(text[1:])
+    if tag(text[0])[0][1] in ("v", "vg") and len(rest) == 1 and rest[0][1] in ("n", "vn", "l"):
+        return False  # 买 + 菜, 吃 + 火锅, 写 + 代码: a doing and its object
+    if len(words) == 1:
+        return not _common(*words[0])
+    first, second = words[0], words[1]
+    if first[1][:1] in ("v", "d") and second[1][:1] in ("n", "v", "a"):
+        return False  # 见 + 客户, 很 + 忙: a doing and its object, a state (拼 + 多多 is a name)
+    if words[-1][1] in ("v", "vn") and len(words[-1][0]) > 1:
+        return False  # 宜家 + 逛街, 公司 + 开会: a place and what is done there
+    # common words of two characters or more make a description (公司食堂); a name has a piece
+    # that is no word of its own (拼 + 多多, 快 + 手)
+    return not all(len(w) > 1 and _common(w, f) for w, f in words)
+
+
+def brand(text: str) -> bool:
+    """True if ``text`` before a kind of device ("苹果手机", "小米手机") can be its maker: one noun
+    of jieba's that is no workplace, place or person's relation (公司电脑, 老婆的手机 are not)."""
+    words = tag(text.strip())
+    return (
+        len(words) == 1
+        and words[0][1] in ("n", "nz", "nr", "nt", "j")
+        and not is_place(text)
+        and not re.fullmatch(
+            r"公司|单位|学校|家里|老婆|老公|爸爸|妈妈|同事|朋友|工作", text.strip()
+        )
+    )

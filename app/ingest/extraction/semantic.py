@@ -814,7 +814,10 @@ _WITHDRAWN_KEY = (
     (re.compile(r"\b(?:left|quit|job|work(?:ing)?)\b|离职|辞|上班|工作", re.I), "work.employer"),
     (re.compile(r"\bliv(?:e|ing)\b|住", re.I), "residence.city"),
     (re.compile(r"\b(?:like|love|into|fan)\b|喜欢|兴趣|吃腻", re.I), "preference.likes"),
-    (re.compile(r"normal|recovered|cured|healed|治好|痊愈|康复", re.I), "health.condition"),
+    (
+        re.compile(r"normal|recovered|cured|healed|治好|痊愈|康复|恢复了|好利索", re.I),
+        "health.condition",
+    ),
     (
         re.compile(r"broke up|split up|separated|divorc|together|分手|离婚|分开", re.I),
         "family.member",
@@ -858,7 +861,9 @@ _SWITCH = re.compile(
     r"\b(?:switch(?:ed)? (?:over |fully |entirely )?to|moved (?:over )?to|migrated to|now use"
     r"|replaced \w+ with)\b|改用|改成|换成|换到|转到|全面转|都换成|改为|变成"
     # "现在都用Notion了", "我如今只写Go": now, and all of it; not a team's ("我们组现在全用Go了")
-    r"|(?:^|(?<=[，,。！!\s我]))(?:现在|如今|目前)(?:全|都|全都|基本都|基本上都|只)(?:用|写|说)",
+    r"|(?:^|(?<=[，,。！!\s我]))(?:现在|如今|目前)(?:全|都|全都|基本都|基本上都|只)(?:用|写|说)"
+    # "现在用macOS了": what is used now, with the 了 of a new situation
+    r"|(?:^|(?<=[，,。！!\s我]))(?:现在|如今|目前)(?:改)?用(?:上)?\s*(?!了)[^，,。了]{1,15}了(?:[，,。！!]|$)",
     re.I,
 )
 
@@ -3420,3 +3425,91 @@ def fits(key: str, value: str | None) -> bool:
 
 if __name__ == "__main__":  # python -m app.ingest.extraction.semantic
     print(write_prototype_cache())
+
+
+# ---------------------------------------------------------------- a change that names no key
+
+# A change said by its verb and its new value alone ("去了顺丰", "跳槽去了字节", "后来去小红书了",
+# "现在换成安卓了", "后来回老家汕头了"): the verb says what kind of change it is — a workplace
+# gone to, a thing switched to, a home moved to — and the value is the run after it, up to a
+# particle, a verb of work or the clause's end. Which key it changes is the key of what the user
+# said before (``app/ingest/tasks.py``, ``inherit_change_slots``).
+_CHANGE_SLOT_ZH = re.compile(
+    r"(?:(?P<go>跳槽?(?:到|去)了?|(?:换|转)(?:到|去)了?|去了|入职了?|加入了?"
+    r"|(?:现在|目前|如今)(?:已经)?(?:在|去了?)|(?:后来|已经)去了?)"
+    r"|(?P<switch>(?:换|改)(?:成|用)了?|改用了?)"
+    r"|(?P<move>搬(?:到|去|回)了?|回(?=老家|家乡))"
+    r"|(?P<post>(?:调|派|外派)(?:到|去|往)了?))"
+    r"\s*(?P<x>[A-Za-z][\w.+#&-]*(?:\s[A-Za-z][\w.+#&-]*)?|[A-Za-z]{0,4}[\u4e00-\u9fff]{1,8}?)"
+    r"\s*(?=做|当|上班|工作|干|待|住|生活|定居|了|啦|呢|吧|哈|的|[，,。！!；;~～]|$)"
+)
+# a change said of a single day is an outing, not a new job or home ("昨天去了海洋馆")
+_OUTING_WHEN = re.compile(
+    r"昨天|前天|今天|刚才|周末|早上|上午|中午|下午|晚上|那天|前几天|前两天|这几天|又去|一趟|一次|玩|逛"
+)
+
+
+# a change planned, wished or to come is no change of now ("我下个月要搬去深圳", "打算明年搬去青岛")
+_NOT_YET = re.compile(
+    r"(?:打算|计划|准备|想|要|将要?|会|可能|也许|考虑|希望)(?:\s*[^，,。]{0,4}?)"
+    r"(?=搬|去|跳|换|调|回|入职|加入|改|转)|下个?月|下周|明年|以后"
+)
+
+
+def change_slots(clause: str) -> list[tuple[str, str]]:
+    """``(kind, value)`` of each change a Chinese clause states by its verb and value alone:
+    ``go`` (a workplace: 去了/跳槽到/换到/现在在), ``switch`` (换成/改用), ``move`` (搬到/回老家;
+    the value 老家 when the place is not named) or ``post`` (调到/外派到: a place of work).
+    None for another person's clause, a question, a hypothetical, a plan or an outing of one
+    day."""
+    if (
+        is_about_others(clause)
+        or family_subject(clause)
+        or is_hypothetical(clause)
+        or _OUTING_WHEN.search(clause)
+        or _NOT_YET.search(clause)
+        or re.search(r"[？?吗]", clause)
+    ):
+        return []
+    out = []
+    for m in _CHANGE_SLOT_ZH.finditer(clause):
+        kind = next(k for k in ("go", "switch", "move", "post") if m.group(k))
+        value = m.group("x").strip()
+        if kind == "move" and clause[m.end("x") :].startswith(("老家", "家乡")):
+            value = "老家"
+        if kind == "move" and value.startswith(("老家", "家乡")):
+            value = value[2:] or "老家"
+        out.append((kind, value))
+    return out
+
+
+# a recovery that names nothing but how it came ("做完手术已经好了", "吃了半年药，现在已经好了",
+# "现在完全恢复了"): what ended is the user's one condition
+_RECOVERED_ZH = re.compile(
+    r"(?:^|[，,。！!；;])\s*(?P<how>[^，,。！!；;]*?)\s*(?:现在|已经|早就|都|完全|基本上?|彻底|终于|也)+"
+    r"(?:好了|好利索了|没事了|恢复了|康复了|痊愈了)\s*(?:[，,。！!；;~]|$)"
+    r"|(?:^|[，,。！!；;])\s*(?P<cure>[^，,。！!；;]*?)(?:治好|痊愈|康复)了\s*(?:[，,。！!；;~]|$)"
+)
+# what a recovery says it came by: a treatment done ("做完手术", "吃了半年药", "休息了一周")
+_DONE = re.compile(r"(?:做|吃|打|动|住|开|治|输|调理|休养|休息|复健)(?:完|了|过)")
+
+
+def recovered_unnamed(text: str) -> bool:
+    """True if ``text`` says the user got better without naming from what: every clause of
+    recovery has nothing before its adverbs but how it came (a treatment done), and the turn
+    is no one else's."""
+    if is_about_others(text) or family_subject(text) or is_hypothetical(text):
+        return False
+    found = [m for m in _RECOVERED_ZH.finditer(text)]
+    if not found:
+        return False
+    hows = [(m.group("how") or m.group("cure") or "").strip() for m in found]
+    if any(h and not _DONE.search(h) for h in hows):
+        return False
+    # a bare "现在好了" is a recovery only beside how it came ("上个月做了手术，现在好了"), or
+    # in a word of recovering
+    clauses = [c.strip() for c in re.split(r"[，,。！!；;]", text)]
+    return any(hows) or any(_DONE.search(c) for c in clauses) or bool(_HEALED.search(text))
+
+
+_HEALED = re.compile(r"恢复了|康复|痊愈|好利索|治好")
