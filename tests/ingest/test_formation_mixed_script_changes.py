@@ -2,7 +2,8 @@
 names the new value in Latin letters ("最近搬去了Seattle", "现在住 Oakland", "已经离职了，现在在
 ByteDance"), an English one that leaves it out after a clause of theirs ("I left ByteDance, now
 at Google"), an address or a name renewed in English words ("email 换了，新的是 …", "我的
-nickname 改成 Kiki 了"), and a fact first said in the other script. Through the HTTP API."""
+nickname 改成 Kiki 了"), a job in English after 转 ("最近转 PM 了"), and a fact first said in
+the other script. Through the HTTP API."""
 
 from __future__ import annotations
 
@@ -23,6 +24,13 @@ async def test_a_change_without_its_subject_freezes_what_it_replaces(tenant: Ten
         ("I work at 腾讯", "已经离职了，现在在 ByteDance", "work.employer", "腾讯", "bytedance"),
         ("我在字节跳动工作", "I left ByteDance last month, now at Google",
          "work.employer", "字节跳动", "google"),
+        ("我在 Shopee 上班", "上个月跳到了Netflix", "work.employer", "shopee", "netflix"),
+        # a Chinese name in an English clause, the date no part of it
+        ("我在 Grab 上班", "I joined 小红书 last month", "work.employer", "grab", "小红书"),
+        ("I work at 美团", "I'm now working at 字节", "work.employer", "美团", "字节"),
+        # a job in English after a verb of turning (a tool after it stays a tool)
+        ("I'm a software engineer", "最近转 PM 了，不写 code 了",
+         "work.role", "software engineer", "pm"),
     ]  # fmt: skip
     for n, (first, then, key, old, new) in enumerate(cases):
         active, frozen = await tenant.change(f"u{n}", (first, then), key, at=(T1, T2))

@@ -624,16 +624,22 @@ def _place(value: str) -> str | None:
     return head if head else (value if segment.is_place(value) else None)
 
 
+def _undated(m: re.Match[str], group: str, clause: _Clause) -> str:
+    """Group ``group`` of ``m`` without the clause's date ("Stripe last month" → "Stripe")."""
+    text = m.group(group) or ""
+    if clause.date is not None and text:
+        offset = m.start(group)
+        for start, end in sorted(clause.date.spans, reverse=True):
+            if offset <= start <= m.end(group):
+                text = text[: start - offset] + text[end - offset :]
+    return text.strip()
+
+
 def place(key: str, template: str, *, correction: bool = False, dated: bool = False) -> Builder:
     """A builder for a place-valued key (hometown, residence); rejects non-places."""
 
     def build(m: re.Match[str], clause: _Clause, state: _State) -> Built:
-        text = m.group("v")
-        if clause.date is not None:  # "搬到上海上个月" / "to Shanghai last month"
-            for start, end in sorted(clause.date.spans, reverse=True):
-                offset = m.start("v")
-                if offset <= start <= m.end("v"):
-                    text = text[: start - offset] + text[end - offset :]
+        text = _undated(m, "v", clause)  # "搬到上海上个月" / "to Shanghai last month"
         if re.search(r"(?:毕业|读书|上学|念书|读研|工作|上班)$", text.strip()):
             return None  # "我是浙大毕业的": where the user studied or works, not a home
         where = _place(text.strip())
@@ -646,6 +652,14 @@ def place(key: str, template: str, *, correction: bool = False, dated: bool = Fa
         return [_fact(state, clause, key, where, content, correction=correction, dated=dated)]
 
     return build
+
+
+def _role_turned_to(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """The job in English a Chinese clause turned to ("最近转 PM 了"), when it reads as a job."""
+    role = m.group("role")
+    if not _JOB_EN.search(role) or _NOT_JOB_EN.search(role):
+        return None
+    return [_fact(state, clause, "work.role", role, f"职业是{role}", correction=True)]
 
 
 def _org_zh(m: re.Match[str], clause: _Clause, state: _State) -> Built:
@@ -674,7 +688,8 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
         if groups.get("old"):
             old = _norm(groups["old"], "work.employer")
             state.pending.setdefault("work.employer", []).append((old, ""))
-        org = _norm(groups.get("org") or "", "work.employer")
+        # "I joined Stripe last month": the date is no part of the name
+        org = _norm(_undated(m, "org", clause) if groups.get("org") else "", "work.employer")
         org = re.sub(r"\s+(?:downtown|nearby|here|in town|near me|near here)$", "", org)
         role = _norm(re.sub(r"(?:的)?工作$", "", groups.get("role") or ""), "work.role")
         zh = clause.lang == "zh"
@@ -1592,6 +1607,15 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     ),
     # work and study
     (
+        "job",
+        "zh",
+        # "最近转 PM 了", "转行做 product designer 了": a job in English after a verb of turning
+        # (a tool after it is no job: "全面转 Swift 了")
+        r"^我?(?:现在|最近|已经|刚刚?|也|又|正式)*转(?:岗|行)?(?:做|成|为|到)?了?\s*"
+        r"(?P<role>[A-Za-z][A-Za-z /-]{1,30}?)\s*了?$",
+        _role_turned_to,
+    ),
+    (
         "quit",
         "zh",
         r"^我?(?:已经|刚刚?|最近|上个月|去年)*从(?P<v>.+?)(?:离职|辞职|退出|出来|走)了?$",
@@ -1717,8 +1741,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "job",
         "en",
-        r"^I (?:currently |now |still )?work (?:at"
-        r"|for) (?P<org>.+?)(?: as (?:an? )?(?P<role>.+))?$",
+        # "I'm now working at 字节": the progressive says the same
+        r"^I(?: (?:currently |now |still )?work|(?:'m| am) (?:(?:now|currently|still) )*working)"
+        r" (?:at|for) (?P<org>.+?)(?: as (?:an? )?(?P<role>.+))?$",
         work(),
     ),
     (

@@ -2868,9 +2868,15 @@ _JUMPED_ZH = re.compile(
 )
 
 
+# the 了 said after the verb of jumping: "跳到了Netflix", "跳槽去了 ByteDance"
+_JUMPED_DONE_ZH = re.compile(
+    r"(?P<jump>跳槽?(?:到|去))了\s*(?P<org>[^，,。在的\s了]{2,12}?)\s*(?:[，,。！!]|$)"
+)
+
+
 def jumped_to(text: str) -> bool:
     """True if ``text`` says the user now works at a named place (see ``_JUMPED_ZH``)."""
-    m = _JUMPED_ZH.search(text)
+    m = _JUMPED_ZH.search(text) or _JUMPED_DONE_ZH.search(text)
     if m is None or is_about_others(text) or family_subject(text):
         return False
     org = m.group("org")
