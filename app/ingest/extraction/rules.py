@@ -2825,7 +2825,8 @@ def _borrowed_subject(
     ByteDance, now at Google"). A clause no rule reads is left to the classifier as before."""
     if not semantic.is_about_user(raw):
         return None
-    if _lang(raw) == "zh" and _LATIN_NAME_IN_ZH.search(raw):
+    if _lang(raw) == "zh" and _LATIN_NAME_IN_ZH.search(raw) and not _LATIN_FIRST.match(raw):
+        # (a clause that opens with the name has it as its topic: "Notion 太卡")
         said = "我" + raw.strip()
     elif m := _NOW_AT_EN.match(raw.strip()):
         # "I left ByteDance, now at Google": works there now; "…, now in Leeds": lives there
@@ -2850,6 +2851,7 @@ def _borrowed_subject(
     return found
 
 
+_LATIN_FIRST = re.compile(r"\s*(?:现在|目前|最近|一直)?\s*[A-Za-z]")
 # "全部迁到", "都搬到": what is moved is all of something, not the user's home
 _ALL_MOVED = re.compile(r"(?:全|都)[^，,。]{0,2}(?:搬|迁)")
 
