@@ -619,17 +619,18 @@ def _place(value: str) -> str | None:
     if latin := re.match(r"[A-Z][A-Za-z.' -]*?(?=\s*(?:[了啦的呀吧]|$))", value):
         value = latin.group(0).strip()
     if _is_latin(value):
-        return value if value[:1].isupper() else None
+        # "笔记全搬到 Obsidian 了": a tool moved to is no home
+        return value if value[:1].isupper() and not semantic.TECH.match(value) else None
     head = segment.slot_place(value)
     return head if head else (value if segment.is_place(value) else None)
 
 
 def _undated(m: re.Match[str], group: str, clause: _Clause) -> str:
-    """The text of ``group`` without the times the clause's date was read from."""
-    text = m.group(group)
-    if clause.date is not None:
+    """Group ``group`` of ``m`` without the clause's date ("Stripe last month" → "Stripe")."""
+    text = m.group(group) or ""
+    if clause.date is not None and text:
+        offset = m.start(group)
         for start, end in sorted(clause.date.spans, reverse=True):
-            offset = m.start(group)
             if offset <= start <= m.end(group):
                 text = text[: start - offset] + text[end - offset :]
     return text.strip()
@@ -652,6 +653,14 @@ def place(key: str, template: str, *, correction: bool = False, dated: bool = Fa
         return [_fact(state, clause, key, where, content, correction=correction, dated=dated)]
 
     return build
+
+
+def _role_turned_to(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """The job in English a Chinese clause turned to ("最近转 PM 了"), when it reads as a job."""
+    role = m.group("role")
+    if not _JOB_EN.search(role) or _NOT_JOB_EN.search(role):
+        return None
+    return [_fact(state, clause, "work.role", role, f"职业是{role}", correction=True)]
 
 
 def _org_zh(m: re.Match[str], clause: _Clause, state: _State) -> Built:
@@ -680,7 +689,8 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
         if groups.get("old"):
             old = _norm(groups["old"], "work.employer")
             state.pending.setdefault("work.employer", []).append((old, ""))
-        org = _norm(groups.get("org") or "", "work.employer")
+        # "I joined Stripe last month": the date is no part of the name
+        org = _norm(_undated(m, "org", clause) if groups.get("org") else "", "work.employer")
         org = re.sub(r"\s+(?:downtown|nearby|here|in town|near me|near here)$", "", org)
         role = _norm(re.sub(r"(?:的)?工作$", "", groups.get("role") or ""), "work.role")
         zh = clause.lang == "zh"
@@ -1458,7 +1468,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "name",
         "zh",
         # a name in Latin letters may hold spaces ("我叫 Kevin Zhang")
-        r"^(?:我|本人)(?:的名字|的全名)?(?:叫做?|名叫)\s*(?P<v>[^\s，,]{1,10}"
+        r"^(?:我|本人)(?:的名字|的全名)?(?:现在|已经|改)*(?:叫做?|名叫)\s*(?P<v>[^\s，,]{1,10}"
         r"|[A-Z][a-z'-]+(?: [A-Z][a-z'-]+){1,2})\s*$",
         simple(
             "name.full",
@@ -1539,7 +1549,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "name",
         "zh",
         # "我的小名叫豆豆", "朋友都叫我阿杰", "大家都叫我小鱼"
-        r"^(?:我的)?(?:小名|昵称|外号|绰号)(?:是|叫)\s*(?P<v>[^\s，,]{1,8}?)\s*$",
+        r"^(?:我的)?(?:小名|昵称|外号|绰号)(?:是|叫|(?:也|已经)?[改换](?:成|叫|为)了?)"
+        r"\s*(?P<v>[^\s，,]{1,8}?)\s*$",
         simple("name.nickname", "小名叫{v}"),
     ),
     (
@@ -1589,7 +1600,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "move",
         "zh",
-        r"^我?(?:(?!决定|打算|准备|计划|想|要).){0,6}?(?:搬到|搬去|搬家到|搬来|迁到)了?"
+        r"^我?(?:(?!决定|打算|准备|计划|想|要).){0,6}?(?:搬到|搬去|搬回|搬家到|搬来|迁到)了?"
         r"(?P<v>.+?)(?:去|来)?(?:住|生活)?了?$",
         place("residence.city", "现在住在{v}", correction=True, dated=True),
     ),
@@ -1627,6 +1638,15 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         place("residence.city", "lives in {v}"),
     ),
     # work and study
+    (
+        "job",
+        "zh",
+        # "最近转 PM 了", "转行做 product designer 了": a job in English after a verb of turning
+        # (a tool after it is no job: "全面转 Swift 了")
+        r"^我?(?:现在|最近|已经|刚刚?|也|又|正式)*转(?:岗|行)?(?:做|成|为|到)?了?\s*"
+        r"(?P<role>[A-Za-z][A-Za-z /-]{1,30}?)\s*了?$",
+        _role_turned_to,
+    ),
     (
         "quit",
         "zh",
@@ -1753,8 +1773,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "job",
         "en",
-        r"^I (?:currently |now |still )?work (?:at"
-        r"|for) (?P<org>.+?)(?: as (?:an? )?(?P<role>.+))?$",
+        # "I'm now working at 字节": the progressive says the same
+        r"^I(?: (?:currently |now |still )?work|(?:'m| am) (?:(?:now|currently|still) )*working)"
+        r" (?:at|for) (?P<org>.+?)(?: as (?:an? )?(?P<role>.+))?$",
         work(),
     ),
     (
@@ -2698,6 +2719,14 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             if pet and not (semantic.own_subject(raw) or semantic.is_naming(raw)):
                 continue  # "我家兔子叫布丁，三岁了": the pet's age, not the user's
             signal = has_memory_signal(raw)
+            if not (signal or subject) and (borrowed := _borrowed_subject(raw, turn, state)):
+                # "最近搬去了Seattle", "现在住 Oakland": Chinese leaves the user out, and a
+                # name in Latin letters is no word the classifier's segmenter can place
+                state.last_family = borrowed[0]
+                facts.extend(borrowed[1])
+                formed.add(sid)
+                subject = True
+                continue
             if not (signal or subject):
                 if semantic.is_about_user(raw):
                     bare[len(leftovers)] = sid
@@ -2712,6 +2741,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 clause.text = state.neg_prefix + re.sub(r"^(?:I'm|I am)\s+", "", clause.text)
             state.correction = state.correction or clause.marker
             found = _apply(clause, state)
+            if found is None and not semantic.own_subject(raw):
+                found = _borrowed_subject(raw, turn, state)  # "其实我改名了，现在叫 Jennifer Wang"
             if found is None:
                 if not _negate(clause, state):
                     state.last_family = None
@@ -2861,6 +2892,82 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         ability[0].metadata.update(ended[0].metadata if ended else {})
         ended = ability
     return facts + ended
+
+
+# a name in Latin letters inside Chinese: "Seattle", "VS Code", "Jennifer Wang"
+_LATIN_NAME_IN_ZH = re.compile(r"(?:^|[^A-Za-z])[A-Z][A-Za-z0-9.+#'-]*")
+
+
+def _borrowed_subject(
+    raw: str, turn: Turn, state: _State
+) -> tuple[str, list[ExtractedFact]] | None:
+    """A clause with no subject, read by the rules with the user as its subject: a Chinese
+    one whose value is a name in Latin letters ("最近搬去了Seattle" → "我最近搬去了Seattle"; the
+    classifier's isolation finds a value by the segmenter's tags, which give a Latin word no
+    place or organisation), or an English "now at/in X" after a clause of the user's ("I left
+    ByteDance, now at Google"). A clause no rule reads is left to the classifier as before."""
+    if not semantic.is_about_user(raw):
+        return None
+    if _lang(raw) == "zh" and _LATIN_NAME_IN_ZH.search(raw) and not _LATIN_FIRST.match(raw):
+        # (a clause that opens with the name has it as its topic: "Notion 太卡")
+        said = "我" + raw.strip()
+    elif m := _NOW_AT_EN.match(raw.strip()):
+        # "I left ByteDance, now at Google": works there now; "…, now in Leeds": lives there
+        verb = "I now work" if m.group("at").lower() in ("at", "with") else "I'm now based"
+        said = f"{verb} {m.group('at').split()[-1]} {raw.strip()[m.end('at') :].strip()}"
+    else:
+        return None
+    clause = _make_clause(said, turn)
+    clause.raw = raw
+    # a scratch copy: a clause no rule reads leaves the sentence's state as it was
+    scratch = dataclasses.replace(
+        state, pending={key: list(items) for key, items in state.pending.items()}
+    )
+    found = _apply(clause, scratch)
+    if found and any(f.key in _PLACE_KEYS for f in found[1]) and _ALL_MOVED.search(raw):
+        return None  # "照片全部迁到 iCloud 了": things moved, not the user
+    if not found or not found[1]:
+        found = _at_work_now(raw, clause, scratch)
+    if not found or not found[1]:
+        return None
+    state.pending, state.correction = scratch.pending, scratch.correction or clause.marker
+    return found
+
+
+_LATIN_FIRST = re.compile(r"\s*(?:现在|目前|最近|一直)?\s*[A-Za-z]")
+# "全部迁到", "都搬到": what is moved is all of something, not the user's home
+_ALL_MOVED = re.compile(r"(?:全|都)[^，,。]{0,2}(?:搬|迁)")
+
+
+# an English clause of where the user is now, its subject left out after a clause of theirs
+_NOW_AT_EN = re.compile(
+    r"^(?:(?:and|but)\s+)?now (?P<at>at|in|with|based in|living in)\s+(?=[A-Z\u4e00-\u9fff])"
+)
+
+
+# where the user is now, by a name in Latin letters: "现在在 Google", "目前在 Lumen AI 了"
+_AT_LATIN_NOW = re.compile(
+    r"^(?:现在|目前|如今|已经|又)+在\s*"
+    r"(?P<org>[A-Z][A-Za-z0-9&.-]*(?: [A-Z][A-Za-z0-9&.-]*){0,2})\s*(?:了|啦)?$"
+)
+# a turn about a job: "离职", "跳槽", "换工作", "不在 X 了", "上班", "公司", "offer"
+_JOB_TALK = re.compile(r"离职|辞职|跳槽|工作|上班|入职|公司|offer|\bjob\b|不在", re.I)
+
+
+def _at_work_now(
+    raw: str, clause: _Clause, state: _State
+) -> tuple[str, list[ExtractedFact]] | None:
+    """A subject-less "现在在 X" with X a Latin name is the employer of now when the turn
+    speaks of a job or an employer is being withdrawn ("已经离职了，现在在 ByteDance",
+    "我已经不在 Microsoft 了，现在在 Google"); alone it could be a spot ("现在在 Costco")."""
+    m = _AT_LATIN_NOW.match(_ZH_TAIL.sub("", clause.text[1:]) + "了")
+    if m is None or semantic.TECH.match(m.group("org")):
+        return None
+    if "work.employer" not in state.pending and not _JOB_TALK.search(state.turn.content):
+        return None
+    org = m.group("org")
+    fact = _fact(state, clause, "work.employer", org, f"在{org}工作", correction=True)
+    return "work", [fact]
 
 
 # a clause that only gives a name: "His name is Taco", "it's called Clover", "叫豆豆"

@@ -573,8 +573,8 @@ def relative_name(text: str, relative: str) -> str | None:
         text,
         re.I if _is_zh(relative) else 0,  # a name is capitalised after "fiancé" too
     )
-    if m is None:
-        return None
+    if m is None or (m.group(1) and not m.group(1)[0].isupper()):
+        return None  # "我老公 works at Apple": an English predicate, no name
     name = next(g for g in m.groups() if g)
     return None if name.lower() in _EN_STOP else name
 
@@ -1309,7 +1309,9 @@ _RENEWED = re.compile(
     r"(?:changed|is now|now|updated)\b"
     r"|新(?:的)?(?:号码|号|手机号?|邮箱|卡号?|密码|护照|身份证)|换(?:了)?(?:号|手机号|邮箱|卡|密码)|补办"
     # the thing first, then the change: "邮箱换成 b@gmail.com 了", "手机号改了，…"
-    r"|(?:号码|手机号?|电话|邮箱|地址|卡号|密码)(?:已经|也)?(?:换成|改成|换了|改了|变了|更新)"
+    # (said in English too: "email 换了", "phone number 改成 …")
+    r"|(?:号码|手机号?|电话|邮箱|地址|卡号|密码|e-?mail|phone(?: number)?|number|password)\s*"
+    r"(?:已经|也)?(?:换成|改成|换了|改了|变了|更新)"
     # the address in use now: "我现在用 b@gmail.com 这个邮箱了", "邮箱现在是 …"
     r"|(?:现在|如今|目前)(?:用|的|改用)[^，,。]{0,40}?(?:号码|手机号?|电话|邮箱)"
     r"|(?:号码|手机号?|电话|邮箱)(?:现在|如今|目前)(?:是|用)",
@@ -2570,7 +2572,7 @@ def prospective(text: str) -> bool:
 _TRIP_ZH = re.compile(r"(?<![搬迁])去\s*$")
 # a Latin place name in a Chinese residence clause: "搬到 Singapore 了", "住在 Austin"
 _LATIN_PLACE_ZH = re.compile(
-    r"(?:住在|搬到|搬去|搬来|迁到|定居在?)\s*([A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*)"
+    r"(?:住在?|搬(?:到|去|来|回)了?|迁到|定居在?)\s*([A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*)"
 )
 # words before the place the user moved away from ("moved out of Brooklyn", "left Leeds")
 _PLACE_LEFT = re.compile(r"\b(?:mov\w*|relocat\w*) (?:out of|away from|from)\s+$|\bleft\s+$", re.I)
@@ -2642,7 +2644,8 @@ _DRINK_EN = re.compile(
     r"|mugs?|bottles?|cans?|pots?)\s+of\s+|(?:a lot|lots|plenty|loads) of\s+|a\s+|an\s+"
     r"|some\s+|my\s+)?"
     r"(?!(?:is|was|are|of choice)\b)"  # "my go-to drink is …": the noun, not the verb
-    r"(?P<x>[a-z][a-z' -]{1,30}?)(?=\s+(?:every|each|most|daily|a day|per day|in the|at|with"
+    r"(?P<x>[a-z\u4e00-\u9fff][a-z\u4e00-\u9fff' -]{1,30}?)"  # "I drink 普洱 every day"
+    r"(?=\s+(?:every|each|most|daily|a day|per day|in the|at|with"
     r"|before|after|when|on|nowadays|these days|now|instead|mostly|usually)\b|\s*[,.;!]|\s*$)",
     re.I,
 )
@@ -2654,12 +2657,11 @@ def drink_object(text: str) -> str | None:
     ``"我每天一杯 latte"`` → ``"latte"``) and by the phrase up to a time or frequency in English
     (``"I drink earl grey most days"`` → ``"earl grey"``). ``None`` when no verb takes one
     (``"咖啡喝了心慌"``). "have" counts only with a cup or a drink's name after it."""
-    if _is_zh(text):
-        found = None
-        for m in _DRINK_VERB_ZH.finditer(text):
-            found = m
-        if found is None:
-            return None
+    found = None
+    for m in _DRINK_VERB_ZH.finditer(text):
+        found = m
+    # a Chinese drink in an English clause ("I drink 普洱 every day") has the English verb
+    if _is_zh(text) and found is not None:
         rest = _DRINK_QTY_ZH.sub("", text[found.end() :])
         words: list[str] = []
         for word, flag in segment.tag(rest):
@@ -2980,9 +2982,15 @@ _JUMPED_ZH = re.compile(
 )
 
 
+# the 了 said after the verb of jumping: "跳到了Netflix", "跳槽去了 ByteDance"
+_JUMPED_DONE_ZH = re.compile(
+    r"(?P<jump>跳槽?(?:到|去))了\s*(?P<org>[^，,。在的\s了]{2,12}?)\s*(?:[，,。！!]|$)"
+)
+
+
 def jumped_to(text: str) -> bool:
     """True if ``text`` says the user now works at a named place (see ``_JUMPED_ZH``)."""
-    m = _JUMPED_ZH.search(text)
+    m = _JUMPED_ZH.search(text) or _JUMPED_DONE_ZH.search(text)
     if m is None or is_about_others(text) or family_subject(text):
         return False
     org = m.group("org")

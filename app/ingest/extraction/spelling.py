@@ -128,7 +128,7 @@ _NOUN_ZH = {
     "brother": "兄弟", "sister": "姐妹", "hometown": "老家", "birthday": "生日", "name": "名字",
     "full name": "全名", "email": "邮箱", "e-mail": "邮箱", "phone": "手机号",
     "phone number": "手机号", "cell": "手机号", "password": "密码", "job": "工作",
-    "favorite": "最喜欢的", "favourite": "最喜欢的", "fav": "最喜欢的",
+    "favorite": "最喜欢的", "favourite": "最喜欢的", "fav": "最喜欢的", "nickname": "昵称",
 }  # fmt: skip
 # a pet's kind keeps its word, said as the pet of the home ("my dog 叫旺财" → 我家dog叫旺财)
 _PET_EN = ("dog", "cat", "puppy", "kitten", "bunny", "rabbit", "parrot", "hamster")
@@ -141,7 +141,8 @@ _NOUN_IN_ZH = re.compile(
 # a verb of change before its Chinese complement: 到/成/去/了/为
 _VERB_ZH = {
     "switch": "换", "switched": "换", "change": "换", "changed": "换", "move": "搬",
-    "moved": "搬", "join": "加入", "joined": "加入", "transfer": "转", "transferred": "转",
+    "moved": "搬", "relocate": "搬", "relocated": "搬", "join": "加入", "joined": "加入",
+    "transfer": "转", "transferred": "转",
 }  # fmt: skip
 _VERBS = "|".join(sorted(_VERB_ZH, key=len, reverse=True))
 _VERB_IN_ZH = re.compile(
