@@ -17,6 +17,9 @@ async def test_a_workplace_gone_to_replaces_the_employer(tenant: TenantCtx) -> N
         ("u3", "我在新浪上班", "后来去小红书了", "小红书", "新浪"),
         ("u4", "我在快手工作", "上周入职了B站", "b站", "快手"),
         ("u5", "我在微软上班", "辞职了，现在去了得物", "得物", "微软"),
+        # a name with 哈 in it is not cut at 哈, and a Latin name stops before 了
+        ("u6", "我在腾讯上班", "我现在在米哈游了", "米哈游", "腾讯"),
+        ("u7", "我在 Shopee 上班", "现在在Costco了", "costco", "shopee"),
     ]
     for user, first, then, now, before in cases:
         active, frozen = await tenant.change(user, (first, then), "work.employer", at=(T1, T2))

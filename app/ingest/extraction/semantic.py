@@ -3448,8 +3448,11 @@ _CHANGE_SLOT_ZH = re.compile(
     r"|(?P<switch>(?:换|改)(?:成|用)了?|改用了?)"
     r"|(?P<move>搬(?:到|去|回)了?|回(?=老家|家乡))"
     r"|(?P<post>(?:调|派|外派)(?:到|去|往)了?))"
-    r"\s*(?P<x>[A-Za-z][\w.+#&-]*(?:\s[A-Za-z][\w.+#&-]*)?|[A-Za-z]{0,4}[\u4e00-\u9fff]{1,8}?)"
-    r"\s*(?=做|当|上班|工作|干|待|住|生活|定居|了|啦|呢|吧|哈|的|[，,。！!；;~～]|$)"
+    r"\s*(?P<x>[A-Za-z][A-Za-z0-9.+#&-]*(?:\s[A-Za-z][A-Za-z0-9.+#&-]*)?"
+    r"|[A-Za-z]{0,4}[\u4e00-\u9fff]{1,8}?)"
+    # a particle ends the value only at the clause's end ("米哈游了", not "米" before 哈)
+    r"\s*(?=做|当|上班|工作|干|待|住|生活|定居|了|的|(?:啦|呢|吧|哈)+(?:[，,。！!；;~～]|$)"
+    r"|[，,。！!；;~～]|$)"
 )
 # a change said of a single day is an outing, not a new job or home ("昨天去了海洋馆")
 _OUTING_WHEN = re.compile(
@@ -3462,6 +3465,12 @@ _NOT_YET = re.compile(
     r"(?:打算|计划|准备|想|要|将要?|会|可能|也许|考虑|希望)(?:\s*[^，,。]{0,4}?)"
     r"(?=搬|去|跳|换|调|回|入职|加入|改|转)|下个?月|下周|明年|以后"
 )
+
+
+# "现在在 X" says a change only with a word of work or a 了 after X ("现在在字节上班", "现在在
+# 米哈游了"); alone it is where the user is at the moment
+_NOW_AT = re.compile(r"(?:现在|目前|如今)(?:已经)?在\s*$")
+_NOW_AT_TAIL = re.compile(r"\s*(?:做|当|上班|工作|干|待|了|啦)")
 
 
 def change_slots(clause: str) -> list[tuple[str, str]]:
@@ -3483,6 +3492,10 @@ def change_slots(clause: str) -> list[tuple[str, str]]:
     for m in _CHANGE_SLOT_ZH.finditer(clause):
         kind = next(k for k in ("go", "switch", "move", "post") if m.group(k))
         value = m.group("x").strip()
+        if _NOW_AT.search(clause, m.start(), m.start("x")) and not _NOW_AT_TAIL.match(
+            clause, m.end("x")
+        ):
+            continue  # "现在在 Costco": where the user is at the moment, not a change
         if kind == "move" and clause[m.end("x") :].startswith(("老家", "家乡")):
             value = "老家"
         if kind == "move" and value.startswith(("老家", "家乡")):
