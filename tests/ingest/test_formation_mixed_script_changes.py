@@ -67,6 +67,12 @@ async def test_what_is_moved_or_visited_is_no_home_or_employer(tenant: TenantCtx
         "u3", ("我在 Shopee 上班", "现在在 Costco"), "work.employer", at=(T1, T2)
     )
     assert (active, frozen) == (["shopee"], [])
+    # what a company does is no workplace of the user's, in either script
+    for user, news in (("u5", "Google 又裁员了，好可怕"), ("u6", "腾讯又裁员了")):
+        active, frozen = await tenant.change(
+            user, ("我在阿里上班", news), "work.employer", at=(T1, T2)
+        )
+        assert (active, frozen) == (["阿里"], []), user
     # an English predicate after a Chinese relative is no name of theirs
     await tenant.say("u4", "s1", "我老公 works at Apple", at=T1)
     assert await tenant.values("u4", "family.member", lower=True) == ["老公"]

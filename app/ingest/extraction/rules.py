@@ -4190,6 +4190,27 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
     return out
 
 
+# a Chinese clause that opens with a name and an adverb of what it does ("腾讯又裁员了", "Google
+# 又裁员了", "Meta 也在招人"): the name is its subject, the clause says nothing of the user
+_NAMED_SUBJECT = re.compile(
+    r"\s*(?P<n>[A-Z][A-Za-z0-9.&'-]*(?:\s[A-Z][A-Za-z0-9.&'-]*)*|[\u4e00-\u9fff]{2,6}?)\s*"
+    r"(?:又|也|竟然|居然|终于|刚刚?|已经|正在|还在|都在)"
+)
+
+
+def _named_subject(raw: str) -> bool:
+    """True if the clause is said of a named company or thing, not of the user: no first
+    person in it, and it opens with a Latin name or a Han name (``segment.name_run``,
+    ``segment.is_tagged_name``) before an adverb of what that name does."""
+    if re.search(r"我|咱|俺|本人|\b(?i:i|my|me)\b", raw):
+        return False
+    m = _NAMED_SUBJECT.match(raw)
+    if m is None:
+        return False
+    name = m.group("n")
+    return name.isascii() or segment.name_run(name) or segment.is_tagged_name(name)
+
+
 def _semantic(
     leftovers: list[tuple[int, _Clause, bool]], state: _State
 ) -> list[tuple[int, int, list[ExtractedFact]]]:
@@ -4217,6 +4238,8 @@ def _semantic(
             continue  # "太折腾": a remark, not a fact about the user
         if semantic.not_mine(clause.raw):
             continue  # "Bruno is my neighbour's dog": someone else's, withdrawn (_withdrawal)
+        if _named_subject(clause.raw):
+            continue  # "腾讯又裁员了": what a company does, not the user's workplace
         new: list[ExtractedFact] = []
         content = _content(clause)
         is_change = semantic.has_change_cue(clause.raw)
