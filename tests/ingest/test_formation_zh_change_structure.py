@@ -32,6 +32,10 @@ async def test_an_outing_or_a_doing_is_no_new_employer(tenant: TenantCtx) -> Non
         ("u2", "现在去开会了"),
         ("u3", "现在去买菜了"),
         ("u4", "后来去了医院"),
+        # another doing before the verb, or a time said in English: a visit
+        ("u6", "陪老婆去了 Uniqlo"),
+        ("u7", "出差去了深圳"),
+        ("u8", "yesterday 去了 IKEA"),
     ]:
         active, frozen = await tenant.change(
             user, ("我在美团上班", then), "work.employer", at=(T1, T2)

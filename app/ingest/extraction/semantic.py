@@ -3456,7 +3456,9 @@ _CHANGE_SLOT_ZH = re.compile(
 )
 # a change said of a single day is an outing, not a new job or home ("昨天去了海洋馆")
 _OUTING_WHEN = re.compile(
-    r"昨天|前天|今天|刚才|周末|早上|上午|中午|下午|晚上|那天|前几天|前两天|这几天|又去|一趟|一次|玩|逛"
+    r"昨天|前天|今天|刚才|周末|早上|上午|中午|下午|晚上|那天|前几天|前两天|这几天|又去|一?趟|一次|玩|逛"
+    r"|\b(?i:yesterday|today|tonight|this (?:morning|afternoon|evening)|last (?:night|week(?:end)?)"
+    r"|weekend|lunch|dinner|brunch)\b"
 )
 
 
@@ -3467,6 +3469,15 @@ _NOT_YET = re.compile(
 )
 
 
+# what may come before a verb of change in its clause: the user, when, and adverbs of sequence
+# ("后来去了顺丰", "我上个月跳槽去了字节", "手机换成华为了"); another doing first ("下班去了 Gym",
+# "陪老婆去了 Uniqlo", "出差去了 Singapore") or another's thing ("帮我妈换成…", "公司电脑换成…")
+# makes it a visit or someone else's change
+_CHANGE_LEAD = re.compile(
+    r"(?:我们?|后来|现在|目前|如今|最后|然后|已经|早就|也|都|就|又|刚刚?|才|终于|最近|前段时间"
+    r"|上个?(?:月|周|星期)|这个月|去年|前年|今年|年初|年底|年后|所以|于是|结果|其实|哦|嗯)*"
+    r"(?:我的)?(?:手机|电脑|笔记本|平板)?"
+)
 # "现在在 X" says a change only with a word of work or a 了 after X ("现在在字节上班", "现在在
 # 米哈游了"); alone it is where the user is at the moment
 _NOW_AT = re.compile(r"(?:现在|目前|如今)(?:已经)?在\s*$")
@@ -3491,6 +3502,8 @@ def change_slots(clause: str) -> list[tuple[str, str]]:
     out = []
     for m in _CHANGE_SLOT_ZH.finditer(clause):
         kind = next(k for k in ("go", "switch", "move", "post") if m.group(k))
+        if not _CHANGE_LEAD.fullmatch(re.sub(r"\s+", "", clause[: m.start()])):
+            continue  # "下班去了 Gym", "陪老婆去了 Uniqlo", "帮我妈换成 Android 了": a doing first
         value = m.group("x").strip()
         if _NOW_AT.search(clause, m.start(), m.start("x")) and not _NOW_AT_TAIL.match(
             clause, m.end("x")
