@@ -32,6 +32,7 @@ from app.ingest.extraction.base import ExtractedFact, Turn
 from app.ingest.extraction.cues import Cues, TurnCues, turn_cues
 from app.ingest.extraction.filter import is_worth_remembering
 from app.ingest.extraction.rules import (
+    NOW_HOLDS_KEYS,
     addon_content,
     addon_has_subject,
     addon_sentences,
@@ -746,18 +747,6 @@ def _inherited(
     )
 
 
-# the keys a name said as what holds now can take, by the preposition before it ("in Dallas
-# now", "at Meta now", "moved over to Amazon", "Portland now.")
-_NOW_HOLDS_KEYS: dict[str, tuple[str, ...]] = {
-    "in": ("residence.city", "work.location"),
-    "at": ("work.employer", "education.school"),
-    "with": ("work.employer",),
-    "to": ("residence.city", "work.employer", "education.school", "tech.preferred"),
-    "": ("residence.city", "work.employer", "education.school", "preference.drink",
-         "tech.preferred"),
-}  # fmt: skip
-
-
 async def inherit_changes(
     conv: ConversationRepository,
     repo: MemoryRepository,
@@ -769,7 +758,7 @@ async def inherit_changes(
     """``facts``, where a name said as what holds now without a predicate of its own ("Portland
     now." after "I live in Denver", "ended up at Stripe" after "I work at Google";
     ``metadata["now_holds"]``, ``rules._now_holds``) takes the key of the fact it replaces:
-    the one key of the user's previous turn it can be (``_NOW_HOLDS_KEYS``, by the
+    the one key of the user's previous turn it can be (``rules.NOW_HOLDS_KEYS``, by the
     preposition before it); when no earlier turn of the session formed a keyed fact, and the
     turn says the change ("now", "ended up at"), the one such key the user holds an active
     value of. A name whose key stays unclear is left out: it forms nothing."""
@@ -780,7 +769,7 @@ async def inherit_changes(
         if prep is None:
             out.append(fact)
             continue
-        allowed = _NOW_HOLDS_KEYS.get(str(prep), ())
+        allowed = NOW_HOLDS_KEYS.get(str(prep), ())
         message = next((m for m in messages if str(m.id) in fact.message_ids), None)
         if message is None or not fact.value:
             continue

@@ -1060,14 +1060,13 @@ _BUDGET_CHANGE = re.compile(
 _YEAR = (
     r"(?P<y>(?:19|20)?\d{2}|[零〇一二三四五六七八九]{2}|[一二][九零〇][零〇一二三四五六七八九]{2})"
 )
-_HAN_DIGITS = {c: str(i) for i, c in enumerate("零一二三四五六七八九")} | {"〇": "0"}
 
 
 def _four_digits(year: str) -> str:
     """A year in four digits: two are of the last century from 30 on ("九五" → 1995, "05" →
     2005)."""
-    year = "".join(_HAN_DIGITS.get(c, c) for c in year)
-    return year if len(year) == 4 else ("19" if int(year) >= 30 else "20") + year
+    n = cn_int(year) or 0  # digit by digit: "九五" → 95, "一九九五" → 1995
+    return str(n) if len(year) == 4 else str((1900 if n >= 30 else 2000) + n)
 
 
 def birth_year(m: re.Match[str], clause: _Clause, state: _State) -> Built:
@@ -2826,7 +2825,6 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             or (f.key in _THING_KEYS and f.value and semantic.names_nothing(f.value))
             # "I rarely drink coffee", "我很少喝咖啡": had seldom, neither had nor avoided
             or (f.value and f.key not in _DEGREE_KEYS and semantic.seldom(f.content))
-            # "I haven't smoked in two years": nothing happens on a date
         )
     ]
     # "搬去 Singapore 了，公司外派": the place moved to is no employer; "moved for my partner's
@@ -3572,10 +3570,18 @@ def _now_holds(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return facts
 
 
-_NOW_HOLDS_KEYS = frozenset(
-    ("residence.city", "work.employer", "work.location", "education.school", "preference.drink",
-     "tech.preferred")
-)  # fmt: skip
+# the keys a name said as what holds now can take, by the preposition before it ("in Dallas
+# now", "at Meta now", "moved over to Amazon", "Portland now."); the ingest job picks one of
+# them by the fact it takes the place of (tasks.inherit_changes)
+NOW_HOLDS_KEYS: dict[str, tuple[str, ...]] = {
+    "in": ("residence.city", "work.location"),
+    "at": ("work.employer", "education.school"),
+    "with": ("work.employer",),
+    "to": ("residence.city", "work.employer", "education.school", "tech.preferred"),
+    "": ("residence.city", "work.employer", "education.school", "preference.drink",
+         "tech.preferred"),
+}  # fmt: skip
+_NOW_HOLDS_KEYS = frozenset(k for keys in NOW_HOLDS_KEYS.values() for k in keys)
 
 
 def _turn_content(text: str) -> str:

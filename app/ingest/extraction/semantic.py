@@ -806,6 +806,8 @@ _TIRED_EN = re.compile(
     r"(?!(?:the|it|this|that|he|she|they)\b)(?P<x>[\w'-]+(?: [\w'-]+)?)\s+got (?:boring|old)\b",
     re.I,
 )
+# words of getting better, in Chinese ("恢复了", "痊愈"): a health condition that ended
+_HEALED_ZH = r"治好|痊愈|康复|恢复了|好利索"
 # what kind of thing was given up, by the verb that gave it up: the key of a withdrawal
 _WITHDRAWN_KEY = (
     (re.compile(r"drink|喝", re.I), "preference.drink"),
@@ -815,7 +817,7 @@ _WITHDRAWN_KEY = (
     (re.compile(r"\bliv(?:e|ing)\b|住", re.I), "residence.city"),
     (re.compile(r"\b(?:like|love|into|fan)\b|喜欢|兴趣|吃腻", re.I), "preference.likes"),
     (
-        re.compile(r"normal|recovered|cured|healed|治好|痊愈|康复|恢复了|好利索", re.I),
+        re.compile(r"normal|recovered|cured|healed|" + _HEALED_ZH, re.I),
         "health.condition",
     ),
     (
@@ -3534,7 +3536,7 @@ def recovered_unnamed(text: str) -> bool:
     is no one else's."""
     if is_about_others(text) or family_subject(text) or is_hypothetical(text):
         return False
-    found = [m for m in _RECOVERED_ZH.finditer(text)]
+    found = list(_RECOVERED_ZH.finditer(text))
     if not found:
         return False
     hows = [(m.group("how") or m.group("cure") or "").strip() for m in found]
@@ -3546,4 +3548,4 @@ def recovered_unnamed(text: str) -> bool:
     return any(hows) or any(_DONE.search(c) for c in clauses) or bool(_HEALED.search(text))
 
 
-_HEALED = re.compile(r"恢复了|康复|痊愈|好利索|治好")
+_HEALED = re.compile(_HEALED_ZH)
