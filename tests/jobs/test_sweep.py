@@ -41,8 +41,10 @@ async def test_an_orphaned_queued_job_is_queued_again_and_runs(tenant: TenantCtx
     r = await tenant.client.get(f"/v1/jobs/{job_id}", headers=tenant.headers)
     assert r.json()["status"] == "queued"
 
-    # (The service's own every-minute schedule may have taken it already: then 0 here.)
-    assert await requeue_orphans(rt) in (0, 1)
+    # The count is not asserted: the service's own every-minute schedule may have taken this
+    # job already, and other tests' jobs in the same database can be orphans too (a test that
+    # stalls the worker leaves one). Without a new queue entry the job below would never end.
+    await requeue_orphans(rt)
 
     job = await tenant.finished_job(str(job_id))
     assert job["status"] == "done", job
