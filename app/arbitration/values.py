@@ -85,6 +85,7 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     await _birth_year(repo, cand)
     if cand.is_correction and cand.retracts and cand.type != "constraint":
         await _widen_retracts(repo, cand)
+    await _other_script(repo, cand)
     await moved_from(repo, cand)
     await _drink_routine(repo, cand)
     await _duty_beside_role(repo, cand)
@@ -134,6 +135,65 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     if stale:
         cand.is_correction = True
         cand.retracts = list(dict.fromkeys([*cand.retracts, *stale]))
+
+
+# keys a withdrawal may name in the other script ("I don't live in Beijing anymore" after
+# "我住在北京"), and, for a withdrawal with no key, the verbs that say which of them it ends
+_SCRIPT_KEYS = ("residence.city", "work.employer", "work.location")
+_LEFT_HOME = re.compile(r"\b(?:liv\w*|mov\w*|relocat\w*)\b|住|搬|不在|没在|\bleft\b", re.I)
+_LEFT_JOB = re.compile(
+    r"\b(?:work\w*|quit|resign\w*|left|job)\b|不在|没在|离职|辞职|出来|上班|工作|干|做", re.I
+)
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _script(text: str) -> str:
+    """``"han"`` for a value in Chinese characters, ``"latin"`` for one in Latin letters."""
+    return "han" if _HAN.search(text) else "latin" if re.search(r"[A-Za-z]", text) else ""
+
+
+def _a_name(value: str, said: str) -> bool:
+    """True if a retracted ``value`` reads as a name in ``said``: 2–8 Chinese characters, or
+    Latin words written with a capital."""
+    if _HAN.search(value):
+        return bool(re.fullmatch(r"[\u4e00-\u9fff]{2,8}", value))
+    m = re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", said, re.I)
+    return m is not None and m.group(0)[:1].isupper()
+
+
+async def _other_script(repo: MemoryStore, cand: Candidate) -> None:
+    """A withdrawal that names the place or the employer in the other script than the user
+    stated it ("I don't live in Beijing anymore" after "我住在北京", "我已经不在谷歌了" after "I
+    work at Google"): values are compared as strings, so it matched nothing. It ends the one
+    active value of its key (for a withdrawal with no key, of the one key its verb can end)
+    when that value is in the other script and nothing active holds the name as written."""
+    if cand.value is not None or not cand.is_correction or len(cand.retracts) != 1:
+        return
+    named = cand.retracts[0] or ""
+    if not _script(named) or not _a_name(named, cand.content) or _kind_keys(named, cand.key):
+        return
+    if cand.key is None:
+        keys = [
+            k
+            for k, verb in (("residence.city", _LEFT_HOME), ("work.employer", _LEFT_JOB))
+            if verb.search(cand.content)
+        ]
+    else:
+        keys = [cand.key] if cand.key in _SCRIPT_KEYS else []
+    if not keys:
+        return
+    held = await repo.active_with_keys(list(_SCRIPT_KEYS), cand.scope, cand.scope_id)
+    mine = normalize_value(named)
+    if any(old.value and normalize_value(old.value) == mine for old in held):
+        return  # said as stated: the retraction matches it as it is
+    other = [[old.value for old in held if old.key == k and old.value is not None] for k in keys]
+    ends = [
+        values[0]
+        for values in other
+        if len(values) == 1 and _script(values[0]) not in ("", _script(named))
+    ]
+    if len(ends) == 1:
+        cand.retracts = [*cand.retracts, ends[0]]
 
 
 def _one_category(cand: Candidate, olds: Sequence[Memory]) -> str | None:
@@ -1096,7 +1156,8 @@ _TIME_TEXT = (
     "jan feb mar apr may jun jul aug sep oct nov dec o'clock i'm i've i'll i'd we're we've "
     "you your our ours she her his him they them their it's its not but also too very really "
     "some any all one two three four five six seven eight nine ten eleven twelve there here "
-    "what when where which who how early earlier late later"
+    "what when where which who how early earlier late later lunchtime noon midday session "
+    "sessions slot slots"
 )
 _TIME_WORDS = frozenset(_TIME_TEXT.split())
 # characters that say when, how often or that something moved, or tie a sentence together
@@ -1133,8 +1194,9 @@ def activity_words(text: str) -> set[str]:
     folded = unicodedata.normalize("NFKC", text).lower()
     words = {
         _doing(w)
-        for w in re.findall(r"[a-z][a-z']{2,}", folded)
-        if w not in _TIME_WORDS and w not in _LIGHT_VERBS
+        # "yoga's on Thursdays now": the word without its "'s"
+        for w in (re.sub(r"'s?$", "", w) for w in re.findall(r"[a-z][a-z']{2,}", folded))
+        if w not in _TIME_WORDS and w not in _LIGHT_VERBS and len(w) > 2
     }
     for run in _HAN_RUN.findall(folded):
         words |= {

@@ -766,6 +766,11 @@ async def inherit_changes(
     for fact in facts:
         prep = fact.metadata.pop("now_holds", None)
         strong = fact.metadata.pop("strong", False)
+        rekey = fact.metadata.pop("rekey", None)
+        if isinstance(rekey, list):
+            # "Transferred to Roosevelt High" (a guess: a school) after "I teach at Lincoln
+            # High": the name takes the key of what the turn before held, when it says one
+            await _rekeyed(conv, repo, session_id, messages, facts, reveal, fact, *map(str, rekey))
         if prep is None:
             out.append(fact)
             continue
@@ -803,6 +808,35 @@ async def inherit_changes(
             fact.metadata["replaces"] = True  # "Mac now.": it took the others' place
         out.append(fact)
     return out
+
+
+async def _rekeyed(
+    conv: ConversationRepository,
+    repo: MemoryRepository,
+    session_id: str,
+    messages: Sequence[Message],
+    facts: list[ExtractedFact],
+    reveal: Callable[[str, list[dict[str, Any]]], str],
+    fact: ExtractedFact,
+    prep: str,
+    name: str,
+) -> None:
+    """Give a name the classifier keyed by guess (``metadata["rekey"]``) the one key of the
+    user's previous turn its preposition allows, when that is another key."""
+    message = next((m for m in messages if str(m.id) in fact.message_ids), None)
+    if message is None or not fact.value:
+        return
+    allowed = NOW_HOLDS_KEYS.get(prep, ())
+    earlier = await _stated_before(conv, repo, session_id, message, facts, reveal)
+    keys = list(dict.fromkeys(e.key for e in earlier if e.key in allowed))
+    if len(keys) != 1 or keys[0] == fact.key:
+        return
+    spec = key_spec(keys[0])
+    fact.key = keys[0]
+    fact.type = spec.type if spec else fact.type  # type: ignore[assignment]
+    fact.content = semantic.describe(keys[0], name, False)
+    fact.value = name
+    fact.is_correction = True
 
 
 async def inherit_addons(

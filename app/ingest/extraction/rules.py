@@ -525,6 +525,8 @@ def _fact(
         frame = semantic.time_frame(_sentence_of(state.turn, clause.raw))
     if key in _ONCE_KEYS and semantic.one_off(clause.raw, _sentence_of(state.turn, clause.raw)):
         frame = "today"  # "had pizza for lunch", "刚下班": the day's chatter, see _not_now
+    if key in _SPOT_KEYS and semantic.here_now(clause.raw):
+        frame = "today"  # "I'm at Starbucks right now": a spot, not where the user works
     if frame == "stay" and clause_cues(clause.raw)[0].temporary:
         frame = None  # "这次出差我住在杭州": a temporary fact, held in its session (session_scope)
     if key in _PROSPECT_KEYS and not retracts and semantic.prospective(clause.raw):
@@ -3140,6 +3142,8 @@ _NOT_NOW = frozenset(
 _PAST_BY_VERB = frozenset(("residence.city", "work.employer", "work.role", "work.location"))
 # keys a happening of today would be read as: it is none of them
 _ONCE_KEYS = frozenset((None, "event", "schedule.habit"))
+# keys a spot the user is at this moment would be read as: it is none of them
+_SPOT_KEYS = frozenset(("residence.city", "work.employer", "work.location", "education.school"))
 # keys a place of work or study still to come would be read as: it is a plan
 _PROSPECT_KEYS = ("work.employer", "work.role", "work.location", "education.school")
 
@@ -3475,10 +3479,37 @@ _NOW_HOLDS_EN = (
         rf"|jumped ship|jumped|wound up|ended up|landed|headed|transferred|moved|switched"
         rf"|packed up and (?:moved|headed|left))\s+(?:(?:everything|it|all|us|(?:our|my) \w+)\s+)?"
         rf"(?:over\s+)?(?P<prep>to|at|in|with)\s+"
-        rf"{_NAME_NOW_EN}(?=$|[\s,.!;])(?P<rest>.*)$",
+        rf"(?P<name>(?-i:[A-Z][\w&.'+-]*(?: (?:of |de |the |& )?[A-Z0-9][\w&.'+-]*)*))"
+        rf"(?=$|[\s,.!;])(?P<rest>.*)$",
         re.I,
     ),
 )
+# a change said with no value, the value in a sentence of its own ("Relocated. Phoenix.",
+# "Switched jobs. Accenture.", "Nope, Twilio. Started last week."), or after a label ("New job:
+# Stripe."): the kind of change says which keys the name can take (NOW_HOLDS_KEYS)
+_CHANGE_WORDS_EN = (
+    r"(?P<home>relocated|moved(?: house| cities| out| again)?|packed up|new (?:city|home|place))"
+    r"|(?P<job>(?:switched|changed) (?:jobs|companies|employers|teams)|new (?:job|gig|employer"
+    r"|company)|got (?:a new job|hired)|started (?:a new job|somewhere new))"
+    r"|(?P<start>started|transferred|got transferred)"
+)
+_CHANGE_SAID_EN = re.compile(
+    rf"(?i:{_LEAD_NOW_EN}(?:(?:I|we)(?:'ve| have)?\s+)?(?:(?:just|finally|recently)\s+)?"
+    rf"(?:{_CHANGE_WORDS_EN})(?:\s+(?:again|recently|last \w+|this \w+|in \w+|\w+ ago))*)"
+    r"[\s.!]*$"
+)
+_BARE_NAME_EN = re.compile(
+    rf"(?i:{_LEAD_NOW_EN}(?:(?:{_CHANGE_WORDS_EN})\s*[:\-–—]\s*)?)"
+    rf"{_NAME_NOW_EN}[\s.!]*$"
+)
+_CHANGE_PREP = {"home": "in", "job": "with", "start": "at"}
+
+
+def _change_prep(m: re.Match[str]) -> str:
+    """The preposition a change said with no value stands for ("relocated" → "in")."""
+    return next((_CHANGE_PREP[k] for k in _CHANGE_PREP if m.group(k)), "")
+
+
 # a routine said as done now, without its key: "Walking the dog at 6 now.", "I take the train
 # to work these days" — a routine only when the turn before said one of the same doing
 _DOING_NOW_EN = re.compile(
@@ -3508,16 +3539,28 @@ def _now_holds(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     A stay, a move to come or someone else's clause names no such value."""
     if _lang(turn.content) != "en":
         return facts
-    for sentence in split_clauses(turn.content):
+    sentences = split_clauses(turn.content)
+    joined = [", ".join(c.strip(" ,") for c in sentence) for sentence in sentences]
+    change = next((m for text in joined if (m := _CHANGE_SAID_EN.match(text))), None)
+    for sentence in sentences:
         said = [c.strip(" ,") for c in sentence]
         for text in [*said, ", ".join(said)] if len(said) > 1 else said:
             if (
                 semantic.is_about_others(text)
                 or semantic.family_subject(text) is not None
                 or semantic.is_hypothetical(text)
+                or semantic.here_now(text)
             ):
                 continue
             m = next((m for p in _NOW_HOLDS_EN if (m := p.match(text))), None)
+            whole = text == ", ".join(said)
+            bare = _BARE_NAME_EN.match(text) if m is None and whole else None
+            if bare is not None and (labelled := _CHANGE_SAID_EN.match(text.split(":")[0])):
+                m, prep = bare, _change_prep(labelled)  # "New job: Stripe."
+            elif bare is not None and change is not None and not _CHANGE_SAID_EN.match(text):
+                m, prep = bare, _change_prep(change)  # "Relocated. Phoenix."
+            elif m is not None:
+                prep = (m.groupdict().get("prep") or "").lower()
             if m is None:
                 if not facts and (doing := _DOING_NOW_EN.match(text)):
                     value = doing.group("doing").strip()
@@ -3536,7 +3579,10 @@ def _now_holds(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             groups = m.groupdict()
             if groups.get("rest") is not None and not _REST_NOW_EN.match(groups["rest"]):
                 continue
+            if re.fullmatch(r"[A-Z][a-z]+ing", name) or re.fullmatch(_LEAD_NOW_EN, name, re.I):
+                continue  # "Freelancing now": a doing, no name
             bare_in = (groups.get("prep") or "").lower() == "in" and not groups.get("verb")
+            bare_in = bare_in and m is not bare
             if (
                 semantic.cap_spans(name)[:1] != [name]
                 or (bare_in and not groups.get("now"))
@@ -3549,6 +3595,10 @@ def _now_holds(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
                     f.is_correction = True
                     if f.key in _SWITCHABLE:
                         f.metadata["replaces"] = True  # "Firefox these days": in Chrome's place
+                    if f.metadata.get("formed_by") == "classifier":
+                        # a guess of the name's key: the ingest job gives it the key of the
+                        # fact it takes the place of, when the turn before says which
+                        f.metadata["rekey"] = [prep, name]
             if named:
                 return facts
             content = _turn_content(text)
@@ -3562,8 +3612,8 @@ def _now_holds(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
                     is_correction=True,
                     message_ids=[turn.message_id],
                     metadata={
-                        "now_holds": (groups.get("prep") or "").lower(),
-                        "strong": bool(groups.get("now") or groups.get("verb")),
+                        "now_holds": prep,
+                        "strong": bool(groups.get("now") or groups.get("verb") or m is bare),
                     },
                 ),
             ]

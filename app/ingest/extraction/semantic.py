@@ -661,10 +661,10 @@ _QUIT_ZH = re.compile(
     r"(?:碰|喝|吃|用|看|玩|听|抽|追|跑|穿|说|讲|打|练|弹|学|去)过?(?:了|啦)"
     r"|(?:很少|几乎不|基本不)(?:说|讲)了?(?=$|[，,。！!；;\s]))"
     r"|(?:离开|离职|辞掉|辞了|戒掉|戒了|放弃)(?:了)?\s*(?P<z>[^，,。！!\s了]{1,12})"
-    r"|从(?P<w>[^，,。！!\s]{1,12}?)(?:离职|辞职|跳槽|换|搬|转)"
+    r"|从(?P<w>[^，,。！!\s]{1,12}?)(?:离职|辞职|跳槽|换|搬|转|出来了|走了)"
     r"|对(?P<v>[^，,。！!]{1,10}?)(?:完全|一点|也)?(?:没|不)(?:什么)?(?:兴趣|感兴趣)了"
-    r"|不在\s*(?P<u>[^，,。！!\s]{1,8}?|[A-Za-z][\w&.+-]*(?: [A-Za-z][\w&.+-]*){0,3})"
-    r"\s*(?:住|工作|上班|干)?了"
+    r"|(?:不|没)在\s*(?P<u>[^，,。！!\s]{1,8}?|[A-Za-z][\w&.+-]*(?: [A-Za-z][\w&.+-]*){0,3})"
+    r"\s*(?:住|工作|上班|干|做|待|呆)?了"
 )
 # what the user did once and does no more ("I used to use Vim but
 # now I'm on VS Code", "以前用 Python，现在主要写 Go 了"): the part of a change that ended
@@ -2528,6 +2528,21 @@ _VISIT = re.compile(
     r"|called me|rang me|texted me)\b|来看(?:了)?我|来我家|来找我|给我打(?:了)?(?:个)?电话",
     re.I,
 )
+
+
+# where the user is at this moment ("I'm at Starbucks right now", "we're in Phoenix tonight"):
+# a spot, no employer, school or home of theirs
+_HERE_NOW_EN = re.compile(
+    r"^(?:\w+[\s,]+)?(?:i'?m|i am|we'?re|we are)\s+"
+    r"(?:(?:just|still|currently|sitting|out|over)\s+)?(?:at|in)\b.*\b(?:right now|rn|today"
+    r"|tonight|this (?:morning|afternoon|evening)|at the minute)\b",
+    re.I,
+)
+
+
+def here_now(text: str) -> bool:
+    """True if ``text`` says where the user is at this moment ("I'm at Starbucks right now")."""
+    return bool(_HERE_NOW_EN.search(text.strip()))
 
 
 def one_off(text: str, sentence: str = "") -> bool:
