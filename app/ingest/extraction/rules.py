@@ -4246,6 +4246,8 @@ def _semantic(
             continue  # "Bruno is my neighbour's dog": someone else's, withdrawn (_withdrawal)
         if _named_subject(clause.raw):
             continue  # "腾讯又裁员了": what a company does, not the user's workplace
+        if semantic.changed_for_another(clause.raw, family):
+            continue  # "帮我妈换成 Android 了", "公司电脑换成 Mac 了": not the user's to change
         new: list[ExtractedFact] = []
         content = _content(clause)
         is_change = semantic.has_change_cue(clause.raw)
