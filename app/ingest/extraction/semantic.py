@@ -1866,7 +1866,7 @@ _CUES: dict[str, tuple[str, str]] = {
     "drink": (
         r"\bdrink of choice is|\bdrink(?:ing)?\b|\bhave\b|\busual is\b|go-to(?: drink)? is"
         r"|\bis my (?:drink|thing)|switched to|\bon\b",
-        r"喝|改喝|换成|只喝",
+        r"喝|改喝|换成了?|只喝",  # "换成了茶": the drink is 茶
     ),
     "habit": (r"^(?:i|we)\s+(?:usually|always|often|normally)?\s*", r"^(?:我)?"),
     "condition": (
@@ -3503,6 +3503,7 @@ _CHANGE_VERB_ZH = re.compile(r"(?:换|改)(?:成|用|到|为)|改[订签约]|搬
 _USER_SENT = re.compile(r"[把让叫派调送]我")
 # done for someone else ("帮我妈…", "给我爸…", "替同事…"); "帮我…"/"给自己…" is the user's
 _FOR_ANOTHER = re.compile(r"^(?:帮|给|替|为)(?!自己|我$|我把)")
+_FROM_ON = re.compile(r"开始|起")  # "从今天起改喝茶": from that day on
 
 
 # a verb of change whose object is another's ("switched the team's CI over to…", "changed my
@@ -3514,14 +3515,15 @@ _THEIRS_CHANGED_EN = re.compile(
 )
 
 
-def changed_for_another(clause: str, family: str) -> bool:
-    """True if the first verb of change of a Chinese clause changes someone else's thing, or a
-    thing that is no standing fact of the user's: what stands before the verb — the user, a
-    time and adverbs of sequence taken off — is done for another person ("帮我妈换成 Android
-    了", "帮同事把奶茶换成了大杯"), or is a noun that is no value of ``family``, the kind the
-    clause is read as ("公司电脑换成 Mac 了", "酒店改订到深圳了", "把显示器换成 4K 的了";
-    not "咖啡换成茶了", "我把 Windows 换成 Mac 了"); in English, a verb of change whose object
-    is another's ("switched the team's CI over to GitHub Actions")."""
+def not_own_change(clause: str, family: str) -> bool:
+    """True if the first verb of change of a Chinese clause changes someone else's thing, a
+    thing that is no standing fact of the user's, or a thing of one day: what stands before the
+    verb — the user, a time and adverbs of sequence taken off — is done for another person
+    ("帮我妈换成 Android 了", "帮同事把奶茶换成了大杯"), names a day ("今天的咖啡换成了燕麦奶"),
+    or is a noun that is no value of ``family``, the kind the clause is read as ("公司电脑换成
+    Mac 了", "酒店改订到深圳了", "把显示器换成 4K 的了"; not "咖啡换成茶了", "我把 Windows 换成 Mac
+    了"); in English, a verb of change whose object is another's ("switched the team's CI over
+    to GitHub Actions")."""
     if _THEIRS_CHANGED_EN.search(clause):
         return True
     m = _CHANGE_VERB_ZH.search(clause)
@@ -3534,7 +3536,7 @@ def changed_for_another(clause: str, family: str) -> bool:
     lead = re.sub(r"^(?:我的?|自己的?)?把?", "", lead)
     if not lead:
         return False
-    if _FOR_ANOTHER.match(lead):
+    if _FOR_ANOTHER.match(lead) or (_OUTING_WHEN.search(lead) and not _FROM_ON.search(lead)):
         return True
     words = segment.tag(lead)
     return bool(words) and words[-1][1] == "n" and not isolate(family, lead)
