@@ -3544,9 +3544,15 @@ def _now_holds(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     change = next((m for text in joined if (m := _CHANGE_SAID_EN.match(text))), None)
     for sentence in sentences:
         said = [c.strip(" ,") for c in sentence]
-        for text in [*said, ", ".join(said)] if len(said) > 1 else said:
+        for i, text in enumerate([*said, ", ".join(said)] if len(said) > 1 else said):
             if (
-                semantic.is_about_others(text)
+                # "Priya, my flatmate, | moved to Leeds": a clause of no subject of its own
+                # after someone else's is still theirs
+                (
+                    any(semantic.someone_elses(c) for c in said[:i])
+                    and not semantic.own_subject(text)
+                )
+                or semantic.is_about_others(text)
                 or semantic.family_subject(text) is not None
                 or semantic.is_hypothetical(text)
                 or semantic.here_now(text)
@@ -4296,6 +4302,8 @@ def _semantic(
             continue  # "Bruno is my neighbour's dog": someone else's, withdrawn (_withdrawal)
         if _named_subject(clause.raw):
             continue  # "腾讯又裁员了": what a company does, not the user's workplace
+        if semantic.not_own_change(clause.raw, family):
+            continue  # "帮我妈换成 Android 了", "公司电脑换成 Mac 了": not the user's to change
         new: list[ExtractedFact] = []
         content = _content(clause)
         is_change = semantic.has_change_cue(clause.raw)

@@ -404,7 +404,13 @@ _HYPOTHETICAL = re.compile(
 )
 _OTHER_PERSON = re.compile(
     r"^(?:(?:and|but|so|oh|also)\s+)?(?:my|our)\s+(?:\w+\s+)?(?:friend|colleague|coworker"
-    r"|co-worker|boss|manager|neighbou?r|roommate|flatmate|classmate|teammate|landlord)s?\b"
+    r"|co-worker|boss|manager|neighbou?r|roommate|flatmate|housemate|classmate|teammate|landlord"
+    r"|landlady|buddy|buddies|pal|mate|bestie|bff|ex|ceo|cto|cfo|coo|founder|director|supervisor"
+    r"|mentor|coach|tutor|teacher|professor)s?\b"
+    # "a coworker of mine", "one of my friends", "a buddy from college"
+    r"|^(?:(?:and|but|so|oh|also)\s+)?(?:a|an|one|some|two|few)\s+(?:of\s+(?:my|our)\s+)?(?:\w+\s+)?"
+    r"(?:friend|colleague|coworker|co-worker|neighbou?r|roommate|classmate|teammate|buddy"
+    r"|buddies|pal|mate)s?\b"
     r"|^(?:he|she|they|his|her|their)\b|"
     r"^(?:我们?|咱们)?(?:的)?\s*(?:朋友|同事|老板|领导|上司|主管|经理|组长|邻居|室友|同学|闺蜜|哥们"
     r"|房东|他|她|他们|(?:friend|colleague|coworker|boss|manager|roommate|flatmate"
@@ -502,8 +508,9 @@ def unmeant(sentence: list[str]) -> int:
 # a named person doing something ("Tom has a new number", "Kate moved out"): not the user
 _NAMED_OTHER = re.compile(
     r"^(?!(?:I|We|My|Our|Me|Us|It|This|That|There|Just|Finally|Then|So|And|But|Also)\b)"
-    r"[A-Z][a-z]+\s+(?:has|had|got|just|moved|works|lives|quit|changed|bought|switched"
-    r"|left|started)\b"
+    # "Priya, my flatmate, moved to Leeds": a name with a word of who they are
+    r"[A-Z][a-z]+(?:,\s+(?:my|our|a|an|the)\s+[^,]{1,30},)?\s+(?:has|had|got|just|moved|works"
+    r"|lives|quit|changed|bought|switched|left|started)\b"
     # "Jazz has never been my thing": a thing the user takes to, not a person's doing
     r"(?!.*\bbeen (?:really |quite )?my (?:thing|cup of tea|jam|style)\b)"
 )
@@ -1859,7 +1866,7 @@ _CUES: dict[str, tuple[str, str]] = {
     "drink": (
         r"\bdrink of choice is|\bdrink(?:ing)?\b|\bhave\b|\busual is\b|go-to(?: drink)? is"
         r"|\bis my (?:drink|thing)|switched to|\bon\b",
-        r"喝|改喝|换成|只喝",
+        r"喝|改喝|换成了?|只喝",  # "换成了茶": the drink is 茶
     ),
     "habit": (r"^(?:i|we)\s+(?:usually|always|often|normally)?\s*", r"^(?:我)?"),
     "condition": (
@@ -2486,8 +2493,10 @@ _STAY = re.compile(
     r"(?:hotel|hostel|motel|airbnb)"
     r"|conference|this (?:weekend|week|month)|for the (?:weekend|week|month)"
     r"|for (?:a|one|two|three|four|a few|a couple(?: of)?|\d+) (?:days?|nights?|weeks?)"
-    r"|next few days)\b"
-    r"|这几天|这两天|这些天|这周末?|这个?周末|这个月|(?:来|去|回来|回去)(?:看|探望|陪)|看望|探亲"
+    r"|next few days|temporarily|for the (?:summer|winter|spring|fall|autumn|semester|holidays)"
+    r"|sublet\w*|staying with)\b"
+    r"|这几天|这两天|这些天|这周末?|这个?周末|这个月|临时|暂时|借调|短期"
+    r"|(?:来|去|回来|回去)(?:看|探望|陪)|看望|探亲"
     r"|出差|旅游|旅行|度假|住[^，,。]{0,10}?(?:酒店|宾馆|民宿)|开会",
     re.I,
 )
@@ -3227,6 +3236,10 @@ def _family(text: str, zh: bool) -> list[tuple[str, str | None]]:
 _NAME_IS_MY = re.compile(r"^\s*(?:is|are|'s|was)\s+(?:my|our)\b", re.I)
 
 
+# an article or a possessive before a capitalised word makes it a thing ("an iPhone", "his Tesla")
+_THING_BEFORE = re.compile(r"\b(?:a|an|the|some|his|her|their|its)\s+$", re.I)
+
+
 def _member_names(text: str) -> list[str]:
     """The names an English clause gives family members: after the relation ("my daughter
     Zoe", "two boys, Max and Ollie": each name of a pair) or before "is my …" ("Anna is my
@@ -3239,6 +3252,8 @@ def _member_names(text: str) -> list[str]:
         at = text.find(span)
         if rel is not None and at < rel.start() and not _NAME_IS_MY.match(text[at + len(span) :]):
             continue
+        if _THING_BEFORE.search(text[:at]):
+            continue  # "got my dad an iPhone": a thing, not a name
         parts = re.split(r"\s+and\s+", span)
         out += parts if all(re.fullmatch(r"[A-Z][\w'-]+", p) for p in parts) else [span]
     if spans and not out:
@@ -3492,9 +3507,56 @@ _NOT_YET = re.compile(
 # makes it a visit or someone else's change
 _CHANGE_LEAD = re.compile(
     r"(?:我们?|后来|现在|目前|如今|最后|然后|已经|早就|也|都|就|又|刚刚?|才|终于|最近|前段时间"
-    r"|上个?(?:月|周|星期)|这个月|去年|前年|今年|年初|年底|年后|所以|于是|结果|其实|哦|嗯)*"
+    r"|上个?(?:月|周|星期)|这个月|去年|前年|今年|年初|年底|年后|所以|于是|结果|其实|哦|嗯"
+    r"|全都|全部|统统|一律|基本上?|全)*"
     r"(?:我的)?(?:手机|电脑|笔记本|平板)?"
 )
+# a verb of change in a Chinese clause, with what stands before it ("公司电脑换成 Mac 了",
+# "酒店改订到深圳了", "帮我妈换成 Android 了", "把快递地址改成公司了")
+_CHANGE_VERB_ZH = re.compile(r"(?:换|改)(?:成|用|到|为)|改[订签约]|搬(?:到|去|回)|调(?:到|去|往)")
+# the user as the one changed or sent ("公司把我调到武汉了", "领导派我去深圳")
+_USER_SENT = re.compile(r"[把让叫派调送]我")
+# done for someone else ("帮我妈…", "给我爸…", "替同事…"); "帮我…"/"给自己…" is the user's
+_FOR_ANOTHER = re.compile(r"^(?:帮|给|替|为)(?!自己|我$|我把)")
+_FROM_ON = re.compile(r"开始|起")  # "从今天起改喝茶": from that day on
+
+
+# a verb of change whose object is another's ("switched the team's CI over to…", "changed my
+# mom's phone to Android")
+_THEIRS_CHANGED_EN = re.compile(
+    r"\b(?:switch|chang|mov|swapp?|upgrad|migrat|convert)\w*\s+(?:the|our|my|his|her|their)\s+"
+    r"(?:\w+\s+)?(?!own\b)\w+'s\s",
+    re.I,
+)
+
+
+def not_own_change(clause: str, family: str) -> bool:
+    """True if the first verb of change of a Chinese clause changes someone else's thing, a
+    thing that is no standing fact of the user's, or a thing of one day: what stands before the
+    verb — the user, a time and adverbs of sequence taken off — is done for another person
+    ("帮我妈换成 Android 了", "帮同事把奶茶换成了大杯"), names a day ("今天的咖啡换成了燕麦奶"),
+    or is a noun that is no value of ``family``, the kind the clause is read as ("公司电脑换成
+    Mac 了", "酒店改订到深圳了", "把显示器换成 4K 的了"; not "咖啡换成茶了", "我把 Windows 换成 Mac
+    了"); in English, a verb of change whose object is another's ("switched the team's CI over
+    to GitHub Actions")."""
+    if _THEIRS_CHANGED_EN.search(clause):
+        return True
+    m = _CHANGE_VERB_ZH.search(clause)
+    if m is None:
+        return False
+    lead = re.sub(r"\s+", "", clause[: m.start()])
+    if _USER_SENT.search(lead):
+        return False
+    lead = lead[_CHANGE_LEAD.match(lead).end() :]  # type: ignore[union-attr]
+    lead = re.sub(r"^(?:我的?|自己的?)?把?", "", lead)
+    if not lead:
+        return False
+    if _FOR_ANOTHER.match(lead) or (_OUTING_WHEN.search(lead) and not _FROM_ON.search(lead)):
+        return True
+    words = segment.tag(lead)
+    return bool(words) and words[-1][1] == "n" and not isolate(family, lead)
+
+
 # "现在在 X" says a change only with a word of work or a 了 after X ("现在在字节上班", "现在在
 # 米哈游了"); alone it is where the user is at the moment
 _NOW_AT = re.compile(r"(?:现在|目前|如今)(?:已经)?在\s*$")
