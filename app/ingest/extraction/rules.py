@@ -2239,13 +2239,16 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "en",
         # the user left out before a negation ("Not a big fan of olives")
         r"(?:" + _I + r"|^(?=not\b))"
-        r"(?P<verb>hate|dislike|detest|can't stand|cannot stand|don't like|do not like"
+        r"(?P<verb>hate|dislike|detest|can't stand|cannot stand|(?P<neg>don't like|do not like"
         r"|don't enjoy|do not enjoy|(?:(?:am|'m) )?not (?:a (?:big |huge )?fan of"
         r"|(?:really |that )?into"
         r"|(?:really |that )?big on|crazy about|keen on)"
-        r"|don't care for|(?:'ve |have )?never been (?:a (?:big |huge )?fan of"
+        r"|don't care for)|(?:'ve |have )?never been (?:a (?:big |huge )?fan of"
         r"|(?:really |that )?into"
-        r"|(?:really |that )?big on|crazy about|keen on))\s+(?P<v>.+)$",
+        r"|(?:really |that )?big on|crazy about|keen on))\s+"
+        # a liking negated with a word of ending ("I'm not into anime anymore", "not a fan of
+        # jazz these days") takes the liking back and states no dislike
+        r"(?P<v>(?(neg)(?!.*\b(?:any ?more|these days|nowadays|lately|no more)\b)).+)$",
         simple("preference.dislikes", "I {verb} {v}", check=semantic.is_taste),
     ),
     # the thing first, then how the user takes it ("Horror movies are not really my thing",

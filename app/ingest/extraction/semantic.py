@@ -649,7 +649,7 @@ _SPAN_ZH = (
     r"(?:多)?(?:月|年|星期|礼拜|周))(?:都|也|了)?"
 )
 _QUIT_ZH = re.compile(
-    r"(?:不再|不|没在|没再|" + _SPAN_ZH + r"没(?:有|再)?)"
+    r"(?:不再|不(?:怎么|太|大|常)?|没在|没再|" + _SPAN_ZH + r"没(?:有|再)?)"
     r"(?:用(?!再|去|来|管|担心)|喝|吃|写|玩|养|住在?|喜欢|抽|做|碰|当|看|听|追"
     r"|打(?!算)|练|弹|学)过?\s*(?P<x>[^，,。！!了]{1,12}?)\s*了"
     # the object said first, before the user and the verb ("红酒我戒了", "Python 我已经不用了",
@@ -1221,6 +1221,10 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
     craving = bool(_CRAVING.search(text))
     for m in _QUIT_ZH.finditer(text):
         if craving and "没" in m.group(0):
+            continue
+        y = m.group("y")
+        if y and text[m.end("y") : m.end("y") + 1] == "都" and segment.is_place(y + "都"):
+            found.append(y + "都")  # "成都不去了": the place's 都, not the adverb
             continue
         found.extend(g for g in m.groupdict().values() if g)
     for m in _NEG_SCOPE_EN.finditer(text):
@@ -1977,7 +1981,7 @@ def is_negated(text: str) -> bool:
 # mushrooms", "not allergic to latex"), or a negation denied ("我不是不吃鸡蛋", "it's not that I
 # don't eat eggs"): the clause states no dislike, avoidance or allergy
 _NEGATIVE_CUE_DENIED = re.compile(
-    r"(?:不|没有?|不再)(?:那么|太|怎么|再)?(?:讨厌|反感|排斥|介意|忌口|过敏)"
+    r"(?:不|没有?|不再)(?:是说?|算|那么|太|怎么|再)?(?:讨厌|反感|排斥|介意|忌口|过敏)"
     r"|(?:不是|并非|倒不是)(?:说)?(?:我)?(?:也)?(?:不|没)"
     r"|\bnot (?:that|like|as if|because) (?:i|we)(?:'m| am)? (?:don'?t|do not|can'?t|never|not)\b"
     r"|\b(?:don'?t|do not|doesn'?t|no longer|not|never|isn'?t|aren'?t)\s+(?:really\s+|actually\s+"
