@@ -1223,7 +1223,8 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
         if craving and "没" in m.group(0):
             continue
         y = m.group("y")
-        if y and text[m.end("y") : m.end("y") + 1] == "都" and segment.is_place(y + "都"):
+        after = text[m.end("y") : m.end()] if y else ""
+        if after.startswith("都") and "去" in after and segment.is_place(y + "都"):
             found.append(y + "都")  # "成都不去了": the place's 都, not the adverb
             continue
         found.extend(g for g in m.groupdict().values() if g)
