@@ -2830,6 +2830,18 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             or (f.value and f.key not in _DEGREE_KEYS and semantic.seldom(f.content))
         )
     ]
+    # "I don't drink coffee at night", "我晚上不喝咖啡": a habit of when, not a food avoided
+    # (one whose time was read as a date, "after 8pm", keeps no habit: its words are lost)
+    timed = [
+        f
+        for f in facts
+        if f.key == "diet.avoid"
+        and f.value
+        and (semantic.time_scoped(f.value) or semantic.time_scoped(f.content))
+    ]
+    for f in timed:
+        f.key, f.type, f.value = "schedule.habit", "preference", _norm(f.content, None)
+    facts = [f for f in facts if not (f in timed and re.search(r"\b\d{4}\b", f.content))]
     # "搬去 Singapore 了，公司外派": the place moved to is no employer; "moved for my partner's
     # job": another's job is no work of the user's
     places = {f.value.lower() for f in facts if f.key in _PLACE_KEYS and f.value}
@@ -4022,7 +4034,14 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     # what someone else gave up is theirs ("my son doesn't like broccoli anymore"); a rule for
     # the assistant gives up nothing of the user's ("you don't need to use bullet points
     # anymore")
-    clauses = [c for sentence in split_clauses(turn.content) for c in sentence]
+    # a hypothetical ("要是我不住在上海就好了") or a question ("why don't I like coffee anymore?")
+    # gives nothing up
+    clauses = [
+        c
+        for sentence in split_clauses(turn.content)
+        for c in sentence[semantic.unmeant(sentence) :]
+        if not is_question(c)
+    ]
     # a thing said to be someone else's ("that was my sister's cat", "max isn't my dog") names
     # what the user does not have, though the clause speaks of another
     theirs = [q.lower() for c in clauses if semantic.not_mine(c) for q in semantic.quit_objects(c)]

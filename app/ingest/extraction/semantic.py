@@ -1198,6 +1198,25 @@ _SELDOM = re.compile(
 )
 
 
+# a negation whose scope is a time ("I don't drink coffee at night", "never eat after 8pm",
+# "我晚上不喝咖啡", "工作日不喝酒"): a habit of when, not a thing avoided
+_TIME_SCOPED = re.compile(
+    r"\b(?:at (?:night|breakfast|lunch|dinner|work)|in the (?:morning|evening|afternoon)s?"
+    r"|(?:before|after) (?:noon|midnight|bed(?:time)?|work|breakfast|lunch|dinner|\d\w*)"
+    r"|on (?:weekdays|weekends|work ?nights|school nights|(?:mon|tues|wednes|thurs|fri|satur|sun)days)"
+    r"|during the (?:week|day)|late at night)\b"
+    r"|^(?:我)?(?:一般|平时)?(?:晚上|早上|中午|下午|睡前|饭后|工作日|周末|上班时|空腹|夜里|半夜)"
+    r"(?:一般|基本上?|从来|都|就|是)*(?:不|从不)",
+    re.I,
+)
+
+
+def time_scoped(text: str) -> bool:
+    """True if ``text`` negates a doing only at a time ("doesn't drink coffee at night",
+    "晚上不喝咖啡"): the user's habit, not something they avoid."""
+    return bool(_TIME_SCOPED.search(text))
+
+
 def seldom(text: str) -> bool:
     """True if ``text`` says the user does the thing only seldom or to a degree ("I rarely
     drink coffee", "我很少喝咖啡", "I don't drink tea that often"): no fact of having it, nor of
@@ -1985,6 +2004,11 @@ _NEGATIVE_CUE_DENIED = re.compile(
     r"(?:不|没有?|不再)(?:是说?|算|那么|太|怎么|再)?(?:讨厌|反感|排斥|介意|忌口|过敏)"
     r"|(?:不是|并非|倒不是)(?:说)?(?:我)?(?:也)?(?:不|没)"
     r"|\bnot (?:that|like|as if|because) (?:i|we)(?:'m| am)? (?:don'?t|do not|can'?t|never|not)\b"
+    # a negative cue said only to be denied ("Not that I hate tea", "I wouldn't say I dislike
+    # it", "倒不是讨厌")
+    r"|\b(?:not (?:that|like|as if)|(?:wouldn'?t|would not|can'?t|cannot|couldn'?t) (?:say|claim))"
+    r" (?:that )?(?:i|we) (?:really |actually |exactly |totally )?"
+    r"(?:hate|dislike|detest|mind|avoid|can'?t stand)\b"
     r"|\b(?:don'?t|do not|doesn'?t|no longer|not|never|isn'?t|aren'?t)\s+(?:really\s+|actually\s+"
     r"|even\s+)?(?:mind|hate|dislike|detest|avoid|allergic|bothered|intolerant)\b",
     re.I,
