@@ -1203,7 +1203,8 @@ _SELDOM = re.compile(
 _TIME_SCOPED = re.compile(
     r"\b(?:at (?:night|breakfast|lunch|dinner|work)|in the (?:morning|evening|afternoon)s?"
     r"|(?:before|after) (?:noon|midnight|bed(?:time)?|work|breakfast|lunch|dinner|\d\w*)"
-    r"|on (?:weekdays|weekends|work ?nights|school nights|(?:mon|tues|wednes|thurs|fri|satur|sun)days)"
+    r"|on (?:weekdays|weekends|work ?nights|school nights"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days)"
     r"|during the (?:week|day)|late at night)\b"
     r"|^(?:我)?(?:一般|平时)?(?:晚上|早上|中午|下午|睡前|饭后|工作日|周末|上班时|空腹|夜里|半夜)"
     r"(?:一般|基本上?|从来|都|就|是)*(?:不|从不)",
