@@ -3,8 +3,9 @@ the liking back and states no dislike ("I'm not into anime anymore"); a negative
 to be denied ("Not that I hate tea", "也不是讨厌香菜") forms no dislike; a hypothetical or a
 question gives nothing up ("要是我不住在上海就好了", "Why don't I like coffee anymore?"); a
 place's 都 is part of its name ("成都不去了"), an adverb's is not ("酒都不喝了"); a negation
-scoped to a time is a habit, not a food avoided ("I don't drink coffee at night"). Through the
-HTTP API, in Chinese, English and both mixed."""
+scoped to a time is a habit, not a food avoided ("I don't drink coffee at night"); what did not
+happen is no event ("I didn't go to the gym today"). Through the HTTP API, in Chinese, English
+and both mixed."""
 
 from __future__ import annotations
 
@@ -75,3 +76,9 @@ async def test_a_negation_scoped_to_a_time_is_no_food_avoided(tenant: TenantCtx)
         assert await tenant.values(f"u{i}", "diet.avoid") == [], said
     assert await tenant.values("u1", "schedule.habit") == ["晚上不喝咖啡"]
     assert await tenant.values("u0", "schedule.habit") == ["doesn't drink coffee at night"]
+
+
+async def test_what_did_not_happen_is_no_event(tenant: TenantCtx) -> None:
+    for i, said in enumerate(["I didn't go to the gym today.", "我今天没去上班。"]):
+        await tenant.say(f"u{i}", "s1", said, at=T1)
+        assert await tenant.facts(f"u{i}") == [], said

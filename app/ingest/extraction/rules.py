@@ -2828,6 +2828,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             or (f.key in _THING_KEYS and f.value and semantic.names_nothing(f.value))
             # "I rarely drink coffee", "我很少喝咖啡": had seldom, neither had nor avoided
             or (f.value and f.key not in _DEGREE_KEYS and semantic.seldom(f.content))
+            # "I didn't go to the gym today": what did not happen is no event
+            or (f.key == "event" and bool(_NOT_HAPPENED.match(f.value or f.content)))
         )
     ]
     # "I don't drink coffee at night", "我晚上不喝咖啡": a habit of when, not a food avoided
@@ -3144,6 +3146,11 @@ _PASSING_KEYS = frozenset(("health.condition", "event", "plan", None))
 _THING_KEYS = frozenset(("preference.likes", "preference.dislikes", "diet.avoid"))
 # keys a negation of degree still states ("I don't like horror movies that much")
 _DEGREE_KEYS = frozenset(("preference.dislikes", "assistant.constraint"))
+_NOT_HAPPENED = re.compile(
+    r"(?:i\s+)?(?:didn'?t|did not|haven'?t|hasn'?t|have not|has not|wasn'?t|was not|never)\b"
+    r"|(?:我)?(?:昨天|今天|上周|刚才)?(?:没|没有)(?!有?空)",
+    re.I,
+)
 
 # keys whose value holds now, and so not when the clause says it held before or comes later
 _NOT_NOW = frozenset(
