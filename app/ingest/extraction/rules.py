@@ -2241,13 +2241,16 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "en",
         # the user left out before a negation ("Not a big fan of olives")
         r"(?:" + _I + r"|^(?=not\b))"
-        r"(?P<verb>hate|dislike|detest|can't stand|cannot stand|don't like|do not like"
+        r"(?P<verb>hate|dislike|detest|can't stand|cannot stand|(?P<neg>don't like|do not like"
         r"|don't enjoy|do not enjoy|(?:(?:am|'m) )?not (?:a (?:big |huge )?fan of"
         r"|(?:really |that )?into"
         r"|(?:really |that )?big on|crazy about|keen on)"
-        r"|don't care for|(?:'ve |have )?never been (?:a (?:big |huge )?fan of"
+        r"|don't care for)|(?:'ve |have )?never been (?:a (?:big |huge )?fan of"
         r"|(?:really |that )?into"
-        r"|(?:really |that )?big on|crazy about|keen on))\s+(?P<v>.+)$",
+        r"|(?:really |that )?big on|crazy about|keen on))\s+"
+        # a liking negated with a word of ending ("I'm not into anime anymore", "not a fan of
+        # jazz these days") takes the liking back and states no dislike
+        r"(?P<v>(?(neg)(?!.*\b(?:any ?more|these days|nowadays|lately|no more)\b)).+)$",
         simple("preference.dislikes", "I {verb} {v}", check=semantic.is_taste),
     ),
     # the thing first, then how the user takes it ("Horror movies are not really my thing",
@@ -2827,8 +2830,22 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             or (f.key in _THING_KEYS and f.value and semantic.names_nothing(f.value))
             # "I rarely drink coffee", "我很少喝咖啡": had seldom, neither had nor avoided
             or (f.value and f.key not in _DEGREE_KEYS and semantic.seldom(f.content))
+            # "I didn't go to the gym today": what did not happen is no event
+            or (f.key == "event" and bool(_NOT_HAPPENED.match(f.value or f.content)))
         )
     ]
+    # "I don't drink coffee at night", "我晚上不喝咖啡": a habit of when, not a food avoided
+    # (one whose time was read as a date, "after 8pm", keeps no habit: its words are lost)
+    timed = [
+        f
+        for f in facts
+        if f.key == "diet.avoid"
+        and f.value
+        and (semantic.time_scoped(f.value) or semantic.time_scoped(f.content))
+    ]
+    for f in timed:
+        f.key, f.type, f.value = "schedule.habit", "preference", _norm(f.content, None)
+    facts = [f for f in facts if not (f in timed and re.search(r"\b\d{4}\b", f.content))]
     # "搬去 Singapore 了，公司外派": the place moved to is no employer; "moved for my partner's
     # job": another's job is no work of the user's
     places = {f.value.lower() for f in facts if f.key in _PLACE_KEYS and f.value}
@@ -3131,6 +3148,11 @@ _PASSING_KEYS = frozenset(("health.condition", "event", "plan", None))
 _THING_KEYS = frozenset(("preference.likes", "preference.dislikes", "diet.avoid"))
 # keys a negation of degree still states ("I don't like horror movies that much")
 _DEGREE_KEYS = frozenset(("preference.dislikes", "assistant.constraint"))
+_NOT_HAPPENED = re.compile(
+    r"(?:i\s+)?(?:didn'?t|did not|haven'?t|hasn'?t|have not|has not|wasn'?t|was not|never)\b"
+    r"|(?:我)?(?:昨天|今天|上周|刚才)?(?:没|没有)(?!有?空)",
+    re.I,
+)
 
 # keys whose value holds now, and so not when the clause says it held before or comes later
 _NOT_NOW = frozenset(
@@ -4075,7 +4097,14 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     # what someone else gave up is theirs ("my son doesn't like broccoli anymore"); a rule for
     # the assistant gives up nothing of the user's ("you don't need to use bullet points
     # anymore")
-    clauses = [c for sentence in split_clauses(turn.content) for c in sentence]
+    # a hypothetical ("要是我不住在上海就好了") or a question ("why don't I like coffee anymore?")
+    # gives nothing up
+    clauses = [
+        c
+        for sentence in split_clauses(turn.content)
+        for c in sentence[semantic.unmeant(sentence) :]
+        if not is_question(c)
+    ]
     # a thing said to be someone else's ("that was my sister's cat", "max isn't my dog") names
     # what the user does not have, though the clause speaks of another
     theirs = [q.lower() for c in clauses if semantic.not_mine(c) for q in semantic.quit_objects(c)]

@@ -656,7 +656,7 @@ _SPAN_ZH = (
     r"(?:多)?(?:月|年|星期|礼拜|周))(?:都|也|了)?"
 )
 _QUIT_ZH = re.compile(
-    r"(?:不再|不|没在|没再|" + _SPAN_ZH + r"没(?:有|再)?)"
+    r"(?:不再|不(?:怎么|太|大|常)?|没在|没再|" + _SPAN_ZH + r"没(?:有|再)?)"
     r"(?:用(?!再|去|来|管|担心)|喝|吃|写|玩|养|住在?|喜欢|抽|做|碰|当|看|听|追"
     r"|打(?!算)|练|弹|学)过?\s*(?P<x>[^，,。！!了]{1,12}?)\s*了"
     # the object said first, before the user and the verb ("红酒我戒了", "Python 我已经不用了",
@@ -1205,6 +1205,26 @@ _SELDOM = re.compile(
 )
 
 
+# a negation whose scope is a time ("I don't drink coffee at night", "never eat after 8pm",
+# "我晚上不喝咖啡", "工作日不喝酒"): a habit of when, not a thing avoided
+_TIME_SCOPED = re.compile(
+    r"\b(?:at (?:night|breakfast|lunch|dinner|work)|in the (?:morning|evening|afternoon)s?"
+    r"|(?:before|after) (?:noon|midnight|bed(?:time)?|work|breakfast|lunch|dinner|\d\w*)"
+    r"|on (?:weekdays|weekends|work ?nights|school nights"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days)"
+    r"|during the (?:week|day)|late at night)\b"
+    r"|^(?:我)?(?:一般|平时)?(?:晚上|早上|中午|下午|睡前|饭后|工作日|周末|上班时|空腹|夜里|半夜)"
+    r"(?:一般|基本上?|从来|都|就|是)*(?:不|从不)",
+    re.I,
+)
+
+
+def time_scoped(text: str) -> bool:
+    """True if ``text`` negates a doing only at a time ("doesn't drink coffee at night",
+    "晚上不喝咖啡"): the user's habit, not something they avoid."""
+    return bool(_TIME_SCOPED.search(text))
+
+
 def seldom(text: str) -> bool:
     """True if ``text`` says the user does the thing only seldom or to a degree ("I rarely
     drink coffee", "我很少喝咖啡", "I don't drink tea that often"): no fact of having it, nor of
@@ -1228,6 +1248,11 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
     craving = bool(_CRAVING.search(text))
     for m in _QUIT_ZH.finditer(text):
         if craving and "没" in m.group(0):
+            continue
+        y = m.group("y")
+        after = text[m.end("y") : m.end()] if y else ""
+        if after.startswith("都") and "去" in after and segment.is_place(y + "都"):
+            found.append(y + "都")  # "成都不去了": the place's 都, not the adverb
             continue
         found.extend(g for g in m.groupdict().values() if g)
     for m in _NEG_SCOPE_EN.finditer(text):
@@ -1984,9 +2009,14 @@ def is_negated(text: str) -> bool:
 # mushrooms", "not allergic to latex"), or a negation denied ("我不是不吃鸡蛋", "it's not that I
 # don't eat eggs"): the clause states no dislike, avoidance or allergy
 _NEGATIVE_CUE_DENIED = re.compile(
-    r"(?:不|没有?|不再)(?:那么|太|怎么|再)?(?:讨厌|反感|排斥|介意|忌口|过敏)"
+    r"(?:不|没有?|不再)(?:是说?|算|那么|太|怎么|再)?(?:讨厌|反感|排斥|介意|忌口|过敏)"
     r"|(?:不是|并非|倒不是)(?:说)?(?:我)?(?:也)?(?:不|没)"
     r"|\bnot (?:that|like|as if|because) (?:i|we)(?:'m| am)? (?:don'?t|do not|can'?t|never|not)\b"
+    # a negative cue said only to be denied ("Not that I hate tea", "I wouldn't say I dislike
+    # it", "倒不是讨厌")
+    r"|\b(?:not (?:that|like|as if)|(?:wouldn'?t|would not|can'?t|cannot|couldn'?t) (?:say|claim))"
+    r" (?:that )?(?:i|we) (?:really |actually |exactly |totally )?"
+    r"(?:hate|dislike|detest|mind|avoid|can'?t stand)\b"
     r"|\b(?:don'?t|do not|doesn'?t|no longer|not|never|isn'?t|aren'?t)\s+(?:really\s+|actually\s+"
     r"|even\s+)?(?:mind|hate|dislike|detest|avoid|allergic|bothered|intolerant)\b",
     re.I,
