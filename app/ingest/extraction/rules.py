@@ -1779,7 +1779,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         ),
     ),
     # "我现在在一所小学教数学": a subject taught at a school names the teacher; a school said
-    # with "一所" names no employer
+    # with "一所" ("杭州一所中学") names no employer
     (
         "job",
         "zh",
@@ -1789,7 +1789,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
             _fact(s, c, "work.role", f"{m.group('s')}老师", f"职业是{m.group('s')}老师"),
             *(
                 []
-                if re.match(r"^(?:一|某|一个|那)", m.group("org"))
+                if re.search(r"一[所家个]|某|^那", m.group("org"))
                 else [_fact(s, c, "work.employer", m.group("org"), f"在{m.group('org')}工作")]
             ),
         ],
@@ -3966,7 +3966,10 @@ _ANSWER_LANGUAGE = re.compile(
     rf"|(?:^|[请麻烦都全只律还是以后今改]|prefer\s*)用\s*(?P<y>{_LANGS_ZH})"
     rf"\s*(?:来|跟我|和我|给我|跟你|和你)?(?:回答|回复|回|答|写|聊|交流|沟通|说)"
     rf"|(?:还是|改成|换成)\s*(?P<w>{_LANGS_ZH}|{_LANGS_EN})\s*吧"
-    rf"|(?:回答|回复)[^，,。]{{0,6}}用(?P<v>{_LANGS_ZH})",  # "回答我的时候用英文"
+    rf"|(?:回答|回复)[^，,。]{{0,6}}用(?P<v>{_LANGS_ZH})"  # "回答我的时候用英文"
+    # the language alone, said to stand: "Actually, English from now on."
+    rf"|^(?:(?:actually|ok(?:ay)?|so|and|but|hmm+)\W+)*(?P<u>{_LANGS_EN})(?: only)?\W*"
+    r"(?:from now on|going forward|from here on(?: out)?)(?:\W+(?:please|pls|thanks))?\W*$",
     re.I,
 )
 

@@ -90,7 +90,7 @@ _STANDING_EN = re.compile(
 _STANDING_ZH = re.compile(
     r"以后|今后|往后|之后都|从现在起|从现在开始|从今以后|从今往后|(?:从)?今天起|接下来|每次|每回|一律|永远|总是|始终|"
     r"一直|凡是|任何时候|都|跟我说话|跟我聊天|和我说话|回答我|回复我|给我回答|给我回复|的时候|时候|"
-    r"再也|不要再|别再|(?:别|不要|不许)老"
+    r"再也|不要再|别再|(?:别|不要|不许)(?:再)?(?:老|总|动不动)"
 )
 
 # a request of its own: imperative or polite
@@ -681,6 +681,11 @@ _COMPLAINT_EN = re.compile(
     r"|(?<=when )you (?:\w+ ){0,2}?(?:use|add|put|start|end|give|write|say|call))",
     re.I,
 )
+_DISLIKES_YOU = re.compile(
+    r"^i (?:really )?(?:hate|dislike|can'?t stand|don'?t like|do not like) (?:it )?when you\b"
+    r"|^我(?:很|真的|实在)?(?:不太?喜欢|讨厌|受不了|烦|不想看到?)你",
+    re.I,
+)
 _COMPLAINT_ZH = re.compile(
     # the user's dislike of the assistant's habit: "我不喜欢你每次都先总结一遍"
     r"^(?:我(?:很|真的|实在)?(?:不太?喜欢|讨厌|受不了|烦|不想看到?)(?=你))?"
@@ -697,7 +702,9 @@ def _complaint(core: str) -> bool:
     """How the assistant keeps answering, said as a complaint (``_COMPLAINT_EN/_ZH``) about
     the answers' style or how it addresses the user ("you're too kind" is none)."""
     core = _NOTE_LEAD.sub("", core)
-    if not (_style(core) or _ADDRESSING.search(core)):
+    # the user's dislike of a habit of the assistant's needs no word of style ("I can't stand
+    # it when you keep asking follow-up questions", "我很烦你老是问我还有什么需要")
+    if not (_style(core) or _ADDRESSING.search(core) or _DISLIKES_YOU.match(core)):
         return False
     if _zh(core):  # "你太客气了" is thanks, not a complaint of the tone
         polite = re.fullmatch(r"你(?:也|真是?)?太客气[了啦啊呀吧]*", core)
