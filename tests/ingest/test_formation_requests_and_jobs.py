@@ -37,8 +37,12 @@ async def test_a_habit_asked_to_end_or_disliked_is_a_standing_rule(tenant: Tenan
     [rule] = await tenant.memories("u1", key=RULE)
     recalled = await tenant.recall("u1", "推荐几本书")
     assert rule["id"] in [c["id"] for c in recalled["constraints"]]
-    # someone else's habit, or a dislike of a person, is no rule for the assistant
-    for user, text in (("u5", "我不喜欢他每次都迟到"), ("u6", "I hate it when you're late")):
+    # someone else's habit, a dislike of a person, a habit only pointed at: no rule
+    for user, text in (
+        ("u5", "我不喜欢他每次都迟到"),
+        ("u6", "I hate it when you're late"),
+        ("u9", "你别老这样"),
+    ):
         await tenant.say(user, "s1", text, at=T1)
         assert [m for m in await tenant.memories(user) if m["key"] == RULE] == []
 

@@ -496,7 +496,8 @@ def _stands(text: str) -> bool:
     """``text`` (a request with its occasion) says it stands, and asks for something besides
     ("Never." alone asks for nothing)."""
     words = _STANDS_ZH if _zh(text) else _STANDS_EN
-    rest = words.sub(" ", _clean(text))
+    # a habit only pointed at ("你别老这样") asks for nothing named
+    rest = re.sub(r"[这那](?:样|么做|么干|个)", " ", words.sub(" ", _clean(text)))
     return bool(words.search(text)) and len(re.findall(r"[A-Za-z]{2,}|[\u4e00-\u9fff]", rest)) >= 2
 
 
