@@ -138,7 +138,8 @@ _NOT_JOB_EN = re.compile(
     r"(?:father|mother|brother|sister|daughter|lover|fan|eater|drinker|sleeper|beginner|user"
     r"|member|speaker|smoker|customer|owner|person|sucker|vegetarian|other|christian|asian|italian"
     r"|canadian|australian|indian|brazilian|korean|german|russian|buddhist|atheist|agnostic"
-    r"|baptist|methodist|taoist)$",
+    r"|baptist|methodist|taoist|teenager|foreigner|newcomer|outsider|youngster|southerner"
+    r"|northerner|westerner|easterner|left-hander|introvert|extrovert|believer|follower)$",
     re.I,
 )
 _LANGS_ZH = (
@@ -338,6 +339,10 @@ _EN_AFTER_ZH = re.compile(
     re.I,
 )
 _AS_ROLE = re.compile(r"(?<=[\u4e00-\u9fff])\s+as an?\s+(?P<r>[A-Za-z][\w -]*)$", re.I)
+# the same the other way round: "I'm a PM 在美团" is 在美团做PM
+_ROLE_THEN_AT = re.compile(
+    r"^I(?:'m| am)\s+an?\s+(?P<r>[A-Za-z][\w -]*?)\s*在\s*(?P<o>[^，,。\s]{2,12})$", re.I
+)
 
 
 def _clean_zh(text: str) -> str:
@@ -349,6 +354,7 @@ def _clean_zh(text: str) -> str:
         text = _ZH_FILLER.sub("", text.strip())
     text = _EN_AFTER_ZH.sub("", text.strip(" 。！!；;，,"))
     text = _AS_ROLE.sub(r"做\g<r>", text)  # "我在字节 as a PM": 在字节做PM
+    text = _ROLE_THEN_AT.sub(r"我在\g<o>做\g<r>", text)
     return _LATIN_PARTICLE.sub("", text)
 
 
@@ -665,12 +671,30 @@ def _role_turned_to(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     return [_fact(state, clause, "work.role", role, f"职业是{role}", correction=True)]
 
 
+# a job said as the standpoint of what follows ("As a teacher, I get summers off")
+_AS_JOB = re.compile(r"^\W*As an? (?P<role>[\w-]+(?: [\w-]+){0,2}?)\W*$", re.I)
+
+
+def _as_job(text: str) -> bool:
+    """True if ``text`` is a clause "As a <job>" alone, the job a job title."""
+    m = _AS_JOB.match(text)
+    return bool(m and _JOB_EN.search(m.group("role")) and not _NOT_JOB_EN.search(m.group("role")))
+
+
+def _zh_org(org: str) -> bool:
+    """A Chinese organisation's name: one word tagged an organisation or a name of its kind,
+    or a name with an organisation's suffix (银行…)."""
+    if not re.fullmatch(r"[\u4e00-\u9fff]{2,10}", org):
+        return False
+    words = segment.tag(org)
+    return (len(words) == 1 and words[0][1] in ("nt", "nz")) or semantic.org_name_zh(org) == org
+
+
 def _org_zh(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     """The employer in group ``org`` when it is a Chinese organisation's name: one word tagged
     an organisation or a name of its kind, or a name with an organisation's suffix (银行…)."""
     org = m.group("org")
-    words = segment.tag(org)
-    if not (len(words) == 1 and words[0][1] in ("nt", "nz")) and semantic.org_name_zh(org) != org:
+    if not _zh_org(org):
         return None
     return [_fact(state, clause, "work.employer", org, f"works at {org}")]
 
@@ -712,7 +736,12 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
             or org in ("家", "家里", "公司", "学校")
             or (zh and len(org) < 2)
             # "joined in", "work at home"; "a small law firm", "the city council" are employers
-            or (not zh and not re.match(r"^[A-Z0-9]", org) and not _ORG_EN.search(org))
+            or (
+                not zh
+                and not re.match(r"^[A-Z0-9]", org)
+                and not _ORG_EN.search(org)
+                and not _zh_org(org)  # "I'm a PM at 美团"
+            )
             # "a teacher with 10 years of experience", "a nurse with two kids": no employer
             or (groups.get("by") and not (_ORG_EN.search(org) or re.match(r"^[A-Z]", org)))
         ):
@@ -1750,6 +1779,31 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         lambda m, c, s: (
             work(correction=True)(m, c, s) if segment.slot_name(m.group("org")) else None
         ),
+    ),
+    # "我现在在一所小学教数学": a subject taught at a school names the teacher; a school said
+    # with "一所" ("杭州一所中学") names no employer
+    (
+        "job",
+        "zh",
+        r"^我?(?:现在|目前|如今|还|一直|今年)*在(?P<org>[^，,。在]{0,10}?(?:小学|中学|初中|高中|大学"
+        r"|学校|学院|幼儿园|培训机构|培训班|机构|[一二三四五六七八九十\d]+中|附中))(?:里|当老师)?教(?P<s>[\u4e00-\u9fffA-Za-z]{1,4}?)(?:的)?$",
+        lambda m, c, s: [
+            _fact(s, c, "work.role", f"{m.group('s')}老师", f"职业是{m.group('s')}老师"),
+            *(
+                []
+                if re.search(r"一[所家个]|某|^那", m.group("org"))
+                else [_fact(s, c, "work.employer", m.group("org"), f"在{m.group('org')}工作")]
+            ),
+        ],
+    ),
+    # "As a nurse on night shifts I barely see daylight": a job said as the standpoint of what
+    # follows is the user's job
+    (
+        "job",
+        "en",
+        r"^As an? (?P<role>[\w-]+(?: [\w-]+){0,2}?)(?: (?:at|for) (?P<org>[A-Z][\w&.'-]*"
+        r"(?: [A-Z][\w&.'-]*)*))?(?: (?:on|in|with|of|who)\b.*?)?(?:,.*| (?:I|I'm|I've|my)\b.*)?$",
+        work(),
     ),
     # "是做设计的", "我其实是写前端的", "我是教数学的": what the user does for a living
     (
@@ -3990,7 +4044,10 @@ _ANSWER_LANGUAGE = re.compile(
     rf"|(?:^|[请麻烦都全只律还是以后今改]|prefer\s*)用\s*(?P<y>{_LANGS_ZH})"
     rf"\s*(?:来|跟我|和我|给我|跟你|和你)?(?:回答|回复|回|答|写|聊|交流|沟通|说)"
     rf"|(?:还是|改成|换成)\s*(?P<w>{_LANGS_ZH}|{_LANGS_EN})\s*吧"
-    rf"|(?:回答|回复)[^，,。]{{0,6}}用(?P<v>{_LANGS_ZH})",  # "回答我的时候用英文"
+    rf"|(?:回答|回复)[^，,。]{{0,6}}用(?P<v>{_LANGS_ZH})"  # "回答我的时候用英文"
+    # the language alone, said to stand: "Actually, English from now on."
+    rf"|^(?:(?:actually|ok(?:ay)?|so|and|but|hmm+)\W+)*(?P<u>{_LANGS_EN})(?: only)?\W*"
+    r"(?:from now on|going forward|from here on(?: out)?)(?:\W+(?:please|pls|thanks))?\W*$",
     re.I,
 )
 
@@ -4323,6 +4380,8 @@ def _semantic(
         zip(leftovers, guesses, strict=True)
     ):
         family = semantic.reframed(guess.family, clause.raw)  # a job started is no event
+        if family in ("none", "other") and _as_job(clause.raw):
+            family = "work"  # "As a teacher, | I get summers off": the user's job
         if not guess.accepted and family == guess.family:
             continue
         if family == "other" and not semantic.own_subject(clause.raw):

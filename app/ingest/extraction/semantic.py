@@ -2767,7 +2767,13 @@ _DUTY_ZH = re.compile(
     r"(?:工作|的工作|这块|方面|相关)?(?:$|[，,。])"
 )
 _ROLE_EN = re.compile(
-    r"\b(?:as an?|i'?m (?:now |also )?an?|i am (?:now |also )?an?|work as an?"
+    r"\b(?:as an?|(?:i'?m|i am) (?:now |also )?(?:an?|one of (?:two|three|four|five|\d+)"
+    # "I'm the only designer at a 12-person startup", "I'm the head chef at …"
+    r"|the(?: only| sole| lone)?(?! (?:only|sole|lone|one|ones|best|worst|first|last|type|kind"
+    r"|person|guy|girl|reason|problem|same|youngest|oldest|eldest)\b))|work as an?"
+    # the subject left out: "Been a paralegal at Hogan & Pratt since 2019"
+    r"|(?:^|(?<=\bi've )|(?<=\bi have ))been an?(?! (?:fan|member|customer|user|regular|bit"
+    r"|little|lot|while|long|few|couple|pain|mess)\b)"
     r"|job is(?! (?:fine|good|great|ok|okay|alright|stressful|busy|hard|tough|boring|fun|crazy"
     r"|insane|demanding|exhausting|going|secure|safe|remote|hybrid|killing|so|too|very|pretty"
     r"|really|not)\b)|running"
@@ -3005,7 +3011,7 @@ _AGENT = {"teach": "teacher", "tutor": "tutor", "coach": "coach", "bartend": "ba
 _VERB_ROLE_EN = re.compile(
     r"\bI (?:currently |still |now |also )?(?P<v>teach|tutor|coach|bartend)\b"
     r"(?:\s+(?P<o>(?!at\b|for\b|in\b|part\b|full\b|on\b)[\w -]{2,30}?))?"
-    r"(?=$|[,.;!]|\s+(?:at|for|in|on|part|full|now|these|since)\b)",
+    r"(?=$|[,.;!]|\s+(?:at|for|in|on|part|full|now|these|this|since)\b)",
     re.I,
 )
 
@@ -3059,6 +3065,15 @@ def jumped_to(text: str) -> bool:
 _AT_NAME_ZH = re.compile(r"^(?:我|本人)?(?:现在|目前|如今|还)*在\s*[A-Za-z][\w .&-]*[。.!！]?$")
 
 
+# what the user's team or department does ("我们组做推荐算法", "我们部门负责海外市场"): a line of
+# work said as it holds (no 了 of a thing done, no 决定/用 of a choice)
+_TEAM_DOES_ZH = re.compile(
+    r"^我们?(?:的)?(?:组|团队|部门|小组|项目组|team|科室|课题组|实验室)(?:主要|是|现在|目前|专门)*"
+    r"(?:做|负责|搞)(?!了|过|完)(?P<r>[^，,。了]{2,12})[。！!]?$",
+    re.I,
+)
+
+
 # "let's" in Chinese: a switch proposed with 吧 ("改用TiDB吧", "还是换成PostgreSQL吧"); one's own
 # switch has its subject ("我还是换成Vim吧")
 _PROPOSED_ZH = re.compile(
@@ -3078,6 +3093,8 @@ def reframed(family: str, text: str) -> str:
         return "work"  # "已经换到快手了", "从 Google 跳到 Meta 了": where the user works now
     if family in ("education", *_REFRAMED) and verb_role(text):
         return "work"  # "I teach high school chemistry": teaching, not studying
+    if family in ("decision", *_REFRAMED) and _TEAM_DOES_ZH.match(text.strip()):
+        return "work"  # "我们组做推荐算法": the line of work of the user's team, no decision
     if family == "tech" and _AT_NAME_ZH.match(text.strip()):
         return "work"  # "我在Microsoft": where the user is, not a tool they use
     if family == "tech" and _PROPOSED_ZH.search(text.strip()):
@@ -3161,8 +3178,12 @@ def job_left(text: str) -> str | None:
 
 # "I've been teaching…", "Been tutoring…" (the subject unsaid): the work done for a while
 _BEEN_DOING = re.compile(
-    r"(?:\bI(?:'ve| have)? |^)(?:(?:always|also|still|now)\s+)?been\s+"
-    r"(?P<v>teach|tutor|coach|bartend)ing\b",
+    r"(?:\bI(?:'ve| have)? (?:(?:always|also|still|now)\s+)?been\s+"
+    # the -ing opening the clause: "teaching 3rd grade this year" (not "Teaching is hard")
+    r"|^(?:(?:always|also|still|now|currently)\s+)?(?:been\s+)?)"
+    r"(?P<v>teach|tutor|coach|bartend)ing\b"
+    r"(?!\s+(?:\w+\s+)?(?:is|was|are|were|can|could|has|had|makes?|made|will|would|pays?"
+    r"|sucks?|gets?|seems?|feels?|isn't|wasn't|must|should)\b)",
     re.I,
 )
 

@@ -90,7 +90,7 @@ _STANDING_EN = re.compile(
 _STANDING_ZH = re.compile(
     r"以后|今后|往后|之后都|从现在起|从现在开始|从今以后|从今往后|(?:从)?今天起|接下来|每次|每回|一律|永远|总是|始终|"
     r"一直|凡是|任何时候|都|跟我说话|跟我聊天|和我说话|回答我|回复我|给我回答|给我回复|的时候|时候|"
-    r"再也|不要再|别再"
+    r"再也|不要再|别再|(?:别|不要|不许)(?:再)?(?:老|总|动不动)"
 )
 
 # a request of its own: imperative or polite
@@ -209,6 +209,7 @@ _ORDERS_EN = re.compile(
 # u make that a table", "try again in Spanish", "这次简短点", "再详细一点", "用英文再说一遍"
 _REFINES_EN = re.compile(
     r"\b(?:this time|for now|once more|one more time|try again|again in|redo|re-?do it"
+    r"|(?:for |on |to )?this (?:one|question)"
     r"|(?:make|turn|put|rewrite|change|convert|format|shorten|expand|simplify)\s+(?:it|that"
     r"|them|those)\b)"
     # a comparative alone, with no answers named: "shorter pls", "a bit more detail"
@@ -219,6 +220,7 @@ _REFINES_EN = re.compile(
 )
 _REFINES_ZH = re.compile(
     r"这次|这回|这一次|这一回|重新|重来|(?:再|重)(?:说|讲|写|来|解释|翻译|发|给我?)(?:一|1)?[遍次下]"
+    r"|这个问题|这道题|这一?题"
     r"|(?:^|[，,])(?:那|那就|你)?再[^，,]{1,4}(?:一点|点儿?|些)[吧啊哈呀]*$"
 )
 # the text at hand reshaped, said alone ("换成列表形式", "改成markdown格式", "写成一段话"): into
@@ -466,6 +468,8 @@ _STANDS_EN = re.compile(
 _STANDS_ZH = re.compile(
     r"以后(?!再)|今后|往后|从现在起|从现在开始|从今以后|从今往后|(?:从)?今天起|接下来|每次|每回|一律|永远|始终|任何时候|"
     r"(?:你|给我|跟我|和我|帮我|替我)[^，,]{0,12}(?:的时候|时候)"
+    # a habit asked to end: "别老给我列清单", "不要老是道歉"
+    r"|(?:别|不要|不许)(?:再)?(?:老是?|总是?|动不动就?)"
 )
 # a request to keep a fact of the user's in mind is the fact, not a rule ("always remember my
 # birthday is …", "以后记得我不吃辣"), and so is a name to call the user by or an address to use
@@ -492,7 +496,8 @@ def _stands(text: str) -> bool:
     """``text`` (a request with its occasion) says it stands, and asks for something besides
     ("Never." alone asks for nothing)."""
     words = _STANDS_ZH if _zh(text) else _STANDS_EN
-    rest = words.sub(" ", _clean(text))
+    # a habit only pointed at ("你别老这样") asks for nothing named
+    rest = re.sub(r"[这那](?:样|么做|么干|个)", " ", words.sub(" ", _clean(text)))
     return bool(words.search(text)) and len(re.findall(r"[A-Za-z]{2,}|[\u4e00-\u9fff]", rest)) >= 2
 
 
@@ -664,16 +669,28 @@ _HABITUAL_ZH = re.compile(r"每次|每回|总是|老是|一直|动不动|回回"
 # "你回答总是太长了", "你老是用英文回我" — not praise ("you always know what to say",
 # "你总是很耐心")
 _COMPLAINT_EN = re.compile(
-    r"^(?:ugh,?\s+|honestly,?\s+|seriously,?\s+)?(?:(?:you(?:'re| are)?|your (?:answers|replies"
+    r"^(?:ugh,?\s+|honestly,?\s+|seriously,?\s+)?"
+    # the user's dislike of it: "I hate it when you keep apologizing"
+    r"(?:i (?:really )?(?:hate|dislike|can'?t stand|don'?t like|do not like) (?:it )?when )?"
+    r"(?:(?:you(?:'re| are)?|your (?:answers|replies"
     r"|responses|explanations) are)\b(?![^,;]{0,30}\b(?:this time|just now|there|here)\b)"
     r"[^,;]{0,30}?\b(?:keep \w+ing|always \w+ing"
     r"|constantly|(?:way |far |much )?too (?:\w+)|so (?:many|much|long|formal|wordy)\b)"
     r"|(?:way |far )?too (?:many|much) [^,;]{1,30}\b(?:in |from )?your (?:answers?|repl(?:y|ies)"
-    r"|responses?|explanations?))",
+    r"|responses?|explanations?)"
+    # a habit of the answers the user dislikes: "I don't like it when you use so many emojis"
+    r"|(?<=when )you (?:\w+ ){0,2}?(?:use|add|put|start|end|give|write|say|call))",
+    re.I,
+)
+_DISLIKES_YOU = re.compile(
+    r"^i (?:really )?(?:hate|dislike|can'?t stand|don'?t like|do not like) (?:it )?when you\b"
+    r"|^我(?:很|真的|实在)?(?:不太?喜欢|讨厌|受不了|烦|不想看到?)你",
     re.I,
 )
 _COMPLAINT_ZH = re.compile(
-    r"^你(?!.*(?:刚才|刚刚|这次|这个|这段|上面))(?:的)?(?:回答|回复|说话|写的|讲的?)?[^，,]{0,8}?"
+    # the user's dislike of the assistant's habit: "我不喜欢你每次都先总结一遍"
+    r"^(?:我(?:很|真的|实在)?(?:不太?喜欢|讨厌|受不了|烦|不想看到?)(?=你))?"
+    r"你(?!.*(?:刚才|刚刚|这次|这个|这段|上面))(?:的)?(?:回答|回复|说话|写的|讲的?)?[^，,]{0,8}?"
     r"(?:老是|总爱|动不动就?|每次都|总是[^，,]{0,6}太"
     r"|太|这么|那么)"
 )
@@ -686,7 +703,9 @@ def _complaint(core: str) -> bool:
     """How the assistant keeps answering, said as a complaint (``_COMPLAINT_EN/_ZH``) about
     the answers' style or how it addresses the user ("you're too kind" is none)."""
     core = _NOTE_LEAD.sub("", core)
-    if not (_style(core) or _ADDRESSING.search(core)):
+    # the user's dislike of a habit of the assistant's needs no word of style ("I can't stand
+    # it when you keep asking follow-up questions", "我很烦你老是问我还有什么需要")
+    if not (_style(core) or _ADDRESSING.search(core) or _DISLIKES_YOU.match(core)):
         return False
     if _zh(core):  # "你太客气了" is thanks, not a complaint of the tone
         polite = re.fullmatch(r"你(?:也|真是?)?太客气[了啦啊呀吧]*", core)
