@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.arbitration.keys import key_spec
+from app.arbitration.keys import KeySpec, key_spec
 from app.arbitration.service import Outcome, normalize_text
 from app.arbitration.values import (
     DENIABLE_KEYS,
@@ -799,11 +799,7 @@ async def inherit_changes(
             keys = list(dict.fromkeys(m.key for m in held if m.key and m.value))
         if len(keys) != 1:
             continue
-        key = keys[0]
-        spec = key_spec(key)
-        fact.key = key
-        fact.type = spec.type if spec else fact.type  # type: ignore[assignment]
-        fact.content = semantic.describe(key, fact.value, False)
+        spec = _take_key(fact, keys[0], fact.value)
         if spec is not None and spec.cardinality == "multi":
             fact.metadata["replaces"] = True  # "Mac now.": it took the others' place
         out.append(fact)
@@ -831,12 +827,19 @@ async def _rekeyed(
     keys = list(dict.fromkeys(e.key for e in earlier if e.key in allowed))
     if len(keys) != 1 or keys[0] == fact.key:
         return
-    spec = key_spec(keys[0])
-    fact.key = keys[0]
-    fact.type = spec.type if spec else fact.type  # type: ignore[assignment]
-    fact.content = semantic.describe(keys[0], name, False)
+    _take_key(fact, keys[0], name)
     fact.value = name
     fact.is_correction = True
+
+
+def _take_key(fact: ExtractedFact, key: str, value: str) -> KeySpec | None:
+    """File ``fact`` under ``key``: its type and its words as that key says ``value``.
+    Returns the key's spec (None for a key the registry does not know)."""
+    spec = key_spec(key)
+    fact.key = key
+    fact.type = spec.type if spec else fact.type  # type: ignore[assignment]
+    fact.content = semantic.describe(key, value, False)
+    return spec
 
 
 async def inherit_addons(
