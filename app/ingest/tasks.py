@@ -767,18 +767,23 @@ async def inherit_changes(
         prep = fact.metadata.pop("now_holds", None)
         strong = fact.metadata.pop("strong", False)
         rekey = fact.metadata.pop("rekey", None)
+        if prep is None and not isinstance(rekey, list):
+            out.append(fact)
+            continue
+        message = next((m for m in messages if str(m.id) in fact.message_ids), None)
+        if message is None or not fact.value:
+            if prep is None:
+                out.append(fact)
+            continue
+        earlier = await _stated_before(conv, repo, session_id, message, facts, reveal)
         if isinstance(rekey, list):
             # "Transferred to Roosevelt High" (a guess: a school) after "I teach at Lincoln
             # High": the name takes the key of what the turn before held, when it says one
-            await _rekeyed(conv, repo, session_id, messages, facts, reveal, fact, *map(str, rekey))
+            _rekeyed(fact, earlier, *map(str, rekey))
         if prep is None:
             out.append(fact)
             continue
         allowed = NOW_HOLDS_KEYS.get(str(prep), ())
-        message = next((m for m in messages if str(m.id) in fact.message_ids), None)
-        if message is None or not fact.value:
-            continue
-        earlier = await _stated_before(conv, repo, session_id, message, facts, reveal)
         if prep == "doing":
             # "Walking the dog at 6 now." after "I walk the dog at 7am": the routine of the
             # turn before, done another way, when it names most of the same doing
@@ -806,24 +811,10 @@ async def inherit_changes(
     return out
 
 
-async def _rekeyed(
-    conv: ConversationRepository,
-    repo: MemoryRepository,
-    session_id: str,
-    messages: Sequence[Message],
-    facts: list[ExtractedFact],
-    reveal: Callable[[str, list[dict[str, Any]]], str],
-    fact: ExtractedFact,
-    prep: str,
-    name: str,
-) -> None:
+def _rekeyed(fact: ExtractedFact, earlier: list[_Stated], prep: str, name: str) -> None:
     """Give a name the classifier keyed by guess (``metadata["rekey"]``) the one key of the
-    user's previous turn its preposition allows, when that is another key."""
-    message = next((m for m in messages if str(m.id) in fact.message_ids), None)
-    if message is None or not fact.value:
-        return
+    user's previous turn (``earlier``) its preposition allows, when that is another key."""
     allowed = NOW_HOLDS_KEYS.get(prep, ())
-    earlier = await _stated_before(conv, repo, session_id, message, facts, reveal)
     keys = list(dict.fromkeys(e.key for e in earlier if e.key in allowed))
     if len(keys) != 1 or keys[0] == fact.key:
         return
