@@ -51,10 +51,8 @@ async def test_a_hypothetical_or_a_question_with_a_negation_gives_nothing_up(
         ("I love coffee.", "Why don't I like coffee anymore?", "preference.likes", "coffee"),
     ]
     for i, (first, then, key, value) in enumerate(cases):
-        await tenant.say(f"u{i}", "s1", first, at=T1)
-        await tenant.say(f"u{i}", "s1", then, at=T2)
-        assert await tenant.values(f"u{i}", key, lower=True) == [value], then
-        assert await tenant.values(f"u{i}", key, "frozen") == [], then
+        got = await tenant.change(f"u{i}", (first, then), key, at=(T1, T2))
+        assert got == ([value], []), then
 
 
 async def test_a_place_keeps_its_du_when_a_trip_is_dropped(tenant: TenantCtx) -> None:

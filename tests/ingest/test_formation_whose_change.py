@@ -25,10 +25,8 @@ async def test_a_change_of_someone_elses_keeps_the_users_fact(tenant: TenantCtx)
          "tech.preferred", "jenkins"),
     ]  # fmt: skip
     for i, (first, then, key, value) in enumerate(cases):
-        await tenant.say(f"u{i}", "s1", first, at=T1)
-        await tenant.say(f"u{i}", "s1", then, at=T2)
-        assert await tenant.values(f"u{i}", key, "active", lower=True) == [value], then
-        assert await tenant.values(f"u{i}", key, "frozen") == [], then
+        got = await tenant.change(f"u{i}", (first, then), key, at=(T1, T2))
+        assert got == ([value], []), then
 
 
 async def test_a_thing_changed_that_is_no_fact_of_the_users_replaces_nothing(
@@ -43,10 +41,8 @@ async def test_a_thing_changed_that_is_no_fact_of_the_users_replaces_nothing(
         ("我喝美式", "今天的咖啡换成了燕麦奶的", "preference.drink", "美式"),
     ]
     for i, (first, then, key, value) in enumerate(cases):
-        await tenant.say(f"u{i}", "s1", first, at=T1)
-        await tenant.say(f"u{i}", "s1", then, at=T2)
-        assert await tenant.values(f"u{i}", key, "active", lower=True) == [value], then
-        assert await tenant.values(f"u{i}", key, "frozen") == [], then
+        got = await tenant.change(f"u{i}", (first, then), key, at=(T1, T2))
+        assert got == ([value], []), then
     found = await tenant.recall("u2", "我住在哪个城市")
     assert any(m.get("value") == "广州" for m in found["memories"])
 
@@ -60,7 +56,5 @@ async def test_the_same_verbs_said_of_the_user_still_replace(tenant: TenantCtx) 
         ("我喝美式", "我把美式换成了燕麦拿铁", "preference.drink", "美式", "燕麦拿铁"),
     ]  # fmt: skip
     for i, (first, then, key, old, new) in enumerate(cases):
-        await tenant.say(f"u{i}", "s1", first, at=T1)
-        await tenant.say(f"u{i}", "s1", then, at=T2)
-        assert await tenant.values(f"u{i}", key, "active", lower=True) == [new], then
-        assert await tenant.values(f"u{i}", key, "frozen", lower=True) == [old], then
+        got = await tenant.change(f"u{i}", (first, then), key, at=(T1, T2))
+        assert got == ([new], [old]), then
