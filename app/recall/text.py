@@ -18,10 +18,9 @@ later words are found by its embedding only.
 
 from __future__ import annotations
 
-import logging
 import re
-import threading
-from typing import Any
+
+from app.kit.chinese import jieba_loaded
 
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _WORD = re.compile(r"[0-9a-z]+(?:['’][a-z]+)?", re.I)
@@ -39,21 +38,6 @@ i'm it's that's let's
 """
 STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 
-_lock = threading.Lock()
-_jieba: Any = None
-
-
-def _segmenter() -> Any:
-    global _jieba
-    if _jieba is None:
-        with _lock:
-            if _jieba is None:
-                import jieba
-
-                jieba.setLogLevel(logging.WARNING)
-                _jieba = jieba
-    return _jieba
-
 
 def terms(text: str) -> list[str]:
     """Search terms of ``text`` in order (duplicates kept): Chinese runs cut by jieba in search
@@ -62,7 +46,7 @@ def terms(text: str) -> list[str]:
     pos = 0
     for m in _CJK_RUN.finditer(text):
         out += _latin(text[pos : m.start()])
-        out += [w for w in _segmenter().cut_for_search(m.group(0)) if w not in STOPWORDS]
+        out += [w for w in jieba_loaded().cut_for_search(m.group(0)) if w not in STOPWORDS]
         pos = m.end()
     out += _latin(text[pos:])
     return out

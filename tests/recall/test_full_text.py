@@ -3,6 +3,8 @@ that keeps every memory's terms inside the covering index ix_memories_text."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import uuid
 from typing import Any
 
@@ -46,3 +48,19 @@ def test_search_text_keeps_leading_terms_in_order() -> None:
     )
     kept = search_text(DENSE_CJK).split()
     assert 0 < len(kept) < 2600 and kept == terms(DENSE_CJK)[: len(kept)]
+
+
+def test_a_text_is_cut_into_the_same_terms_whatever_ran_first_in_the_process() -> None:
+    """One jieba dictionary per process: a memory indexed before the extractor first ran is
+    cut as a query after it is ("燕麦拿铁" keeps 拿铁, a word the extractor's tagger adds)."""
+    script = (
+        "from app.recall.text import terms\n"
+        "from app.ingest.extraction import segment\n"
+        "before = terms('我每天早上喝燕麦拿铁')\n"
+        "segment.tag('我在京东上班')\n"
+        "print(before == terms('我每天早上喝燕麦拿铁'), '拿铁' in before)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.split() == ["True", "True"], done.stdout + done.stderr

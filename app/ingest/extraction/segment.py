@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import logging
 import re
-import threading
 from functools import lru_cache
-from typing import Any
 
-_lock = threading.Lock()
-_posseg: Any = None
+from app.kit.chinese import jieba_loaded
 
 # Provinces and big cities, so place checks do not depend on jieba's dictionary alone.
 _PLACES = frozenset((
@@ -23,29 +19,6 @@ _PLACES = frozenset((
     "黑龙江", "哈尔滨", "香港", "澳门", "台湾", "台北",
 ))  # fmt: skip
 _PLACE_SUFFIXES = ("省", "市", "县", "区", "镇", "村", "州")
-# nouns jieba's dictionary tags as something else (拿铁 as a verb: 拿 "take"), so a value
-# isolated by part of speech does not stop inside them
-_NOUNS = ("拿铁", "燕麦拿铁", "冷萃", "澳白", "美式", "气泡水")
-# employers jieba's dictionary tags as places (京东 is also "east of the capital"), so "我在京东做…"
-# names an employer, not a work location
-_ORGANISATIONS = ("京东", "中兴", "大疆")
-
-
-def _tagger() -> Any:
-    global _posseg
-    if _posseg is None:
-        with _lock:
-            if _posseg is None:
-                import jieba
-                import jieba.posseg
-
-                jieba.setLogLevel(logging.WARNING)
-                for word in _NOUNS:
-                    jieba.add_word(word, tag="n")
-                for word in _ORGANISATIONS:
-                    jieba.add_word(word, tag="nt")
-                _posseg = jieba.posseg
-    return _posseg
 
 
 @lru_cache(maxsize=4096)
@@ -55,7 +28,7 @@ def tag(text: str) -> tuple[tuple[str, str], ...]:
     Returns a tuple of ``(word, flag)`` pairs in order (jieba/ICTCLAS flags: ``ns`` place,
     ``nr`` person, ``nt`` organisation, ``n`` noun, ``v`` verb, ``m`` numeral, ...).
     """
-    return tuple((p.word, p.flag) for p in _tagger().cut(text))
+    return tuple((p.word, p.flag) for p in jieba_loaded().posseg.cut(text))
 
 
 def cut(text: str) -> list[str]:
@@ -199,10 +172,7 @@ def _common(word: str, flag: str) -> bool:
     """True if ``word`` is a word jieba's dictionary holds often, under a tag of no name."""
     if flag in _PROPER_FLAGS:
         return False
-    _tagger()
-    import jieba
-
-    return (jieba.dt.FREQ.get(word) or 0) >= _COMMON_FREQ
+    return (jieba_loaded().dt.FREQ.get(word) or 0) >= _COMMON_FREQ
 
 
 # tags no word of a name has: place, pronoun, preposition, particle, locative, spot, time,
