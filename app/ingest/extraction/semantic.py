@@ -281,12 +281,12 @@ def _embed_prototypes() -> Any:
 
 
 def write_prototype_cache(path: Path = PROTOTYPE_CACHE) -> Path:
-    """Embed the prototypes and write them with their digest to ``path`` (float16)."""
+    """Embed the prototypes and write them with their digest to ``path``, in float32: the
+    matrix a process reads is the one it would compute, so a classification never depends on
+    whether the file was current."""
     import numpy as np
 
-    np.savez_compressed(
-        path, digest=np.array(prototype_digest()), matrix=_embed_prototypes().astype("float16")
-    )
+    np.savez_compressed(path, digest=np.array(prototype_digest()), matrix=_embed_prototypes())
     return path
 
 
