@@ -1397,7 +1397,7 @@ _TAKEN_BACK = re.compile(
     r"|that'?s (?:wrong|not correct|incorrect)\W+(?=i\s*(?:'m|am|do|don'?t|never|didn'?t)\b)"
     r"|never ?mind (?:what i (?:just )?said|(?:about )?(?:the|my) \w+)"
     r"|(?:don'?t|do not) (?:save|remember|store|keep) (?:that|it|this))\b"
-    r"|说错了|搞错了|弄错了|记错了|不对不对|当我没说|刚才(?:说|讲)的(?:不对|是)|我说的是"
+    r"|说错了|搞错了|弄错了|记错了|不对不对|(?:纠正|更正)(?:一)?下(?![你您])|当我没说|刚才(?:说|讲)的(?:不对|是)|我说的是"
     r"|(?:已经|现在)?不(?:再)?是这样了"
     r"|别记(?:这个|那个)?|不是我|我(?:从来?|可|又|并)?没(?:有)?说过"
     # "不对，我不在腾讯": a correcting word, then what the user is not
@@ -1528,7 +1528,7 @@ _IN_PLACE_EN = re.compile(
     re.I,
 )
 _IN_PLACE_ZH = re.compile(
-    r"(?:^|(?<=[，,。.！!？?；;：:\s了哦噢嗯呃哎诶]))(?:其实)?(?:应该是|我是说|是|(?:它|他|她|ta|TA)?叫)\s*"
+    r"(?:^|(?<=[，,。.！!？?；;：:\s了哦噢嗯呃哎诶]))(?:其实)?(?:应该是|我是说|是|我?在|(?:它|他|她|ta|TA)?叫)\s*"
     r"(?P<x>[^，,。.！!？?；;、\s][^，,。.！!？?；;、]{0,11}?)\s*"
     r"(?=$|[，,。.！!？?；;、]|\s+not\b|\s*(?:而)?不是)"
 )
@@ -2692,7 +2692,10 @@ def stated_condition(text: str) -> str | None:
 
 # the object of a drinking verb: 喝 (or a cup counted: "每天一杯 latte") in Chinese, drink /
 # have a cup of in English
-_DRINK_VERB_ZH = re.compile(r"喝(?![了过完])|(?:每天|一天|天天)(?:都)?(?:一|两|几)(?:杯|瓶|罐)")
+_DRINK_VERB_ZH = re.compile(
+    r"喝(?![了过完])|(?:每天|一天|天天)(?:早上|早晨|上午|中午|下午|晚上|睡前|饭后)?(?:都)?(?:一|两|几)"
+    r"(?:杯|瓶|罐)"
+)
 _DRINK_QTY_ZH = re.compile(r"^\s*(?:(?:一|两|几|半|一大|一小)?(?:杯|瓶|罐|壶|碗|口)|点|些)?\s*")
 _DRINK_NOUN_FLAGS = ("n", "nr", "nz", "ns", "nt", "eng", "a", "j", "l", "vn")
 _DRINK_EN = re.compile(
@@ -3677,3 +3680,41 @@ def recovered_unnamed(text: str) -> bool:
 
 
 _HEALED = re.compile(_HEALED_ZH)
+_WHEN_ENDED = r"已经|早就?|去年|前年|今年|上个月|上周|前几天|前段时间|最近|刚刚?|也|终于|还是"
+# a parting said of the user and no one named: "我们分手了", "去年离婚了", "we broke up"
+_PARTED = re.compile(
+    r"(?:^|[，,。！!；;\s])(?:其实|可是|但是?|不过)?(?:" + _WHEN_ENDED + r")*(?:我们俩?|我俩|我)?"
+    r"(?:" + _WHEN_ENDED + r")*"
+    r"(?:分手|离婚|离了婚|分开)(?:了|啦)"
+    r"|\b(?:we|I)(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:broke up|split up"
+    r"|got divorced|separated)\b(?!\s+(?:with|from)\b)",
+    re.I,
+)
+
+
+# meat eaten again: a meatless diet ended ("现在开始吃肉了", "又吃荤了", "eating meat again")
+_MEAT_AGAIN = re.compile(
+    r"(?:开始|又|重新|恢复)(?:开始)?(?:吃|碰)(?:肉|荤|鱼|海鲜|鸡肉|猪肉|牛肉)|开荤了"
+    r"|\b(?:eat(?:s|ing)?|started eating|back to eating)\s+(?:meat|fish|chicken|pork|beef)"
+    r"(?:\s+again)?\b",
+    re.I,
+)
+
+
+def meat_again(text: str) -> bool:
+    """True if ``text`` says the user eats meat (again) or started to: it ends a meatless diet
+    (``values._diet_broken``); not someone else's, a hypothetical or a question."""
+    if is_about_others(text) or family_subject(text) or is_hypothetical(text):
+        return False
+    return any(
+        _MEAT_AGAIN.search(c) and not re.search(r"不|没|别|don'?t|never|not\b|想|打算|should", c)
+        for c in re.split(r"[，,。！!；;.?？]", text)
+    )
+
+
+def parted_unnamed(text: str) -> bool:
+    """True if ``text`` says the user parted from their partner without naming them ("我们分手
+    了", "我去年离婚了", "we split up"); not someone else's ("我爸妈离婚了") or a hypothetical."""
+    if is_about_others(text) or family_subject(text) or is_hypothetical(text):
+        return False
+    return bool(_PARTED.search(text))
