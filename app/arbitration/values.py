@@ -982,6 +982,7 @@ async def _parted(repo: MemoryStore, cand: Candidate) -> None:
         old
         for old in held
         if old.value is not None
+        and not _same_turn(cand, old)  # "我们分手了，现在的男朋友叫阿东"
         and _PARTNER.search(str((old.metadata_ or {}).get("relation") or old.content or ""))
     ]
     if len(partners) == 1:

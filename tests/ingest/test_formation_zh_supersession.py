@@ -1,8 +1,9 @@
 """Changes that stick, said the Chinese way: a parting that names no one ends the user's
 partner, a job turned to with the subject left out replaces the role, meat eaten again ends a
-meatless diet, and a correction opened by 纠正一下 puts the value said in place of the old one.
-Look-alikes (a relative's parting or meal, a daughter, 转正) replace nothing. Through the HTTP
-API, in Chinese and English."""
+meatless diet, a correction opened by 纠正一下 or 准确地说 puts the value said in place of the
+old one, and an ending that names only the thing (那只狗) or the liking (不爱吃了) ends what the
+user held. Look-alikes (a relative's parting or meal, a daughter, 转正, how far a place is)
+replace nothing. Through the HTTP API, in Chinese and English."""
 
 from __future__ import annotations
 
@@ -54,3 +55,35 @@ async def test_a_correction_puts_the_value_in_place_of_the_old(tenant: TenantCtx
     # where the user is at the moment is no employer said in place of one
     turns = ("我在百度上班", "我在家，不是在公司")
     assert await tenant.change("u2", turns, "work.employer", at=AT) == (["百度"], [])
+
+
+async def test_an_ending_that_names_only_the_thing_or_the_liking(tenant: TenantCtx) -> None:
+    cases = [
+        # the verb of liking with no object ends what the user just said they like
+        ("u1", ("我很爱吃螺蛳粉", "最近不爱吃了"), "preference.likes", [], ["螺蛳粉"]),
+        # a pet pointed at by its kind
+        ("u2", ("我家有只狗", "那只狗前几天送人了"), "pets.kind", [], ["狗"]),
+        # a new partner beside the parting: the old one ends, the new one stays
+        ("u3", ("我女朋友叫佳佳", "我们分手了，现在的女朋友叫晓晓"), "family.member",
+         ["晓晓"], ["佳佳"]),
+    ]  # fmt: skip
+    for user, turns, key, active, frozen in cases:
+        assert await tenant.change(user, turns, key, at=AT) == (active, frozen), turns
+
+
+async def test_a_value_said_more_precisely_replaces_and_a_distance_is_no_home(
+    tenant: TenantCtx,
+) -> None:
+    cases = [
+        ("u1", ("我住在北京", "确切地说是顺义"), ["顺义"], ["北京"]),
+        # how far a place is names no home of the user's
+        ("u2", ("我住在佛山", "离广州很近"), ["佛山"], []),
+        ("u3", ("我住在北京", "我家离地铁站挺远"), ["北京"], []),
+    ]
+    for user, turns, active, frozen in cases:
+        assert await tenant.change(user, turns, "residence.city", at=AT) == (active, frozen), turns
+
+
+async def test_a_move_after_a_clause_of_the_past_replaces_the_home(tenant: TenantCtx) -> None:
+    turns = ("我住在苏州", "之前一直住苏州，后来搬到了常州")
+    assert await tenant.change("u1", turns, "residence.city", at=AT) == (["常州"], ["苏州"])

@@ -526,7 +526,13 @@ def _fact(
         is_correction = correction or bool(retracts) or clause.marker or state.correction
     date = clause.date if dated else None
     frame = semantic.time_frame(clause.raw) if key in _NOT_NOW else None
-    if key == "residence.city" and frame is None and not _LIVES.search(clause.raw):
+    if (
+        key == "residence.city"
+        and frame is None
+        and not _LIVES.search(clause.raw)
+        # "之前住上海，后来搬到杭州了": a clause of its own change is not the sentence's past
+        and not semantic.has_change_verb(clause.raw)
+    ):
         # "我现在在长沙，来看我奶奶": the sentence says why the user is there
         frame = semantic.time_frame(_sentence_of(state.turn, clause.raw))
     if key in _ONCE_KEYS and semantic.one_off(clause.raw, _sentence_of(state.turn, clause.raw)):
@@ -3845,6 +3851,12 @@ def _unnamed_ending(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFac
     ]
     if not verbs:
         return facts
+    # "现在不喜欢了": the predicate with no object is the ending, no fact of its own
+    facts = [
+        f
+        for f in facts
+        if not (f.key and f.value is None and not f.retracts and not f.metadata.get("retraction"))
+    ]
     meta: dict[str, Any] = {
         "retraction": True,
         "takes_back": True,
@@ -4201,7 +4213,7 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if (
         not quit_values
         and semantic.parted_unnamed(turn.content)
-        and not any(f.key == "family.member" for f in facts)
+        and not any(f.key == "family.member" and f.retracts for f in facts)
     ):
         # "我们分手了": what ended is the user's partner (``values._parted``)
         return [

@@ -1288,6 +1288,8 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
         value = _ZH_WHEN_TAIL.sub("", value)  # "旺财上个月送人了": not "旺财上个月"
         value = re.sub(r"^[^，,]*把(?=[\u4e00-\u9fff])", "", value)  # "终于把烟戒了": 把 marks it
         value = re.sub(r"^(?:我们的|我家的?|我的)(?=[\u4e00-\u9fff])", "", value)  # "我的胃病…好了"
+        # "那只猫送人了", "这辆车卖了": the thing pointed at by its kind
+        value = re.sub(r"^[这那](?:只|条|匹|头|辆|台|部|套)(?=[\u4e00-\u9fff])", "", value)
         if _MANNER_EN.fullmatch(value):
             continue  # "quit cold turkey": how, not what
         value = _DONE_WITH.get(value.lower(), value)  # "a cigarette" names smoking
@@ -1421,7 +1423,8 @@ _FORGET_THAT = re.compile(
 
 _OPENING = re.compile(
     r"^(?:(?:hmm+|oh|ok|okay|wait|sorry|actually|no|nah|well|oops|ugh|eh|lol|so|um|uh|"
-    r"哦|噢|啊|嗯|呃|哎|诶|不好意思|抱歉|对不起|等等|其实|不对|不是)[\s,，.!！:：~]*)*",
+    r"哦|噢|啊|嗯|呃|哎|诶|不好意思|抱歉|对不起|等等|其实|不对|不是|(?:准确|确切)(?:地|来)?说)"
+    r"[\s,，.!！:：~]*)*",
     re.I,
 )
 
@@ -1446,7 +1449,9 @@ def takes_back(text: str) -> bool:
         return True
     # "哦是湖南，打快了", "不对，它叫来福，旺财是我邻居家的": a value in place, owned as a slip or
     # opened by a correcting word, and nothing else but whose the misstated one is
-    correcting = re.search(r"不对|不是|其实|\b(?:no|wait|sorry|actually)\b", body[:start], re.I)
+    correcting = re.search(
+        r"不对|不是|其实|准确|确切|\b(?:no|wait|sorry|actually)\b", body[:start], re.I
+    )
     value = said_in_place(body) if found or correcting else None
     if not value:
         return False
@@ -1476,7 +1481,7 @@ _UNNAMED_END_EN = re.compile(
 )
 _UNNAMED_END_ZH = re.compile(
     r"^\W*(?:我|其实|现在|最近|已经|早就|都|也|好久|很久|基本上?|平时|后来)*(?:不再|不|没)(?:怎么|太|再|咋)?"
-    r"(?P<v>(?![对行好是要会能去来说想够错知懂])[\u4e00-\u9fff])了\W*$"
+    r"(?P<v>(?![对行好是要会能去来说想够错知懂])(?:喜欢|爱吃|爱喝|感兴趣|[\u4e00-\u9fff]))了\W*$"
 )
 # the topic of a take-back by an ending that names nothing: its verb follows ("verb:跑")
 VERB_TOPIC = "verb:"
@@ -1528,7 +1533,8 @@ _IN_PLACE_EN = re.compile(
     re.I,
 )
 _IN_PLACE_ZH = re.compile(
-    r"(?:^|(?<=[，,。.！!？?；;：:\s了哦噢嗯呃哎诶]))(?:其实)?(?:应该是|我是说|是|我?在|(?:它|他|她|ta|TA)?叫)\s*"
+    r"(?:^|(?<=[，,。.！!？?；;：:\s了哦噢嗯呃哎诶])|(?<=准确地说|准确来说|确切地说|确切来说))"
+    r"(?:其实)?(?:应该是|我是说|是|我?在|(?:它|他|她|ta|TA)?叫)\s*"
     r"(?P<x>[^，,。.！!？?；;、\s][^，,。.！!？?；;、]{0,11}?)\s*"
     r"(?=$|[，,。.！!？?；;、]|\s+not\b|\s*(?:而)?不是)"
 )
@@ -2579,9 +2585,14 @@ _HERE_NOW_EN = re.compile(
 )
 
 
+# a place said as how far something is from it ("离广州很近", "离公司不远"): no place of the user's
+_DISTANCE_ZH = re.compile(r"离[^，,。！!]{1,12}?(?:很|挺|比较|特别|不太|不|有点)?(?:近|远)")
+
+
 def here_now(text: str) -> bool:
-    """True if ``text`` says where the user is at this moment ("I'm at Starbucks right now")."""
-    return bool(_HERE_NOW_EN.search(text.strip()))
+    """True if ``text`` says where the user is at this moment ("I'm at Starbucks right now"), or
+    only how far a place is ("离广州很近")."""
+    return bool(_HERE_NOW_EN.search(text.strip()) or _DISTANCE_ZH.search(text))
 
 
 def one_off(text: str, sentence: str = "") -> bool:
