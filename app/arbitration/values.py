@@ -979,14 +979,14 @@ async def _parted(repo: MemoryStore, cand: Candidate) -> None:
         return
     held = await repo.active_with_keys(["family.member"], cand.scope, cand.scope_id)
     partners = [
-        old
+        old.value
         for old in held
         if old.value is not None
         and not _same_turn(cand, old)  # "我们分手了，现在的男朋友叫阿东"
         and _PARTNER.search(str((old.metadata_ or {}).get("relation") or old.content or ""))
     ]
     if len(partners) == 1:
-        cand.retracts = list(dict.fromkeys([*cand.retracts, partners[0].value]))
+        cand.retracts = list(dict.fromkeys([*cand.retracts, partners[0]]))
 
 
 async def _diet_broken(repo: MemoryStore, cand: Candidate) -> None:
