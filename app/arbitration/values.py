@@ -82,6 +82,8 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
         # "I take that back": what the user's previous turn formed is withdrawn
         await _take_back(repo, cand, str(taken), topic)
     await _recovered(repo, cand)
+    await _parted(repo, cand)
+    await _diet_broken(repo, cand)
     await _birth_year(repo, cand)
     if cand.is_correction and cand.retracts and cand.type != "constraint":
         await _widen_retracts(repo, cand)
@@ -959,6 +961,46 @@ async def _recovered(repo: MemoryStore, cand: Candidate) -> None:
     held = await repo.active_with_keys(["health.condition"], cand.scope, cand.scope_id)
     if len(held) == 1 and held[0].value is not None:
         cand.retracts = list(dict.fromkeys([*cand.retracts, held[0].value]))
+
+
+# the relations a user parts from ("我们分手了" ends the girlfriend, not the daughter)
+_PARTNER = re.compile(
+    r"女朋友|男朋友|女友|男友|老婆|老公|妻子|丈夫|太太|先生|爱人|对象|媳妇|未婚[妻夫]|伴侣"
+    r"|\b(?:wife|husband|girlfriend|boyfriend|partner|fianc[ée]e?|spouse)\b",
+    re.I,
+)
+
+
+async def _parted(repo: MemoryStore, cand: Candidate) -> None:
+    """A parting that names no one ("我们分手了", ``metadata["parted"]``) ends the user's one
+    active partner (a family member held as girlfriend, husband…); none when they hold several
+    or none."""
+    if not (cand.metadata or {}).pop("parted", None) or cand.key != "family.member":
+        return
+    held = await repo.active_with_keys(["family.member"], cand.scope, cand.scope_id)
+    partners = [
+        old.value
+        for old in held
+        if old.value is not None
+        and not _same_turn(cand, old)  # "我们分手了，现在的男朋友叫阿东"
+        and _PARTNER.search(str((old.metadata_ or {}).get("relation") or old.content or ""))
+    ]
+    if len(partners) == 1:
+        cand.retracts = list(dict.fromkeys([*cand.retracts, partners[0]]))
+
+
+async def _diet_broken(repo: MemoryStore, cand: Candidate) -> None:
+    """Meat eaten again ("现在开始吃肉了", ``metadata["meat_again"]``) ends the user's meatless
+    diet (素食, vegetarian, vegan), and no other."""
+    if not (cand.metadata or {}).pop("meat_again", None) or cand.key != "diet.style":
+        return
+    held = await repo.active_with_keys(["diet.style"], cand.scope, cand.scope_id)
+    meatless = [
+        old.value
+        for old in held
+        if old.value is not None and re.search(r"素|vegetarian|vegan", old.value, re.I)
+    ]
+    cand.retracts = list(dict.fromkeys([*cand.retracts, *meatless]))
 
 
 async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:

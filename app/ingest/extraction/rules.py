@@ -526,7 +526,13 @@ def _fact(
         is_correction = correction or bool(retracts) or clause.marker or state.correction
     date = clause.date if dated else None
     frame = semantic.time_frame(clause.raw) if key in _NOT_NOW else None
-    if key == "residence.city" and frame is None and not _LIVES.search(clause.raw):
+    if (
+        key == "residence.city"
+        and frame is None
+        and not _LIVES.search(clause.raw)
+        # "之前住上海，后来搬到杭州了": a clause of its own change is not the sentence's past
+        and not semantic.has_change_verb(clause.raw)
+    ):
         # "我现在在长沙，来看我奶奶": the sentence says why the user is there
         frame = semantic.time_frame(_sentence_of(state.turn, clause.raw))
     if key in _ONCE_KEYS and semantic.one_off(clause.raw, _sentence_of(state.turn, clause.raw)):
@@ -664,9 +670,12 @@ def place(key: str, template: str, *, correction: bool = False, dated: bool = Fa
 
 
 def _role_turned_to(m: re.Match[str], clause: _Clause, state: _State) -> Built:
-    """The job in English a Chinese clause turned to ("最近转 PM 了"), when it reads as a job."""
+    """The job a Chinese clause turned to ("最近转 PM 了", "转后端了"), when it reads as a job."""
     role = m.group("role")
-    if not _JOB_EN.search(role) or _NOT_JOB_EN.search(role):
+    if role.isascii() and (not _JOB_EN.search(role) or _NOT_JOB_EN.search(role)):
+        return None
+    # "转后端了", "后来转产品了": a Chinese job, the whole of what follows (not "转正了", "转学了")
+    if not role.isascii() and not re.fullmatch(r"[\u4e00-\u9fff]{0,4}?" + _JOB_ZH, role):
         return None
     return [_fact(state, clause, "work.role", role, f"职业是{role}", correction=True)]
 
@@ -1673,8 +1682,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "zh",
         # "最近转 PM 了", "转行做 product designer 了": a job in English after a verb of turning
         # (a tool after it is no job: "全面转 Swift 了")
-        r"^我?(?:现在|最近|已经|刚刚?|也|又|正式)*转(?:岗|行)?(?:做|成|为|到)?了?\s*"
-        r"(?P<role>[A-Za-z][A-Za-z /-]{1,30}?)\s*了?$",
+        r"^我?(?:现在|最近|已经|刚刚?|也|又|正式|后来)*转(?:岗|行)?(?:做|成|为|到)?了?\s*"
+        r"(?P<role>[A-Za-z][A-Za-z /-]{1,30}?|[\u4e00-\u9fff]{1,6}?)\s*了?$",
         _role_turned_to,
     ),
     (
@@ -2982,6 +2991,9 @@ def _borrowed_subject(
     if _lang(raw) == "zh" and _LATIN_NAME_IN_ZH.search(raw) and not _LATIN_FIRST.match(raw):
         # (a clause that opens with the name has it as its topic: "Notion 太卡")
         said = "我" + raw.strip()
+    elif _lang(raw) == "zh" and _TURNED_TO_ZH.match(raw.strip()):
+        # "转后端了", "后来转产品了": a verb of turning to a job, the user's own
+        said = "我" + raw.strip()
     elif m := _NOW_AT_EN.match(raw.strip()):
         # "I left ByteDance, now at Google": works there now; "…, now in Leeds": lives there
         verb = "I now work" if m.group("at").lower() in ("at", "with") else "I'm now based"
@@ -3005,6 +3017,10 @@ def _borrowed_subject(
     return found
 
 
+# a verb of turning to a job, with no subject ("后来转产品了"); 转到 moves a place or a tool
+_TURNED_TO_ZH = re.compile(
+    r"(?:现在|最近|已经|后来|刚刚?|也|又|正式)*转(?:岗|行)?(?:做|成|为)?(?!到)"
+)
 _LATIN_FIRST = re.compile(r"\s*(?:现在|目前|最近|一直)?\s*[A-Za-z]")
 # "全部迁到", "都搬到": what is moved is all of something, not the user's home
 _ALL_MOVED = re.compile(r"(?:全|都)[^，,。]{0,2}(?:搬|迁)")
@@ -3835,6 +3851,12 @@ def _unnamed_ending(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFac
     ]
     if not verbs:
         return facts
+    # "现在不喜欢了": the predicate with no object is the ending, no fact of its own
+    facts = [
+        f
+        for f in facts
+        if not (f.key and f.value is None and not f.retracts and not f.metadata.get("retraction"))
+    ]
     meta: dict[str, Any] = {
         "retraction": True,
         "takes_back": True,
@@ -4186,6 +4208,38 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
                 is_correction=True,
                 message_ids=[turn.message_id],
                 metadata={"retraction": True, "recovered": True},
+            )
+        ]
+    if (
+        not quit_values
+        and semantic.parted_unnamed(turn.content)
+        and not any(f.key == "family.member" and f.retracts for f in facts)
+    ):
+        # "我们分手了": what ended is the user's partner (``values._parted``)
+        return [
+            ExtractedFact(
+                type="profile",
+                content=_turn_content(turn.content.strip()),
+                key="family.member",
+                is_correction=True,
+                message_ids=[turn.message_id],
+                metadata={"retraction": True, "parted": True},
+            )
+        ]
+    if (
+        not quit_values
+        and semantic.meat_again(turn.content)
+        and not any(f.key == "diet.style" for f in facts)
+    ):
+        # "我现在开始吃肉了": what ended is a meatless diet held (``values._diet_broken``)
+        return [
+            ExtractedFact(
+                type="preference",
+                content=_turn_content(turn.content.strip()),
+                key="diet.style",
+                is_correction=True,
+                message_ids=[turn.message_id],
+                metadata={"retraction": True, "meat_again": True},
             )
         ]
     if not quit_values:

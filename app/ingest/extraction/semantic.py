@@ -1288,6 +1288,8 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
         value = _ZH_WHEN_TAIL.sub("", value)  # "旺财上个月送人了": not "旺财上个月"
         value = re.sub(r"^[^，,]*把(?=[\u4e00-\u9fff])", "", value)  # "终于把烟戒了": 把 marks it
         value = re.sub(r"^(?:我们的|我家的?|我的)(?=[\u4e00-\u9fff])", "", value)  # "我的胃病…好了"
+        # "那只猫送人了", "这辆车卖了": the thing pointed at by its kind
+        value = re.sub(r"^[这那](?:只|条|匹|头|辆|台|部|套)(?=[\u4e00-\u9fff])", "", value)
         if _MANNER_EN.fullmatch(value):
             continue  # "quit cold turkey": how, not what
         value = _DONE_WITH.get(value.lower(), value)  # "a cigarette" names smoking
@@ -1397,7 +1399,7 @@ _TAKEN_BACK = re.compile(
     r"|that'?s (?:wrong|not correct|incorrect)\W+(?=i\s*(?:'m|am|do|don'?t|never|didn'?t)\b)"
     r"|never ?mind (?:what i (?:just )?said|(?:about )?(?:the|my) \w+)"
     r"|(?:don'?t|do not) (?:save|remember|store|keep) (?:that|it|this))\b"
-    r"|说错了|搞错了|弄错了|记错了|不对不对|当我没说|刚才(?:说|讲)的(?:不对|是)|我说的是"
+    r"|说错了|搞错了|弄错了|记错了|不对不对|(?:纠正|更正)(?:一)?下(?![你您])|当我没说|刚才(?:说|讲)的(?:不对|是)|我说的是"
     r"|(?:已经|现在)?不(?:再)?是这样了"
     r"|别记(?:这个|那个)?|不是我|我(?:从来?|可|又|并)?没(?:有)?说过"
     # "不对，我不在腾讯": a correcting word, then what the user is not
@@ -1421,7 +1423,8 @@ _FORGET_THAT = re.compile(
 
 _OPENING = re.compile(
     r"^(?:(?:hmm+|oh|ok|okay|wait|sorry|actually|no|nah|well|oops|ugh|eh|lol|so|um|uh|"
-    r"哦|噢|啊|嗯|呃|哎|诶|不好意思|抱歉|对不起|等等|其实|不对|不是)[\s,，.!！:：~]*)*",
+    r"哦|噢|啊|嗯|呃|哎|诶|不好意思|抱歉|对不起|等等|其实|不对|不是|(?:准确|确切)(?:地|来)?说)"
+    r"[\s,，.!！:：~]*)*",
     re.I,
 )
 
@@ -1446,7 +1449,9 @@ def takes_back(text: str) -> bool:
         return True
     # "哦是湖南，打快了", "不对，它叫来福，旺财是我邻居家的": a value in place, owned as a slip or
     # opened by a correcting word, and nothing else but whose the misstated one is
-    correcting = re.search(r"不对|不是|其实|\b(?:no|wait|sorry|actually)\b", body[:start], re.I)
+    correcting = re.search(
+        r"不对|不是|其实|准确|确切|\b(?:no|wait|sorry|actually)\b", body[:start], re.I
+    )
     value = said_in_place(body) if found or correcting else None
     if not value:
         return False
@@ -1476,7 +1481,7 @@ _UNNAMED_END_EN = re.compile(
 )
 _UNNAMED_END_ZH = re.compile(
     r"^\W*(?:我|其实|现在|最近|已经|早就|都|也|好久|很久|基本上?|平时|后来)*(?:不再|不|没)(?:怎么|太|再|咋)?"
-    r"(?P<v>(?![对行好是要会能去来说想够错知懂])[\u4e00-\u9fff])了\W*$"
+    r"(?P<v>(?![对行好是要会能去来说想够错知懂])(?:喜欢|爱吃|爱喝|感兴趣|[\u4e00-\u9fff]))了\W*$"
 )
 # the topic of a take-back by an ending that names nothing: its verb follows ("verb:跑")
 VERB_TOPIC = "verb:"
@@ -1528,7 +1533,8 @@ _IN_PLACE_EN = re.compile(
     re.I,
 )
 _IN_PLACE_ZH = re.compile(
-    r"(?:^|(?<=[，,。.！!？?；;：:\s了哦噢嗯呃哎诶]))(?:其实)?(?:应该是|我是说|是|(?:它|他|她|ta|TA)?叫)\s*"
+    r"(?:^|(?<=[，,。.！!？?；;：:\s了哦噢嗯呃哎诶])|(?<=准确地说|准确来说|确切地说|确切来说))"
+    r"(?:其实)?(?:应该是|我是说|是|我?在|(?:它|他|她|ta|TA)?叫)\s*"
     r"(?P<x>[^，,。.！!？?；;、\s][^，,。.！!？?；;、]{0,11}?)\s*"
     r"(?=$|[，,。.！!？?；;、]|\s+not\b|\s*(?:而)?不是)"
 )
@@ -2579,9 +2585,14 @@ _HERE_NOW_EN = re.compile(
 )
 
 
+# a place said as how far something is from it ("离广州很近", "离公司不远"): no place of the user's
+_DISTANCE_ZH = re.compile(r"离[^，,。！!]{1,12}?(?:很|挺|比较|特别|不太|不|有点)?(?:近|远)")
+
+
 def here_now(text: str) -> bool:
-    """True if ``text`` says where the user is at this moment ("I'm at Starbucks right now")."""
-    return bool(_HERE_NOW_EN.search(text.strip()))
+    """True if ``text`` says where the user is at this moment ("I'm at Starbucks right now"), or
+    only how far a place is ("离广州很近")."""
+    return bool(_HERE_NOW_EN.search(text.strip()) or _DISTANCE_ZH.search(text))
 
 
 def one_off(text: str, sentence: str = "") -> bool:
@@ -2692,7 +2703,10 @@ def stated_condition(text: str) -> str | None:
 
 # the object of a drinking verb: 喝 (or a cup counted: "每天一杯 latte") in Chinese, drink /
 # have a cup of in English
-_DRINK_VERB_ZH = re.compile(r"喝(?![了过完])|(?:每天|一天|天天)(?:都)?(?:一|两|几)(?:杯|瓶|罐)")
+_DRINK_VERB_ZH = re.compile(
+    r"喝(?![了过完])|(?:每天|一天|天天)(?:早上|早晨|上午|中午|下午|晚上|睡前|饭后)?(?:都)?(?:一|两|几)"
+    r"(?:杯|瓶|罐)"
+)
 _DRINK_QTY_ZH = re.compile(r"^\s*(?:(?:一|两|几|半|一大|一小)?(?:杯|瓶|罐|壶|碗|口)|点|些)?\s*")
 _DRINK_NOUN_FLAGS = ("n", "nr", "nz", "ns", "nt", "eng", "a", "j", "l", "vn")
 _DRINK_EN = re.compile(
@@ -3677,3 +3691,41 @@ def recovered_unnamed(text: str) -> bool:
 
 
 _HEALED = re.compile(_HEALED_ZH)
+_WHEN_ENDED = r"已经|早就?|去年|前年|今年|上个月|上周|前几天|前段时间|最近|刚刚?|也|终于|还是"
+# a parting said of the user and no one named: "我们分手了", "去年离婚了", "we broke up"
+_PARTED = re.compile(
+    r"(?:^|[，,。！!；;\s])(?:其实|可是|但是?|不过)?(?:" + _WHEN_ENDED + r")*(?:我们俩?|我俩|我)?"
+    r"(?:" + _WHEN_ENDED + r")*"
+    r"(?:分手|离婚|离了婚|分开)(?:了|啦)"
+    r"|\b(?:we|I)(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:broke up|split up"
+    r"|got divorced|separated)\b(?!\s+(?:with|from)\b)",
+    re.I,
+)
+
+
+# meat eaten again: a meatless diet ended ("现在开始吃肉了", "又吃荤了", "eating meat again")
+_MEAT_AGAIN = re.compile(
+    r"(?:开始|又|重新|恢复)(?:开始)?(?:吃|碰)(?:肉|荤|鱼|海鲜|鸡肉|猪肉|牛肉)|开荤了"
+    r"|\b(?:eat(?:s|ing)?|started eating|back to eating)\s+(?:meat|fish|chicken|pork|beef)"
+    r"(?:\s+again)?\b",
+    re.I,
+)
+
+
+def meat_again(text: str) -> bool:
+    """True if ``text`` says the user eats meat (again) or started to: it ends a meatless diet
+    (``values._diet_broken``); not someone else's, a hypothetical or a question."""
+    if is_about_others(text) or family_subject(text) or is_hypothetical(text):
+        return False
+    return any(
+        _MEAT_AGAIN.search(c) and not re.search(r"不|没|别|don'?t|never|not\b|想|打算|should", c)
+        for c in re.split(r"[，,。！!；;.?？]", text)
+    )
+
+
+def parted_unnamed(text: str) -> bool:
+    """True if ``text`` says the user parted from their partner without naming them ("我们分手
+    了", "我去年离婚了", "we split up"); not someone else's ("我爸妈离婚了") or a hypothetical."""
+    if is_about_others(text) or family_subject(text) or is_hypothetical(text):
+        return False
+    return bool(_PARTED.search(text))
