@@ -8,7 +8,7 @@ import os
 import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
@@ -19,6 +19,31 @@ from app.db.embedded import start_embedded
 from app.db.setup import Database, migrate
 
 ADMIN_KEY = "mla_test-admin-key-" + uuid.uuid4().hex
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> object:
+    """A failing test's report shows what the service answered to each turn its tenants sent
+    (the memories formed and the arbitration rules applied), so a failure seen once can be
+    read without running it again."""
+    report = yield
+    if report.failed and call.when == "call":
+        funcargs = getattr(item, "funcargs", {})
+        lines = []
+        for ctx in funcargs.values():
+            for said, answer in getattr(ctx, "answers", []) if isinstance(ctx, TenantCtx) else []:
+                arbitrations = [
+                    (a.get("rule"), a.get("outcome"), a.get("reason"))
+                    for a in answer.get("arbitrations", [])
+                ]
+                formed = [
+                    (m.get("type"), m.get("key"), m.get("value"), m.get("status"))
+                    for m in answer.get("memories", [])
+                ]
+                lines.append(f"{said}\n  formed: {formed}\n  arbitrations: {arbitrations}")
+        if lines:
+            report.sections.append(("what the service answered", "\n".join(lines)))
+    return report
 
 
 @pytest.fixture(scope="session")
@@ -74,6 +99,9 @@ class TenantCtx:
     id: str
     key: str
     client: httpx.AsyncClient
+    # what each turn sent through ``say`` was answered with (the job's memories and
+    # arbitrations), printed with a failing test's report (``pytest_runtest_makereport``)
+    answers: list[tuple[str, dict]] = field(default_factory=list)
 
     @property
     def headers(self) -> dict[str, str]:
@@ -164,6 +192,7 @@ class TenantCtx:
             headers=self.headers,
         )
         assert r.status_code == 201, r.text
+        self.answers.append((f"{user_id}/{session_id}: {' | '.join(texts)}", r.json()))
         return r.json()
 
 
