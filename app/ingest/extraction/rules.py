@@ -628,7 +628,9 @@ def _place(value: str) -> str | None:
         value = latin.group(0).strip()
     if _is_latin(value):
         # "I live in Leeds mostly because…": an adverb after the name is no part of it
-        while (words := value.rsplit(" ", 1))[1:] and words[1].islower() and _is_ly_adverb(words[1]):
+        while (
+            (words := value.rsplit(" ", 1))[1:] and words[1].islower() and _is_ly_adverb(words[1])
+        ):
             value = words[0]
         # "笔记全搬到 Obsidian 了": a tool moved to is no home
         return value if value[:1].isupper() and not semantic.TECH.match(value) else None
@@ -2934,6 +2936,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             or (f.key in _THING_KEYS and f.value and semantic.names_nothing(f.value))
             # "I rarely drink coffee", "我很少喝咖啡": had seldom, neither had nor avoided
             or (f.value and f.key not in _DEGREE_KEYS and semantic.seldom(f.content))
+            # "我想多练练", "想去走走": a verb said twice for a try names nothing to do
+            or (f.key == "plan" and bool(f.value) and bool(_A_TRY.fullmatch(f.value or "")))
             # "I didn't go to the gym today": what did not happen is no event
             or (f.key == "event" and bool(_NOT_HAPPENED.match(f.value or f.content)))
         )
@@ -4469,6 +4473,8 @@ def _semantic(
                 and semantic.has_change_cue(state.turn.content)
             ):
                 continue  # "switched to rooibos. I miss coffee already": the old one, wished for
+            if key == "schedule.habit" and _WOULD.match(clause.raw):
+                continue  # "I could eat fries every day": what the user could do, not does
             if key in _HEALTH_KEYS and semantic.ends(clause.raw):
                 continue  # "my wrist has fully healed": an ending (_ended), no new state
             if value is None and family == "avoid" and len(quit_values) == 1:
@@ -4566,6 +4572,18 @@ _PAST_STAY = re.compile(
     re.I,
 )
 _NOW_AFTER = re.compile(r"现在|如今|目前|\b(?:now|these days|nowadays)\b", re.I)
+
+
+# a clause of what the user could or would do ("I could eat French fries every single day",
+# "I'd happily run every morning"): no routine of theirs
+_WOULD = re.compile(
+    r"\s*(?:(?:honestly|seriously|really),?\s+)?(?:I|we)(?:\s+|')(?:could|would|d|might)\b",
+    re.I,
+)
+
+
+# a verb said twice, for a try and with no object ("多练练", "去走走", "再看看")
+_A_TRY = re.compile(r"(?:多|再|去|出去|来|好好)?([\u4e00-\u9fff])\1(?:看)?[了吧呢啊]?")
 
 
 def _past_stay(raw: str, turn_text: str) -> bool:
