@@ -25,6 +25,9 @@ async def test_a_reason_names_the_relative_and_nothing_of_theirs(tenant: TenantC
     for n, (text, facts) in enumerate(cases):
         await tenant.say(f"u{n}", "s1", text, at=T1)
         assert await tenant.facts(f"u{n}") == facts, text
+    # the reason is no part of what its sentence states
+    turns = ("我在网易做运营。", "换工作了，去了拼多多，因为那边工资高")
+    assert await tenant.change("u9", turns, "work.employer", at=(T1, T2)) == (["拼多多"], ["网易"])
 
 
 async def test_a_stay_that_is_over_is_no_place_of_now(tenant: TenantCtx) -> None:

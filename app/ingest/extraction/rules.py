@@ -4186,7 +4186,9 @@ def _whole_sentences(
     out: list[tuple[tuple[int, _Clause, bool], int]] = []
     by_sentence: dict[int, list[tuple[int, _Clause, bool]]] = {}
     for item, sid in items:
-        by_sentence.setdefault(sid, []).append(item)
+        # "换工作了，去了小米，因为那边离家近": why is no part of what the sentence states
+        if not (_REASON_LED.match(item[1].raw) or _a_reason(item[1].raw, turn.content)):
+            by_sentence.setdefault(sid, []).append(item)
     for sid, group in by_sentence.items():
         if sid in formed or len(group) == 1:
             continue  # classified clause by clause already
