@@ -633,6 +633,11 @@ def _place(value: str) -> str | None:
     if latin := re.match(r"[A-Z][A-Za-z.' -]*?(?=\s*(?:[了啦的呀吧]|$))", value):
         value = latin.group(0).strip()
     if _is_latin(value):
+        # "I live in Leeds mostly because…": an adverb after the name is no part of it
+        while (
+            (words := value.rsplit(" ", 1))[1:] and words[1].islower() and _is_ly_adverb(words[1])
+        ):
+            value = words[0]
         # "笔记全搬到 Obsidian 了": a tool moved to is no home
         return value if value[:1].isupper() and not semantic.TECH.match(value) else None
     head = segment.slot_place(value)
@@ -732,6 +737,11 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
         duty = re.search(r"(?:负责|主管|管理|分管|从事|担任)(?P<d>.+?)(?:的)?(?:工作|这块)?$", org)
         if zh and duty:  # "在公司负责招聘工作": the duty is the role, the place no employer
             org, role = org[: duty.start()], role or _norm(duty.group("d"), "work.role")
+        if zh and (inner := _ROLE_AT_FIRM_ZH.search(role)):
+            # "在一家做咖啡机的公司当销售": the firm is one noun phrase ("一家…的公司"), the role
+            # follows its head; a quantifier alone ("一家") names no employer
+            role = _norm(inner.group("r"), "work.role")
+            org = "" if _QUANTIFIER_ZH.fullmatch(org) else org
         if (
             role
             and not zh
@@ -784,6 +794,21 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
         return facts or None
 
     return build
+
+
+_TEAM_HEAD = r"\s*(?:组|小组|团队|项目组|(?:team|squad)\b)"
+
+
+def _a_team(value: str, content: str) -> bool:
+    """Whether ``value`` only modifies a team's head noun in ``content`` ("Java 组")."""
+    return bool(re.search(re.escape(value) + _TEAM_HEAD, content, re.I))
+
+
+# the head of a firm's noun phrase, then the verb of the job held there
+_ROLE_AT_FIRM_ZH = re.compile(
+    r"(?:公司|企业|单位|工厂|厂|店|机构|集团|工作室)(?:里|里面)?(?:当|做|任|担任|干)(?P<r>.+)$"
+)
+_QUANTIFIER_ZH = re.compile(r"[一某这那]?[家个所间]")
 
 
 _KIND_LEFT = re.compile(
@@ -2472,7 +2497,9 @@ _CLAUSE = re.compile(
     r"|\s+(?=but\s+(?:now\s+|these days\s+)?(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please"
     r"|don't|not|a|an|in|at|from|for|with|on)\b)"
     r"|\s+(?=(?:but|because|cause|cuz|while|whereas|though|although)\s+(?:\w+ly,?\s+)?"
-    r"(?:I|I'm|I've|I'll|I'd)\b))\s*",
+    r"(?:I|I'm|I've|I'll|I'd)\b)"
+    # "We relocated to Austin because my husband got a job at Dell": the reason is a clause
+    r"|\s+(?=(?:because|cause|cuz)\s+(?:my|our)\b))\s*",
     re.I,
 )
 
@@ -2523,6 +2550,16 @@ def _lang(text: str) -> Lang:
 # the part of a change that names what it replaced ("switched to green tea instead of coffee",
 # "做的是产品而不是测试了"): no fact of now; `_contrasts` reads it from the turn
 _REPLACED_TAIL = re.compile(r"\s+(?:instead of|rather than)\s+\S.*$|\s*而不是\S.*$", re.I)
+
+
+# "swapped Coke for sparkling water", "traded my Kindle for a Kobo", "replaced Slack with
+# Teams": the thing after "for"/"with" is the new one, as in "switched from X to Y"
+_SWAP_EN = re.compile(
+    r"\b(?:(?:swapped|traded|exchanged)\s+(?:out\s+)?(?:my\s+|the\s+)?(?P<a>[^,.;:!?，。]+?)"
+    r"\s+for|replaced\s+(?:my\s+|the\s+)?(?P<b>[^,.;:!?，。]+?)\s+with)\s+"
+    r"(?!(?:an?\s+)?(?:new|another|different|one)\b)",
+    re.I,
+)
 
 
 def _make_clause(raw: str, now_turn: Turn) -> _Clause:
@@ -2719,6 +2756,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     if turn.role != "user" or not turn.content.strip():
         return []
     turn = dataclasses.replace(turn, content=spelling.fix(turn.content))  # "i wrk at", "住再"
+    unswapped = _SWAP_EN.sub(lambda m: f"switched from {m['a'] or m['b']} to ", turn.content)
+    turn = dataclasses.replace(turn, content=unswapped)  # "swapped X for Y": X is what ended
     if (cut := standing.material_start(turn.content)) is not None:
         # "translate this into Spanish: I live near the river…": the text to work on is not
         # the user's statement; the request before the colon stays, read as a one-off task
@@ -2858,6 +2897,15 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         keys: dict[int, set[str | None]] = {}
         for i, _, made in guessed:
             keys.setdefault(kept[i][1], set()).update(f.key for f in made)
+        # a place a clause formed alone is not formed again under another place's key by the
+        # whole sentence ("Since my company opened an office there, I've been living in
+        # Lisbon": Lisbon is where the user lives, not also where they work)
+        places = {f.value.lower() for f in facts if f.value and f.key in _WHERE_KEYS} | {
+            f.value.lower()
+            for _, _, made in guessed
+            for f in made
+            if f.value and f.key in _WHERE_KEYS
+        }
         alone = {kept[i][1]: 0 for i, _, _ in guessed}
         for i, _, _ in guessed:
             alone[kept[i][1]] += 1
@@ -2871,6 +2919,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 for f in made
                 if f.key is not None
                 and f.key not in keys.get(merged[i][1], set())
+                and not (f.key in _WHERE_KEYS and f.value and f.value.lower() in places)
                 and not (f.value and f.value.lower() in gone and f.key != "diet.avoid")
             ]  # what the sentence gives up is a withdrawal (and avoided), not a new fact
             if added:
@@ -2886,6 +2935,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         for f in facts
         if not (
             (f.key in _WORKPLACE_KEYS and f.value and semantic.is_generic_place(f.value))
+            # "我在 Java 组", "I'm on the Payments team": a word naming a team is part of
+            # the team's name, not the employer
+            or (f.key == "work.employer" and f.value and _a_team(f.value, f.content))
             or (
                 f.key in _PASSING_KEYS
                 and semantic.passing_state(f.value or f.content, where=f.value is None)
@@ -2893,6 +2945,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             or (f.key in _THING_KEYS and f.value and semantic.names_nothing(f.value))
             # "I rarely drink coffee", "我很少喝咖啡": had seldom, neither had nor avoided
             or (f.value and f.key not in _DEGREE_KEYS and semantic.seldom(f.content))
+            # "我想多练练", "想去走走": a verb said twice for a try names nothing to do
+            or (f.key == "plan" and bool(f.value) and bool(_A_TRY.fullmatch(f.value or "")))
             # "I didn't go to the gym today": what did not happen is no event
             or (f.key == "event" and bool(_NOT_HAPPENED.match(f.value or f.content)))
         )
@@ -4124,6 +4178,7 @@ def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
 
 
 _PLACE_KEYS = frozenset(("residence.city", "hometown"))
+_WHERE_KEYS = frozenset(("residence.city", "hometown", "work.location"))
 _WORK_KEYS = frozenset(("work.employer", "work.role", "work.location"))
 _OTHERS_JOB = re.compile(
     r"\b(?:my|our|his|her|their) (?!(?:own|company|firm|team|employer|boss)\b)[a-z]+'s"
@@ -4153,7 +4208,9 @@ def _whole_sentences(
     out: list[tuple[tuple[int, _Clause, bool], int]] = []
     by_sentence: dict[int, list[tuple[int, _Clause, bool]]] = {}
     for item, sid in items:
-        by_sentence.setdefault(sid, []).append(item)
+        # "换工作了，去了小米，因为那边离家近": why is no part of what the sentence states
+        if not (_REASON_LED.match(item[1].raw) or _a_reason(item[1].raw, turn.content)):
+            by_sentence.setdefault(sid, []).append(item)
     for sid, group in by_sentence.items():
         if sid in formed or len(group) == 1:
             continue  # classified clause by clause already
@@ -4348,6 +4405,11 @@ def _member_content(relative: str, name: str | None, lang: Lang) -> str:
     return f"{relative}'s name is {name}" if name else f"has a {relative}"
 
 
+# a clause that says why ("because my husband got a job at Dell", "因为老婆在阿里上班"): it
+# names the relative, and what it says of them is the reason for the user's fact
+_REASON_LED = re.compile(r"\s*(?:(?:because|cause|cuz)\b|因为|由于|为了)", re.I)
+
+
 def _about_relative(clause: _Clause, state: _State, relative: str) -> list[ExtractedFact]:
     """A clause about a family member ("my brother works at Tesla", "我女儿对花生过敏"): the
     member (``family.member``: the name given next to the relation, else the relation) and
@@ -4378,6 +4440,7 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
         and said.strip(" ,.!，。！")
         and not semantic.is_view(clause.raw)
         and not _a_reason(clause.raw, state.turn.content)
+        and not _REASON_LED.match(clause.raw)
         and _standing_about_them(clause)
         and not _ELLIPTIC.search(clause.raw)
     ):
@@ -4453,11 +4516,21 @@ def _semantic(
         tired = {q.lower() for q in semantic.quit_objects(clause.raw)} - quit_values
         if _a_reason(clause.raw, state.turn.content):
             continue  # "可乐喝太多了，现在改喝气泡水": why it changed, no fact of its own
+        if _past_stay(clause.raw, state.turn.content):
+            continue  # "在四川待了两年，现在能吃辣了": where the user was, before what is now
         for key, value in semantic.isolate(family, _what_changed(clause.text)):
             if not semantic.fits(key, value):
                 continue
             if value is not None and any(t in value.lower() for t in tired):
                 continue  # "green tea got boring": only given up (see _change_cues)
+            if (
+                _single(key)
+                and semantic.craves(clause.raw)
+                and semantic.has_change_cue(state.turn.content)
+            ):
+                continue  # "switched to rooibos. I miss coffee already": the old one, wished for
+            if key == "schedule.habit" and _WOULD.match(clause.raw):
+                continue  # "I could eat fries every day": what the user could do, not does
             if key in _HEALTH_KEYS and semantic.ends(clause.raw):
                 continue  # "my wrist has fully healed": an ending (_ended), no new state
             if value is None and family == "avoid" and len(quit_values) == 1:
@@ -4541,6 +4614,41 @@ def _a_reason(raw: str, turn_text: str) -> bool:
         and not semantic.own_subject(raw)
         and semantic.has_change_cue(turn_text)
     )
+
+
+# a stay that lasted a while and is over ("在四川待了两年", "大学毕业后在上海待了几年", "spent
+# three years in Osaka", "lived in Lyon for a while"): said before a clause of now, it is the
+# circumstance of what holds now, not where the user is
+_PAST_STAY = re.compile(
+    r"(?:待|呆|住|生活|工作|读书|念书)了(?:[一二两三四五六七八九十几半多\d]+)(?:个多?)?(?:年|月|周|星期)"
+    r"(?![^，,。]*了$)"
+    r"|\b(?:spent|lived|stayed|worked)\b.*\b(?:for (?:a few|a couple of|several|many|\w+)"
+    r" (?:years?|months?|weeks?)|for a while|for years)\b"
+    r"|\bspent (?:a|an|\w+) (?:years?|months?|weeks?|semesters?) in\b",
+    re.I,
+)
+_NOW_AFTER = re.compile(r"现在|如今|目前|\b(?:now|these days|nowadays)\b", re.I)
+
+
+# a clause of what the user could or would do ("I could eat French fries every single day",
+# "I'd happily run every morning"): no routine of theirs
+_WOULD = re.compile(
+    r"\s*(?:(?:honestly|seriously|really),?\s+)?(?:I|we)(?:\s+|')(?:could|would|d|might)\b",
+    re.I,
+)
+
+
+# a verb said twice, for a try and with no object ("多练练", "去走走", "再看看")
+_A_TRY = re.compile(r"(?:多|再|去|出去|来|好好)?([\u4e00-\u9fff])\1(?:看)?[了吧呢啊]?")
+
+
+def _past_stay(raw: str, turn_text: str) -> bool:
+    """Whether a clause tells of a stay that is over, before a clause saying what is now."""
+    raw = raw.strip()
+    if not _PAST_STAY.search(raw) or _NOW_AFTER.search(raw):
+        return False
+    at = turn_text.find(raw)
+    return at >= 0 and bool(_NOW_AFTER.search(turn_text[at + len(raw) :]))
 
 
 def _what_changed(text: str) -> str:

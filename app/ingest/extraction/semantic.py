@@ -442,7 +442,8 @@ KIN_ZH = (
     r"|姐夫|妹夫|弟媳|侄子|侄女|外甥女?|外孙女?|继父|继母|后妈"
 )
 _RELATIVE = re.compile(
-    r"^(?:(?:and|but|so|oh|also)\s+)?(?:my|our)\s+(?:(?:little|big|older|younger|baby|twin"
+    r"^(?:(?:and|but|so|oh|also|because|since|cause|cuz|while|though|although)\s+)?"
+    r"(?:my|our)\s+(?:(?:little|big|older|younger|baby|twin"
     r"|eldest|youngest)\s+)?(?P<en>(?:step-?|great-?)?(?:grand(?:parents|parent|children|child"
     r"|kids|kid|son|daughter|ma|mother|pa|father|dad|mom|mum)|daughter|son|kids|kid|children"
     r"|child|wife|husband|partner|spouse|hubby|wifey|mom|mum|mother|dad|father|brother|sister"
@@ -453,7 +454,8 @@ _RELATIVE = re.compile(
     # the relation as a name: "Mom lives in Denver now", "Dad's retiring"
     r"^(?P<name>Mom|Mum|Dad|Mama|Papa|Grandma|Grandpa|Granny|Nana)(?='s\b|\s)"
     r"(?!\s+(?:and i|and me))|"
-    rf"^(?:我)?(?:的)?(?P<zh>女儿|儿子|孩子|老婆|老公|妻子|丈夫|太太|爸爸|妈妈|父亲|母亲|哥哥|姐姐|弟弟"
+    # "因为老婆在阿里上班": a clause led by a conjunction is still about its subject
+    rf"^(?:因为|由于|所以|但是|可是|不过|而且)?(?:我)?(?:的)?(?P<zh>女儿|儿子|孩子|老婆|老公|妻子|丈夫|太太|爸爸|妈妈|父亲|母亲|哥哥|姐姐|弟弟"
     rf"|妹妹|爷爷|奶奶|外公|外婆|姥姥|姥爷|男朋友|女朋友|对象|未婚妻|未婚夫|孙子|孙女|爸妈|父母|{KIN_ZH}"
     r"|我哥|我姐|我弟|我妹|我爸|我妈|哥|姐|弟|妹|爸|妈)(?!们)",
     re.I,
@@ -1184,6 +1186,11 @@ def missed(text: str) -> bool:
     """True if ``text`` says a thing not had for a while is wished for ("好久没吃火锅了，好想吃",
     "haven't had sushi in ages, I miss it"): nothing of it is given up."""
     return bool(_CRAVING.search(text)) and not_since(text)
+
+
+def craves(text: str) -> bool:
+    """True if ``text`` wishes for a thing ("I miss coffee already", "好想吃火锅")."""
+    return bool(_CRAVING.search(text))
 
 
 def not_since(text: str) -> bool:
