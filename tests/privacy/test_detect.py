@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import base64
+import random
 import secrets
+import uuid
 
 import pytest
 
@@ -189,6 +191,21 @@ def test_english_wordings(text: str, found: list[tuple[str, str]]) -> None:
 )
 def test_ordinary_numbers_are_not_flagged(text: str) -> None:
     assert kinds(text) == []
+
+
+def test_a_uuid_is_no_card_and_no_phone() -> None:
+    """The digits inside an identifier are not a value of their own: these UUIDs were masked
+    (the first as a Luhn-valid card, the second as a phone), so a take-back's reference to the
+    turn it corrects lost its target and the correction did not stick. A card beside a UUID is
+    still a card."""
+    for uid in ("8c524cf5-1648-4e27-a8e3-944177023849", "bdef071e-1680-4338-ae4b-6cecc5e42cc2"):
+        assert kinds(uid) == []
+        assert kinds(f"order {uid} was paid") == []
+        assert kinds(f"订单{uid}") == []
+    assert kinds(f"8c524cf5-1648-4e27-a8e3-944177023849 card {CARD}") == [("bank_card", CARD)]
+    rng = random.Random(20261203)
+    sample = [str(uuid.UUID(int=rng.getrandbits(128), version=4)) for _ in range(3000)]
+    assert [u for u in sample if detect(u)] == []
 
 
 def test_an_id_number_is_a_secret_before_it_is_a_phone() -> None:

@@ -147,3 +147,16 @@ async def test_invisible_content_is_blank(tenant: TenantCtx) -> None:
         assert r.status_code == 422, (content, r.text)
         assert r.json()["type"] == "urn:memlane:problem:validation-error"
         assert "blank" in r.json()["detail"]
+
+
+async def test_a_uuid_in_content_and_metadata_comes_back_as_sent(tenant: TenantCtx) -> None:
+    """Its digits read as a Luhn-valid card number; it was stored masked."""
+    ref = "8c524cf5-1648-4e27-a8e3-944177023849"
+    r = await tenant.client.post(
+        f"{tenant.user('u')}/memories?wait=true",
+        json={"content": f"order {ref} arrived", "metadata": {"order_id": ref}},
+        headers=tenant.headers,
+    )
+    assert r.status_code == 201, r.text
+    [m] = await tenant.memories("u")
+    assert (m["content"], m["metadata"]) == (f"order {ref} arrived", {"order_id": ref})
