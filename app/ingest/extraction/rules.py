@@ -4224,6 +4224,19 @@ _PET_KIND_EN = re.compile(rf"(?:{_PETS_EN})s?", re.I)
 _WITHDRAWN_BY_NAME = frozenset(("work.employer", "residence.city", "education.school", "pets.name"))
 
 
+def _ended_unnamed(turn: Turn, type_: MemoryType, key: str, flag: str) -> ExtractedFact:
+    """A record of ``key`` with no value that ends what the user held under it, chosen by
+    arbitration from ``metadata[flag]`` (``values._recovered``, ``_parted``, ``_diet_broken``)."""
+    return ExtractedFact(
+        type=type_,
+        content=_turn_content(turn.content.strip()),
+        key=key,
+        is_correction=True,
+        message_ids=[turn.message_id],
+        metadata={"retraction": True, flag: True},
+    )
+
+
 def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """What the turn gives up that no fact of the turn retracts ("不用 Windows 了",
     "胃溃疡已经治好了"): one withdrawal record, keyed by the verb that gave it up, so the
@@ -4257,48 +4270,21 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if recovered:
         # "做完手术已经好了": what ended is the user's one condition (``values._recovered``); the
         # treatment it came by is no thing given up
-        return [
-            ExtractedFact(
-                type="profile",
-                content=_turn_content(turn.content.strip()),
-                key="health.condition",
-                is_correction=True,
-                message_ids=[turn.message_id],
-                metadata={"retraction": True, "recovered": True},
-            )
-        ]
+        return [_ended_unnamed(turn, "profile", "health.condition", "recovered")]
     if (
         not quit_values
         and semantic.parted_unnamed(turn.content)
         and not any(f.key == "family.member" and f.retracts for f in facts)
     ):
         # "我们分手了": what ended is the user's partner (``values._parted``)
-        return [
-            ExtractedFact(
-                type="profile",
-                content=_turn_content(turn.content.strip()),
-                key="family.member",
-                is_correction=True,
-                message_ids=[turn.message_id],
-                metadata={"retraction": True, "parted": True},
-            )
-        ]
+        return [_ended_unnamed(turn, "profile", "family.member", "parted")]
     if (
         not quit_values
         and semantic.meat_again(turn.content)
         and not any(f.key == "diet.style" for f in facts)
     ):
         # "我现在开始吃肉了": what ended is a meatless diet held (``values._diet_broken``)
-        return [
-            ExtractedFact(
-                type="preference",
-                content=_turn_content(turn.content.strip()),
-                key="diet.style",
-                is_correction=True,
-                message_ids=[turn.message_id],
-                metadata={"retraction": True, "meat_again": True},
-            )
-        ]
+        return [_ended_unnamed(turn, "preference", "diet.style", "meat_again")]
     if not quit_values:
         return []
     key = semantic.withdrawal_key(turn.content)
