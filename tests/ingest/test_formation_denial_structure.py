@@ -188,3 +188,58 @@ async def test_a_thing_sold_is_withdrawn_and_the_new_one_held(tenant: TenantCtx)
     held = [m["content"].lower() for m in await tenant.memories("u", status="active")]
     assert any("tesla" in c for c in held)
     assert not any("toyota" in c for c in held)
+
+
+async def test_a_slip_of_polarity_beside_what_the_turn_says_of_the_thing(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "我喜欢吃香菜", at=T1)
+    await tenant.say("u", "s1", "打错了，是不喜欢！香菜我一口都不碰", at=T2)
+    assert await tenant.values("u", "preference.likes") == []
+    assert await tenant.values("u", "preference.dislikes") == ["香菜"]
+
+
+async def test_a_contact_said_to_be_over_beside_a_new_one_freezes_the_old(
+    tenant: TenantCtx,
+) -> None:
+    active, frozen = await tenant.change(
+        "u",
+        (
+            "工作邮箱是 wang@huaxin.com",
+            "我离职了 so 那个工作邮箱 no longer works，以后用 li88@163.com",
+        ),
+        "contact.email",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == (["li88@163.com"], ["wang@huaxin.com"])
+
+
+@pytest.mark.parametrize("then", ["The pain is gone now.", "Is that email dead?"])
+async def test_what_is_over_but_names_no_kept_kind_freezes_nothing(
+    tenant: TenantCtx, then: str
+) -> None:
+    await tenant.say("u", "s1", "My email is sam@example.org.", at=T1)
+    await tenant.say("u", "s1", then, at=T2)
+    assert await tenant.values("u", "contact.email") == ["sam@example.org"]
+
+
+async def test_a_new_password_said_as_it_s_now_replaces_the_old(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "the wifi password for my router is sunflower88", at=T1)
+    await tenant.say("u", "s1", "ok I changed the router password, it's BlueHeron!42 now", at=T2)
+    assert len(await tenant.values("u", "account.password")) == 1
+    assert len(await tenant.values("u", "account.password", "frozen")) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [("我妈讨厌香菜，我倒挺喜欢", "preference.likes", "香菜"),
+     ("他喜欢踢球，我不喜欢", "preference.dislikes", "踢球")],
+)  # fmt: skip
+async def test_a_taste_with_its_object_left_out_takes_the_thing_named_before(
+    tenant: TenantCtx, text: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", text, at=T1)
+    assert await tenant.values("u", key) == [value]
+    # the other person's taste is not the user's
+    other = "preference.dislikes" if key == "preference.likes" else "preference.likes"
+    assert await tenant.values("u", other) == []

@@ -2493,7 +2493,10 @@ _NEGATIONS: list[tuple[Lang, re.Pattern[str], str]] = [
 _ABBREV = "".join(
     rf"(?<!\b{a}\.)" for a in ("St", "Dr", "Mr", "Mrs", "Ms", "Mt", "Jr", "Sr", "Prof")
 )
-_SENTENCE = re.compile(rf"(?<=[。！？!?；;\n])\s*|(?<=[.]){_ABBREV}\s+(?=\S)")
+# "!" or "?" inside a word ("BlueHeron!42", a password) ends no sentence
+_SENTENCE = re.compile(
+    rf"(?<=[。！？；\n])\s*|(?<=[!?;])(?=\s|$|[^\x00-\x7f])\s*|(?<=[.]){_ABBREV}\s+(?=\S)"
+)
 _CLAUSE = re.compile(
     r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+"
     r"(?=(?:\w+ly,?\s+|(?:now|then|these days|nowadays),?\s+)?"
@@ -2535,7 +2538,8 @@ def _subject_given(m: re.Match[str]) -> str:
 # the value's clause is given the kind's word back
 _SECRET_LATER_EN = re.compile(
     r"\b(?P<kind>password|passcode|pin|card|passport)\b(?P<mid>[^.;!?,]*),\s*(?:and\s+)?"
-    r"(?:the\s+|my\s+)?(?:new\s+)?(?:one|number|code|no\.?)\s+(?:is|:)\s*(?:now\s+)?(?=\S)",
+    r"(?:(?:the\s+|my\s+)?(?:new\s+)?(?:one|number|code|no\.?)\s+(?:is|:)|it'?s|it is)\s*"
+    r"(?:now\s+)?(?=\S)",
     re.I,
 )
 _SECRET_LATER_ZH = re.compile(
@@ -2619,14 +2623,40 @@ def _framed(clause: str, first: bool = True) -> list[str]:
     return [m["frame"], clause[m.end() :]]
 
 
+# a taste of the user's said with its object left out, after a clause that names the thing
+# ("My wife doesn't like cats, 但是我很喜欢", "我妈讨厌香菜，我倒挺喜欢"): the thing is the object
+_TASTE_OBJECT = re.compile(
+    r"(?:\b(?:like|likes|love|loves|hate|hates|enjoy|enjoys)\s+|喜欢|爱吃|爱|讨厌)"
+    r"(?P<obj>[^，,。.!！?？;；]{1,30}?)\s*[。.!！]*$",
+    re.I,
+)
+_TASTE_BARE = re.compile(
+    r"^(?P<head>\s*(?:但是?|可是|不过|而)?\s*我(?:很|也|挺|超|倒|却|就|还|其实|真的|非常)*"
+    r"(?:喜欢|爱|讨厌|不喜欢))(?P<end>\s*[。！!.]*)$"
+)
+
+
+def _object_given(clauses: list[str]) -> list[str]:
+    """``clauses`` with a bare taste of the user's given the object of the clause before it."""
+    out = list(clauses)
+    for i in range(1, len(out)):
+        bare = _TASTE_BARE.match(out[i])
+        named = _TASTE_OBJECT.search(out[i - 1])
+        if bare and named and named["obj"].strip().lower() not in ("it", "them", "that", "它"):
+            out[i] = f"{bare['head']}{named['obj'].strip()}{bare['end']}"
+    return out
+
+
 def split_clauses(text: str) -> list[list[str]]:
     """Split a turn into sentences, each a list of clauses (punctuation kept on the last)."""
     return [
-        [
-            part
-            for n, c in enumerate(c for c in _CLAUSE.split(s) if c and c.strip())
-            for part in _framed(c, first=n == 0)
-        ]
+        _object_given(
+            [
+                part
+                for n, c in enumerate(c for c in _CLAUSE.split(s) if c and c.strip())
+                for part in _framed(c, first=n == 0)
+            ]
+        )
         for s in _sentences(text)
     ]
 
@@ -3934,6 +3964,12 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         return facts  # "Use metric with me, not imperial": the "not …" is the rule's own
     if not semantic.takes_back(text):
         return _unnamed_ending(turn, facts)
+    if flip := semantic.flipped_polarity(text):
+        # "打错了，是不喜欢！香菜我一口都不碰": the thing just named stays, its taste turns over
+        # (``values``); what else the turn says of it stands beside, written after it (an
+        # avoidance written first would freeze the liking the slip turns over)
+        flipped = {"retraction": True, "takes_back": True, "flip_to": flip}
+        return [_withdrawal_record(turn, flipped), *facts]
     value = semantic.said_in_place(text)
     # beside a value said in place, a guess of the classifier's (a fragment such as "彩虹的虹")
     # is not what the user restates, nor is that value a fact of its own ("it's Tim, not Tom")
@@ -3951,10 +3987,6 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         f.is_correction = True
     if own:
         return facts
-    if flip := semantic.flipped_polarity(text):
-        # "打错了，是不喜欢": the thing just named stays, its taste turns over (``values``)
-        flipped = {"retraction": True, "takes_back": True, "flip_to": flip}
-        return [*facts, _withdrawal_record(turn, flipped)]
     withdrawn: list[str] = []
     if value is not None and (year := _BIRTH_YEAR_IN_PLACE.fullmatch(value)):
         # "说错了，是八九年的": a birth year said in place of the misstated one
@@ -4361,31 +4393,38 @@ _KIND_KEYS = (
     (re.compile(r"\bpassport\b|护照|身份证", re.I), "identity.document"),
 )  # fmt: skip
 _KIND_ENDED = re.compile(
-    r"^\W*(?:(?:oh|and|also|btw|well|actually|so)\W+)*(?:that|the|my|this)\s+(?:old\s+)?"
+    r"(?:^|(?<=[\s,，]))(?:(?:oh|and|also|btw|well|actually|so)\W+)*(?:that|the|my|this)\s+"
+    r"(?:old\s+)?"
     r"(?P<en>[a-z][a-z -]{1,24}?)\s+(?:is|was|'s|has been|got|isn'?t|doesn'?t|does not)\s+"
     r"(?:\w+\s+)?(?:dead|gone|closed|cancell?ed|deactivated|expired|shut down|deleted|stolen|lost"
     r"|invalid|blocked|work(?:ing)?(?: any ?more)?|valid(?: any ?more)?|in use(?: any ?more)?"
     r"|no longer (?:valid|active|in use|works?|working))\b"
-    r"|^\W*(?:我的?)?(?:那个|那张|这个|这张|旧的?|以前的?|原来的?)(?P<zh>[\u4e00-\u9fff]{1,4}?)"
-    r"(?:已经|早就|也|都)?(?:注销|停用|作废|不用|过期|丢|挂失|销户|停机|停)了",
+    r"|(?:我的?)?(?:那个|那张|这个|这张|旧的?|以前的?|原来的?)(?P<zh>[\u4e00-\u9fff]{1,4}?)\s*"
+    r"(?:(?:已经|早就|也|都)?(?:注销|停用|作废|不用|过期|丢|挂失|销户|停机|停)了"
+    r"|(?:is |was |'s )?(?:dead|gone|closed|cancell?ed|deactivated|expired"
+    r"|no longer (?:works?|valid|active|in use)|doesn'?t work(?: any ?more)?)\b)",
     re.I,
 )
 
 
 def _kind_ended(turn: Turn, facts: list[ExtractedFact]) -> ExtractedFact | None:
     """The record of a contact or secret said to be over by its kind ("That email is dead
-    now", "那张卡注销了"), keyed by the kind (``values._kind_ended`` picks the one value held),
-    or None: no such clause, or the turn gives that key a value of its own ("…，新卡号是 …",
-    which replaces the old one itself)."""
+    now", "那张卡注销了", "那个工作邮箱 no longer works"), keyed by the kind
+    (``values._kind_ended`` picks the one value held from an earlier turn), or None: no such
+    clause, or the turn gives that key a value that replaces the old one itself ("…，新卡号是
+    …"); a new email beside it replaces nothing, so the record still ends the old one."""
     for sentence in split_clauses(turn.content):
-        m = _KIND_ENDED.match(sentence[0]) if sentence else None
-        if m is None:
-            continue
-        noun = m["en"] or m["zh"] or ""
-        key = next((k for pattern, k in _KIND_KEYS if pattern.search(noun)), None)
-        if key is None or any(f.key == key and f.value for f in facts):
-            return None
-        return _ended_unnamed(turn, "profile", key, "kind_ended")
+        for clause in sentence:
+            m = _KIND_ENDED.search(clause)
+            if m is None or is_question(clause):
+                continue
+            noun = m["en"] or m["zh"] or ""
+            key = next((k for pattern, k in _KIND_KEYS if pattern.search(noun)), None)
+            if key is None:
+                continue
+            if any(f.key == key and f.value and f.metadata.get("replaces") for f in facts):
+                return None
+            return _ended_unnamed(turn, "profile", key, "kind_ended")
     return None
 
 
