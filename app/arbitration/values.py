@@ -81,6 +81,7 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     if taken:
         # "I take that back": what the user's previous turn formed is withdrawn
         await _take_back(repo, cand, str(taken), topic)
+    await _kind_ended(repo, cand)
     await _recovered(repo, cand)
     await _parted(repo, cand)
     await _diet_broken(repo, cand)
@@ -398,6 +399,16 @@ _TOPIC_KEYS: dict[str, str | tuple[str, ...]] = {
 # event, a habit or a rule is a whole sentence, not a word a slip can replace
 _NO_VALUE_IN_PLACE = ("account.password", "identity.document", "finance.card", "event", "plan",
                       "schedule.", "task.", "assistant.", "health.", "contact.")  # fmt: skip
+# ... save a health value the take-back names as the one it replaces ("not shellfish, peanuts")
+_NAMED_IN_PLACE = ("health.",)
+
+
+# the tastes a slip of polarity turns over: a liking (or the usual drink) into a dislike, a
+# dislike or an avoided food into a liking
+_FLIPS = {
+    "preference.dislikes": ("preference.likes", "preference.drink"),
+    "preference.likes": ("preference.dislikes", "diet.avoid"),
+}
 
 
 async def _take_back(
@@ -420,6 +431,14 @@ async def _take_back(
         cand.retract_ids += [
             m.id for m in formed if m.key == cand.key and normalize_value(m.value or "") != mine
         ]
+        return
+    if flip := cand.metadata.pop("flip_to", None):
+        # "打错了，是不喜欢": the one taste that turn formed turns over, its thing kept
+        turned = [m for m in formed if m.key in _FLIPS.get(flip, ()) and m.value is not None]
+        if len(turned) == 1:
+            cand.key, cand.type, cand.value = flip, "preference", turned[0].value
+            cand.metadata.pop("retraction", None)
+            cand.retract_ids.append(turned[0].id)
         return
     if cand.metadata.pop("in_place", False) and cand.value is not None:
         instead = cand.metadata.pop("instead_of", None) or []
@@ -457,14 +476,19 @@ async def _misstated(
         secrets = [m for m in formed if m.key in SECRET_KEYS]
         return secrets[0] if len(secrets) == 1 else None
 
-    def fits(m: Memory) -> bool:
-        if not m.key or not m.value or m.key.startswith(_NO_VALUE_IN_PLACE):
+    def fits(m: Memory, *, named: bool = False) -> bool:
+        if not m.key or not m.value:
+            return False
+        if m.key.startswith(_NO_VALUE_IN_PLACE) and not (
+            named and m.key.startswith(_NAMED_IN_PLACE)
+        ):
             return False
         return not re.search(r"\d", value) or bool(re.search(r"\d", m.value))
 
     valued = [m for m in formed if fits(m)]
     if instead:
-        named = [m for m in valued if _named_by(instead, m.value or "")]
+        # "其实不是海鲜，是芒果": a health value is replaced only when the "not …" names it
+        named = [m for m in formed if fits(m, named=True) and _named_by(instead, m.value or "")]
         if not named:
             norms = {normalize_value(y) for y in instead}
             named = [
@@ -950,6 +974,21 @@ async def _birth_year(repo: MemoryStore, cand: Candidate) -> None:
         cand.value = old
     elif re.fullmatch(r"\d{2}-\d{2}", old):
         cand.value = f"{cand.value}-{old}"
+
+
+async def _kind_ended(repo: MemoryStore, cand: Candidate) -> None:
+    """A contact or secret said to be over by its kind ("That email is dead now", "那张卡注销
+    了", ``metadata["kind_ended"]``) ends the user's one active value of that key said in an
+    earlier turn; none when they hold several (which one ended is unclear)."""
+    if not (cand.metadata or {}).pop("kind_ended", None) or cand.key is None:
+        return
+    held = [
+        m
+        for m in await repo.active_with_keys([cand.key], cand.scope, cand.scope_id)
+        if not _same_turn(cand, m)
+    ]
+    if len(held) == 1:
+        cand.retract_ids.append(held[0].id)
 
 
 async def _recovered(repo: MemoryStore, cand: Candidate) -> None:

@@ -521,8 +521,15 @@ async def name_taken_back(
     seq_of = {str(m.id): m.seq for m in messages}
     kept = []
     for fact in facts:
+        elliptic = fact.metadata.pop("elliptic", False)
         if fact.metadata.pop("takes_back", False):
             seq = seq_of.get(fact.message_ids[0]) if fact.message_ids else None
+            if elliptic and seq is not None:
+                # "Not really." answering the assistant's question takes back nothing the
+                # user said: a denial that names nothing is of the message right before it
+                before = await conv.previous_message(session_id, seq)
+                if before is None or before.role != "user":
+                    continue
             previous = None
             for _ in range(3):  # past small talk ("thanks!") to what the user stated
                 if seq is None:

@@ -1043,7 +1043,9 @@ def family(m: re.Match[str], clause: _Clause, state: _State) -> Built:
 def _account(label: str) -> str | None:
     """What a password opens, from its label: "wifi password" → "wifi", "银行卡密码" → "银行卡";
     None for a bare "password"/"密码"."""
-    return re.sub(r"\s*(?:password|密码)$", "", label, flags=re.I).strip().lower() or None
+    account = re.sub(r"\s*(?:password|密码)$", "", label, flags=re.I).strip().lower()
+    # "新的密码", "my new password": how new it is names no account
+    return re.sub(r"^(?:新的?|旧的?|原来的|现在的|(?:new|old|current)\b)\s*", "", account) or None
 
 
 # a password's keyword said short, or a login that holds one: "password" in the content
@@ -2491,9 +2493,14 @@ _NEGATIONS: list[tuple[Lang, re.Pattern[str], str]] = [
 _ABBREV = "".join(
     rf"(?<!\b{a}\.)" for a in ("St", "Dr", "Mr", "Mrs", "Ms", "Mt", "Jr", "Sr", "Prof")
 )
-_SENTENCE = re.compile(rf"(?<=[。！？!?；;\n])\s*|(?<=[.]){_ABBREV}\s+(?=\S)")
+# "!" or "?" inside a word ("BlueHeron!42", a password) ends no sentence
+_SENTENCE = re.compile(
+    rf"(?<=[。！？；\n])\s*|(?<=[!?;])(?=\s|$|[^\x00-\x7f])\s*|(?<=[.]){_ABBREV}\s+(?=\S)"
+)
 _CLAUSE = re.compile(
-    r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+(?=(?:\w+ly,?\s+)?(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|pls|plz|don't|no|can|could)\b)"
+    r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+"
+    r"(?=(?:\w+ly,?\s+|(?:now|then|these days|nowadays),?\s+)?"
+    r"(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|pls|plz|don't|no|can|could)\b)"
     r"|\s+(?=but\s+(?:now\s+|these days\s+)?(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please"
     r"|don't|not|a|an|in|at|from|for|with|on)\b)"
     r"|\s+(?=(?:but|because|cause|cuz|while|whereas|though|although)\s+(?:\w+ly,?\s+)?"
@@ -2526,21 +2533,132 @@ def _subject_given(m: re.Match[str]) -> str:
     return {"not": "I'm not", "never been": "I've never been"}.get(said, "我")
 
 
+# "I changed my password, the new one is tiger77", "我把密码改了，新的是xyz98765", "got a new card,
+# the number is …": one clause names the secret's kind, the next gives its value without it;
+# the value's clause is given the kind's word back
+_SECRET_LATER_EN = re.compile(
+    r"\b(?P<kind>password|passcode|pin|card|passport)\b(?P<mid>[^.;!?,]*),\s*(?:and\s+)?"
+    r"(?:(?:the\s+|my\s+)?(?:new\s+)?(?:one|number|code|no\.?)\s+(?:is|:)|it'?s|it is)\s*"
+    r"(?:now\s+)?(?=\S)",
+    re.I,
+)
+_SECRET_LATER_ZH = re.compile(
+    r"(?P<kind>密码|银行卡|信用卡|卡号|卡|护照|身份证)(?P<mid>[^。；;！!？?，,]*)[，,]\s*"
+    r"(?:新的?|新(?:的)?号码?|号码|现在的?)(?:是|为|[:：])\s*(?=\S)"
+)
+_SECRET_LABEL = {
+    "card": "card number", "passport": "passport number", "pin": "pin", "passcode": "passcode",
+    "password": "password", "密码": "密码", "银行卡": "卡号", "信用卡": "卡号", "卡号": "卡号",
+    "卡": "卡号", "护照": "护照号码", "身份证": "身份证号",
+}  # fmt: skip
+
+
+def _secret_said_later(text: str) -> str:
+    """``text`` with a secret's value said apart from its kind given the kind's word back
+    ("…, the new one is X" → "…, my new password is X"); unchanged otherwise."""
+
+    def en(m: re.Match[str]) -> str:
+        return f"{m['kind']}{m['mid']}, my new {_SECRET_LABEL[m['kind'].lower()]} is "
+
+    def zh(m: re.Match[str]) -> str:
+        return f"{m['kind']}{m['mid']}，新{_SECRET_LABEL[m['kind']]}是"
+
+    return _SECRET_LATER_ZH.sub(zh, _SECRET_LATER_EN.sub(en, text))
+
+
+# a Chinese sentence that opens with the user's move or change and leaves the user out
+# ("后来搬到了无锡", "去年跳槽去了字节", "上个月搬去杭州了"): the user is its subject
+_SUBJECTLESS_CHANGE_ZH = re.compile(
+    r"^(?P<t>\s*(?:后来|之后|然后|最近|现在|如今|去年|前年|今年|年初|年底|上个?月|上周|上礼拜|前段时间)?"
+    r"(?:又|也|就|已经|早就)?)(?=(?:搬|迁居|跳槽|转行|改喝|改用|调到|调去|入职|回到|回了))"
+)
+
+
 def _sentences(text: str) -> list[str]:
     """The sentences of a turn; a second predicate of the user's with its "I" left out is a
     clause of its own, its "I" given back ("I live in Lisbon and work at Siemens" → "I live in
     Lisbon, I work at Siemens"), as is a negated taste the sentence opens with ("Not a fan of
     running" → "I'm not a fan of running")."""
     return [
-        _ELIDED_NEG.sub(_subject_given, _ELIDED_I.sub(r"\g<head>, I ", s), count=1)
+        _SUBJECTLESS_CHANGE_ZH.sub(
+            r"我\g<t>",
+            _ELIDED_NEG.sub(_subject_given, _ELIDED_I.sub(r"\g<head>, I ", s), count=1),
+            count=1,
+        )
         for s in _SENTENCE.split(text)
         if s and s.strip()
     ]
 
 
+# a leading clause of the time from which the main one holds ("After I graduated I moved to
+# Berlin", "Since the divorce I live in Leeds", "手术以后我不喝咖啡了"): the main clause is the
+# statement, read as if a comma stood between them (a frame of a period or a condition, "when
+# I was a kid…", "when it rains I don't run", "上大学的时候…", stays one clause: it scopes what
+# follows to then)
+_FRAME_EN = re.compile(
+    r"^(?P<frame>\W*(?:(?:ever\s+)?since|after|before|once)\s+\S[^,;]*?)"
+    r"\s+(?=(?:now\s+|then\s+)?(?:I|I'm|I've|I'd|I'll|we|we're|we've|my)\b)",
+    re.I,
+)
+_FRAME_ZH = re.compile(r"^(?P<frame>[^，,。！？；]{2,16}?(?:以后|之后|以来))(?=我)")
+
+
+# "…and now I drive a Tesla": an adverb of now before the user's clause is read after it, so
+# the clause opens with its subject as the statement it is
+_NOW_FIRST_EN = re.compile(
+    r"^(?P<now>now|these days|nowadays),?\s+(?=(?:I|I'm|I've|we|we're|my)\b)(?P<rest>.+?)"
+    r"(?P<end>[.!]*)$",
+    re.I,
+)
+
+
+def _framed(clause: str, first: bool = True) -> list[str]:
+    """``clause`` split after a leading frame of time, or ``[clause]``; a clause after the
+    first that opens with "now" is read with "now" after it."""
+    if not first and (now_first := _NOW_FIRST_EN.match(clause.strip())):
+        clause = f"{now_first['rest']} {now_first['now'].lower()}{now_first['end']}"
+    m = _FRAME_EN.match(clause) or _FRAME_ZH.match(clause)
+    if m is None:
+        return [clause]
+    return [m["frame"], clause[m.end() :]]
+
+
+# a taste of the user's said with its object left out, after a clause that names the thing
+# ("My wife doesn't like cats, 但是我很喜欢", "我妈讨厌香菜，我倒挺喜欢"): the thing is the object
+_TASTE_OBJECT = re.compile(
+    r"(?:\b(?:like|likes|love|loves|hate|hates|enjoy|enjoys)\s+|喜欢|爱吃|爱|讨厌)"
+    r"(?P<obj>[^，,。.!！?？;；]{1,30}?)\s*[。.!！]*$",
+    re.I,
+)
+_TASTE_BARE = re.compile(
+    r"^(?P<head>\s*(?:但是?|可是|不过|而)?\s*我(?:很|也|挺|超|倒|却|就|还|其实|真的|非常)*"
+    r"(?:喜欢|爱|讨厌|不喜欢))(?P<end>\s*[。！!.]*)$"
+)
+
+
+def _object_given(clauses: list[str]) -> list[str]:
+    """``clauses`` with a bare taste of the user's given the object of the clause before it."""
+    out = list(clauses)
+    for i in range(1, len(out)):
+        bare = _TASTE_BARE.match(out[i])
+        named = _TASTE_OBJECT.search(out[i - 1])
+        if bare and named and named["obj"].strip().lower() not in ("it", "them", "that", "它"):
+            out[i] = f"{bare['head']}{named['obj'].strip()}{bare['end']}"
+    return out
+
+
 def split_clauses(text: str) -> list[list[str]]:
     """Split a turn into sentences, each a list of clauses (punctuation kept on the last)."""
-    return [[c for c in _CLAUSE.split(s) if c and c.strip()] for s in _sentences(text)]
+    return [
+        _object_given(
+            [
+                part
+                for n, c in enumerate(c for c in _CLAUSE.split(s) if c and c.strip())
+                for part in _framed(c, first=n == 0)
+            ]
+        )
+        for s in _sentences(text)
+    ]
 
 
 def _lang(text: str) -> Lang:
@@ -2747,6 +2865,18 @@ def _leftovers(state: _State) -> list[ExtractedFact]:
     return facts
 
 
+_SECRET_KINDS = {
+    "finance.card": re.compile(r"\bcard\b|卡", re.I),
+    "account.password": re.compile(r"\bpassword\b|密码", re.I),
+    "identity.document": re.compile(r"\bpassport\b|护照|身份证", re.I),
+}
+
+
+def _guessed_keyless(f: ExtractedFact) -> bool:
+    """True if ``f`` is a fact with no key the key-family classifier guessed."""
+    return f.key is None and f.value is None and f.metadata.get("formed_by") == "classifier"
+
+
 def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     """The facts one user turn states, in order (``[]`` for other roles and for small talk).
 
@@ -2762,6 +2892,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         # "translate this into Spanish: I live near the river…": the text to work on is not
         # the user's statement; the request before the colon stays, read as a one-off task
         turn = dataclasses.replace(turn, content=turn.content[:cut] + " …")
+    turn = dataclasses.replace(turn, content=_secret_said_later(turn.content))
     state = _State(turn, has_task)
     facts: list[ExtractedFact] = []
     leftovers: list[tuple[int, _Clause, bool]] = []  # (insert position, clause, correction)
@@ -2949,8 +3080,19 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             or (f.key == "plan" and bool(f.value) and bool(_A_TRY.fullmatch(f.value or "")))
             # "I didn't go to the gym today": what did not happen is no event
             or (f.key == "event" and bool(_NOT_HAPPENED.match(f.value or f.content)))
+            # "I sold the Toyota": a thing given up is withdrawn, not a fact the user holds
+            or (_guessed_keyless(f) and bool(semantic.quit_objects(f.content)))
         )
     ]
+    if secrets := {f.key for f in facts if f.key in _SECRET_KINDS and f.value}:
+        # "I got a new card, the number is …": the clause naming the kind is the value's label
+        facts = [
+            f
+            for f in facts
+            if not (
+                _guessed_keyless(f) and any(_SECRET_KINDS[k].search(f.content) for k in secrets)
+            )
+        ]
     # "I don't drink coffee at night", "我晚上不喝咖啡": a habit of when, not a food avoided
     # (one whose time was read as a date, "after 8pm", keeps no habit: its words are lost)
     timed = [
@@ -3025,6 +3167,13 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         # one record: it ends what it names, and takes back the ability of the previous turn
         ability[0].metadata.update(ended[0].metadata if ended else {})
         ended = ability
+    if kind := _kind_ended(turn, facts):
+        # "That email is dead now, I don't use it anymore": what ended is named by its kind;
+        # the records of an ending that names nothing stand aside
+        def unnamed(f: ExtractedFact) -> bool:
+            return f.value is None and f.key != kind.key and bool(f.metadata.get("retraction"))
+
+        return [f for f in facts if not unnamed(f)] + [f for f in ended if not unnamed(f)] + [kind]
     return facts + ended
 
 
@@ -3815,6 +3964,12 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         return facts  # "Use metric with me, not imperial": the "not …" is the rule's own
     if not semantic.takes_back(text):
         return _unnamed_ending(turn, facts)
+    if flip := semantic.flipped_polarity(text):
+        # "打错了，是不喜欢！香菜我一口都不碰": the thing just named stays, its taste turns over
+        # (``values``); what else the turn says of it stands beside, written after it (an
+        # avoidance written first would freeze the liking the slip turns over)
+        flipped = {"retraction": True, "takes_back": True, "flip_to": flip}
+        return [_withdrawal_record(turn, flipped), *facts]
     value = semantic.said_in_place(text)
     # beside a value said in place, a guess of the classifier's (a fragment such as "彩虹的虹")
     # is not what the user restates, nor is that value a fact of its own ("it's Tim, not Tom")
@@ -3862,6 +4017,8 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     meta: dict[str, Any] = {"retraction": True, "takes_back": True}
     if topic := semantic.taken_back_topic(text):
         meta["takes_back_topic"] = topic
+    if semantic.elliptic_denial(text):
+        meta["elliptic"] = True  # "I don't, …": only of a turn said right before
     if value is not None:
         meta = {"takes_back": True, "in_place": True}
         if instead := [*semantic.contrast_objects(text), *withdrawn]:
@@ -4222,6 +4379,53 @@ def _whole_sentences(
 
 _PET_KIND_EN = re.compile(rf"(?:{_PETS_EN})s?", re.I)
 _WITHDRAWN_BY_NAME = frozenset(("work.employer", "residence.city", "education.school", "pets.name"))
+
+
+# a thing of a kind the catalogue keeps one value of per item, pointed at and said to be over
+# ("That email is dead now", "my old number doesn't work anymore", "那张卡注销了", "旧邮箱不用了"):
+# the kind's word names the key, the value is the one the user holds under it
+_KIND_KEYS = (
+    (re.compile(r"\be-?mail(?: address)?\b|邮箱|邮件地址", re.I), "contact.email"),
+    (re.compile(r"\b(?:phone|cell|mobile)(?: number)?\b|\bnumber\b|手机号?|电话|号码", re.I),
+     "contact.phone"),
+    (re.compile(r"\b(?:credit |debit |bank )?card\b|银行卡|信用卡|卡", re.I), "finance.card"),
+    (re.compile(r"\bpassword\b|密码", re.I), "account.password"),
+    (re.compile(r"\bpassport\b|护照|身份证", re.I), "identity.document"),
+)  # fmt: skip
+_KIND_ENDED = re.compile(
+    r"(?:^|(?<=[\s,，]))(?:(?:oh|and|also|btw|well|actually|so)\W+)*(?:that|the|my|this)\s+"
+    r"(?:old\s+)?"
+    r"(?P<en>[a-z][a-z -]{1,24}?)\s+(?:is|was|'s|has been|got|isn'?t|doesn'?t|does not)\s+"
+    r"(?:\w+\s+)?(?:dead|gone|closed|cancell?ed|deactivated|expired|shut down|deleted|stolen|lost"
+    r"|invalid|blocked|work(?:ing)?(?: any ?more)?|valid(?: any ?more)?|in use(?: any ?more)?"
+    r"|no longer (?:valid|active|in use|works?|working))\b"
+    r"|(?:我的?)?(?:那个|那张|这个|这张|旧的?|以前的?|原来的?)(?P<zh>[\u4e00-\u9fff]{1,4}?)\s*"
+    r"(?:(?:已经|早就|也|都)?(?:注销|停用|作废|不用|过期|丢|挂失|销户|停机|停)了"
+    r"|(?:is |was |'s )?(?:dead|gone|closed|cancell?ed|deactivated|expired"
+    r"|no longer (?:works?|valid|active|in use)|doesn'?t work(?: any ?more)?)\b)",
+    re.I,
+)
+
+
+def _kind_ended(turn: Turn, facts: list[ExtractedFact]) -> ExtractedFact | None:
+    """The record of a contact or secret said to be over by its kind ("That email is dead
+    now", "那张卡注销了", "那个工作邮箱 no longer works"), keyed by the kind
+    (``values._kind_ended`` picks the one value held from an earlier turn), or None: no such
+    clause, or the turn gives that key a value that replaces the old one itself ("…，新卡号是
+    …"); a new email beside it replaces nothing, so the record still ends the old one."""
+    for sentence in split_clauses(turn.content):
+        for clause in sentence:
+            m = _KIND_ENDED.search(clause)
+            if m is None or is_question(clause):
+                continue
+            noun = m["en"] or m["zh"] or ""
+            key = next((k for pattern, k in _KIND_KEYS if pattern.search(noun)), None)
+            if key is None:
+                continue
+            if any(f.key == key and f.value and f.metadata.get("replaces") for f in facts):
+                return None
+            return _ended_unnamed(turn, "profile", key, "kind_ended")
+    return None
 
 
 def _ended_unnamed(turn: Turn, type_: MemoryType, key: str, flag: str) -> ExtractedFact:

@@ -1317,9 +1317,12 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
 
 # "X, not Y" / "X instead of Y" / "是X，不是Y": Y is what the user's statement takes the place of
 _CONTRAST_EN = re.compile(
-    r"(?:(?:^|[,;(—–，；-]\s*|(?<=[\u4e00-\u9fff])\s+|\b(?:and|but)\s+)not|\binstead of"
+    r"(?:(?:^|[,;(—–，；-]\s*|(?<=[\u4e00-\u9fff])\s+|\b(?:and|but)\s+"
+    # "it's not shellfish, it's peanuts": the thing denied before the one said in its place
+    r"|\b(?:it|that)(?:'s|’s| is| was)\s+)not|\binstead of"
     r"|\brather than)\s+"
-    r"(?!(?:just|only|merely|simply|even|because|that|really|sure|bad|quite|exactly)\b)"
+    r"(?!(?:just|only|merely|simply|even|because|that|really|sure|bad|quite|exactly|true|right"
+    r"|correct|wrong|mine|the case|what|like|so|too|a lie|it)\b)"
     r"(?:(?:the|a|an|my|our)\s+)?(?P<x>[A-Za-z0-9][\w'’&. -]{0,40}?)"
     r"\s*(?:[,.;!?)，。；！？]|$|\s+(?:any ?more|now|these days)\b)",
     re.I,
@@ -1444,7 +1447,7 @@ def takes_back(text: str) -> bool:
     body = text.strip()
     opening = _OPENING.match(body)
     start = opening.end() if opening else 0
-    if _PLAN_DROPPED.search(body):
+    if _PLAN_DROPPED.search(body) or elliptic_denial(body):
         return True
     found = [m.start() for m in (_TAKEN_BACK.search(body), _SLIP.search(body)) if m is not None]
     if any(at <= start or _is_lead_in(body[start:at]) for at in found):
@@ -1516,6 +1519,55 @@ def _is_lead_in(text: str) -> bool:
     latin = re.findall(r"[A-Za-z']+", text)
     han = re.findall(r"[\u4e00-\u9fff]", text)
     return len(latin) + len(han) // 2 <= 3 and not re.search(r"[.!?。！？]", text)
+
+
+# a denial whose verb phrase is left out, said of what the user just stated ("Actually I
+# don't, I find them too scary", "Well, not really.", "No, I'm not", "其实没有", "并不是"): the
+# auxiliary is negated and nothing follows it but punctuation; "I don't know" is no such denial
+_ELLIPTIC_DENIAL = re.compile(
+    r"^\W*(?:(?:actually|well|no|nah|nope|hmm+|oh|sorry|wait|honestly|um|uh|erm)\W+)*"
+    r"(?:i\s*(?:don'?t|do not|didn'?t|did not|can'?t|cannot|am not|'?m not|haven'?t|have not"
+    r"|never (?:did|have|was|do))(?:\s+(?:really|actually|at all|any ?more))*"
+    r"|not (?:really|at all|any ?more|anymore))\s*(?:[,.;!—–]|$)"
+    r"|^\W*(?:哦|噢|嗯|呃|不对)?[，,\s]*(?:其实|并|根本|倒)(?:也)?(?:没有|不是的?|没)(?:啦|呢|哦|的)?"
+    r"\s*(?:[，,。.！!；;]|$)",
+    re.I,
+)
+
+
+def elliptic_denial(text: str) -> bool:
+    """True if ``text`` opens by denying what the user just stated without repeating it ("I
+    don't, I find them too scary", "Not really. I only studied it", "其实没有"): a take-back of
+    the previous turn, meant only when the user said that turn right before (an answer to the
+    assistant's question is no take-back, ``tasks.name_taken_back``)."""
+    return bool(_ELLIPTIC_DENIAL.match(text.strip()))
+
+
+# a slip that flips the polarity of a taste ("打错了，是不喜欢", "typo, I meant I don't like
+# it", "oops, meant hate", "说反了，是喜欢"): the thing stays, the liking becomes a dislike
+_FLIP_ZH = re.compile(
+    r"(?:是|应该是|我是说|其实是|其实)\s*(?:(?P<neg>不喜欢|不爱|讨厌|不感兴趣|受不了)|(?P<pos>喜欢|爱|挺喜欢))"
+    r"(?:[它他她]|那个|这个)?\s*(?:的|了|啊|呀)?\s*(?:[，,。.！!；;]|$)"
+)
+_FLIP_EN = re.compile(
+    r"\b(?:i meant|meant to (?:say|type|write)|should (?:say|be)|it'?s|i mean)\s+(?:i\s+)?"
+    r"(?:(?P<neg>don'?t like|do not like|dislike|hate|can'?t stand|don'?t love)|(?P<pos>like|love"
+    r"|enjoy))(?:\s+(?:it|them|that|those))?\s*(?:[,.;!]|$)",
+    re.I,
+)
+_FLIPPED = re.compile(r"说反了|\b(?:the other way (?:a)?round|opposite)\b", re.I)
+
+
+def flipped_polarity(text: str) -> str | None:
+    """The key a slip of polarity moves the user's taste to ("打错了，是不喜欢" →
+    ``"preference.dislikes"``, "I meant love" → ``"preference.likes"``), or None: the slip
+    says only the verb of the taste, not its thing, and takes back what was just said."""
+    if not (_SLIP.search(text) or _TAKEN_BACK.search(text) or _FLIPPED.search(text)):
+        return None
+    m = _FLIP_ZH.search(text) or _FLIP_EN.search(text)
+    if m is None:
+        return None
+    return "preference.dislikes" if m.group("neg") else "preference.likes"
 
 
 def is_slip(text: str) -> bool:
