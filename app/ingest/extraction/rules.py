@@ -4887,7 +4887,11 @@ class RuleExtractor:
 
     @staticmethod
     def _extract(turns: list[Turn], has_task: bool) -> list[ExtractedFact]:
+        from app.ingest.extraction import acts
+
         facts: list[ExtractedFact] = []
         for turn in turns:
-            facts.extend(extract_turn(turn, has_task=has_task))
+            # what the turn does, read whole by a trained classifier (``acts``), vetoes or
+            # extends what the rules formed
+            facts.extend(acts.apply(turn, extract_turn(turn, has_task=has_task)))
         return facts
