@@ -383,9 +383,6 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
 VERB_TOPIC = "verb:"
 # an ability taken back without naming it (the extractor's ``semantic.ABILITY_TOPIC``)
 ABILITY_TOPIC = "ability"
-# a take-back read by what the turn does (``acts``): the keys it is about, comma-separated
-# ("work." a prefix), none when it names no key — then only the values it names
-KEY_TOPIC = "keys:"
 _ABILITY = re.compile(r"会|\b(?:can|speaks?|plays?|know how)\b", re.I)
 _TOPIC_KEYS: dict[str, str | tuple[str, ...]] = {
     "job": "work.", "work": "work.", "career": "work.", "name": "name.", "number": "contact.",
@@ -510,13 +507,6 @@ def _taken_back(formed: list[Memory], said: str, topic: str | None) -> list[Memo
     named = [m for m in formed if m.value and _mentions(m.value, said)]
     if named:
         return named
-    if topic and topic.startswith(KEY_TOPIC):
-        keys = [k for k in topic[len(KEY_TOPIC) :].split(",") if k]
-        return [
-            m
-            for m in formed
-            if m.key and any(m.key == k or (k.endswith(".") and m.key.startswith(k)) for k in keys)
-        ]
     if topic and topic.startswith(VERB_TOPIC):
         # "不跑了", "I don't use it anymore": what the previous turn said the user does with
         # that verb; all of it when the verb names no activity ("stopped going")
