@@ -4891,7 +4891,6 @@ class RuleExtractor:
 
         facts: list[ExtractedFact] = []
         for turn in turns:
-            # what the turn does, read whole by a trained classifier (``acts``), vetoes or
-            # extends what the rules formed
+            # a turn a trained classifier reads as saying nothing to store forms nothing (``acts``)
             facts.extend(acts.apply(turn, extract_turn(turn, has_task=has_task)))
         return facts
