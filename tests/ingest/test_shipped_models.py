@@ -21,3 +21,34 @@ def test_the_prototype_cache_was_made_from_the_current_prototypes() -> None:
 
 def test_the_trained_family_model_is_read_for_the_shipped_embedder() -> None:
     assert semantic._TRAINED.get() is not None
+
+
+def test_the_act_model_is_read_for_the_shipped_embedder() -> None:
+    from app.ingest.extraction import acts
+
+    weights = acts._WEIGHTS.get()
+    assert weights is not None, (
+        "app/ingest/extraction/acts_model.npz is missing or made for another embedder: run "
+        "`python bench/train_acts.py --with-dev2` and commit the file"
+    )
+    assert sorted(weights[2]) == sorted(acts.ACTS)
+
+
+def test_the_act_model_was_trained_on_the_current_sentences() -> None:
+    import sys
+    from pathlib import Path
+
+    bench = Path(__file__).resolve().parents[2] / "bench"
+    sys.path.insert(0, str(bench))
+    try:
+        import train_acts
+    finally:
+        sys.path.remove(str(bench))
+    with np.load(train_acts.acts.ACTS_MODEL) as shipped:
+        digest, c = str(shipped["digest"]), float(shipped["c"])
+    items = train_acts.training_set(with_dev2=True)
+    now = train_acts.digest([t for _, t, _ in items], [a for _, _, a in items], c)
+    assert digest == now, (
+        "app/ingest/extraction/acts_model.npz is stale (its training sentences changed): run "
+        "`python bench/train_acts.py --with-dev2` and commit the file"
+    )

@@ -5091,7 +5091,10 @@ class RuleExtractor:
 
     @staticmethod
     def _extract(turns: list[Turn], has_task: bool) -> list[ExtractedFact]:
+        from app.ingest.extraction import acts
+
         facts: list[ExtractedFact] = []
         for turn in turns:
-            facts.extend(extract_turn(turn, has_task=has_task))
+            # a turn a trained classifier reads as saying nothing to store forms nothing (``acts``)
+            facts.extend(acts.apply(turn, extract_turn(turn, has_task=has_task)))
         return facts

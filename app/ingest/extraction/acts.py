@@ -1,0 +1,113 @@
+"""What a user's turn does, read by a trained classifier: states a fact, changes one, ends one,
+or says nothing to store (docs/formation.md, "What a turn does").
+
+A multinomial logistic regression over the multilingual-e5-small ``query:`` embedding of the
+turn (the model the family classifier reads, ``semantic.FAMILY_MODEL_ID``), trained by
+``bench/train_acts.py`` and shipped as ``acts_model.npz``. The rule extractor forms the facts;
+a turn the classifier is confident says nothing to store (``none``: a question, someone
+else's doings, a hypothetical, a musing, small talk) forms none of them.
+
+``changes`` and ``ends`` are classified but not acted on: a take-back driven by them raised
+supersession recall on new text but froze true facts on look-alikes (a stay, a booking, a
+team's or another person's change, "X isn't a problem anymore"); docs/formation.md has the
+figures.
+
+Without the file, or with weights made for another embedder, nothing changes.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.ingest.extraction.base import ExtractedFact, Turn
+from app.ingest.extraction.semantic import CLASSIFY_MAX_CHARS, FAMILY_MODEL_ID
+
+ACTS_MODEL = Path(__file__).with_name("acts_model.npz")
+ACTS = ("states", "changes", "ends", "none")
+
+# The probability of ``none`` a turn must reach to form nothing; chosen on the dev split only
+# (``bench/train_acts.py --cv``: the lowest with precision >= 0.9 on held-out dev folds).
+VETO_NONE = 0.8
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    act: str
+    probability: float
+
+
+class _Weights:
+    """``acts_model.npz``, read once; ``None`` when absent or made for another embedder."""
+
+    def __init__(self, path: Path = ACTS_MODEL) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._loaded = False
+        self.weights: tuple[Any, Any, list[str]] | None = None
+
+    def get(self) -> tuple[Any, Any, list[str]] | None:
+        if not self._loaded:
+            with self._lock:
+                if not self._loaded:
+                    import numpy as np
+
+                    if self.path.exists():
+                        with np.load(self.path) as f:
+                            if str(f["model"]) == FAMILY_MODEL_ID:
+                                self.weights = (
+                                    f["coef"].astype("float32"),
+                                    f["intercept"].astype("float32"),
+                                    [str(c) for c in f["classes"]],
+                                )
+                    self._loaded = True
+        return self.weights
+
+
+_WEIGHTS = _Weights()
+
+
+def classify(texts: list[str]) -> list[Act] | None:
+    """The act of each text (blocking), or ``None`` when no weights are shipped."""
+    weights = _WEIGHTS.get()
+    if weights is None or not texts:
+        return None if weights is None else []
+    import numpy as np
+
+    from app.providers.embeddings import encode_local
+
+    coef, intercept, classes = weights
+    vecs = np.asarray(
+        encode_local([t[:CLASSIFY_MAX_CHARS] for t in texts], is_query=True), dtype="float32"
+    )
+    logits = vecs @ coef.T + intercept
+    logits -= logits.max(axis=1, keepdims=True)
+    probs = np.exp(logits)
+    probs /= probs.sum(axis=1, keepdims=True)
+    return [Act(classes[int(row.argmax())], float(row.max())) for row in probs]
+
+
+def _withdraws(f: ExtractedFact) -> bool:
+    return bool(f.retracts or f.metadata.get("takes_back") or f.metadata.get("retraction"))
+
+
+# kept when a turn is vetoed: a rule for the assistant (read by its own stage, ``standing``,
+# and a request is what ``none`` is most often confused with) and a person named
+_NOT_VETOED = ("assistant.constraint", "family.member")
+
+
+def apply(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts`` of ``turn`` without what the rules formed from a turn the classifier is
+    confident says nothing to store (``none`` at ``VETO_NONE``); a withdrawal is kept."""
+    text = turn.content.strip()
+    if turn.role != "user" or not text or not facts:
+        return facts
+    acts = classify([text])
+    if not acts:
+        return facts
+    act = acts[0]
+    if act.act == "none" and act.probability >= VETO_NONE:
+        return [f for f in facts if _withdraws(f) or f.key in _NOT_VETOED]
+    return facts
