@@ -950,6 +950,21 @@ def _changed_fact(
     )
 
 
+def users_clauses(clauses: Sequence[str]) -> list[str]:
+    """The clauses whose subject is the user: a clause that names none carries the subject of
+    the clause before it ("我哥去年搬到了无锡，后来又搬到了苏州": the second move is the
+    brother's, not the user's), and one that names another person is theirs."""
+    out, others = [], False
+    for clause in clauses:
+        if semantic.someone_elses(clause):
+            others = True
+        elif semantic.own_subject(clause):
+            others = False
+        if not others:
+            out.append(clause)
+    return out
+
+
 async def inherit_change_slots(
     repo: MemoryRepository,
     messages: Sequence[Message],
@@ -967,7 +982,11 @@ async def inherit_change_slots(
         if m.role != "user":
             continue
         said = reveal(m.content, m.sealed)
-        slots = [s for c in re.split(r"[，,。！!；;\n]", said) for s in semantic.change_slots(c)]
+        slots = [
+            s
+            for c in users_clauses(re.split(r"[，,。！!；;\n]", said))
+            for s in semantic.change_slots(c)
+        ]
         if not slots:
             continue
         if olds is None:

@@ -182,6 +182,26 @@ async def test_a_chinese_move_with_the_user_left_out_replaces_the_city(
     assert (active, frozen) == (["无锡"], ["南京"])
 
 
+@pytest.mark.parametrize(
+    "then",
+    ["我哥去年搬到了无锡，后来又搬到了苏州。", "我姐之前在上海，后来搬到了杭州"],
+)
+async def test_a_relatives_move_said_on_in_a_clause_without_subject_keeps_the_users_city(
+    tenant: TenantCtx, then: str
+) -> None:
+    active, frozen = await tenant.change("u", ("我住在南京。", then), "residence.city", at=(T1, T2))
+    assert (active, frozen) == (["南京"], [])
+
+
+async def test_the_user_named_again_after_a_relative_moves_the_users_city(
+    tenant: TenantCtx,
+) -> None:
+    active, frozen = await tenant.change(
+        "u", ("我住在南京。", "我哥留在南京了，我后来搬到了无锡。"), "residence.city", at=(T1, T2)
+    )
+    assert (active, frozen) == (["无锡"], ["南京"])
+
+
 async def test_a_thing_sold_is_withdrawn_and_the_new_one_held(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I drive a Toyota.", at=T1)
     await tenant.say("u", "s1", "I sold the Toyota and now I drive a Tesla.", at=T2)
