@@ -208,6 +208,7 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
     conv = ConversationRepository(session, job.tenant_id, job.user_id)
     facts = await name_taken_back(conv, session_id, messages, facts)
     await seal_restated_secrets(rt, conv, owner, messages, facts)
+    seal_formed_secrets(rt, owner, messages, facts)
     facts = await name_ended(MemoryRepository(session, job.tenant_id, job.user_id), facts)
     if rt.extractor.name == "rules":
         reveal = lambda text, sealed: rt.privacy.reveal_all(text, sealed, owner)  # noqa: E731
@@ -581,6 +582,28 @@ async def seal_restated_secrets(
         for m in (by_id[i] for i in fact.message_ids if i in by_id):
             clear = rt.privacy.reveal_all(m.content, m.sealed, owner)
             stored = rt.privacy.protect(clear, owner, known=[(fact.value, kind)])
+            m.content, m.sealed = stored.text, stored.sealed
+
+
+def seal_formed_secrets(
+    rt: Runtime, owner: str, messages: Sequence[Message], facts: list[ExtractedFact]
+) -> None:
+    """A secret a fact holds (``SECRET_KEYS``) that its turn still shows in clear — said apart
+    from its kind ("I changed my password, the new one is tiger77"), where detection alone does
+    not find it — is sealed in the turn too, with the secrets the turn already seals, so that
+    neither the message, the session's window and summary nor the turn's episode keep it in
+    clear. Changes ``messages`` in place; the job's unit of work stores them."""
+    by_id = {str(m.id): m for m in messages}
+    for fact in facts:
+        kind = SECRET_KEYS.get(fact.key or "")
+        if kind is None or not fact.value:
+            continue
+        for m in (by_id[i] for i in fact.message_ids if i in by_id):
+            clear = rt.privacy.reveal_all(m.content, m.sealed, owner)
+            if fact.value not in m.content or fact.value not in clear:
+                continue  # sealed already (the stored text shows only its mask)
+            known = [*known_secrets(rt, owner, m), (fact.value, kind)]
+            stored = rt.privacy.protect(clear, owner, known=known)
             m.content, m.sealed = stored.text, stored.sealed
 
 

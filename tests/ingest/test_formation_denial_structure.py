@@ -149,6 +149,33 @@ async def test_a_secret_s_new_value_said_apart_from_its_kind_replaces_the_old(
 
 
 @pytest.mark.parametrize(
+    ("first", "then", "secret"),
+    [
+        ("My password is hunter2.", "I changed my password, the new one is tiger77.", "tiger77"),
+        ("我的密码是abc12345。", "我把密码改了，新的是xyz98765。", "xyz98765"),
+    ],
+)  # fmt: skip
+async def test_a_secret_said_apart_from_its_kind_is_kept_in_clear_nowhere(
+    tenant: TenantCtx, first: str, then: str, secret: str
+) -> None:
+    await tenant.say("u", "s1", first, at=T1)
+    await tenant.say("u", "s1", then, at=T2)
+    r = await tenant.client.get(
+        f"{tenant.user('u')}/memories",
+        params={"status": ["active", "frozen"]},
+        headers=tenant.headers,
+    )
+    assert r.status_code == 200, r.text
+    types = {m["type"] for m in r.json()["items"]}
+    assert "episode" in types  # the turn is kept, masked
+    assert secret not in r.text
+    r = await tenant.client.get(f"{tenant.user('u')}/sessions/s1/context", headers=tenant.headers)
+    assert r.status_code == 200, r.text
+    assert secret not in r.text
+    assert secret not in str(await tenant.recall("u", "my new password 新密码"))
+
+
+@pytest.mark.parametrize(
     ("text", "key", "value"),
     [
         ("After I graduated I moved to Berlin.", "residence.city", "berlin"),
