@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -293,11 +294,14 @@ def write_prototype_cache(path: Path = PROTOTYPE_CACHE) -> Path:
 _PROTOS = _Prototypes()
 
 
-class _Trained:
-    """The trained classifier's weights (``family_model.npz``), read once; ``None`` when the
-    file is absent or was made for another embedding model."""
+class TrainedWeights:
+    """A logistic regression's weights shipped as ``.npz`` (``coef``, ``intercept``,
+    ``classes``, ``model``), read once from ``path()``; ``None`` when the file is absent or was
+    made for another embedding model than ``FAMILY_MODEL_ID``. ``path`` is called at the first
+    read, so a benchmark may point the module's path elsewhere before."""
 
-    def __init__(self) -> None:
+    def __init__(self, path: Callable[[], Path]) -> None:
+        self._path = path
         self._lock = threading.Lock()
         self._loaded = False
         self.weights: tuple[Any, Any, list[str]] | None = None
@@ -308,8 +312,9 @@ class _Trained:
                 if not self._loaded:
                     import numpy as np
 
-                    if FAMILY_MODEL.exists():
-                        with np.load(FAMILY_MODEL) as f:
+                    path = self._path()
+                    if path.exists():
+                        with np.load(path) as f:
                             if str(f["model"]) == FAMILY_MODEL_ID:
                                 self.weights = (
                                     f["coef"].astype("float32"),
@@ -320,7 +325,7 @@ class _Trained:
         return self.weights
 
 
-_TRAINED = _Trained()
+_TRAINED = TrainedWeights(lambda: FAMILY_MODEL)  # the key-family classifier
 
 
 # A clause is classified on its first characters only: one window of the model (E5 reads 512
