@@ -69,3 +69,19 @@ async def test_a_new_drink_person_replaces_the_go_to_drink(tenant: TenantCtx) ->
         "u", "s1", "these days I'm more of a chai latte person", at="2026-03-01T09:01:00+08:00"
     )
     assert await tenant.values("u", "preference.drink") == ["chai latte"]
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "value"),
+    [
+        ("I live in Denver btw, is it going to snow tomorrow?", "residence.city", "Denver"),
+        ("I work at Google btw", "work.employer", "Google"),
+        ("I'm from Ohio though", "hometown", "Ohio"),
+        ("I love sushi tho", "preference.likes", "sushi"),
+    ],
+)
+async def test_a_word_of_chatter_at_the_end_is_no_part_of_the_value(
+    tenant: TenantCtx, said: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", key) == [value]

@@ -207,7 +207,8 @@ _ZH_TAIL = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯的~～\s]+$")
 _EN_TAIL = re.compile(
     r"(?:\s+(?:anymore|any more|at all|whatsoever|too|as well|a lot|(?:so |very |that |too )?much"
     r"|either|please|now|these days|right now|at the moment|lately|recently|nowadays|for now|tbh"
-    r"|honestly|lol|haha|for (?:years|ages|a while|a long time|(?:a|one|two|three|\d+) (?:years?"
+    r"|honestly|lol|lmao|haha+|hehe+|btw|by the way|fyi|fwiw|tho|though|anyway|i guess"
+    r"|for (?:years|ages|a while|a long time|(?:a|one|two|three|\d+) (?:years?"
     r"|months?|decades?))(?: now)?))+$|[\s.!~]+$",
     re.I,
 )
