@@ -85,3 +85,21 @@ async def test_a_word_of_chatter_at_the_end_is_no_part_of_the_value(
 ) -> None:
     await tenant.say("u", "s1", said, at=T1)
     assert await tenant.values("u", key) == [value]
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "value"),
+    [
+        ("I prefer tea over coffee", "preference.drink", "tea"),
+        ("I'd rather have tea than coffee", "preference.drink", "tea"),
+        ("I like cats more than dogs", "preference.likes", "cats"),
+        ("比起咖啡我更喜欢茶", "preference.drink", "茶"),
+        ("我更喜欢茶，不太喝咖啡", "preference.drink", "茶"),
+        ("我喜欢更新系统", "preference.likes", "更新系统"),  # 更 of 更新 is no comparison
+    ],
+)
+async def test_a_taste_said_by_comparison_holds_what_is_preferred(
+    tenant: TenantCtx, said: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", key) == [value]

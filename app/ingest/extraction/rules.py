@@ -396,6 +396,20 @@ _PLACE_TAIL_EN = re.compile(
     re.I,
 )
 _FREE_TEXT_KEYS = frozenset(("schedule.habit", "assistant.constraint", "event", "plan"))
+# A taste said by comparison holds what is preferred: "tea over coffee", "cats more than dogs",
+# "tea than coffee" (after "I'd rather have"), "更喜欢茶", "比起咖啡我更喜欢茶" are tea, cats, 茶.
+_COMPARED_KEYS = frozenset(
+    ("preference.drink", "preference.likes", "tech.preferred", "language.preferred")
+)
+_COMPARED_EN = re.compile(
+    r"\s+(?:(?:a lot |much |way |far |a bit |even )?more than|rather than|instead of|over|than)"
+    r"\s+\S.*$",
+    re.I,
+)
+_COMPARED_ZH = re.compile(
+    r"^(?:比起[^，,。]{1,12}?来?[，,]?\s*我?(?:更|还是|比较)(?:喜欢|爱)?|我?(?:更|还是|比较)(?:喜欢|爱))"
+    r"(?:喝|吃|用|听|看|玩)?"
+)
 
 
 def _norm(value: str, key: str | None) -> str:
@@ -414,6 +428,9 @@ def _norm(value: str, key: str | None) -> str:
         value = _PLACE_TAIL_EN.sub("", value)
     if key in _NAMED_KEYS:  # "ORG1 in 2015" is ORG1: the date is when, not what
         value = semantic.strip_dates(value)
+    if key in _COMPARED_KEYS:
+        value = _COMPARED_EN.sub("", value) if _LATIN.match(value) else value
+        value = _COMPARED_ZH.sub("", value) or value
     if key == "schedule.habit":
         value = semantic.routine_value(value)
     if key in ("name.nickname", "name.full"):  # "叫我小马就行": the name, not the assent
