@@ -103,3 +103,18 @@ async def test_a_taste_said_by_comparison_holds_what_is_preferred(
 ) -> None:
     await tenant.say("u", "s1", said, at=T1)
     assert await tenant.values("u", key) == [value]
+
+
+@pytest.mark.parametrize(
+    ("said", "first", "second"),
+    [
+        ("I'm 34 and live in Austin", ("age", "34"), ("residence.city", "Austin")),
+        ("I'm a nurse and live in Boston", ("work.role", "nurse"), ("residence.city", "Boston")),
+    ],
+)
+async def test_a_second_predicate_after_i_m_is_the_users_too(
+    tenant: TenantCtx, said: str, first: tuple[str, str], second: tuple[str, str]
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    for key, value in (first, second):
+        assert await tenant.values("u", key) == [value]

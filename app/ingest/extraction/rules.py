@@ -2529,9 +2529,11 @@ _CLAUSE = re.compile(
 )
 
 
-# "I live in Lisbon and work at Siemens": a second predicate of the user's, its "I" left out
+# "I live in Lisbon and work at Siemens", "I'm 34 and live in Austin": a second predicate of
+# the user's, its "I" left out
 _ELIDED_I = re.compile(
-    r"^(?P<head>(?:\w+,?\s+)?I\s+[^,;]+?)\s+and\s+(?=(?:(?:work|live|study|teach|worked|lived"
+    r"^(?P<head>(?:\w+,?\s+)?I(?:['’](?:m|ve|d)|\s+am)?\s+[^,;]+?)\s+and\s+"
+    r"(?=(?:(?:work|live|study|teach|worked|lived"
     r"|studied|taught)\s+(?:at|in|for|as|from|on)\b|(?:joined|started at|moved to)\s+[A-Z]))",
     re.I,
 )
