@@ -1,5 +1,7 @@
-"""An aside after the fact — "and honestly I like it", "I love it here" — is no part of the
-fact's value and no taste of its own, through the HTTP API."""
+"""What is said beside a value is no part of it — an aside after the fact ("and honestly I like
+it"), a word of chatter ("btw"), the other side of a comparison ("tea over coffee"), the next
+name of a list said without a comma — and a second predicate after "I'm" is the user's too;
+through the HTTP API."""
 
 from __future__ import annotations
 
@@ -118,3 +120,8 @@ async def test_a_second_predicate_after_i_m_is_the_users_too(
     await tenant.say("u", "s1", said, at=T1)
     for key, value in (first, second):
         assert await tenant.values("u", key) == [value]
+
+
+async def test_named_pets_listed_without_a_comma_are_two_names(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我养了两只猫，一只叫可乐一只叫雪碧", at=T1)
+    assert sorted(await tenant.values("u", "pets.name")) == ["可乐", "雪碧"]

@@ -2594,6 +2594,12 @@ _SUBJECTLESS_CHANGE_ZH = re.compile(
 )
 
 
+# "一只叫可乐一只叫雪碧": an enumeration of named ones said without a comma between them
+_NAMED_RUN_ZH = re.compile(
+    r"(?P<one>(?:另|还有)?一(?:只|个|条|匹)叫[^，,。！？；\s]{1,8}?)(?=(?:另|还有)?一(?:只|个|条|匹)叫)"
+)
+
+
 def _sentences(text: str) -> list[str]:
     """The sentences of a turn; a second predicate of the user's with its "I" left out is a
     clause of its own, its "I" given back ("I live in Lisbon and work at Siemens" → "I live in
@@ -2605,7 +2611,7 @@ def _sentences(text: str) -> list[str]:
             _ELIDED_NEG.sub(_subject_given, _ELIDED_I.sub(r"\g<head>, I ", s), count=1),
             count=1,
         )
-        for s in _SENTENCE.split(text)
+        for s in _SENTENCE.split(_NAMED_RUN_ZH.sub(r"\g<one>，", text))
         if s and s.strip()
     ]
 
