@@ -125,3 +125,17 @@ async def test_a_second_predicate_after_i_m_is_the_users_too(
 async def test_named_pets_listed_without_a_comma_are_two_names(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "我养了两只猫，一只叫可乐一只叫雪碧", at=T1)
     assert sorted(await tenant.values("u", "pets.name")) == ["可乐", "雪碧"]
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "value"),
+    [
+        ("I'm originally from Kerala but live in Dubai now", "residence.city", "Dubai"),
+        ("I don't eat pork for religious reasons", "diet.avoid", "pork"),
+    ],
+)
+async def test_a_predicate_after_but_and_a_reason_after_the_value(
+    tenant: TenantCtx, said: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", key) == [value]

@@ -208,6 +208,7 @@ _EN_TAIL = re.compile(
     r"(?:\s+(?:anymore|any more|at all|whatsoever|too|as well|a lot|(?:so |very |that |too )?much"
     r"|either|please|now|these days|right now|at the moment|lately|recently|nowadays|for now|tbh"
     r"|honestly|lol|lmao|haha+|hehe+|btw|by the way|fyi|fwiw|tho|though|anyway|i guess"
+    r"|for (?:\w+ )?reasons"
     r"|for (?:years|ages|a while|a long time|(?:a|one|two|three|\d+) (?:years?"
     r"|months?|decades?))(?: now)?))+$|[\s.!~]+$",
     re.I,
@@ -2532,7 +2533,7 @@ _CLAUSE = re.compile(
 # "I live in Lisbon and work at Siemens", "I'm 34 and live in Austin": a second predicate of
 # the user's, its "I" left out
 _ELIDED_I = re.compile(
-    r"^(?P<head>(?:\w+,?\s+)?I(?:['’](?:m|ve|d)|\s+am)?\s+[^,;]+?)\s+and\s+"
+    r"^(?P<head>(?:\w+,?\s+)?I(?:['’](?:m|ve|d)|\s+am)?\s+[^,;]+?)\s+(?:and|but)\s+"
     r"(?=(?:(?:work|live|study|teach|worked|lived"
     r"|studied|taught)\s+(?:at|in|for|as|from|on)\b|(?:joined|started at|moved to)\s+[A-Z]))",
     re.I,
