@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from train_family import embed  # noqa: E402
+from train_family import embed, training_digest  # noqa: E402
 
 from app.ingest.extraction import acts, semantic  # noqa: E402
 
@@ -113,11 +113,6 @@ def report(name: str, truth: list[str], pred: list[str], prob: Any = None) -> No
             )
 
 
-def digest(texts: list[str], labels: list[str], c: float) -> str:
-    body = f"C={c}\n" + "\n".join(f"{lab}\t{t}" for t, lab in zip(texts, labels, strict=True))
-    return hashlib.sha256(body.encode()).hexdigest()
-
-
 def training_set(with_dev2: bool) -> list[tuple[str, str, str]]:
     items = written() + corpus_items(CORPUS / "dev.jsonl")
     if with_dev2:
@@ -198,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     np.savez_compressed(
         args.out,
-        digest=np.array(digest(texts, y, args.c)),
+        digest=np.array(training_digest(texts, y, args.c)),
         c=np.array(args.c),
         model=np.array(semantic.FAMILY_MODEL_ID),
         classes=np.array([str(c) for c in model.classes_]),

@@ -47,7 +47,7 @@ def test_the_act_model_was_trained_on_the_current_sentences() -> None:
     with np.load(train_acts.acts.ACTS_MODEL) as shipped:
         digest, c = str(shipped["digest"]), float(shipped["c"])
     items = train_acts.training_set(with_dev2=True)
-    now = train_acts.digest([t for _, t, _ in items], [a for _, _, a in items], c)
+    now = train_acts.training_digest([t for _, t, _ in items], [a for _, _, a in items], c)
     assert digest == now, (
         "app/ingest/extraction/acts_model.npz is stale (its training sentences changed): run "
         "`python bench/train_acts.py --with-dev2` and commit the file"
