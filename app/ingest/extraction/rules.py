@@ -2524,8 +2524,9 @@ _CLAUSE = re.compile(
     r"|don't|not|a|an|in|at|from|for|with|on)\b)"
     r"|\s+(?=(?:but|because|cause|cuz|while|whereas|though|although)\s+(?:\w+ly,?\s+)?"
     r"(?:I|I'm|I've|I'll|I'd)\b)"
-    # "We relocated to Austin because my husband got a job at Dell": the reason is a clause
-    r"|\s+(?=(?:because|cause|cuz)\s+(?:my|our)\b))\s*",
+    # "We relocated to Austin because my husband got a job at Dell", "moved to Seattle bc the
+    # rent…": the reason is a clause of its own, whoever its subject ("because of X" stays)
+    r"|\s+(?=(?:because|bc|b/c|'cause|cuz|coz)\s+(?!of\b)\S|cause\s+(?:my|our)\b))\s*",
     re.I,
 )
 
@@ -2956,6 +2957,16 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             if named := _pet_name(raw, state):
                 facts.extend(named)  # "…got a puppy! His name is Taco": the pet's, not a person's
                 continue
+            if (reason := _reason_said(raw)) is not None:
+                if (who := semantic.family_subject(reason)) is not None:
+                    # "bc my partner got a job at Amazon": the partner is named; what they did
+                    # is why the user changed, no fact of its own (nor of the user's)
+                    relative = who
+                    told = _about_relative(_make_clause(reason, turn), state, who)
+                    facts.extend(f for f in told if f.key is not None)
+                    continue
+                if not _USER_PRONOUN.match(reason):
+                    continue  # "因为 Notion 太慢了", "bc the rent went up": why, no fact of theirs
             if semantic.is_about_others(raw):
                 relative, others = None, True
                 continue
@@ -3171,10 +3182,13 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         facts.append(
             dataclasses.replace(_withdrawal_record(turn, {"retraction": True}), retracts=retracts)
         )
+    facts = _beside_a_switch(turn, facts)
     facts += _routine_then_now(turn, facts)
     _moves(turn, facts)
     _contrasts(turn, facts)
     facts += _renamed(turn, facts)
+    facts += _abstained(turn, facts)
+    facts += _liking_ended(turn, facts)
     facts = _switched_drink(facts)
     facts += _withdrawal(turn, facts)
     facts = _job_left(turn, facts)
@@ -4194,6 +4208,124 @@ def addon_content(sentence: str) -> str:
     return _turn_content(sentence)
 
 
+_LIKING_VERBS = frozenset(("喜欢", "爱", "爱吃", "爱喝", "like", "love", "enjoy"))
+_CONSUMED_ZH = frozenset(("吃", "喝", "听", "看"))
+
+
+def _things_had(clause: str) -> list[str]:
+    """The things a clause says the user ate, drank, heard or watched, or tired of: the nouns
+    right after 吃/喝/听/看 ("上次吃榴莲吃到吐了" → ["榴莲"]) and what got boring ("火锅最近吃腻了"
+    → ["火锅"])."""
+    found = [
+        q
+        for q in semantic.quit_objects(clause)
+        if q not in semantic.quit_objects(clause, tired=False)
+    ]
+    if _lang(clause) == "zh":
+        words = list(segment.tag(clause))
+        for n, (word, _) in enumerate(words):
+            if word not in _CONSUMED_ZH:
+                continue
+            # "喝了好多啤酒", "吃了一次臭豆腐": past the aspect and the amount to the noun
+            for after, flag in words[n + 1 : n + 4]:
+                if flag.startswith("n") and len(after) >= 2:
+                    found.append(after)
+                    break
+                if not (flag in ("ul", "uguo", "m", "q", "mq", "d") or after in ("了", "过")):
+                    break
+    return list(dict.fromkeys(found))
+
+
+def _liking_ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A liking taken back with no object of its own ("上次吃榴莲吃到吐了，现在闻到就反胃，
+    不喜欢了", "火锅吃到吐了，不爱吃了") is a dislike of the one thing
+    its sentence had before it: ``preference.dislikes`` retracting it. Nothing when the sentence
+    names no such thing or more than one, or when the turn holds a taste of the thing already."""
+    tasted = {(f.value or "").lower() for f in facts if f.key in _TASTES or f.key == "diet.avoid"}
+    new: list[ExtractedFact] = []
+    for sentence in split_clauses(turn.content):
+        if semantic.is_hypothetical(sentence[0]):
+            continue
+        for i, raw in enumerate(sentence):
+            if semantic.unnamed_ending(raw) not in _LIKING_VERBS or semantic.someone_elses(raw):
+                continue
+            things = [t for c in sentence[:i] if not is_question(c) for t in _things_had(c)]
+            if len(set(things)) != 1 or things[0].lower() in tasted:
+                continue
+            thing = things[0]
+            new.append(
+                ExtractedFact(
+                    type="preference",
+                    content=f"不喜欢{thing}"
+                    if _lang(raw) == "zh"
+                    else f"doesn't like {thing} anymore",
+                    key="preference.dislikes",
+                    value=_norm(thing, "preference.dislikes"),
+                    is_correction=True,
+                    retracts=[_as_retracted(thing)],
+                    message_ids=[turn.message_id],
+                    metadata={"liking_ended": True, "changed": True},
+                )
+            )
+            tasted.add(thing.lower())
+    return new
+
+
+# keys of what the user uses or does: a turn that changes one gives up a tool or a job
+_TOOL_OR_JOB_KEYS = frozenset(
+    ("tech.preferred", "language.preferred", "work.employer", "work.role", "education.school")
+)
+
+
+def _abstained(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """What the user says they no longer eat or drink ("可乐戒了，体检说血糖有点高", "quit soda
+    completely, my doctor said…", "现在一点辣都不碰") is avoided now: one ``diet.avoid`` per
+    thing no fact of the turn holds yet, retracting it, so what was liked or drunk is frozen.
+    Read only in the user's own clauses: not in a reason ("因为…"), not in what a relative or
+    someone else gave up, not in a question or a hypothetical."""
+    held = [
+        (f.value or "").lower()
+        for f in facts
+        if f.key in ("diet.avoid", "preference.drink", "diet.style", "preference.dislikes")
+        and f.value
+    ]
+    if any(f.key in _TOOL_OR_JOB_KEYS and f.value for f in facts):
+        return []  # "现在全面转 Swift 了，OC 不碰了": a tool left, not a food
+    new: list[ExtractedFact] = []
+    for sentence in split_clauses(turn.content):
+        for raw in sentence[semantic.unmeant(sentence) :]:
+            if (
+                is_question(raw)
+                or _reason_said(raw) is not None
+                or semantic.someone_elses(raw)
+                or semantic.family_subject(raw) is not None
+                or semantic.craves(raw)
+            ):
+                continue
+            for thing in semantic.abstained(raw):
+                value = _norm(thing, "diet.avoid")
+                if (
+                    not value
+                    or any(value.lower() in h for h in held)  # "drinking energy drinks"
+                    or semantic.names_diet(value)
+                ):
+                    continue
+                held.append(value.lower())
+                new.append(
+                    ExtractedFact(
+                        type="preference",
+                        content=_content(_make_clause(raw, turn)),
+                        key="diet.avoid",
+                        value=value,
+                        is_correction=True,
+                        retracts=[_as_retracted(thing)],
+                        message_ids=[turn.message_id],
+                        metadata={"abstained": True},
+                    )
+                )
+    return new
+
+
 def _switched_drink(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """A drink given up for another in the same turn ("I stopped drinking jasmine tea, it's all
     hot chocolate now") is a switch, not an avoidance: the new drink retracts the old one, and
@@ -4824,6 +4956,30 @@ _REASON = re.compile(
 )
 
 
+# a clause opened by a word of cause ("because my partner got a job at Amazon", "bc the rent
+# went up", "因为女儿送了我一台iPhone", "由于公司搬了"): it says why, in a clause of its own
+_REASON_OPEN = re.compile(
+    r"^\W*(?:(?:and|just|mostly|mainly|partly|also)\s+)?(?:because|bc|b/c|'?cause|cuz|coz)\s+"
+    r"(?!of\b)|^\W*(?:主要|也|就|还)?是?(?:因为|由于)\s*",
+    re.I,
+)
+# the user as the subject of a reason, by a pronoun ("because I got a job at Amazon", "因为我
+# 胃不好"); "my partner", "my company" and "我女儿" are someone or something else
+_USER_PRONOUN = re.compile(r"^(?:I|I'm|I've|I'd|I'll|im|ive|we|we're|we've)\b|^我(?!的|们的)", re.I)
+
+
+def _reason_said(raw: str) -> str | None:
+    """What a clause opened by a word of cause says, without that word ("because my partner got
+    a job" → "my partner got a job"); ``None`` for any other clause. A reason whose subject is
+    neither the user nor a relative (a thing, a company, a doctor) is why the user changed, no
+    fact of the user's; a reason of the user's own ("because I'm vegan") is read as any clause."""
+    m = _REASON_OPEN.match(raw)
+    if m is None:
+        return None
+    rest = raw[m.end() :].strip()
+    return rest or None
+
+
 def _a_reason(raw: str, turn_text: str) -> bool:
     """Whether a clause with no subject of the user's says why the turn's change was made."""
     return bool(
@@ -4938,6 +5094,62 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
 _LEAD_SUBJECT = re.compile(
     r"^(?:我们|我|(?:I|we)(?:'m| am|'re| are| will|'ll| have|'ve)?\s+)", re.I
 )
+
+
+def _switched(f: ExtractedFact, rule_changed: bool, clauses: list[str]) -> bool:
+    """Whether a fact states a value the user changed to: the clause that names it says so
+    ("mostly read English at work now", "改用中文吧"), or it is the language a changed rule asks
+    for ("switch back to English please")."""
+    if not f.value:
+        return False
+    if f.metadata.get("formed_by") == "answer_language":
+        return rule_changed or f.is_correction or bool(f.metadata.get("replaces"))
+    if not (f.is_correction or f.metadata.get("replaces")):
+        return False
+    said = next((c for c in clauses if f.value.lower() in c.lower()), f.content)
+    return semantic.has_change_cue(said)
+
+
+def _beside_a_switch(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """In a turn that changes a key to a new value, what else the turn says of that value is no
+    fact of its own:
+
+    - another value of the key said in a clause with no change of its own and nothing added
+      ("Spanish was just for my trip", "French was for my old job", "中文 is for my parents")
+      is what the change left behind, or why; a value added beside it ("I also speak French")
+      stays;
+    - a routine that only uses the new value ("I use German every day now") says how much it
+      is used, not a habit of its own."""
+    rule_changed = any(g.type == "constraint" and g.metadata.get("changed") for g in facts)
+    clauses = [c for sentence in split_clauses(turn.content) for c in sentence]
+    changed: dict[str, set[str]] = {}
+    for f in facts:
+        if (
+            f.key is not None
+            and (f.key in _SWITCHABLE or f.key == "preference.drink" or _single(f.key))
+            and _switched(f, rule_changed, clauses)
+        ):
+            changed.setdefault(f.key, set()).add((f.value or "").lower())
+    if not changed:
+        return facts
+    new_values = {v for values in changed.values() for v in values if len(v) >= 2}
+
+    def aside(f: ExtractedFact) -> bool:
+        if not f.value or f.retracts or semantic.is_additive(f.content):
+            return False
+        if f.key == "schedule.habit" and not semantic.has_change_verb(f.content):
+            words = f.value.lower()
+            return any(
+                re.search(rf"(?<![\w]){re.escape(v)}(?![\w])", words) if v.isascii() else v in words
+                for v in new_values
+            )
+        return (
+            f.key in changed
+            and not _switched(f, rule_changed, clauses)
+            and f.value.lower() not in changed[f.key]
+        )
+
+    return [f for f in facts if not aside(f)]
 
 
 def _clauses_of(turn: Turn) -> dict[str, _Clause]:

@@ -1320,6 +1320,33 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
     return out
 
 
+# a verb that gives up something had, eaten or drunk ("可乐戒了", "不碰了", "cut out red meat",
+# "stopped drinking soda"), as against one that leaves a place, a job or a tool
+_ABSTAIN_VERB = re.compile(
+    r"戒|不(?:再)?碰|不(?:再)?(?:吃|喝)\S{0,12}了|\bcut (?:out|back on)\b"
+    r"|\b(?:quit|stopped|gave up|giving up|ditched|cut)\s+(?:eating|drinking|having)\b",
+    re.I,
+)
+# "一点辣都不碰", "一口酒都不喝": not even a little of a thing, eaten or drunk
+_NOT_EVEN_ZH = re.compile(
+    r"一(?:点儿?|口|滴|块)(?P<x>[\u4e00-\u9fff]{1,6}?)(?:都|也)(?:不|没)(?:再)?(?:碰|吃|喝)"
+)
+
+
+def abstained(text: str) -> list[str]:
+    """What ``text`` says the user no longer eats or drinks, as written: the object of a verb of
+    abstaining ("可乐戒了" → ["可乐"], "cut out red meat entirely" → ["red meat"]), a drink
+    given up by any verb ("quit soda completely" → ["soda"]), or the thing not touched even a
+    little ("现在一点辣都不碰" → ["辣"]). ``[]`` for a job, a place or a tool left ("quit Google")
+    and for a thing only tired of ("rooibos got boring")."""
+    found = [m.group("x") for m in _NOT_EVEN_ZH.finditer(text)]
+    abstaining = bool(_ABSTAIN_VERB.search(text))
+    for value in quit_objects(text, tired=False, lifted=False):
+        if abstaining or _DRINK_WORD.fullmatch(value.split()[-1] if value.split() else value):
+            found.append(value)
+    return list(dict.fromkeys(found))
+
+
 # "X, not Y" / "X instead of Y" / "是X，不是Y": Y is what the user's statement takes the place of
 _CONTRAST_EN = re.compile(
     r"(?:(?:^|[,;(—–，；-]\s*|(?<=[\u4e00-\u9fff])\s+|\b(?:and|but)\s+"
