@@ -123,3 +123,24 @@ async def test_a_liking_taken_back_is_a_dislike_of_what_the_sentence_had(
     await tenant.say("u2", "s1", "我超爱看恐怖片", at=T1)
     await tenant.say("u2", "s1", "最近工作太累了，不喜欢了", at=T2)
     assert await tenant.values("u2", "preference.dislikes") == []
+
+
+async def test_a_thing_said_first_then_given_up_by_any_verb_is_withdrawn(
+    tenant: TenantCtx,
+) -> None:
+    # the object said before the verb takes the same verbs as the verb said first
+    cases = [
+        (("我平时用 Perl 写脚本", "现在都用 Python 了，Perl 基本不写了"), "tech.preferred", "perl"),
+        (("我养了一只仓鼠", "仓鼠我不养了，太吵"), "pets.kind", "仓鼠"),
+    ]
+    for n, (turns, key, old) in enumerate(cases):
+        for text, when in zip(turns, (T1, T2), strict=True):
+            await tenant.say(f"u{n}", "s1", text, at=when)
+        assert old in await tenant.values(f"u{n}", key, "frozen", lower=True), turns
+        assert old not in await tenant.values(f"u{n}", key, lower=True), turns
+    # a pet with a Latin name given away, a space before the verb
+    turns = ("我养了一只柯基叫 Bobby", "Bobby 送给我姐养了，新房子不让养狗")
+    for text, when in zip(turns, (T1, T2), strict=True):
+        await tenant.say("u9", "s1", text, at=when)
+    assert await tenant.values("u9", "pets.name", "frozen") == ["Bobby"]
+    assert await tenant.values("u9", "pets.name") == []
