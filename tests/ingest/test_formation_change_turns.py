@@ -144,3 +144,20 @@ async def test_a_thing_said_first_then_given_up_by_any_verb_is_withdrawn(
         await tenant.say("u9", "s1", text, at=when)
     assert await tenant.values("u9", "pets.name", "frozen") == ["Bobby"]
     assert await tenant.values("u9", "pets.name") == []
+
+
+async def test_a_name_not_to_be_called_is_withdrawn_not_a_rule(tenant: TenantCtx) -> None:
+    turns = ("叫我小峰就行", "别叫小峰了，叫我峰哥吧，小峰是小时候的外号")
+    assert await tenant.change("u1", turns, "name.nickname", at=(T1, T2)) == (["峰哥"], ["小峰"])
+    assert await tenant.values("u1", "assistant.constraint") == []
+    assert await tenant.values("u1", "family.member") == []
+    turns = ("You can call me Tommy", "don't call me Tommy anymore, I'm 40")
+    for text, when in zip(turns, (T1, T2), strict=True):
+        await tenant.say("u2", "s1", text, at=when)
+    assert await tenant.values("u2", "name.nickname", "frozen") == ["Tommy"]
+    assert await tenant.values("u2", "name.nickname") == []
+    assert await tenant.values("u2", "assistant.constraint") == []
+    # what not to be called that is no name stays a rule
+    for user, text in (("u3", "Don't call me sweetie"), ("u4", "别叫我亲爱的")):
+        await tenant.say(user, "s1", text, at=T1)
+        assert len(await tenant.values(user, "assistant.constraint")) == 1, text

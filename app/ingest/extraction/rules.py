@@ -3183,6 +3183,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             dataclasses.replace(_withdrawal_record(turn, {"retraction": True}), retracts=retracts)
         )
     facts = _beside_a_switch(turn, facts)
+    facts = _not_called(turn, facts)
     facts += _routine_then_now(turn, facts)
     _moves(turn, facts)
     _contrasts(turn, facts)
@@ -5094,6 +5095,70 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
 _LEAD_SUBJECT = re.compile(
     r"^(?:我们|我|(?:I|we)(?:'m| am|'re| are| will|'ll| have|'ve)?\s+)", re.I
 )
+
+
+# "don't call me Rob anymore", "别叫阿强了", "please don't call me that": what not to be called
+_NOT_CALLED = re.compile(
+    r"^(?:please\s+)?(?:don'?t|do not|never|stop)\s+call(?:ing)?\s+me\s+(?P<en>.+?)"
+    r"(?:\s+(?:anymore|any more|again|please))?$"
+    r"|^(?:以后)?(?:请)?(?:别|不要)(?:再)?叫(?:我)?(?P<zh>.+?)了?$",
+    re.I,
+)
+_NO_NAME = re.compile(r"^(?:that|this|it|by .*)$|小名|全名|名字|外号|昵称|[这那]", re.I)
+
+
+def _not_called(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A request not to be called something, in a turn that says the user's name or takes one
+    back ("别叫阿强了，叫我强哥吧", "I'm not Alex, please don't call me that", "don't call me Rob
+    anymore"), is the name's change, not a standing rule: the name it names is withdrawn (the
+    memory holding it is frozen, whatever its key) and no ``assistant.constraint`` is formed.
+    The old name said again beside it ("阿强是小时候的外号") forms nothing either."""
+    names = [f for f in facts if f.key in ("name.nickname", "name.full")]
+    asked: list[tuple[ExtractedFact, str | None]] = []
+    for f in facts:
+        if f.type != "constraint" or not f.value:
+            continue
+        m = _NOT_CALLED.match(f.value.strip())
+        if m is None:
+            continue
+        said = (m.group("en") or m.group("zh") or "").strip()
+        if _NO_NAME.search(said):
+            asked.append((f, None))
+            continue
+        # the name as the user wrote it (the rule's value is lower-cased)
+        at = turn.content.lower().find(said.lower())
+        name = turn.content[at : at + len(said)] if at >= 0 else said
+        if _is_latin(name) and not name[:1].isupper():
+            continue  # "don't call me late at night": no name
+        asked.append((f, name))
+    if not names:
+        # with no name of the user's in the turn, only a capitalised name is one ("don't call
+        # me Rob anymore"); "别叫我亲爱的", "don't call me sweetie" stay rules
+        asked = [(f, n) for f, n in asked if n and _is_latin(n)]
+    if not asked:
+        return facts
+    gone = [n for _, n in asked if n]
+    rules = {id(f) for f, _ in asked}
+    kept = [
+        f
+        for f in facts
+        if id(f) not in rules
+        # "阿强是小时候的外号": the name given up, said again, is no fact of its own
+        and not (f.key not in ("name.nickname", "name.full") and f.value in gone)
+    ]
+    if not gone:
+        return kept
+    retracts = [_as_retracted(n) for n in gone]
+    if names:
+        for f in names:
+            f.retracts = list(dict.fromkeys([*f.retracts, *retracts]))
+            f.is_correction = True
+        return kept
+    record = _withdrawal_record(turn, {"retraction": True})
+    return [
+        *kept,
+        dataclasses.replace(record, key="name.nickname", type="profile", retracts=retracts),
+    ]
 
 
 def _switched(f: ExtractedFact, rule_changed: bool, clauses: list[str]) -> bool:
