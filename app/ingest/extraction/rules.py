@@ -632,6 +632,8 @@ def simple(
             value = _norm(item, key)
             if not value or value.lower() in _PRONOUNS or (check and not check(value)):
                 return None
+            if key in _NAME_KEYS and _NAME_WORD.fullmatch(value):
+                return None  # "还是叫我名字吧": the word for a name is no name (_address_withdrawn)
             if template is None:
                 content = _content(clause)
             else:
@@ -1164,8 +1166,28 @@ def birth_year(m: re.Match[str], clause: _Clause, state: _State) -> Built:
 _BIRTH_YEAR_IN_PLACE = re.compile(_YEAR + r"年(?:出生|生)?的?")
 
 
+_CN_DAY = (
+    r"(?:初[一二三四五六七八九十]|十[一二三四五六七八九]?|二十[一二三四五六七八九]?"
+    r"|廿[一二三四五六七八九]?|三十|[一二三四五六七八九]|\d{1,2})"
+)
+_LUNAR_DAY = re.compile(
+    r"(?P<cal>农历|阴历|旧历|\blunar\b)?[\s的]*(?P<md>(?:正|腊|冬|闰?[一二三四五六七八九十]{1,2}|\d{1,2})月"
+    + _CN_DAY
+    + r"[日号]?)",
+    re.I,
+)
+# words for months and days that only the lunar calendar has
+_LUNAR_ONLY = re.compile(r"^(?:正|腊|冬|闰)|月(?:初|廿)")
+
+
 def birthday(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     """``birthday`` as ``MM-DD`` (``YYYY-MM-DD`` when the year is given)."""
+    lunar = _LUNAR_DAY.search(clause.raw)
+    if lunar and (lunar["cal"] or _LUNAR_ONLY.search(lunar["md"])):
+        # "农历三月初八", "腊月初八": a day of the lunar calendar falls on another Gregorian day
+        # each year; it is kept as said, never read as MM-DD
+        value = "农历" + re.sub(r"[日号]$", "", lunar["md"])
+        return [_fact(state, clause, "birthday", value, f"生日是{value}")]
     parsed = parse_month_day(m.group("v"))
     if parsed is None:
         return None
@@ -1257,8 +1279,8 @@ def constraint(m: re.Match[str], clause: _Clause, state: _State) -> Built:
         text = re.sub(r"^please\s+", "", text, flags=re.I)
         text = re.sub(r"^I (?:don't|do not) want you to\s+", "don't ", text, flags=re.I)
         text = re.sub(r"^I(?:'d| would) like you to\s+|^I want you to\s+", "", text, flags=re.I)
-    if len(text) < 2:
-        return None
+    if len(text) < 2 or standing.points_back(text):
+        return None  # "don't use it", "别用了": about what was just said, no rule of its own
     return [
         _fact(
             state,
@@ -1509,6 +1531,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         birth_year,
     ),
     ("birthday", "zh", r"^(?:我|本人)?是?(?P<v>[^，,]{3,20}?)(?:出生|生)的?$", birthday),
+    # the day first, then the birth word ("我是12月24号生日", "我农历三月初八生日")
+    (
+        "birthday",
+        "zh",
+        r"^(?:我|本人)?(?:是|在)?(?P<v>(?:农历|阴历)?[\d一二三四五六七八九十正腊冬][^，,]{2,10}?)的?"
+        r"(?:过)?生日",
+        birthday,
+    ),
     (
         "birthday",
         "en",
@@ -1531,7 +1561,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         age,
     ),
     # "说错了，我29了": a number of years and nothing else
-    ("age", "zh", r"^我(?:都|快)?\s*(?P<v>[1-9]\d)\s*了$", age),
+    ("age", "zh", r"^我(?:都|快)?\s*(?P<v>[1-9]\d)\s*了?$", age),
     (
         "age",
         "en",
@@ -3101,6 +3131,14 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 and semantic.passing_state(f.value or f.content, where=f.value is None)
             )
             or (f.key in _THING_KEYS and f.value and semantic.names_nothing(f.value))
+            # "还是叫我名字吧": the word for a name is no name of the user's
+            or (
+                f.key in _NAME_KEYS
+                and bool(f.value)
+                and _NAME_WORD.fullmatch(_ADDRESS.sub("", f.value or "")) is not None
+            )
+            # "please don't call me that", "别用了": a request about what was just said
+            or (f.key == "assistant.constraint" and standing.points_back(f.value or f.content))
             # "I rarely drink coffee", "我很少喝咖啡": had seldom, neither had nor avoided
             or (f.value and f.key not in _DEGREE_KEYS and semantic.seldom(f.content))
             # "我想多练练", "想去走走": a verb said twice for a try names nothing to do
@@ -3175,6 +3213,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     _moves(turn, facts)
     _contrasts(turn, facts)
     facts += _renamed(turn, facts)
+    facts += _address_withdrawn(turn, facts)
     facts = _switched_drink(facts)
     facts += _withdrawal(turn, facts)
     facts = _job_left(turn, facts)
@@ -3960,6 +3999,114 @@ NOW_HOLDS_KEYS: dict[str, tuple[str, ...]] = {
          "tech.preferred"),
 }  # fmt: skip
 _NOW_HOLDS_KEYS = frozenset(k for keys in NOW_HOLDS_KEYS.values() for k in keys)
+
+
+_NAME_KEYS = ("name.full", "name.nickname")
+# the word for a name, not a name: "叫我名字", "call me by my real name"
+_NAME_WORD = re.compile(
+    r"(?:我的)?(?:名字|本名|真名|大名|全名|原名|名)"
+    r"|(?:by )?(?:my )?(?:real |actual |full |own )?name",
+    re.I,
+)
+# a name word in a sentence: what a request pointing back ("别用了", "don't use it") is about
+_SPEAKS_OF_NAME = re.compile(
+    r"\b(?:name|nick ?name|called|call(?:ing)? me|go(?:ing)? by)\b"
+    r"|名字|称呼|昵称|小名|外号|叫我|喊我",
+    re.I,
+)
+# being addressed by a name, declined: "don't call me that", "stop calling me Bex", "I don't go
+# by that", "别这么叫我了", "不要再喊我小胖"
+_ADDRESS_DECLINED = re.compile(
+    r"\b(?:don'?t|do not|never|stop|quit|no longer|not)\s+(?:\w+\s+)?"
+    r"(?:call(?:ing)?(?: me)?|go(?:ing)? by|us(?:e|ing))\b"
+    r"|(?:别|不要|不用|不许|不想)(?:再)?(?:这么|这样|那么|那样)?(?:叫|喊|称呼|用)",
+    re.I,
+)
+_ADDRESS = re.compile(r"^(?:还是|就)?(?:叫|喊|称呼)我的?|^(?:call me|use)\s+", re.I)
+# the user's own name asked for in place of a nickname
+_OWN_NAME_ASKED = re.compile(
+    r"(?:叫|喊|称呼)我(?:的)?(?:名字|本名|真名|大名|全名)|用我的?(?:名字|本名|真名|大名|全名)"
+    r"|\bcall me by my (?:\w+ )?name\b|\buse my (?:real |actual |full |own )?name\b",
+    re.I,
+)
+# capitalised words that open or furnish a sentence, not names
+_NOT_A_NAME_EN = frozenset(
+    (
+        *("i", "i'm", "sorry", "please", "pls", "hmm", "actually", "eh", "oh", "ok", "okay"),
+        *("so", "hi", "hey", "well", "also", "just", "don't", "never", "stop", "call", "ugh"),
+        *("ah", "wait", "no", "yes", "yeah", "but", "and", "the", "my", "it's", "that's"),
+        *("forget", "ignore"),
+    )
+)
+
+
+def _names_in(text: str) -> list[str]:
+    """Names written in ``text``: capitalised Latin words (one or two) that do not furnish a
+    sentence, and Chinese person names as the segmenter tags them."""
+    out = [
+        w
+        for w in re.findall(r"(?<![\w'])[A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?", text)
+        if w.split()[0].lower() not in _NOT_A_NAME_EN
+    ]
+    out += re.findall(r"['\"‘“「]([^'\"’”」]{1,20})['\"’”」]", text)  # "stop calling me 'buddy'"
+    if _HAN.search(text):
+        out += [w for w, t in segment.tag(text) if t == "nr" and len(w) >= 2]
+    return list(dict.fromkeys(out))
+
+
+def _address_withdrawn(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A name the user declines to be called by, or a nickname given up for the user's own
+    name ("I'm not Alex, please don't call me that", "…Coco 这个名字，别用了", "算了，别这么
+    叫我了，还是叫我名字吧", "stop calling me Bex"): one withdrawal of ``name.nickname``
+    (no value, a correction) that retracts the names the sentence gives — whatever key holds
+    them — or, naming none, the nickname held. A request that names no name and speaks of
+    no name ("don't use it" about a file) withdraws nothing."""
+    if any(f.key in _NAME_KEYS and f.value is None for f in facts):
+        return []  # the turn already withdraws a name ("I'm not Alex")
+    for sentence in split_clauses(turn.content):
+        whole = " ".join(sentence)
+        for i, raw in enumerate(sentence):
+            declined = _ADDRESS_DECLINED.search(raw)
+            own = _OWN_NAME_ASKED.search(raw)
+            if not (declined or own):
+                continue
+            if declined and not own:
+                if not _SPEAKS_OF_NAME.search(whole):
+                    continue
+                back = standing.points_back(raw[declined.start() :])
+                after = raw[declined.end() :]
+                named = [] if back else _names_in(after)
+                if not back and not named and _HAN.search(after):
+                    # "别叫我小美了": what is left past the pronoun and the particles
+                    rest = re.sub(r"^我|[了吧啊呀哦啦嘛呢\s]+$", "", after.strip())
+                    named = [rest] if re.fullmatch(r"[\u4e00-\u9fff]{1,8}", rest) else []
+                if not back and not named:
+                    continue  # "don't use my email": something else declined
+            else:
+                named = []
+            if declined and not named:
+                named = _names_in(" ".join(sentence[:i]))
+            zh = _lang(whole) == "zh"
+            said = "、".join(named) if zh else " or ".join(named)
+            # its own words, not the rule's: a record with the rule's content would be taken
+            # for the rule said again
+            if zh:
+                content = f"不想被称为{said}" if said else "不想再被这样称呼"
+            else:
+                content = f"does not go by {said}" if said else "does not go by that name"
+            return [
+                ExtractedFact(
+                    type="profile",
+                    content=content,
+                    key="name.nickname",
+                    value=None,
+                    is_correction=True,
+                    retracts=[_as_retracted(n) for n in named],
+                    message_ids=[turn.message_id],
+                    metadata={"retraction": True},
+                )
+            ]
+    return []
 
 
 def _turn_content(text: str) -> str:

@@ -358,6 +358,44 @@ _OCCASION_HEAD_ZH = re.compile(
     r"^[^，,]{1,16}?(?:的时候|时候)|^(?:跟|和|对)我(?:说话|聊天|讲话)|^(?:回答|回复)我"
 )
 
+# what a request is made of besides what it asks for: leads and courtesies, negation, a verb
+# that needs an object to say anything ("use", "call", "用", "叫"), words that point back at
+# what was just said or done, pronouns, particles and adverbs of repetition
+_FURNITURE_EN = re.compile(
+    r"\b(?:ugh|oh|eh|hey|ok(?:ay)?|so|and|but|then|also|just|please|pls|kindly|really|ever"
+    r"|from now on|going forward|in (?:the )?future|don'?t|do not|never|stop|quit|no more"
+    r"|not|avoid|i'?d rather you didn'?t|use|using|call(?:ing)?|say(?:ing)?|do(?:ing)?|write"
+    r"|writing|go(?:ing)? by|mention(?:ing)?|bring(?:ing)? up|it|that|this|those|these|them"
+    r"|one|me|to me|with me|like that|that way|again|anymore|any more|either|thing)\b",
+    re.I,
+)
+_FURNITURE_ZH = re.compile(
+    r"以后|今后|往后|从现在起|从现在开始|还是|算了|请你?|麻烦你?|别再?|不要再?|不用|不许|不准|不想|少|"
+    r"这么|这样|那么|那样|这个|那个|这些|那些|它们?|我|你|再|又|老是?|总是?|都|也|就|"
+    r"用|叫|喊|称呼|说|提|干|做|弄|搞|写|发|了|吧|啊|呀|哦|啦|嘛|呢"
+)
+_BACK_EN = re.compile(r"\b(?:it|that|this|those|these|them|again|like that|that way)\b", re.I)
+
+
+def points_back(text: str) -> bool:
+    """True if a request asks for nothing it names: past its courtesies, its negation and a
+    verb that needs an object, all it has are words pointing back at what was just said or
+    done ("don't use it", "never do that again", "don't call me that", "别用了", "别这么叫我了",
+    "以后别这样了"). Such a request is about that thing, not a rule of its own; "keep it short",
+    "别啰嗦了", "别用 emoji" name what they ask."""
+    core = _core(text).strip(" ,.!?，。！？")
+    if not core:
+        return False
+    if _zh(core):
+        rest = _FURNITURE_ZH.sub("", core)
+        return not re.sub(r"[\s，,。.!！?？~～]", "", rest)
+    if not re.search(r"\b(?:don'?t|do not|never|stop|quit|no more|not)\b", core, re.I) and not (
+        _BACK_EN.search(core)
+    ):
+        return False
+    return not re.sub(r"[\W_]", "", _FURNITURE_EN.sub(" ", core))
+
+
 _BUDGET = re.compile(r"预算|\bbudget\b", re.I)
 _ABLE_ZH = re.compile(r"(?:^|[我也还都])(?:只)?(?:会|能)(?:说|讲|听|写|看)(?!一下)")
 
@@ -836,7 +874,7 @@ def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[R
         value = ("，" if zh else ", ").join(parts)
         if zh:
             value = re.sub(r"时，", "时", value)
-        if len(value) >= 2:
+        if len(value) >= 2 and not points_back(value):
             out.append(Rule(value if zh else value.lower(), value, tuple(sorted(group))))
     return out
 

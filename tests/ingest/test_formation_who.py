@@ -1,0 +1,105 @@
+"""Who a fact is about, and what a request of the assistant asks: a request that points back
+at what was just said ("please don't use it", "别用了") is no rule of its own; a name the user
+declines to be called by, or gives up for their own name, is frozen; a lunar birthday is kept
+as said, never as a Gregorian MM-DD; a name beside a comparison ("听着像小孩") is no relative.
+Through the HTTP API, in Chinese and English."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import TenantCtx
+
+T1 = "2026-03-01T09:00:00+08:00"
+T2 = "2026-03-01T09:05:00+08:00"
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "key", "name"),
+    [
+        (
+            "call me Pip",
+            "hmm, I'm not Pip anymore, please don't call me that",
+            "name.nickname",
+            "pip",
+        ),
+        (
+            "Hi, I'm Robin.",
+            "Robin is my sister's login, not mine, so please don't use it",
+            "name.full",
+            "robin",
+        ),
+        ("大家都叫我 Lulu", "其实我挺讨厌 Lulu 这个名字的，别用了", "name.nickname", "lulu"),
+        ("你就叫我小胖吧", "算了，别这么叫我了，还是叫我名字吧", "name.nickname", "小胖"),
+        ("叫我阿牛就行", "别再叫我阿牛了", "name.nickname", "阿牛"),
+        ("you can call me Bex", "please stop calling me Bex", "name.nickname", "bex"),
+    ],
+)
+async def test_a_name_declined_is_frozen_and_no_rule_points_back(
+    tenant: TenantCtx, first: str, then: str, key: str, name: str
+) -> None:
+    active, frozen = await tenant.change("u", (first, then), key, at=(T1, T2))
+    assert active == [] and frozen == [name], (active, frozen)
+    # the request says which name; it is no rule of its own about "that" or "it"
+    rules = await tenant.values("u", "assistant.constraint", lower=True)
+    assert not any(r.endswith(("that", "it", "别用")) for r in rules), rules
+    # nor is "名字" (the word for a name) a nickname
+    assert "名字" not in await tenant.values("u", "name.nickname")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["ugh, never do that again", "please don't do that", "以后别这样了", "别这么干了"],
+)
+async def test_a_request_pointing_back_forms_no_rule(tenant: TenantCtx, text: str) -> None:
+    await tenant.say("u", "s1", text, at=T1)
+    assert await tenant.facts("u") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "rule_word"),
+    [
+        ("Never use emojis with me", "emojis"),
+        ("以后别用 emoji", "emoji"),
+        ("别啰嗦了，以后直接说重点", "重点"),
+        ("Could you stop calling me 'buddy'? It's a bit much.", "buddy"),
+    ],
+)
+async def test_a_request_that_names_what_it_asks_is_still_a_rule(
+    tenant: TenantCtx, text: str, rule_word: str
+) -> None:
+    await tenant.say("u", "s1", text, at=T1)
+    rules = await tenant.values("u", "assistant.constraint", lower=True)
+    assert any(rule_word in r for r in rules), rules
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("我生日是农历三月初八", "农历三月初八"),
+        ("我的生日是阴历七月初七", "农历七月初七"),
+        ("我的生日在正月初五", "农历正月初五"),
+        ("我是11月2号生日", "11-02"),
+        ("我生日是3月5日", "03-05"),
+    ],
+)
+async def test_a_lunar_birthday_is_kept_as_said(tenant: TenantCtx, text: str, value: str) -> None:
+    await tenant.say("u", "s1", text, at=T1)
+    assert await tenant.values("u", "birthday") == [value]
+
+
+async def test_a_bare_age_after_wo_replaces_the_old_one(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u", ("我今年31", "说错了，我32，去年才31"), "age", at=(T1, T2)
+    )
+    assert (active, frozen) == (["32"], ["31"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["以后叫我杰哥吧，阿杰听着像小孩", "叫我大伟吧，小伟听起来像个孩子"],
+)
+async def test_a_name_beside_a_comparison_is_no_relative(tenant: TenantCtx, text: str) -> None:
+    await tenant.say("u", "s1", text, at=T1)
+    assert await tenant.values("u", "family.member") == []
+    assert len(await tenant.values("u", "name.nickname")) == 1
