@@ -103,3 +103,34 @@ async def test_a_name_beside_a_comparison_is_no_relative(tenant: TenantCtx, text
     await tenant.say("u", "s1", text, at=T1)
     assert await tenant.values("u", "family.member") == []
     assert len(await tenant.values("u", "name.nickname")) == 1
+
+
+@pytest.mark.parametrize("text", ["口语一点", "语气 softer 一点", "正式一些吧", "shorter pls"])
+async def test_a_degree_asked_alone_is_about_the_answer_at_hand(
+    tenant: TenantCtx, text: str
+) -> None:
+    await tenant.say("u", "s1", text, at=T1)
+    assert await tenant.facts("u") == []
+
+
+@pytest.mark.parametrize("text", ["回答简短一点", "以后简短一点", "写代码的时候注释多一点"])
+async def test_a_degree_asked_of_answers_to_come_is_a_rule(tenant: TenantCtx, text: str) -> None:
+    await tenant.say("u", "s1", text, at=T1)
+    assert len(await tenant.values("u", "assistant.constraint")) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "member", "thing"),
+    [
+        ("阳台上还有几盆多肉，我妈在养", "妈", "多肉"),
+        ("这家店的菜，我爸特别喜欢", "爸", "这家店"),
+    ],
+)
+async def test_a_relative_s_verb_without_object_keeps_the_object_said_before(
+    tenant: TenantCtx, text: str, member: str, thing: str
+) -> None:
+    await tenant.say("u", "s1", text, at=T1)
+    mine = await tenant.memories("u", status="active")
+    about = [m["content"] for m in mine if m["key"] is None and m["type"] == "profile"]
+    assert await tenant.values("u", "family.member") == [member]
+    assert about and all(thing in c for c in about), about

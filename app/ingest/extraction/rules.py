@@ -4811,12 +4811,32 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
         out.append(
             ExtractedFact(
                 type="profile",  # a standing fact about a person
-                content=_content(clause),
+                content=_with_its_object(clause, relative, state.turn),
                 message_ids=[state.turn.message_id],
                 metadata={"about": name or relative},
             )
         )
     return out
+
+
+def _with_its_object(clause: _Clause, relative: str, turn: Turn) -> str:
+    """The content of a fact about a relative: the clause, or, when it is only a verb with no
+    object ("还有一缸金鱼，孩子在养", "这家店的菜，我妈很喜欢"), the clause before it in the
+    sentence, which holds the object, then the clause: "孩子在养" alone says nothing."""
+    own = _content(clause)
+    if clause.lang != "zh":
+        return own
+    rest = re.sub(rf"^我的?|{re.escape(relative)}", "", clause.text)
+    rest = re.sub(r"^(?:很|也|都|还|在|正在|一直|最|特别|非常|挺|蛮)+|[着了的呢啊呀]+$", "", rest)
+    if not re.fullmatch(r"[\u4e00-\u9fff]{1,2}", rest) or any(
+        t in ("ns", "nt", "nr", "nz", "m") for _, t in segment.tag(rest)
+    ):
+        return own
+    for sentence in split_clauses(turn.content):
+        at = next((i for i, c in enumerate(sentence) if c.strip() == clause.raw.strip()), None)
+        if at:
+            return _turn_content("，".join([sentence[at - 1].strip(), clause.raw.strip()]))
+    return own
 
 
 # a Chinese clause that opens with a name and an adverb of what it does ("腾讯又裁员了", "Google

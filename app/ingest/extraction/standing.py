@@ -222,6 +222,10 @@ _REFINES_ZH = re.compile(
     r"这次|这回|这一次|这一回|重新|重来|(?:再|重)(?:说|讲|写|来|解释|翻译|发|给我?)(?:一|1)?[遍次下]"
     r"|这个问题|这道题|这一?题"
     r"|(?:^|[，,])(?:那|那就|你)?再[^，,]{1,4}(?:一点|点儿?|些)[吧啊哈呀]*$"
+    # a degree asked and nothing else ("口语一点", "语气 softer 一点"): of the answer at hand, as
+    # "shorter pls" is; "回答简短一点" names the answers to come
+    r"|^(?!.*(?:回答|回复|答案|说话|聊天|讲话|解释|时候|时|跟我|对我|和我))[^，,]{1,10}?\s*(?:一点|一些|点儿)"
+    r"[吧啊哈呀]*$"
 )
 # the text at hand reshaped, said alone ("换成列表形式", "改成markdown格式", "写成一段话"): into
 # what, with no answers named and nothing that says it stands — the answer just given
