@@ -134,3 +134,29 @@ async def test_a_relative_s_verb_without_object_keeps_the_object_said_before(
     about = [m["content"] for m in mine if m["key"] is None and m["type"] == "profile"]
     assert await tenant.values("u", "family.member") == [member]
     assert about and all(thing in c for c in about), about
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "old", "new"),
+    [
+        ("I'm 33", "my birthday was on Monday, so 34 now", "33", "34"),
+        ("我今年40", "昨天刚过完生日，现在 41 了", "40", "41"),
+    ],
+)
+async def test_a_bare_number_beside_a_birthday_is_the_new_age(
+    tenant: TenantCtx, first: str, then: str, old: str, new: str
+) -> None:
+    assert await tenant.change("u", (first, then), "age", at=(T1, T2)) == ([new], [old])
+
+
+async def test_a_relative_s_birthday_and_number_are_not_the_user_s_age(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我爸上周过生日，现在 65 了", at=T1)
+    assert await tenant.values("u", "age") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name"), [("我全名是 Huang Zixuan", "Huang Zixuan"), ("我名字叫周一鸣", "周一鸣")]
+)
+async def test_a_full_name_said_without_de(tenant: TenantCtx, text: str, name: str) -> None:
+    await tenant.say("u", "s1", text, at=T1)
+    assert await tenant.values("u", "name.full") == [name]

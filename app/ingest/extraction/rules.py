@@ -1601,7 +1601,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "name",
         "zh",
-        r"^(?:我的)?(?:名字|全名|姓名)(?:是|叫)\s*(?P<v>[^\s，,]{1,10}"
+        r"^(?:我的?)?(?:名字|全名|姓名)(?:是|叫)\s*(?P<v>[^\s，,]{1,10}"
         r"|[A-Z][a-z'-]+(?: [A-Z][a-z'-]+){1,2})\s*$",
         simple("name.full", "名字叫{v}"),
     ),
@@ -3214,6 +3214,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     _contrasts(turn, facts)
     facts += _renamed(turn, facts)
     facts += _address_withdrawn(turn, facts)
+    facts += _age_by_birthday(turn, facts)
     facts = _switched_drink(facts)
     facts += _withdrawal(turn, facts)
     facts = _job_left(turn, facts)
@@ -4052,6 +4053,45 @@ def _names_in(text: str) -> list[str]:
     if _HAN.search(text):
         out += [w for w, t in segment.tag(text) if t == "nr" and len(w) >= 2]
     return list(dict.fromkeys(out))
+
+
+# a clause that is a number of years and nothing else ("现在 25", "so 30 now", "31了")
+_BARE_YEARS = re.compile(
+    r"^\W*(?:(?:so|and|now|现在|所以|已经|都)\s*)*(?P<v>[1-9]\d?)\s*(?:了|岁了?|now|already)?\W*$",
+    re.I,
+)
+_BIRTH_WORD = re.compile(r"生日|\bbirth ?day\b|\bb-?day\b|\bturned\b", re.I)
+
+
+def _age_by_birthday(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A bare number beside a birthday in the user's sentence is their age ("oh wait 我上个月
+    生日过了，现在 25", "birthday was on Monday, so 41 now"): the birthday says what the number
+    counts. A correction, as a birthday passed changes the age. Nothing when the turn forms an
+    age already or the birthday is someone else's."""
+    if any(f.key == "age" for f in facts):
+        return []
+    for sentence in split_clauses(turn.content):
+        if not any(_BIRTH_WORD.search(c) for c in sentence) or any(
+            semantic.family_subject(c) or semantic.is_about_others(c) for c in sentence
+        ):
+            continue
+        for raw in sentence:
+            m = _BARE_YEARS.match(raw)
+            if m is None or _BIRTH_WORD.search(raw):
+                continue
+            years = int(m["v"])
+            zh = _lang(" ".join(sentence)) == "zh"
+            return [
+                ExtractedFact(
+                    type="profile",
+                    content=f"今年{years}岁" if zh else f"is {years} years old",
+                    key="age",
+                    value=str(years),
+                    is_correction=True,
+                    message_ids=[turn.message_id],
+                )
+            ]
+    return []
 
 
 def _address_withdrawn(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
