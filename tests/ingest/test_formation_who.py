@@ -160,3 +160,11 @@ async def test_a_relative_s_birthday_and_number_are_not_the_user_s_age(tenant: T
 async def test_a_full_name_said_without_de(tenant: TenantCtx, text: str, name: str) -> None:
     await tenant.say("u", "s1", text, at=T1)
     assert await tenant.values("u", "name.full") == [name]
+
+
+async def test_an_occasion_of_the_assistant_s_doing_makes_a_rule_stand(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "Use a table whenever you compare two options", at=T1)
+    assert len(await tenant.values("u", "assistant.constraint")) == 1
+    # an occasion of the user's time is no rule: the task is for now
+    await tenant.say("v", "s1", "when you have a minute, summarize the article for me", at=T1)
+    assert await tenant.facts("v") == []

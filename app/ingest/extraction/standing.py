@@ -80,9 +80,11 @@ _STYLE_ZH = re.compile(
 _STANDING_EN = re.compile(
     r"\b(?:always|never|ever|from now on|going forward|from here on(?: out)?|in (?:the )?future"
     r"|every time|each time|whenever|by default|at all times|in (?:all )?(?:your|the) "
-    r"(?:answers?|repl(?:y|ies)|responses?|explanations?)|when(?:ever)? you (?:answer|reply"
-    r"|respond|write|explain|recommend|suggest|give|show|talk|speak|send|list|summari[sz]e"
-    r"|translate|quote|mention)|with me|to me|anymore|any more|no more|stop"
+    r"(?:answers?|repl(?:y|ies)|responses?|explanations?)"
+    # "when you compare things", "whenever you write SQL": an occasion of the assistant's doing,
+    # whatever the verb — not one of the user's time ("when you have a minute")
+    r"|when(?:ever)? you (?!(?:have|get|are|can|could|finish|see|think|know|find|feel|want|need"
+    r"|like|re|ve|ll|d)\b)[a-z]+|with me|to me|anymore|any more|no more|stop"
     # an end asked of a habit: "enough with the disclaimers", "knock it off with the emojis"
     r"|(?:quit|enough|done) with|knock (?:it )?off|cut it out|lay off|ease up on)\b",
     re.I,
