@@ -632,6 +632,8 @@ def simple(
             value = _norm(item, key)
             if not value or value.lower() in _PRONOUNS or (check and not check(value)):
                 return None
+            if key in _NAME_KEYS and _NAME_WORD.fullmatch(value):
+                return None  # "还是叫我名字吧": the word for a name is no name (_address_withdrawn)
             if template is None:
                 content = _content(clause)
             else:
@@ -1164,8 +1166,28 @@ def birth_year(m: re.Match[str], clause: _Clause, state: _State) -> Built:
 _BIRTH_YEAR_IN_PLACE = re.compile(_YEAR + r"年(?:出生|生)?的?")
 
 
+_CN_DAY = (
+    r"(?:初[一二三四五六七八九十]|十[一二三四五六七八九]?|二十[一二三四五六七八九]?"
+    r"|廿[一二三四五六七八九]?|三十|[一二三四五六七八九]|\d{1,2})"
+)
+_LUNAR_DAY = re.compile(
+    r"(?P<cal>农历|阴历|旧历|\blunar\b)?[\s的]*(?P<md>(?:正|腊|冬|闰?[一二三四五六七八九十]{1,2}|\d{1,2})月"
+    + _CN_DAY
+    + r"[日号]?)",
+    re.I,
+)
+# words for months and days that only the lunar calendar has
+_LUNAR_ONLY = re.compile(r"^(?:正|腊|冬|闰)|月(?:初|廿)")
+
+
 def birthday(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     """``birthday`` as ``MM-DD`` (``YYYY-MM-DD`` when the year is given)."""
+    lunar = _LUNAR_DAY.search(clause.raw)
+    if lunar and (lunar["cal"] or _LUNAR_ONLY.search(lunar["md"])):
+        # "农历三月初八", "腊月初八": a day of the lunar calendar falls on another Gregorian day
+        # each year; it is kept as said, never read as MM-DD
+        value = "农历" + re.sub(r"[日号]$", "", lunar["md"])
+        return [_fact(state, clause, "birthday", value, f"生日是{value}")]
     parsed = parse_month_day(m.group("v"))
     if parsed is None:
         return None
@@ -1257,8 +1279,8 @@ def constraint(m: re.Match[str], clause: _Clause, state: _State) -> Built:
         text = re.sub(r"^please\s+", "", text, flags=re.I)
         text = re.sub(r"^I (?:don't|do not) want you to\s+", "don't ", text, flags=re.I)
         text = re.sub(r"^I(?:'d| would) like you to\s+|^I want you to\s+", "", text, flags=re.I)
-    if len(text) < 2:
-        return None
+    if len(text) < 2 or standing.points_back(text):
+        return None  # "don't use it", "别用了": about what was just said, no rule of its own
     return [
         _fact(
             state,
@@ -1509,6 +1531,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         birth_year,
     ),
     ("birthday", "zh", r"^(?:我|本人)?是?(?P<v>[^，,]{3,20}?)(?:出生|生)的?$", birthday),
+    # the day first, then the birth word ("我是12月24号生日", "我农历三月初八生日")
+    (
+        "birthday",
+        "zh",
+        r"^(?:我|本人)?(?:是|在)?(?P<v>(?:农历|阴历)?[\d一二三四五六七八九十正腊冬][^，,]{2,10}?)的?"
+        r"(?:过)?生日",
+        birthday,
+    ),
     (
         "birthday",
         "en",
@@ -1531,7 +1561,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         age,
     ),
     # "说错了，我29了": a number of years and nothing else
-    ("age", "zh", r"^我(?:都|快)?\s*(?P<v>[1-9]\d)\s*了$", age),
+    ("age", "zh", r"^我(?:都|快)?\s*(?P<v>[1-9]\d)\s*了?$", age),
     (
         "age",
         "en",
@@ -1571,7 +1601,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "name",
         "zh",
-        r"^(?:我的)?(?:名字|全名|姓名)(?:是|叫)\s*(?P<v>[^\s，,]{1,10}"
+        r"^(?:我的?)?(?:名字|全名|姓名)(?:是|叫)\s*(?P<v>[^\s，,]{1,10}"
         r"|[A-Z][a-z'-]+(?: [A-Z][a-z'-]+){1,2})\s*$",
         simple("name.full", "名字叫{v}"),
     ),
@@ -3112,6 +3142,14 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 and semantic.passing_state(f.value or f.content, where=f.value is None)
             )
             or (f.key in _THING_KEYS and f.value and semantic.names_nothing(f.value))
+            # "还是叫我名字吧": the word for a name is no name of the user's
+            or (
+                f.key in _NAME_KEYS
+                and bool(f.value)
+                and _NAME_WORD.fullmatch(_ADDRESS.sub("", f.value or "")) is not None
+            )
+            # "please don't call me that", "别用了": a request about what was just said
+            or (f.key == "assistant.constraint" and standing.points_back(f.value or f.content))
             # "I rarely drink coffee", "我很少喝咖啡": had seldom, neither had nor avoided
             or (f.value and f.key not in _DEGREE_KEYS and semantic.seldom(f.content))
             # "我想多练练", "想去走走": a verb said twice for a try names nothing to do
@@ -3190,6 +3228,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts += _renamed(turn, facts)
     facts += _abstained(turn, facts)
     facts += _liking_ended(turn, facts)
+    facts += _address_withdrawn(turn, facts)
+    facts += _age_by_birthday(turn, facts)
     facts = _switched_drink(facts)
     facts += _withdrawal(turn, facts)
     facts = _job_left(turn, facts)
@@ -3975,6 +4015,153 @@ NOW_HOLDS_KEYS: dict[str, tuple[str, ...]] = {
          "tech.preferred"),
 }  # fmt: skip
 _NOW_HOLDS_KEYS = frozenset(k for keys in NOW_HOLDS_KEYS.values() for k in keys)
+
+
+_NAME_KEYS = ("name.full", "name.nickname")
+# the word for a name, not a name: "叫我名字", "call me by my real name"
+_NAME_WORD = re.compile(
+    r"(?:我的)?(?:名字|本名|真名|大名|全名|原名|名)"
+    r"|(?:by )?(?:my )?(?:real |actual |full |own )?name",
+    re.I,
+)
+# a name word in a sentence: what a request pointing back ("别用了", "don't use it") is about
+_SPEAKS_OF_NAME = re.compile(
+    r"\b(?:name|nick ?name|called|call(?:ing)? me|go(?:ing)? by)\b"
+    r"|名字|称呼|昵称|小名|外号|叫我|喊我",
+    re.I,
+)
+# being addressed by a name, declined: "don't call me that", "stop calling me Bex", "I don't go
+# by that", "别这么叫我了", "不要再喊我小胖"
+_ADDRESS_DECLINED = re.compile(
+    r"\b(?:don'?t|do not|never|stop|quit|no longer|not)\s+(?:\w+\s+)?"
+    r"(?:call(?:ing)?(?: me)?|go(?:ing)? by|us(?:e|ing))\b"
+    r"|(?:别|不要|不用|不许|不想)(?:再)?(?:这么|这样|那么|那样)?(?:叫|喊|称呼|用)",
+    re.I,
+)
+_ADDRESS = re.compile(r"^(?:还是|就)?(?:叫|喊|称呼)我的?|^(?:call me|use)\s+", re.I)
+# the user's own name asked for in place of a nickname
+_OWN_NAME_ASKED = re.compile(
+    r"(?:叫|喊|称呼)我(?:的)?(?:名字|本名|真名|大名|全名)|用我的?(?:名字|本名|真名|大名|全名)"
+    r"|\bcall me by my (?:\w+ )?name\b|\buse my (?:real |actual |full |own )?name\b",
+    re.I,
+)
+# capitalised words that open or furnish a sentence, not names
+_NOT_A_NAME_EN = frozenset(
+    (
+        *("i", "i'm", "sorry", "please", "pls", "hmm", "actually", "eh", "oh", "ok", "okay"),
+        *("so", "hi", "hey", "well", "also", "just", "don't", "never", "stop", "call", "ugh"),
+        *("ah", "wait", "no", "yes", "yeah", "but", "and", "the", "my", "it's", "that's"),
+        *("forget", "ignore"),
+    )
+)
+
+
+def _names_in(text: str) -> list[str]:
+    """Names written in ``text``: capitalised Latin words (one or two) that do not furnish a
+    sentence, and Chinese person names as the segmenter tags them."""
+    out = [
+        w
+        for w in re.findall(r"(?<![\w'])[A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?", text)
+        if w.split()[0].lower() not in _NOT_A_NAME_EN
+    ]
+    out += re.findall(r"['\"‘“「]([^'\"’”」]{1,20})['\"’”」]", text)  # "stop calling me 'buddy'"
+    if _HAN.search(text):
+        out += [w for w, t in segment.tag(text) if t == "nr" and len(w) >= 2]
+    return list(dict.fromkeys(out))
+
+
+# a clause that is a number of years and nothing else ("现在 25", "so 30 now", "31了")
+_BARE_YEARS = re.compile(
+    r"^\W*(?:(?:so|and|now|现在|所以|已经|都)\s*)*(?P<v>[1-9]\d?)\s*(?:了|岁了?|now|already)?\W*$",
+    re.I,
+)
+_BIRTH_WORD = re.compile(r"生日|\bbirth ?day\b|\bb-?day\b|\bturned\b", re.I)
+
+
+def _age_by_birthday(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A bare number beside a birthday in the user's sentence is their age ("oh wait 我上个月
+    生日过了，现在 25", "birthday was on Monday, so 41 now"): the birthday says what the number
+    counts. A correction, as a birthday passed changes the age. Nothing when the turn forms an
+    age already or the birthday is someone else's."""
+    if any(f.key == "age" for f in facts):
+        return []
+    for sentence in split_clauses(turn.content):
+        if not any(_BIRTH_WORD.search(c) for c in sentence) or any(
+            semantic.family_subject(c) or semantic.is_about_others(c) for c in sentence
+        ):
+            continue
+        for raw in sentence:
+            m = _BARE_YEARS.match(raw)
+            if m is None or _BIRTH_WORD.search(raw):
+                continue
+            years = int(m["v"])
+            zh = _lang(" ".join(sentence)) == "zh"
+            return [
+                ExtractedFact(
+                    type="profile",
+                    content=f"今年{years}岁" if zh else f"is {years} years old",
+                    key="age",
+                    value=str(years),
+                    is_correction=True,
+                    message_ids=[turn.message_id],
+                )
+            ]
+    return []
+
+
+def _address_withdrawn(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A name the user declines to be called by, or a nickname given up for the user's own
+    name ("I'm not Alex, please don't call me that", "…Coco 这个名字，别用了", "算了，别这么
+    叫我了，还是叫我名字吧", "stop calling me Bex"): one withdrawal of ``name.nickname``
+    (no value, a correction) that retracts the names the sentence gives — whatever key holds
+    them — or, naming none, the nickname held. A request that names no name and speaks of
+    no name ("don't use it" about a file) withdraws nothing."""
+    if any(f.key in _NAME_KEYS and f.value is None for f in facts):
+        return []  # the turn already withdraws a name ("I'm not Alex")
+    for sentence in split_clauses(turn.content):
+        whole = " ".join(sentence)
+        for i, raw in enumerate(sentence):
+            declined = _ADDRESS_DECLINED.search(raw)
+            own = _OWN_NAME_ASKED.search(raw)
+            if not (declined or own):
+                continue
+            if declined and not own:
+                if not _SPEAKS_OF_NAME.search(whole):
+                    continue
+                back = standing.points_back(raw[declined.start() :])
+                after = raw[declined.end() :]
+                named = [] if back else _names_in(after)
+                if not back and not named and _HAN.search(after):
+                    # "别叫我小美了": what is left past the pronoun and the particles
+                    rest = re.sub(r"^我|[了吧啊呀哦啦嘛呢\s]+$", "", after.strip())
+                    named = [rest] if re.fullmatch(r"[\u4e00-\u9fff]{1,8}", rest) else []
+                if not back and not named:
+                    continue  # "don't use my email": something else declined
+            else:
+                named = []
+            if declined and not named:
+                named = _names_in(" ".join(sentence[:i]))
+            zh = _lang(whole) == "zh"
+            said = "、".join(named) if zh else " or ".join(named)
+            # its own words, not the rule's: a record with the rule's content would be taken
+            # for the rule said again
+            if zh:
+                content = f"不想被称为{said}" if said else "不想再被这样称呼"
+            else:
+                content = f"does not go by {said}" if said else "does not go by that name"
+            return [
+                ExtractedFact(
+                    type="profile",
+                    content=content,
+                    key="name.nickname",
+                    value=None,
+                    is_correction=True,
+                    retracts=[_as_retracted(n) for n in named],
+                    message_ids=[turn.message_id],
+                    metadata={"retraction": True},
+                )
+            ]
+    return []
 
 
 def _turn_content(text: str) -> str:
@@ -4797,12 +4984,32 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
         out.append(
             ExtractedFact(
                 type="profile",  # a standing fact about a person
-                content=_content(clause),
+                content=_with_its_object(clause, relative, state.turn),
                 message_ids=[state.turn.message_id],
                 metadata={"about": name or relative},
             )
         )
     return out
+
+
+def _with_its_object(clause: _Clause, relative: str, turn: Turn) -> str:
+    """The content of a fact about a relative: the clause, or, when it is only a verb with no
+    object ("还有一缸金鱼，孩子在养", "这家店的菜，我妈很喜欢"), the clause before it in the
+    sentence, which holds the object, then the clause: "孩子在养" alone says nothing."""
+    own = _content(clause)
+    if clause.lang != "zh":
+        return own
+    rest = re.sub(rf"^我的?|{re.escape(relative)}", "", clause.text)
+    rest = re.sub(r"^(?:很|也|都|还|在|正在|一直|最|特别|非常|挺|蛮)+|[着了的呢啊呀]+$", "", rest)
+    if not re.fullmatch(r"[\u4e00-\u9fff]{1,2}", rest) or any(
+        t in ("ns", "nt", "nr", "nz", "m") for _, t in segment.tag(rest)
+    ):
+        return own
+    for sentence in split_clauses(turn.content):
+        at = next((i for i, c in enumerate(sentence) if c.strip() == clause.raw.strip()), None)
+        if at:
+            return _turn_content("，".join([sentence[at - 1].strip(), clause.raw.strip()]))
+    return own
 
 
 # a Chinese clause that opens with a name and an adverb of what it does ("腾讯又裁员了", "Google
@@ -5108,12 +5315,13 @@ _NO_NAME = re.compile(r"^(?:that|this|it|by .*)$|小名|全名|名字|外号|昵
 
 
 def _not_called(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
-    """A request not to be called something, in a turn that says the user's name or takes one
+    """A request not to be called a name, in a turn that says the user's name or takes one
     back ("别叫阿强了，叫我强哥吧", "I'm not Alex, please don't call me that", "don't call me Rob
-    anymore"), is the name's change, not a standing rule: the name it names is withdrawn (the
-    memory holding it is frozen, whatever its key) and no ``assistant.constraint`` is formed.
-    The old name said again beside it ("阿强是小时候的外号") forms nothing either."""
-    names = [f for f in facts if f.key in ("name.nickname", "name.full")]
+    anymore"), is the name's change, not a standing rule: no ``assistant.constraint`` is formed,
+    and the old name said again beside it ("阿强是小时候的外号") forms nothing either. The name
+    itself is withdrawn by :func:`_address_withdrawn`. A term of endearment ("别叫我亲爱的",
+    "don't call me sweetie") with no name of the user's in the turn stays a rule."""
+    names = [f for f in facts if f.key in _NAME_KEYS]
     asked: list[tuple[ExtractedFact, str | None]] = []
     for f in facts:
         if f.type != "constraint" or not f.value:
@@ -5133,31 +5341,12 @@ def _not_called(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         asked.append((f, name))
     if not names:
         # with no name of the user's in the turn, only a capitalised name is one ("don't call
-        # me Rob anymore"); "别叫我亲爱的", "don't call me sweetie" stay rules
+        # me Rob anymore")
         asked = [(f, n) for f, n in asked if n and _is_latin(n)]
-    if not asked:
-        return facts
-    gone = [n for _, n in asked if n]
+    gone = {n for _, n in asked if n}
     rules = {id(f) for f, _ in asked}
-    kept = [
-        f
-        for f in facts
-        if id(f) not in rules
-        # "阿强是小时候的外号": the name given up, said again, is no fact of its own
-        and not (f.key not in ("name.nickname", "name.full") and f.value in gone)
-    ]
-    if not gone:
-        return kept
-    retracts = [_as_retracted(n) for n in gone]
-    if names:
-        for f in names:
-            f.retracts = list(dict.fromkeys([*f.retracts, *retracts]))
-            f.is_correction = True
-        return kept
-    record = _withdrawal_record(turn, {"retraction": True})
     return [
-        *kept,
-        dataclasses.replace(record, key="name.nickname", type="profile", retracts=retracts),
+        f for f in facts if id(f) not in rules and not (f.key not in _NAME_KEYS and f.value in gone)
     ]
 
 

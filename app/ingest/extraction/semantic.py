@@ -3372,10 +3372,21 @@ _FAMILY_WORDS = re.compile(
 )
 
 
+# a kin word after a comparison names no relative: "阿杰听着像小孩", "treats me like a son"
+_COMPARED_TO = re.compile(
+    r"(?:像|好像|似|如同)(?:是)?(?:个|一个)?$|\b(?:like|as)\s+(?:an?\s+|the\s+|my\s+)?(?:\w+\s+)?$",
+    re.I,
+)
+
+
 def _family(text: str, zh: bool) -> list[tuple[str, str | None]]:
+    kin = list(_FAMILY_WORDS.finditer(text))
+    if kin and all(_COMPARED_TO.search(text[: m.start()]) for m in kin):
+        return []
     names = (
         [m.group(1) for m in re.finditer(r"叫([\u4e00-\u9fff]{1,3})", text)]
-        or zh_entities(text, ("nr",))
+        # a person named with no word of kin beside ("阿杰听着像小孩") is no relative
+        or (zh_entities(text, ("nr",)) if kin else [])
         if zh
         else _member_names(text)
     )

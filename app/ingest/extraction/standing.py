@@ -80,9 +80,11 @@ _STYLE_ZH = re.compile(
 _STANDING_EN = re.compile(
     r"\b(?:always|never|ever|from now on|going forward|from here on(?: out)?|in (?:the )?future"
     r"|every time|each time|whenever|by default|at all times|in (?:all )?(?:your|the) "
-    r"(?:answers?|repl(?:y|ies)|responses?|explanations?)|when(?:ever)? you (?:answer|reply"
-    r"|respond|write|explain|recommend|suggest|give|show|talk|speak|send|list|summari[sz]e"
-    r"|translate|quote|mention)|with me|to me|anymore|any more|no more|stop"
+    r"(?:answers?|repl(?:y|ies)|responses?|explanations?)"
+    # "when you compare things", "whenever you write SQL": an occasion of the assistant's doing,
+    # whatever the verb — not one of the user's time ("when you have a minute")
+    r"|when(?:ever)? you (?!(?:have|get|are|can|could|finish|see|think|know|find|feel|want|need"
+    r"|like|re|ve|ll|d)\b)[a-z]+|with me|to me|anymore|any more|no more|stop"
     # an end asked of a habit: "enough with the disclaimers", "knock it off with the emojis"
     r"|(?:quit|enough|done) with|knock (?:it )?off|cut it out|lay off|ease up on)\b",
     re.I,
@@ -222,6 +224,10 @@ _REFINES_ZH = re.compile(
     r"这次|这回|这一次|这一回|重新|重来|(?:再|重)(?:说|讲|写|来|解释|翻译|发|给我?)(?:一|1)?[遍次下]"
     r"|这个问题|这道题|这一?题"
     r"|(?:^|[，,])(?:那|那就|你)?再[^，,]{1,4}(?:一点|点儿?|些)[吧啊哈呀]*$"
+    # a degree asked and nothing else ("口语一点", "语气 softer 一点"): of the answer at hand, as
+    # "shorter pls" is; "回答简短一点" names the answers to come
+    r"|^(?!.*(?:回答|回复|答案|说话|聊天|讲话|解释|时候|时|跟我|对我|和我))[^，,]{1,10}?\s*(?:一点|一些|点儿)"
+    r"[吧啊哈呀]*$"
 )
 # the text at hand reshaped, said alone ("换成列表形式", "改成markdown格式", "写成一段话"): into
 # what, with no answers named and nothing that says it stands — the answer just given
@@ -357,6 +363,44 @@ def _core(text: str) -> str:
 _OCCASION_HEAD_ZH = re.compile(
     r"^[^，,]{1,16}?(?:的时候|时候)|^(?:跟|和|对)我(?:说话|聊天|讲话)|^(?:回答|回复)我"
 )
+
+# what a request is made of besides what it asks for: leads and courtesies, negation, a verb
+# that needs an object to say anything ("use", "call", "用", "叫"), words that point back at
+# what was just said or done, pronouns, particles and adverbs of repetition
+_FURNITURE_EN = re.compile(
+    r"\b(?:ugh|oh|eh|hey|ok(?:ay)?|so|and|but|then|also|just|please|pls|kindly|really|ever"
+    r"|from now on|going forward|in (?:the )?future|don'?t|do not|never|stop|quit|no more"
+    r"|not|avoid|i'?d rather you didn'?t|use|using|call(?:ing)?|say(?:ing)?|do(?:ing)?|write"
+    r"|writing|go(?:ing)? by|mention(?:ing)?|bring(?:ing)? up|it|that|this|those|these|them"
+    r"|one|me|to me|with me|like that|that way|again|anymore|any more|either|thing)\b",
+    re.I,
+)
+_FURNITURE_ZH = re.compile(
+    r"以后|今后|往后|从现在起|从现在开始|还是|算了|请你?|麻烦你?|别再?|不要再?|不用|不许|不准|不想|少|"
+    r"这么|这样|那么|那样|这个|那个|这些|那些|它们?|我|你|再|又|老是?|总是?|都|也|就|"
+    r"用|叫|喊|称呼|说|提|干|做|弄|搞|写|发|了|吧|啊|呀|哦|啦|嘛|呢"
+)
+_BACK_EN = re.compile(r"\b(?:it|that|this|those|these|them|again|like that|that way)\b", re.I)
+
+
+def points_back(text: str) -> bool:
+    """True if a request asks for nothing it names: past its courtesies, its negation and a
+    verb that needs an object, all it has are words pointing back at what was just said or
+    done ("don't use it", "never do that again", "don't call me that", "别用了", "别这么叫我了",
+    "以后别这样了"). Such a request is about that thing, not a rule of its own; "keep it short",
+    "别啰嗦了", "别用 emoji" name what they ask."""
+    core = _core(text).strip(" ,.!?，。！？")
+    if not core:
+        return False
+    if _zh(core):
+        rest = _FURNITURE_ZH.sub("", core)
+        return not re.sub(r"[\s，,。.!！?？~～]", "", rest)
+    if not re.search(r"\b(?:don'?t|do not|never|stop|quit|no more|not)\b", core, re.I) and not (
+        _BACK_EN.search(core)
+    ):
+        return False
+    return not re.sub(r"[\W_]", "", _FURNITURE_EN.sub(" ", core))
+
 
 _BUDGET = re.compile(r"预算|\bbudget\b", re.I)
 _ABLE_ZH = re.compile(r"(?:^|[我也还都])(?:只)?(?:会|能)(?:说|讲|听|写|看)(?!一下)")
@@ -836,7 +880,7 @@ def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[R
         value = ("，" if zh else ", ").join(parts)
         if zh:
             value = re.sub(r"时，", "时", value)
-        if len(value) >= 2:
+        if len(value) >= 2 and not points_back(value):
             out.append(Rule(value if zh else value.lower(), value, tuple(sorted(group))))
     return out
 
