@@ -121,10 +121,25 @@ def is_noise(text: str) -> bool:
     return is_question(text) or is_small_talk(text)
 
 
+# "Work has been brutal at Novartis lately", "Work's crazy": work with no owner named, as the
+# subject of what the speaker says, is the speaker's
+_OWN_WORK = re.compile(
+    r"^\W*(?:(?:honestly|ugh|man|and|but|so|anyway),?\s+)*work(?:'s|\s+(?:has|had|is|was|keeps"
+    r"|gets|got))\b",
+    re.I,
+)
+
+
 def has_memory_signal(text: str) -> bool:
-    """True if ``text`` talks about the user (我/I/my/we…), instructs the assistant
-    (以后/不要/别/always/don't…) or names a remembered attribute (预算/budget/邮箱/email…)."""
-    return bool(_FIRST_PERSON.search(text) or _DIRECTIVE.search(text) or _DOMAIN.search(text))
+    """True if ``text`` talks about the user (我/I/my/we…, or their work as the subject: "Work
+    has been insane at Pfizer"), instructs the assistant (以后/不要/别/always/don't…) or names a
+    remembered attribute (预算/budget/邮箱/email…)."""
+    return bool(
+        _FIRST_PERSON.search(text)
+        or _OWN_WORK.search(text)
+        or _DIRECTIVE.search(text)
+        or _DOMAIN.search(text)
+    )
 
 
 def is_worth_remembering(text: str) -> bool:

@@ -150,6 +150,20 @@ _LANGS_EN = (
     r"english|chinese|mandarin|cantonese|japanese|korean|french|german|spanish|russian"
     r"|portuguese|italian|arabic|hindi|dutch|vietnamese|thai"
 )
+# in a language's own slot ("I speak …", "my mother tongue is …") a capitalised word is the
+# name of a language whatever it is ("Hokkien", "Tagalog", "Yoruba"), as a known one is
+_LANG_NAME_EN = rf"{_LANGS_EN}|(?-i:[A-Z][a-z]{{2,}})"
+_CALENDAR_EN = re.compile(
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|january|february|march|april|may|june|july"
+    r"|august|september|october|november|december|today|tomorrow|yesterday",
+    re.I,
+)
+
+
+def _no_calendar_word(value: str) -> bool:
+    return not any(_CALENDAR_EN.fullmatch(w) for w in re.split(r"[,\s]+", value) if w)
+
+
 _DRINKS = re.compile(
     # the drink's own words before its head noun ("chai latte", "iced oat milk latte"), not an
     # amount ("a lot of coke")
@@ -429,6 +443,12 @@ def _norm(value: str, key: str | None) -> str:
         value = _PLACE_TAIL_EN.sub("", value)
     if key in _NAMED_KEYS:  # "ORG1 in 2015" is ORG1: the date is when, not what
         value = semantic.strip_dates(value)
+    if key in _THING_KEYS and _LATIN.match(value):
+        # "night shifts weirdly", "olives honestly": an adverb after the thing is how it is said
+        words = value.split()
+        while len(words) > 1 and _is_ly_adverb(words[-1]):
+            words.pop()
+        value = " ".join(words)
     if key in _COMPARED_KEYS:
         value = _COMPARED_EN.sub("", value) if _LATIN.match(value) else value
         value = _COMPARED_ZH.sub("", value) or value
@@ -732,6 +752,13 @@ def _org_zh(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     return [_fact(state, clause, "work.employer", org, f"works at {org}")]
 
 
+# how one is employed, said where a firm's name may stand
+_EMPLOYMENT_FORM = re.compile(
+    r"freelance|freelancing|self-employed|part-time|full-time|remote|contract|独立|兼职|全职|自由职业者?",
+    re.I,
+)
+
+
 def work(*, correction: bool = False, field: bool = False) -> Builder:
     """Employer and/or role from groups ``org`` and ``role``; a place as ``org`` becomes
     ``work.location``. With ``field``, ``role`` is a line of work ("marketing", "retail")
@@ -751,6 +778,9 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
         # "I joined Stripe last month": the date is no part of the name
         org = _norm(_undated(m, "org", clause) if groups.get("org") else "", "work.employer")
         org = re.sub(r"\s+(?:downtown|nearby|here|in town|near me|near here)$", "", org)
+        if _EMPLOYMENT_FORM.fullmatch(org):
+            # "我是 freelance 的 illustrator": how the user is employed, no employer
+            org = ""
         role = _norm(re.sub(r"(?:的)?工作$", "", groups.get("role") or ""), "work.role")
         zh = clause.lang == "zh"
         duty = re.search(r"(?:负责|主管|管理|分管|从事|担任)(?P<d>.+?)(?:的)?(?:工作|这块)?$", org)
@@ -769,6 +799,8 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
             and not _STAND_IN.fullmatch(role)  # "I'm a 程序员": checked when put back
         ):
             return None
+        if role and semantic.names_diet(role):
+            return None  # "I'm a pescatarian": how the user eats, read as a diet
         if (
             org.lower() in _PRONOUNS
             or org in ("家", "家里", "公司", "学校")
@@ -1386,8 +1418,12 @@ _S = (
 )
 # a thing said first, then the user and how firmly ("香菜我是真的", "恐怖片我一般", "香菜我一口都")
 _FRONTED = (
-    r"^(?P<v>(?![这那我你他她])[\u4e00-\u9fffA-Za-z][\u4e00-\u9fffA-Za-z ]{0,7}?)\s*我(?:是)?"
-    r"(?:真的|一般|从来|基本上?|平时|完全|一口都|一点都|都|也|就|向来|实在|是)*"
+    r"^(?:所以|因为|但是?|可是|不过|而且)?\s*"
+    # up to eight characters, a Latin word counting as one ("horror movies 我是真的不敢看")
+    r"(?P<v>(?![这那我你他她])(?:[\u4e00-\u9fff]|[A-Za-z][A-Za-z'-]*\s?){1,8}?)\s*"
+    # the user, or no subject but a quantifier of the thing ("milk 都不能喝", "辣的一点都吃不了")
+    r"(?:我(?:是)?|(?=(?:一口|一点|根本|完全)?[都也]))"
+    r"(?:真的|一般|从来|基本上?|平时|完全|根本|一口都|一点都|都|也|就|向来|实在|是)*"
 )
 # a meal or a day is an occasion, not a food ("晚饭我不吃", "今天我不喝")
 _OCCASION_ZH = re.compile(r"[早午晚]饭|[早午晚]餐|夜宵|今天|明天|昨天|今晚|这顿|平时")
@@ -1403,6 +1439,21 @@ def _no_modal(value: str) -> bool:
 
 def _not_occasion(value: str) -> bool:
     return not _OCCASION_ZH.search(value)
+
+
+# who may stand before 都 in place of a thing ("大家都不吃", "孩子们都不能喝")
+_PEOPLE_ZH = re.compile(r"们|大家|别人|人家|家人|同事|朋友|孩子|老人|有人|谁|什么")
+
+
+def _a_thing_zh(value: str) -> bool:
+    """A thing avoided, said before the verb: no occasion ("晚饭我不吃") and no people."""
+    return _not_occasion(value) and not _PEOPLE_ZH.search(value)
+
+
+def _avoided_first(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """``diet.avoid`` of a thing said before the refusal ("香菜我不吃", "辣的我一点都吃不了了")."""
+    verb = m["verb"] or m["can"]
+    return simple("diet.avoid", verb + "{v}", check=_a_thing_zh)(m, clause, state)
 
 
 _I = (
@@ -1796,6 +1847,17 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         work(),
     ),
     ("job", "zh", rf"^我?(?:现在|目前)*是(?P<org>[^的]+?)的(?P<role>.*?{_JOB_ZH})$", work()),
+    # "我是 Bytedance 的 PM", "我是腾讯的 data engineer": a title said in English
+    (
+        "job",
+        "zh",
+        r"^我?(?:现在|目前)*是\s*(?P<org>[^的]+?)\s*的\s*(?P<role>[A-Za-z][A-Za-z .&/-]{1,30}?)$",
+        lambda m, c, s: (
+            work()(m, c, s)
+            if _JOB_EN.search(m.group("role").strip()) and not _NOT_JOB_EN.search(m.group("role"))
+            else None
+        ),
+    ),
     (
         "job",
         "zh",
@@ -1920,6 +1982,26 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"(?:an? )(?P<role>[\w -]+?)(?: (?:over at|at|for|(?P<by>with)) (?P<org>.+))?$",
         work(),
     ),
+    # "Work has been brutal at Novartis lately", "my team at Shopify is great": the user's
+    # work, or the people of it, placed at a named organisation name the employer
+    (
+        "job",
+        "en",
+        r"^(?:(?:honestly|ugh|man|and|but|so),?\s+)?(?:work|my (?:job|work|shifts?|boss|manager"
+        r"|team|coworkers|co-workers|colleagues|office|department)|things at work)\b"
+        r"(?:'s)?(?P<said>[^,;]*?)\b(?:over )?at (?P<org>(?-i:[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*))"
+        r"(?P<rest>(?:\s+(?-i:[a-z])[\w'-]*)*)$",
+        lambda m, c, s: work()(m, c, s) if not segment.is_place(m.group("org")) else None,
+    ),
+    # "I've been a nurse for ten years": a job held until now
+    (
+        "job",
+        "en",
+        r"^I(?:'ve| have) (?:(?:now|always|also|actually) )*been (?:an? )(?P<role>[\w -]+?)"
+        r"(?: (?:at|with) (?P<org>.+?))?(?: (?:for|since) (?:\w+ ){0,3}?(?:years?|months?|ages"
+        r"|a while|decades?|\d{4})(?: now)?| now)?$",
+        work(),
+    ),
     # "I'm at Sundial Energy", "I'm with Orbit Labs now": a name whose head word is that of an
     # organisation (not "I'm at Heathrow", a place one is at)
     (
@@ -2016,30 +2098,46 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "diet",
         "zh",
-        _FRONTED + r"(?P<verb>不吃|不能吃|吃不了|不敢吃|不碰|不喝|喝不了|不能喝)(?:的)?$",
-        simple("diet.avoid", "{verb}{v}", check=_not_occasion),
+        # an inability that has come about ("辣的我一点都吃不了了") is one all the same
+        _FRONTED + r"(?:(?P<verb>不吃|不碰|不喝)(?:的)?|(?P<can>不能吃|吃不了|不敢吃|喝不了|不能喝)"
+        r"(?:的|了)?)$",
+        _avoided_first,
     ),
     (
         "dislikes",
         "zh",
-        _FRONTED + r"(?P<verb>不看|不听|不玩|看不了|听不了|受不了|不喜欢|不爱)(?:的)?$",
+        _FRONTED + r"(?P<verb>不看|不听|不玩|不敢看|不敢听|不敢玩|看不了|听不了|看不下去|听不下去"
+        r"|受不了|不喜欢|不爱)(?:的)?$",
         simple("preference.dislikes", "{verb}{v}", check=semantic.is_taste),
     ),
     (
         "diet",
         "en",
-        r"^I(?:'m| am) (?:an? )?(?P<v>vegetarian|vegan|pescatarian|pescetarian)$",
-        simple("diet.style", "is {v}"),
+        # any diet by name ("I'm a flexitarian", "I'm keto these days"), as the classifier's
+        # diet family reads it
+        r"^I(?:'m| am) (?:(?:now|currently|mostly|strictly|fully|also) )*(?:an? )?"
+        r"(?P<v>[\w -]+?)(?: (?:now|these days|nowadays|mostly))?$",
+        simple("diet.style", "is {v}", check=semantic.names_diet),
     ),
     (
         "diet",
         "en",
         _I + r"(?P<verb>can't|cannot|can not|don't|do not|no longer|never|won't|shouldn't"
-        r"|am not allowed to|'m not allowed to)\s+(?P<eat>eat|drink|consume|tolerate|digest"
+        r"|am not allowed to|'m not allowed to)\s+(?:really\s+|even\s+)?(?P<eat>eat|drink|consume"
+        r"|tolerate|digest"
         # "have" only after can't/shouldn't/allowed to: "I don't have big plans" is no diet
         r"|(?:(?<=can't )|(?<=cannot )|(?<=shouldn't )|(?<=allowed to )|(?<=no longer ))have)"
         r"\s+(?P<v>.+)$",
         simple("diet.avoid", "I {verb} {eat} {v}", split=True),
+    ),
+    # "I can't really do fried food anymore", "I can't handle spicy food": a verb of coping,
+    # not of eating, whose object is something eaten or drunk
+    (
+        "diet",
+        "en",
+        _I + r"(?P<verb>can't|cannot|can not|can no longer|no longer)\s+(?:really\s+|even\s+)?"
+        r"(?P<eat>do|handle|stomach|take)\s+(?P<v>.+)$",
+        simple("diet.avoid", "I {verb} {eat} {v}", split=True, check=semantic.is_edible),
     ),
     (
         "diet",
@@ -2215,16 +2313,18 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "language",
         "zh",
-        rf"^我?(?:的)?(?:母语是|会说|会讲|说|讲|更习惯用|习惯用)(?P<v>(?:{_LANGS_ZH})(?:[和、及与](?:{_LANGS_ZH}))*)(?:交流|沟通|聊天)?$",
-        simple("language.preferred", "会说{v}", split=True),
+        # a language by its form as well as by name ("我母语是维吾尔语", "我会说客家话")
+        r"^我?(?:的)?(?:母语是|会说|会讲|说|讲|更习惯用|习惯用)"
+        r"(?P<v>[\u4e00-\u9fff]{2,6}?(?:[和、及与][\u4e00-\u9fff]{2,6}?)*)(?:交流|沟通|聊天)?$",
+        simple("language.preferred", "会说{v}", split=True, check=semantic.is_language),
     ),
     (
         "language",
         "en",
         rf"^(?:I (?:speak|understand|am fluent in|'m fluent in)|my (?:native|first"
-        rf"|mother) (?:language|tongue) is) (?P<v>(?:{_LANGS_EN})(?:(?:,|and"
-        rf"| )+(?:{_LANGS_EN}))*)$",
-        simple("language.preferred", "speaks {v}", split=True),
+        rf"|mother) (?:language|tongue) is) (?P<v>(?:{_LANG_NAME_EN})(?:(?:,|and"
+        rf"| )+(?:{_LANG_NAME_EN}))*)$",
+        simple("language.preferred", "speaks {v}", split=True, check=_no_calendar_word),
     ),
     (
         "tech",
@@ -2601,6 +2701,10 @@ _NAMED_RUN_ZH = re.compile(
 )
 
 
+# "Been a nurse for ten years now": a job held until now, said without its subject
+_BEEN_FIRST_EN = re.compile(r"^(?:(?:honestly|well|yeah|so|and),?\s+)?been (?=an? )", re.I)
+
+
 def _sentences(text: str) -> list[str]:
     """The sentences of a turn; a second predicate of the user's with its "I" left out is a
     clause of its own, its "I" given back ("I live in Lisbon and work at Siemens" → "I live in
@@ -2609,7 +2713,11 @@ def _sentences(text: str) -> list[str]:
     return [
         _SUBJECTLESS_CHANGE_ZH.sub(
             r"我\g<t>",
-            _ELIDED_NEG.sub(_subject_given, _ELIDED_I.sub(r"\g<head>, I ", s), count=1),
+            _ELIDED_NEG.sub(
+                _subject_given,
+                _ELIDED_I.sub(r"\g<head>, I ", _BEEN_FIRST_EN.sub("I've been ", s, count=1)),
+                count=1,
+            ),
             count=1,
         )
         for s in _SENTENCE.split(_NAMED_RUN_ZH.sub(r"\g<one>，", text))
@@ -2703,6 +2811,17 @@ _SWAP_EN = re.compile(
     r"\b(?:(?:swapped|traded|exchanged)\s+(?:out\s+)?(?:my\s+|the\s+)?(?P<a>[^,.;:!?，。]+?)"
     r"\s+for|replaced\s+(?:my\s+|the\s+)?(?P<b>[^,.;:!?，。]+?)\s+with)\s+"
     r"(?!(?:an?\s+)?(?:new|another|different|one)\b)",
+    re.I,
+)
+
+
+# "I'm a nurse so nights are rough": a consequence with a subject and verb of its own, not the
+# adverb of "so tired", "so much"; the rules read the clause before it when the whole forms
+# nothing (the classifier still reads the whole: "I'm 6'4\" so airline seats are torture")
+_CONSEQUENCE_EN = re.compile(
+    r"\s+so\s+(?!that\b)(?:(?:the|this|it|it's|its|there|there's|everything|nothing|he|she"
+    r"|they|his|her|their)\b|(?:[\w'-]+\s+){1,3}(?:is|are|was|were|has|have|will|gets|means)\b)"
+    r".*$",
     re.I,
 )
 
@@ -3005,6 +3124,10 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 clause.text = state.neg_prefix + re.sub(r"^(?:I'm|I am)\s+", "", clause.text)
             state.correction = state.correction or clause.marker
             found = _apply(clause, state)
+            if found is None and (head := _CONSEQUENCE_EN.sub("", raw)) != raw:
+                head_clause = _make_clause(head, turn)
+                head_clause.borrowed = clause.borrowed
+                found = _apply(head_clause, state)
             if found is None and not semantic.own_subject(raw):
                 found = _borrowed_subject(raw, turn, state)  # "其实我改名了，现在叫 Jennifer Wang"
             if found is None:

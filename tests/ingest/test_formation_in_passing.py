@@ -1,0 +1,159 @@
+"""Tastes, diet, work and languages said in passing — inside a longer message, beside a question
+or a second clause about something else, in words no rule lists — form the user's fact, and
+look-alikes form none; through the HTTP API."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import TenantCtx
+
+T1 = "2026-03-01T09:00:00+08:00"
+
+
+# --- a statement beside a question --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("我最喜欢的电影是霸王别姬，顺便问下今天天气怎么样", "霸王别姬"),
+        ("我超爱吃火锅，对了今天天气怎么样", "火锅"),
+        ("My favourite band is Wilco, by the way what's the weather like today?", "wilco"),
+    ],
+)
+async def test_a_favourite_beside_a_question_is_kept(
+    tenant: TenantCtx, said: str, value: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "preference.likes") == [value]
+
+
+@pytest.mark.parametrize("said", ["你最喜欢的作家是谁？", "Do you have a favourite band?"])
+async def test_a_question_alone_forms_no_taste(tenant: TenantCtx, said: str) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "preference.likes") == []
+
+
+# --- a language named by its form -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "languages"),
+    [
+        ("我母语是彝语", ["彝语"]),
+        ("我的母语是温州话，普通话是后来上学才学的", ["普通话", "温州话"]),
+        ("我会说潮汕话和粤语", ["潮汕话", "粤语"]),
+        ("I speak Yoruba", ["yoruba"]),
+        ("my mother tongue is Amharic", ["amharic"]),
+    ],
+)
+async def test_a_language_is_known_by_its_form(
+    tenant: TenantCtx, said: str, languages: list[str]
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "language.preferred") == languages
+
+
+@pytest.mark.parametrize("said", ["说实话，我不太会做饭", "我说的话你别当真", "I speak Monday"])
+async def test_a_word_of_speech_is_no_language(tenant: TenantCtx, said: str) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "language.preferred") == []
+
+
+async def test_a_mother_tongue_names_no_mother(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "my mother tongue is Spanish", at=T1)
+    assert await tenant.values("u", "family.member") == []
+    assert await tenant.values("u", "language.preferred") == ["spanish"]
+
+
+# --- food that can no longer be had ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("做完手术以后，凉的我一点都吃不了了", "凉"),
+        ("我乳糖不耐受，所以 cheese 都不能吃", "cheese"),
+        ("I can't really handle dairy anymore", "dairy"),
+        ("since the surgery I can't do greasy food at all", "greasy food"),
+    ],
+)
+async def test_food_the_user_cannot_have_is_avoided(
+    tenant: TenantCtx, said: str, value: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert value in await tenant.values("u", "diet.avoid")
+
+
+@pytest.mark.parametrize(
+    "said", ["大家都不吃香菜", "别人都不喝啤酒", "I can't handle stress anymore"]
+)
+async def test_what_others_skip_or_a_strain_is_no_avoided_food(
+    tenant: TenantCtx, said: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "diet.avoid") == []
+
+
+async def test_a_thing_said_first_in_english_inside_chinese_is_disliked(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "true crime podcasts 我是真的听不下去", at=T1)
+    assert await tenant.values("u", "preference.dislikes") == ["true crime podcasts"]
+
+
+# --- work said in passing --------------------------------------------------------------------
+
+
+async def test_work_placed_at_a_firm_names_the_employer(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "Work's been crazy at Moderna, I'm a lab technician", at=T1)
+    assert await tenant.values("u", "work.employer") == ["Moderna"]
+    assert await tenant.values("u", "work.role") == ["lab technician"]
+
+
+async def test_work_with_no_firm_names_no_employer(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "Work has been slow at the moment, honestly", at=T1)
+    assert await tenant.values("u", "work.employer") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "role"),
+    [
+        ("I'm a paralegal so mornings are chaos", "paralegal"),
+        ("Been a welder for fifteen years now and I still enjoy it", "welder"),
+    ],
+)
+async def test_a_job_beside_a_second_clause_is_the_role(
+    tenant: TenantCtx, said: str, role: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "work.role") == [role]
+
+
+async def test_so_of_degree_forms_no_role(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I'm so tired of my commute", at=T1)
+    assert await tenant.values("u", "work.role") == []
+
+
+async def test_a_firm_and_an_english_title_said_the_chinese_way(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我是 Shopee 的 QA", at=T1)
+    assert await tenant.values("u", "work.employer") == ["Shopee"]
+    assert await tenant.values("u", "work.role") == ["QA"]
+
+
+async def test_freelance_in_the_firms_place_is_no_employer(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我是 freelance 的 translator", at=T1)
+    assert await tenant.values("u", "work.employer") == []
+    assert await tenant.values("u", "work.role") == ["translator"]
+
+
+async def test_a_diet_is_no_job(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I'm a flexitarian, have been for years", at=T1)
+    assert await tenant.values("u", "work.role") == []
+    assert await tenant.values("u", "diet.style") == ["flexitarian"]
+
+
+async def test_an_adverb_after_a_liked_thing_is_no_part_of_it(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I still love long train rides weirdly", at=T1)
+    assert await tenant.values("u", "preference.likes") == ["long train rides"]
