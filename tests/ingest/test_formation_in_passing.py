@@ -157,3 +157,62 @@ async def test_a_diet_is_no_job(tenant: TenantCtx) -> None:
 async def test_an_adverb_after_a_liked_thing_is_no_part_of_it(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I still love long train rides weirdly", at=T1)
     assert await tenant.values("u", "preference.likes") == ["long train rides"]
+
+
+async def test_a_firm_of_a_kind_then_its_name_is_the_employer(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I'm a barista at a cafe called Little Owl, it's fine", at=T1)
+    assert await tenant.values("u", "work.employer") == ["Little Owl"]
+    assert await tenant.values("u", "work.role") == ["barista"]
+
+
+@pytest.mark.parametrize(
+    ("turns", "role", "employer"),
+    [
+        (("I lead the fraud analytics team at Monzo",), "fraud analytics team lead", "Monzo"),
+        (
+            ("I work at Monzo", "I run the fraud analytics team there"),
+            "fraud analytics team lead",
+            "Monzo",
+        ),
+        (("我在美团上班", "我在那边带一个推荐算法的团队"), "推荐算法团队负责人", "美团"),
+    ],
+)
+async def test_the_team_the_user_leads_names_the_role(
+    tenant: TenantCtx, turns: tuple[str, ...], role: str, employer: str
+) -> None:
+    for text in turns:
+        await tenant.say("u", "s1", text, at=T1)
+    assert await tenant.values("u", "work.role") == [role]
+    assert await tenant.values("u", "work.employer") == [employer]
+
+
+@pytest.mark.parametrize(
+    ("said", "employer", "place"),
+    [
+        ("我在字节跳动上海分公司上班", "字节跳动", "上海"),
+        ("I work at Stripe's Dublin office", "Stripe", "Dublin"),
+    ],
+)
+async def test_an_office_named_by_its_place_is_where_the_user_works(
+    tenant: TenantCtx, said: str, employer: str, place: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "work.employer") == [employer]
+    assert await tenant.values("u", "work.location") == [place]
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("只要是恐怖片我都爱看", "恐怖片"),
+        ("anything 芒果味的我都爱", "芒果"),
+        ("I love anything with coconut in it", "coconut"),
+        ("huge fan of the Celtics, been going to games since I was a kid", "celtics"),
+    ],
+)
+async def test_whatever_is_of_a_kind_liked_names_the_kind(
+    tenant: TenantCtx, said: str, value: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "preference.likes") == [value]
+    assert await tenant.values("u", "work.role") == []

@@ -139,7 +139,9 @@ _NOT_JOB_EN = re.compile(
     r"|member|speaker|smoker|customer|owner|person|sucker|vegetarian|other|christian|asian|italian"
     r"|canadian|australian|indian|brazilian|korean|german|russian|buddhist|atheist|agnostic"
     r"|baptist|methodist|taoist|teenager|foreigner|newcomer|outsider|youngster|southerner"
-    r"|northerner|westerner|easterner|left-hander|introvert|extrovert|believer|follower)$",
+    r"|northerner|westerner|easterner|left-hander|introvert|extrovert|believer|follower"
+    # "a huge fan of the Lakers": what one is a fan of is no job, whatever it ends in
+    r"|\b(?:fan|lover|admirer|supporter) of\b.*)$",
     re.I,
 )
 _LANGS_ZH = (
@@ -411,6 +413,13 @@ _PLACE_TAIL_EN = re.compile(
     re.I,
 )
 _FREE_TEXT_KEYS = frozenset(("schedule.habit", "assistant.constraint", "event", "plan"))
+# "anything by Studio Ghibli", "anything with mushrooms": a liking of any of a kind names the kind
+_FREE_CHOICE_EN = re.compile(
+    r"^(?:pretty much |just about |basically )?(?:anything|everything|whatever|all things)"
+    r"\s+(?:(?:that's|that is|that has|made by|made with|by|with|from|involving|about)\s+)?"
+    r"(?=\S)",
+    re.I,
+)
 # A taste said by comparison holds what is preferred: "tea over coffee", "cats more than dogs",
 # "tea than coffee" (after "I'd rather have"), "更喜欢茶", "比起咖啡我更喜欢茶" are tea, cats, 茶.
 _COMPARED_KEYS = frozenset(
@@ -444,6 +453,9 @@ def _norm(value: str, key: str | None) -> str:
     if key in _NAMED_KEYS:  # "ORG1 in 2015" is ORG1: the date is when, not what
         value = semantic.strip_dates(value)
     if key in _THING_KEYS and _LATIN.match(value):
+        # "anything by Studio Ghibli", "anything with truffle in it": what any of is liked
+        value = _FREE_CHOICE_EN.sub("", value) or value
+        value = re.sub(r"\s+in (?:it|them)$", "", value, flags=re.I)
         # "night shifts weirdly", "olives honestly": an adverb after the thing is how it is said
         words = value.split()
         while len(words) > 1 and _is_ly_adverb(words[-1]):
@@ -752,6 +764,35 @@ def _org_zh(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     return [_fact(state, clause, "work.employer", org, f"works at {org}")]
 
 
+# "a diner called Rosie's", "a startup named Lumen": a firm of a kind, then its name
+_CALLED_EN = re.compile(
+    r"^(?:an? |the )?(?:[\w'-]+ ){0,3}?(?:called|named) (?P<name>[A-Z0-9][\w&.'-]*(?: [A-Z0-9]"
+    r"[\w&.'-]*)*)$"
+)
+# an office of the firm in a place ("Amazon 西雅图 office", "Acme's Denver office")
+_OFFICE = re.compile(r"^(?P<head>.*?)\s*(?:(?i:office)|办公室|分部|分公司)$")
+_OFFICE_PLACE_EN = re.compile(r"^(?P<org>.*?)(?:'s)?\s+(?P<place>[A-Z][a-z]+(?: [A-Z][a-z]+)?)$")
+
+
+def _office_in(org: str) -> tuple[str, str] | None:
+    """``(firm, place)`` of an office named by its place after the firm ("Amazon 西雅图 office",
+    "Acme's Denver office", "腾讯深圳分公司"), else ``None``: the word before "office" names the
+    office by where it is (a place, or a name jieba tags a person's: 西雅图)."""
+    office = _OFFICE.match(org.strip())
+    if office is None:
+        return None
+    head = office["head"].strip()
+    if latin := _OFFICE_PLACE_EN.match(head):
+        return (latin["org"].strip(), latin["place"]) if latin["org"].strip() else None
+    words = [w for w in segment.tag(head) if w[0].strip()]
+    if len(words) < 2:
+        return None
+    place, flag = words[-1]
+    if len(place) < 2 or not (flag in ("ns", "nr") or segment.is_place(place)):
+        return None
+    return head[: head.rindex(place)].strip(), place
+
+
 # how one is employed, said where a firm's name may stand
 _EMPLOYMENT_FORM = re.compile(
     r"freelance|freelancing|self-employed|part-time|full-time|remote|contract|独立|兼职|全职|自由职业者?",
@@ -778,6 +819,15 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
         # "I joined Stripe last month": the date is no part of the name
         org = _norm(_undated(m, "org", clause) if groups.get("org") else "", "work.employer")
         org = re.sub(r"\s+(?:downtown|nearby|here|in town|near me|near here)$", "", org)
+        if named := _CALLED_EN.match(org):
+            org = named["name"]  # "a diner called Rosie's": the name, not the kind
+        facts = []
+        if office := _office_in(org):
+            # "在 Amazon 西雅图 office 上班", "at Acme's Denver office": the place is where the
+            # user works, the rest the employer
+            org, where = office
+            said_where = f"在{where}工作" if clause.lang == "zh" else f"works in {where}"
+            facts.append(_fact(state, clause, "work.location", where, said_where))
         if _EMPLOYMENT_FORM.fullmatch(org):
             # "我是 freelance 的 illustrator": how the user is employed, no employer
             org = ""
@@ -816,7 +866,6 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
             or (groups.get("by") and not (_ORG_EN.search(org) or re.match(r"^[A-Z]", org)))
         ):
             org = ""
-        facts = []
         if org and zh and (where := semantic.place_then_one_zh(org)):
             # "在杭州一家外企做HR": where the user works, and a firm of a kind
             facts.append(_fact(state, clause, "work.location", where[0], f"在{where[0]}工作"))
@@ -848,6 +897,22 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
 
 
 _TEAM_HEAD = r"\s*(?:组|小组|团队|项目组|(?:team|squad)\b)"
+
+
+def _team_lead(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """``work.role`` "<team> team lead" of a team the user leads, and the employer named with it."""
+    team = re.sub(r"^(?:small|little|new|whole|entire)\s+", "", m["team"].strip(), flags=re.I)
+    if not team or team.lower() in _PRONOUNS or re.fullmatch(r"(?:this|that|the|a)", team, re.I):
+        return None
+    zh = clause.lang == "zh"
+    role = f"{team}团队负责人" if zh and _HAN.search(team) else f"{team} team lead"
+    facts = [
+        _fact(state, clause, "work.role", role, f"职业是{role}" if zh else f"leads the {team} team")
+    ]
+    org = _norm(m.groupdict().get("org") or "", "work.employer")
+    if org and re.match(r"^[A-Z0-9]", org):
+        facts.append(_fact(state, clause, "work.employer", org, f"works at {org}"))
+    return facts
 
 
 def _a_team(value: str, content: str) -> bool:
@@ -1993,6 +2058,23 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"(?P<rest>(?:\s+(?-i:[a-z])[\w'-]*)*)$",
         lambda m, c, s: work()(m, c, s) if not segment.is_place(m.group("org")) else None,
     ),
+    # "I run the podcast ads analytics team there", "I lead a small data team at Spotify": the
+    # team the user leads names the role (its employer, if named)
+    (
+        "job",
+        "en",
+        r"^I (?:(?:now|currently|also|basically) )*(?:run|lead|manage|head(?: up)?|oversee)"
+        r" (?:the|a|an|our|my|their) (?P<team>[\w &/-]{2,40}?) (?:team|group|department|squad"
+        r"|unit|division)(?: (?:there|here|over there|at (?P<org>.+?)))?(?: now)?$",
+        _team_lead,
+    ),
+    (
+        "job",
+        "zh",
+        r"^我?(?:在(?:那里|那边|这里|这边|公司))?\s*(?:(?i:lead|manage|run)|带|领导|管|负责)"
+        r"\s*(?:一个|个|着)?\s*(?P<team>[^，,。]{2,20}?)\s*的?\s*(?:(?i:team)|团队|组|小组)$",
+        _team_lead,
+    ),
     # "I've been a nurse for ten years": a job held until now
     (
         "job",
@@ -2439,6 +2521,15 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"(?:铁粉|死忠粉|粉丝|粉|迷|发烧友)了?$",
         simple("preference.likes", "是{v}的粉丝", check=semantic.is_taste),
     ),
+    # "只要是科幻片我都爱看", "anything 抹茶味的我都爱": whatever is of a kind, the user likes
+    (
+        "likes",
+        "zh",
+        r"^(?:只要是|凡是|但凡是?|(?i:anything|everything)\s*(?:with|by)?)\s*"
+        r"(?P<v>[^，,。我]{1,16}?)(?:的|味的)?\s*我?(?:都|全都|通通)(?:很|超|特别)?"
+        r"(?P<verb>爱|喜欢|热爱)(?P<eat>吃|看|听|喝|玩)?$",
+        simple("preference.likes", "{verb}{eat}{v}", check=semantic.is_taste),
+    ),
     (
         "likes",
         "zh",
@@ -2703,6 +2794,12 @@ _NAMED_RUN_ZH = re.compile(
 
 # "Been a nurse for ten years now": a job held until now, said without its subject
 _BEEN_FIRST_EN = re.compile(r"^(?:(?:honestly|well|yeah|so|and),?\s+)?been (?=an? )", re.I)
+# "big fan of anything by Studio Ghibli": a liking said without its subject
+_FAN_FIRST_EN = re.compile(
+    r"^(?:(?:honestly|well|yeah|so|and),?\s+)?(?:an?\s+)?(?=(?:(?:big|huge|massive|total)\s+)+fan"
+    r"\s+of\b)",
+    re.I,
+)
 
 
 def _sentences(text: str) -> list[str]:
@@ -2715,7 +2812,10 @@ def _sentences(text: str) -> list[str]:
             r"我\g<t>",
             _ELIDED_NEG.sub(
                 _subject_given,
-                _ELIDED_I.sub(r"\g<head>, I ", _BEEN_FIRST_EN.sub("I've been ", s, count=1)),
+                _ELIDED_I.sub(
+                    r"\g<head>, I ",
+                    _FAN_FIRST_EN.sub("I'm a ", _BEEN_FIRST_EN.sub("I've been ", s, count=1)),
+                ),
                 count=1,
             ),
             count=1,
