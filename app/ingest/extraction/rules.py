@@ -825,9 +825,9 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
         if office := _office_in(org):
             # "在 Amazon 西雅图 office 上班", "at Acme's Denver office": the place is where the
             # user works, the rest the employer
-            org, where = office
-            said_where = f"在{where}工作" if clause.lang == "zh" else f"works in {where}"
-            facts.append(_fact(state, clause, "work.location", where, said_where))
+            org, office_place = office
+            said = f"在{office_place}工作" if clause.lang == "zh" else f"works in {office_place}"
+            facts.append(_fact(state, clause, "work.location", office_place, said))
         if _EMPLOYMENT_FORM.fullmatch(org):
             # "我是 freelance 的 illustrator": how the user is employed, no employer
             org = ""
