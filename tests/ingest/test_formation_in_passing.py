@@ -216,3 +216,34 @@ async def test_whatever_is_of_a_kind_liked_names_the_kind(
     await tenant.say("u", "s1", said, at=T1)
     assert await tenant.values("u", "preference.likes") == [value]
     assert await tenant.values("u", "work.role") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "language"), [("法语只会一点点", "法语"), ("粤语说得还行，就是不会写", "粤语")]
+)
+async def test_a_language_the_user_can_speak_a_little_is_no_rule(
+    tenant: TenantCtx, said: str, language: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "assistant.constraint") == []
+    assert await tenant.values("u", "language.preferred") == [language]
+
+
+@pytest.mark.parametrize(
+    ("said", "place"),
+    [
+        ("I'm based out of our Chicago office most weeks", "Chicago"),
+        ("I work at the London office, mostly on payments", "London"),
+    ],
+)
+async def test_the_office_the_user_works_from_is_the_work_location(
+    tenant: TenantCtx, said: str, place: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "work.location") == [place]
+    assert await tenant.values("u", "work.employer") == []
+
+
+async def test_a_visit_to_an_office_is_no_work_location(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I'm at the Chicago office for a meeting today", at=T1)
+    assert await tenant.values("u", "work.location") == []

@@ -781,7 +781,9 @@ def _office_in(org: str) -> tuple[str, str] | None:
     office = _OFFICE.match(org.strip())
     if office is None:
         return None
-    head = office["head"].strip()
+    head = re.sub(r"^(?:the|our|my)\s+", "", office["head"].strip(), flags=re.I)
+    if re.fullmatch(r"[A-Z][a-z]+(?: [A-Z][a-z]+)?", head) or segment.is_place(head):
+        return "", head  # "the London office": the place alone, no firm named
     if latin := _OFFICE_PLACE_EN.match(head):
         return (latin["org"].strip(), latin["place"]) if latin["org"].strip() else None
     words = [w for w in segment.tag(head) if w[0].strip()]
@@ -2074,6 +2076,18 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"^我?(?:在(?:那里|那边|这里|这边|公司))?\s*(?:(?i:lead|manage|run)|带|领导|管|负责)"
         r"\s*(?:一个|个|着)?\s*(?P<team>[^，,。]{2,20}?)\s*的?\s*(?:(?i:team)|团队|组|小组)$",
         _team_lead,
+    ),
+    # "I'm based out of our Denver office most weeks", "I work from the Austin office": the
+    # firm's office the user works at is named by its place
+    (
+        "job",
+        "en",
+        r"^I(?:(?:'m| am) (?:(?:now|currently|mostly|usually|mainly) )*based"
+        r"| (?:(?:now|currently|mostly|usually|mainly) )*work) (?:out of|from|at|in)"
+        r" (?:our|the|my (?:company|firm|employer)'s)"
+        r" (?P<place>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?)) (?:office|branch|site|campus|hq"
+        r"|headquarters)\b.*$",
+        lambda m, c, s: [_fact(s, c, "work.location", m["place"], f"works in {m['place']}")],
     ),
     # "I've been a nurse for ten years": a job held until now
     (
