@@ -247,3 +247,29 @@ async def test_the_office_the_user_works_from_is_the_work_location(
 async def test_a_visit_to_an_office_is_no_work_location(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I'm at the Chicago office for a meeting today", at=T1)
     assert await tenant.values("u", "work.location") == []
+
+
+async def test_the_workplace_said_first_without_owner_is_the_users(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "公司在杭州，不过我住苏州，每天坐高铁", at=T1)
+    assert await tenant.values("u", "work.location") == ["杭州"]
+    assert await tenant.values("u", "residence.city") == ["苏州"]
+
+
+@pytest.mark.parametrize(
+    ("said", "place", "employer"),
+    [
+        ("base 在 Berlin，公司是一家 startup 叫 Lumina", "Berlin", "Lumina"),
+        ("我 base 在深圳", "深圳", None),
+    ],
+)
+async def test_where_work_is_based_and_the_firm_named_after_it(
+    tenant: TenantCtx, said: str, place: str, employer: str | None
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "work.location") == [place]
+    assert await tenant.values("u", "work.employer") == ([employer] if employer else [])
+
+
+async def test_a_shop_near_the_office_is_no_employer(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "公司附近有家店叫老王烧烤", at=T1)
+    assert await tenant.values("u", "work.employer") == []

@@ -125,7 +125,12 @@ def is_noise(text: str) -> bool:
 # subject of what the speaker says, is the speaker's
 _OWN_WORK = re.compile(
     r"^\W*(?:(?:honestly|ugh|man|and|but|so|anyway),?\s+)*work(?:'s|\s+(?:has|had|is|was|keeps"
-    r"|gets|got))\b",
+    r"|gets|got))\b"
+    # "公司在深圳，不过我住东莞", "单位就在楼下": the workplace, no owner named, is the speaker's
+    r"|^\W*(?:而且|不过|但是?|其实)?(?:公司|单位)(?:(?:就|总部|现在)?在|(?:是(?:一家|个|一个)"
+    r"[^，,。]{0,12}?)?(?:叫|名叫))"
+    # "base 在 Singapore": where the speaker's work is based
+    r"|^\W*based?\s*在",
     re.I,
 )
 

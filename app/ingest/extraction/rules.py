@@ -901,6 +901,14 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
 _TEAM_HEAD = r"\s*(?:组|小组|团队|项目组|(?:team|squad)\b)"
 
 
+def _based_in(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """``work.location`` of "base 在 X" when X is a place (a known one, or a capitalised name)."""
+    place = m["place"].strip()
+    if not (re.fullmatch(r"[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)*", place) or segment.is_place(place)):
+        return None
+    return [_fact(state, clause, "work.location", place, f"在{place}工作")]
+
+
 def _team_lead(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     """``work.role`` "<team> team lead" of a team the user leads, and the employer named with it."""
     team = re.sub(r"^(?:small|little|new|whole|entire)\s+", "", m["team"].strip(), flags=re.I)
@@ -2076,6 +2084,22 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"^我?(?:在(?:那里|那边|这里|这边|公司))?\s*(?:(?i:lead|manage|run)|带|领导|管|负责)"
         r"\s*(?:一个|个|着)?\s*(?P<team>[^，,。]{2,20}?)\s*的?\s*(?:(?i:team)|团队|组|小组)$",
         _team_lead,
+    ),
+    # "公司是一家 fintech 叫 Nium", "公司叫星河科技": the workplace named
+    (
+        "job",
+        "zh",
+        r"^(?:而且|不过|但是?|其实)?(?:我们?的?)?(?:公司|单位)(?:是(?:一家|个|一个)[^，,。]{0,12}?)?"
+        r"\s*(?:叫做?|名叫)\s*(?P<org>[^，,。\s][^，,。]{0,20}?)$",
+        work(),
+    ),
+    # "base 在 Singapore", "我 base 在上海": where the user's work is based
+    (
+        "job",
+        "zh",
+        r"^我?(?:现在|目前|主要|一般)*\s*(?i:base|based)\s*在\s*(?P<place>[^，,。\s][^，,。]{1,20}?)"
+        r"\s*(?:的?\s*(?:(?i:office)|办公室))?$",
+        _based_in,
     ),
     # "I'm based out of our Denver office most weeks", "I work from the Austin office": the
     # firm's office the user works at is named by its place
