@@ -273,3 +273,8 @@ async def test_where_work_is_based_and_the_firm_named_after_it(
 async def test_a_shop_near_the_office_is_no_employer(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "公司附近有家店叫老王烧烤", at=T1)
     assert await tenant.values("u", "work.employer") == []
+
+
+async def test_a_degree_before_a_refusal_is_no_food(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "海鲜我完全不行，一点都吃不了", at=T1)
+    assert "一点" not in await tenant.values("u", "diet.avoid")

@@ -1495,7 +1495,9 @@ _S = (
 _FRONTED = (
     r"^(?:所以|因为|但是?|可是|不过|而且)?\s*"
     # up to eight characters, a Latin word counting as one ("horror movies 我是真的不敢看")
-    r"(?P<v>(?![这那我你他她])(?:[\u4e00-\u9fff]|[A-Za-z][A-Za-z'-]*\s?){1,8}?)\s*"
+    # (a degree is no thing: "一点都吃不了" says how little, not what)
+    r"(?P<v>(?![这那我你他她]|一点|一口|根本|完全|真的|实在)"
+    r"(?:[\u4e00-\u9fff]|[A-Za-z][A-Za-z'-]*\s?){1,8}?)\s*"
     # the user, or no subject but a quantifier of the thing ("milk 都不能喝", "辣的一点都吃不了")
     r"(?:我(?:是)?|(?=(?:一口|一点|根本|完全)?[都也]))"
     r"(?:真的|一般|从来|基本上?|平时|完全|根本|一口都|一点都|都|也|就|向来|实在|是)*"
