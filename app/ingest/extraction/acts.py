@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.ingest.extraction.base import ExtractedFact, Turn
+from app.ingest.extraction.filter import is_noise
 from app.ingest.extraction.semantic import CLASSIFY_MAX_CHARS, TrainedWeights
 
 ACTS_MODEL = Path(__file__).with_name("acts_model.npz")
@@ -70,13 +71,27 @@ def _withdraws(f: ExtractedFact) -> bool:
 _NOT_VETOED = ("assistant.constraint", "family.member")
 
 
+def said(text: str) -> str:
+    """What ``text`` states: its clauses that are no question or small talk, or the whole text
+    when all or none of them are. "我最喜欢的 band 是 Radiohead，顺便问下今天天气怎么样" states the
+    favourite; read whole, the question decides what the turn does."""
+    from app.ingest.extraction.rules import split_clauses
+
+    clauses = [c.strip() for sentence in split_clauses(text) for c in sentence if c.strip()]
+    kept = [c for c in clauses if not is_noise(c)]
+    if not kept or len(kept) == len(clauses):
+        return text
+    return "，".join(c.rstrip("，,。.!！") for c in kept)
+
+
 def apply(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """``facts`` of ``turn`` without what the rules formed from a turn the classifier is
-    confident says nothing to store (``none`` at ``VETO_NONE``); a withdrawal is kept."""
+    confident says nothing to store (``none`` at ``VETO_NONE``); a withdrawal is kept. A
+    question or small talk beside a statement is left out of what is classified (``said``)."""
     text = turn.content.strip()
     if turn.role != "user" or not text or not facts:
         return facts
-    acts = classify([text])
+    acts = classify([said(text)])
     if not acts:
         return facts
     act = acts[0]

@@ -121,10 +121,30 @@ def is_noise(text: str) -> bool:
     return is_question(text) or is_small_talk(text)
 
 
+# "Work has been brutal at Novartis lately", "Work's crazy": work with no owner named, as the
+# subject of what the speaker says, is the speaker's
+_OWN_WORK = re.compile(
+    r"^\W*(?:(?:honestly|ugh|man|and|but|so|anyway),?\s+)*work(?:'s|\s+(?:has|had|is|was|keeps"
+    r"|gets|got))\b"
+    # "公司在深圳，不过我住东莞", "单位就在楼下": the workplace, no owner named, is the speaker's
+    r"|^\W*(?:而且|不过|但是?|其实)?(?:公司|单位)(?:(?:就|总部|现在)?在|(?:是(?:一家|个|一个)"
+    r"[^，,。]{0,12}?)?(?:叫|名叫))"
+    # "base 在 Singapore": where the speaker's work is based
+    r"|^\W*based?\s*在",
+    re.I,
+)
+
+
 def has_memory_signal(text: str) -> bool:
-    """True if ``text`` talks about the user (我/I/my/we…), instructs the assistant
-    (以后/不要/别/always/don't…) or names a remembered attribute (预算/budget/邮箱/email…)."""
-    return bool(_FIRST_PERSON.search(text) or _DIRECTIVE.search(text) or _DOMAIN.search(text))
+    """True if ``text`` talks about the user (我/I/my/we…, or their work as the subject: "Work
+    has been insane at Pfizer"), instructs the assistant (以后/不要/别/always/don't…) or names a
+    remembered attribute (预算/budget/邮箱/email…)."""
+    return bool(
+        _FIRST_PERSON.search(text)
+        or _OWN_WORK.search(text)
+        or _DIRECTIVE.search(text)
+        or _DOMAIN.search(text)
+    )
 
 
 def is_worth_remembering(text: str) -> bool:

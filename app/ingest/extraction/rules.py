@@ -139,7 +139,9 @@ _NOT_JOB_EN = re.compile(
     r"|member|speaker|smoker|customer|owner|person|sucker|vegetarian|other|christian|asian|italian"
     r"|canadian|australian|indian|brazilian|korean|german|russian|buddhist|atheist|agnostic"
     r"|baptist|methodist|taoist|teenager|foreigner|newcomer|outsider|youngster|southerner"
-    r"|northerner|westerner|easterner|left-hander|introvert|extrovert|believer|follower)$",
+    r"|northerner|westerner|easterner|left-hander|introvert|extrovert|believer|follower"
+    # "a huge fan of the Lakers": what one is a fan of is no job, whatever it ends in
+    r"|\b(?:fan|lover|admirer|supporter) of\b.*)$",
     re.I,
 )
 _LANGS_ZH = (
@@ -150,6 +152,20 @@ _LANGS_EN = (
     r"english|chinese|mandarin|cantonese|japanese|korean|french|german|spanish|russian"
     r"|portuguese|italian|arabic|hindi|dutch|vietnamese|thai"
 )
+# in a language's own slot ("I speak …", "my mother tongue is …") a capitalised word is the
+# name of a language whatever it is ("Hokkien", "Tagalog", "Yoruba"), as a known one is
+_LANG_NAME_EN = rf"{_LANGS_EN}|(?-i:[A-Z][a-z]{{2,}})"
+_CALENDAR_EN = re.compile(
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|january|february|march|april|may|june|july"
+    r"|august|september|october|november|december|today|tomorrow|yesterday",
+    re.I,
+)
+
+
+def _no_calendar_word(value: str) -> bool:
+    return not any(_CALENDAR_EN.fullmatch(w) for w in re.split(r"[,\s]+", value) if w)
+
+
 _DRINKS = re.compile(
     # the drink's own words before its head noun ("chai latte", "iced oat milk latte"), not an
     # amount ("a lot of coke")
@@ -397,6 +413,13 @@ _PLACE_TAIL_EN = re.compile(
     re.I,
 )
 _FREE_TEXT_KEYS = frozenset(("schedule.habit", "assistant.constraint", "event", "plan"))
+# "anything by Studio Ghibli", "anything with mushrooms": a liking of any of a kind names the kind
+_FREE_CHOICE_EN = re.compile(
+    r"^(?:pretty much |just about |basically )?(?:anything|everything|whatever|all things)"
+    r"\s+(?:(?:that's|that is|that has|made by|made with|by|with|from|involving|about)\s+)?"
+    r"(?=\S)",
+    re.I,
+)
 # A taste said by comparison holds what is preferred: "tea over coffee", "cats more than dogs",
 # "tea than coffee" (after "I'd rather have"), "更喜欢茶", "比起咖啡我更喜欢茶" are tea, cats, 茶.
 _COMPARED_KEYS = frozenset(
@@ -429,6 +452,15 @@ def _norm(value: str, key: str | None) -> str:
         value = _PLACE_TAIL_EN.sub("", value)
     if key in _NAMED_KEYS:  # "ORG1 in 2015" is ORG1: the date is when, not what
         value = semantic.strip_dates(value)
+    if key in _THING_KEYS and _LATIN.match(value):
+        # "anything by Studio Ghibli", "anything with truffle in it": what any of is liked
+        value = _FREE_CHOICE_EN.sub("", value) or value
+        value = re.sub(r"\s+in (?:it|them)$", "", value, flags=re.I)
+        # "night shifts weirdly", "olives honestly": an adverb after the thing is how it is said
+        words = value.split()
+        while len(words) > 1 and _is_ly_adverb(words[-1]):
+            words.pop()
+        value = " ".join(words)
     if key in _COMPARED_KEYS:
         value = _COMPARED_EN.sub("", value) if _LATIN.match(value) else value
         value = _COMPARED_ZH.sub("", value) or value
@@ -734,6 +766,44 @@ def _org_zh(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     return [_fact(state, clause, "work.employer", org, f"works at {org}")]
 
 
+# "a diner called Rosie's", "a startup named Lumen": a firm of a kind, then its name
+_CALLED_EN = re.compile(
+    r"^(?:an? |the )?(?:[\w'-]+ ){0,3}?(?:called|named) (?P<name>[A-Z0-9][\w&.'-]*(?: [A-Z0-9]"
+    r"[\w&.'-]*)*)$"
+)
+# an office of the firm in a place ("Amazon 西雅图 office", "Acme's Denver office")
+_OFFICE = re.compile(r"^(?P<head>.*?)\s*(?:(?i:office)|办公室|分部|分公司)$")
+_OFFICE_PLACE_EN = re.compile(r"^(?P<org>.*?)(?:'s)?\s+(?P<place>[A-Z][a-z]+(?: [A-Z][a-z]+)?)$")
+
+
+def _office_in(org: str) -> tuple[str, str] | None:
+    """``(firm, place)`` of an office named by its place after the firm ("Amazon 西雅图 office",
+    "Acme's Denver office", "腾讯深圳分公司"), else ``None``: the word before "office" names the
+    office by where it is (a place, or a name jieba tags a person's: 西雅图)."""
+    office = _OFFICE.match(org.strip())
+    if office is None:
+        return None
+    head = re.sub(r"^(?:the|our|my)\s+", "", office["head"].strip(), flags=re.I)
+    if re.fullmatch(r"[A-Z][a-z]+(?: [A-Z][a-z]+)?", head) or segment.is_place(head):
+        return "", head  # "the London office": the place alone, no firm named
+    if latin := _OFFICE_PLACE_EN.match(head):
+        return (latin["org"].strip(), latin["place"]) if latin["org"].strip() else None
+    words = [w for w in segment.tag(head) if w[0].strip()]
+    if len(words) < 2:
+        return None
+    place, flag = words[-1]
+    if len(place) < 2 or not (flag in ("ns", "nr") or segment.is_place(place)):
+        return None
+    return head[: head.rindex(place)].strip(), place
+
+
+# how one is employed, said where a firm's name may stand
+_EMPLOYMENT_FORM = re.compile(
+    r"freelance|freelancing|self-employed|part-time|full-time|remote|contract|独立|兼职|全职|自由职业者?",
+    re.I,
+)
+
+
 def work(*, correction: bool = False, field: bool = False) -> Builder:
     """Employer and/or role from groups ``org`` and ``role``; a place as ``org`` becomes
     ``work.location``. With ``field``, ``role`` is a line of work ("marketing", "retail")
@@ -753,6 +823,18 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
         # "I joined Stripe last month": the date is no part of the name
         org = _norm(_undated(m, "org", clause) if groups.get("org") else "", "work.employer")
         org = re.sub(r"\s+(?:downtown|nearby|here|in town|near me|near here)$", "", org)
+        if named := _CALLED_EN.match(org):
+            org = named["name"]  # "a diner called Rosie's": the name, not the kind
+        facts = []
+        if office := _office_in(org):
+            # "在 Amazon 西雅图 office 上班", "at Acme's Denver office": the place is where the
+            # user works, the rest the employer
+            org, office_place = office
+            said = f"在{office_place}工作" if clause.lang == "zh" else f"works in {office_place}"
+            facts.append(_fact(state, clause, "work.location", office_place, said))
+        if _EMPLOYMENT_FORM.fullmatch(org):
+            # "我是 freelance 的 illustrator": how the user is employed, no employer
+            org = ""
         role = _norm(re.sub(r"(?:的)?工作$", "", groups.get("role") or ""), "work.role")
         zh = clause.lang == "zh"
         duty = re.search(r"(?:负责|主管|管理|分管|从事|担任)(?P<d>.+?)(?:的)?(?:工作|这块)?$", org)
@@ -771,6 +853,8 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
             and not _STAND_IN.fullmatch(role)  # "I'm a 程序员": checked when put back
         ):
             return None
+        if role and semantic.names_diet(role):
+            return None  # "I'm a pescatarian": how the user eats, read as a diet
         if (
             org.lower() in _PRONOUNS
             or org in ("家", "家里", "公司", "学校")
@@ -786,7 +870,6 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
             or (groups.get("by") and not (_ORG_EN.search(org) or re.match(r"^[A-Z]", org)))
         ):
             org = ""
-        facts = []
         if org and zh and (where := semantic.place_then_one_zh(org)):
             # "在杭州一家外企做HR": where the user works, and a firm of a kind
             facts.append(_fact(state, clause, "work.location", where[0], f"在{where[0]}工作"))
@@ -818,6 +901,30 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
 
 
 _TEAM_HEAD = r"\s*(?:组|小组|团队|项目组|(?:team|squad)\b)"
+
+
+def _based_in(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """``work.location`` of "base 在 X" when X is a place (a known one, or a capitalised name)."""
+    place = m["place"].strip()
+    if not (re.fullmatch(r"[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)*", place) or segment.is_place(place)):
+        return None
+    return [_fact(state, clause, "work.location", place, f"在{place}工作")]
+
+
+def _team_lead(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """``work.role`` "<team> team lead" of a team the user leads, and the employer named with it."""
+    team = re.sub(r"^(?:small|little|new|whole|entire)\s+", "", m["team"].strip(), flags=re.I)
+    if not team or team.lower() in _PRONOUNS or re.fullmatch(r"(?:this|that|the|a)", team, re.I):
+        return None
+    zh = clause.lang == "zh"
+    role = f"{team}团队负责人" if zh and _HAN.search(team) else f"{team} team lead"
+    facts = [
+        _fact(state, clause, "work.role", role, f"职业是{role}" if zh else f"leads the {team} team")
+    ]
+    org = _norm(m.groupdict().get("org") or "", "work.employer")
+    if org and re.match(r"^[A-Z0-9]", org):
+        facts.append(_fact(state, clause, "work.employer", org, f"works at {org}"))
+    return facts
 
 
 def _a_team(value: str, content: str) -> bool:
@@ -1408,8 +1515,14 @@ _S = (
 )
 # a thing said first, then the user and how firmly ("香菜我是真的", "恐怖片我一般", "香菜我一口都")
 _FRONTED = (
-    r"^(?P<v>(?![这那我你他她])[\u4e00-\u9fffA-Za-z][\u4e00-\u9fffA-Za-z ]{0,7}?)\s*我(?:是)?"
-    r"(?:真的|一般|从来|基本上?|平时|完全|一口都|一点都|都|也|就|向来|实在|是)*"
+    r"^(?:所以|因为|但是?|可是|不过|而且)?\s*"
+    # up to eight characters, a Latin word counting as one ("horror movies 我是真的不敢看")
+    # (a degree is no thing: "一点都吃不了" says how little, not what)
+    r"(?P<v>(?![这那我你他她]|一点|一口|根本|完全|真的|实在)"
+    r"(?:[\u4e00-\u9fff]|[A-Za-z][A-Za-z'-]*\s?){1,8}?)\s*"
+    # the user, or no subject but a quantifier of the thing ("milk 都不能喝", "辣的一点都吃不了")
+    r"(?:我(?:是)?|(?=(?:一口|一点|根本|完全)?[都也]))"
+    r"(?:真的|一般|从来|基本上?|平时|完全|根本|一口都|一点都|都|也|就|向来|实在|是)*"
 )
 # a meal or a day is an occasion, not a food ("晚饭我不吃", "今天我不喝")
 _OCCASION_ZH = re.compile(r"[早午晚]饭|[早午晚]餐|夜宵|今天|明天|昨天|今晚|这顿|平时")
@@ -1425,6 +1538,21 @@ def _no_modal(value: str) -> bool:
 
 def _not_occasion(value: str) -> bool:
     return not _OCCASION_ZH.search(value)
+
+
+# who may stand before 都 in place of a thing ("大家都不吃", "孩子们都不能喝")
+_PEOPLE_ZH = re.compile(r"们|大家|别人|人家|家人|同事|朋友|孩子|老人|有人|谁|什么")
+
+
+def _a_thing_zh(value: str) -> bool:
+    """A thing avoided, said before the verb: no occasion ("晚饭我不吃") and no people."""
+    return _not_occasion(value) and not _PEOPLE_ZH.search(value)
+
+
+def _avoided_first(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """``diet.avoid`` of a thing said before the refusal ("香菜我不吃", "辣的我一点都吃不了了")."""
+    verb = m["verb"] or m["can"]
+    return simple("diet.avoid", verb + "{v}", check=_a_thing_zh)(m, clause, state)
 
 
 _I = (
@@ -1826,6 +1954,17 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         work(),
     ),
     ("job", "zh", rf"^我?(?:现在|目前)*是(?P<org>[^的]+?)的(?P<role>.*?{_JOB_ZH})$", work()),
+    # "我是 Bytedance 的 PM", "我是腾讯的 data engineer": a title said in English
+    (
+        "job",
+        "zh",
+        r"^我?(?:现在|目前)*是\s*(?P<org>[^的]+?)\s*的\s*(?P<role>[A-Za-z][A-Za-z .&/-]{1,30}?)$",
+        lambda m, c, s: (
+            work()(m, c, s)
+            if _JOB_EN.search(m.group("role").strip()) and not _NOT_JOB_EN.search(m.group("role"))
+            else None
+        ),
+    ),
     (
         "job",
         "zh",
@@ -1950,6 +2089,71 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"(?:an? )(?P<role>[\w -]+?)(?: (?:over at|at|for|(?P<by>with)) (?P<org>.+))?$",
         work(),
     ),
+    # "Work has been brutal at Novartis lately", "my team at Shopify is great": the user's
+    # work, or the people of it, placed at a named organisation name the employer
+    (
+        "job",
+        "en",
+        r"^(?:(?:honestly|ugh|man|and|but|so),?\s+)?(?:work|my (?:job|work|shifts?|boss|manager"
+        r"|team|coworkers|co-workers|colleagues|office|department)|things at work)\b"
+        r"(?:'s)?(?P<said>[^,;]*?)\b(?:over )?at (?P<org>(?-i:[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*))"
+        r"(?P<rest>(?:\s+(?-i:[a-z])[\w'-]*)*)$",
+        lambda m, c, s: work()(m, c, s) if not segment.is_place(m.group("org")) else None,
+    ),
+    # "I run the podcast ads analytics team there", "I lead a small data team at Spotify": the
+    # team the user leads names the role (its employer, if named)
+    (
+        "job",
+        "en",
+        r"^I (?:(?:now|currently|also|basically) )*(?:run|lead|manage|head(?: up)?|oversee)"
+        r" (?:the|a|an|our|my|their) (?P<team>[\w &/-]{2,40}?) (?:team|group|department|squad"
+        r"|unit|division)(?: (?:there|here|over there|at (?P<org>.+?)))?(?: now)?$",
+        _team_lead,
+    ),
+    (
+        "job",
+        "zh",
+        r"^我?(?:在(?:那里|那边|这里|这边|公司))?\s*(?:(?i:lead|manage|run)|带|领导|管|负责)"
+        r"\s*(?:一个|个|着)?\s*(?P<team>[^，,。]{2,20}?)\s*的?\s*(?:(?i:team)|团队|组|小组)$",
+        _team_lead,
+    ),
+    # "公司是一家 fintech 叫 Nium", "公司叫星河科技": the workplace named
+    (
+        "job",
+        "zh",
+        r"^(?:而且|不过|但是?|其实)?(?:我们?的?)?(?:公司|单位)(?:是(?:一家|个|一个)[^，,。]{0,12}?)?"
+        r"\s*(?:叫做?|名叫)\s*(?P<org>[^，,。\s][^，,。]{0,20}?)$",
+        work(),
+    ),
+    # "base 在 Singapore", "我 base 在上海": where the user's work is based
+    (
+        "job",
+        "zh",
+        r"^我?(?:现在|目前|主要|一般)*\s*(?i:base|based)\s*在\s*(?P<place>[^，,。\s][^，,。]{1,20}?)"
+        r"\s*(?:的?\s*(?:(?i:office)|办公室))?$",
+        _based_in,
+    ),
+    # "I'm based out of our Denver office most weeks", "I work from the Austin office": the
+    # firm's office the user works at is named by its place
+    (
+        "job",
+        "en",
+        r"^I(?:(?:'m| am) (?:(?:now|currently|mostly|usually|mainly) )*based"
+        r"| (?:(?:now|currently|mostly|usually|mainly) )*work) (?:out of|from|at|in)"
+        r" (?:our|the|my (?:company|firm|employer)'s)"
+        r" (?P<place>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?)) (?:office|branch|site|campus|hq"
+        r"|headquarters)\b.*$",
+        lambda m, c, s: [_fact(s, c, "work.location", m["place"], f"works in {m['place']}")],
+    ),
+    # "I've been a nurse for ten years": a job held until now
+    (
+        "job",
+        "en",
+        r"^I(?:'ve| have) (?:(?:now|always|also|actually) )*been (?:an? )(?P<role>[\w -]+?)"
+        r"(?: (?:at|with) (?P<org>.+?))?(?: (?:for|since) (?:\w+ ){0,3}?(?:years?|months?|ages"
+        r"|a while|decades?|\d{4})(?: now)?| now)?$",
+        work(),
+    ),
     # "I'm at Sundial Energy", "I'm with Orbit Labs now": a name whose head word is that of an
     # organisation (not "I'm at Heathrow", a place one is at)
     (
@@ -2046,30 +2250,46 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "diet",
         "zh",
-        _FRONTED + r"(?P<verb>不吃|不能吃|吃不了|不敢吃|不碰|不喝|喝不了|不能喝)(?:的)?$",
-        simple("diet.avoid", "{verb}{v}", check=_not_occasion),
+        # an inability that has come about ("辣的我一点都吃不了了") is one all the same
+        _FRONTED + r"(?:(?P<verb>不吃|不碰|不喝)(?:的)?|(?P<can>不能吃|吃不了|不敢吃|喝不了|不能喝)"
+        r"(?:的|了)?)$",
+        _avoided_first,
     ),
     (
         "dislikes",
         "zh",
-        _FRONTED + r"(?P<verb>不看|不听|不玩|看不了|听不了|受不了|不喜欢|不爱)(?:的)?$",
+        _FRONTED + r"(?P<verb>不看|不听|不玩|不敢看|不敢听|不敢玩|看不了|听不了|看不下去|听不下去"
+        r"|受不了|不喜欢|不爱)(?:的)?$",
         simple("preference.dislikes", "{verb}{v}", check=semantic.is_taste),
     ),
     (
         "diet",
         "en",
-        r"^I(?:'m| am) (?:an? )?(?P<v>vegetarian|vegan|pescatarian|pescetarian)$",
-        simple("diet.style", "is {v}"),
+        # any diet by name ("I'm a flexitarian", "I'm keto these days"), as the classifier's
+        # diet family reads it
+        r"^I(?:'m| am) (?:(?:now|currently|mostly|strictly|fully|also) )*(?:an? )?"
+        r"(?P<v>[\w -]+?)(?: (?:now|these days|nowadays|mostly))?$",
+        simple("diet.style", "is {v}", check=semantic.names_diet),
     ),
     (
         "diet",
         "en",
         _I + r"(?P<verb>can't|cannot|can not|don't|do not|no longer|never|won't|shouldn't"
-        r"|am not allowed to|'m not allowed to)\s+(?P<eat>eat|drink|consume|tolerate|digest"
+        r"|am not allowed to|'m not allowed to)\s+(?:really\s+|even\s+)?(?P<eat>eat|drink|consume"
+        r"|tolerate|digest"
         # "have" only after can't/shouldn't/allowed to: "I don't have big plans" is no diet
         r"|(?:(?<=can't )|(?<=cannot )|(?<=shouldn't )|(?<=allowed to )|(?<=no longer ))have)"
         r"\s+(?P<v>.+)$",
         simple("diet.avoid", "I {verb} {eat} {v}", split=True),
+    ),
+    # "I can't really do fried food anymore", "I can't handle spicy food": a verb of coping,
+    # not of eating, whose object is something eaten or drunk
+    (
+        "diet",
+        "en",
+        _I + r"(?P<verb>can't|cannot|can not|can no longer|no longer)\s+(?:really\s+|even\s+)?"
+        r"(?P<eat>do|handle|stomach|take)\s+(?P<v>.+)$",
+        simple("diet.avoid", "I {verb} {eat} {v}", split=True, check=semantic.is_edible),
     ),
     (
         "diet",
@@ -2245,16 +2465,18 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "language",
         "zh",
-        rf"^我?(?:的)?(?:母语是|会说|会讲|说|讲|更习惯用|习惯用)(?P<v>(?:{_LANGS_ZH})(?:[和、及与](?:{_LANGS_ZH}))*)(?:交流|沟通|聊天)?$",
-        simple("language.preferred", "会说{v}", split=True),
+        # a language by its form as well as by name ("我母语是维吾尔语", "我会说客家话")
+        r"^我?(?:的)?(?:母语是|会说|会讲|说|讲|更习惯用|习惯用)"
+        r"(?P<v>[\u4e00-\u9fff]{2,6}?(?:[和、及与][\u4e00-\u9fff]{2,6}?)*)(?:交流|沟通|聊天)?$",
+        simple("language.preferred", "会说{v}", split=True, check=semantic.is_language),
     ),
     (
         "language",
         "en",
         rf"^(?:I (?:speak|understand|am fluent in|'m fluent in)|my (?:native|first"
-        rf"|mother) (?:language|tongue) is) (?P<v>(?:{_LANGS_EN})(?:(?:,|and"
-        rf"| )+(?:{_LANGS_EN}))*)$",
-        simple("language.preferred", "speaks {v}", split=True),
+        rf"|mother) (?:language|tongue) is) (?P<v>(?:{_LANG_NAME_EN})(?:(?:,|and"
+        rf"| )+(?:{_LANG_NAME_EN}))*)$",
+        simple("language.preferred", "speaks {v}", split=True, check=_no_calendar_word),
     ),
     (
         "tech",
@@ -2368,6 +2590,15 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         _S + r"是(?:一个|个|一名)?(?P<v>[^，,。的]{2,10}?)的?(?:忠实|资深|死忠|铁杆|超级)?"
         r"(?:铁粉|死忠粉|粉丝|粉|迷|发烧友)了?$",
         simple("preference.likes", "是{v}的粉丝", check=semantic.is_taste),
+    ),
+    # "只要是科幻片我都爱看", "anything 抹茶味的我都爱": whatever is of a kind, the user likes
+    (
+        "likes",
+        "zh",
+        r"^(?:只要是|凡是|但凡是?|(?i:anything|everything)\s*(?:with|by)?)\s*"
+        r"(?P<v>[^，,。我]{1,16}?)(?:的|味的)?\s*我?(?:都|全都|通通)(?:很|超|特别)?"
+        r"(?P<verb>爱|喜欢|热爱)(?P<eat>吃|看|听|喝|玩)?$",
+        simple("preference.likes", "{verb}{eat}{v}", check=semantic.is_taste),
     ),
     (
         "likes",
@@ -2632,6 +2863,16 @@ _NAMED_RUN_ZH = re.compile(
 )
 
 
+# "Been a nurse for ten years now": a job held until now, said without its subject
+_BEEN_FIRST_EN = re.compile(r"^(?:(?:honestly|well|yeah|so|and),?\s+)?been (?=an? )", re.I)
+# "big fan of anything by Studio Ghibli": a liking said without its subject
+_FAN_FIRST_EN = re.compile(
+    r"^(?:(?:honestly|well|yeah|so|and),?\s+)?(?:an?\s+)?(?=(?:(?:big|huge|massive|total)\s+)+fan"
+    r"\s+of\b)",
+    re.I,
+)
+
+
 def _sentences(text: str) -> list[str]:
     """The sentences of a turn; a second predicate of the user's with its "I" left out is a
     clause of its own, its "I" given back ("I live in Lisbon and work at Siemens" → "I live in
@@ -2640,7 +2881,14 @@ def _sentences(text: str) -> list[str]:
     return [
         _SUBJECTLESS_CHANGE_ZH.sub(
             r"我\g<t>",
-            _ELIDED_NEG.sub(_subject_given, _ELIDED_I.sub(r"\g<head>, I ", s), count=1),
+            _ELIDED_NEG.sub(
+                _subject_given,
+                _ELIDED_I.sub(
+                    r"\g<head>, I ",
+                    _FAN_FIRST_EN.sub("I'm a ", _BEEN_FIRST_EN.sub("I've been ", s, count=1)),
+                ),
+                count=1,
+            ),
             count=1,
         )
         for s in _SENTENCE.split(_NAMED_RUN_ZH.sub(r"\g<one>，", text))
@@ -2734,6 +2982,17 @@ _SWAP_EN = re.compile(
     r"\b(?:(?:swapped|traded|exchanged)\s+(?:out\s+)?(?:my\s+|the\s+)?(?P<a>[^,.;:!?，。]+?)"
     r"\s+for|replaced\s+(?:my\s+|the\s+)?(?P<b>[^,.;:!?，。]+?)\s+with)\s+"
     r"(?!(?:an?\s+)?(?:new|another|different|one)\b)",
+    re.I,
+)
+
+
+# "I'm a nurse so nights are rough": a consequence with a subject and verb of its own, not the
+# adverb of "so tired", "so much"; the rules read the clause before it when the whole forms
+# nothing (the classifier still reads the whole: "I'm 6'4\" so airline seats are torture")
+_CONSEQUENCE_EN = re.compile(
+    r"\s+so\s+(?!that\b)(?:(?:the|this|it|it's|its|there|there's|everything|nothing|he|she"
+    r"|they|his|her|their)\b|(?:[\w'-]+\s+){1,3}(?:is|are|was|were|has|have|will|gets|means)\b)"
+    r".*$",
     re.I,
 )
 
@@ -3046,6 +3305,10 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 clause.text = state.neg_prefix + re.sub(r"^(?:I'm|I am)\s+", "", clause.text)
             state.correction = state.correction or clause.marker
             found = _apply(clause, state)
+            if found is None and (head := _CONSEQUENCE_EN.sub("", raw)) != raw:
+                head_clause = _make_clause(head, turn)
+                head_clause.borrowed = clause.borrowed
+                found = _apply(head_clause, state)
             if found is None and not semantic.own_subject(raw):
                 found = _borrowed_subject(raw, turn, state)  # "其实我改名了，现在叫 Jennifer Wang"
             if found is None:

@@ -455,7 +455,9 @@ _RELATIVE = re.compile(
     r"|siblings|sibling|granny|boyfriend|girlfriend|gf|bf|fianc[eé]e?|twins|parents|parent|baby"
     r"|aunt|uncle|cousin|niece|nephew|other half|better half|significant other)"
     # "my brother-in-law", "my in-laws"
-    r"(?:s?-in-law)?|in-laws)s?\b(?!\s+(?:and i|and me))|"
+    # "my mother tongue", "my father's day plans": a compound of the word names no relative
+    r"(?:s?-in-law)?|in-laws)s?\b(?!\s+(?:and i|and me|tongue|language|country|land|nature"
+    r"|board)\b)|"
     # the relation as a name: "Mom lives in Denver now", "Dad's retiring"
     r"^(?P<name>Mom|Mum|Dad|Mama|Papa|Grandma|Grandpa|Granny|Nana)(?='s\b|\s)"
     r"(?!\s+(?:and i|and me))|"
@@ -514,7 +516,9 @@ def unmeant(sentence: list[str]) -> int:
 
 # a named person doing something ("Tom has a new number", "Kate moved out"): not the user
 _NAMED_OTHER = re.compile(
-    r"^(?!(?:I|We|My|Our|Me|Us|It|This|That|There|Just|Finally|Then|So|And|But|Also)\b)"
+    # a common noun that opens a sentence is no name ("Work has been insane at Pfizer")
+    r"^(?!(?:I|We|My|Our|Me|Us|It|This|That|There|Just|Finally|Then|So|And|But|Also|Work|Life"
+    r"|Things|Everything|Today|School)\b)"
     # "Priya, my flatmate, moved to Leeds": a name with a word of who they are
     r"[A-Z][a-z]+(?:,\s+(?:my|our|a|an|the)\s+[^,]{1,30},)?\s+(?:has|had|got|just|moved|works"
     r"|lives|quit|changed|bought|switched|left|started)\b"
@@ -2045,6 +2049,56 @@ _LANGS = re.compile(
 )
 
 
+# words that end in 语 or 话 and name no language: speech itself, a kind of saying, a phone
+_NOT_LANGUAGE_ZH = frozenset((
+    "母语", "外语", "成语", "术语", "口语", "用语", "话语", "言语", "俗语", "谚语", "标语", "短语",
+    "词语", "双语", "语言", "电话", "实话", "废话", "笑话", "对话", "说话", "讲话", "谈话", "情话",
+    "神话", "童话", "大话", "坏话", "好话", "闲话", "真话", "假话", "谎话", "傻话", "心里话",
+    "悄悄话", "客套话", "风凉话", "的话", "这话", "那话", "句话", "通话", "会话", "听话", "回话",
+    "答话", "梦话", "脏话", "粗话", "狠话", "气话", "官话", "套话", "私语", "低语", "耳语",
+    "留言", "评语", "暗语", "咒语", "密语",
+))  # fmt: skip
+
+
+def languages_zh(text: str) -> list[str]:
+    """The languages ``text`` names, read by their form as well as by name: a word that ends in
+    语 or 话 as jieba cuts it (藏语, 维吾尔语, 闽南话, 温州话), or a place followed by 话
+    (潮汕 + 话), unless it names speech itself (母语, 实话, 电话, 的话…); "我母语是维吾尔语" →
+    ["维吾尔语"]. The known names of ``_LANGS`` first, in the order they are said."""
+    found: list[tuple[int, str]] = [(m.start(), m.group(0)) for m in _LANGS.finditer(text)]
+    pos = 0
+    prev: tuple[str, str] | None = None
+    for word, flag in segment.tag(text):
+        start = pos
+        pos += len(word)
+        lang = None
+        if (
+            len(word) >= 2
+            and word.endswith(("语", "话"))
+            and _is_zh(word)
+            and word not in _NOT_LANGUAGE_ZH
+            and not word[:-1].endswith(("的", "句", "说", "讲", "这", "那"))
+        ):
+            lang = (start, word)
+        elif word == "话" and prev is not None and prev[1] == "ns":
+            lang = (start - len(prev[0]), prev[0] + word)
+        if lang and not any(
+            lang[0] <= s < lang[0] + len(lang[1]) or s <= lang[0] < s + len(w) for s, w in found
+        ):
+            found.append(lang)
+        prev = (word, flag)
+    return [w for _, w in sorted(found)]
+
+
+def is_language(text: str) -> bool:
+    """True if ``text`` is one language's name: known (``_LANGS``), or a Chinese word of a
+    language's form (``languages_zh``: 藏语, 客家话)."""
+    text = text.strip()
+    if _LANGS.fullmatch(text):
+        return True
+    return _is_zh(text) and languages_zh(text) == [text]
+
+
 def _names(
     text: str, zh: bool, flags: tuple[str, ...] = ("nr", "ns", "nt", "nz", "eng")
 ) -> list[str]:
@@ -2323,7 +2377,7 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     if family == "language":
         if not zh and _NATIONALITY_EN.match(text.strip()):
             return []  # "I'm Korean": who the user is, not a language they use
-        langs = [m.group(0) for m in _LANGS.finditer(text)]
+        langs = languages_zh(text) if zh else [m.group(0) for m in _LANGS.finditer(text)]
         return [("language.preferred", lang_) for lang_ in dict.fromkeys(langs)]
     if family == "tech":
         if not zh and _PANNED_EN.search(text):
@@ -2391,6 +2445,25 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     if family in ("likes", "dislikes") and value and not is_taste(value):
         return []  # "I love it here": the liking names no thing to keep
     return [(key or "", value if value and len(value) <= 40 else None)]
+
+
+# the head words of what is eaten or drunk: a verb of coping ("can't handle", "can't do") is
+# about food only when its object is one ("spicy food", "dairy", "fried stuff"), not "stress"
+_EDIBLE_EN = re.compile(
+    r"\b(?:food|foods|meals?|dishes|stuff|things|meat|red meat|dairy|gluten|wheat|sugar|sugary"
+    r"|sweets?|carbs|spicy|spice|spices|heat|chilli|chili|chillies|peppers?|fried|greasy|oily"
+    r"|fatty|fat|salt|salty|caffeine|alcohol|booze|liquor|lactose|milk|cheese|eggs?|nuts|peanuts"
+    r"|seafood|shellfish|fish|pork|beef|chicken|lamb|bread|pasta|rice|soy|garlic|onions?|curry"
+    r"|dessert|desserts|candy|chocolate|coffee|tea|wine|beer|soda|juice|junk food|fast food"
+    r"|raw|beans|legumes|fruit|citrus|tomato(?:es)?|mushrooms?|sushi|cream|butter)\b",
+    re.I,
+)
+
+
+def is_edible(value: str) -> bool:
+    """True if ``value`` names something eaten or drunk by its head word ("fried food", "dairy",
+    "spicy stuff"); "stress", "crowds", "mornings" are not."""
+    return bool(_EDIBLE_EN.search(value))
 
 
 _NOT_A_TASTE = re.compile(

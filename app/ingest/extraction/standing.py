@@ -403,7 +403,13 @@ def points_back(text: str) -> bool:
 
 
 _BUDGET = re.compile(r"预算|\bbudget\b", re.I)
-_ABLE_ZH = re.compile(r"(?:^|[我也还都])(?:只)?(?:会|能)(?:说|讲|听|写|看)(?!一下)")
+# what the user can do: a verb of ability with a verb of language or a degree ("日语也会说一点点",
+# "法语只会一点点", "粤语说得还行")
+_ABLE_ZH = re.compile(
+    r"(?:^|[我也还都])(?:只)?(?:会|能)(?:说|讲|听|写|看)(?!一下)"
+    r"|(?:^|[\u4e00-\u9fff])(?:只|也|还|都)?(?:会|懂)(?:一点|一些|点|一丢丢|几句)"
+    r"|(?:说|讲)得(?:还|很|挺|不太|一般|特别|非常)?(?:行|可以|不错|流利|好|溜|一般)"
+)
 
 
 def _is_request(text: str, whole: str = "") -> bool:
