@@ -1238,7 +1238,10 @@ _TIME_TEXT = (
     "you your our ours she her his him they them their it's its not but also too very really "
     "some any all one two three four five six seven eight nine ten eleven twelve there here "
     "what when where which who how early earlier late later lunchtime noon midday session "
-    "sessions slot slots"
+    "sessions slot slots "
+    # what ends a thing, not what the thing is ("stopped the morning runs")
+    "stop stops stopped stopping drop drops dropped dropping quit quitting gave give giving "
+    "ended ending longer anymore"
 )
 _TIME_WORDS = frozenset(_TIME_TEXT.split())
 # characters that say when, how often or that something moved, or tie a sentence together
@@ -1258,9 +1261,12 @@ _LIGHT_VERBS = frozenset((
 
 
 def _doing(word: str) -> str:
-    """A word of an activity in one form whatever its ending: plural folded, the -ing form
-    and the verb alike ("lifting" and "lift", "runs" and "running", "biking" and "bike")."""
+    """A word of an activity in one form whatever its ending: plural folded, the -ing form,
+    the noun in -ation and the verb alike ("lifting" and "lift", "runs" and "running",
+    "biking" and "bike", "meditation" and "meditate")."""
     w = _stem(word)
+    if len(w) > 7 and w.endswith("ation"):
+        return w[:-3]  # "meditation" → "meditat", as "meditate" below
     if len(w) > 5 and w.endswith("ing"):
         w = w[:-3]
         if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "lsz":

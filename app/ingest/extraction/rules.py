@@ -3276,7 +3276,12 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 more = itertools.takewhile(lambda c: not semantic.own_subject(c), sentence[i + 1 :])
                 whole = ", ".join([raw.rstrip(" ,，"), *[c.strip(" ,，") for c in more]])
                 relative = who
-                facts.extend(_about_relative(_make_clause(whole, turn), state, who))
+                told = _about_relative(_make_clause(whole, turn), state, who)
+                if _why_of_a_change(whole, sentence[:i]):
+                    # "搬到深圳了，老公在那边找了份工作", "relocated to Nashville, my mom's
+                    # health isn't great": the relative is named, what they did is why
+                    told = [f for f in told if f.key is not None]
+                facts.extend(told)
                 continue
             if relative is not None and not semantic.own_subject(raw):
                 continue  # "…, so recipes need to be nut-free": still about them
@@ -5101,7 +5106,9 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         return [_ended_unnamed(turn, "preference", "diet.style", "meat_again")]
     if not quit_values:
         return []
-    key = semantic.withdrawal_key(turn.content)
+    # the verb nearest the thing given up says what it was ("Kiwi flew off when I left the
+    # window open": a pet, not a job left)
+    key = semantic.withdrawal_key(turn.content, quit_values[0] if len(quit_values) == 1 else None)
     if key in _WITHDRAWN_BY_NAME:
         # an employer, a city, a school or a pet given up is a name: in English, capitalised
         # ("quit Hooli"), not a clause ("quit - your words motivate me")
@@ -5451,6 +5458,19 @@ def _reason_said(raw: str) -> str | None:
     return rest or None
 
 
+def _why_of_a_change(clause: str, before: list[str]) -> bool:
+    """Whether a relative's clause, said after a clause of its sentence that says by a verb
+    what changed (``before``), tells why the user changed: no change of the relative's own
+    ("my dad just moved to Vancouver" is news of them), nothing added beside it ("也", "too"),
+    no word of cause needed ("去年搬到深圳了，老公在那边找了份工作", "relocated to Nashville,
+    my mom's health isn't great")."""
+    return (
+        any(semantic.has_change_verb(c) for c in before)
+        and not semantic.has_change_verb(clause)
+        and not semantic.is_additive(clause)  # "我哥也在上海工作": news of them beside it
+    )
+
+
 def _a_reason(raw: str, turn_text: str) -> bool:
     """Whether a clause with no subject of the user's says why the turn's change was made."""
     return bool(
@@ -5624,7 +5644,7 @@ def _switched(f: ExtractedFact, rule_changed: bool, clauses: list[str]) -> bool:
     if not (f.is_correction or f.metadata.get("replaces")):
         return False
     said = next((c for c in clauses if f.value.lower() in c.lower()), f.content)
-    return semantic.has_change_cue(said)
+    return semantic.has_change_cue(said) or semantic.is_switch(said)  # "换 VS Code 了"
 
 
 def _beside_a_switch(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:

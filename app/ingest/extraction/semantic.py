@@ -756,7 +756,8 @@ _ENDED_EN = re.compile(
     r"\b(?:recovered from|got over|cured of)\s+(?:my\s+)?(?P<a>[\w' -]{2,30}?)(?=$|[,.;!])"
     r"|\bmy\s+(?P<b>[\w -]{2,30}?)(?:'s|\s+is|\s+are)\s+(?:basically\s+|completely\s+|totally\s+"
     r"|pretty much\s+|all\s+)?(?:back to normal|gone|cured|fine now)"
-    r"|\b(?P<c>[A-Z][\w'-]+)\s+(?:passed away|died|is gone)"
+    r"|\b(?P<c>[A-Z][\w'-]+)\s+(?:passed away|died|is gone|(?:ran|flew) (?:away|off)"
+    r"|went missing)"
     r"|\b(?i:lost|re-?homed?|had to re-?home|gave away)\s+(?P<g>[A-Z][\w'-]+)\b(?!\s+[A-Z])"
     # a partner parted from ("broke up with Emma", "split up with Dan", "divorced Sam")
     r"|\b(?i:broke up with|split up with|separated from|divorced)\s+(?P<i>[A-Z][\w'-]+)\b"
@@ -787,12 +788,13 @@ _ENDED_EN = re.compile(
 # a thing that ended, in Chinese: "MySQL 已经下线", "考研不考了", "日本之行取消了"
 _ENDED_ZH = re.compile(
     r"(?:和|跟|与)(?P<c>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:已经|早就?)?(?:分手|离婚|分开|分)(?:了|啦)|"
-    r"(?P<a>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)\s*(?:的方案|那个方案|这个计划|计划)?\s*(?:已经|也|先|暂时|都)?"
+    r"(?P<a>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)\s*(?:的方案|那个方案|这个计划|的?计划)?\s*(?:已经|也|先|暂时|都)?"
     r"(?:(?:下线|取消)(?:了|掉了)?|(?:泡汤|黄|不要|卖|送人|停)了)"
     r"|(?P<b>(?P<h>[\u4e00-\u9fff])[\u4e00-\u9fff]{1,5}?)不(?P=h)了"
     # a pet or a person gone: "咪咪去年走了", "旺财前几天去世了"
-    r"|(?:^|[，,。！!\s])(?![我你他她它这那])(?P<p>[\u4e00-\u9fffA-Za-z]{2,6}?)"
-    r"(?:去年|前年|今年|上个月|上周|前几天|前段时间|昨天|已经|也)*(?:去世|过世|走|死|没)了"
+    # ... of a cause said before 死 ("病死了", "老死了"), a Latin name before a space
+    r"|(?:^|[，,。！!\s])(?![我你他她它这那])(?P<p>[\u4e00-\u9fffA-Za-z]{2,6}?)\s*"
+    r"(?:去年|前年|今年|上个月|上周|前几天|前段时间|昨天|已经|也)*(?:去世|过世|走|[病老饿冻撞淹]?死|没)了"
     # given away, a pet or a thing ("猫送人了", "旺财送给我爸妈养了", "我把狗送给朋友了")
     r"|(?:^|[，,。！!\s]|把)(?![我你他她它这那])(?P<g>[\u4e00-\u9fffA-Za-z]{1,6}?)"
     r"(?:去年|前年|今年|上个月|上周|前几天|前段时间|昨天|已经|早就|也)*"
@@ -846,12 +848,20 @@ _WITHDRAWN_KEY = (
     (
         re.compile(
             r"passed away|died|put \w+ down|put down|(?-i:\blost [A-Z])|re-?hom|gave away|去世"
-            r"|\bgiv\w* \w+ away|\bgave \w+ away|ran away"
+            r"|\bgiv\w* \w+ away|\bgave \w+ away|ran away|\b(?:ran|flew) off|flew away"
+            r"|went missing"
             r"|过世|(?:走|死|没)了"
             r"|'s dog|'s cat|没养|\bnot mine\b",
             re.I,
         ),
         "pets.name",
+    ),
+    # a plan given up, in Chinese: not going, not learning or sitting an exam after all, called
+    # off ("Canada 不去了", "Berlin 的计划取消了"); an English one keeps no key and is matched by
+    # the words it names ("Japan trip is off")
+    (
+        re.compile(r"不(?:去|学|考|办|搞)了|取消|泡汤"),
+        "plan",
     ),
 )
 
@@ -867,20 +877,34 @@ def lifts(text: str) -> bool:
     return bool(_LIFTED.search(text))
 
 
-def withdrawal_key(text: str) -> str | None:
+def withdrawal_key(text: str, thing: str | None = None) -> str | None:
     """The key of what ``text`` withdraws, from the verb that withdraws it ("stopped drinking"
-    → ``preference.drink``, "不用…了" → ``tech.preferred``); ``None`` when no verb says."""
+    → ``preference.drink``, "不用…了" → ``tech.preferred``); ``None`` when no verb says. With
+    ``thing`` (what is given up), of several such verbs the one nearest it ("Kiwi flew off when
+    I left the window open": the pet flew off, no job was left)."""
     if _LIFTED.search(text):
         return "diet.avoid"  # what can be had again was avoided
-    for pattern, key in _WITHDRAWN_KEY:
-        if pattern.search(text):
+    at = text.lower().find(thing.lower()) if thing else -1
+    found: list[tuple[int, int, str]] = []
+    for order, (pattern, key) in enumerate(_WITHDRAWN_KEY):
+        if (m := pattern.search(text)) is None:
+            continue
+        if at < 0:
             return key
-    return None
+        end = at + len(thing or "")
+        found.append((max(m.start() - end, at - m.end(), 0), order, key))
+    return min(found)[2] if found else None
 
 
 _SWITCH = re.compile(
     r"\b(?:switch(?:ed)? (?:over |fully |entirely )?to|moved (?:over )?to|migrated to|now use"
     r"|replaced \w+ with)\b|改用|改成|换成|换到|转到|全面转|都换成|改为|变成"
+    # what was moved said between the verb and "to" ("moved my side projects to TypeScript")
+    r"|\b(?:switched|moved|migrated|ported)\s+(?:my|our|all|the|everything)\b[\w\s]{0,30}?\bto\b"
+    # a clause of its own that opens with the verb, the 了 of a new situation after it or at
+    # its end ("换 VS Code 了", "换了苹果", "转 Go 了")
+    r"|(?:^|(?<=[，,。！!\s我]))(?:换|转)(?:了\s*[^，,。了\s][^，,。了]{1,14}|\s*[^，,。了\s]"
+    r"[^，,。了]{1,14}了)(?=[，,。！!]|$)"
     # "现在都用Notion了", "我如今只写Go": now, and all of it; not a team's ("我们组现在全用Go了")
     r"|(?:^|(?<=[，,。！!\s我]))(?:现在|如今|目前)(?:全|都|全都|基本都|基本上都|只)(?:用|写|说)"
     # "现在用macOS了": what is used now, with the 了 of a new situation
