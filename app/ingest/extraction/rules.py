@@ -2929,16 +2929,22 @@ def _framed(clause: str, first: bool = True) -> list[str]:
     return [m["frame"], clause[m.end() :]]
 
 
-# a taste of the user's said with its object left out, after a clause that names the thing
-# ("My wife doesn't like cats, 但是我很喜欢", "我妈讨厌香菜，我倒挺喜欢"): the thing is the object
+# a taste of the user's said with its object left out or only pointed at, after a clause that
+# names the thing ("My wife doesn't like cats, 但是我很喜欢", "我妈讨厌香菜，我倒挺喜欢",
+# "My husband doesn't like sushi but I love it", "我妈不喜欢吃鱼，我还挺爱吃的", "my dad 不喝咖啡
+# but I drink it every day"): the thing is the object of the verb of taste, eating or drinking
 _TASTE_OBJECT = re.compile(
-    r"(?:\b(?:like|likes|love|loves|hate|hates|enjoy|enjoys)\s+|喜欢|爱吃|爱|讨厌)"
+    r"(?:\b(?:like|likes|love|loves|hate|hates|enjoy|enjoys|eat|eats|drink|drinks)\s+"
+    r"|(?:喜欢|爱|讨厌)(?:吃|喝|看|听|玩)?|(?<![喜爱])吃|喝)"
     r"(?P<obj>[^，,。.!！?？;；]{1,30}?)\s*[。.!！]*$",
     re.I,
 )
 _TASTE_BARE = re.compile(
     r"^(?P<head>\s*(?:但是?|可是|不过|而)?\s*我(?:很|也|挺|超|倒|却|就|还|其实|真的|非常)*"
-    r"(?:喜欢|爱|讨厌|不喜欢))(?P<end>\s*[。！!.]*)$"
+    r"(?:喜欢|爱|讨厌|不喜欢)(?:吃|喝|看|听|玩)?)(?P<end>的?\s*[。！!.]*)$"
+    r"|^(?P<en>\s*(?:(?:but|though|yet|while)\s+)?I\s+(?:(?:\w+ly|do|really|actually)\s+)*"
+    r"(?:like|love|adore|enjoy|hate|drink|eat)\s+)(?:it|them|that)\b(?P<rest>.*)$",
+    re.I,
 )
 
 
@@ -2948,8 +2954,15 @@ def _object_given(clauses: list[str]) -> list[str]:
     for i in range(1, len(out)):
         bare = _TASTE_BARE.match(out[i])
         named = _TASTE_OBJECT.search(out[i - 1])
-        if bare and named and named["obj"].strip().lower() not in ("it", "them", "that", "它"):
-            out[i] = f"{bare['head']}{named['obj'].strip()}{bare['end']}"
+        if not (bare and named):
+            continue
+        obj = named["obj"].strip()
+        if obj.lower() in ("it", "them", "that", "它", "的"):
+            continue
+        if bare["en"]:
+            out[i] = f"{bare['en']}{obj}{bare['rest']}"
+        else:
+            out[i] = f"{bare['head']}{obj}{bare['end']}"
     return out
 
 
@@ -3905,7 +3918,7 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
                 continue  # its value, a clause of a rule ("Use metric with me, | not imperial"),
                 # or a question ("我是不是该换个手机了" gives nothing up)
             denials += semantic.denied(raw)  # "I'm not Alex": what the user is not
-            ended = semantic.ends(raw)
+            ended = semantic.ends(raw) or semantic.never_so(raw)  # "I never worked at X"
             if not (ended or semantic.denies(raw, sentence[0])):  # "其实不太会", "被老板否了"
                 continue
             size = len(_zh_content(raw)) if _lang(raw) == "zh" else len(raw.split()) * 2
@@ -4452,6 +4465,9 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if semantic.forgets_what_follows(text):
         _forget(facts)
         return facts
+    if semantic.rule_pointed_at(text) and semantic.takes_back(text):
+        # "用英文的那条不用了": the request pointed at is dropped, nothing it says is a rule
+        facts = [f for f in facts if f.key != "assistant.constraint"]
     if any(f.metadata.get("formed_by") == "standing_rule" for f in facts):
         return facts  # "Use metric with me, not imperial": the "not …" is the rule's own
     if not semantic.takes_back(text):

@@ -1030,6 +1030,26 @@ def ends(clause: str) -> bool:
     return bool(_NEGATION_EN.search(clause) and _CHANGED_EN.search(clause))
 
 
+# a denial that it was ever so ("I never worked at Google", "I never said I lived in Paris",
+# "我没在华为上过班", "从来没说过我是北京人"): never with a verb in the past, 没 … 过 (the aspect of
+# having once done); such a negation denies the fact itself, not a way of holding it
+_NEVER_SO_EN = re.compile(
+    r"\b(?:never|(?:did|have|has)n'?t ever|(?:did|have|has) not ever)\s+(?:\w+ly\s+)?"
+    r"(?:been|had|said|told|claimed|meant|went|grew up|\w+ed)\b",
+    re.I,
+)
+_NEVER_SO_ZH = re.compile(r"没有?[^，,。.！!？?；;过不]{1,10}过(?![得年节敏])")
+
+
+def never_so(clause: str) -> bool:
+    """True if ``clause`` denies that something of the user's was ever so (``_NEVER_SO_EN``,
+    ``_NEVER_SO_ZH``): like a clause of ending, it ends what it names. A question or a clause
+    about someone else denies nothing."""
+    if not _users_statement(clause) or _STILL_HOLDS.search(clause):
+        return False
+    return bool(_NEVER_SO_EN.search(clause) or _NEVER_SO_ZH.search(clause))
+
+
 # what was decided or planned and is now dropped or undecided ("the Flutter plan got vetoed",
 # "I withdrew from Chicago", "被老板否了", "现在还没定"): it ends what it names, and no positive
 # fact is read from the clause (not even a place: "withdrew from Chicago" is no residence)
@@ -1434,6 +1454,20 @@ _PLAN_DROPPED = re.compile(
     r"(?:'s|\s+is|\s+was|\s+got|\s+has been)\s+(?:\w+\s+)?(?:off|cancell?ed|called off|scrapped)\b",
     re.I,
 )
+# a request of the user's pointed at by what it asked, and dropped ("forget the bullet points
+# rule", "用英文的那条不用了", "那条规则作废"): the request is taken back, no rule is made of it
+_RULE_POINTED_AT = (
+    r"(?:forget|ignore|drop|scrap) (?:about )?(?:the|that|my) (?:[\w'-]+ ){0,3}"
+    r"(?:rule|thing|request|instruction)"
+    r"|(?:那|这)条(?:规则|要求)?(?:就|也|先)?(?:不用|不要|作废|取消|删了|删掉|算了)"
+)
+
+
+def rule_pointed_at(text: str) -> bool:
+    """True if ``text`` drops a request of the user's by pointing at it (``_RULE_POINTED_AT``)."""
+    return bool(re.search(_RULE_POINTED_AT, text, re.I))
+
+
 _TAKEN_BACK = re.compile(
     r"\b(?:i take (?:that|it) back|that was a lie|that'?s not true|that'?s not right|not true"
     # what held and holds no more: "that's no longer true, I quit", "not the case anymore"
@@ -1450,7 +1484,8 @@ _TAKEN_BACK = re.compile(
     r"|(?:已经|现在)?不(?:再)?是这样了"
     r"|别记(?:这个|那个)?|不是我|我(?:从来?|可|又|并)?没(?:有)?说过"
     # "不对，我不在腾讯": a correcting word, then what the user is not
-    r"|^\W*(?:哦|噢|啊|呃)?不对[，,\s]*(?:我)?(?:其实|根本|并)?(?:不|没)",
+    r"|^\W*(?:哦|噢|啊|呃)?不对[，,\s]*(?:我)?(?:其实|根本|并)?(?:不|没)"
+    r"|" + _RULE_POINTED_AT,
     re.I,
 )
 # a slip of the keyboard or the tongue: it corrects a word, it withdraws nothing on its own
@@ -1667,7 +1702,10 @@ def said_in_place(text: str) -> str | None:
 
 
 _ABOUT = re.compile(
-    r"\b(?:about|never ?mind) (?:my |the |our )?(?P<x>(?!what\b)[\w'-]+(?: [\w'-]+)?)", re.I
+    r"\b(?:about|never ?mind) (?:my |the |our )?(?P<x>(?!what\b)[\w'-]+(?: [\w'-]+)?)"
+    r"|\b(?:forget|ignore|drop|scrap) (?:the|that|my) (?P<r>[\w'-]+(?: [\w'-]+){0,2}) "
+    r"(?:rule|thing|request|instruction)",
+    re.I,
 )
 
 
@@ -1677,7 +1715,7 @@ def taken_back_topic(text: str) -> str | None:
     if _PLAN_DROPPED.search(text):
         return "plan"
     m = _ABOUT.search(text)
-    return m.group("x").lower() if m else None
+    return (m.group("x") or m.group("r")).lower() if m else None
 
 
 def replaces_mentioned(text: str) -> bool:
