@@ -3,7 +3,9 @@ in Denver", "我没在京东上过班") ends what it names as a clause of ending
 user's said against a relative's with its object only pointed at ("my son hates olives but I
 love them", "我爸不爱喝茶，我倒挺爱喝的") holds the relative's object; a request of the user's
 pointed at and dropped ("forget the dark mode rule", "那条就不用了") forms no rule and takes the
-request back. Through the HTTP API, in Chinese and English."""
+request back; a cleft ("it's shellfish I'm allergic to") is read in its plain order; an
+inability said with a degree ("我不太能吃辣") is an avoidance. Through the HTTP API, in Chinese and
+English."""
 
 from __future__ import annotations
 
@@ -59,6 +61,7 @@ async def test_a_taste_said_against_a_relatives_holds_their_object(
     [
         ("Always reply in bullet points.", "Actually, forget the bullet points rule."),
         ("以后回答都用繁体字", "算了，用繁体字的那条就不用了"),
+        ("以后都用日语回复我", "用日语的那条不要了"),
     ],
 )
 async def test_a_rule_pointed_at_and_dropped_is_no_rule(
@@ -68,3 +71,34 @@ async def test_a_rule_pointed_at_and_dropped_is_no_rule(
     assert await tenant.values("u", "assistant.constraint") != []
     await tenant.say("u", "s1", then, at=T2)
     assert await tenant.values("u", "assistant.constraint") == []
+
+
+async def test_a_cleft_after_a_denial_is_read_in_its_plain_order(tenant: TenantCtx) -> None:
+    # "it's shellfish I'm allergic to" is "I'm allergic to shellfish", beside the denial
+    active, frozen = await tenant.change(
+        "u",
+        (
+            "I'm allergic to walnuts.",
+            "No wait, I'm not allergic to walnuts, it's shellfish I'm allergic to.",
+        ),
+        "health.allergy",
+        at=(T1, T2),
+    )
+    assert active == ["shellfish"] and frozen == ["walnuts"], (active, frozen)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("我不太能吃辣", "辣"), ("我不怎么能喝酒，一口就醉", "酒")]
+)
+async def test_an_inability_said_with_a_degree_is_avoided(
+    tenant: TenantCtx, text: str, value: str
+) -> None:
+    await tenant.say("u", "s1", text, at=T1)
+    assert value in await tenant.values("u", "diet.avoid")
+
+
+async def test_a_taste_turned_over_points_back_at_its_thing(tenant: TenantCtx) -> None:
+    # "I used to hate X but now I like them": the liking holds X, the dislike is taken back
+    await tenant.say("u", "s1", "I used to hate mushrooms but now I like them", at=T1)
+    assert await tenant.values("u", "preference.likes", lower=True) == ["mushrooms"]
+    assert await tenant.values("u", "preference.dislikes") == []

@@ -2241,8 +2241,11 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "diet",
         "zh",
-        _S + r"(?P<verb>不吃|不能吃|不可以吃|吃不了|不敢吃|不碰|忌口|不喝|不能喝|戒了"
-        r"|戒掉了)(?P<v>(?!素(?:了|的|食)?$).+)$",  # "不吃素" is no vegetarian, not an avoidance
+        # an inability said with a degree ("不太能吃辣", "不怎么能喝酒") is one: 能 says what the
+        # user can have, not how often (``semantic.seldom``: "不太吃辣")
+        _S + r"(?P<verb>不吃|不(?:太|怎么|大)?能吃|不可以吃|吃不了|不敢吃|不碰|忌口|不喝"
+        r"|不(?:太|怎么|大)?能喝|戒了|戒掉了)"
+        r"(?P<v>(?!素(?:了|的|食)?$).+)$",  # "不吃素" is no vegetarian, not an avoidance
         simple("diet.avoid", "{verb}{v}", split=True),
     ),
     # the food or the thing said first, before the user ("香菜我是真的吃不了", "恐怖片我一般不看"):
@@ -2934,7 +2937,7 @@ def _framed(clause: str, first: bool = True) -> list[str]:
 # "My husband doesn't like sushi but I love it", "我妈不喜欢吃鱼，我还挺爱吃的", "my dad 不喝咖啡
 # but I drink it every day"): the thing is the object of the verb of taste, eating or drinking
 _TASTE_OBJECT = re.compile(
-    r"(?:\b(?:like|likes|love|loves|hate|hates|enjoy|enjoys|eat|eats|drink|drinks)\s+"
+    r"(?:\b(?:(?:lik|lov|hat)(?:e|es|ed)|enjoy(?:s|ed)?|eats?|ate|drinks?|drank)\s+"
     r"|(?:喜欢|爱|讨厌)(?:吃|喝|看|听|玩)?|(?<![喜爱])吃|喝)"
     r"(?P<obj>[^，,。.!！?？;；]{1,30}?)\s*[。.!！]*$",
     re.I,
@@ -2942,7 +2945,7 @@ _TASTE_OBJECT = re.compile(
 _TASTE_BARE = re.compile(
     r"^(?P<head>\s*(?:但是?|可是|不过|而)?\s*我(?:很|也|挺|超|倒|却|就|还|其实|真的|非常)*"
     r"(?:喜欢|爱|讨厌|不喜欢)(?:吃|喝|看|听|玩)?)(?P<end>的?\s*[。！!.]*)$"
-    r"|^(?P<en>\s*(?:(?:but|though|yet|while)\s+)?I\s+(?:(?:\w+ly|do|really|actually)\s+)*"
+    r"|^(?P<en>\s*(?:(?:but|though|yet|while)\s+)?(?:now\s+)?I\s+(?:(?:\w+ly|do|really|actually)\s+)*"
     r"(?:like|love|adore|enjoy|hate|drink|eat)\s+)(?:it|them|that)\b(?P<rest>.*)$",
     re.I,
 )
@@ -2966,13 +2969,32 @@ def _object_given(clauses: list[str]) -> list[str]:
     return out
 
 
+# a cleft of the user's ("it's dogs I'm allergic to", "it's tea that I drink now"): the thing
+# put first is the object of the clause after it, read in its place ("I'm allergic to dogs")
+_CLEFT_EN = re.compile(
+    r"^(?P<lead>\W*(?:(?:but|no|actually|really)\W+)*)it'?s\s+(?:really\s+|actually\s+)?"
+    r"(?P<x>(?!not\b)[^,.;!?]{1,30}?)\s+(?:that\s+|which\s+)?"
+    r"(?P<s>I'?m|I am|I)\s+(?P<p>[a-z]{2,}(?:\s+(?:to|of|with|into|about|on|in))?)"
+    r"(?P<end>\s*(?:now|these days)?\s*[.!]*)$",
+    re.I,
+)
+
+
+def _uncleft(clause: str) -> str:
+    """``clause`` with a cleft of the user's read in its plain order (``_CLEFT_EN``)."""
+    m = _CLEFT_EN.match(clause)
+    if m is None:
+        return clause
+    return f"{m['lead']}{m['s']} {m['p']} {m['x']}{m['end']}"
+
+
 def split_clauses(text: str) -> list[list[str]]:
     """Split a turn into sentences, each a list of clauses (punctuation kept on the last)."""
     return [
         _object_given(
             [
                 part
-                for n, c in enumerate(c for c in _CLAUSE.split(s) if c and c.strip())
+                for n, c in enumerate(_uncleft(c) for c in _CLAUSE.split(s) if c and c.strip())
                 for part in _framed(c, first=n == 0)
             ]
         )
@@ -4525,6 +4547,8 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     meta: dict[str, Any] = {"retraction": True, "takes_back": True}
     if topic := semantic.taken_back_topic(text):
         meta["takes_back_topic"] = topic
+    elif semantic.rule_pointed_at(text):
+        meta["takes_back_topic"] = semantic.RULE_TOPIC  # "用英文的那条不用了": the request
     if semantic.elliptic_denial(text):
         meta["elliptic"] = True  # "I don't, …": only of a turn said right before
     if value is not None:

@@ -1463,6 +1463,9 @@ _RULE_POINTED_AT = (
 )
 
 
+RULE_TOPIC = "rule"
+
+
 def rule_pointed_at(text: str) -> bool:
     """True if ``text`` drops a request of the user's by pointing at it (``_RULE_POINTED_AT``)."""
     return bool(re.search(_RULE_POINTED_AT, text, re.I))
@@ -2026,7 +2029,7 @@ _CUES: dict[str, tuple[str, str]] = {
     "avoid": (
         r"don'?t eat|do not eat|can'?t (?:eat|have)|never (?:eat|drink)|avoid|don'?t drink"
         r"|no more|gave up|stopped (?:eating|drinking)|off",
-        r"不吃|不喝|不碰|戒了|忌口|不能吃|不能喝|戒",
+        r"不吃|不喝|不碰|戒了|忌口|不(?:太|怎么|大)?能吃|不(?:太|怎么|大)?能喝|戒",
     ),
     "drink": (
         r"\bdrink of choice is|\bdrink(?:ing)?\b|\bhave\b|\busual is\b|go-to(?: drink)? is"
