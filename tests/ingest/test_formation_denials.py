@@ -102,3 +102,18 @@ async def test_a_taste_turned_over_points_back_at_its_thing(tenant: TenantCtx) -
     await tenant.say("u", "s1", "I used to hate mushrooms but now I like them", at=T1)
     assert await tenant.values("u", "preference.likes", lower=True) == ["mushrooms"]
     assert await tenant.values("u", "preference.dislikes") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "key", "held"),
+    [
+        ("我是成都人", "我从来没说过我是成都人，我只是在成都上过学", "hometown", "成都"),
+        ("I have a hamster called Pip.", "Oops, Pip belongs to my niece, I don't have pets.",
+         "pets.name", "pip"),
+    ],
+)  # fmt: skip
+async def test_what_the_user_never_said_or_does_not_own_is_frozen(
+    tenant: TenantCtx, first: str, then: str, key: str, held: str
+) -> None:
+    active, frozen = await tenant.change("u", (first, then), key, at=(T1, T2))
+    assert active == [] and frozen == [held], (active, frozen)

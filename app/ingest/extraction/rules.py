@@ -4515,6 +4515,10 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     for f in own:
         f.metadata["takes_back"] = True
         f.is_correction = True
+    if own and semantic.never_said(text):
+        # "我从来没说过我是北京人，我只是在北京上过学": beside what the turn states, what it
+        # denies having said is withdrawn (the memories of the previous turn it names)
+        return [*facts, _withdrawal_record(turn, {"retraction": True, "takes_back": True})]
     if own:
         return facts
     withdrawn: list[str] = []

@@ -808,6 +808,8 @@ _NOT_MINE = re.compile(
     r"\s+[a-z]+'s\b(?:\s+(?P<n>[a-z]+))?"
     # "the cat's actually my mom's", "max isn't my dog": a pet or a person said to be another's
     r"|\bthe\s+(?P<g>[a-z]+)(?:'s|\s+is|\s+was)\s+(?:actually\s+|really\s+)?(?:my|our)\s+[a-z]+'s\b"
+    # "Kiwi belongs to my cousin": owned by another
+    r"|\b(?P<o>[A-Z][\w'-]+)\s+(?:actually\s+|really\s+)?belongs?\s+to\s+(?:my|our)\s+[a-z]+\b"
     r"|\b(?P<h>(?!(?:it|that|this|he|she|they|there|which|who|what)\b)[A-Za-z][\w-]+)\s+"
     r"(?:isn'?t|is not|wasn'?t|was not|was never)\s+(?:actually\s+|really\s+|even\s+)?(?:my|our)\s+"
     r"(?:dog|cat|pet|puppy|kitten|bird|rabbit|bunny|hamster|parrot|fish|son|daughter|kid|child"
@@ -1464,6 +1466,16 @@ _RULE_POINTED_AT = (
 
 
 RULE_TOPIC = "rule"
+# "I never said I was from Ohio", "我从来没说过我是北京人": what follows is what the user denies
+# having said, whatever else the turn then states
+_NEVER_SAID = re.compile(
+    r"\bi (?:never|didn'?t|did not) (?:say|said)\b|我(?:从来?|可|又|并)?没(?:有)?说过", re.I
+)
+
+
+def never_said(text: str) -> bool:
+    """True if ``text`` denies having said something (``_NEVER_SAID``)."""
+    return bool(_NEVER_SAID.search(text))
 
 
 def rule_pointed_at(text: str) -> bool:
