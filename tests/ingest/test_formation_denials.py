@@ -117,3 +117,20 @@ async def test_what_the_user_never_said_or_does_not_own_is_frozen(
 ) -> None:
     active, frozen = await tenant.change("u", (first, then), key, at=(T1, T2))
     assert active == [] and frozen == [held], (active, frozen)
+
+
+async def test_meat_again_after_a_but_ends_the_diet(tenant: TenantCtx) -> None:
+    # 不过 opens the clause: it negates nothing, so the meatless diet ends
+    active, frozen = await tenant.change(
+        "u", ("我吃素", "不过上个月开始吃鸡肉了"), "diet.style", at=(T1, T2)
+    )
+    assert active == [] and frozen == ["素食"], (active, frozen)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("I don't really enjoy karaoke.", "karaoke"), ("I don't particularly like opera", "opera")],
+)
+async def test_a_hedged_dislike_is_a_dislike(tenant: TenantCtx, text: str, value: str) -> None:
+    await tenant.say("u", "s1", text, at=T1)
+    assert await tenant.values("u", "preference.dislikes", lower=True) == [value]

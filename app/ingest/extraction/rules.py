@@ -2614,8 +2614,11 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "en",
         # the user left out before a negation ("Not a big fan of olives")
         r"(?:" + _I + r"|^(?=not\b))"
-        r"(?P<verb>hate|dislike|detest|can't stand|cannot stand|(?P<neg>don't like|do not like"
-        r"|don't enjoy|do not enjoy|(?:(?:am|'m) )?not (?:a (?:big |huge )?fan of"
+        # a hedge between the negation and its verb is the same dislike ("I don't really enjoy
+        # crowded bars", "don't particularly like")
+        r"(?P<verb>hate|dislike|detest|can't stand|cannot stand|(?P<neg>(?:don't|do not)"
+        r" (?:really |particularly |much )?(?:like|enjoy)"
+        r"|(?:(?:am|'m) )?not (?:a (?:big |huge )?fan of"
         r"|(?:really |that )?into"
         r"|(?:really |that )?big on|crazy about|keen on)"
         r"|don't care for)|(?:'ve |have )?never been (?:a (?:big |huge )?fan of"

@@ -3947,7 +3947,9 @@ def meat_again(text: str) -> bool:
     if is_about_others(text) or family_subject(text) or is_hypothetical(text):
         return False
     return any(
-        _MEAT_AGAIN.search(c) and not re.search(r"不|没|别|don'?t|never|not\b|想|打算|should", c)
+        # 不过 / 不管 open the clause ("不过我最近开始吃肉了"): no negation of its verb
+        _MEAT_AGAIN.search(c)
+        and not re.search(r"不(?!过|管)|没|别|don'?t|never|not\b|想|打算|should", c)
         for c in re.split(r"[，,。！!；;.?？]", text)
     )
 
