@@ -384,6 +384,8 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
 VERB_TOPIC = "verb:"
 # an ability taken back without naming it (the extractor's ``semantic.ABILITY_TOPIC``)
 ABILITY_TOPIC = "ability"
+# a request for the assistant pointed at and dropped (the extractor's ``semantic.RULE_TOPIC``)
+RULE_TOPIC = "rule"
 _ABILITY = re.compile(r"会|\b(?:can|speaks?|plays?|know how)\b", re.I)
 _TOPIC_KEYS: dict[str, str | tuple[str, ...]] = {
     "job": "work.", "work": "work.", "career": "work.", "name": "name.", "number": "contact.",
@@ -529,6 +531,9 @@ def _taken_back(formed: list[Memory], said: str, topic: str | None) -> list[Memo
     what I said about my job" → the work keys, or the memories whose words hold it); else all
     of them ("I take that back")."""
     named = [m for m in formed if m.value and _mentions(m.value, said)]
+    if topic == RULE_TOPIC:
+        # "用英文的那条不用了": the request pointed at, and what the turn named of it
+        return [m for m in formed if (m.key or "").startswith("assistant.") or m in named]
     if named:
         return named
     if topic and topic.startswith(VERB_TOPIC):

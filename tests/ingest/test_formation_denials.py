@@ -1,8 +1,11 @@
-"""A user who denies or takes back something about themselves ("turns out I'm not allergic to
-latex after all", "其实不太会", "Svelte 那个方案被组长否了", "I'm an only child") gets the memory it
-names withdrawn and no positive fact formed from the denial — through the HTTP API, in Chinese
-and English; a negated sentence about someone else, or one saying the thing still holds ("not
-only Italian"), withdraws nothing."""
+"""Denials and requests dropped: a clause denying that something was ever so ("I never lived
+in Denver", "我没在京东上过班") ends what it names as a clause of ending does; a taste of the
+user's said against a relative's with its object only pointed at ("my son hates olives but I
+love them", "我爸不爱喝茶，我倒挺爱喝的") holds the relative's object; a request of the user's
+pointed at and dropped ("forget the dark mode rule", "那条就不用了") forms no rule and takes the
+request back; a cleft ("it's shellfish I'm allergic to") is read in its plain order; an
+inability said with a degree ("我不太能吃辣") is an avoidance. Through the HTTP API, in Chinese and
+English."""
 
 from __future__ import annotations
 
@@ -10,113 +13,124 @@ import pytest
 
 from tests.conftest import TenantCtx
 
-T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-01T09:01:00+08:00"
+T1 = "2026-03-01T09:00:00+08:00"
+T2 = "2026-03-01T09:05:00+08:00"
 
 
 @pytest.mark.parametrize(
-    ("first", "denial", "key", "old"),
+    ("first", "then", "key", "held"),
     [
-        ("I'm allergic to latex.",
-         "turns out I'm not allergic to latex after all, the patch test was clean",
-         "health.allergy", "latex"),
-        ("我对芒果过敏", "医生说我其实对芒果不过敏，上周做了检查", "health.allergy", "芒果"),
-        ("我会说韩语", "其实不太会，只会说 annyeong，一点都不流利", "language.preferred", "韩语"),
-        ("I can speak Korean pretty well.",
-         "Honestly no, my Korean is terrible, I only know a few words.",
-         "language.preferred", "korean"),
-        ("I have an older brother.", "no wait, I'm an only child, that was my cousin",
-         "family.member", "brother"),
-    ],
-)  # fmt: skip
-async def test_a_denial_withdraws_the_value_it_names(
-    tenant: TenantCtx, first: str, denial: str, key: str, old: str
-) -> None:
-    await tenant.say("u", "s1", first, at=T1)
-    assert await tenant.values("u", key, "active", lower=True) == [old]
-    await tenant.say("u", "s1", denial, at=T2)
-    assert await tenant.values("u", key, "active", lower=True) == []
-    assert await tenant.values("u", key, "frozen", lower=True) == [old]
-    hits = (await tenant.recall("u", old, top_k=8))["memories"]
-    assert old not in [(m["value"] or "").lower() for m in hits if m["key"] == key]
-
-
-@pytest.mark.parametrize(
-    ("first", "dropped", "key"),
-    [
-        ("我们决定用 Svelte 做管理后台", "Svelte 那个方案被组长否了，目前还没定", "task.decision"),
-        ("We decided to go with Redis for the cache.",
-         "Scratch that, the Redis idea got vetoed by our CTO, still undecided.", "task.decision"),
-        ("我打算明年春天去西藏旅行", "西藏不去了，假期批不下来", "plan"),
-        # dropped as "that plan" or "not … after all", no name needed
-        ("我打算五月去厦门玩", "那个计划取消了", "plan"),
-        ("I'm planning to do an MBA next year", "not doing the MBA after all, too expensive",
-         "plan"),
-        ("我下周五要去参加同学聚会", "聚会不去了，要加班", "event"),
-    ],
-)  # fmt: skip
-async def test_a_decision_or_plan_dropped_is_withdrawn(
-    tenant: TenantCtx, first: str, dropped: str, key: str
-) -> None:
-    await tenant.say("u", "s1", first, at=T1)
-    before = await tenant.values("u", key, "active", lower=True)
-    assert len(before) == 1
-    await tenant.say("u", "s1", dropped, at=T2)
-    assert await tenant.values("u", key, "active", lower=True) == []
-    assert await tenant.values("u", key, "frozen", lower=True) == before
-
-
-async def test_an_ability_taken_back_without_its_name_withdraws_only_abilities(
-    tenant: TenantCtx,
-) -> None:
-    # the turn before formed a skill and a city: "其实不太会" takes back the skill only
-    await tenant.say("u", "s1", "我会弹吉他，住在杭州", at=T1)
-    assert await tenant.values("u", "residence.city", "active", lower=True) == ["杭州"]
-    await tenant.say("u", "s1", "其实不太会啦，只会弹两个和弦", at=T2)
-    assert await tenant.values("u", "residence.city", "active", lower=True) == ["杭州"]
-    r = await tenant.client.get(
-        f"{tenant.user('u')}/memories", params={"status": "frozen"}, headers=tenant.headers
-    )
-    frozen = [m["content"] for m in r.json()["items"] if m["type"] != "episode"]
-    assert frozen == ["会弹吉他"]
-
-
-async def test_a_denial_forms_no_positive_fact(tenant: TenantCtx) -> None:
-    # "不吃素" is no food avoided; "withdrew from Boston" is no city; the reason after a
-    # denial ("got tested last week") is no condition
-    await tenant.say("u", "s1", "我其实不吃素，昨天点素面只是因为赶时间", at=T1)
-    await tenant.say("u", "s1", "nah, I withdrew from Boston, my back is acting up", at=T1)
-    await tenant.say(
-        "u", "s1", "turns out I'm not actually allergic to aspirin — got tested last week", at=T2
-    )
-    for key in ("diet.avoid", "diet.style", "residence.city", "health.condition"):
-        assert await tenant.values("u", key, "active", lower=True) == [], key
-
-
-@pytest.mark.parametrize(
-    ("first", "other", "key", "kept"),
-    [
-        ("I'm vegan.", "My sister isn't vegan though, she eats everything.",
-         "diet.style", "vegan"),
-        ("我会说德语", "我男朋友不会说德语，他只会英语", "language.preferred", "德语"),
-        ("I speak Italian.", "Not only Italian, I also speak some Greek.",
-         "language.preferred", "italian"),
-        ("我们决定用 Go 写后端", "隔壁组的方案被老板否了，他们还没定用什么", "task.decision",
-         "用 go 写后端"),
-        ("I have a cat named Pixel.", "My roommate doesn't have a cat, she's allergic.",
-         "pets.name", "pixel"),
-        # a negation beside a place or a job of the user's is no denial of it
-        ("I live in Denver.", "Honestly I don't love Denver in winter, way too cold.",
+        ("I work at Oracle.", "No, I never worked at Oracle, that was my uncle.", "work.employer",
+         "oracle"),
+        ("I live in Denver.", "Hmm, I never lived in Denver, I only visited once.",
          "residence.city", "denver"),
-        ("我在字节跳动上班", "其实我不太喜欢字节跳动的加班文化", "work.employer", "字节跳动"),
-        # a denial that names a plan's place drops no plan
-        ("我打算下个月去北京出差", "其实我不住北京，住在天津", "plan", "打算下个月去北京出差"),
+        ("我在京东上班", "其实我没在京东上过班，是我表姐在那", "work.employer", "京东"),
+        ("我住在苏州", "我从来没在苏州住过，只是去玩过", "residence.city", "苏州"),
     ],
 )  # fmt: skip
-async def test_a_negated_sentence_about_someone_else_withdraws_nothing(
-    tenant: TenantCtx, first: str, other: str, key: str, kept: str
+async def test_a_denial_that_it_was_ever_so_freezes_it(
+    tenant: TenantCtx, first: str, then: str, key: str, held: str
+) -> None:
+    active, frozen = await tenant.change("u", (first, then), key, at=(T1, T2))
+    assert active == [] and frozen == [held], (active, frozen)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value", "relative"),
+    [
+        ("My son hates olives but I love them.", "preference.likes", "olives", "son"),
+        ("My brother doesn't drink tea, but I drink it every morning", "preference.drink", "tea",
+         "brother"),
+        ("我爸不爱喝茶，我倒挺爱喝的", "preference.drink", "茶", "爸"),
+        ("我老婆不喜欢吃羊肉，我还挺喜欢吃的", "preference.likes", "羊肉", "老婆"),
+    ],
+)  # fmt: skip
+async def test_a_taste_said_against_a_relatives_holds_their_object(
+    tenant: TenantCtx, text: str, key: str, value: str, relative: str
+) -> None:
+    await tenant.say("u", "s1", text, at=T1)
+    facts = await tenant.facts("u")
+    assert value in [v.lower() for v in await tenant.values("u", key)], facts
+    # the relative's negation is no avoidance or dislike of the user's
+    assert not any(k in ("diet.avoid", "preference.dislikes") for k, _ in facts), facts
+    assert any(relative in (v or "") for k, v in facts if k == "family.member"), facts
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("Always reply in bullet points.", "Actually, forget the bullet points rule."),
+        ("以后回答都用繁体字", "算了，用繁体字的那条就不用了"),
+        ("以后都用日语回复我", "用日语的那条不要了"),
+    ],
+)
+async def test_a_rule_pointed_at_and_dropped_is_no_rule(
+    tenant: TenantCtx, first: str, then: str
 ) -> None:
     await tenant.say("u", "s1", first, at=T1)
-    assert kept in await tenant.values("u", key, "active", lower=True)
-    await tenant.say("u", "s1", other, at=T2)
-    assert kept in await tenant.values("u", key, "active", lower=True)
-    assert await tenant.values("u", key, "frozen", lower=True) == []
+    assert await tenant.values("u", "assistant.constraint") != []
+    await tenant.say("u", "s1", then, at=T2)
+    assert await tenant.values("u", "assistant.constraint") == []
+
+
+async def test_a_cleft_after_a_denial_is_read_in_its_plain_order(tenant: TenantCtx) -> None:
+    # "it's shellfish I'm allergic to" is "I'm allergic to shellfish", beside the denial
+    active, frozen = await tenant.change(
+        "u",
+        (
+            "I'm allergic to walnuts.",
+            "No wait, I'm not allergic to walnuts, it's shellfish I'm allergic to.",
+        ),
+        "health.allergy",
+        at=(T1, T2),
+    )
+    assert active == ["shellfish"] and frozen == ["walnuts"], (active, frozen)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("我不太能吃辣", "辣"), ("我不怎么能喝酒，一口就醉", "酒")]
+)
+async def test_an_inability_said_with_a_degree_is_avoided(
+    tenant: TenantCtx, text: str, value: str
+) -> None:
+    await tenant.say("u", "s1", text, at=T1)
+    assert value in await tenant.values("u", "diet.avoid")
+
+
+async def test_a_taste_turned_over_points_back_at_its_thing(tenant: TenantCtx) -> None:
+    # "I used to hate X but now I like them": the liking holds X, the dislike is taken back
+    await tenant.say("u", "s1", "I used to hate mushrooms but now I like them", at=T1)
+    assert await tenant.values("u", "preference.likes", lower=True) == ["mushrooms"]
+    assert await tenant.values("u", "preference.dislikes") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "key", "held"),
+    [
+        ("我是成都人", "我从来没说过我是成都人，我只是在成都上过学", "hometown", "成都"),
+        ("I have a hamster called Pip.", "Oops, Pip belongs to my niece, I don't have pets.",
+         "pets.name", "pip"),
+    ],
+)  # fmt: skip
+async def test_what_the_user_never_said_or_does_not_own_is_frozen(
+    tenant: TenantCtx, first: str, then: str, key: str, held: str
+) -> None:
+    active, frozen = await tenant.change("u", (first, then), key, at=(T1, T2))
+    assert active == [] and frozen == [held], (active, frozen)
+
+
+async def test_meat_again_after_a_but_ends_the_diet(tenant: TenantCtx) -> None:
+    # 不过 opens the clause: it negates nothing, so the meatless diet ends
+    active, frozen = await tenant.change(
+        "u", ("我吃素", "不过上个月开始吃鸡肉了"), "diet.style", at=(T1, T2)
+    )
+    assert active == [] and frozen == ["素食"], (active, frozen)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("I don't really enjoy karaoke.", "karaoke"), ("I don't particularly like opera", "opera")],
+)
+async def test_a_hedged_dislike_is_a_dislike(tenant: TenantCtx, text: str, value: str) -> None:
+    await tenant.say("u", "s1", text, at=T1)
+    assert await tenant.values("u", "preference.dislikes", lower=True) == [value]

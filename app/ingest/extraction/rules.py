@@ -2241,8 +2241,11 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "diet",
         "zh",
-        _S + r"(?P<verb>不吃|不能吃|不可以吃|吃不了|不敢吃|不碰|忌口|不喝|不能喝|戒了"
-        r"|戒掉了)(?P<v>(?!素(?:了|的|食)?$).+)$",  # "不吃素" is no vegetarian, not an avoidance
+        # an inability said with a degree ("不太能吃辣", "不怎么能喝酒") is one: 能 says what the
+        # user can have, not how often (``semantic.seldom``: "不太吃辣")
+        _S + r"(?P<verb>不吃|不(?:太|怎么|大)?能吃|不可以吃|吃不了|不敢吃|不碰|忌口|不喝"
+        r"|不(?:太|怎么|大)?能喝|戒了|戒掉了)"
+        r"(?P<v>(?!素(?:了|的|食)?$).+)$",  # "不吃素" is no vegetarian, not an avoidance
         simple("diet.avoid", "{verb}{v}", split=True),
     ),
     # the food or the thing said first, before the user ("香菜我是真的吃不了", "恐怖片我一般不看"):
@@ -2611,8 +2614,11 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "en",
         # the user left out before a negation ("Not a big fan of olives")
         r"(?:" + _I + r"|^(?=not\b))"
-        r"(?P<verb>hate|dislike|detest|can't stand|cannot stand|(?P<neg>don't like|do not like"
-        r"|don't enjoy|do not enjoy|(?:(?:am|'m) )?not (?:a (?:big |huge )?fan of"
+        # a hedge between the negation and its verb is the same dislike ("I don't really enjoy
+        # crowded bars", "don't particularly like")
+        r"(?P<verb>hate|dislike|detest|can't stand|cannot stand|(?P<neg>(?:don't|do not)"
+        r" (?:really |particularly |much )?(?:like|enjoy)"
+        r"|(?:(?:am|'m) )?not (?:a (?:big |huge )?fan of"
         r"|(?:really |that )?into"
         r"|(?:really |that )?big on|crazy about|keen on)"
         r"|don't care for)|(?:'ve |have )?never been (?:a (?:big |huge )?fan of"
@@ -2929,16 +2935,22 @@ def _framed(clause: str, first: bool = True) -> list[str]:
     return [m["frame"], clause[m.end() :]]
 
 
-# a taste of the user's said with its object left out, after a clause that names the thing
-# ("My wife doesn't like cats, 但是我很喜欢", "我妈讨厌香菜，我倒挺喜欢"): the thing is the object
+# a taste of the user's said with its object left out or only pointed at, after a clause that
+# names the thing ("My wife doesn't like cats, 但是我很喜欢", "我妈讨厌香菜，我倒挺喜欢",
+# "My husband doesn't like sushi but I love it", "我妈不喜欢吃鱼，我还挺爱吃的", "my dad 不喝咖啡
+# but I drink it every day"): the thing is the object of the verb of taste, eating or drinking
 _TASTE_OBJECT = re.compile(
-    r"(?:\b(?:like|likes|love|loves|hate|hates|enjoy|enjoys)\s+|喜欢|爱吃|爱|讨厌)"
+    r"(?:\b(?:(?:lik|lov|hat)(?:e|es|ed)|enjoy(?:s|ed)?|eats?|ate|drinks?|drank)\s+"
+    r"|(?:喜欢|爱|讨厌)(?:吃|喝|看|听|玩)?|(?<![喜爱])吃|喝)"
     r"(?P<obj>[^，,。.!！?？;；]{1,30}?)\s*[。.!！]*$",
     re.I,
 )
 _TASTE_BARE = re.compile(
     r"^(?P<head>\s*(?:但是?|可是|不过|而)?\s*我(?:很|也|挺|超|倒|却|就|还|其实|真的|非常)*"
-    r"(?:喜欢|爱|讨厌|不喜欢))(?P<end>\s*[。！!.]*)$"
+    r"(?:喜欢|爱|讨厌|不喜欢)(?:吃|喝|看|听|玩)?)(?P<end>的?\s*[。！!.]*)$"
+    r"|^(?P<en>\s*(?:(?:but|though|yet|while)\s+)?(?:now\s+)?I\s+(?:(?:\w+ly|do|really|actually)\s+)*"
+    r"(?:like|love|adore|enjoy|hate|drink|eat)\s+)(?:it|them|that)\b(?P<rest>.*)$",
+    re.I,
 )
 
 
@@ -2948,9 +2960,35 @@ def _object_given(clauses: list[str]) -> list[str]:
     for i in range(1, len(out)):
         bare = _TASTE_BARE.match(out[i])
         named = _TASTE_OBJECT.search(out[i - 1])
-        if bare and named and named["obj"].strip().lower() not in ("it", "them", "that", "它"):
-            out[i] = f"{bare['head']}{named['obj'].strip()}{bare['end']}"
+        if not (bare and named):
+            continue
+        obj = named["obj"].strip()
+        if obj.lower() in ("it", "them", "that", "它", "的"):
+            continue
+        if bare["en"]:
+            out[i] = f"{bare['en']}{obj}{bare['rest']}"
+        else:
+            out[i] = f"{bare['head']}{obj}{bare['end']}"
     return out
+
+
+# a cleft of the user's ("it's dogs I'm allergic to", "it's tea that I drink now"): the thing
+# put first is the object of the clause after it, read in its place ("I'm allergic to dogs")
+_CLEFT_EN = re.compile(
+    r"^(?P<lead>\W*(?:(?:but|no|actually|really)\W+)*)it'?s\s+(?:really\s+|actually\s+)?"
+    r"(?P<x>(?!not\b)[^,.;!?]{1,30}?)\s+(?:that\s+|which\s+)?"
+    r"(?P<s>I'?m|I am|I)\s+(?P<p>[a-z]{2,}(?:\s+(?:to|of|with|into|about|on|in))?)"
+    r"(?P<end>\s*(?:now|these days)?\s*[.!]*)$",
+    re.I,
+)
+
+
+def _uncleft(clause: str) -> str:
+    """``clause`` with a cleft of the user's read in its plain order (``_CLEFT_EN``)."""
+    m = _CLEFT_EN.match(clause)
+    if m is None:
+        return clause
+    return f"{m['lead']}{m['s']} {m['p']} {m['x']}{m['end']}"
 
 
 def split_clauses(text: str) -> list[list[str]]:
@@ -2959,7 +2997,7 @@ def split_clauses(text: str) -> list[list[str]]:
         _object_given(
             [
                 part
-                for n, c in enumerate(c for c in _CLAUSE.split(s) if c and c.strip())
+                for n, c in enumerate(_uncleft(c) for c in _CLAUSE.split(s) if c and c.strip())
                 for part in _framed(c, first=n == 0)
             ]
         )
@@ -3910,7 +3948,7 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
                 continue  # its value, a clause of a rule ("Use metric with me, | not imperial"),
                 # or a question ("我是不是该换个手机了" gives nothing up)
             denials += semantic.denied(raw)  # "I'm not Alex": what the user is not
-            ended = semantic.ends(raw)
+            ended = semantic.ends(raw) or semantic.never_so(raw)  # "I never worked at X"
             if not (ended or semantic.denies(raw, sentence[0])):  # "其实不太会", "被老板否了"
                 continue
             size = len(_zh_content(raw)) if _lang(raw) == "zh" else len(raw.split()) * 2
@@ -4457,6 +4495,9 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if semantic.forgets_what_follows(text):
         _forget(facts)
         return facts
+    if semantic.rule_pointed_at(text) and semantic.takes_back(text):
+        # "用英文的那条不用了": the request pointed at is dropped, nothing it says is a rule
+        facts = [f for f in facts if f.key != "assistant.constraint"]
     if any(f.metadata.get("formed_by") == "standing_rule" for f in facts):
         return facts  # "Use metric with me, not imperial": the "not …" is the rule's own
     if not semantic.takes_back(text):
@@ -4482,6 +4523,10 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     for f in own:
         f.metadata["takes_back"] = True
         f.is_correction = True
+    if own and semantic.never_said(text):
+        # "我从来没说过我是北京人，我只是在北京上过学": beside what the turn states, what it
+        # denies having said is withdrawn (the memories of the previous turn it names)
+        return [*facts, _withdrawal_record(turn, {"retraction": True, "takes_back": True})]
     if own:
         return facts
     withdrawn: list[str] = []
@@ -4514,6 +4559,8 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     meta: dict[str, Any] = {"retraction": True, "takes_back": True}
     if topic := semantic.taken_back_topic(text):
         meta["takes_back_topic"] = topic
+    elif semantic.rule_pointed_at(text):
+        meta["takes_back_topic"] = semantic.RULE_TOPIC  # "用英文的那条不用了": the request
     if semantic.elliptic_denial(text):
         meta["elliptic"] = True  # "I don't, …": only of a turn said right before
     if value is not None:

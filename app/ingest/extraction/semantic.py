@@ -810,6 +810,8 @@ _NOT_MINE = re.compile(
     r"\s+[a-z]+'s\b(?:\s+(?P<n>[a-z]+))?"
     # "the cat's actually my mom's", "max isn't my dog": a pet or a person said to be another's
     r"|\bthe\s+(?P<g>[a-z]+)(?:'s|\s+is|\s+was)\s+(?:actually\s+|really\s+)?(?:my|our)\s+[a-z]+'s\b"
+    # "Kiwi belongs to my cousin": owned by another
+    r"|\b(?P<o>[A-Z][\w'-]+)\s+(?:actually\s+|really\s+)?belongs?\s+to\s+(?:my|our)\s+[a-z]+\b"
     r"|\b(?P<h>(?!(?:it|that|this|he|she|they|there|which|who|what)\b)[A-Za-z][\w-]+)\s+"
     r"(?:isn'?t|is not|wasn'?t|was not|was never)\s+(?:actually\s+|really\s+|even\s+)?(?:my|our)\s+"
     r"(?:dog|cat|pet|puppy|kitten|bird|rabbit|bunny|hamster|parrot|fish|son|daughter|kid|child"
@@ -1052,6 +1054,26 @@ def ends(clause: str) -> bool:
     if _ENDING_EN.search(clause) or _ENDING_ZH.search(clause):
         return True
     return bool(_NEGATION_EN.search(clause) and _CHANGED_EN.search(clause))
+
+
+# a denial that it was ever so ("I never worked at Google", "I never said I lived in Paris",
+# "我没在华为上过班", "从来没说过我是北京人"): never with a verb in the past, 没 … 过 (the aspect of
+# having once done); such a negation denies the fact itself, not a way of holding it
+_NEVER_SO_EN = re.compile(
+    r"\b(?:never|(?:did|have|has)n'?t ever|(?:did|have|has) not ever)\s+(?:\w+ly\s+)?"
+    r"(?:been|had|said|told|claimed|meant|went|grew up|\w+ed)\b",
+    re.I,
+)
+_NEVER_SO_ZH = re.compile(r"没有?[^，,。.！!？?；;过不]{1,10}过(?![得年节敏])")
+
+
+def never_so(clause: str) -> bool:
+    """True if ``clause`` denies that something of the user's was ever so (``_NEVER_SO_EN``,
+    ``_NEVER_SO_ZH``): like a clause of ending, it ends what it names. A question or a clause
+    about someone else denies nothing."""
+    if not _users_statement(clause) or _STILL_HOLDS.search(clause):
+        return False
+    return bool(_NEVER_SO_EN.search(clause) or _NEVER_SO_ZH.search(clause))
 
 
 # what was decided or planned and is now dropped or undecided ("the Flutter plan got vetoed",
@@ -1458,6 +1480,33 @@ _PLAN_DROPPED = re.compile(
     r"(?:'s|\s+is|\s+was|\s+got|\s+has been)\s+(?:\w+\s+)?(?:off|cancell?ed|called off|scrapped)\b",
     re.I,
 )
+# a request of the user's pointed at by what it asked, and dropped ("forget the bullet points
+# rule", "用英文的那条不用了", "那条规则作废"): the request is taken back, no rule is made of it
+_RULE_POINTED_AT = (
+    r"(?:forget|ignore|drop|scrap) (?:about )?(?:the|that|my) (?:[\w'-]+ ){0,3}"
+    r"(?:rule|thing|request|instruction)"
+    r"|(?:那|这)条(?:规则|要求)?(?:就|也|先)?(?:不用|不要|作废|取消|删了|删掉|算了)"
+)
+
+
+RULE_TOPIC = "rule"
+# "I never said I was from Ohio", "我从来没说过我是北京人": what follows is what the user denies
+# having said, whatever else the turn then states
+_NEVER_SAID = re.compile(
+    r"\bi (?:never|didn'?t|did not) (?:say|said)\b|我(?:从来?|可|又|并)?没(?:有)?说过", re.I
+)
+
+
+def never_said(text: str) -> bool:
+    """True if ``text`` denies having said something (``_NEVER_SAID``)."""
+    return bool(_NEVER_SAID.search(text))
+
+
+def rule_pointed_at(text: str) -> bool:
+    """True if ``text`` drops a request of the user's by pointing at it (``_RULE_POINTED_AT``)."""
+    return bool(re.search(_RULE_POINTED_AT, text, re.I))
+
+
 _TAKEN_BACK = re.compile(
     r"\b(?:i take (?:that|it) back|that was a lie|that'?s not true|that'?s not right|not true"
     # what held and holds no more: "that's no longer true, I quit", "not the case anymore"
@@ -1474,7 +1523,8 @@ _TAKEN_BACK = re.compile(
     r"|(?:已经|现在)?不(?:再)?是这样了"
     r"|别记(?:这个|那个)?|不是我|我(?:从来?|可|又|并)?没(?:有)?说过"
     # "不对，我不在腾讯": a correcting word, then what the user is not
-    r"|^\W*(?:哦|噢|啊|呃)?不对[，,\s]*(?:我)?(?:其实|根本|并)?(?:不|没)",
+    r"|^\W*(?:哦|噢|啊|呃)?不对[，,\s]*(?:我)?(?:其实|根本|并)?(?:不|没)"
+    r"|" + _RULE_POINTED_AT,
     re.I,
 )
 # a slip of the keyboard or the tongue: it corrects a word, it withdraws nothing on its own
@@ -1691,7 +1741,10 @@ def said_in_place(text: str) -> str | None:
 
 
 _ABOUT = re.compile(
-    r"\b(?:about|never ?mind) (?:my |the |our )?(?P<x>(?!what\b)[\w'-]+(?: [\w'-]+)?)", re.I
+    r"\b(?:about|never ?mind) (?:my |the |our )?(?P<x>(?!what\b)[\w'-]+(?: [\w'-]+)?)"
+    r"|\b(?:forget|ignore|drop|scrap) (?:the|that|my) (?P<r>[\w'-]+(?: [\w'-]+){0,2}) "
+    r"(?:rule|thing|request|instruction)",
+    re.I,
 )
 
 
@@ -1701,7 +1754,7 @@ def taken_back_topic(text: str) -> str | None:
     if _PLAN_DROPPED.search(text):
         return "plan"
     m = _ABOUT.search(text)
-    return m.group("x").lower() if m else None
+    return (m.group("x") or m.group("r")).lower() if m else None
 
 
 def replaces_mentioned(text: str) -> bool:
@@ -2012,7 +2065,7 @@ _CUES: dict[str, tuple[str, str]] = {
     "avoid": (
         r"don'?t eat|do not eat|can'?t (?:eat|have)|never (?:eat|drink)|avoid|don'?t drink"
         r"|no more|gave up|stopped (?:eating|drinking)|off",
-        r"不吃|不喝|不碰|戒了|忌口|不能吃|不能喝|戒",
+        r"不吃|不喝|不碰|戒了|忌口|不(?:太|怎么|大)?能吃|不(?:太|怎么|大)?能喝|戒",
     ),
     "drink": (
         r"\bdrink of choice is|\bdrink(?:ing)?\b|\bhave\b|\busual is\b|go-to(?: drink)? is"
@@ -3918,7 +3971,9 @@ def meat_again(text: str) -> bool:
     if is_about_others(text) or family_subject(text) or is_hypothetical(text):
         return False
     return any(
-        _MEAT_AGAIN.search(c) and not re.search(r"不|没|别|don'?t|never|not\b|想|打算|should", c)
+        # 不过 / 不管 open the clause ("不过我最近开始吃肉了"): no negation of its verb
+        _MEAT_AGAIN.search(c)
+        and not re.search(r"不(?!过|管)|没|别|don'?t|never|not\b|想|打算|should", c)
         for c in re.split(r"[，,。！!；;.?？]", text)
     )
 
