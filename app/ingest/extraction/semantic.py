@@ -2319,8 +2319,13 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         return [body]  # "shellfish gives me hives", "tore my ACL skiing"
     if family in ("avoid", "dislikes") and not zh and (m := _DISAGREES_EN.match(text.strip())):
         return [("diet.avoid", _trim_value(m["x"]))]  # "dairy and me don't get along"
-    if family == "plan" and not zh and (ahead := progressive_ahead(text)):
-        return [("plan", ahead)]  # "running a half marathon in October"
+    if (
+        family == "plan"
+        and not zh
+        and _after(text, _CUES["plan"][0]) is None
+        and (ahead := progressive_ahead(text))
+    ):
+        return [("plan", ahead)]  # "running a half marathon in October" (no cue of a plan)
     if family == "plan" and not zh and _ONGOING_EN.match(text.strip()):
         return [("", None)]  # "been learning to knit this winter": what the user does now
     if _REJECTED.search(text) or (family == "family" and _ONLY_CHILD.search(text)):
@@ -2904,7 +2909,8 @@ _DISAGREES_EN = re.compile(
 _PROGRESSIVE_EN = re.compile(
     r"^(?:(?:so|and|but|also|btw|oh|fyi|anyway)\W+)*(?:(?:i'?m|i am|we'?re|we are)\s+)?"
     r"(?:(?:finally|actually|officially|also|probably|definitely)\s+)?"
-    r"(?P<v>(?!(?:being|feeling|thinking|looking|wondering|trying|hoping|getting|going to)\b)"
+    r"(?P<v>(?!(?:being|feeling|thinking|looking|wondering|trying|hoping|getting|going to"
+    r"|planning|intending|aiming|considering)\b)"
     r"[a-z]{2,}ing\b.*)$",
     re.I,
 )
