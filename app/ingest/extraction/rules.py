@@ -603,7 +603,7 @@ def _fact(
         if key in _PROSPECT_KEYS and value:
             # the place to come, to be dropped when the turn states it as of now (_one_plan)
             metadata = {**(metadata or {}), "prospect": [key, _norm(value, key)]}
-        key = "plan" if frame == "future" else "event"
+        key = "plan" if frame == "future" and not _appointment(clause) else "event"
         kind, value, date = "event", clause.text, clause.date
         content, retracts, is_correction = _content(clause), [], False
     elif frame is not None:
@@ -619,6 +619,18 @@ def _fact(
         valid_to=date.end if date and kind == "event" else None,
         message_ids=[state.turn.message_id],
         metadata=metadata or {},
+    )
+
+
+def _appointment(clause: _Clause) -> bool:
+    """True if a clause of something still to come has its day ("下周三 I have a job interview
+    with Google", "moving on Saturday the 5th") and no wish: a day in the calendar is an event,
+    a wish or a month ahead a plan."""
+    date = clause.date
+    return (
+        date is not None
+        and date.granularity in ("minute", "part", "day")
+        and not _INTENT.search(clause.raw)
     )
 
 
@@ -804,6 +816,28 @@ _EMPLOYMENT_FORM = re.compile(
 )
 
 
+# words after "at" that name no firm: a time, a spot, a manner ("a nurse at night", "at home")
+_AT_NOT_A_FIRM = frozenset((
+    "home", "work", "night", "nights", "heart", "least", "most", "best", "times", "first",
+    "last", "school", "uni", "college", "weekends", "moment", "present", "large", "all", "it",
+    "this", "that", "the", "a", "an", "my", "our", "their", "his", "her", "some", "one", "once",
+    "times", "risk", "peace", "sea", "church", "lunch", "dinner", "breakfast", "noon",
+))  # fmt: skip
+
+
+def _lower_name(org: str, turn_text: str) -> bool:
+    """True if ``org`` may be a firm's name written in lower case: the turn has no capital
+    letter at all ("i'm an accountant at deloitte"), so case tells nothing, and ``org`` is one
+    or two plain words, the first no word of time, place or manner (``_AT_NOT_A_FIRM``)."""
+    if re.search(r"[A-Z]", re.sub(r"\bI\b", "", turn_text)):
+        return False  # ("im" is read "I'm": the pronoun says nothing of how names are written)
+    if not re.fullmatch(r"[a-z][a-z0-9&'-]*(?: [a-z0-9&'-]+)?", org):
+        return False
+    if re.search(rf"\b(?:the|a|an|my|our|their)\s+{re.escape(org)}\b", turn_text):
+        return False  # "work for the state": a common noun, its article dropped from the slot
+    return org.split()[0] not in _AT_NOT_A_FIRM and org not in semantic.EN_STOP
+
+
 def work(*, correction: bool = False, field: bool = False) -> Builder:
     """Employer and/or role from groups ``org`` and ``role``; a place as ``org`` becomes
     ``work.location``. With ``field``, ``role`` is a line of work ("marketing", "retail")
@@ -865,6 +899,7 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
                 and not re.match(r"^[A-Z0-9]", org)
                 and not _ORG_EN.search(org)
                 and not _zh_org(org)  # "I'm a PM at 美团"
+                and not _lower_name(org, state.turn.content)
             )
             # "a teacher with 10 years of experience", "a nurse with two kids": no employer
             or (groups.get("by") and not (_ORG_EN.search(org) or re.match(r"^[A-Z]", org)))
@@ -3424,6 +3459,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 for f in made
                 if f.key is not None
                 and f.key not in keys.get(merged[i][1], set())
+                # a plan and an event are one happening said twice ("job interview at Stripe
+                # on thursday, super nervous": the event formed alone, the sentence no plan)
+                and not (f.key in _TIMED_KEYS and keys.get(merged[i][1], set()) & _TIMED_KEYS)
                 and not (f.key in _WHERE_KEYS and f.value and f.value.lower() in places)
                 and not (f.value and f.value.lower() in gone and f.key != "diet.avoid")
             ]  # what the sentence gives up is a withdrawal (and avoided), not a new fact
@@ -5016,6 +5054,9 @@ def _of(items: list[tuple[tuple[int, _Clause, bool], int]], sid: int) -> list[in
     return [n for n, (_, s) in enumerate(items) if s == sid]
 
 
+_TIMED_KEYS = frozenset(("plan", "event"))
+
+
 def _whole_sentences(
     items: list[tuple[tuple[int, _Clause, bool], int]], formed: set[int], turn: Turn
 ) -> list[tuple[tuple[int, _Clause, bool], int]]:
@@ -5287,6 +5328,11 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
         second = pair.group(1)
         content = _member_content(relative, second, clause.lang)
         out.append(_fact(state, clause, "family.member", second, content))
+    # "my sister's baby shower is this saturday", "我姐的婚礼是8月9号": a relative's occasion on a
+    # day is a date in the user's calendar, not a fact about them (a birthday or a name is)
+    if clause.date is not None and _occasion_of(relative, clause):
+        value = re.sub(r"^(?:(?:my|our)\s+|我们?的?)", "", clause.text.strip(), flags=re.I)
+        return [*out, _fact(state, clause, "event", value, _content(clause), dated=True)]
     # "My wife | and I both work at Microsoft": a clause that only names them says nothing of them
     said = re.sub(rf"(?i)\b(?:my|our)\b|{re.escape(relative)}s?|^我的?", "", clause.text)
     if (
@@ -5307,6 +5353,25 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
             )
         )
     return out
+
+
+def _occasion_of(relative: str, clause: _Clause) -> bool:
+    """True if ``clause`` names a thing of ``relative``'s by the possessive ("sister's baby
+    shower", "我姐的婚礼"), not their birthday, name or age, nor a verb ("my son's been…")."""
+    if clause.lang == "zh":
+        return bool(
+            re.search(
+                rf"{re.escape(relative)}的(?!生日|名字|年龄|岁数)[\u4e00-\u9fff]", clause.text
+            )
+        )
+    return bool(
+        re.search(
+            rf"\b{re.escape(relative)}'s\s+(?!(?:is|was|been|got|gonna|going|birthday|bday|b-day"
+            r"|anniversary|name|age)\b)\w",
+            clause.text,
+            re.I,
+        )
+    )
 
 
 def _with_its_object(clause: _Clause, relative: str, turn: Turn) -> str:
@@ -5373,8 +5438,9 @@ def _semantic(
         family = semantic.reframed(guess.family, clause.raw)  # a job started is no event
         if family in ("none", "other") and _as_job(clause.raw):
             family = "work"  # "As a teacher, | I get summers off": the user's job
-        if not guess.accepted and family == guess.family:
-            continue
+        unsure = not guess.accepted and family == guess.family
+        if unsure and not semantic.read_as(family, clause.raw):
+            continue  # (a clause whose structure says what it is is read however unsure)
         if family == "other" and not semantic.own_subject(clause.raw):
             continue  # "太折腾": a remark, not a fact about the user
         if semantic.not_mine(clause.raw):
@@ -5424,7 +5490,7 @@ def _semantic(
                 key = "diet.avoid"
             if not key:
                 if (
-                    not semantic.says_enough(content)
+                    not (semantic.says_enough(content) or semantic.takes_medicine(clause.raw))
                     or semantic.passing_state(content)
                     or semantic.one_off(clause.raw, _sentence_of(state.turn, clause.raw))
                 ):

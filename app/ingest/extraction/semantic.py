@@ -2064,7 +2064,9 @@ _CUES: dict[str, tuple[str, str]] = {
     ),
     "avoid": (
         r"don'?t eat|do not eat|can'?t (?:eat|have)|never (?:eat|drink)|avoid|don'?t drink"
-        r"|no more|gave up|stopped (?:eating|drinking)|off",
+        r"|no more|gave up|stopped (?:eating|drinking)|off|cut(?:ting)?(?: out)?(?= \w)"
+        # "no red meat for me": a refusal said of the user
+        r"|no(?= [\w' -]{2,30}? for me\b)",
         r"不吃|不喝|不碰|戒了|忌口|不(?:太|怎么|大)?能吃|不(?:太|怎么|大)?能喝|戒",
     ),
     "drink": (
@@ -2075,7 +2077,8 @@ _CUES: dict[str, tuple[str, str]] = {
     "habit": (r"^(?:i|we)\s+(?:usually|always|often|normally)?\s*", r"^(?:我)?"),
     "condition": (
         r"diagnosed with|suffer(?:ing)? from|have(?! to)|has(?! to)|got(?! to)|living with"
-        r"|dealing with|get(?! to)",
+        r"|dealing with|get(?! to)|(?:'ve|have|has) had(?! to)|been having|recovering from"
+        r"|healing from",
         r"有(?![点些])|得了|患有|患了|确诊了?|查出",  # "有点感冒" is a degree, not having
     ),
     "allergy": (r"allergic to|allergy to|allergies to", r"对"),
@@ -2389,6 +2392,19 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         return [("health.condition", state)]
     if family in ("condition", "allergy") and (state := stated_condition(text)):
         return [("health.condition", state)]  # before negation: "我麸质不耐受" is a state
+    if family in ("condition", "allergy") and not zh and (body := bodily_harm(text)):
+        return [body]  # "shellfish gives me hives", "tore my ACL skiing"
+    if family in ("avoid", "dislikes") and not zh and (m := _DISAGREES_EN.match(text.strip())):
+        return [("diet.avoid", _trim_value(m["x"]))]  # "dairy and me don't get along"
+    if (
+        family == "plan"
+        and not zh
+        and _after(text, _CUES["plan"][0]) is None
+        and (ahead := progressive_ahead(text))
+    ):
+        return [("plan", ahead)]  # "running a half marathon in October" (no cue of a plan)
+    if family == "plan" and not zh and _ONGOING_EN.match(text.strip()):
+        return [("", None)]  # "been learning to knit this winter": what the user does now
     if _REJECTED.search(text) or (family == "family" and _ONLY_CHILD.search(text)):
         return []  # "I withdrew from Chicago" is no residence; "an only child" no child
     if family in (*_NEGATIVE_FAMILIES, "allergy") and denies_negative_cue(text):
@@ -2493,6 +2509,9 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         return [("project.budget", amounts[0])] if len(amounts) == 1 else []
     if family == "constraint" and not _ADDRESSED.search(text):
         return []  # a rule for the assistant speaks to it ("your answers", "回答", "别…")
+    en, cn = _CUES.get(family, (r"^$", r"^$"))
+    if zh and family in _CUE_FAMILIES and _after(text, cn) is None and _after(text, en):
+        zh = False  # "I have 高血压": the verb is English, its object in Chinese
     value = _phrase(family, text, zh)
     if family == "habit":  # the routine in the user's words, without the subject
         habit = _trim_value(_SUBJ_EN.sub("", _LEAD_EN.sub("", text)) if not zh else text)
@@ -2501,7 +2520,6 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         return [(key or "", habit if 2 <= len(habit) <= 60 else None)]
     if family in ("other", "event", "constraint"):
         return [(key or "", None)]
-    en, cn = _CUES.get(family, (r"^$", r"^$"))
     if _after(text, cn if zh else en) is None and family in _CUE_FAMILIES:
         if family == "condition" and _MEDICATION.search(text):
             return [("", None)]  # "I'm on metformin", "我在吃降压药": said as it stands
@@ -2558,9 +2576,12 @@ def is_taste(value: str) -> bool:
     return len(value) <= 16 and not re.match(r"^(?:你|你们|这|那|它|他|她)", value)
 
 
-# a medicine the user takes, in a clause of the condition family: no key holds it
+# a medicine the user takes, in a clause of the condition family: no key holds it; a doctor
+# who puts or starts the user on it, or prescribes it, says the same
 _MEDICATION = re.compile(
-    r"\b(?:i'?m|i am|i'?ve been|been)\s+(?:\w+\s+)?on\s+(?!(?:a|an|the|my|our|it|this|that)\b)[a-z]"
+    r"\b(?:i'?m|i am|i'?ve been|been|(?:put|started|switched|got|have|has|keeps?)\s+me)\s+"
+    r"(?:\w+\s+)?on\s+(?!(?:a|an|the|my|our|it|this|that)\b)[a-z]"
+    r"|\bprescribed\s+(?:me\s+)?(?!(?:a|an|the|my|it|this|that)\b)[a-z]"
     r"|\bi\s+(?:\w+\s+)?(?:take|am taking|'m taking)\s+(?!(?:a|an|the|my|it|this|that|care"
     r"|time|part)\b)[a-z]"
     r"|(?:在|一直|每天|长期)吃[\u4e00-\u9fff]{0,6}药",
@@ -2573,7 +2594,8 @@ _MEDICATION = re.compile(
 # years of desk work", "hypothyroidism a couple years ago and take …", "轻度的抑郁症")
 _CONDITION_TAIL_EN = re.compile(
     r"\s+(?:so|and|but|from|since|for|after|due to|because|when|which|that|ever since|in my"
-    r"|on my|on the|in the|at the|as a|last|this|every|once|twice|(?:a |the )?(?:few|couple"
+    r"|on my|on the|in the|at the|as a|last|this|every|once|twice|sometimes|often|occasionally"
+    r"|now and then|all the time|from time to time|(?:a |the )?(?:few|couple"
     r"(?: of)?|\d+|one|two|three|four|five|several|many) (?:years?|months?|weeks?|days?|times?))"
     r"\b.*$",
     re.I,
@@ -2594,8 +2616,19 @@ _STATE_EN = re.compile(
     r"\b(?:i'?m|i am|i'?ve (?:always )?been|i have been|i was born|i'?ve become|i became)\s+"
     r"(?:(?:also|actually|now|still|currently|severely|mildly|slightly|borderline|pretty|very"
     r"|a bit|kind of|kinda|totally|\d+\s+(?:weeks?|months?))\s+)*"
-    r"(?P<x>[a-z][a-z-]+(?:\s+(?:intolerant|sensitive|deficient|positive)|\s+of\s+[a-z]+)?)"
+    r"(?P<x>(?:type\s+[12i]+\s+)?[a-z][a-z-]+(?:\s+(?:intolerant|sensitive|deficient|positive)"
+    r"|\s+of\s+[a-z]+)?)"
     r"(?=$|[\s,.;!?])",
+    re.I,
+)
+# the same said without its subject, by an adjective of a condition ("asthmatic since
+# childhood", "been diabetic for years", "lactose intolerant btw"): the word ends the clause or
+# is followed by when or why, so "chronic back pain" is not read as "chronic"
+_STATE_BARE_EN = re.compile(
+    r"^(?:(?:always|also|still)\s+)?(?:been\s+)?(?:(?:also|still|severely|mildly|borderline)\s+)?"
+    r"(?P<x>(?!(?:chronic|basic|panic|public|music|magic|traffic|epic|classic|tragic|manic)\b)"
+    r"[a-z]{3,}(?:tic|mic|xic|ric|nic|lic)|[a-z]+\s+intolerant)"
+    r"(?=\s*(?:$|[,.;!?(]|since\b|for\b|so\b|and\b|but\b|from\b|ever\b|btw\b))",
     re.I,
 )
 _STATE_ZH = re.compile(
@@ -2605,7 +2638,8 @@ _STATE_ZH = re.compile(
 # not a state of health: how the user feels today, or what they are doing
 _NOT_STATE = re.compile(
     r"^(?:(?:a|an|the|my|in|on|at|from|with|into|no|allergic|tired|busy|sorry|sure|not|so"
-    r"|going|trying|looking|working|thinking|getting|feeling|just|here|back|done|fine|good|ok"
+    r"|going|trying|looking|working|thinking|getting|feeling|recovering|healing|just|here|back"
+    r"|done|fine|good|ok"
     r"|okay|happy|sad|stressed|worried|excited)\b"
     r"|今天|最近|昨天|现在|这几天|刚才|觉得|感觉|想|要|在|去|会|能|不|没|对)",
     re.I,
@@ -2905,9 +2939,15 @@ def says_enough(text: str) -> bool:
     han = re.findall(r"[\u4e00-\u9fff]", re.sub(r"^我", "", text.strip()))
     if len(latin) + len(han) // 2 >= 3 or len(han) >= 2:
         return True
-    # two words of content ("does pottery", "about 5'2\""), or a proper word ("is Jewish")
+    # two words of content ("does pottery", "about 5'2\""), a compound of two ("is
+    # left-handed", "color-blind"), or a proper word ("is Jewish")
     words = [w for w in latin if w.lower() not in _EN_STOP]
-    return len(words) == len(latin) == 2 or (len(words) == 1 and words[0][0].isupper())
+    compound = sum(1 for w in words if re.fullmatch(r"[a-z]{3,}-[a-z]{3,}", w, re.I))
+    return (
+        len(words) == len(latin) == 2
+        or (len(words) == len(latin) == 1 and compound == 1)
+        or (len(words) == 1 and words[0][0].isupper())
+    )
 
 
 def _degree_state(text: str) -> str | None:
@@ -2927,6 +2967,104 @@ def _degree_state(text: str) -> str | None:
     return None
 
 
+# a food that does not agree with the user, said with the food as the subject: "dairy and me
+# don't get along", "onions don't agree with me", "spicy stuff wrecks my stomach"
+_DISAGREES_EN = re.compile(
+    r"^(?:(?:and|but|so|also|btw|honestly|sadly)\W+)*(?P<x>[a-z][\w' -]{1,30}?)\s+"
+    r"(?:and (?:me|i) (?:don'?t|do not|never|just don'?t) get along"
+    r"|(?:doesn'?t|don'?t|does not|do not|never) (?:agree|sit well|sit right) with me"
+    r"|(?:upsets?|wrecks?|kills?|destroys?|messes (?:up|with)|mess (?:up|with)|wreaks havoc on)"
+    r" my (?:stomach|gut|tummy|digestion)"
+    r"|(?:makes?|made|gives?|gave) me (?:so |really |super |very )?(?:bloated|gassy|nauseous"
+    r"|queasy|sick|throw up|feel sick|heartburn|acid reflux|the runs|stomach ?aches?|cramps))\b",
+    re.I,
+)
+
+# what the user is doing at a time still to come, said in the progressive ("I'm running a half
+# marathon in October", "Moving to Austin at the end of the month", "we're heading to Bali in
+# september"): the progressive with a time ahead is an arrangement, a plan
+_PROGRESSIVE_EN = re.compile(
+    r"^(?:(?:so|and|but|also|btw|oh|fyi|anyway)\W+)*(?:(?:i'?m|i am|we'?re|we are)\s+)?"
+    r"(?:(?:finally|actually|officially|also|probably|definitely)\s+)?"
+    r"(?P<v>(?!(?:being|feeling|thinking|looking|wondering|trying|hoping|getting|going to"
+    r"|planning|intending|aiming|considering)\b)"
+    r"[a-z]{2,}ing\b.*)$",
+    re.I,
+)
+_AHEAD_EN = re.compile(
+    r"\b(?:next|this coming|tomorrow|in (?:a|\d+|two|three|a few|a couple of)"
+    r" (?:days?|weeks?|months?|years?)|(?:at|by) the end of (?:the|this|next) (?:week|month|year)"
+    r"|(?:in|this|on) (?:january|february|march|april|may|june|july|august|september|october"
+    r"|november|december|spring|summer|fall|autumn|winter)|this (?:weekend|week|month|year))\b",
+    re.I,
+)
+
+
+# what the user has been doing up to now ("been learning to knit this winter", "I've been
+# doing pottery since May"): an activity of now, no plan — save a wish or an attempt
+_ONGOING_EN = re.compile(
+    r"^(?:(?:so|and|but|also|btw|oh)\W+)*(?:i'?ve\s+|i have\s+|we'?ve\s+)?been\s+"
+    r"(?!(?:planning|thinking|meaning|wanting|hoping|trying|considering|looking|wondering"
+    r"|going|dreaming)\b)[a-z]{2,}ing\b",
+    re.I,
+)
+
+
+def progressive_ahead(text: str) -> str | None:
+    """The doing of a clause in the progressive with a time still to come ("I'm running a half
+    marathon in October" → "running a half marathon in October"), without its subject; None
+    for any other clause (no "been" before it: "been learning to knit this winter" is now)."""
+    m = _PROGRESSIVE_EN.match(text.strip())
+    if m is None or not _AHEAD_EN.search(m["v"]):
+        return None
+    return _trim_value(m["v"])
+
+
+def takes_medicine(text: str) -> bool:
+    """True if ``text`` says the user takes a medicine ("I'm on metformin", "my doctor put me on
+    sertraline", "我在吃降压药"): a fact of its own however few words it has."""
+    return bool(_MEDICATION.search(text))
+
+
+# what the body does when it meets an allergen: "shellfish gives me hives", "bee stings make
+# me swell up", "sulfa drugs make me break out in a rash" — the subject is what the user is
+# allergic to
+_REACTION_EN = re.compile(
+    r"^(?:(?:and|but|so|also|btw|oh|plus)\W+)*(?P<x>[a-z][\w' -]{1,30}?)\s+"
+    r"(?:gives?|gave|makes?|made|sends?|sent)\s+(?:me|my\s+(?:throat|lips|face|skin|eyes|tongue))"
+    r"\s+(?:\w+\s+){0,2}?(?:hives|a rash|rashes|break out|swell|swollen|itch|itchy|wheez"
+    r"|anaphyla|a reaction|an allergic reaction|close up|puffy)",
+    re.I,
+)
+# a part of the body the user hurt: "tore my ACL skiing", "broke my wrist last week", "I
+# sprained my ankle" — the part, hurt as the verb says
+_HURT_EN = re.compile(
+    r"^(?:(?:i|and|so|just|also|recently|finally)\s+)*(?P<v>tore|broke|sprained|fractured"
+    r"|dislocated|pulled|twisted|injured|hurt|busted|blew out|slipped)\s+(?:my|a)\s+"
+    r"(?P<part>(?:(?:left|right|lower|upper)\s+)?[A-Za-z]+)\b",
+    re.I,
+)
+_HURT_AS = {
+    "tore": "torn", "broke": "broken", "hurt": "injured", "blew out": "blown-out",
+    "slipped": "slipped",
+}  # fmt: skip
+_NOT_A_PART = frozenset(("lot", "bit", "few", "deal", "leg up", "promise", "record", "habit"))
+
+
+def bodily_harm(text: str) -> tuple[str, str] | None:
+    """``("health.allergy", thing)`` when ``text`` says what a thing does to the user's body
+    (``_REACTION_EN``), ``("health.condition", "<hurt> <part>")`` when it says the user hurt a
+    part of their body (``_HURT_EN``: "tore my ACL" → "torn ACL"); else ``None``."""
+    body = text.strip()
+    if m := _REACTION_EN.match(body):
+        thing = re.sub(r"^(?:the|a|an|any|all|eating|having|even)\s+", "", m["x"], flags=re.I)
+        return ("health.allergy", thing) if thing.lower() not in EN_STOP else None
+    if (m := _HURT_EN.match(body)) and m["part"].lower() not in _NOT_A_PART:
+        verb = m["v"].lower()
+        return "health.condition", f"{_HURT_AS.get(verb, verb)} {m['part']}"
+    return None
+
+
 def stated_condition(text: str) -> str | None:
     """The state of health a clause of the condition family says the user is in, when it says
     it as what the user *is* rather than *has*: ``"I'm celiac, so …"`` → ``"celiac"``, ``"I'm
@@ -2937,7 +3075,7 @@ def stated_condition(text: str) -> str | None:
         latin = re.match(r"^(?:我|本人)\s*(?P<x>[a-z][a-z-]+(?:\s+intolerant)?)\b", body, re.I)
         m = latin or _STATE_ZH.match(body)
     else:
-        m = _STATE_EN.search(body)
+        m = _STATE_EN.search(body) or _STATE_BARE_EN.match(body)
     if m is None or _NOT_STATE.match(m.group("x")):
         return None
     return m.group("x")
@@ -3355,6 +3493,8 @@ def reframed(family: str, text: str) -> str:
         return "work"  # "我在Microsoft": where the user is, not a tool they use
     if family == "tech" and _PROPOSED_ZH.search(text.strip()):
         return "decision"  # "算了，改用TiDB吧": "let's" — what the team goes with
+    if family in ("other", "decision") and progressive_ahead(text):
+        return "plan"  # "we're heading to Bali in september": an arrangement, no fact of now
     if family == "event" and _HOME_MOVED.search(text):
         return "residence"  # "moved to nyc lst week": a new home, not a happening
     if family == "work" and _BELIEF.search(text):
@@ -3442,6 +3582,28 @@ _BEEN_DOING = re.compile(
     r"|sucks?|gets?|seems?|feels?|isn't|wasn't|must|should)\b)",
     re.I,
 )
+
+
+# a title given: "just got promoted to senior PM", "I was promoted to head nurse"
+_PROMOTED_EN = re.compile(r"\b(?:got|was|been|get|finally|just)\s+promoted\s+to\s+\w", re.I)
+
+
+def read_as(family: str, text: str) -> bool:
+    """True if an English clause's own structure says it is of ``family``, so it is read as
+    such even when the classifier is unsure (its guess then only says how the clause is
+    worded): a job named by a verb of working ("I teach 3rd grade at …", "got promoted to
+    senior PM"), what a thing does to the body or a part of it hurt ("peanuts make my throat
+    close up", "sprained my ankle"), a doing in the progressive with a time ahead ("we're
+    flying to Tokyo in March")."""
+    if family == "work":
+        return bool(verb_role(text) or _PROMOTED_EN.search(text))
+    if family in ("condition", "allergy"):
+        return bodily_harm(text) is not None
+    if family in ("avoid", "dislikes"):
+        return _DISAGREES_EN.match(text.strip()) is not None
+    if family == "plan":
+        return progressive_ahead(text) is not None
+    return False
 
 
 def verb_role(text: str) -> list[tuple[str, str | None]]:
