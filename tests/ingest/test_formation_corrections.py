@@ -99,3 +99,15 @@ async def test_a_liking_with_no_object_takes_the_thing_lifted(tenant: TenantCtx)
     # a liking that names nothing, with nothing lifted, is no fact
     await tenant.say("u3", "s1", "还挺喜欢的", at=T1)
     assert await tenant.values("u3", "preference.likes") == []
+
+
+async def test_a_graduation_ends_the_student(tenant: TenantCtx) -> None:
+    for user, turns, student in (
+        ("u1", ("我是大学生", "我毕业了，现在在银行上班"), "大学生"),
+        ("u2", ("I'm a student", "I just graduated and started at Deloitte"), "student"),
+    ):
+        assert await tenant.change(user, turns, "work.role", at=(T1, T2)) == ([], [student]), turns
+    # a relative's graduation, or a school the user graduated from, ends no role of theirs
+    for user, second in (("u3", "我儿子毕业了"), ("u4", "我毕业于清华")):
+        turns = ("我是老师", second)
+        assert await tenant.change(user, turns, "work.role", at=(T1, T2)) == (["老师"], []), turns

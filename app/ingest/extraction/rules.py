@@ -4051,6 +4051,15 @@ def _added_duties(turn: Turn, facts: list[ExtractedFact]) -> None:
             fact.metadata["added_duty"] = True
 
 
+# a graduation with nothing after it: the user is a student no more ("我已经毕业了", "just
+# graduated"); "毕业于清华", "graduated from MIT" say where they studied
+_GRADUATED = re.compile(
+    r"(?:^|[，,。！!\s])我?(?:已经|刚刚?|终于|也|今年|去年|上个月)*毕业了(?!\S*[吗吧？?])"
+    r"|\bI(?:'ve| have)?\s+(?:just\s+|finally\s+|recently\s+)?graduated\b(?!\s+from\b)",
+    re.I,
+)
+
+
 def _role_given_up(turn: Turn, activity: str) -> ExtractedFact:
     """A withdrawal of ``work.role`` retracting the work given up by its activity; arbitration
     freezes the role it names ("teaching" → "5th grade teacher", ``values.names_work``)."""
@@ -4076,6 +4085,15 @@ def _job_left(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if activity and not any(f.key == "work.role" for f in facts):
         # "I quit teaching": the role named by the activity ("teacher") is withdrawn
         facts = [*facts, _role_given_up(turn, activity)]
+    elif (
+        _GRADUATED.search(turn.content)
+        and not any(f.key == "work.role" for f in facts)
+        and not semantic.someone_elses(turn.content)
+    ):
+        # "我毕业了，现在在银行上班", "I just graduated": no longer a student
+        role = _role_given_up(turn, "学生")
+        role.retracts += ["student"]
+        facts = [*facts, role]
     if any(f.key == "work.employer" for f in facts):
         return facts
     clause = semantic.job_left(turn.content)
