@@ -111,3 +111,19 @@ async def test_a_graduation_ends_the_student(tenant: TenantCtx) -> None:
     for user, second in (("u3", "我儿子毕业了"), ("u4", "我毕业于清华")):
         turns = ("我是老师", second)
         assert await tenant.change(user, turns, "work.role", at=(T1, T2)) == (["老师"], []), turns
+
+
+async def test_mixed_script_changes_freeze_the_old_value(tenant: TenantCtx) -> None:
+    # an English verb with the Chinese aspect particle: the employer left is no new employer
+    turns = ("我在 Google 做 SRE", "我 quit 了 Google，现在 freelance")
+    assert await tenant.change("u1", turns, "work.employer", at=(T1, T2)) == ([], ["google"])
+    # one verb, then the same verb denied, with no comma between them
+    for user, turns, key, active, frozen in (
+        ("u2", ("我用 Evernote 记笔记", "我现在用 Notion 不用 Evernote 了"), "tech.preferred",
+         ["notion"], ["evernote"]),
+        ("u3", ("我住浦西", "我现在住浦东不住浦西了"), "residence.city", ["浦东"], ["浦西"]),
+    ):  # fmt: skip
+        assert await tenant.change(user, turns, key, at=(T1, T2)) == (active, frozen), turns
+    # a verb and its denial of another thing is no change of anything held
+    await tenant.say("u4", "s1", "我喝咖啡不喝茶", at=T1)
+    assert await tenant.values("u4", "preference.drink") == ["咖啡"]

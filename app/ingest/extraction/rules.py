@@ -2865,6 +2865,13 @@ _NAMED_RUN_ZH = re.compile(
 )
 
 
+# "我现在用 Notion 不用 Evernote 了": a verb's object, then the same verb denied with another
+# object, said without a comma between them: two clauses
+_VERB_THEN_NOT_ZH = re.compile(
+    r"(?P<one>(?P<v>用|喝|吃|住在|住|写|说)\s*[^，,。！？；\s不][^，,。！？；不]{0,19}?)\s*(?=不(?P=v))"
+)
+
+
 # "Been a nurse for ten years now": a job held until now, said without its subject
 _BEEN_FIRST_EN = re.compile(r"^(?:(?:honestly|well|yeah|so|and),?\s+)?been (?=an? )", re.I)
 # "big fan of anything by Studio Ghibli": a liking said without its subject
@@ -2893,7 +2900,9 @@ def _sentences(text: str) -> list[str]:
             ),
             count=1,
         )
-        for s in _SENTENCE.split(_NAMED_RUN_ZH.sub(r"\g<one>，", text))
+        for s in _SENTENCE.split(
+            _VERB_THEN_NOT_ZH.sub(r"\g<one>，", _NAMED_RUN_ZH.sub(r"\g<one>，", text))
+        )
         if s and s.strip()
     ]
 

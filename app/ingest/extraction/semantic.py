@@ -1304,6 +1304,7 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
         value = _TAIL_EN.sub("", f" {value}").strip()  # "no longer pregnant haha": not "haha"
         value = _ZH_WHEN_TAIL.sub("", value)  # "旺财上个月送人了": not "旺财上个月"
         value = re.sub(r"^[^，,]*把(?=[\u4e00-\u9fff])", "", value)  # "终于把烟戒了": 把 marks it
+        value = re.sub(r"^了\s*(?=[A-Za-z])", "", value)  # "quit 了 Google": 了 marks the verb
         value = re.sub(r"^(?:我们的|我家的?|我的)(?=[\u4e00-\u9fff])", "", value)  # "我的胃病…好了"
         # "那只猫送人了", "这辆车卖了": the thing pointed at by its kind
         value = re.sub(r"^[这那](?:只|条|匹|头|辆|台|部|套)(?=[\u4e00-\u9fff])", "", value)
