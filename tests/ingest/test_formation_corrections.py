@@ -117,6 +117,8 @@ async def test_mixed_script_changes_freeze_the_old_value(tenant: TenantCtx) -> N
     # an English verb with the Chinese aspect particle: the employer left is no new employer
     turns = ("我在 Google 做 SRE", "我 quit 了 Google，现在 freelance")
     assert await tenant.change("u1", turns, "work.employer", at=(T1, T2)) == ([], ["google"])
+    turns = ("我在 Shopee 做 backend", "已经 leave 了 Shopee，现在在 Grab")
+    assert await tenant.change("u5", turns, "work.employer", at=(T1, T2)) == (["grab"], ["shopee"])
     # one verb, then the same verb denied, with no comma between them
     for user, turns, key, active, frozen in (
         ("u2", ("我用 Evernote 记笔记", "我现在用 Notion 不用 Evernote 了"), "tech.preferred",

@@ -646,6 +646,8 @@ CHANGE_ZH = re.compile(
 _QUIT_EN = re.compile(
     # "left" after a determiner is the side ("deaf in my left ear"), not leaving
     r"\b(?:stopped|quit|gave up(?: on)?|dropped|ditched|cut out"
+    # "已经 leave 了 Shopee": the Chinese aspect particle makes the English verb past
+    r"|leave(?=\s*了)"
     r"|(?<!\bmy )(?<!\bthe )(?<!\bher )(?<!\bhis )(?<!\bour )(?<!\byour )left(?![-\w])"
     r"(?!\s+(?:for|on|early|home)\b)"
     r"|resigned(?: from)?|retired from|(?:got |was |been )?(?:laid off|let go|fired) from"
