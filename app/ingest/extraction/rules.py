@@ -2866,9 +2866,10 @@ _NAMED_RUN_ZH = re.compile(
 
 
 # "我现在用 Notion 不用 Evernote 了": a verb's object, then the same verb denied with another
-# object, said without a comma between them: two clauses
+# object, said without a comma between them: two clauses ("我不吃羊肉也不吃香菜" is one denial)
 _VERB_THEN_NOT_ZH = re.compile(
-    r"(?P<one>(?P<v>用|喝|吃|住在|住|写|说)\s*[^，,。！？；\s不][^，,。！？；不]{0,19}?)\s*(?=不(?P=v))"
+    r"(?P<one>(?<![不没别])(?P<v>用|喝|吃|住在|住|写|说)\s*[^，,。！？；\s不][^，,。！？；不也还都]{0,19}?)"
+    r"\s*(?=不(?P=v))"
 )
 
 
