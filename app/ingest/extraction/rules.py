@@ -3295,9 +3295,15 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             if pet and not (semantic.own_subject(raw) or semantic.is_naming(raw)):
                 continue  # "我家兔子叫布丁，三岁了": the pet's age, not the user's
             signal = has_memory_signal(raw)
-            if not (signal or subject) and i and _SUBJECTLESS_CHANGE_ZH.match(raw):
+            if (
+                not (signal or subject)
+                and i
+                and _SUBJECTLESS_CHANGE_ZH.match(raw)
+                and not re.search(r"吧\W*$", raw)
+            ):
                 # "太胖了，改喝无糖豆浆": a change with no subject after a clause about nothing
-                # else's doing (a relative's or another's sentence was left above) is the user's
+                # else's doing (a relative's or another's sentence was left above) is the user's;
+                # "算了，改用TiDB吧" proposes a change, no doing of the user's
                 raw = _SUBJECTLESS_CHANGE_ZH.sub(r"我\g<t>", raw, count=1)
                 signal = True
             if not (signal or subject) and (borrowed := _borrowed_subject(raw, turn, state)):
