@@ -37,6 +37,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from app.ingest.extraction.dates import parse_month_day
 from app.privacy.protect import SECRET_KEYS, masks_as_tokens
 
 if TYPE_CHECKING:
@@ -451,6 +452,7 @@ async def _take_back(
             cand.value, cand.metadata["retraction"] = None, True
             return
         cand.key, cand.type = old.key, old.type
+        cand.value = in_key_form(old.key or "", cand.value) or cand.value
         cand.retract_ids.append(old.id)
         return
     cand.retract_ids += [m.id for m in _taken_back(formed, cand.content, topic)]
@@ -507,9 +509,22 @@ async def _misstated(
     if (
         len(valued) == 1
         and valued[0].key != "family.member"
-        and _same_writing(valued[0].value or "", value)
+        and (
+            _same_writing(valued[0].value or "", value)
+            or in_key_form(valued[0].key or "", value) is not None
+        )
     ):
         return valued[0]
+    return None
+
+
+def in_key_form(key: str, value: str) -> str | None:
+    """``value`` written as the values of ``key`` are, when it reads as one, else None: a day
+    of the calendar said in place of a misstated birthday ("不对，是5月13号" → ``"05-13"``,
+    "sorry, it's March 13" → ``"03-13"``) is written as the birthday it corrects was."""
+    if key == "birthday" and (day := parse_month_day(value)) is not None:
+        year, month, date = day
+        return f"{year:04d}-{month:02d}-{date:02d}" if year else f"{month:02d}-{date:02d}"
     return None
 
 
@@ -1061,6 +1076,7 @@ async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:
         cand.retracts = list(
             dict.fromkeys([*cand.retracts, *(old.value for old in held if old.value is not None)])
         )
+    cand.retracts = list(dict.fromkeys([*cand.retracts, *await _named_pets(repo, cand)]))
     # a dated quitting ("I quit smoking two weeks ago" is an event) names an activity only
     only_activity = cand.key is not None and cand.key not in _GIVEN_UP_KEYS
     if only_activity and not any(_GERUND.fullmatch(r.strip().lower()) for r in cand.retracts):
@@ -1094,6 +1110,32 @@ async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:
         for old in await repo.active_keyless(cand.scope, cand.scope_id)
         if any(r and (_names(r, old.content) or _gerund_of(r, old.content)) for r in cand.retracts)
     ]
+
+
+async def _named_pets(repo: MemoryStore, cand: Candidate) -> list[str]:
+    """The names of a pet ended by its kind ("猫送人了", "the hamster died" after "我养了一只猫，
+    叫咪咪"): those said in the turn that said that kind, when that turn said no other kind
+    ("一只猫叫咪咪，一只狗叫旺财" leaves which name went with which unclear)."""
+    gone = {normalize_value(r) for r in cand.retracts if r}
+    if not gone or cand.key not in (None, "pets.kind", "pets.name"):
+        return []
+    held = await repo.active_with_keys(["pets.kind", "pets.name"], cand.scope, cand.scope_id)
+
+    def turn(m: Memory) -> str | None:
+        ids = (m.origin or {}).get("message_ids") or []
+        return str(ids[0]) if ids else None
+
+    kinds = [m for m in held if m.key == "pets.kind" and not _same_turn(cand, m)]
+    names: list[str] = []
+    for kind in kinds:
+        if normalize_value(kind.value or "") not in gone or turn(kind) is None:
+            continue
+        if sum(1 for k in kinds if turn(k) == turn(kind)) != 1:
+            continue
+        names += [
+            m.value for m in held if m.key == "pets.name" and m.value and turn(m) == turn(kind)
+        ]
+    return names
 
 
 # a thing given up named only by its kind, with a demonstrative or a possessive ("那家公司",

@@ -727,6 +727,8 @@ def place(key: str, template: str, *, correction: bool = False, dated: bool = Fa
         text = _undated(m, "v", clause)  # "搬到上海上个月" / "to Shanghai last month"
         if re.search(r"(?:毕业|读书|上学|念书|读研|工作|上班)$", text.strip()):
             return None  # "我是浙大毕业的": where the user studied or works, not a home
+        if re.fullmatch(r"[\u4e00-\u9fff]{1,3}大|[\u4e00-\u9fff]{2,10}(?:大学|学院)", text.strip()):
+            return None  # "我是北师大的": a school by the shape of its name, not a home
         where = _place(text.strip())
         if where is None:
             return None
@@ -1713,14 +1715,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "age",
         "zh",
-        r"^我?(?:今年|已经|快)*\s*(?P<v>[\d零一二两三四五六七八九十]{1,3})\s*(?:周)?岁",
+        r"^我?(?:今年|已经|快|其实|实际上)*(?:是)?\s*(?P<v>[\d零一二两三四五六七八九十]{1,3})\s*(?:周)?岁",
         age,
     ),
-    # "我今年二十八了": a number after 今年 and nothing but 了 is an age
+    # "我今年二十八了", "我今年其实是32": a number after 今年 and nothing but 了 is an age
     (
         "age",
         "zh",
-        r"^我?(?:今年|已经)+(?:都|快)?\s*(?P<v>[\d零一二两三四五六七八九十]{1,3})\s*了?$",
+        r"^我?(?:今年|已经)+(?:其实|实际上)?(?:是)?(?:都|快)?\s*(?P<v>[\d零一二两三四五六七八九十]{1,3})\s*了?$",
         age,
     ),
     # "说错了，我29了": a number of years and nothing else
@@ -1960,7 +1962,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "school",
         "zh",
-        r"^我?(?:在|是)?(?P<v>[^在]{2,12}?(?:大学|学院|中学|高中|小学|学校|北大|清华)|[\u4e00-\u9fff]{1,2}大)(?:读书|上学|读研|读博|念书|读大学|读本科|读硕士|读博士|毕业|的学生|毕业的|的)$",
+        r"^我?(?:在|是)?(?P<v>(?!我?[不没])[^在]{2,12}?(?:大学|学院|中学|高中|小学|学校|北大|清华)|[\u4e00-\u9fff]{1,2}大)(?:读书|上学|读研|读博|念书|读大学|读本科|读硕士|读博士|毕业|的学生|毕业的|的)$",
         simple("education.school"),
     ),
     (
@@ -2904,6 +2906,14 @@ _NAMED_RUN_ZH = re.compile(
 )
 
 
+# "我现在用 Notion 不用 Evernote 了": a verb's object, then the same verb denied with another
+# object, said without a comma between them: two clauses ("我不吃羊肉也不吃香菜" is one denial)
+_VERB_THEN_NOT_ZH = re.compile(
+    r"(?P<one>(?<![不没别])(?P<v>用|喝|吃|住在|住|写|说)\s*[^，,。！？；\s不][^，,。！？；不也还都]{0,19}?)"
+    r"\s*(?=不(?P=v))"
+)
+
+
 # "Been a nurse for ten years now": a job held until now, said without its subject
 _BEEN_FIRST_EN = re.compile(r"^(?:(?:honestly|well|yeah|so|and),?\s+)?been (?=an? )", re.I)
 # "big fan of anything by Studio Ghibli": a liking said without its subject
@@ -2932,7 +2942,9 @@ def _sentences(text: str) -> list[str]:
             ),
             count=1,
         )
-        for s in _SENTENCE.split(_NAMED_RUN_ZH.sub(r"\g<one>，", text))
+        for s in _SENTENCE.split(
+            _VERB_THEN_NOT_ZH.sub(r"\g<one>，", _NAMED_RUN_ZH.sub(r"\g<one>，", text))
+        )
         if s and s.strip()
     ]
 
@@ -3361,6 +3373,17 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             if pet and not (semantic.own_subject(raw) or semantic.is_naming(raw)):
                 continue  # "我家兔子叫布丁，三岁了": the pet's age, not the user's
             signal = has_memory_signal(raw)
+            if (
+                not (signal or subject)
+                and i
+                and _SUBJECTLESS_CHANGE_ZH.match(raw)
+                and not re.search(r"吧\W*$", raw)
+            ):
+                # "太胖了，改喝无糖豆浆": a change with no subject after a clause about nothing
+                # else's doing (a relative's or another's sentence was left above) is the user's;
+                # "算了，改用TiDB吧" proposes a change, no doing of the user's
+                raw = _SUBJECTLESS_CHANGE_ZH.sub(r"我\g<t>", raw, count=1)
+                signal = True
             if not (signal or subject) and (borrowed := _borrowed_subject(raw, turn, state)):
                 # "最近搬去了Seattle", "现在住 Oakland": Chinese leaves the user out, and a
                 # name in Latin letters is no word the classifier's segmenter can place
@@ -3576,6 +3599,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts += _age_by_birthday(turn, facts)
     facts = _switched_drink(facts)
     facts += _withdrawal(turn, facts)
+    facts = _liking_taken_up(turn, facts)
     facts = _job_left(turn, facts)
     facts = _now_holds(turn, facts)
     facts = _taken_back(turn, facts)
@@ -3781,6 +3805,8 @@ def _one_per_name(facts: list[ExtractedFact], text: str) -> list[ExtractedFact]:
 
 
 _CALLED_ME = re.compile(r"我|\b(?:me|my|i)\b", re.I)
+# a subject pointed at by an animal's measure word ("这只", "那条"): a pet
+_THIS_ANIMAL = re.compile(r"^\W*(?:现在|如今|目前)?(?:的)?(?:这|那)(?:只|条|头|匹)")
 
 
 def _named_in_passing(facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -3794,6 +3820,12 @@ def _named_in_passing(facts: list[ExtractedFact]) -> list[ExtractedFact]:
             kept.append(f)
             continue
         if any(g.key == "pets.name" and g.value == f.value for g in facts):
+            continue
+        if _THIS_ANIMAL.match(f.content):
+            # "现在这只叫来福": the one an animal's measure word points at is a pet (its kind
+            # read elsewhere in the turn, ``_pet_named``)
+            f.key, f.metadata["kind"] = "pets.name", ""
+            kept.append(f)
             continue
         kin = [
             g for g in facts
@@ -4116,6 +4148,15 @@ def _added_duties(turn: Turn, facts: list[ExtractedFact]) -> None:
             fact.metadata["added_duty"] = True
 
 
+# a graduation with nothing after it: the user is a student no more ("我已经毕业了", "just
+# graduated"); "毕业于清华", "graduated from MIT" say where they studied
+_GRADUATED = re.compile(
+    r"(?:^|[，,。！!\s])我?(?:已经|刚刚?|终于|也|今年|去年|上个月)*毕业了(?!\S*[吗吧？?])"
+    r"|\bI(?:'ve| have)?\s+(?:just\s+|finally\s+|recently\s+)?graduated\b(?!\s+from\b)",
+    re.I,
+)
+
+
 def _role_given_up(turn: Turn, activity: str) -> ExtractedFact:
     """A withdrawal of ``work.role`` retracting the work given up by its activity; arbitration
     freezes the role it names ("teaching" → "5th grade teacher", ``values.names_work``)."""
@@ -4141,6 +4182,15 @@ def _job_left(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if activity and not any(f.key == "work.role" for f in facts):
         # "I quit teaching": the role named by the activity ("teacher") is withdrawn
         facts = [*facts, _role_given_up(turn, activity)]
+    elif (
+        _GRADUATED.search(turn.content)
+        and not any(f.key == "work.role" for f in facts)
+        and not semantic.someone_elses(turn.content)
+    ):
+        # "我毕业了，现在在银行上班", "I just graduated": no longer a student
+        role = _role_given_up(turn, "学生")
+        role.retracts += ["student"]
+        facts = [*facts, role]
     if any(f.key == "work.employer" for f in facts):
         return facts
     clause = semantic.job_left(turn.content)
@@ -4557,6 +4607,8 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         and f.type != "constraint"
         and not (value and f.metadata.get("formed_by") == "classifier")
         and not (value and f.value.lower() == value.lower())
+        # "oops, I meant March 13": the day said in place is no appointment of its own
+        and not (value and f.key == "event" and value.lower() in f.value.lower())
     ]
     for f in own:
         f.metadata["takes_back"] = True
@@ -4585,7 +4637,17 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             ),
         ]
     if value is not None:
-        facts = [f for f in facts if not (f.value and f.value.lower() == value.lower())]
+        facts = [
+            f
+            for f in facts
+            if not (
+                f.value
+                and (
+                    f.value.lower() == value.lower()
+                    or (f.key == "event" and value.lower() in f.value.lower())
+                )
+            )
+        ]
         # "不对，它叫来福，旺财是我邻居家的": what the turn withdraws beside a value said in its
         # place is the misstated value the new one replaces, not a pet or a thing given up
         withdrawn = [r for f in facts if f.value is None and f.metadata.get("retraction")
@@ -4810,6 +4872,47 @@ def _liking_ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]
             )
             tasted.add(thing.lower())
     return new
+
+
+# a liking with no object ("还挺喜欢的", "现在反而爱上了", "actually kinda like it now")
+_BARE_LIKING = re.compile(
+    r"^\W*(?:还|也|现在|其实|反而|真的?|挺|蛮|很|越来越|开始|慢慢)*(?:喜欢|爱)(?:上)?(?:的|了|它|啦)*\W*$"
+    r"|^\W*(?:(?:and|but|actually|now|kinda|kind of|really|i)\s+)*(?:like|love|enjoy)s?"
+    r"\s+(?:it|them)(?:\s+(?:now|a lot|actually))*\W*$",
+    re.I,
+)
+
+
+def _liking_taken_up(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A liking with no object of its own ("还挺喜欢的", "kinda like it now") in a turn that lifts
+    an avoidance ("现在慢慢能接受香菜了，还挺喜欢的", "现在能吃辣了，还挺喜欢") is a liking of the
+    one thing lifted; with no such thing, or several, it names nothing and forms no fact (the
+    classifier's liking with no value is left out). Returns the turn's facts."""
+    out = [
+        f
+        for f in facts
+        if not (
+            f.key == "preference.likes" and f.value is None and not f.metadata.get("retraction")
+        )
+    ]
+    lifted = list(
+        dict.fromkeys(r for f in facts if f.metadata.get("lifted") for r in f.retracts if r)
+    )
+    bare = any(_BARE_LIKING.match(c) for s in split_clauses(turn.content) for c in s)
+    if len(lifted) != 1 or not bare or any(f.key == "preference.likes" and f.value for f in out):
+        return out
+    thing = lifted[0]
+    content = f"喜欢{thing}" if _HAN.search(thing) else f"likes {thing}"
+    return [
+        *out,
+        ExtractedFact(
+            type="preference",
+            content=content,
+            key="preference.likes",
+            value=_norm(thing, "preference.likes"),
+            message_ids=[turn.message_id],
+        ),
+    ]
 
 
 # keys of what the user uses or does: a turn that changes one gives up a tool or a job

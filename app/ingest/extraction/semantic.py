@@ -646,6 +646,8 @@ CHANGE_ZH = re.compile(
 _QUIT_EN = re.compile(
     # "left" after a determiner is the side ("deaf in my left ear"), not leaving
     r"\b(?:stopped|quit|gave up(?: on)?|dropped|ditched|cut out"
+    # "已经 leave 了 Shopee": the Chinese aspect particle makes the English verb past
+    r"|leave(?=\s*了)"
     r"|(?<!\bmy )(?<!\bthe )(?<!\bher )(?<!\bhis )(?<!\bour )(?<!\byour )left(?![-\w])"
     r"(?!\s+(?:for|on|early|home)\b)"
     r"|resigned(?: from)?|retired from|(?:got |was |been )?(?:laid off|let go|fired) from"
@@ -732,8 +734,8 @@ def gerund(verb: str) -> str:
 # an avoidance lifted: what the user can have again ("现在能吃辣了", "牛奶可以喝了", "I can eat
 # gluten again") is no longer avoided
 _LIFTED = re.compile(
-    r"(?:能|可以)(?:吃|喝|碰|用)(?P<a>[^，,。！!\s了]{1,8})了"
-    r"|(?P<b>[^，,。！!\s]{1,8}?)(?:我)?(?:现在|已经|又|也)?(?:能|可以)(?:吃|喝|碰|用)了"
+    r"(?:能|可以)(?:吃|喝|碰|用|接受)(?P<a>[^，,。！!\s了]{1,8})了"
+    r"|(?P<b>[^，,。！!\s]{1,8}?)(?:我)?(?:现在|已经|又|也)?(?:能|可以)(?:吃|喝|碰|用|接受)了"
     r"|\bcan (?:eat|drink|have|use) (?P<c>[\w' -]{2,30}?) again\b"
     r"|\b(?P<d>[\w -]{2,30}?)(?:'s| is) (?:fine|ok|okay) (?:for me )?again\b"
     # ... or has it again, said with a word of change ("I eat pork now", "现在猪肉也吃了")
@@ -803,7 +805,7 @@ _ENDED_ZH = re.compile(
 # someone else's, not the user's: a correction by possession ("No, Bruno is my neighbour's
 # dog, not mine", "团子是我室友的，我自己没养")
 _NOT_MINE = re.compile(
-    r"\b(?P<a>[A-Z][\w'-]+)\s+is\s+(?:actually\s+|really\s+)?(?:my|our)\s+[a-z]+'s\b"
+    r"\b(?P<a>[A-Z][\w'-]+)\s+(?:is|was)\s+(?:actually\s+|really\s+)?(?:my|our)\s+[a-z]+'s\b"
     r"|\b(?P<d>[A-Z][\w'-]+)\s+(?:isn'?t|is not|wasn'?t|was never)\s+(?:actually\s+|really\s+)?"
     r"(?:mine|ours)\b"
     r"|\b(?:that|it|this|those|these)\s+(?:was|is|were|are)\s+(?:actually\s+|really\s+)?(?:my|our)"
@@ -817,7 +819,7 @@ _NOT_MINE = re.compile(
     r"(?:dog|cat|pet|puppy|kitten|bird|rabbit|bunny|hamster|parrot|fish|son|daughter|kid|child"
     r"|brother|sister|wife|husband|partner|boyfriend|girlfriend|mom|dad|mother|father)\b"
     r"|(?:^|[，,。！!\s])(?:其实)?(?:[这那](?:只|条|个|匹|头))?(?![我你他她它这那])"
-    r"(?P<c>[\u4e00-\u9fff]{1,6}?)(?:其实)?是"
+    r"(?P<c>[\u4e00-\u9fff]{1,6}?|[A-Za-z][\w'-]*(?: [A-Za-z][\w'-]*)?)\s*(?:其实)?是"
     r"(?:我)?(?:邻居|朋友|同事|室友|表[哥姐弟妹]|堂[哥姐弟妹]|亲戚|姐姐|哥哥|妹妹|弟弟|爸妈|父母)家?的"
     r"|(?:^|[，,。！!\s])(?:不对|不是|其实)?[，,]?(?![我你他她它这那])(?P<b>[\u4e00-\u9fff]{1,6}?)"
     r"(?:其实)?是我"
@@ -1350,6 +1352,7 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
         value = _TAIL_EN.sub("", f" {value}").strip()  # "no longer pregnant haha": not "haha"
         value = _ZH_WHEN_TAIL.sub("", value)  # "旺财上个月送人了": not "旺财上个月"
         value = re.sub(r"^[^，,]*把(?=[\u4e00-\u9fff])", "", value)  # "终于把烟戒了": 把 marks it
+        value = re.sub(r"^了\s*(?=[A-Za-z])", "", value)  # "quit 了 Google": 了 marks the verb
         value = re.sub(r"^(?:我们的|我家的?|我的)(?=[\u4e00-\u9fff])", "", value)  # "我的胃病…好了"
         # "那只猫送人了", "这辆车卖了": the thing pointed at by its kind
         value = re.sub(r"^[这那](?:只|条|匹|头|辆|台|部|套)(?=[\u4e00-\u9fff])", "", value)
@@ -1576,6 +1579,13 @@ def takes_back(text: str) -> bool:
     value = said_in_place(body) if found or correcting else None
     if not value:
         return False
+    # "哦不对，是饿了么，拼多多那个offer我拒了": a word that denies what was just said, then the
+    # value in its place as a clause of its own; what follows it is said of the misstated one
+    denying = re.search(r"不对|不是|\b(?:no|nope|wait)\b", body[:start], re.I)
+    first = re.split(r"[，,。.!！;；~]+", body[start:].strip(), maxsplit=1)[0]
+    lead = re.compile(r"^\s*(?:(?:其实|应该|我是说)?是|(?:it'?s|it\s+is|i\s+meant)(?=\s))", re.I)
+    if denying and not re.sub(r"\W", "", lead.sub("", first.replace(value, "", 1))):
+        return True
     rest = [
         c
         for c in re.split(r"[，,。.!！;；~]+", _SLIP.sub("", body[start:]))
