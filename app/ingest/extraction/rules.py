@@ -676,8 +676,6 @@ def simple(
             value = _norm(item, key)
             if not value or value.lower() in _PRONOUNS or (check and not check(value)):
                 return None
-            if key in _NAME_KEYS and _NAME_WORD.fullmatch(value):
-                return None  # "还是叫我名字吧": the word for a name is no name (_address_withdrawn)
             if template is None:
                 content = _content(clause)
             else:
@@ -1423,8 +1421,8 @@ def constraint(m: re.Match[str], clause: _Clause, state: _State) -> Built:
         text = re.sub(r"^please\s+", "", text, flags=re.I)
         text = re.sub(r"^I (?:don't|do not) want you to\s+", "don't ", text, flags=re.I)
         text = re.sub(r"^I(?:'d| would) like you to\s+|^I want you to\s+", "", text, flags=re.I)
-    if len(text) < 2 or standing.points_back(text):
-        return None  # "don't use it", "别用了": about what was just said, no rule of its own
+    if len(text) < 2:
+        return None
     return [
         _fact(
             state,
@@ -3509,14 +3507,14 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 and semantic.passing_state(f.value or f.content, where=f.value is None)
             )
             or (f.key in _THING_KEYS and f.value and semantic.names_nothing(f.value))
+            # "please don't call me that", "别用了": a request about what was just said
+            or (f.key == "assistant.constraint" and standing.points_back(f.value or f.content))
             # "还是叫我名字吧": the word for a name is no name of the user's
             or (
                 f.key in _NAME_KEYS
                 and bool(f.value)
                 and _NAME_WORD.fullmatch(_ADDRESS.sub("", f.value or "")) is not None
             )
-            # "please don't call me that", "别用了": a request about what was just said
-            or (f.key == "assistant.constraint" and standing.points_back(f.value or f.content))
             # "I rarely drink coffee", "我很少喝咖啡": had seldom, neither had nor avoided
             or (f.value and f.key not in _DEGREE_KEYS and semantic.seldom(f.content))
             # "我想多练练", "想去走走": a verb said twice for a try names nothing to do

@@ -886,7 +886,7 @@ def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[R
         value = ("，" if zh else ", ").join(parts)
         if zh:
             value = re.sub(r"时，", "时", value)
-        if len(value) >= 2 and not points_back(value):
+        if len(value) >= 2:
             out.append(Rule(value if zh else value.lower(), value, tuple(sorted(group))))
     return out
 
