@@ -195,7 +195,8 @@ async def test_another_participants_correction_does_not_freeze_the_speakers_turn
 async def test_a_name_holding_a_sealed_value_is_refused(tenant: TenantCtx) -> None:
     r = await refused(tenant, "speaker-secret", "4111 1111 1111 1111", "I like green tea.")
     assert r.json()["type"].endswith("secret-in-name")
-    assert "4111" not in r.text
+    said = {k: v for k, v in r.json().items() if k != "instance"}  # the path holds random ids
+    assert "4111" not in str(said)
 
 
 async def test_a_fact_formed_from_a_named_turn_is_lifted_by_its_speaker(
