@@ -15,10 +15,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.arbitration.keys import KeySpec, key_spec
 from app.arbitration.service import Outcome, normalize_text
 from app.arbitration.values import (
+    ACT_ENDED_KEYS,
     DENIABLE_KEYS,
     DENIED_KEYS,
-    ENDED_KEYS,
     NAMED_PLAN_KEYS,
+    act_ended_values,
     activity_words,
     denied_values,
     ended_values,
@@ -626,11 +627,12 @@ async def name_ended(repo: MemoryRepository, facts: list[ExtractedFact]) -> list
         denials: list[str] = fact.metadata.pop("denied", None) or []  # type: ignore[assignment]
         names: list[str] = fact.metadata.pop("named", None) or []  # type: ignore[assignment]
         denying: list[str] = fact.metadata.pop("denying", None) or []  # type: ignore[assignment]
+        by_act: list[str] = fact.metadata.pop("ended_by_act", None) or []  # type: ignore[assignment]
         if texts is None:
             kept.append(fact)
             continue
         if olds is None:
-            read = [*ENDED_KEYS, *DENIED_KEYS, *NAMED_PLAN_KEYS, *DENIABLE_KEYS]
+            read = [*ACT_ENDED_KEYS, *DENIED_KEYS, *NAMED_PLAN_KEYS, *DENIABLE_KEYS]
             read = list(dict.fromkeys(read))
             olds = await repo.active_with_keys(read, "user", "", lock=False)
         said = [f.value for f in facts if f.value and f is not fact]
@@ -640,6 +642,7 @@ async def name_ended(repo: MemoryRepository, facts: list[ExtractedFact]) -> list
             *denied_values(olds, denials),
             *named_plans(olds, names, said),
             *ended_values([m for m in olds if m.key in DENIABLE_KEYS], denying, said),
+            *act_ended_values(olds, by_act, said),
         ]
         ended = [v for v in dict.fromkeys(found) if v.lower() not in covered]
         if not ended:
