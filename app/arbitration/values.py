@@ -62,6 +62,30 @@ def normalize_value(value: str) -> str:
     return _PUNCT.sub("", text).lower()
 
 
+def _spelling_free(value: str) -> str:
+    """``normalize_value``, with a language named in Chinese taken for the one named in
+    English: what two spellings of one value compare as."""
+    text = normalize_value(value)
+    return _LANGUAGE_NAMES.get(text, text)
+
+
+# a language named in Chinese is the language named in English ("英语" after "English")
+_LANGUAGE_NAMES = {
+    **dict.fromkeys(("英语", "英文"), "english"),
+    **dict.fromkeys(("中文", "汉语", "华语"), "chinese"),
+    "普通话": "mandarin",
+    **dict.fromkeys(("粤语", "广东话", "白话"), "cantonese"),
+    **dict.fromkeys(("日语", "日文"), "japanese"),
+    **dict.fromkeys(("韩语", "韩文", "朝鲜语"), "korean"),
+    **dict.fromkeys(("法语", "法文"), "french"),
+    **dict.fromkeys(("德语", "德文"), "german"),
+    "西班牙语": "spanish",
+    "意大利语": "italian",
+    "葡萄牙语": "portuguese",
+    "俄语": "russian",
+}
+
+
 async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     """Align ``cand`` with the user's active memories of its key, in place.
 
@@ -104,9 +128,9 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
         (cand.metadata or {}).pop("instead_of", None)  # never stored: it would hold the value
         _replaced_secrets(cand, olds)
         return  # masks look alike: spellings and switches compare nothing of a secret
-    mine = normalize_value(cand.value)
+    mine = _spelling_free(cand.value)
     for old in olds:
-        if old.value is not None and normalize_value(old.value) == mine and mine:
+        if old.value is not None and _spelling_free(old.value) == mine and mine:
             cand.value = old.value
             return
     # what the fact stands instead of: read here, never stored with it

@@ -224,6 +224,7 @@ _EN_TAIL = re.compile(
     r"(?:\s+(?:anymore|any more|at all|whatsoever|too|as well|a lot|(?:so |very |that |too )?much"
     r"|either|please|now|these days|right now|at the moment|lately|recently|nowadays|for now|tbh"
     r"|honestly|lol|lmao|haha+|hehe+|btw|by the way|fyi|fwiw|tho|though|anyway|i guess"
+    r"|i think|i believe|i suppose|i reckon|probably|maybe"
     r"|for (?:\w+ )?reasons"
     r"|for (?:years|ages|a while|a long time|(?:a|one|two|three|\d+) (?:years?"
     r"|months?|decades?))(?: now)?))+$|[\s.!~]+$",
@@ -402,7 +403,10 @@ _NAMED_KEYS = frozenset(
 # what follows a value and is not part of it: a reason, a concession, a relative clause ("hiking
 # because it clears my head", "green tea though"); for a place, who lives there with the user
 _VALUE_TAIL_EN = re.compile(
-    r"\s+(?:because|since|so that|which|who|while|although|though|cause|cuz|but)\b.*$", re.I
+    r"\s+(?:because|since|so that|which|who|while|although|though|cause|cuz|but)\b.*$"
+    # a preposition left alone once the date after it was read ("Stripe on [monday]")
+    r"|\s+(?:on|at|in|since|from)$",
+    re.I,
 )
 # ... and why or when the user went there ("Seattle for a job at Amazon", "Austin to be near
 # my sister", "Boise in the spring")
@@ -2118,6 +2122,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         work(correction=True),
     ),
     (
+        # "I started as a barista at Blue Bottle on monday": the role first
+        "job",
+        "en",
+        r"^I(?:'ve| have)? (?:just |recently )?(?:started|began)(?: working| work)? as "
+        r"(?:an? )?(?P<role>[\w -]+?) (?:at|for|with) (?P<org>.+)$",
+        work(correction=True),
+    ),
+    (
         "job",
         "en",
         r"^I(?:'m| am) (?:(?:now|currently|actually|really|also|still|officially|finally) )*"
@@ -2914,6 +2926,14 @@ _VERB_THEN_NOT_ZH = re.compile(
 
 # "Been a nurse for ten years now": a job held until now, said without its subject
 _BEEN_FIRST_EN = re.compile(r"^(?:(?:honestly|well|yeah|so|and),?\s+)?been (?=an? )", re.I)
+# "just started at Blue Bottle as a barista", "finally moved to Austin", "joined Stripe last
+# week": a change of the user's said without its subject, as chat leaves it out
+_CHANGE_FIRST_EN = re.compile(
+    r"^(?:(?:honestly|well|yeah|so|and|ok(?:ay)?|update|big news|news),?:?\s+)?"
+    r"(?=(?:(?:just|recently|finally|officially)\s+)?(?:started|joined|moved|relocated"
+    r"|transferred|switched)\s+(?:to|at|as|over|from|working)\b)",
+    re.I,
+)
 # "big fan of anything by Studio Ghibli": a liking said without its subject
 _FAN_FIRST_EN = re.compile(
     r"^(?:(?:honestly|well|yeah|so|and),?\s+)?(?:an?\s+)?(?=(?:(?:big|huge|massive|total)\s+)+fan"
@@ -2934,7 +2954,12 @@ def _sentences(text: str) -> list[str]:
                 _subject_given,
                 _ELIDED_I.sub(
                     r"\g<head>, I ",
-                    _FAN_FIRST_EN.sub("I'm a ", _BEEN_FIRST_EN.sub("I've been ", s, count=1)),
+                    _FAN_FIRST_EN.sub(
+                        "I'm a ",
+                        _BEEN_FIRST_EN.sub(
+                            "I've been ", _CHANGE_FIRST_EN.sub("I ", s, count=1), count=1
+                        ),
+                    ),
                 ),
                 count=1,
             ),
@@ -3523,6 +3548,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             or (f.key == "event" and bool(_NOT_HAPPENED.match(f.value or f.content)))
             # "I sold the Toyota": a thing given up is withdrawn, not a fact the user holds
             or (_guessed_keyless(f) and bool(semantic.quit_objects(f.content)))
+            or _ill_formed(f, turn.content)
         )
     ]
     if secrets := {f.key for f in facts if f.key in _SECRET_KINDS and f.value}:
@@ -4407,6 +4433,33 @@ NOW_HOLDS_KEYS: dict[str, tuple[str, ...]] = {
          "tech.preferred"),
 }  # fmt: skip
 _NOW_HOLDS_KEYS = frozenset(k for keys in NOW_HOLDS_KEYS.values() for k in keys)
+
+
+# the keys whose value is a number: a value holds digits
+_NUMBERED_KEYS = frozenset(("identity.document", "finance.card", "contact.phone"))
+# a Chinese thing that opens with an adverb or a count is a piece of a clause ("一天不喝就浑身
+# 难受" → "就浑身难受", "一滴都不碰" → "一滴")
+_ZH_FRAGMENT = re.compile(r"^(?:[就都也还才又却]|[一两几半][滴口点些个杯次下](?:都|也)?$)")
+# a particle read as a name of one character ("喊似的" → "似")
+_PARTICLES = frozenset("似的了吧啊呢吗呀哦嘛么啦")
+
+
+def _ill_formed(f: ExtractedFact, text: str) -> bool:
+    """True if the value of ``f`` has no shape its key's values have: a number of a document,
+    card or phone with no digit ("the old passport expired" → "expired"), or with digits cut
+    out of a longer code ("K55306418" read as a phone); a Chinese thing that opens with an
+    adverb or is a count (``_ZH_FRAGMENT``); a name that is one particle (``_PARTICLES``).
+    ``text`` is the turn's."""
+    value = (f.value or "").strip()
+    if not value:
+        return False
+    if f.key in _NUMBERED_KEYS:
+        at = text.find(value)
+        glued = at > 0 and text[at - 1].isascii() and text[at - 1].isalpha()
+        return not any(ch.isdigit() for ch in value) or (f.key == "contact.phone" and glued)
+    if f.key in _THING_KEYS and _HAN.match(value):
+        return _ZH_FRAGMENT.match(value) is not None
+    return f.key in _NAME_KEYS and value in _PARTICLES
 
 
 _NAME_KEYS = ("name.full", "name.nickname")

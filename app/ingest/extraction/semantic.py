@@ -1088,9 +1088,14 @@ def ends_by_act(clause: str) -> bool:
         _users_statement(clause)
         and not is_hypothetical(clause)
         and not seldom(clause)
-        and not _STILL_HOLDS.search(clause)
+        and not _STILL_HOLDS.search(_INTERJECTION.sub("", clause))  # "ok scrapped Iceland"
         and not _CARRIES_ON.search(clause)
     )
+
+
+# a word the user opens a clause with, no part of what it says ("ok scrapped Iceland", "well
+# the metal phase is over")
+_INTERJECTION = re.compile(r"^\W*(?:(?:ok(?:ay)?|well|so|yeah|welp|ugh|hmm+|anyway)\b\W*)+", re.I)
 
 
 def never_so(clause: str) -> bool:
