@@ -81,3 +81,19 @@ async def test_what_goes_on_or_is_anothers_is_not_ended(
     await tenant.say("u", "s1", first, at=T1)
     await tenant.say("u", "s1", second, at=T2)
     assert kept in await tenant.values("u", key, lower=True), second
+
+
+async def test_an_ending_read_whole_reaches_back_a_few_turns_only(tenant: TenantCtx) -> None:
+    """Read whole, a turn that names a thing said long before rarely ends it: a turn of the
+    act classifier ends only what the user's last three turns formed (``ACT_REACH_TURNS``)."""
+    turns = [
+        "I'm really into metal",
+        "I work as a nurse in Leeds",
+        "my sister Jane is visiting next week",
+        "I drink green tea most mornings",
+        "I have a cat called Miso",
+        "the metal phase is over, these days it's mostly podcasts on my commute",
+    ]
+    for n, text in enumerate(turns):
+        await tenant.say("u", "s1", text, at=f"2026-03-01T09:0{n}:00+08:00")
+    assert await tenant.values("u", "preference.likes", lower=True) == ["metal"]

@@ -4805,8 +4805,10 @@ def _ended_by_act(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]
         record = _withdrawal_record(turn, meta)
         facts = [*facts, record]
     record.metadata["ended_by_act"] = texts
-    named: list[str] = record.metadata.setdefault("named", [])  # type: ignore[assignment]
-    named += [a for t in texts for a in semantic.anchors(t) if a not in named]  # a plan's names
+    # a plan's names ("ok scrapped Iceland")
+    record.metadata["named_by_act"] = list(
+        dict.fromkeys(a for t in texts for a in semantic.anchors(t))
+    )
     return facts
 
 
