@@ -988,23 +988,6 @@ DENIABLE_KEYS = ("language.preferred", "tech.preferred", "health.allergy", "heal
                  "diet.style", "pets.name")  # fmt: skip
 
 
-# the keys whose value a clause of a turn read as a change or an ending (``acts``) ends by
-# naming it: those of a clause of ending but a name, which is said of others too ("I'm not
-# Alex's brother") and is replaced by the name said instead, and a pet ("Oreo 走丢了")
-ACT_ENDED_KEYS = (*(k for k in ENDED_KEYS if not k.startswith("name.")), "pets.name", "pets.kind")
-
-
-def act_ended_values(
-    olds: Sequence[Memory], texts: Sequence[str], said: Iterable[str]
-) -> list[str]:
-    """The values of ``olds`` (active memories of ``ACT_ENDED_KEYS``) that ``texts`` — clauses
-    of a turn the act classifier reads as a change or an ending, with no word of ending of
-    their own (``rules._ended_by_act``) — name as a run of their words (Chinese: a substring
-    of two characters or more, ``_ends_named``), leaving out the values the same turn states
-    (``said``)."""
-    return _named(olds, ACT_ENDED_KEYS, said, lambda v: any(_ends_named(v, t) for t in texts))
-
-
 # the keys of what the user decided or means to do: ended by a clause that drops it and names
 # it by one of its names ("I withdrew from Chicago", "Flutter 那个方案被老板否了")
 NAMED_PLAN_KEYS = ("plan", "event", "task.decision")

@@ -15,11 +15,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.arbitration.keys import KeySpec, key_spec
 from app.arbitration.service import Outcome, normalize_text
 from app.arbitration.values import (
-    ACT_ENDED_KEYS,
     DENIABLE_KEYS,
     DENIED_KEYS,
+    ENDED_KEYS,
     NAMED_PLAN_KEYS,
-    act_ended_values,
     activity_words,
     denied_values,
     ended_values,
@@ -210,8 +209,7 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
     facts = await name_taken_back(conv, session_id, messages, facts)
     await seal_restated_secrets(rt, conv, owner, messages, facts)
     seal_formed_secrets(rt, owner, messages, facts)
-    recent = await recent_turns(conv, session_id, messages)
-    facts = await name_ended(MemoryRepository(session, job.tenant_id, job.user_id), facts, recent)
+    facts = await name_ended(MemoryRepository(session, job.tenant_id, job.user_id), facts)
     if rt.extractor.name == "rules":
         reveal = lambda text, sealed: rt.privacy.reveal_all(text, sealed, owner)  # noqa: E731
         memories = MemoryRepository(session, job.tenant_id, job.user_id)
@@ -614,31 +612,7 @@ def known_secrets(rt: Runtime, owner: str, message: Message) -> list[tuple[str, 
     return [(e["value"], e["kind"]) for e in rt.privacy.open_secrets(message.sealed, owner)]
 
 
-# how many of the user's turns before a batch an act-read ending reaches back to
-ACT_REACH_TURNS = 3
-
-
-async def recent_turns(
-    conv: ConversationRepository, session_id: str, messages: Sequence[Message]
-) -> set[str]:
-    """The ids of ``messages`` and of the session's ``ACT_REACH_TURNS`` user turns before them:
-    what an ending read from the act of a turn may end (``name_ended``)."""
-    ids = {str(m.id) for m in messages}
-    seq = min((m.seq for m in messages), default=None)
-    for _ in range(ACT_REACH_TURNS):
-        if seq is None:
-            break
-        previous = await conv.previous_message(session_id, seq, role="user")
-        if previous is None:
-            break
-        ids.add(str(previous.id))
-        seq = previous.seq
-    return ids
-
-
-async def name_ended(
-    repo: MemoryRepository, facts: list[ExtractedFact], recent: set[str] | None = None
-) -> list[ExtractedFact]:
+async def name_ended(repo: MemoryRepository, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """``facts``, where a record of something ended (``metadata["ended"]``: the texts that say
     so, ``rules._ended``; ``metadata["denied"]``: what the user says they are not) retracts
     the user's active values those texts name (``values.ended_values``, ``denied_values``),
@@ -652,13 +626,11 @@ async def name_ended(
         denials: list[str] = fact.metadata.pop("denied", None) or []  # type: ignore[assignment]
         names: list[str] = fact.metadata.pop("named", None) or []  # type: ignore[assignment]
         denying: list[str] = fact.metadata.pop("denying", None) or []  # type: ignore[assignment]
-        by_act: list[str] = fact.metadata.pop("ended_by_act", None) or []  # type: ignore[assignment]
-        by_act_names: list[str] = fact.metadata.pop("named_by_act", None) or []  # type: ignore[assignment]
         if texts is None:
             kept.append(fact)
             continue
         if olds is None:
-            read = [*ACT_ENDED_KEYS, *DENIED_KEYS, *NAMED_PLAN_KEYS, *DENIABLE_KEYS]
+            read = [*ENDED_KEYS, *DENIED_KEYS, *NAMED_PLAN_KEYS, *DENIABLE_KEYS]
             read = list(dict.fromkeys(read))
             olds = await repo.active_with_keys(read, "user", "", lock=False)
         said = [f.value for f in facts if f.value and f is not fact]
@@ -668,10 +640,6 @@ async def name_ended(
             *denied_values(olds, denials),
             *named_plans(olds, names, said),
             *ended_values([m for m in olds if m.key in DENIABLE_KEYS], denying, said),
-            # what the act of a turn ends, of what the user said a few turns before only: read
-            # whole, a turn that names a thing of long ago rarely ends it
-            *act_ended_values(near := _formed_in(olds, recent or set()), by_act, said),
-            *named_plans(near, by_act_names, said),
         ]
         ended = [v for v in dict.fromkeys(found) if v.lower() not in covered]
         if not ended:
@@ -686,11 +654,6 @@ async def name_ended(
         fact.retracts = ended
         kept.append(fact)
     return kept
-
-
-def _formed_in(memories: Sequence[Memory], message_ids: set[str]) -> list[Memory]:
-    """``memories`` formed from one of ``message_ids`` (their origin's ``message_ids``)."""
-    return [m for m in memories if message_ids & set((m.origin or {}).get("message_ids") or [])]
 
 
 @dataclass(slots=True)

@@ -15,13 +15,6 @@ def extract(text: str, *, has_task: bool = False) -> list[ExtractedFact]:
     return asyncio.run(RuleExtractor().extract([Turn("m1", "user", text, AT)], has_task=has_task))
 
 
-def stated(facts: list[ExtractedFact]) -> list[ExtractedFact]:
-    """``facts`` without a record of what a change read whole may end (``ended_by_act``): the
-    ingest job keeps it only when its clauses name an active value of the user's
-    (tests/ingest/test_formation_act_endings.py)."""
-    return [f for f in facts if not f.metadata.get("ended_by_act")]
-
-
 def one(text: str, key: str, *, has_task: bool = False) -> ExtractedFact:
     facts = [f for f in extract(text, has_task=has_task) if f.key == key]
     assert len(facts) == 1, (text, facts)
@@ -98,7 +91,7 @@ def test_likes_are_multi_valued_and_lower_cased() -> None:
 
 
 def test_actually_cannot_eat_is_a_diet_correction() -> None:
-    facts = stated(extract("Actually I can't eat spicy food anymore, my doctor told me to stop."))
+    facts = extract("Actually I can't eat spicy food anymore, my doctor told me to stop.")
     assert len(facts) == 1
     fact = facts[0]
     assert (fact.key, fact.value, fact.is_correction) == ("diet.avoid", "spicy food", True)
@@ -182,7 +175,7 @@ def test_small_talk_and_questions_yield_nothing() -> None:
         "Message 7: let's keep chatting about the weekend plans and the weather.",
     ]
     for text in texts:
-        assert stated(extract(text)) == [], text
+        assert extract(text) == [], text
 
 
 def test_third_person() -> None:
@@ -203,4 +196,4 @@ def test_chatty_sentences_are_not_rules_or_facts() -> None:
         "I love how art lets us get our emotions out.",
     ]
     for text in texts:
-        assert stated(extract(text)) == [], text
+        assert extract(text) == [], text

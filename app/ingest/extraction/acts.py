@@ -32,11 +32,6 @@ ACTS = ("states", "changes", "ends", "none")
 # vetoed two true facts in the tests (docs/formation.md, "What a turn does").
 VETO_NONE = 0.8
 
-# The probability of ``changes`` or ``ends`` from which a turn's clauses may name what ended
-# (``ends_something``): measured on the corpus and probe files (docs/formation.md, "What a
-# change names").
-ENDS_AT = 0.6
-
 
 @dataclass(frozen=True, slots=True)
 class Act:
@@ -89,34 +84,17 @@ def said(text: str) -> str:
     return "，".join(c.rstrip("，,。.!！") for c in kept)
 
 
-def read(turns: list[Turn], facts: list[list[ExtractedFact]]) -> list[Act | None]:
-    """The act of each user turn (one call of the model for all): of a turn that formed facts
-    (what the veto reads), and of one that formed none but is no small talk (what may end
-    something it names, ``ends_something``); ``None`` for the others, and for every turn when
-    no weights are shipped. ``facts[i]`` are what the rules formed from ``turns[i]``."""
-    wanted = [
-        i
-        for i, (turn, formed) in enumerate(zip(turns, facts, strict=True))
-        if turn.role == "user" and (text := turn.content.strip()) and (formed or not is_noise(text))
-    ]
-    found = classify([said(turns[i].content.strip()) for i in wanted]) or []
-    out: list[Act | None] = [None] * len(turns)
-    for i, act in zip(wanted, found, strict=False):
-        out[i] = act
-    return out
-
-
-def ends_something(act: Act | None) -> bool:
-    """True if ``act`` reads its turn as a change or an ending at ``ENDS_AT`` or more: the
-    turn's clauses may name what ended (``rules._ended_by_act``)."""
-    return act is not None and act.act in ("changes", "ends") and act.probability >= ENDS_AT
-
-
-def apply(turn: Turn, facts: list[ExtractedFact], act: Act | None) -> list[ExtractedFact]:
-    """``facts`` of ``turn`` without what the rules formed from a turn the classifier
-    (``act``, from ``read``) is confident says nothing to store (``none`` at ``VETO_NONE``); a
-    withdrawal is kept. A question or small talk beside a statement is left out of what is
-    classified (``said``)."""
-    if act is not None and facts and act.act == "none" and act.probability >= VETO_NONE:
+def apply(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts`` of ``turn`` without what the rules formed from a turn the classifier is
+    confident says nothing to store (``none`` at ``VETO_NONE``); a withdrawal is kept. A
+    question or small talk beside a statement is left out of what is classified (``said``)."""
+    text = turn.content.strip()
+    if turn.role != "user" or not text or not facts:
+        return facts
+    acts = classify([said(text)])
+    if not acts:
+        return facts
+    act = acts[0]
+    if act.act == "none" and act.probability >= VETO_NONE:
         return [f for f in facts if _withdraws(f) or f.key in _NOT_VETOED]
     return facts

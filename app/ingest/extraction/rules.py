@@ -4776,42 +4776,6 @@ def _unnamed_ending(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFac
     return [*facts, _withdrawal_record(turn, meta)]
 
 
-def _ended_by_act(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
-    """``facts`` of a turn the act classifier reads as a change or an ending
-    (``acts.ends_something``), with the turn's clauses that may name what ended
-    (``semantic.ends_by_act``) added to its record of an ending (``_ended``; one is made when
-    there is none): "the K-pop phase is over lol, been mostly into jazz" ends K-pop, "Biscuit
-    lives with my sister now" ends Biscuit. As in ``_ended``, a clause a fact of the turn was
-    formed from, a question and a turn that takes something back add nothing; the ingest job
-    keeps the record only if its texts name an active value of the user's
-    (``tasks.name_ended``)."""
-    if any(f.metadata.get("takes_back") for f in facts) or semantic.missed(turn.content):
-        return facts
-    formed = [f.value.lower() for f in facts if f.value]
-    texts = [
-        raw
-        for sentence in split_clauses(turn.content)
-        for raw in sentence[semantic.unmeant(sentence) :]
-        if raw.strip()
-        and not any(v in raw.lower() for v in formed)
-        and not is_question(raw)
-        and semantic.ends_by_act(raw)
-    ]
-    if not texts:
-        return facts
-    record = next((f for f in facts if f.metadata.get("ended") is not None), None)
-    if record is None:
-        meta: dict[str, Any] = {"retraction": True, "ended": [], "named": []}
-        record = _withdrawal_record(turn, meta)
-        facts = [*facts, record]
-    record.metadata["ended_by_act"] = texts
-    # a plan's names ("ok scrapped Iceland")
-    record.metadata["named_by_act"] = list(
-        dict.fromkeys(a for t in texts for a in semantic.anchors(t))
-    )
-    return facts
-
-
 def _withdrawal_record(turn: Turn, meta: dict[str, Any], value: str | None = None) -> ExtractedFact:
     """The one keyless record of a turn that takes something back: the turn's words as its
     content, a correction, ``metadata`` saying what it withdraws (and ``value`` when a value is
@@ -6172,11 +6136,8 @@ class RuleExtractor:
     def _extract(turns: list[Turn], has_task: bool) -> list[ExtractedFact]:
         from app.ingest.extraction import acts
 
-        formed = [extract_turn(turn, has_task=has_task) for turn in turns]
         facts: list[ExtractedFact] = []
-        for turn, found, act in zip(turns, formed, acts.read(turns, formed), strict=True):
-            # a turn a trained classifier reads as saying nothing to store forms nothing, and
-            # one it reads as a change or an ending may end what it names (``acts``)
-            found = acts.apply(turn, found, act)
-            facts.extend(_ended_by_act(turn, found) if acts.ends_something(act) else found)
+        for turn in turns:
+            # a turn a trained classifier reads as saying nothing to store forms nothing (``acts``)
+            facts.extend(acts.apply(turn, extract_turn(turn, has_task=has_task)))
         return facts

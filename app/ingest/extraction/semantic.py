@@ -1069,35 +1069,6 @@ _NEVER_SO_EN = re.compile(
 _NEVER_SO_ZH = re.compile(r"没有?[^，,。.！!？?；;过不]{1,10}过(?![得年节敏])")
 
 
-# a clause that says something goes on as it was ("still at Shopify", "same data analyst gig",
-# "还是做产品", "照样喝"): what it names holds
-_CARRIES_ON = re.compile(
-    r"\b(?:still|same|again|also|as well|as usual|as always)\b|\btoo\W*$"
-    r"|还是|仍|依然|依旧|照样|照旧|继续|也|还在|一样",
-    re.I,
-)
-
-
-def ends_by_act(clause: str) -> bool:
-    """True if ``clause`` may name what ended in a turn the act classifier reads as a change
-    or an ending (``acts.ends_something``), with no word of ending of its own ("the K-pop
-    phase is over lol", "Biscuit lives with my sister now", "Java 基本不碰"): a statement of the
-    user's (not about someone else, not a question), not hypothetical, not of a thing done
-    less (``seldom``), that still holds (``_STILL_HOLDS``) or goes on (``_CARRIES_ON``)."""
-    return (
-        _users_statement(clause)
-        and not is_hypothetical(clause)
-        and not seldom(clause)
-        and not _STILL_HOLDS.search(_INTERJECTION.sub("", clause))  # "ok scrapped Iceland"
-        and not _CARRIES_ON.search(clause)
-    )
-
-
-# a word the user opens a clause with, no part of what it says ("ok scrapped Iceland", "well
-# the metal phase is over")
-_INTERJECTION = re.compile(r"^\W*(?:(?:ok(?:ay)?|well|so|yeah|welp|ugh|hmm+|anyway)\b\W*)+", re.I)
-
-
 def never_so(clause: str) -> bool:
     """True if ``clause`` denies that something of the user's was ever so (``_NEVER_SO_EN``,
     ``_NEVER_SO_ZH``): like a clause of ending, it ends what it names. A question or a clause
