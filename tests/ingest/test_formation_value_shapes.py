@@ -1,5 +1,5 @@
 """Values that have the shape of their key, and changes said without their subject. Through
-the HTTP API, in Chinese and English (docs/formation.md, "What a change names")."""
+the HTTP API, in Chinese and English (docs/formation.md, "Values shaped like their key")."""
 
 from __future__ import annotations
 
