@@ -79,7 +79,7 @@ _SSN = re.compile(r"(?<![\d-])(\d{3}-\d{2}-\d{4})(?![\d-])")
 # Whether the token is taken is decided by ``_looks_like_credential``.
 _PASSWORD = re.compile(
     r"(?:(?P<zh>支付密码|登录密码|密码|口令|pin\s*码)"
-    r"|(?<![A-Za-z])(?P<en>passwords?|passwd|pwd|pw|passcode|passphrase|log-?ins?|pass(?=\s*[:=])"
+    r"|(?<![A-Za-z])(?P<en>passwords?|passwd|pwd|pw|passcode|passphrase|log-?ins?(?!\s+(?:passwords?|passcode|passphrase|pin|pwd|pw)\b)|pass(?=\s*[:=])"
     r"|pin(?:\s*(?:code|number))?)"
     r"(?![A-Za-z]))"
     r"(?:(?P<via>\s+(?:for|of|on|at|to)\s+[^\s:：=]+(?:\s+[^\s:：=]+){0,3}?)"

@@ -345,6 +345,9 @@ def test_fields_named_for_passwords(field: str, named: bool) -> None:
         ("密钥是 a8f3k29dk3l0zq7w", [("api_key", "a8f3k29dk3l0zq7w")]),
         ("我的gmail password是 MoonLight#88", [("password", "MoonLight#88")]),
         ("the login for my work laptop is tiger_lily_42 btw", [("password", "tiger_lily_42")]),
+        # a login's password: "login" names the account, not a user name
+        ("my netflix login password is bluefox2291 — remember it", [("password", "bluefox2291")]),
+        ("login pin: 4821", [("password", "4821")]),
         ("Update: changed my email password to PurpleRain_1999",
          [("password", "PurpleRain_1999")]),
         ("Passcode for the door is 7731#, and the alarm code is 0420.",

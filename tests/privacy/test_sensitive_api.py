@@ -63,6 +63,20 @@ async def test_nothing_sensitive_is_stored_in_the_clear(
         assert value not in caplog.text, value
 
 
+async def test_a_login_password_is_not_kept_in_the_clear(
+    tenant: TenantCtx, database: Database
+) -> None:
+    # "login" before "password" names the account: the password after it is still sealed, in
+    # the turn's episode too, and stored under its key
+    await tenant.say(
+        "u", "s1", "my netflix login password is bluefox2291 — I keep forgetting it, remember it"
+    )
+    rows = await _dump(database)
+    assert any(tenant.id in r for r in rows), "the scan must see this tenant's rows"
+    assert not [r for r in rows if "bluefox2291" in r]
+    assert len(await tenant.values("u", "account.password")) == 1
+
+
 @pytest.mark.parametrize(
     "text",
     [
