@@ -1624,8 +1624,10 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "secret",
         "en",
         r"(?P<label>(?:ssn|social security number|passport(?: number)?|id number"
-        r"|driver'?s licen[cs]e(?: number)?|licen[cs]e number))\s*(?:is"
-        r"|:)?\s*(?P<v>[0-9A-Za-z-]{6,})",
+        r"|driver'?s licen[cs]e(?: number)?|licen[cs]e number))"
+        # what it is for may come between: "passport number for the visa form: K48291735"
+        r"(?:\s+(?:for|on|of|in)\s+[^\d:.,;!?]{1,30}?)?\s*(?:is|:)?\s*"
+        r"(?P<v>(?=[A-Za-z-]*\d)[0-9A-Za-z-]{6,})",
         contact("identity.document", "secret"),
     ),
     (
@@ -1669,8 +1671,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "contact",
         "en",
-        r"(?:phone|mobile|cell|number|tel|call me at|reach me at"
-        r"|text me at)\D{0,20}?(?P<v>\+?\(?\d[\d\s().-]{5,}\d)",
+        # the number, or the way to be reached by it ("call me on …", "whatsapp me at …")
+        r"(?:phone|mobile|cell|number|tel|(?:call|ring|text|reach|contact|message|whatsapp"
+        r"|ping)\s+me\s+(?:on|at|via)\b)\D{0,20}?(?P<v>\+?\(?\d[\d\s().-]{5,}\d)",
         contact("contact.phone"),
     ),
     # numbers and dates about the user
@@ -2878,6 +2881,14 @@ _SECRET_LATER_EN = re.compile(
     r"(?:now\s+)?(?=\S)",
     re.I,
 )
+# the new one's number given a sentence or two after its kind ("the old passport expired in
+# march. renewed one came yesterday, new number is K55306418"): only a value with a digit
+_SECRET_LATER_NEW_EN = re.compile(
+    r"\b(?P<kind>password|passcode|pin|card|passport)\b(?P<mid>[^\n]{0,160}?[,.;!?]?)\s+"
+    r"(?:and\s+)?(?:the\s+|my\s+)?new\s+(?:one|number|code|no\.?)\s*(?:is|:)\s*"
+    r"(?=[A-Za-z-]*\d[0-9A-Za-z-]{3,})",
+    re.I,
+)
 _SECRET_LATER_ZH = re.compile(
     r"(?P<kind>密码|银行卡|信用卡|卡号|卡|护照|身份证)(?P<mid>[^。；;！!？?，,]*)[，,]\s*"
     r"(?:新的?|新(?:的)?号码?|号码|现在的?)(?:是|为|[:：])\s*(?=\S)"
@@ -2899,7 +2910,13 @@ def _secret_said_later(text: str) -> str:
     def zh(m: re.Match[str]) -> str:
         return f"{m['kind']}{m['mid']}，新{_SECRET_LABEL[m['kind']]}是"
 
-    return _SECRET_LATER_ZH.sub(zh, _SECRET_LATER_EN.sub(en, text))
+    def en_new(m: re.Match[str]) -> str:
+        return f"{m['kind']}{m['mid']} my new {_SECRET_LABEL[m['kind'].lower()]} is "
+
+    said = _SECRET_LATER_EN.sub(en, text)
+    if said == text:
+        said = _SECRET_LATER_NEW_EN.sub(en_new, text, count=1)
+    return _SECRET_LATER_ZH.sub(zh, said)
 
 
 # a Chinese sentence that opens with the user's move or change and leaves the user out
@@ -3978,8 +3995,16 @@ def _standing_rules(sentence: list[str], state: _State) -> tuple[list[ExtractedF
         facts.append(fact)
         read.update(rule.clauses)
     if not facts:
-        read = standing.task_clauses(sentence)  # "summarize the notes below": a one-off task
+        # "summarize the notes below": a one-off task; one that gives the user's own address
+        # ("email me at dan@…", "打我电话 139…") still gives it
+        read = {i for i in standing.task_clauses(sentence) if not _OWN_ADDRESS.search(sentence[i])}
     return facts, read
+
+
+# the user's own email or number, after "me"/"我": "email me at …", "text me on …"
+_OWN_ADDRESS = re.compile(
+    r"(?:\bme\b|我).{0,24}?(?:[\w.%+-]+@[\w-]+(?:\.[\w-]+)+|\+?\(?\d[\d\s().-]{6,}\d)", re.I
+)
 
 
 def _rules_requested(facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -5819,10 +5844,12 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
         for fact in facts:
             if fact.key in _SWITCHABLE and fact.value and not fact.retracts:
                 fact.metadata["replaces"] = True
-    if semantic.is_renewed(turn.content):
-        for fact in facts:
-            if fact.key in _RENEWABLE and fact.value:
-                fact.metadata["replaces"] = True  # "new number: …": the old one is gone
+    renewed = semantic.is_renewed(turn.content)
+    for fact in facts:
+        if fact.key in _RENEWABLE and fact.value and (
+            renewed or semantic.used_from_now_on(turn.content, fact.value)
+        ):
+            fact.metadata["replaces"] = True  # "new number: …": the old one is gone
     if semantic.is_additive(turn.content) and not semantic.has_change_verb(turn.content):
         for fact in facts:
             if fact.key == "preference.drink" and fact.value and not fact.retracts:

@@ -1449,6 +1449,28 @@ _RENEWED = re.compile(
     r"|(?:号码|手机号?|电话|邮箱)(?:现在|如今|目前)(?:是|用)",
     re.I,
 )
+# the one to use from now on, said in the clause that gives it: "use … from now on", "email
+# me at … instead", "以后文件直接发 …" (not "下班以后打我电话 …": after work)
+_FROM_NOW_ON = re.compile(
+    r"\b(?:from now on|going forward|moving forward|from here on(?: out)?|instead)\b"
+    r"|^\s*(?:那)?(?:以后|今后|往后)|从现在(?:开始|起)",
+    re.I,
+)
+# where a clause ends: punctuation, but not the dots inside an address or a number
+_CLAUSE_END = re.compile(r"[,;!?，。；！？\n]|\.(?=\s|$)")
+
+
+def used_from_now_on(text: str, value: str) -> bool:
+    """True if the clause of ``text`` that gives ``value`` says it is the one to use from now
+    on ("actually use jkim@… from now on", "以后文件直接发 wang@163.com 就行"): it takes the
+    place of the one given before."""
+    at = text.find(value)
+    if at < 0:
+        return False
+    starts = [m.end() for m in _CLAUSE_END.finditer(text, 0, at)]
+    end = _CLAUSE_END.search(text, at + len(value))
+    clause = text[starts[-1] if starts else 0 : end.start() if end else len(text)]
+    return bool(_FROM_NOW_ON.search(clause))
 
 
 def is_renewed(text: str) -> bool:

@@ -1,0 +1,78 @@
+"""Contacts and secrets given as the ones to use from now on replace the ones given before;
+given beside them, they do not. Through the HTTP API, in Chinese and English
+(docs/formation.md, "Contacts and secrets in place of the old ones")."""
+
+from __future__ import annotations
+
+from tests.conftest import TenantCtx
+
+T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-01T09:01:00+08:00"
+
+
+async def test_an_address_to_use_from_now_on_replaces_the_old_one(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u1",
+        (
+            "you can reach me at sam.lee@acme.io",
+            "pls use sam.lee.home@gmail.com from now on, acme is closing my account friday",
+        ),
+        "contact.email",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == (["sam.lee.home@gmail.com"], ["sam.lee@acme.io"])
+    active, frozen = await tenant.change(
+        "u2",
+        ("我邮箱是 li.wei@company.cn", "公司邮箱我不怎么看了，以后直接发 liwei88@163.com"),
+        "contact.email",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == (["liwei88@163.com"], ["li.wei@company.cn"])
+    active, frozen = await tenant.change(
+        "u3",
+        ("my number is 415-555-0100", "from now on call me on 415-555-0199, the old phone died"),
+        "contact.phone",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == (["415-555-0199"], ["415-555-0100"])
+    active, frozen = await tenant.change(
+        "u4",
+        ("email me at dana@fastmail.com", "actually, email me at dana.k@proton.me instead"),
+        "contact.email",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == (["dana.k@proton.me"], ["dana@fastmail.com"])
+
+
+async def test_an_address_given_beside_the_first_replaces_nothing(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u1",
+        ("my email is ana@home.net", "my work email is ana.r@bigcorp.com too"),
+        "contact.email",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == (["ana.r@bigcorp.com", "ana@home.net"], [])
+    # "以后" after an hour of the day is "after", not "from now on"
+    active, frozen = await tenant.change(
+        "u2",
+        ("我手机号 13800001111", "下班以后打我另一个号 13912345678"),
+        "contact.phone",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == (["13800001111", "13912345678"], [])
+
+
+async def test_a_secret_given_with_what_it_is_for_or_a_sentence_later(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u1", "s1", "here's my passport number for the visa form: X1234567", at=T1)
+    assert len(await tenant.values("u1", "identity.document")) == 1
+    await tenant.say(
+        "u1",
+        "s1",
+        "ugh the old passport expired. got the renewed one today, new number is X7654321",
+        at=T2,
+    )
+    assert len(await tenant.values("u1", "identity.document")) == 1
+    assert len(await tenant.values("u1", "identity.document", "frozen")) == 1
+    await tenant.say("u2", "s1", "my passport number for the trip is in the blue drawer", at=T1)
+    assert await tenant.values("u2", "identity.document") == []
