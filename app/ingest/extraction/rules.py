@@ -5846,8 +5846,10 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
                 fact.metadata["replaces"] = True
     renewed = semantic.is_renewed(turn.content)
     for fact in facts:
-        if fact.key in _RENEWABLE and fact.value and (
-            renewed or semantic.used_from_now_on(turn.content, fact.value)
+        if (
+            fact.key in _RENEWABLE
+            and fact.value
+            and (renewed or semantic.used_from_now_on(turn.content, fact.value))
         ):
             fact.metadata["replaces"] = True  # "new number: …": the old one is gone
     if semantic.is_additive(turn.content) and not semantic.has_change_verb(turn.content):
