@@ -180,7 +180,8 @@ _ID_SAID = re.compile(
     r"(?:\s+(?:number|no\.?|num|#))?(?![A-Za-z])"
     r"|(?<![A-Za-z])(?:id|licen[cs]e)\s+(?:number|no\.?|num|#)(?![A-Za-z]))"
     r"(?:\s*(?:[:：=]|是|为)\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*|\s+|(?<=[号码证照]))"
-    r"(?P<v>[A-Za-z]{0,3}\d(?:[ -]?[0-9A-Za-z]){4,19})(?![0-9A-Za-z-])",
+    # a space only before a digit: "S530-4629-1183 if the rental place asks" ends at 1183
+    r"(?P<v>[A-Za-z]{0,3} ?\d(?: ?\d|-?[0-9A-Za-z]){4,19})(?![0-9A-Za-z-])",
     re.I,
 )
 MIN_DOCUMENT_DIGITS = 5
@@ -213,7 +214,7 @@ _CODE = re.compile(
     r"(?:sent|texted|emailed|gave)(?:\s+(?:me|us))?)?"
     r"(?:\s*(?:[:：=]|是|为)\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*|\s+|(?<=码))"
     # digits as keyed, or spoken in groups: "0420", "7731#", "5-1-9-3"
-    r"(?P<v>\d(?:-?\d){2,7}[#*]?)(?![0-9A-Za-z-])",
+    r"(?P<v>\d(?:[- ]?\d){2,7}[#*]?)(?![0-9A-Za-z-])",
     re.I,
 )
 # A card's expiry date, taken only in a text that speaks of a card ("exp 09/28").
@@ -296,6 +297,15 @@ def token_spans(text: str) -> list[tuple[int, int]]:
             value = m.group(0)
             if any(c.isupper() for c in value) and any(c.islower() for c in value):
                 spans.append(m.span())
+    # patterns of one key overlap ("sk_live_" + 24 characters, and the whole key): its union
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for a, b in spans:
+        if merged and a < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+        else:
+            merged.append((a, b))
+    spans = merged
     for m in _KEY_SAID.finditer(text):
         start, end = m.span("v")
         while end > start and text[end - 1] in ".":
@@ -375,6 +385,115 @@ def password_spans(text: str) -> list[tuple[int, int]]:
             if not any(a <= span[0] < b for a, b in spans):
                 spans.append(span)
     return sorted(spans)
+
+
+# A secret's keyword, however the sentence goes on to give its value (docs/privacy.md,
+# "A secret said further on"): "the security code on the back of my visa is 392", "can u save
+# my alarm passcode? its 7314", "paswrod is hunter42x", "I use the same password everywhere
+# which is bad I know: marigold2019", "wifi 密码好像是 88888888 吧". The password's keyword is
+# read with its common misspellings (a letter left out, doubled or two swapped).
+_SECRET_WORD = re.compile(
+    r"(?<![A-Za-z])(?:p[a@]?s{1,2}o?w(?:or|ro|r|o|ord)?d[sz]?|pass(?:code|phrase|wd)|pwd|pw"
+    r"|pin(?:\s*(?:code|number|no\.?))?|pass|passport(?:\s+(?:number|no\.?))?"
+    r"|(?:driver'?s?\s+)?licen[cs]e\s+(?:number|no\.?)|(?:national\s+)?insurance\s+number"
+    r"|(?:security|access|entry|door|gate|alarm|safe|lock|locker|garage|keypad|building"
+    r"|verification|confirmation|one[- ]?time|otp|2fa|sms|login|auth)\s+(?:code|pin))"
+    r"(?![A-Za-z])"
+    r"|(?P<bare>(?<![A-Za-z])(?:code|combination|combo)(?![A-Za-z]))"
+    r"|密码|口令|暗号|验证码|校验码|动态码|安全码|门禁码|开门码|护照|身份证|证件|驾照|驾驶证"
+    r"|社保卡?|医保卡?|通行证|PIN\s*码",
+    re.I,
+)
+# a bare "code" is a secret's only beside what it opens ("the safe in the hotel room, code
+# 1-9-8-4"; not "zip code 94110" nor "the code is 1234")
+_OPENS = re.compile(
+    r"(?<![A-Za-z])(?:safe|door|gate|alarm|lock|locker|garage|keypad|lockbox|building"
+    r"|security|verification|otp)(?![A-Za-z])",
+    re.I,
+)
+# what stands between a keyword and its value: "is", ":", "it's", "'s", "是", "=" …
+_SAID_AS = re.compile(
+    r"\s*(?:[:：=]|->|=>|→|是|为)\s*|(?:\s+|(?<=[?？,，]))(?:is|was|are|it'?s|its|it is|now|to)\s+"
+    r"|['’]s\s+",
+    re.I,
+)
+# a value shaped like a secret: one token with a digit, or digits keyed in groups
+# ("83 47 21", "1-9-8-4", "G 1234 5678")
+_SECRET_SHAPE = re.compile(
+    r"\s*[\"'“‘]?(?P<v>(?:[A-Za-z]{1,3} ?)?\d{1,4}(?:[ -]\d{1,4}){1,5}(?![0-9A-Za-z])"
+    r"|[^\s\"'”’“‘，。、,;；！？()（）]*\d[^\s\"'”’“‘，。、,;；！？()（）]*)"
+)
+# how far after its keyword a value is looked for, and what ends the search: a line, a
+# sentence (a question mark only when the answer follows: "passcode? its 7314"), or a word
+# naming another kind of value
+_WINDOW_CHARS = 64
+_WINDOW_END = re.compile(
+    r"\n|[.!。！](?:\s|$)|[?？](?!\s*(?:it'?s|its|it is)\b)"
+    r"|(?<![A-Za-z])(?:phone|cell|mobile|email|e-mail)(?![A-Za-z])|电话|手机|邮箱",
+    re.I,
+)
+MIN_WINDOW_DIGITS = 3
+
+
+def _not_a_secret(value: str) -> bool:
+    """A date, a time, an amount, a count or a year said after a keyword ("expires 11/27",
+    "at 3pm", "$50", "2 attempts", "since 2019"): no secret."""
+    return bool(
+        re.fullmatch(
+            r"\d{1,4}(?:[/.-]\d{1,2}){1,2}|\d{1,2}(?::\d\d)?(?:am|pm|h)?|[$€£¥]\S*|\S*[%元块]"
+            r"|\d+(?:st|nd|rd|th|x|s|k|m)|(?:19|20)\d\d",
+            value,
+            re.I,
+        )
+    )
+
+
+# keywords of an identity document: what follows them is one
+_DOCUMENT_WORD = re.compile(
+    r"passport|licen|insurance|护照|身份证|证件|驾照|驾驶证|社保|医保|通行证", re.I
+)
+
+
+def window_spans(text: str) -> list[tuple[int, int, str]]:
+    """``[(start, end, kind)]`` (kind ``id_document`` or ``password``) of the secrets said
+    further on from their keyword
+    (``_SECRET_WORD``): within ``_WINDOW_CHARS`` characters and the same sentence, the first
+    value after a separator (``_SAID_AS``, or right after the keyword) shaped like a secret
+    (``_SECRET_SHAPE``: at least ``MIN_WINDOW_DIGITS`` digits, or letters and a digit in
+    five characters or more; not a date, time, amount or year)."""
+    spans: list[tuple[int, int, str]] = []
+    for m in _SECRET_WORD.finditer(text):
+        if m.group("bare") and not _OPENS.search(text, max(0, m.start() - 40), m.start()):
+            continue
+        end = min(len(text), m.end() + _WINDOW_CHARS)
+        stop = _WINDOW_END.search(text, m.end(), end)
+        end = stop.start() if stop else end
+        starts = [m.end()] + [s.end() for s in _SAID_AS.finditer(text, m.end(), end)]
+        for start in starts:
+            v = _SECRET_SHAPE.match(text, start, end)
+            if v is None:
+                continue
+            a, b = v.span("v")
+            while b > a and text[b - 1] in ".…":
+                b -= 1
+            value = text[a:b]
+            digits = sum(ch.isdigit() for ch in value)
+            letters = sum(ch.isalpha() for ch in value)
+            shaped = digits >= MIN_WINDOW_DIGITS or (digits and letters and len(value) >= 5)
+            if shaped and not _not_a_secret(value):
+                kind = "id_document" if _DOCUMENT_WORD.search(m.group(0)) else "password"
+                spans.append((a, b, kind))
+                break
+    return spans
+
+
+# Another value said beside a secret as the one it is not, or instead of it: "Falcon$772 not
+# Falcon$727", "…，不是 Lily_0932": as secret as the first.
+_BESIDE_SECRET = re.compile(
+    r"\s*[,，]?\s*(?:not|instead of|rather than|or|不是|而不是|还是)\s*[\"'“‘]?"
+    r"(?P<v>[^\s\"'”’“‘，。、,;；！？()（）]*\d[^\s\"'”’“‘，。、,;；！？()（）]*)",
+    re.I,
+)
 
 
 # A field name that says its value is a password or PIN (a metadata key, a task slot):
@@ -474,6 +593,11 @@ def detect(text: str, known: Sequence[tuple[str, str]] = ()) -> list[Finding]:
             add("iban", "secret", *m.span(1))
     for start, end in password_spans(text):
         add("password", "secret", start, end)
+    for start, end, kind in window_spans(text):
+        add(kind, "secret", start, end)
+    for f in [f for f in found if f.level == "secret" and f not in identifiers]:
+        if (beside := _BESIDE_SECRET.match(text, f.end)) is not None:
+            add(f.kind, "secret", *beside.span("v"))
     if _SPEAKS_OF_CARD.search(text):
         for m in _EXPIRY.finditer(text):
             add("card_expiry", "secret", *m.span("v"))

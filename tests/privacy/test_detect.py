@@ -397,3 +397,63 @@ def test_keys_and_short_codes_are_masked_whole() -> None:
     p = _privacy()
     out = p.protect("CVV 123, key sk-proj-AbCdEf1234567890XyZ", "t:u")
     assert out.text == "CVV ******, key ******"
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # the value further on from its keyword, in the same sentence
+        ("I changed my gmail password yesterday, actually the new one is Kettle#5521",
+         [("password", "Kettle#5521")]),
+        ("the security code on the back of my visa is 392", [("password", "392")]),
+        ("can u save my alarm passcode? its 7314", [("password", "7314")]),
+        ("I use the same password everywhere which is bad I know: marigold2019",
+         [("password", "marigold2019")]),
+        ("The password for my Steam account, it's dragonfly99 now",
+         [("password", "dragonfly99")]),
+        ("my pin number's 0926 for the atm card", [("password", "0926")]),
+        ("嗯 那个 wifi 密码好像是 88888888 吧", [("password", "88888888")]),
+        ("不好意思刚才说错了，邮箱密码其实是 Lily_0923", [("password", "Lily_0923")]),
+        # the keyword misspelt, said short, or bare beside what the code opens
+        ("paswrod is hunter42x dont forget it", [("password", "hunter42x")]),
+        ("my email pass is Qwerty!234", [("password", "Qwerty!234")]),
+        ("the safe in the hotel room, code 1-9-8-4, write that down", [("password", "1-9-8-4")]),
+        # keyed in groups, and documents by their keyword
+        ("刚收到的短信验证码：83 47 21", [("password", "83 47 21")]),
+        ("one time code: 771 204", [("password", "771 204")]),
+        ("我的护照 号码是 G 1234 5678", [("id_document", "G 1234 5678")]),
+        ("My national insurance number is QQ123456C", [("id_document", "QQ123456C")]),
+        ("here's my passport number for the visa form: K48291735",
+         [("id_document", "K48291735")]),
+        # the number ends where the words begin
+        ("my drivers licence no. is S530-4629-1183 if the rental place asks",
+         [("id_document", "S530-4629-1183")]),
+        # what it is not is as secret
+        ("Sorry typo, the router password is Falcon$772 not Falcon$727",
+         [("password", "Falcon$772"), ("password", "Falcon$727")]),
+        # one key, whole, however many patterns know it
+        ("Stripe secret key sk_live_51HxQ2aBcDeFgHiJkLmNoPqRsTuV for the shop",
+         [("api_key", "sk_live_51HxQ2aBcDeFgHiJkLmNoPqRsTuV")]),
+    ],
+)  # fmt: skip
+def test_a_secret_said_further_on_from_its_keyword(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert kinds(text) == found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what's the zip code 94110 like to live in",
+        "my password expires in 2031",
+        "my passport is valid until 2031, so no rush",
+        "I changed my password 3 times this week",
+        "my bus pass is in my bag",
+        "the code review is at 10:30",
+        "the pin on the map is at 5th avenue",
+        "my passport photo cost $15",
+    ],
+)
+def test_a_keyword_with_no_secret_after_it_masks_nothing(text: str) -> None:
+    assert kinds(text) == []
