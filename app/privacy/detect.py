@@ -297,22 +297,21 @@ def token_spans(text: str) -> list[tuple[int, int]]:
             value = m.group(0)
             if any(c.isupper() for c in value) and any(c.islower() for c in value):
                 spans.append(m.span())
-    # patterns of one key overlap ("sk_live_" + 24 characters, and the whole key): its union
-    spans.sort()
-    merged: list[tuple[int, int]] = []
-    for a, b in spans:
-        if merged and a < merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
-        else:
-            merged.append((a, b))
-    spans = merged
     for m in _KEY_SAID.finditer(text):
         start, end = m.span("v")
         while end > start and text[end - 1] in ".":
             end -= 1
         if _reads_as_key(text[start:end]):
             spans.append((start, end))
-    return sorted(spans)
+    # patterns of one key overlap ("sk_live_" + 24 characters, and the whole key; a JWT's
+    # first parts, and the whole token said as one): its union
+    merged: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if merged and a < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+        else:
+            merged.append((a, b))
+    return merged
 
 
 def _looks_like_credential(value: str, *, explicit: bool, pin: bool) -> bool:
@@ -333,6 +332,8 @@ def _looks_like_credential(value: str, *, explicit: bool, pin: bool) -> bool:
         return value.isdigit() and len(value) >= MIN_PIN_DIGITS
     if len(value) < MIN_PASSWORD_CHARS:
         return False
+    if not explicit and re.search(r"[\u4e00-\u9fff]", value):
+        return False  # "密码强度要求：…" goes on about the password, states none
     if any(ch.isdigit() or not (ch.isalpha() or ch in "-'") for ch in value):
         return True
     if not explicit:
@@ -393,15 +394,22 @@ def password_spans(text: str) -> list[tuple[int, int]]:
 # which is bad I know: marigold2019", "wifi 密码好像是 88888888 吧". The password's keyword is
 # read with its common misspellings (a letter left out, doubled or two swapped).
 _SECRET_WORD = re.compile(
-    r"(?<![A-Za-z])(?:p[a@]?s{1,2}o?w(?:or|ro|r|o|ord)?d[sz]?|pass(?:code|phrase|wd)|pwd|pw"
+    r"(?<![A-Za-z])(?:(?:p[a@]?s{1,2}o?w(?:or|ro|r|o|ord)?d[sz]?|pass(?:code|phrase|wd)|pwd"
+    # "password manager", "password strength": about passwords, none stated
+    r"|pw)(?!\s+(?:manager|app|generator|strength|policy|reset|rules?|requirements?)\b)"
     r"|pin(?:\s*(?:code|number|no\.?))?|pass|passport(?:\s+(?:number|no\.?))?"
     r"|(?:driver'?s?\s+)?licen[cs]e\s+(?:number|no\.?)|(?:national\s+)?insurance\s+number"
+    r"|ni\s+(?:number|no\.?)|nino|social(?:\s+security)?(?:\s+(?:number|no\.?))?"
+    r"|(?:(?:two|2)[- ]factor\s+)?(?:backup|recovery)\s+codes?"
     r"|(?:security|access|entry|door|gate|alarm|safe|lock|locker|garage|keypad|building"
     r"|verification|confirmation|one[- ]?time|otp|2fa|sms|login|auth)\s+(?:code|pin))"
     r"(?![A-Za-z])"
     r"|(?P<bare>(?<![A-Za-z])(?:code|combination|combo)(?![A-Za-z]))"
-    r"|密码|口令|暗号|验证码|校验码|动态码|安全码|门禁码|开门码|护照|身份证|证件|驾照|驾驶证"
-    r"|社保卡?|医保卡?|通行证|PIN\s*码",
+    # what a code opens, said for the code: "The bike lock is 0-7-3-9", "Safe in the hotel
+    # room: 2580" (digits only)
+    r"|(?P<opens>(?<![A-Za-z])(?:lock|padlock|safe|locker|lockbox)(?![A-Za-z]))"
+    r"|密码|秘码|口令|暗号|验证码|校验码|动态码|安全码|门禁码|开门码|取件码|取货码|护照|身份证|证件"
+    r"|驾照|驾驶证|社保卡?|医保卡?|通行证|PIN\s*码",
     re.I,
 )
 # a bare "code" is a secret's only beside what it opens ("the safe in the hotel room, code
@@ -413,20 +421,23 @@ _OPENS = re.compile(
 )
 # what stands between a keyword and its value: "is", ":", "it's", "'s", "是", "=" …
 _SAID_AS = re.compile(
-    r"\s*(?:[:：=]|->|=>|→|是|为)\s*|(?:\s+|(?<=[?？,，]))(?:is|was|are|it'?s|its|it is|now|to)\s+"
-    r"|['’]s\s+",
+    r"\s*(?:[:：=]|->|=>|→|是|为|[—–]|\s-)\s*"
+    r"|(?:\s+|(?<=[?？,，]))(?:is|was|are|it'?s|its|it is|now|to)\s+|['’]s\s+"
+    # set or changed to: "设成了 …", "我改成 … 了"
+    r"|\s*(?:设成|设为|设置成|设置为|改成|改为|换成|变成)了?\s*",
     re.I,
 )
 # a value shaped like a secret: one token with a digit, or digits keyed in groups
 # ("83 47 21", "1-9-8-4", "G 1234 5678")
 _SECRET_SHAPE = re.compile(
-    r"\s*[\"'“‘]?(?P<v>(?:[A-Za-z]{1,3} ?)?\d{1,4}(?:[ -]\d{1,4}){1,5}(?![0-9A-Za-z])"
+    r"\s*[\"'“‘]?(?P<v>(?:[A-Z]{1,3} ?)?\d{1,4}(?:\s*[ -]\s*\d{1,4}){1,5}(?: ?[A-Z])?"
+    r"(?![0-9A-Za-z])"
     r"|[^\s\"'”’“‘，。、,;；！？()（）]*\d[^\s\"'”’“‘，。、,;；！？()（）]*)"
 )
 # how far after its keyword a value is looked for, and what ends the search: a line, a
 # sentence (a question mark only when the answer follows: "passcode? its 7314"), or a word
 # naming another kind of value
-_WINDOW_CHARS = 64
+_WINDOW_CHARS = 100
 _WINDOW_END = re.compile(
     r"\n|[.!。！](?:\s|$)|[?？](?!\s*(?:it'?s|its|it is)\b)"
     r"|(?<![A-Za-z])(?:phone|cell|mobile|email|e-mail)(?![A-Za-z])|电话|手机|邮箱",
@@ -435,12 +446,34 @@ _WINDOW_END = re.compile(
 MIN_WINDOW_DIGITS = 3
 
 
+def _a_date(value: str) -> bool:
+    """Whether ``value`` reads as a date: 2 or 3 numbers, a month (1–12) and a day (1–31)
+    among them, and a year of two digits or 1900–2100 ("11/27", "2026-03-01"; not "32-14-08"
+    nor "5-3-2108")."""
+    parts = [int(p) for p in re.split(r"\s*[/.-]\s*", value) if p.isdigit()]
+    if len(parts) not in (2, 3):
+        return False
+    if len(parts) == 2:
+        return any(1 <= a <= 12 and 1 <= b <= 31 for a, b in (parts, parts[::-1]))
+    if parts[0] > 31:  # year first: year-month-day only
+        y, pairs = parts[0], [(parts[1], parts[2])]
+    else:  # month and day either way, then the year
+        y, pairs = parts[2], [(parts[0], parts[1]), (parts[1], parts[0])]
+    if not (y <= 99 or 1900 <= y <= 2100):
+        return False
+    return any(1 <= m <= 12 and 1 <= d <= 31 for m, d in pairs)
+
+
 def _not_a_secret(value: str) -> bool:
     """A date, a time, an amount, a count or a year said after a keyword ("expires 11/27",
     "at 3pm", "$50", "2 attempts", "since 2019"): no secret."""
+    if re.fullmatch(r"-?\d+\.\d+", value):
+        return True  # a decimal number: a coordinate, a measure
+    if re.fullmatch(r"\d{1,4}(?:\s*[/.-]\s*\d{1,4}){1,2}", value):
+        return _a_date(value)
     return bool(
         re.fullmatch(
-            r"\d{1,4}(?:[/.-]\d{1,2}){1,2}|\d{1,2}(?::\d\d)?(?:am|pm|h)?|[$€£¥]\S*|\S*[%元块]"
+            r"\d{1,2}(?::\d\d)?(?:am|pm|h)?|[$€£¥]\S*|\S*[%元块]"
             r"|\d+(?:st|nd|rd|th|x|s|k|m)|(?:19|20)\d\d",
             value,
             re.I,
@@ -450,21 +483,23 @@ def _not_a_secret(value: str) -> bool:
 
 # keywords of an identity document: what follows them is one
 _DOCUMENT_WORD = re.compile(
-    r"passport|licen|insurance|护照|身份证|证件|驾照|驾驶证|社保|医保|通行证", re.I
+    r"passport|licen|insurance|social|\bni\b|nino|护照|身份证|证件|驾照|驾驶证|社保|医保|通行证",
+    re.I,
 )
 
 
 def window_spans(text: str) -> list[tuple[int, int, str]]:
-    """``[(start, end, kind)]`` (kind ``id_document`` or ``password``) of the secrets said
-    further on from their keyword
-    (``_SECRET_WORD``): within ``_WINDOW_CHARS`` characters and the same sentence, the first
-    value after a separator (``_SAID_AS``, or right after the keyword) shaped like a secret
-    (``_SECRET_SHAPE``: at least ``MIN_WINDOW_DIGITS`` digits, or letters and a digit in
-    five characters or more; not a date, time, amount or year)."""
+    """``[(start, end, kind)]`` (kind ``id_document``, ``card_cvv`` or ``password``) of the
+    secrets said further on from their keyword (``_SECRET_WORD``): within ``_WINDOW_CHARS``
+    characters and the same sentence, the first value after a separator (``_SAID_AS``, or
+    right after the keyword) shaped like a secret (``_SECRET_SHAPE``: at least
+    ``MIN_WINDOW_DIGITS`` digits, or letters and a digit in five characters or more; not a
+    date, time, amount or year)."""
     spans: list[tuple[int, int, str]] = []
     for m in _SECRET_WORD.finditer(text):
         if m.group("bare") and not _OPENS.search(text, max(0, m.start() - 40), m.start()):
             continue
+        digits_only = bool(m.group("opens"))
         end = min(len(text), m.end() + _WINDOW_CHARS)
         stop = _WINDOW_END.search(text, m.end(), end)
         end = stop.start() if stop else end
@@ -480,8 +515,16 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
             digits = sum(ch.isdigit() for ch in value)
             letters = sum(ch.isalpha() for ch in value)
             shaped = digits >= MIN_WINDOW_DIGITS or (digits and letters and len(value) >= 5)
+            if digits_only and not re.fullmatch(r"[\d\s#*-]+", value):
+                shaped = False
             if shaped and not _not_a_secret(value):
-                kind = "id_document" if _DOCUMENT_WORD.search(m.group(0)) else "password"
+                kind = (
+                    "id_document"
+                    if _DOCUMENT_WORD.search(m.group(0))
+                    else "card_cvv"
+                    if re.search(r"security|安全码", m.group(0), re.I)
+                    else "password"
+                )
                 spans.append((a, b, kind))
                 break
     return spans
@@ -575,6 +618,9 @@ def detect(text: str, known: Sequence[tuple[str, str]] = ()) -> list[Finding]:
             add("us_ssn", "secret", *m.span(1))
     for start, end in token_spans(text):
         add("api_key", "secret", start, end)
+    for m in _IBAN.finditer(text):  # before cards: an IBAN's digits may pass the Luhn check
+        if iban.is_valid(m.group(1)):
+            add("iban", "secret", *m.span(1))
     for m in _CARD.finditer(text):
         if valid_card(re.sub(r"[ -]", "", m.group(1))):
             add("bank_card", "secret", *m.span(1))
@@ -588,9 +634,6 @@ def detect(text: str, known: Sequence[tuple[str, str]] = ()) -> list[Finding]:
     for m in _CODE.finditer(text):
         cvv = m.group("cvv") or m.group("cvv_zh")
         add("card_cvv" if cvv else "password", "secret", *m.span("v"))
-    for m in _IBAN.finditer(text):
-        if iban.is_valid(m.group(1)):
-            add("iban", "secret", *m.span(1))
     for start, end in password_spans(text):
         add("password", "secret", start, end)
     for start, end, kind in window_spans(text):

@@ -76,3 +76,22 @@ async def test_a_secret_given_with_what_it_is_for_or_a_sentence_later(
     assert len(await tenant.values("u1", "identity.document", "frozen")) == 1
     await tenant.say("u2", "s1", "my passport number for the trip is in the blue drawer", at=T1)
     assert await tenant.values("u2", "identity.document") == []
+
+
+async def test_a_secret_detection_seals_is_a_secret_kept(tenant: TenantCtx) -> None:
+    # however it is worded: the password, PIN or code the service seals is kept under its key
+    for user, text in (
+        ("u1", "交易密码：902814"),
+        ("u2", "can u save my alarm passcode? its 7314"),
+        ("u3", "the wifi password at my parents place, the one my dad set up, is bluebird77"),
+    ):
+        await tenant.say(user, "s1", text, at=T1)
+        assert len(await tenant.values(user, "account.password")) == 1, text
+    # a code sent once, a card's security code and someone else's PIN are not the user's to keep
+    for user, text in (
+        ("u4", "刚收到的短信验证码：83 47 21"),
+        ("u5", "the security code on the back of my visa is 392"),
+        ("u6", "my mom's pin is 4821"),
+    ):
+        await tenant.say(user, "s1", text, at=T1)
+        assert await tenant.values(user, "account.password") == [], text

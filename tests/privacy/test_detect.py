@@ -405,7 +405,7 @@ def test_keys_and_short_codes_are_masked_whole() -> None:
         # the value further on from its keyword, in the same sentence
         ("I changed my gmail password yesterday, actually the new one is Kettle#5521",
          [("password", "Kettle#5521")]),
-        ("the security code on the back of my visa is 392", [("password", "392")]),
+        ("the security code on the back of my visa is 392", [("card_cvv", "392")]),
         ("can u save my alarm passcode? its 7314", [("password", "7314")]),
         ("I use the same password everywhere which is bad I know: marigold2019",
          [("password", "marigold2019")]),
@@ -431,14 +431,31 @@ def test_keys_and_short_codes_are_masked_whole() -> None:
         # what it is not is as secret
         ("Sorry typo, the router password is Falcon$772 not Falcon$727",
          [("password", "Falcon$772"), ("password", "Falcon$727")]),
+        # far from its keyword, or after a dash; what a code opens said for the code
+        ("The password for the router in the basement, the one my landlord set up back in "
+         "March, is K8s-basement-99", [("password", "K8s-basement-99")]),
+        ("My dad's debit card PIN — 9902. He asked me to store it.", [("password", "9902")]),
+        ("The bike lock is 0-7-3-9, don't tell Sam", [("password", "0-7-3-9")]),
+        ("the combination on the storage unit padlock is 19 - 44 - 7",
+         [("password", "19 - 44 - 7")]),
+        ("gym locker combo: 32-14-08", [("password", "32-14-08")]),
+        ("My social is 412 55 8019, keep it safe", [("id_document", "412 55 8019")]),
+        ("my NI number is QQ 12 34 56 C", [("id_document", "QQ 12 34 56 C")]),
+        ("Two-factor backup code 7H3K-9P2L, I printed the rest", [("password", "7H3K-9P2L")]),
+        # set or changed to, in Chinese; a misspelt keyword; a pickup code
+        ("顺便把网银登录密码设成了 Hz#2024bank，手机号没变", [("password", "Hz#2024bank")]),
+        ("支付密码 我改成 207734 了", [("password", "207734")]),
+        ("我的开机秘码是 lk1234qq，别忘了", [("password", "lk1234qq")]),
+        ("快递取件码 5-3-2108，帮我记着", [("password", "5-3-2108")]),
+        # an IBAN whose digits also pass the Luhn check is an IBAN, whole
+        ("IBAN is GB90 LOYD 3096 3458 2910 47 for the rent",
+         [("iban", "GB90 LOYD 3096 3458 2910 47")]),
         # one key, whole, however many patterns know it
         ("Stripe secret key sk_live_51HxQ2aBcDeFgHiJkLmNoPqRsTuV for the shop",
          [("api_key", "sk_live_51HxQ2aBcDeFgHiJkLmNoPqRsTuV")]),
     ],
 )  # fmt: skip
-def test_a_secret_said_further_on_from_its_keyword(
-    text: str, found: list[tuple[str, str]]
-) -> None:
+def test_a_secret_said_further_on_from_its_keyword(text: str, found: list[tuple[str, str]]) -> None:
     assert kinds(text) == found
 
 
@@ -453,6 +470,10 @@ def test_a_secret_said_further_on_from_its_keyword(
         "the code review is at 10:30",
         "the pin on the map is at 5th avenue",
         "my passport photo cost $15",
+        "My password manager is 1Password",
+        "密码强度要求：大写字母 + 数字，8-16 位",
+        "I dropped a pin on the map at 40.7128, -74.0060",
+        "the safe was installed on 2024-03-15",
     ],
 )
 def test_a_keyword_with_no_secret_after_it_masks_nothing(text: str) -> None:

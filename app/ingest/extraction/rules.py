@@ -33,7 +33,7 @@ from app.ingest.extraction.dates import (
     replace_date,
 )
 from app.ingest.extraction.filter import has_memory_signal, is_noise, is_question
-from app.privacy.detect import password_spans
+from app.privacy.detect import detect, password_spans
 
 Lang = Literal["zh", "en"]
 
@@ -3568,6 +3568,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             or _ill_formed(f, turn.content)
         )
     ]
+    facts += _secrets_detected(turn, facts)
     if secrets := {f.key for f in facts if f.key in _SECRET_KINDS and f.value}:
         # "I got a new card, the number is …": the clause naming the kind is the value's label
         facts = [
@@ -3666,6 +3667,67 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
 
         return [f for f in facts if not unnamed(f)] + [f for f in ended if not unnamed(f)] + [kind]
     return facts + ended
+
+
+# the key of each kind of secret detection finds (app/privacy/detect.py)
+_DETECTED_KEYS = {
+    "password": "account.password",
+    "id_document": "identity.document",
+    "cn_id": "identity.document",
+    "us_ssn": "identity.document",
+    "bank_card": "finance.card",
+}
+# a code sent to log in once, or to pick up a parcel: nothing to keep
+_ONE_TIME = re.compile(
+    r"验证码|动态码|校验码|取件码|取货码|(?<![A-Za-z])(?:one[- ]?time|verification|confirmation"
+    r"|otp|2fa|sms|login)\s+(?:code|pin|passcode)|(?<![A-Za-z])otp(?![A-Za-z])",
+    re.I,
+)
+_CLAUSE_END = re.compile(r"[,;!?，。；！？\n]|\.(?=\s|$)")
+
+
+def _secrets_detected(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """The user's own secrets detection finds in the turn (``detect``: a password, a PIN or
+    a code, a document's or a card's number) that no rule formed, each under its key
+    (``_DETECTED_KEYS``), its value sealed and its content the clause that gives it, masked.
+    However the sentence is worded, a secret the service seals is a secret it keeps. Not a
+    one-time code (``_ONE_TIME``), nor one in a question or of someone else ("my mom's pin is
+    …")."""
+    have = {re.sub(r"[\s-]", "", f.value) for f in facts if f.value}
+    out: list[ExtractedFact] = []
+    for found in detect(turn.content):
+        key = _DETECTED_KEYS.get(found.kind)
+        if key is None or re.sub(r"[\s-]", "", found.value) in have:
+            continue
+        starts = [m.end() for m in _CLAUSE_END.finditer(turn.content, 0, found.start)]
+        start = starts[-1] if starts else 0
+        # the clause that gives it, from the one before when it only names the value
+        end_m = _CLAUSE_END.search(turn.content, found.end)
+        end = end_m.start() if end_m else len(turn.content)
+        before = turn.content[starts[-2] if len(starts) > 1 else 0 : found.start]
+        if len(re.findall(r"[A-Za-z]+|[\u4e00-\u9fff]", turn.content[start : found.start])) < 3:
+            start = starts[-2] if len(starts) > 1 else 0  # "passcode? its 7314": its keyword
+        clause = turn.content[start:end].strip()
+        if (
+            _ONE_TIME.search(before[-40:])
+            or is_question(clause)
+            or semantic.is_about_others(clause)
+            or semantic.family_subject(clause) is not None
+        ):
+            continue
+        have.add(re.sub(r"[\s-]", "", found.value))
+        content = clause.replace(found.value, _mask(found.value, key))
+        out.append(
+            ExtractedFact(
+                type="profile",
+                content=_turn_content(content),
+                key=key,
+                value=found.value,
+                message_ids=[turn.message_id],
+                metadata={"sensitivity": "secret"},
+            )
+        )
+    return out
 
 
 # a name in Latin letters inside Chinese: "Seattle", "VS Code", "Jennifer Wang"
