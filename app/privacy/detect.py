@@ -219,12 +219,12 @@ _CODE = re.compile(
 )
 # A card's expiry date, taken only in a text that speaks of a card ("exp 09/28").
 _EXPIRY = re.compile(
-    r"(?<![A-Za-z])(?:exp(?:iry|ires|iration)?(?:\s+date)?|valid\s+(?:thru|through|until)"
+    r"(?<![A-Za-z])(?:exp(?:iry|ires|iration)?(?:\s+date)?|(?:valid|good)\s+(?:thru|through|until)"
     r"|有效期(?:至|到)?)\.?\s*(?:is\s+|[:：]\s*|是|为)?\s*"
     r"(?P<v>(?:0[1-9]|1[0-2])\s*/\s*(?:20)?\d{2})(?![0-9/])",
     re.I,
 )
-_SPEAKS_OF_CARD = re.compile(r"card|卡|cvv|cvc", re.I)
+_SPEAKS_OF_CARD = re.compile(r"card|卡|cvv|cvc|\bcid\b|amex|visa|mastercard", re.I)
 # API keys and access tokens by their format. The provider formats detect-secrets (Yelp)
 # maintains come from its plugins' patterns; the prefixes below add what those patterns miss
 # in conversation: OpenAI project and service keys (sk-proj-…, sk-svcacct-…, no legacy
@@ -397,19 +397,32 @@ _SECRET_WORD = re.compile(
     r"(?<![A-Za-z])(?:(?:p[a@]?s{1,2}o?w(?:or|ro|r|o|ord)?d[sz]?|pass(?:code|phrase|wd)|pwd"
     # "password manager", "password strength": about passwords, none stated
     r"|pw)(?!\s+(?:manager|app|generator|strength|policy|reset|rules?|requirements?)\b)"
-    r"|pin(?:\s*(?:code|number|no\.?))?|pass|passport(?:\s+(?:number|no\.?))?"
+    r"|pin(?:\s*(?:code|number|no\.?))?|pass|passport(?!\s+(?:photos?|office|renewal|application|cover|holder|control))"
+    r"(?:\s+(?:number|no\.?))?"
     r"|(?:driver'?s?\s+)?licen[cs]e\s+(?:number|no\.?)|(?:national\s+)?insurance\s+number"
     r"|ni\s+(?:number|no\.?)|nino|social(?:\s+security)?(?:\s+(?:number|no\.?))?"
+    r"|(?:tax|taxpayer)\s+id(?:entification)?(?:\s+(?:number|no\.?))?|ein|itin|sin|utr|tin"
     r"|(?:(?:two|2)[- ]factor\s+)?(?:backup|recovery)\s+codes?"
+    # a card's security code by other names: "cid 7741", "the three digits on the back"
+    r"|(?P<cvv>cid|cvv2?|cvc2?|(?:three|3|four|4)\s+digits\s+on\s+the\s+back)"
+    # what opens a device or an account: "laptop unlock is …", "I log into outlook with …"
+    r"|unlock(?:\s+(?:code|pin|pattern))?|log(?:ging|s)?\s*in(?:to)?|sign(?:ing|s)?\s+in(?:to)?"
     r"|(?:security|access|entry|door|gate|alarm|safe|lock|locker|garage|keypad|building"
-    r"|verification|confirmation|one[- ]?time|otp|2fa|sms|login|auth)\s+(?:code|pin))"
+    r"|verification|one[- ]?time|otp|2fa|sms|login|auth)\s+(?:code|pin))"
     r"(?![A-Za-z])"
     r"|(?P<bare>(?<![A-Za-z])(?:code|combination|combo)(?![A-Za-z]))"
     # what a code opens, said for the code: "The bike lock is 0-7-3-9", "Safe in the hotel
     # room: 2580" (digits only)
-    r"|(?P<opens>(?<![A-Za-z])(?:lock|padlock|safe|locker|lockbox)(?![A-Za-z]))"
-    r"|密码|秘码|口令|暗号|验证码|校验码|动态码|安全码|门禁码|开门码|取件码|取货码|护照|身份证|证件"
-    r"|驾照|驾驶证|社保卡?|医保卡?|通行证|PIN\s*码",
+    r"|(?P<opens>(?<![A-Za-z])(?:lock|padlock|safe|locker|lockbox|alarm|garage|gate)"
+    r"(?![A-Za-z]))"
+    # a bank account's numbers: "routing 021000021", "sort code 20-45-77", "checking acct …"
+    r"|(?P<account>(?<![A-Za-z])(?:routing(?:\s+(?:number|no\.?))?|sort\s+code|acct"
+    r"|account(?:\s+(?:number|no\.?))?)(?![A-Za-z])|(?:银行)?账号|账户|帐号)"
+    r"|密码|秘码|口令|暗号|验证码|校验码|动态码|安全码|门禁码|开门码|取件码|取货码|撤防码|布防码"
+    r"|解锁码|开锁码|备用码|恢复码|激活码|授权码|护照|身份证|证件|驾照|驾驶证|社保卡?|医保卡?|通行证"
+    r"|纳税(?:人)?识别号|税号|PIN\s*码"
+    # the new one, after the old ("微博密码 weibo_2023 已经作废了，新的是 wb#Sunny_2024")
+    r"|新的(?=是|为)|(?<![A-Za-z])new\s+one(?![A-Za-z])",
     re.I,
 )
 # a bare "code" is a secret's only beside what it opens ("the safe in the hotel room, code
@@ -422,18 +435,22 @@ _OPENS = re.compile(
 # what stands between a keyword and its value: "is", ":", "it's", "'s", "是", "=" …
 _SAID_AS = re.compile(
     r"\s*(?:[:：=]|->|=>|→|是|为|[—–]|\s-)\s*"
-    r"|(?:\s+|(?<=[?？,，]))(?:is|was|are|it'?s|its|it is|now|to)\s+|['’]s\s+"
+    r"|(?:\s+|(?<=[?？,，\s]))(?:(?:is|was|are|it'?s|its|it is)(?:\s+now)?|now|to|with|using|as)\s+"
+    r"|['’]s\s+|[,，]\s*"
+    # a value after Chinese words and a space: "驾驶证档案编号 440300…", "…生日 wangfang0512"
+    r"|(?<=[\u4e00-\u9fff])\s+"
     # set or changed to: "设成了 …", "我改成 … 了"
     r"|\s*(?:设成|设为|设置成|设置为|改成|改为|换成|变成)了?\s*",
     re.I,
 )
 # a value shaped like a secret: one token with a digit, or digits keyed in groups
 # ("83 47 21", "1-9-8-4", "G 1234 5678")
-_SECRET_SHAPE = re.compile(
-    r"\s*[\"'“‘]?(?P<v>(?:[A-Z]{1,3} ?)?\d{1,4}(?:\s*[ -]\s*\d{1,4}){1,5}(?: ?[A-Z])?"
+_SHAPE = (
+    r"[\"'“‘]?(?P<v>(?:[A-Z]{1,3} ?)?\d{1,6}(?:\s*[ -]\s*\d{1,6}){1,5}(?: ?[A-Z])?"
     r"(?![0-9A-Za-z])"
-    r"|[^\s\"'”’“‘，。、,;；！？()（）]*\d[^\s\"'”’“‘，。、,;；！？()（）]*)"
+    r"|[^\s\"'”’“‘，。、,;；：！？()（）\u4e00-\u9fff]*\d[^\s\"'”’“‘，。、,;；：！？()（）\u4e00-\u9fff]*)"
 )
+_SECRET_SHAPE = re.compile(r"\s*" + _SHAPE)
 # how far after its keyword a value is looked for, and what ends the search: a line, a
 # sentence (a question mark only when the answer follows: "passcode? its 7314"), or a word
 # naming another kind of value
@@ -450,9 +467,12 @@ def _a_date(value: str) -> bool:
     """Whether ``value`` reads as a date: 2 or 3 numbers, a month (1–12) and a day (1–31)
     among them, and a year of two digits or 1900–2100 ("11/27", "2026-03-01"; not "32-14-08"
     nor "5-3-2108")."""
-    parts = [int(p) for p in re.split(r"\s*[/.-]\s*", value) if p.isdigit()]
+    written = [p for p in re.split(r"\s*[/.-]\s*", value) if p.isdigit()]
+    parts = [int(p) for p in written]
     if len(parts) not in (2, 3):
         return False
+    if len(parts) == 3 and len(written[0 if parts[0] > 31 else 2]) not in (2, 4):
+        return False  # "7-7-4": no year is written with one digit
     if len(parts) == 2:
         return any(1 <= a <= 12 and 1 <= b <= 31 for a, b in (parts, parts[::-1]))
     if parts[0] > 31:  # year first: year-month-day only
@@ -467,8 +487,8 @@ def _a_date(value: str) -> bool:
 def _not_a_secret(value: str) -> bool:
     """A date, a time, an amount, a count or a year said after a keyword ("expires 11/27",
     "at 3pm", "$50", "2 attempts", "since 2019"): no secret."""
-    if re.fullmatch(r"-?\d+\.\d+", value):
-        return True  # a decimal number: a coordinate, a measure
+    if re.fullmatch(r"-?\d+\.\d+|\d+(?:\.\d+)?x\d+(?:\.\d+)?", value, re.I):
+        return True  # a decimal number (a coordinate, a measure), dimensions ("35x45")
     if re.fullmatch(r"\d{1,4}(?:\s*[/.-]\s*\d{1,4}){1,2}", value):
         return _a_date(value)
     return bool(
@@ -483,7 +503,8 @@ def _not_a_secret(value: str) -> bool:
 
 # keywords of an identity document: what follows them is one
 _DOCUMENT_WORD = re.compile(
-    r"passport|licen|insurance|social|\bni\b|nino|护照|身份证|证件|驾照|驾驶证|社保|医保|通行证",
+    r"passport|licen|insurance|social|\bni\b|nino|tax|\b(?:ein|itin|sin|utr|tin)\b"
+    r"|护照|身份证|证件|驾照|驾驶证|社保|医保|通行证|纳税|税号",
     re.I,
 )
 
@@ -497,9 +518,9 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
     date, time, amount or year)."""
     spans: list[tuple[int, int, str]] = []
     for m in _SECRET_WORD.finditer(text):
-        if m.group("bare") and not _OPENS.search(text, max(0, m.start() - 40), m.start()):
+        if m.group("bare") and not _OPENS.search(text, max(0, m.start() - 40), m.end() + 40):
             continue
-        digits_only = bool(m.group("opens"))
+        digits_only = bool(m.group("opens") or m.group("account") or m.group("cvv"))
         end = min(len(text), m.end() + _WINDOW_CHARS)
         stop = _WINDOW_END.search(text, m.end(), end)
         end = stop.start() if stop else end
@@ -512,6 +533,9 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
             while b > a and text[b - 1] in ".…":
                 b -= 1
             value = text[a:b]
+            if not value.isdigit():
+                while b < len(text) and text[b] == "!":  # "sunflower88!": the mark is kept
+                    b += 1
             digits = sum(ch.isdigit() for ch in value)
             letters = sum(ch.isalpha() for ch in value)
             shaped = digits >= MIN_WINDOW_DIGITS or (digits and letters and len(value) >= 5)
@@ -522,18 +546,51 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
                     "id_document"
                     if _DOCUMENT_WORD.search(m.group(0))
                     else "card_cvv"
-                    if re.search(r"security|安全码", m.group(0), re.I)
+                    if m.group("cvv") or re.search(r"security|安全码", m.group(0), re.I)
+                    else "bank_account"
+                    if m.group("account")
                     else "password"
                 )
                 spans.append((a, b, kind))
+                spans += [(x, y, kind) for x, y in _listed_after(text, b)]
                 break
     return spans
 
 
+# More secrets listed after one, each with a short label or none: "backup codes: 4471 9023,
+# 8830 1174", "alarm 8842, garage 1379", "淘宝登录密码 Tb#2024xiao，京东的是 jd_Xiao2024",
+# "微博密码 … 已经作废了，新的是 wb#Sunny_2024", "登录是 Lx_2024login，支付是 204816"
+_LISTED = re.compile(
+    r"\s*(?:[,，、;；]|\band\b|和|以及)\s*"
+    r"(?:[^\s,，。.!?！？;；:：\d][^,，。.!?！？;；:：\d]{0,11}?\s*(?:的)?\s*(?:是|为|is|[:：=])?\s*)?"
+    + _SHAPE,
+    re.I,
+)
+
+
+def _listed_after(text: str, end: int) -> list[tuple[int, int]]:
+    """``[(start, end)]`` of the secrets listed after one that ends at ``end`` (``_LISTED``),
+    each shaped like a secret as ``window_spans`` takes them."""
+    out: list[tuple[int, int]] = []
+    while (m := _LISTED.match(text, end)) is not None:
+        a, b = m.span("v")
+        value = text[a:b].rstrip(".…")
+        b = a + len(value)
+        digits = sum(ch.isdigit() for ch in value)
+        letters = sum(ch.isalpha() for ch in value)
+        if not (digits >= MIN_WINDOW_DIGITS or (digits and letters and len(value) >= 5)):
+            break
+        if _not_a_secret(value):
+            break
+        out.append((a, b))
+        end = b
+    return out
+
+
 # Another value said beside a secret as the one it is not, or instead of it: "Falcon$772 not
-# Falcon$727", "…，不是 Lily_0932": as secret as the first.
+# Falcon$727", "…，不是 Lily_0932", "密码不是 2468 是 8642": as secret as the first.
 _BESIDE_SECRET = re.compile(
-    r"\s*[,，]?\s*(?:not|instead of|rather than|or|不是|而不是|还是)\s*[\"'“‘]?"
+    r"\s*[,，]?\s*(?:not|instead of|rather than|or|but|不是|而不是|还是|而是|是)\s*[\"'“‘]?"
     r"(?P<v>[^\s\"'”’“‘，。、,;；！？()（）]*\d[^\s\"'”’“‘，。、,;；！？()（）]*)",
     re.I,
 )

@@ -447,6 +447,44 @@ def test_keys_and_short_codes_are_masked_whole() -> None:
         ("支付密码 我改成 207734 了", [("password", "207734")]),
         ("我的开机秘码是 lk1234qq，别忘了", [("password", "lk1234qq")]),
         ("快递取件码 5-3-2108，帮我记着", [("password", "5-3-2108")]),
+        # several listed after one keyword, or each with a short label of its own
+        ("my google backup codes: 4471 9023, 8830 1174, 2290 6651",
+         [("password", "4471 9023"), ("password", "8830 1174"), ("password", "2290 6651")]),
+        ("list for you: wifi pw BlueOcean_5G, alarm 8842, garage 1379",
+         [("password", "BlueOcean_5G"), ("password", "8842"), ("password", "1379")]),
+        ("帮我记住：淘宝登录密码 Tb#2024xiao，京东的是 jd_Xiao2024",
+         [("password", "Tb#2024xiao"), ("password", "jd_Xiao2024")]),
+        ("谷歌两步验证的备用码：3827 1940、5561 0283",
+         [("password", "3827 1940"), ("password", "5561 0283")]),
+        # what it is, after what it is not; the new one after the old
+        ("刚才说错了，密码不是 abc123，是 abc12345",
+         [("password", "abc123"), ("password", "abc12345")]),
+        ("门锁密码不是 2468 是 8642", [("password", "2468"), ("password", "8642")]),
+        ("微博密码 weibo_2023 已经作废了，新的是 wb#Sunny_2024",
+         [("password", "weibo_2023"), ("password", "wb#Sunny_2024")]),
+        # accounts, tax numbers, a card's code and expiry by other names
+        ("checking acct 0049127735, routing 021000021",
+         [("bank_account", "0049127735"), ("bank_account", "021000021")]),
+        ("sort code 20-45-77 account number 31926819",
+         [("bank_account", "20-45-77"), ("bank_account", "31926819")]),
+        ("tax id / EIN for the llc is 84-3920175", [("id_document", "84-3920175")]),
+        ("Put my SIN down as 046 454 286 on the rental form", [("id_document", "046 454 286")]),
+        ("card no. 5425-2334-3010-9903, the three digits on the back are 662",
+         [("bank_card", "5425-2334-3010-9903"), ("card_cvv", "662")]),
+        ("my amex is 3742 915068 21431, cid 7741, good thru 11/26",
+         [("bank_card", "3742 915068 21431"), ("card_cvv", "7741"), ("card_expiry", "11/26")]),
+        # what opens a device, a lock or an alarm
+        ("work laptop unlock is Winter2025$ until IT resets it", [("password", "Winter2025$")]),
+        ("I log into outlook with kestrel.Moon.77", [("password", "kestrel.Moon.77")]),
+        ("the padlock on the shed opens with 7-7-4", [("password", "7-7-4")]),
+        ("家里报警器的撤防码 6620", [("password", "6620")]),
+        ("驾驶证档案编号 440300123456，帮我记着", [("id_document", "440300123456")]),
+        # (what is said of it is taken too: a Chinese value after 是 is one, "口令是芝麻开门")
+        ("开机密码是我名字拼音加生日 wangfang0512",
+         [("password", "我名字拼音加生日"), ("password", "wangfang0512")]),
+        # a password's closing mark is the password's
+        ("can you save my netflix pw for me its sunflower88! thx",
+         [("password", "sunflower88!")]),
         # an IBAN whose digits also pass the Luhn check is an IBAN, whole
         ("IBAN is GB90 LOYD 3096 3458 2910 47 for the rent",
          [("iban", "GB90 LOYD 3096 3458 2910 47")]),
@@ -474,6 +512,8 @@ def test_a_secret_said_further_on_from_its_keyword(text: str, found: list[tuple[
         "密码强度要求：大写字母 + 数字，8-16 位",
         "I dropped a pin on the map at 40.7128, -74.0060",
         "the safe was installed on 2024-03-15",
+        "I need 2 passport photos, 35x45 mm",
+        "confirmation code for the rental car is K4R-22",
     ],
 )
 def test_a_keyword_with_no_secret_after_it_masks_nothing(text: str) -> None:
