@@ -132,7 +132,8 @@ _NOT_CREDENTIALS = frozenset(
     required needed missing empty blank same different new old changed reset updated saved
     set stored secure safe unsafe ok okay fine good bad easy hard simple lost forgotten
     locked hidden shown visible case sensitive mandatory optional protected here there
-    below above attached""".split()  # noqa: SIM905 (a word list reads better as text)
+    below above attached actually probably basically literally really just definitely
+    currently""".split()  # noqa: SIM905 (a word list reads better as text)
 )
 # Chinese phrasings after 密码是/为 that ask or judge instead of stating the password.
 _NOT_CREDENTIALS_ZH = (
@@ -219,7 +220,8 @@ _CODE = re.compile(
 )
 # A card's expiry date, taken only in a text that speaks of a card ("exp 09/28").
 _EXPIRY = re.compile(
-    r"(?<![A-Za-z])(?:exp(?:iry|ires|iration)?(?:\s+date)?|(?:valid|good)\s+(?:thru|through|until)"
+    r"(?<![A-Za-z])(?:exp(?:iry|ires|iring|iration)?(?:\s+date)?"
+    r"|(?:valid|good)\s+(?:thru|through|until)"
     r"|有效期(?:至|到)?)\.?\s*(?:is\s+|[:：]\s*|是|为)?\s*"
     r"(?P<v>(?:0[1-9]|1[0-2])\s*/\s*(?:20)?\d{2})(?![0-9/])",
     re.I,
@@ -252,7 +254,9 @@ _TOKEN_PREFIXES = re.compile(
     r"(?<![0-9A-Za-z_-])(?:sk-(?:proj-|svcacct-|admin-|ant-(?:api\d\d-)?)?[A-Za-z0-9_-]{16,}"
     r"|(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,}"
     r"|[rsp]k_(?:live|test)_[0-9A-Za-z]{16,}|(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}"
-    r"|xox[abposre]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|hf_[A-Za-z0-9]{30,})"
+    r"|xox[abposre]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|hf_[A-Za-z0-9]{30,}"
+    # Alibaba Cloud access key ids, webhook signing secrets
+    r"|LTAI[0-9A-Za-z]{12,}|whsec_[A-Za-z0-9]{16,})"
     r"(?![0-9A-Za-z_-])"
 )
 # A key said as one: "my api key is …", "token: …", "密钥是 …". The value must read as a key —
@@ -282,6 +286,16 @@ def _reads_as_key(value: str) -> bool:
     )
 
 
+def _token_end(text: str, end: int) -> int:
+    """Where the token that reaches ``end`` ends: over letters, digits, ``_-+/=``, and a dot
+    with more of them after it."""
+    at = _TOKEN_REST.match(text, end)
+    return at.end() if at else end
+
+
+_TOKEN_REST = re.compile(r"[A-Za-z0-9_+/=-]*(?:\.[A-Za-z0-9_+/=-]+)*")
+
+
 def token_spans(text: str) -> list[tuple[int, int]]:
     """``[(start, end)]`` of the API keys and access tokens in ``text``: by provider format
     (detect-secrets' patterns and ``_TOKEN_PREFIXES``), or said as a key (``_KEY_SAID``)."""
@@ -307,6 +321,9 @@ def token_spans(text: str) -> list[tuple[int, int]]:
     # first parts, and the whole token said as one): its union
     merged: list[tuple[int, int]] = []
     for a, b in sorted(spans):
+        # a key runs on to its last character ("eyJ….eyJ….<signature>": a JWT's pattern may
+        # stop at its second dot)
+        b = _token_end(text, b)
         if merged and a < merged[-1][1]:
             merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
         else:
@@ -403,8 +420,12 @@ _SECRET_WORD = re.compile(
     r"|ni\s+(?:number|no\.?)|nino|social(?:\s+security)?(?:\s+(?:number|no\.?))?"
     r"|(?:tax|taxpayer)\s+id(?:entification)?(?:\s+(?:number|no\.?))?|ein|itin|sin|utr|tin"
     r"|(?:(?:two|2)[- ]factor\s+)?(?:backup|recovery)\s+codes?"
+    r"|tfn|ppsn?|bsn|cpf|aadhaar"
+    # a key that opens a network, a stream or a product: "wifi key which is …"
+    r"|(?:wifi|wi-fi|network|wpa2?|stream|license|licence|product|activation)\s+key"
     # a card's security code by other names: "cid 7741", "the three digits on the back"
-    r"|(?P<cvv>cid|cvv2?|cvc2?|(?:three|3|four|4)\s+digits\s+on\s+the\s+back)"
+    r"|(?P<cvv>cid|cvv2?|cvc2?|(?:three|3|four|4)\s+digits\s+on\s+the\s+back"
+    r"|(?:three|3|four|4)[- ]digit\s+(?:code|number))"
     # what opens a device or an account: "laptop unlock is …", "I log into outlook with …"
     r"|unlock(?:\s+(?:code|pin|pattern))?|log(?:ging|s)?\s*in(?:to)?|sign(?:ing|s)?\s+in(?:to)?"
     r"|(?:security|access|entry|door|gate|alarm|safe|lock|locker|garage|keypad|building"
@@ -413,13 +434,14 @@ _SECRET_WORD = re.compile(
     r"|(?P<bare>(?<![A-Za-z])(?:code|combination|combo)(?![A-Za-z]))"
     # what a code opens, said for the code: "The bike lock is 0-7-3-9", "Safe in the hotel
     # room: 2580" (digits only)
-    r"|(?P<opens>(?<![A-Za-z])(?:lock|padlock|safe|locker|lockbox|alarm|garage|gate)"
+    r"|(?P<opens>(?<![A-Za-z])(?:lock|padlock|safe|locker|lockbox|key\s?safe|alarm|garage|gate)"
     r"(?![A-Za-z]))"
     # a bank account's numbers: "routing 021000021", "sort code 20-45-77", "checking acct …"
     r"|(?P<account>(?<![A-Za-z])(?:routing(?:\s+(?:number|no\.?))?|sort\s+code|acct"
     r"|account(?:\s+(?:number|no\.?))?)(?![A-Za-z])|(?:银行)?账号|账户|帐号)"
     r"|密码|秘码|口令|暗号|验证码|校验码|动态码|安全码|门禁码|开门码|取件码|取货码|撤防码|布防码"
     r"|解锁码|开锁码|备用码|恢复码|激活码|授权码|护照|身份证|证件|驾照|驾驶证|社保卡?|医保卡?|通行证"
+    r"|(?P<cvv_zh>背面(?:的)?(?:三|3)位(?:数字?|码)?)"
     r"|纳税(?:人)?识别号|税号|PIN\s*码"
     # the new one, after the old ("微博密码 weibo_2023 已经作废了，新的是 wb#Sunny_2024")
     r"|新的(?=是|为)|(?<![A-Za-z])new\s+one(?![A-Za-z])",
@@ -429,13 +451,15 @@ _SECRET_WORD = re.compile(
 # 1-9-8-4"; not "zip code 94110" nor "the code is 1234")
 _OPENS = re.compile(
     r"(?<![A-Za-z])(?:safe|door|gate|alarm|lock|locker|garage|keypad|lockbox|building"
-    r"|security|verification|otp)(?![A-Za-z])",
+    r"|cabinet|drawer|vault|suitcase|shed|bike|security|verification|otp)(?![A-Za-z])",
     re.I,
 )
 # what stands between a keyword and its value: "is", ":", "it's", "'s", "是", "=" …
 _SAID_AS = re.compile(
     r"\s*(?:[:：=]|->|=>|→|是|为|[—–]|\s-)\s*"
-    r"|(?:\s+|(?<=[?？,，\s]))(?:(?:is|was|are|it'?s|its|it is)(?:\s+now)?|now|to|with|using|as)\s+"
+    r"|(?:\s+|(?<=[?？,，\s]))(?:(?:is|was|are|it'?s|its|it is)"
+    r"(?:\s+(?:now|actually|still|just|currently|probably|basically))?"
+    r"|now|to|with|using|as|takes)\s+|\)\s*"
     r"|['’]s\s+|[,，]\s*"
     # a value after Chinese words and a space: "驾驶证档案编号 440300…", "…生日 wangfang0512"
     r"|(?<=[\u4e00-\u9fff])\s+"
@@ -448,13 +472,15 @@ _SAID_AS = re.compile(
 _SHAPE = (
     r"[\"'“‘]?(?P<v>(?:[A-Z]{1,3} ?)?\d{1,6}(?:\s*[ -]\s*\d{1,6}){1,5}(?: ?[A-Z])?"
     r"(?![0-9A-Za-z])"
+    # a dial's turns: "left 32 right 17 left 5", "左15 右42 左7"
+    r"|(?:left|right|[LR]|左|右)\s*\d{1,2}(?:[,，\s]+(?:left|right|[LR]|左|右)\s*\d{1,2}){2,5}"
     r"|[^\s\"'”’“‘，。、,;；：！？()（）\u4e00-\u9fff]*\d[^\s\"'”’“‘，。、,;；：！？()（）\u4e00-\u9fff]*)"
 )
 _SECRET_SHAPE = re.compile(r"\s*" + _SHAPE)
 # how far after its keyword a value is looked for, and what ends the search: a line, a
 # sentence (a question mark only when the answer follows: "passcode? its 7314"), or a word
 # naming another kind of value
-_WINDOW_CHARS = 100
+_WINDOW_CHARS = 160
 _WINDOW_END = re.compile(
     r"\n|[.!。！](?:\s|$)|[?？](?!\s*(?:it'?s|its|it is)\b)"
     r"|(?<![A-Za-z])(?:phone|cell|mobile|email|e-mail)(?![A-Za-z])|电话|手机|邮箱",
@@ -484,13 +510,23 @@ def _a_date(value: str) -> bool:
     return any(1 <= m <= 12 and 1 <= d <= 31 for m, d in pairs)
 
 
-def _not_a_secret(value: str) -> bool:
-    """A date, a time, an amount, a count or a year said after a keyword ("expires 11/27",
-    "at 3pm", "$50", "2 attempts", "since 2019"): no secret."""
+# a unit after a number: it counts or measures ("费用 120 元", "7 个工作日", "120 km")
+_UNIT_AFTER = re.compile(
+    r"\s*(?:元|块|美元|人|个|天|次|岁|年|月|日|号|点|分钟?|小时|公里|米|斤|克|%"
+    r"|(?:rmb|usd|eur|gbp|dollars?|bucks|yuan|km|kg|cm|mm|mi|miles|lbs?|days?|hours?|mins?"
+    r"|minutes?|years?|people|times)(?![A-Za-z]))",
+    re.I,
+)
+
+
+def _not_a_secret(value: str, *, dates: bool = True) -> bool:
+    """A date (unless ``dates`` is False: a code's digits), a time, an amount, a count or a
+    year said after a keyword ("expires 11/27", "at 3pm", "$50", "2 attempts", "since 2019"):
+    no secret."""
     if re.fullmatch(r"-?\d+\.\d+|\d+(?:\.\d+)?x\d+(?:\.\d+)?", value, re.I):
         return True  # a decimal number (a coordinate, a measure), dimensions ("35x45")
     if re.fullmatch(r"\d{1,4}(?:\s*[/.-]\s*\d{1,4}){1,2}", value):
-        return _a_date(value)
+        return dates and _a_date(value)
     return bool(
         re.fullmatch(
             r"\d{1,2}(?::\d\d)?(?:am|pm|h)?|[$€£¥]\S*|\S*[%元块]"
@@ -520,7 +556,11 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
     for m in _SECRET_WORD.finditer(text):
         if m.group("bare") and not _OPENS.search(text, max(0, m.start() - 40), m.end() + 40):
             continue
-        digits_only = bool(m.group("opens") or m.group("account") or m.group("cvv"))
+        digits_only = bool(
+            m.group("opens") or m.group("account") or m.group("cvv") or m.group("cvv_zh")
+        )
+        # a code's digits may look like a date ("combination 22-08-35")
+        coded = digits_only or bool(m.group("bare"))
         end = min(len(text), m.end() + _WINDOW_CHARS)
         stop = _WINDOW_END.search(text, m.end(), end)
         end = stop.start() if stop else end
@@ -541,12 +581,16 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
             shaped = digits >= MIN_WINDOW_DIGITS or (digits and letters and len(value) >= 5)
             if digits_only and not re.fullmatch(r"[\d\s#*-]+", value):
                 shaped = False
-            if shaped and not _not_a_secret(value):
+            if shaped and _UNIT_AFTER.match(text, b):
+                shaped = False  # "费用 120 元", "120 km": an amount or a measure
+            if shaped and not _not_a_secret(value, dates=not coded):
                 kind = (
                     "id_document"
                     if _DOCUMENT_WORD.search(m.group(0))
                     else "card_cvv"
-                    if m.group("cvv") or re.search(r"security|安全码", m.group(0), re.I)
+                    if m.group("cvv")
+                    or m.group("cvv_zh")
+                    or re.search(r"security|安全码", m.group(0), re.I)
                     else "bank_account"
                     if m.group("account")
                     else "password"
@@ -562,8 +606,8 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
 # "微博密码 … 已经作废了，新的是 wb#Sunny_2024", "登录是 Lx_2024login，支付是 204816"
 _LISTED = re.compile(
     r"\s*(?:[,，、;；]|\band\b|和|以及)\s*"
-    r"(?:[^\s,，。.!?！？;；:：\d][^,，。.!?！？;；:：\d]{0,11}?\s*(?:的)?\s*(?:是|为|is|[:：=])?\s*)?"
-    + _SHAPE,
+    r"(?:[^\s,，。.!?！？;；:：\d][^,，。.!?！？;；:：\d]{0,11}?\s*(?:的)?\s*"
+    r"(?:是|为|is|it'?s|[:：=])?\s*)?" + _SHAPE,
     re.I,
 )
 

@@ -485,6 +485,30 @@ def test_keys_and_short_codes_are_masked_whole() -> None:
         # a password's closing mark is the password's
         ("can you save my netflix pw for me its sunflower88! thx",
          [("password", "sunflower88!")]),
+        # a word of doubt between the separator and the value; a value after a parenthesis
+        ("I told you wrong yesterday, my Spotify pwd is actually Bluebird!Song77",
+         [("password", "Bluebird!Song77")]),
+        ("My passport number (it's on the photo page) 533 829 104",
+         [("id_document", "533 829 104")]),
+        # a code whose digits read like a date, a dial's turns, a key safe, a device's key
+        ("remember for me: locker 14 at the gym, combination 22-08-35",
+         [("password", "22-08-35")]),
+        ("the combination to the filing cabinet is left 32 right 17 left 5",
+         [("password", "left 32 right 17 left 5")]),
+        ("the keysafe outside mum's house for the carers is 1 9 4 7", [("password", "1 9 4 7")]),
+        ("whats the best way to remember my wifi key which is 7hG2-kP9q-Lm4x-Rt8v",
+         [("password", "7hG2-kP9q-Lm4x-Rt8v")]),
+        # a card's code and expiry by other words, in both languages
+        ("Visa 4916-3380-7721-5506 expiring 03/2028, 3 digit code 906",
+         [("bank_card", "4916-3380-7721-5506"), ("card_expiry", "03/2028"),
+          ("card_cvv", "906")]),
+        ("信用卡 4392 2600 1234 5672，有效期 08/26，背面三位数 219",
+         [("bank_card", "4392 2600 1234 5672"), ("card_expiry", "08/26"), ("card_cvv", "219")]),
+        # a token runs to its end; access key ids and webhook secrets by their prefix
+        ("Use bearer token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyMTIzIn0.K8vX2mPq9LrT4wYz7bNc",
+         [("api_key", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyMTIzIn0.K8vX2mPq9LrT4wYz7bNc")]),
+        ("把这个 webhook 密钥存起来：whsec_9fKd83LsPq02MzXvW7bNmA4t",
+         [("api_key", "whsec_9fKd83LsPq02MzXvW7bNmA4t")]),
         # an IBAN whose digits also pass the Luhn check is an IBAN, whole
         ("IBAN is GB90 LOYD 3096 3458 2910 47 for the rent",
          [("iban", "GB90 LOYD 3096 3458 2910 47")]),
@@ -514,6 +538,8 @@ def test_a_secret_said_further_on_from_its_keyword(text: str, found: list[tuple[
         "the safe was installed on 2024-03-15",
         "I need 2 passport photos, 35x45 mm",
         "confirmation code for the rental car is K4R-22",
+        "护照办理要 7 个工作日，费用 120 元",
+        "the new alarm clock cost 120 dollars",
     ],
 )
 def test_a_keyword_with_no_secret_after_it_masks_nothing(text: str) -> None:
