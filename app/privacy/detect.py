@@ -62,7 +62,8 @@ _UUID = re.compile(
 # IBAN: compact, or printed in groups of four (ISO 13616-1 "paper format").
 _IBAN = re.compile(
     r"(?<![0-9A-Za-z])([A-Z]{2}\d{2}(?:[0-9A-Z]{11,30}|(?: [0-9A-Z]{4}){2,7}(?: [0-9A-Z]{1,3})?))"
-    r"(?![0-9A-Za-z])"
+    r"(?![0-9A-Za-z])",
+    re.I,  # "iban: nl31 abna 0582 0647 98" (checked in capitals)
 )
 # US SSN only in its written form 123-45-6789: a bare 9-digit number is far more often
 # something else.
@@ -79,8 +80,8 @@ _SSN = re.compile(r"(?<![\d-])(\d{3}-\d{2}-\d{4})(?![\d-])")
 # Whether the token is taken is decided by ``_looks_like_credential``.
 _PASSWORD = re.compile(
     r"(?:(?P<zh>支付密码|登录密码|密码|口令|pin\s*码)"
-    r"|(?<![A-Za-z])(?P<en>passwords?|passwd|pwd|pw|passcode|passphrase|log-?ins?(?!\s+(?:passwords?|passcode|passphrase|pin|pwd|pw)\b)|pass(?=\s*[:=])"
-    r"|pin(?:\s*(?:code|number))?)"
+    r"|(?<![A-Za-z0-9!#$%&*@_.:/-])(?P<en>passwords?|passwd|pwd|pw|passcode|passphrase|log-?ins?(?!\s+(?:passwords?|passcode|passphrase|pin|pwd|pw)\b)|pass(?=\s*[:=])"
+    r"|(?<!area\s)(?<!postal\s)pin(?:\s*(?:code|number))?)"
     r"(?![A-Za-z]))"
     r"(?:(?P<via>\s+(?:for|of|on|at|to)\s+[^\s:：=]+(?:\s+[^\s:：=]+){0,3}?)"
     r"(?P<sep1>\s*[:：=]\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*)"
@@ -110,6 +111,15 @@ _DIGIT_WORDS = re.compile(rf"{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD})*(?![A-Za-z])"
 _USER_PASS = re.compile(
     r"(?<![A-Za-z])(?:u|user(?:\s*name)?|login|id)\s*[:=]\s*\S+?[\s,;/|]+"
     r"(?:p|pw|pwd|pass|passwd|password)\s*[:=]\s*[\"'“‘]?(?P<v>[^\s\"'”’“‘，。、,;；！？()（）]{1,64})",
+    re.I,
+)
+# The password of a URL's user ("postgres://admin:S3cretPg!pw@db.internal:5432/app").
+_URL_CREDENTIALS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:(?P<v>[^\s@/]+)@")
+# A device's administrator and its password ("路由器后台 admin / Tplink@6688", "root/Passw0rd!"):
+# a digit or a symbol in it.
+_ADMIN_PAIR = re.compile(
+    r"(?<![A-Za-z0-9])(?:admin|root|administrator|管理员)\s*/\s*"
+    r"(?P<v>(?=[^\s，。,;；]*[\d@#$%^&*!])[^\s，。,;；]{4,64})",
     re.I,
 )
 # A wallet's seed (recovery) phrase: the keyword, then 12 to 24 words.
@@ -161,6 +171,13 @@ _EMAIL = re.compile(
 )
 
 
+# An order's, a parcel's or a booking's number that happens to pass the Luhn check is no card
+# ("My Amazon order 113-2298765-4410923", "订单号6222021001123456789").
+_ORDER_BEFORE = re.compile(
+    r"(?<![A-Za-z])(?:order|tracking|booking|confirmation|invoice|reference|ref|receipt|ticket"
+    r"|shipment|parcel)(?:\s+(?:number|no\.?|num|#|id))?\s*[:#]?\s*$|订单号?|单号|快递|运单|物流",
+    re.I,
+)
 # A card number said as one ("银行卡号是…", "card number: …") is a card whether or not it
 # passes the Luhn check (a mistyped or test number is still the user's card number).
 _CARD_SAID = re.compile(
@@ -397,7 +414,7 @@ def password_spans(text: str) -> list[tuple[int, int]]:
             end = parts.end()  # "密码是 abc 123"
         if _looks_like_credential(text[start:end], explicit=explicit, pin=pin):
             spans.append((start, end))
-    for pattern in (_USER_PASS, _SEED_PHRASE):
+    for pattern in (_USER_PASS, _SEED_PHRASE, _URL_CREDENTIALS, _ADMIN_PAIR):
         for m in pattern.finditer(text):
             span = m.span("v")
             if not any(a <= span[0] < b for a, b in spans):
@@ -411,10 +428,10 @@ def password_spans(text: str) -> list[tuple[int, int]]:
 # which is bad I know: marigold2019", "wifi 密码好像是 88888888 吧". The password's keyword is
 # read with its common misspellings (a letter left out, doubled or two swapped).
 _SECRET_WORD = re.compile(
-    r"(?<![A-Za-z])(?:(?:p[a@]?s{1,2}o?w(?:or|ro|r|o|ord)?d[sz]?|pass(?:code|phrase|wd)|pwd"
+    r"(?<![A-Za-z0-9!#$%&*@_.:/-])(?:(?:p[a@]?s{1,2}o?w(?:or|ro|r|o|ord)?d[sz]?|pass(?:code|phrase|wd)|pwd"
     # "password manager", "password strength": about passwords, none stated
     r"|pw)(?!\s+(?:manager|app|generator|strength|policy|reset|rules?|requirements?)\b)"
-    r"|pin(?:\s*(?:code|number|no\.?))?|pass|passport(?!\s+(?:photos?|office|renewal|application|cover|holder|control))"
+    r"|(?<!area\s)(?<!postal\s)pin(?:\s*(?:code|number|no\.?))?|pass|passport(?!\s+(?:photos?|office|renewal|application|cover|holder|control))"
     r"(?:\s+(?:number|no\.?))?"
     r"|(?:driver'?s?\s+)?licen[cs]e\s+(?:number|no\.?)|(?:national\s+)?insurance\s+number"
     r"|ni\s+(?:number|no\.?)|nino|social(?:\s+security)?(?:\s+(?:number|no\.?))?"
@@ -425,7 +442,8 @@ _SECRET_WORD = re.compile(
     r"|(?:wifi|wi-fi|network|wpa2?|stream|license|licence|product|activation)\s+key"
     # a card's security code by other names: "cid 7741", "the three digits on the back"
     r"|(?P<cvv>cid|cvv2?|cvc2?|(?:three|3|four|4)\s+digits\s+on\s+the\s+back"
-    r"|(?:three|3|four|4)[- ]digit\s+(?:code|number))"
+    r"|(?:three|3|four|4)[- ]digit\s+(?:code|number)|back\s+(?:three|3)\s+digits"
+    r"|(?:three|3)\s+(?:numbers|digits)\s+on\s+the\s+back(?:\s+of\s+(?:my|the)\s+\w+)?)"
     # what opens a device or an account: "laptop unlock is …", "I log into outlook with …"
     r"|unlock(?:\s+(?:code|pin|pattern))?|log(?:ging|s)?\s*in(?:to)?|sign(?:ing|s)?\s+in(?:to)?"
     r"|(?:security|access|entry|door|gate|alarm|safe|lock|locker|garage|keypad|building"
@@ -442,6 +460,7 @@ _SECRET_WORD = re.compile(
     r"|密码|秘码|口令|暗号|验证码|校验码|动态码|安全码|门禁码|开门码|取件码|取货码|撤防码|布防码"
     r"|解锁码|开锁码|备用码|恢复码|激活码|授权码|护照|身份证|证件|驾照|驾驶证|社保卡?|医保卡?|通行证"
     r"|(?P<cvv_zh>背面(?:的)?(?:三|3)位(?:数字?|码)?)"
+    r"|(?P<opens_zh>门锁|密码锁|保险柜|保险箱|智能锁|指纹锁)"
     r"|纳税(?:人)?识别号|税号|PIN\s*码"
     # the new one, after the old ("微博密码 weibo_2023 已经作废了，新的是 wb#Sunny_2024")
     r"|新的(?=是|为)|(?<![A-Za-z])new\s+one(?![A-Za-z])",
@@ -464,13 +483,15 @@ _SAID_AS = re.compile(
     # a value after Chinese words and a space: "驾驶证档案编号 440300…", "…生日 wangfang0512"
     r"|(?<=[\u4e00-\u9fff])\s+"
     # set or changed to: "设成了 …", "我改成 … 了"
-    r"|\s*(?:设成|设为|设置成|设置为|改成|改为|换成|变成)了?\s*",
+    r"|\s*(?:设成|设为|设置成|设置为|改成|改为|换成|变成)了?\s*"
+    # keyed in: "就输20190808", "再输771902"
+    r"|(?:就|再|先|然后)?(?:输入?|按)\s*",
     re.I,
 )
 # a value shaped like a secret: one token with a digit, or digits keyed in groups
 # ("83 47 21", "1-9-8-4", "G 1234 5678")
 _SHAPE = (
-    r"[\"'“‘]?(?P<v>(?:[A-Z]{1,3} ?)?\d{1,6}(?:\s*[ -]\s*\d{1,6}){1,5}(?: ?[A-Z])?"
+    r"[\"'“‘]?(?P<v>(?:[A-Z]{1,3} ?)?\d{1,8}(?:\s*[ -]\s*\d{1,8}){1,5}(?: ?[A-Z])?"
     r"(?![0-9A-Za-z])"
     # a dial's turns: "left 32 right 17 left 5", "左15 右42 左7"
     r"|(?:left|right|[LR]|左|右)\s*\d{1,2}(?:[,，\s]+(?:left|right|[LR]|左|右)\s*\d{1,2}){2,5}"
@@ -480,7 +501,7 @@ _SECRET_SHAPE = re.compile(r"\s*" + _SHAPE)
 # how far after its keyword a value is looked for, and what ends the search: a line, a
 # sentence (a question mark only when the answer follows: "passcode? its 7314"), or a word
 # naming another kind of value
-_WINDOW_CHARS = 160
+_WINDOW_CHARS = 240
 _WINDOW_END = re.compile(
     r"\n|[.!。！](?:\s|$)|[?？](?!\s*(?:it'?s|its|it is)\b)"
     r"|(?<![A-Za-z])(?:phone|cell|mobile|email|e-mail)(?![A-Za-z])|电话|手机|邮箱",
@@ -510,11 +531,12 @@ def _a_date(value: str) -> bool:
     return any(1 <= m <= 12 and 1 <= d <= 31 for m, d in pairs)
 
 
-# a unit after a number: it counts or measures ("费用 120 元", "7 个工作日", "120 km")
+# a unit after a number: it counts, measures or names a model ("费用 120 元", "7 个工作日",
+# "120 km", "得力 4078 型号")
 _UNIT_AFTER = re.compile(
-    r"\s*(?:元|块|美元|人|个|天|次|岁|年|月|日|号|点|分钟?|小时|公里|米|斤|克|%"
+    r"\s*(?:元|块|美元|人|个|天|次|岁|年|月|日|号|点|分钟?|小时|公里|米|斤|克|%|型号?|款|系列"
     r"|(?:rmb|usd|eur|gbp|dollars?|bucks|yuan|km|kg|cm|mm|mi|miles|lbs?|days?|hours?|mins?"
-    r"|minutes?|years?|people|times)(?![A-Za-z]))",
+    r"|minutes?|years?|people|times|model|series|edition)(?![A-Za-z]))",
     re.I,
 )
 
@@ -557,7 +579,11 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
         if m.group("bare") and not _OPENS.search(text, max(0, m.start() - 40), m.end() + 40):
             continue
         digits_only = bool(
-            m.group("opens") or m.group("account") or m.group("cvv") or m.group("cvv_zh")
+            m.group("opens")
+            or m.group("opens_zh")
+            or m.group("account")
+            or m.group("cvv")
+            or m.group("cvv_zh")
         )
         # a code's digits may look like a date ("combination 22-08-35")
         coded = digits_only or bool(m.group("bare"))
@@ -606,7 +632,7 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
 # "微博密码 … 已经作废了，新的是 wb#Sunny_2024", "登录是 Lx_2024login，支付是 204816"
 _LISTED = re.compile(
     r"\s*(?:[,，、;；]|\band\b|和|以及)\s*"
-    r"(?:[^\s,，。.!?！？;；:：\d][^,，。.!?！？;；:：\d]{0,11}?\s*(?:的)?\s*"
+    r"(?:[^\s,，。.!?！？;；:：\d][^,，。.!?！？;；:：\d]{0,23}?\s*(?:的)?\s*"
     r"(?:是|为|is|it'?s|[:：=])?\s*)?" + _SHAPE,
     re.I,
 )
@@ -634,7 +660,10 @@ def _listed_after(text: str, end: int) -> list[tuple[int, int]]:
 # Another value said beside a secret as the one it is not, or instead of it: "Falcon$772 not
 # Falcon$727", "…，不是 Lily_0932", "密码不是 2468 是 8642": as secret as the first.
 _BESIDE_SECRET = re.compile(
-    r"\s*[,，]?\s*(?:not|instead of|rather than|or|but|不是|而不是|还是|而是|是)\s*[\"'“‘]?"
+    r"\s*[,，]?\s*(?:not|instead of|rather than|or|but|不是|而不是|还是|而是|是"
+    # a correction: "12-34-56, wait no sorry, it's 14-38-22", "382910，哦不对，是382901"
+    r"|(?:wait|no|sorry|oops|i mean|actually|哦|不对|说错了|错了)[^\d\n]{0,20}?"
+    r"(?:it'?s|is|是|:|：))\s*[\"'“‘]?"
     r"(?P<v>[^\s\"'”’“‘，。、,;；！？()（）]*\d[^\s\"'”’“‘，。、,;；！？()（）]*)",
     re.I,
 )
@@ -720,10 +749,12 @@ def detect(text: str, known: Sequence[tuple[str, str]] = ()) -> list[Finding]:
     for start, end in token_spans(text):
         add("api_key", "secret", start, end)
     for m in _IBAN.finditer(text):  # before cards: an IBAN's digits may pass the Luhn check
-        if iban.is_valid(m.group(1)):
+        if iban.is_valid(m.group(1).upper()):
             add("iban", "secret", *m.span(1))
     for m in _CARD.finditer(text):
-        if valid_card(re.sub(r"[ -]", "", m.group(1))):
+        if valid_card(re.sub(r"[ -]", "", m.group(1))) and not _ORDER_BEFORE.search(
+            text, max(0, m.start(1) - 24), m.start(1)
+        ):
             add("bank_card", "secret", *m.span(1))
     for m in _CARD_SAID.finditer(text):
         add("bank_card", "secret", *m.span("v"))

@@ -59,6 +59,30 @@ async def test_an_address_given_beside_the_first_replaces_nothing(tenant: Tenant
         at=(T1, T2),
     )
     assert (active, frozen) == (["13800001111", "13912345678"], [])
+    # someone else's, one denied, one for a time or a case only: the user's stays
+    for user, first, then, key in (
+        (
+            "u3",
+            "My email is dana@acme.com",
+            "From now on cc my assistant at pat@acme.com",
+            "contact.email",
+        ),
+        ("u4", "我的邮箱是chen@126.com", "以后联系我的助理zhu@corp.com就行", "contact.email"),
+        (
+            "u5",
+            "My email is jo@mail.com",
+            "Don't use jo.work@corp.com from now on, it's dead",
+            "contact.email",
+        ),
+        (
+            "u6",
+            "My number is 415-555-0132",
+            "On weekends call me at 415-555-0199 instead",
+            "contact.phone",
+        ),
+    ):
+        active, frozen = await tenant.change(user, (first, then), key, at=(T1, T2))
+        assert frozen == [], then
 
 
 async def test_a_secret_given_with_what_it_is_for_or_a_sentence_later(
@@ -83,15 +107,23 @@ async def test_a_secret_detection_seals_is_a_secret_kept(tenant: TenantCtx) -> N
     for user, text in (
         ("u1", "交易密码：902814"),
         ("u2", "can u save my alarm passcode? its 7314"),
-        ("u3", "the wifi password at my parents place, the one my dad set up, is bluebird77"),
+        ("u3", "the wifi password at the cabin, the one I set up last summer, is bluebird77"),
     ):
         await tenant.say(user, "s1", text, at=T1)
         assert len(await tenant.values(user, "account.password")) == 1, text
-    # a code sent once, a card's security code and someone else's PIN are not the user's to keep
+    # a code sent once, a card's security code, someone else's, an old one, a story's, a test
+    # card, an order's number: not the user's to keep
     for user, text in (
         ("u4", "刚收到的短信验证码：83 47 21"),
         ("u5", "the security code on the back of my visa is 392"),
         ("u6", "my mom's pin is 4821"),
+        ("u7", "Sam's wifi password is SunnyDay2024"),
+        ("u8", "网站给的一次性密码是773311"),
+        ("u9", "My old password was tiger7788 but I changed it last week"),
+        ("u10", "小说里主角的密码是abc12345"),
+        ("u11", "For the Stripe sandbox use the test card 4242 4242 4242 4242"),
+        ("u12", "订单号6222021001123456789，帮我查下物流"),
     ):
         await tenant.say(user, "s1", text, at=T1)
-        assert await tenant.values(user, "account.password") == [], text
+        for key in ("account.password", "identity.document", "finance.card"):
+            assert await tenant.values(user, key) == [], text

@@ -509,6 +509,19 @@ def test_keys_and_short_codes_are_masked_whole() -> None:
          [("api_key", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyMTIzIn0.K8vX2mPq9LrT4wYz7bNc")]),
         ("把这个 webhook 密钥存起来：whsec_9fKd83LsPq02MzXvW7bNmA4t",
          [("api_key", "whsec_9fKd83LsPq02MzXvW7bNmA4t")]),
+        # a correction after the first value; a URL's credentials; a device's admin pair
+        ("locker combination is 12-34-56, wait no sorry, it's 14-38-22",
+         [("password", "12-34-56"), ("password", "14-38-22")]),
+        ("保险箱密码是382910，哦不对，是382901", [("password", "382910"), ("password", "382901")]),
+        ("DATABASE_URL=postgres://admin:S3cretPg!pw@db.internal:5432/app",
+         [("password", "S3cretPg!pw")]),
+        ("家里路由器后台 admin / Tplink@6688", [("password", "Tplink@6688")]),
+        # keyed into a lock; a card's code on its back; a lower-case IBAN
+        ("酒店保险柜：先按#，再输771902，最后按*", [("password", "771902")]),
+        ("the three numbers on the back of my Mastercard are 904", [("card_cvv", "904")]),
+        ("iban: nl31 abna 0582 0647 98 for the deposit", [("iban", "nl31 abna 0582 0647 98")]),
+        # a document number in groups of up to eight digits after a comma
+        ("爸的身份证号, 330106 19650218 1196", [("id_document", "330106 19650218 1196")]),
         # an IBAN whose digits also pass the Luhn check is an IBAN, whole
         ("IBAN is GB90 LOYD 3096 3458 2910 47 for the rent",
          [("iban", "GB90 LOYD 3096 3458 2910 47")]),
@@ -540,6 +553,10 @@ def test_a_secret_said_further_on_from_its_keyword(text: str, found: list[tuple[
         "confirmation code for the rental car is K4R-22",
         "护照办理要 7 个工作日，费用 120 元",
         "the new alarm clock cost 120 dollars",
+        "My Amazon order 113-2298765-4410923 was delivered to the wrong address.",
+        "订单号6222021001123456789，帮我查下物流",
+        "My area PIN code is 560034, Koramangala",
+        "保险柜是得力 4078 型号，多少钱",
     ],
 )
 def test_a_keyword_with_no_secret_after_it_masks_nothing(text: str) -> None:

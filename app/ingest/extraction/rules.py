@@ -3568,7 +3568,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             or _ill_formed(f, turn.content)
         )
     ]
-    facts += _secrets_detected(turn, facts)
+    facts = _own_secrets(turn, facts + _secrets_detected(turn, facts))
     if secrets := {f.key for f in facts if f.key in _SECRET_KINDS and f.value}:
         # "I got a new card, the number is …": the clause naming the kind is the value's label
         facts = [
@@ -3679,10 +3679,62 @@ _DETECTED_KEYS = {
 }
 # a code sent to log in once, or to pick up a parcel: nothing to keep
 _ONE_TIME = re.compile(
-    r"验证码|动态码|校验码|取件码|取货码|(?<![A-Za-z])(?:one[- ]?time|verification|confirmation"
-    r"|otp|2fa|sms|login)\s+(?:code|pin|passcode)|(?<![A-Za-z])otp(?![A-Za-z])",
+    r"验证码|动态码|动态密码|临时密码|一次性密码|校验码|取件码|取货码"
+    r"|(?<![A-Za-z])(?:one[- ]?time|verification|confirmation|otp|2fa|sms|temporary)"
+    r"\s+(?:code|pin|passcode|password)|(?<![A-Za-z])(?:login\s+(?:code|pin)|otp)(?![A-Za-z])",
     re.I,
 )
+# a sentence whose secret is not the user's own to keep: someone else's ("Sam's wifi
+# password", "帮我妈填表"), one sent or texted, one for a time only, an example, a test or
+# default value, a story, a hypothesis, an order's number
+_NOT_OWN = re.compile(
+    r"(?-i:(?<![A-Za-z])(?!(?:I|It|That|What|Here|There|Let|He|She)')[A-Z][a-z]+'s\b)"
+    r"|\b(?:client|customer|friend|boss|colleague|coworker|mom|mum|dad|mother|father|wife"
+    r"|husband|son|daughter|sister|brother|partner|kid|neighbou?r|grandma|grandpa|his|her|their"
+    r"|sent me|texted|emailed me|they sent|only|this weekend|temporar\w*"
+    r"|example|e\.g\.|such as|sample|test|sandbox|placeholder|default|dummy|fake"
+    r"|movie|film|novel|story|book|game|once upon|if|were|suppose|imagine|order|tracking)\b"
+    r"|妈|爸|老婆|老公|儿子|女儿|朋友|同事|老板|客户|他的|她的|别人|发来|发的|临时|这次|比如|例如|示例"
+    r"|测试|默认|小说|电影|故事|假如|如果|假设|订单|单号|快递|物流",
+    re.I,
+)
+# or one no longer in use ("My old card … was cancelled", "我以前的密码是…"), unless the
+# sentence gives the new one ("the old passport expired, new number is …")
+_NO_LONGER = re.compile(
+    r"\b(?:old|previous|former|used to|cancell?ed|expired|no longer|deactivated|lost|stolen)\b"
+    r"|以前|之前|旧|挂失|注销|作废|不用了|停用|过期",
+    re.I,
+)
+_RENEWING = re.compile(r"\b(?:new|now)\b|新|现在|换成|改成|改为", re.I)
+
+
+def _not_kept(sentence: str) -> bool:
+    """Whether the secret a sentence gives is not the user's own to keep (``_NOT_OWN``, a
+    one-time code ``_ONE_TIME``, ``_NO_LONGER`` without ``_RENEWING``)."""
+    return bool(
+        _NOT_OWN.search(sentence)
+        or _ONE_TIME.search(sentence)
+        or (_NO_LONGER.search(sentence) and not _RENEWING.search(sentence))
+    )
+
+
+def _own_secrets(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts`` without the secrets (of ``_SECRET_KINDS``) whose sentence says they are not
+    the user's own to keep (``_not_kept``): "Sam's wifi password is …", "the test card 4242…",
+    "My old card … was cancelled", "小说里主角的密码是…". The turn stays sealed."""
+    kept = []
+    for f in facts:
+        value = f.value or ""
+        at = turn.content.find(value) if f.key in _SECRET_KINDS and value else -1
+        if at >= 0:
+            head = re.split(r"[.!?。！？\n]\s*", turn.content[:at])[-1]
+            tail = re.split(r"[.!?。！？\n](?:\s|$)", turn.content[at + len(value) :])[0]
+            if _not_kept(f"{head} {tail}"):
+                continue
+        kept.append(f)
+    return kept
+
+
 _CLAUSE_END = re.compile(r"[,;!?，。；！？\n]|\.(?=\s|$)")
 
 

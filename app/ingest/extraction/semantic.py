@@ -1452,8 +1452,26 @@ _RENEWED = re.compile(
 # the one to use from now on, said in the clause that gives it: "use … from now on", "email
 # me at … instead", "以后文件直接发 …" (not "下班以后打我电话 …": after work)
 _FROM_NOW_ON = re.compile(
-    r"\b(?:from now on|going forward|moving forward|from here on(?: out)?|instead)\b"
-    r"|^\s*(?:那)?(?:以后|今后|往后)|从现在(?:开始|起)",
+    r"\b(?:from now on|going forward|moving forward|from here on(?: out)?|instead"
+    r"|starting (?:today|now)|as of (?:today|now)|effective (?:today|immediately))\b"
+    r"|^\s*(?:那)?(?:以后|今后|往后)|从现在(?:开始|起)|从今(?:以后|往后|天起|天开始)|改用",
+    re.I,
+)
+# what keeps the old one, said in the value's clause: another's address ("cc my assistant at
+# …", "我朋友小张 …"), one denied, one more ("also"), another kind ("my work email")
+_KEEPS_THE_OLD = re.compile(
+    r"\b(?:assistant|boss|manager|colleague|coworker|friend|wife|husband|partner|mom|mum|dad"
+    r"|client|support|team|his|her|their|cc|bcc|reply to|forward (?:to|it|them)|don'?t|do not"
+    r"|never|not|no longer|also|too|another|second|work|personal|school|office|home)\b"
+    r"|助理|老板|领导|同事|朋友|老婆|老公|妈|爸|客户|他|她|别|不要|也|还|另|工作|公司|私人|抄送|转发",
+    re.I,
+)
+# or said in it or the clause before: for a time or a case only ("on weekends", "after 6pm",
+# "For this purchase only, …", "next week in Japan")
+_FOR_A_TIME = re.compile(
+    r"\b(?:only|weekends?|weekdays?|nights?|mornings?|evenings?|after|before|until|during"
+    r"|while|next|this (?:week|month|trip|order|purchase)|for this|temporar\w*|trip|abroad"
+    r"|in [A-Z][a-z]+)\b|周末|晚上|早上|下班|上班|暂时|临时|这次|这周|出差|期间",
     re.I,
 )
 # where a clause ends: punctuation, but not the dots inside an address or a number
@@ -1461,16 +1479,28 @@ _CLAUSE_END = re.compile(r"[,;!?，。；！？\n]|\.(?=\s|$)")
 
 
 def used_from_now_on(text: str, value: str) -> bool:
-    """True if the clause of ``text`` that gives ``value`` says it is the one to use from now
-    on ("actually use jkim@… from now on", "以后文件直接发 wang@163.com 就行"): it takes the
-    place of the one given before."""
+    """True if the clause of ``text`` that gives ``value`` says it is the user's own one to
+    use from now on ("actually use jkim@… from now on", "以后文件直接发 wang@163.com 就行",
+    "From now on, my email is …": a cue alone before a comma counts): it takes the place of
+    the one given before. False when the clause keeps the old one (``_KEEPS_THE_OLD``) or it
+    or the clause before limits the new one to a time or a case (``_FOR_A_TIME``)."""
     at = text.find(value)
     if at < 0:
         return False
     starts = [m.end() for m in _CLAUSE_END.finditer(text, 0, at)]
     end = _CLAUSE_END.search(text, at + len(value))
-    clause = text[starts[-1] if starts else 0 : end.start() if end else len(text)]
-    return bool(_FROM_NOW_ON.search(clause))
+    start = starts[-1] if starts else 0
+    before = starts[-2] if len(starts) > 1 else 0
+    clause = text[start : end.start() if end else len(text)]
+    if starts and _FROM_NOW_ON.fullmatch(text[before:start].strip(" ,，")):
+        clause = text[before : end.start() if end else len(text)]  # "From now on, my …"
+    # the clause before may limit it: "For this purchase only, charge my card … instead"
+    near = text[before : end.start() if end else len(text)].replace(value, " ")
+    return (
+        bool(_FROM_NOW_ON.search(clause.strip()))
+        and not _KEEPS_THE_OLD.search(clause.replace(value, " "))
+        and not _FOR_A_TIME.search(near)
+    )
 
 
 def is_renewed(text: str) -> bool:
