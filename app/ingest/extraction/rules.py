@@ -3735,9 +3735,6 @@ def _own_secrets(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return kept
 
 
-_CLAUSE_END = re.compile(r"[,;!?，。；！？\n]|\.(?=\s|$)")
-
-
 def _secrets_detected(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """The user's own secrets detection finds in the turn (``detect``: a password, a PIN or
     a code, a document's or a card's number) that no rule formed, each under its key
@@ -3751,10 +3748,10 @@ def _secrets_detected(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedF
         key = _DETECTED_KEYS.get(found.kind)
         if key is None or re.sub(r"[\s-]", "", found.value) in have:
             continue
-        starts = [m.end() for m in _CLAUSE_END.finditer(turn.content, 0, found.start)]
+        starts = [m.end() for m in semantic.CLAUSE_END.finditer(turn.content, 0, found.start)]
         start = starts[-1] if starts else 0
         # the clause that gives it, from the one before when it only names the value
-        end_m = _CLAUSE_END.search(turn.content, found.end)
+        end_m = semantic.CLAUSE_END.search(turn.content, found.end)
         end = end_m.start() if end_m else len(turn.content)
         before = turn.content[starts[-2] if len(starts) > 1 else 0 : found.start]
         if len(re.findall(r"[A-Za-z]+|[\u4e00-\u9fff]", turn.content[start : found.start])) < 3:

@@ -1475,7 +1475,7 @@ _FOR_A_TIME = re.compile(
     re.I,
 )
 # where a clause ends: punctuation, but not the dots inside an address or a number
-_CLAUSE_END = re.compile(r"[,;!?，。；！？\n]|\.(?=\s|$)")
+CLAUSE_END = re.compile(r"[,;!?，。；！？\n]|\.(?=\s|$)")
 
 
 def used_from_now_on(text: str, value: str) -> bool:
@@ -1487,8 +1487,8 @@ def used_from_now_on(text: str, value: str) -> bool:
     at = text.find(value)
     if at < 0:
         return False
-    starts = [m.end() for m in _CLAUSE_END.finditer(text, 0, at)]
-    end = _CLAUSE_END.search(text, at + len(value))
+    starts = [m.end() for m in CLAUSE_END.finditer(text, 0, at)]
+    end = CLAUSE_END.search(text, at + len(value))
     start = starts[-1] if starts else 0
     before = starts[-2] if len(starts) > 1 else 0
     clause = text[start : end.start() if end else len(text)]
