@@ -41,6 +41,14 @@ async def test_an_address_to_use_from_now_on_replaces_the_old_one(tenant: Tenant
         at=(T1, T2),
     )
     assert (active, frozen) == (["dana.k@proton.me"], ["dana@fastmail.com"])
+    # a request that gives the user's own address still gives it
+    active, frozen = await tenant.change(
+        "u5",
+        ("my email is tom@old.io", "Please note my new email: tom@new.io"),
+        "contact.email",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == (["tom@new.io"], ["tom@old.io"])
 
 
 async def test_an_address_given_beside_the_first_replaces_nothing(tenant: TenantCtx) -> None:

@@ -4114,7 +4114,8 @@ def _standing_rules(sentence: list[str], state: _State) -> tuple[list[ExtractedF
 
 # the user's own email or number, after "me"/"我": "email me at …", "text me on …"
 _OWN_ADDRESS = re.compile(
-    r"(?:\bme\b|我).{0,24}?(?:[\w.%+-]+@[\w-]+(?:\.[\w-]+)+|\+?\(?\d[\d\s().-]{6,}\d)", re.I
+    r"(?:\b(?:me|my)\b|我).{0,24}?(?:[\w.%+-]+@[\w-]+(?:\.[\w-]+)+|\+?\(?\d[\d\s().-]{6,}\d)",
+    re.I,
 )
 
 
