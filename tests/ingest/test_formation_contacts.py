@@ -131,6 +131,8 @@ async def test_a_secret_detection_seals_is_a_secret_kept(tenant: TenantCtx) -> N
         ("u10", "小说里主角的密码是abc12345"),
         ("u11", "For the Stripe sandbox use the test card 4242 4242 4242 4242"),
         ("u12", "订单号6222021001123456789，帮我查下物流"),
+        ("u13", "我以前的支付宝密码是 abc12345，现在早就改了"),
+        ("u14", "The hotel gave me a door code just for tonight: 4471."),
     ):
         await tenant.say(user, "s1", text, at=T1)
         for key in ("account.password", "identity.document", "finance.card"):

@@ -3692,10 +3692,11 @@ _NOT_OWN = re.compile(
     r"|\b(?:client|customer|friend|boss|colleague|coworker|mom|mum|dad|mother|father|wife"
     r"|husband|son|daughter|sister|brother|partner|kid|neighbou?r|grandma|grandpa|his|her|their"
     r"|sent me|texted|emailed me|they sent|only|this weekend|temporar\w*"
-    r"|example|e\.g\.|such as|sample|test|sandbox|placeholder|default|dummy|fake"
+    r"|example|e\.g\.|such as|sample|test\w*|sandbox|placeholder|default|dummy|fake"
+    r"|tonight|just for|for the night"
     r"|movie|film|novel|story|book|game|once upon|if|were|suppose|imagine|order|tracking)\b"
     r"|妈|爸|老婆|老公|儿子|女儿|朋友|同事|老板|客户|他的|她的|别人|发来|发的|临时|这次|比如|例如|示例"
-    r"|测试|默认|小说|电影|故事|假如|如果|假设|订单|单号|快递|物流",
+    r"|测试|默认|小说|电影|故事|假如|如果|假设|订单|单号|快递|物流|举例|教程|今晚",
     re.I,
 )
 # or one no longer in use ("My old card … was cancelled", "我以前的密码是…"), unless the
@@ -3705,7 +3706,7 @@ _NO_LONGER = re.compile(
     r"|以前|之前|旧|挂失|注销|作废|不用了|停用|过期",
     re.I,
 )
-_RENEWING = re.compile(r"\b(?:new|now)\b|新|现在|换成|改成|改为", re.I)
+_RENEWING = re.compile(r"\bnew\b|新|换成|改成|改为", re.I)
 
 
 def _not_kept(sentence: str) -> bool:
