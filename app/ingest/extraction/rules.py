@@ -3740,9 +3740,9 @@ def _secrets_detected(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedF
     """The user's own secrets detection finds in the turn (``detect``: a password, a PIN or
     a code, a document's or a card's number) that no rule formed, each under its key
     (``_DETECTED_KEYS``), its value sealed and its content the clause that gives it, masked.
-    However the sentence is worded, a secret the service seals is a secret it keeps. Not a
-    one-time code (``_ONE_TIME``), nor one in a question or of someone else ("my mom's pin is
-    …")."""
+    However the sentence is worded, a secret the service seals is a secret it keeps. Not one
+    in a question or of someone else ("my mom's pin is …"); ``_own_secrets`` then keeps only
+    the user's own, in use."""
     have = {re.sub(r"[\s-]", "", f.value) for f in facts if f.value}
     out: list[ExtractedFact] = []
     for found in detect(turn.content):
@@ -3754,13 +3754,11 @@ def _secrets_detected(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedF
         # the clause that gives it, from the one before when it only names the value
         end_m = semantic.CLAUSE_END.search(turn.content, found.end)
         end = end_m.start() if end_m else len(turn.content)
-        before = turn.content[starts[-2] if len(starts) > 1 else 0 : found.start]
         if len(re.findall(r"[A-Za-z]+|[\u4e00-\u9fff]", turn.content[start : found.start])) < 3:
             start = starts[-2] if len(starts) > 1 else 0  # "passcode? its 7314": its keyword
         clause = turn.content[start:end].strip()
         if (
-            _ONE_TIME.search(before[-40:])
-            or is_question(clause)
+            is_question(clause)
             or semantic.is_about_others(clause)
             or semantic.family_subject(clause) is not None
         ):
