@@ -144,7 +144,7 @@ BODIES: dict[str, Any] = {
     "create_memory": {"content": "probe memory"},
     "create_memories": {"memories": [{"content": "probe memory"}, {"content": "probe two"}]},
     "update_memory": {"content": "overwritten by a probe"},
-    "recall": {"query": "vault code locker"},
+    "recall": {"query": "vault label locker"},
     "add_messages": {"messages": [{"role": "user", "content": "probe turn"}]},
     "create_task": {"name": "probe task"},
     "update_task": {"slots": {"city": "overwritten"}},
@@ -154,7 +154,7 @@ BODIES: dict[str, Any] = {
     "put_template": {"attribute": "domain", "equals": "probe.example"},
     "put_user_attributes": {"attributes": {"domain": "probe.example"}},
 }
-QUERIES: dict[str, dict[str, str]] = {"get_context": {"query": "vault code locker"}}
+QUERIES: dict[str, dict[str, str]] = {"get_context": {"query": "vault label locker"}}
 # Path parameters naming an object; `session_id` is a name the client chooses (a session exists
 # once written to), so it is probed by reads only.
 OBJECT_PARAMS = ("memory_id", "task_id", "key_id", "job_id")
@@ -281,7 +281,7 @@ async def world(client: httpx.AsyncClient) -> World:
 
     ids: dict[str, dict[str, str]] = {}
     for user, mark in (("alice", tenant_mark), ("bob", f"{bob_mark} {tenant_mark}")):
-        written = await a.remember(user, f"{user}'s vault code is {mark}", type="fact")
+        written = await a.remember(user, f"{user}'s vault label is {mark}", type="fact")
         await a.say(user, f"s-{user}", f"my locker number is {mark}")
         await a.say(user, f"s-{user}-2", f"my second locker is {mark}")
         await post(
@@ -663,7 +663,7 @@ async def test_import_cannot_reach_another_tenants_memories(world: World) -> Non
         f"{world.a.user('bob')}/memories/{victim}", headers=world.a.headers
     )
     assert mine.status_code == 200
-    assert mine.json()["content"] == f"bob's vault code is {world.bob_mark} {world.tenant_mark}"
+    assert mine.json()["content"] == f"bob's vault label is {world.bob_mark} {world.tenant_mark}"
     assert mine.json()["status"] == "active" and mine.json()["superseded_by"] is None
 
 
