@@ -18,6 +18,7 @@ before the address.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -114,7 +115,11 @@ _USER_PASS = re.compile(
     re.I,
 )
 # The password of a URL's user ("postgres://admin:S3cretPg!pw@db.internal:5432/app").
-_URL_CREDENTIALS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:(?P<v>[^\s@/]+)@")
+# (bounded, and only where a scheme can begin: a long run of letters is read once, not once per
+# letter)
+_URL_CREDENTIALS = re.compile(
+    r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@]{1,256}:(?P<v>[^\s@/]{1,256})@"
+)
 # A device's administrator and its password ("路由器后台 admin / Tplink@6688", "root/Passw0rd!"):
 # a digit or a symbol in it.
 _ADMIN_PAIR = re.compile(
@@ -508,6 +513,7 @@ _WINDOW_END = re.compile(
     re.I,
 )
 MIN_WINDOW_DIGITS = 3
+MAX_WINDOW_TRIES = 12
 
 
 def _a_date(value: str) -> bool:
@@ -590,7 +596,9 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
         end = min(len(text), m.end() + _WINDOW_CHARS)
         stop = _WINDOW_END.search(text, m.end(), end)
         end = stop.start() if stop else end
-        starts = [m.end()] + [s.end() for s in _SAID_AS.finditer(text, m.end(), end)]
+        # the first few separators only: a text of keywords alone costs a bounded scan each
+        seps = itertools.islice(_SAID_AS.finditer(text, m.end(), end), MAX_WINDOW_TRIES)
+        starts = [m.end()] + [s.end() for s in seps]
         for start in starts:
             v = _SECRET_SHAPE.match(text, start, end)
             if v is None:
