@@ -18,6 +18,7 @@ before the address.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections.abc import Sequence
@@ -581,7 +582,16 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
     ``MIN_WINDOW_DIGITS`` digits, or letters and a digit in five characters or more; not a
     date, time, amount or year)."""
     spans: list[tuple[int, int, str]] = []
-    for m in _SECRET_WORD.finditer(text):
+    words = list(_SECRET_WORD.finditer(text))
+    # the keywords that end the one before them: not a weak one (what a code opens, an
+    # account, a bare "code"), which a strong keyword names ("The password for my Steam
+    # account, it's …")
+    strong = [
+        w.start()
+        for w in words
+        if not (w.group("opens") or w.group("opens_zh") or w.group("account") or w.group("bare"))
+    ]
+    for m in words:
         if m.group("bare") and not _OPENS.search(text, max(0, m.start() - 40), m.end() + 40):
             continue
         digits_only = bool(
@@ -593,7 +603,12 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
         )
         # a code's digits may look like a date ("combination 22-08-35")
         coded = digits_only or bool(m.group("bare"))
+        # up to the next keyword: what follows it is that keyword's ("password for the pin pad
+        # is 1234"), and a text of keywords alone is read once
         end = min(len(text), m.end() + _WINDOW_CHARS)
+        after = bisect.bisect_right(strong, m.start())
+        if after < len(strong):
+            end = min(end, max(m.end(), strong[after]))
         stop = _WINDOW_END.search(text, m.end(), end)
         end = stop.start() if stop else end
         # the first few separators only: a text of keywords alone costs a bounded scan each
