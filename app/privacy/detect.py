@@ -84,7 +84,7 @@ _PASSWORD = re.compile(
     r"(?:(?P<zh>支付密码|登录密码|密码|口令|pin\s*码)"
     r"|(?<![A-Za-z0-9!#$%&*@_.:/-])(?P<en>passwords?|passwd|pwd|pw|passcode|passphrase|log-?ins?(?!\s+(?:passwords?|passcode|passphrase|pin|pwd|pw)\b)|pass(?=\s*[:=])"
     r"|(?<!area\s)(?<!postal\s)pin(?:\s*(?:code|number))?)"
-    r"(?![A-Za-z]))"
+    r"(?![A-Za-z0-9]))"
     r"(?:(?P<via>\s+(?:for|of|on|at|to)\s+[^\s:：=]+(?:\s+[^\s:：=]+){0,3}?)"
     r"(?P<sep1>\s*[:：=]\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*)"
     r"|(?P<sep2>\s*(?:是|为|[:：=]|->|=>|→)\s*|\s+(?:is|was)(?:\s+now)?\s*[:：]?\s*"
@@ -120,6 +120,21 @@ _USER_PASS = re.compile(
 # letter)
 _URL_CREDENTIALS = re.compile(
     r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@]{1,256}:(?P<v>[^\s@/]{1,256})@"
+)
+# A password said before its keyword: "Kitten$Mittens99 - that's my new amazon password",
+# "\"blueHorizon!42\" - that's what I set as the password for …", "Hz_19931122 这个是我公司
+# 邮箱的登录密码", "Z3x-Kp9-Wq2，是我 Outlook 邮箱的登录口令": a token with a digit or a symbol
+# beside its letters, six characters or more, then what links it to the keyword, in its clause.
+_BEFORE_KEYWORD = re.compile(
+    r"(?<![^\s\"'“‘(（\[【：:])[\"'“‘]?"
+    r"(?P<v>(?=[^\s\"'”’]*[A-Za-z])(?=[^\s\"'”’]*[\d!#$%^&*_@~+=?])"
+    r"[^\s\"'”’“‘，。、,;；：！？()（）@\u4e00-\u9fff]{6,64})"
+    r"[\"'”’]?\s*(?:[-–—:：,，→←]\s*)?"
+    r"(?:(?:that'?s|this is|it'?s|is|was|as|(?:这个)?(?:就)?是|为)\s*)"
+    r"[^.!?。！？\n,，;；]{0,40}?"
+    r"(?:p[a@]?s{1,2}o?w(?:or|ro|r|o|ord)?d|passcode|passphrase|pin\b|密码|口令)"
+    r"(?!\s+(?:manager|app|generator|strength|policy|reset|rules?|requirements?)\b)",
+    re.I,
 )
 # A device's administrator and its password ("路由器后台 admin / Tplink@6688", "root/Passw0rd!"):
 # a digit or a symbol in it.
@@ -420,7 +435,7 @@ def password_spans(text: str) -> list[tuple[int, int]]:
             end = parts.end()  # "密码是 abc 123"
         if _looks_like_credential(text[start:end], explicit=explicit, pin=pin):
             spans.append((start, end))
-    for pattern in (_USER_PASS, _SEED_PHRASE, _URL_CREDENTIALS, _ADMIN_PAIR):
+    for pattern in (_USER_PASS, _SEED_PHRASE, _URL_CREDENTIALS, _ADMIN_PAIR, _BEFORE_KEYWORD):
         for m in pattern.finditer(text):
             span = m.span("v")
             if not any(a <= span[0] < b for a, b in spans):
@@ -439,7 +454,7 @@ _SECRET_WORD = re.compile(
     r"|pw)(?!\s+(?:manager|app|generator|strength|policy|reset|rules?|requirements?)\b)"
     r"|(?<!area\s)(?<!postal\s)pin(?:\s*(?:code|number|no\.?))?|pass|passport(?!\s+(?:photos?|office|renewal|application|cover|holder|control))"
     r"(?:\s+(?:number|no\.?))?"
-    r"|(?:driver'?s?\s+)?licen[cs]e\s+(?:number|no\.?)|(?:national\s+)?insurance\s+number"
+    r"|(?:driver'?s?\s+)?licen[cs]e\s+(?:number|no\.?)|(?:national\s+)?insurance\s+number|national\s+insurance"
     r"|ni\s+(?:number|no\.?)|nino|social(?:\s+security)?(?:\s+(?:number|no\.?))?"
     r"|(?:tax|taxpayer)\s+id(?:entification)?(?:\s+(?:number|no\.?))?|ein|itin|sin|utr|tin"
     r"|(?:(?:two|2)[- ]factor\s+)?(?:backup|recovery)\s+codes?"
@@ -454,7 +469,8 @@ _SECRET_WORD = re.compile(
     r"|unlock(?:\s+(?:code|pin|pattern))?|log(?:ging|s)?\s*in(?:to)?|sign(?:ing|s)?\s+in(?:to)?"
     r"|(?:security|access|entry|door|gate|alarm|safe|lock|locker|garage|keypad|building"
     r"|verification|one[- ]?time|otp|2fa|sms|login|auth)\s+(?:code|pin))"
-    r"(?![A-Za-z])"
+    # a keyword glued to digits is part of a value ("password0315")
+    r"(?![A-Za-z0-9])"
     r"|(?P<bare>(?<![A-Za-z])(?:code|combination|combo)(?![A-Za-z]))"
     # what a code opens, said for the code: "The bike lock is 0-7-3-9", "Safe in the hotel
     # room: 2580" (digits only)
@@ -465,7 +481,7 @@ _SECRET_WORD = re.compile(
     r"|account(?:\s+(?:number|no\.?))?)(?![A-Za-z])|(?:银行)?账号|账户|帐号)"
     r"|密码|秘码|口令|暗号|验证码|校验码|动态码|安全码|门禁码|开门码|取件码|取货码|撤防码|布防码"
     r"|解锁码|开锁码|备用码|恢复码|激活码|授权码|护照|身份证|证件|驾照|驾驶证|社保卡?|医保卡?|通行证"
-    r"|(?P<cvv_zh>背面(?:的)?(?:三|3)位(?:数字?|码)?)"
+    r"|(?P<cvv_zh>背面(?:的|那)?(?:三|3)(?:位|个)(?:数字?|码)?)"
     r"|(?P<opens_zh>门锁|密码锁|保险柜|保险箱|智能锁|指纹锁)"
     r"|纳税(?:人)?识别号|税号|PIN\s*码"
     # the new one, after the old ("微博密码 weibo_2023 已经作废了，新的是 wb#Sunny_2024")
@@ -484,7 +500,7 @@ _SAID_AS = re.compile(
     r"\s*(?:[:：=]|->|=>|→|是|为|[—–]|\s-)\s*"
     r"|(?:\s+|(?<=[?？,，\s]))(?:(?:is|was|are|it'?s|its|it is)"
     r"(?:\s+(?:now|actually|still|just|currently|probably|basically))?"
-    r"|now|to|with|using|as|takes)\s+|\)\s*"
+    r"|now|to|with|using|as|takes)\s+|[)）]\s*"
     r"|['’]s\s+|[,，]\s*"
     # a value after Chinese words and a space: "驾驶证档案编号 440300…", "…生日 wangfang0512"
     r"|(?<=[\u4e00-\u9fff])\s+"
@@ -497,11 +513,12 @@ _SAID_AS = re.compile(
 # a value shaped like a secret: one token with a digit, or digits keyed in groups
 # ("83 47 21", "1-9-8-4", "G 1234 5678")
 _SHAPE = (
-    r"[\"'“‘]?(?P<v>(?:[A-Z]{1,3} ?)?\d{1,8}(?:\s*[ -]\s*\d{1,8}){1,5}(?: ?[A-Z])?"
+    r"[\"'“‘【\[]?(?P<v>(?:[A-Z]{1,3} ?)?\d{1,8}(?:\s*[ -]\s*\d{1,8}){1,5}(?: ?[A-Z])?"
     r"(?![0-9A-Za-z])"
     # a dial's turns: "left 32 right 17 left 5", "左15 右42 左7"
     r"|(?:left|right|[LR]|左|右)\s*\d{1,2}(?:[,，\s]+(?:left|right|[LR]|左|右)\s*\d{1,2}){2,5}"
-    r"|[^\s\"'”’“‘，。、,;；：！？()（）\u4e00-\u9fff]*\d[^\s\"'”’“‘，。、,;；：！？()（）\u4e00-\u9fff]*)"
+    r"|[^\s\"'”’“‘，。、,;；：！？()（）【】\[\]\u4e00-\u9fff]*\d"
+    r"[^\s\"'”’“‘，。、,;；：！？()（）【】\[\]\u4e00-\u9fff]*)"
 )
 _SECRET_SHAPE = re.compile(r"\s*" + _SHAPE)
 # how far after its keyword a value is looked for, and what ends the search: a line, a
@@ -655,8 +672,8 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
 # "微博密码 … 已经作废了，新的是 wb#Sunny_2024", "登录是 Lx_2024login，支付是 204816"
 _LISTED = re.compile(
     r"\s*(?:[,，、;；]|\band\b|和|以及)\s*"
-    r"(?:[^\s,，。.!?！？;；:：\d][^,，。.!?！？;；:：\d]{0,23}?\s*(?:的)?\s*"
-    r"(?:是|为|is|it'?s|[:：=])?\s*)?" + _SHAPE,
+    r"(?:[^\s,，。.!?！？;；:：\d][^,，。.!?！？;；:：\d]{0,23}?"
+    r"(?:\s*(?:的)?\s*(?:是|为|is|it'?s|[:：=])\s*|\s+))?" + _SHAPE,
     re.I,
 )
 

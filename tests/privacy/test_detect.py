@@ -522,6 +522,21 @@ def test_keys_and_short_codes_are_masked_whole() -> None:
         ("iban: nl31 abna 0582 0647 98 for the deposit", [("iban", "nl31 abna 0582 0647 98")]),
         # a document number in groups of up to eight digits after a comma
         ("爸的身份证号, 330106 19650218 1196", [("id_document", "330106 19650218 1196")]),
+        # said before its keyword
+        ("Kitten$Mittens99 - that's my new amazon password, don't let me forget",
+         [("password", "Kitten$Mittens99")]),
+        ('"blueHorizon!42" - that\'s what I set as the password for my Netflix account',
+         [("password", "blueHorizon!42")]),
+        ("Hz_19931122 这个是我公司邮箱的登录密码", [("password", "Hz_19931122")]),
+        ("你帮我记住这个：Z3x-Kp9-Wq2，是我 Outlook 邮箱的登录口令", [("password", "Z3x-Kp9-Wq2")]),
+        # in brackets; a keyword glued to digits is the value's; listed codes whole
+        ("网银U盾密码（区分大小写）【Mm7788kk】", [("password", "Mm7788kk")]),
+        ("密码就是 password 后面加上我生日那四位，即 password0315", [("password", "password0315")]),
+        ("Here are my GitHub recovery codes: 8f3k2-9qz1m, 4hd7x-2p0lw, mm39a-77trc",
+         [("password", "8f3k2-9qz1m"), ("password", "4hd7x-2p0lw"), ("password", "mm39a-77trc")]),
+        ("National insurance JK 48 21 93 D, if the payroll people ask",
+         [("id_document", "JK 48 21 93 D")]),
+        ("信用卡背面那三个数是 338，卡号你之前记过了", [("card_cvv", "338")]),
         # an IBAN whose digits also pass the Luhn check is an IBAN, whole
         ("IBAN is GB90 LOYD 3096 3458 2910 47 for the rent",
          [("iban", "GB90 LOYD 3096 3458 2910 47")]),
@@ -557,6 +572,8 @@ def test_a_secret_said_further_on_from_its_keyword(text: str, found: list[tuple[
         "订单号6222021001123456789，帮我查下物流",
         "My area PIN code is 560034, Koramangala",
         "保险柜是得力 4078 型号，多少钱",
+        "iPhone15 is what I use, and I reset my password yesterday",
+        "v2.3.1 is the version where the password manager broke",
     ],
 )
 def test_a_keyword_with_no_secret_after_it_masks_nothing(text: str) -> None:
