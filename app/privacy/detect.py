@@ -534,6 +534,14 @@ MIN_WINDOW_DIGITS = 3
 MAX_WINDOW_TRIES = 12
 
 
+def _secret_shaped(value: str) -> bool:
+    """At least ``MIN_WINDOW_DIGITS`` digits, or letters and a digit in five characters or
+    more: what ``window_spans`` and ``_listed_after`` take for a secret's value."""
+    digits = sum(ch.isdigit() for ch in value)
+    letters = sum(ch.isalpha() for ch in value)
+    return digits >= MIN_WINDOW_DIGITS or bool(digits and letters and len(value) >= 5)
+
+
 def _a_date(value: str) -> bool:
     """Whether ``value`` reads as a date: 2 or 3 numbers, a month (1–12) and a day (1–31)
     among them, and a year of two digits or 1900–2100 ("11/27", "2026-03-01"; not "32-14-08"
@@ -595,9 +603,8 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
     """``[(start, end, kind)]`` (kind ``id_document``, ``card_cvv`` or ``password``) of the
     secrets said further on from their keyword (``_SECRET_WORD``): within ``_WINDOW_CHARS``
     characters and the same sentence, the first value after a separator (``_SAID_AS``, or
-    right after the keyword) shaped like a secret (``_SECRET_SHAPE``: at least
-    ``MIN_WINDOW_DIGITS`` digits, or letters and a digit in five characters or more; not a
-    date, time, amount or year)."""
+    right after the keyword) shaped like a secret (``_SECRET_SHAPE``, ``_secret_shaped``; not
+    a date, time, amount or year)."""
     spans: list[tuple[int, int, str]] = []
     words = list(_SECRET_WORD.finditer(text))
     # the keywords that end the one before them: not a weak one (what a code opens, an
@@ -642,9 +649,7 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
             if not value.isdigit():
                 while b < len(text) and text[b] == "!":  # "sunflower88!": the mark is kept
                     b += 1
-            digits = sum(ch.isdigit() for ch in value)
-            letters = sum(ch.isalpha() for ch in value)
-            shaped = digits >= MIN_WINDOW_DIGITS or (digits and letters and len(value) >= 5)
+            shaped = _secret_shaped(value)
             if digits_only and not re.fullmatch(r"[\d\s#*-]+", value):
                 shaped = False
             if shaped and _UNIT_AFTER.match(text, b):
@@ -686,11 +691,7 @@ def _listed_after(text: str, end: int) -> list[tuple[int, int]]:
         a, b = m.span("v")
         value = text[a:b].rstrip(".…")
         b = a + len(value)
-        digits = sum(ch.isdigit() for ch in value)
-        letters = sum(ch.isalpha() for ch in value)
-        if not (digits >= MIN_WINDOW_DIGITS or (digits and letters and len(value) >= 5)):
-            break
-        if _not_a_secret(value):
+        if not _secret_shaped(value) or _not_a_secret(value):
             break
         out.append((a, b))
         end = b

@@ -3747,7 +3747,8 @@ def _secrets_detected(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedF
     out: list[ExtractedFact] = []
     for found in detect(turn.content):
         key = _DETECTED_KEYS.get(found.kind)
-        if key is None or re.sub(r"[\s-]", "", found.value) in have:
+        compact = re.sub(r"[\s-]", "", found.value)
+        if key is None or compact in have:
             continue
         starts = [m.end() for m in semantic.CLAUSE_END.finditer(turn.content, 0, found.start)]
         start = starts[-1] if starts else 0
@@ -3763,7 +3764,7 @@ def _secrets_detected(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedF
             or semantic.family_subject(clause) is not None
         ):
             continue
-        have.add(re.sub(r"[\s-]", "", found.value))
+        have.add(compact)
         content = clause.replace(found.value, _mask(found.value, key))
         out.append(
             ExtractedFact(
