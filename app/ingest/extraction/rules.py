@@ -1283,6 +1283,15 @@ def budget(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     ]
 
 
+# "they cut the redesign budget to $8,000", "老板把预算砍到五万了": the people who set the user's
+# project budget set the user's fact
+_THEIRS_OURS = re.compile(
+    r"^\W*(?:(?:they|the (?:team|client|company|board|boss)|(?:my|our) (?:boss|manager|client"
+    r"|team|lead)|management)\b.*\bbudget\b|(?:老板|领导|公司|客户).*预算)",
+    re.I,
+)
+
+
 _BUDGET_CHANGE = re.compile(
     r"\b(?:cut|raised|increased|reduced|lowered|bumped|dropped|slashed|trimmed|upped|changed)\b"
     r"|(?:砍|降|涨|提|减|加|调|改|缩)(?:到|至|成)",
@@ -1897,6 +1906,18 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         place("residence.city", "now lives in {v}", correction=True, dated=True),
     ),
     (
+        # "we've been renting a place up in Milwaukee", "just bought a house in Tacoma": a home
+        # taken somewhere is where the user lives now
+        "move",
+        "en",
+        r"^(?:I|we)(?:'ve| have|'re| are)? (?:(?:just|recently|finally|now) )?(?:been )?"
+        r"(?:renting|rented|bought|got|leased|moved into)(?: ourselves| myself)? "
+        r"(?:a |an |our |my |the )?(?:(?:new|little|small|tiny|nice|cheap|bigger|first) )*"
+        r"(?:place|house|home|flat|apartment|condo|studio)(?: (?:up|down|over|out))? in "
+        r"(?P<v>(?:(?!\bfor\b|\bover\b|\bthis\b|\bnext\b|\buntil\b|\btill\b).)+)$",
+        place("residence.city", "now lives in {v}", correction=True, dated=True),
+    ),
+    (
         "residence",
         "zh",
         r"^我?(?:现在|目前|一直)?(?:住在|住|定居在|定居于?|生活在|常住)(?P<v>.+)$",
@@ -2122,6 +2143,16 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "en",
         r"^I(?:'ve| have)? (?:just |recently )?(?:joined|started at|started working at"
         r"|got a job at) (?P<org>.+?)(?: as (?:an? )?(?P<role>.+))?$",
+        work(correction=True),
+    ),
+    (
+        # "just signed the offer from Quillfeather Bank", "accepted an offer at Stripe as a PM":
+        # an offer taken is the new employer (one only received is not)
+        "job",
+        "en",
+        r"^(?:I(?:'ve| have)? )?(?:just |finally |officially )?(?:signed|accepted|took)"
+        r" (?:the |an |a |their |my )?(?:job )?offer (?:from|at|with) (?P<org>.+?)"
+        r"(?: as (?:an? )?(?P<role>.+))?$",
         work(correction=True),
     ),
     (
@@ -2389,7 +2420,10 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "pets",
         "en",
         rf"^(?:I|we)(?: just| finally| recently)? (?:have|got|adopted|'ve got|brought home|rescued)"
-        rf" (?:an?|one|two|three|\d+|another|a new) (?P<kind>{_PETS_EN})s?"
+        rf" (?:an?|one|two|three|\d+|another|a new)"
+        # "a little black cat": a word or two of how it looks
+        rf"(?: (?:little|tiny|small|big|young|old|sweet|fluffy|new|black|white|grey|gray|brown"
+        rf"|ginger|orange|tabby|spotted|senior|rescue)){{0,2}} (?P<kind>{_PETS_EN})s?"
         rf"(?: (?:last \w+|yesterday|today|this \w+|recently|a \w+ ago))?$",
         pet,
     ),
@@ -2941,14 +2975,16 @@ _VERB_THEN_NOT_ZH = re.compile(
 )
 
 
-# "Been a nurse for ten years now": a job held until now, said without its subject
-_BEEN_FIRST_EN = re.compile(r"^(?:(?:honestly|well|yeah|so|and),?\s+)?been (?=an? )", re.I)
+# "Been a nurse for ten years now", "been renting a flat in Leeds": a job or a home held until
+# now, said without its subject
+_BEEN_FIRST_EN = re.compile(r"^(?:(?:honestly|well|yeah|so|and),?\s+)?been (?=an? |renting )", re.I)
 # "just started at Blue Bottle as a barista", "finally moved to Austin", "joined Stripe last
 # week": a change of the user's said without its subject, as chat leaves it out
 _CHANGE_FIRST_EN = re.compile(
-    r"^(?:(?:honestly|well|yeah|so|and|ok(?:ay)?|update|big news|news),?:?\s+)?"
-    r"(?=(?:(?:just|recently|finally|officially)\s+)?(?:started|joined|moved|relocated"
-    r"|transferred|switched)\s+(?:to|at|as|over|from|working)\b)",
+    r"^(?:(?:honestly|well|yeah|so|and|ok(?:ay)?|update|(?:big |good |great )?news),?:?\s+)*"
+    r"(?=(?:(?:just|recently|finally|officially)\s+)?(?:(?:started|joined|moved|relocated"
+    r"|transferred|switched)\s+(?:to|at|as|over|from|working)\b"
+    r"|(?:signed|accepted|took)\s+(?:the|an|a|their|my)\s+(?:job\s+)?offer\b))",
     re.I,
 )
 # "big fan of anything by Studio Ghibli": a liking said without its subject
@@ -3381,7 +3417,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                     continue
                 if not _USER_PRONOUN.match(reason):
                     continue  # "因为 Notion 太慢了", "bc the rent went up": why, no fact of theirs
-            if semantic.is_about_others(raw):
+            if semantic.is_about_others(raw) and not _THEIRS_OURS.match(raw):
                 relative, others = None, True
                 continue
             if others and not semantic.own_subject(raw):
@@ -4785,6 +4821,10 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         flipped = {"retraction": True, "takes_back": True, "flip_to": flip}
         return [_withdrawal_record(turn, flipped), *facts]
     value = semantic.said_in_place(text)
+    if value and _HAN.search(value) and (n := cn_int(value.removesuffix("岁"))) is not None:
+        value = str(
+            n
+        )  # "说错了，是二十九": the number said in place, in digits like the stored one
     # beside a value said in place, a guess of the classifier's (a fragment such as "彩虹的虹")
     # is not what the user restates, nor is that value a fact of its own ("it's Tim, not Tom")
     own = [

@@ -3519,6 +3519,13 @@ def jumped_to(text: str) -> bool:
 
 # a clause that only says where the user is, by a Latin name ("我在Microsoft", "我现在在Stripe")
 _AT_NAME_ZH = re.compile(r"^(?:我|本人)?(?:现在|目前|如今|还)*在\s*[A-Za-z][\w .&-]*[。.!！]?$")
+# "These days I'm with Initech, mostly doing support": the user is with a named organisation
+_WITH_NAME_EN = re.compile(
+    r"^(?:(?:these days|nowadays|now|currently|right now|for now),?\s+)?I(?:'m| am)"
+    r" (?:(?:now|currently|still) )?with (?-i:[A-Z])[\w&.'-]*(?: (?-i:[A-Z])[\w&.'-]*)*"
+    r"(?: (?:now|these days))?(?:\s*[,.!;]|$)",
+    re.I,
+)
 
 
 # what the user's team or department does ("我们组做推荐算法", "我们部门负责海外市场"): a line of
@@ -3551,8 +3558,8 @@ def reframed(family: str, text: str) -> str:
         return "work"  # "I teach high school chemistry": teaching, not studying
     if family in ("decision", *_REFRAMED) and _TEAM_DOES_ZH.match(text.strip()):
         return "work"  # "我们组做推荐算法": the line of work of the user's team, no decision
-    if family == "tech" and _AT_NAME_ZH.match(text.strip()):
-        return "work"  # "我在Microsoft": where the user is, not a tool they use
+    if family == "tech" and (_AT_NAME_ZH.match(text.strip()) or _WITH_NAME_EN.match(text.strip())):
+        return "work"  # "我在Microsoft", "I'm with Initech": where the user is, not a tool
     if family == "tech" and _PROPOSED_ZH.search(text.strip()):
         return "decision"  # "算了，改用TiDB吧": "let's" — what the team goes with
     if family in ("other", "decision") and progressive_ahead(text):
