@@ -137,3 +137,57 @@ async def test_a_secret_detection_seals_is_a_secret_kept(tenant: TenantCtx) -> N
         await tenant.say(user, "s1", text, at=T1)
         for key in ("account.password", "identity.document", "finance.card"):
             assert await tenant.values(user, key) == [], text
+
+
+async def test_a_contact_given_wrong_before_is_replaced_by_the_right_one(
+    tenant: TenantCtx,
+) -> None:
+    active, frozen = await tenant.change(
+        "u1",
+        (
+            "my number is 415-555-0100",
+            "Actually I gave you the wrong one, my number is 415-555-0188",
+        ),
+        "contact.phone",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == (["415-555-0188"], ["415-555-0100"])
+    active, frozen = await tenant.change(
+        "u2",
+        ("我的手机号是 13912345678", "刚才号码给错了，是 13912345679"),
+        "contact.phone",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == (["13912345679"], ["13912345678"])
+    # someone else's wrong number is theirs to correct
+    active, frozen = await tenant.change(
+        "u3",
+        (
+            "my number is 415-555-0100",
+            "my sister gave you the wrong number, hers is 415-555-0177",
+        ),
+        "contact.phone",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == (["415-555-0100"], [])
+
+
+async def test_a_contact_from_now_on_in_a_clause_with_in_replaces_the_old_one(
+    tenant: TenantCtx,
+) -> None:
+    """ "in every form" limits nothing; "in <a Place>" does ("while I'm in Tokyo …")."""
+    active, frozen = await tenant.change(
+        "u1",
+        ("my email is kim@old.io", "use kim@new.io in every form from now on"),
+        "contact.email",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == (["kim@new.io"], ["kim@old.io"])
+    active, frozen = await tenant.change(
+        "u2",
+        ("my email is kim@old.io", "while I'm in Tokyo, use kim@new.io from now on"),
+        "contact.email",
+        at=(T1, T2),
+    )
+    assert (sorted(active), frozen) == (["kim@new.io", "kim@old.io"], [])
+    assert await tenant.values("u2", "residence.city") == []  # a stay, no home

@@ -1446,7 +1446,11 @@ _RENEWED = re.compile(
     r"(?:已经|也)?(?:换成|改成|换了|改了|变了|更新)"
     # the address in use now: "我现在用 b@gmail.com 这个邮箱了", "邮箱现在是 …"
     r"|(?:现在|如今|目前)(?:用|的|改用)[^，,。]{0,40}?(?:号码|手机号?|电话|邮箱)"
-    r"|(?:号码|手机号?|电话|邮箱)(?:现在|如今|目前)(?:是|用)",
+    r"|(?:号码|手机号?|电话|邮箱)(?:现在|如今|目前)(?:是|用)"
+    # the one given before was wrong: "I gave you the wrong one, my number is …", "号码给错了"
+    r"|\b(?:gave you|that was|that's|wrote|typed|sent you|had) (?:the |a )?wrong"
+    r" (?:one|number|email|e-mail|address|phone(?: number)?)\b"
+    r"|(?:号码|手机号?|电话|邮箱|地址)(?:给错|写错|打错|发错|留错)",
     re.I,
 )
 # the one to use from now on, said in the clause that gives it: "use … from now on", "email
@@ -1471,7 +1475,7 @@ _KEEPS_THE_OLD = re.compile(
 _FOR_A_TIME = re.compile(
     r"\b(?:only|weekends?|weekdays?|nights?|mornings?|evenings?|after|before|until|during"
     r"|while|next|this (?:week|month|trip|order|purchase)|for this|temporar\w*|trip|abroad"
-    r"|in [A-Z][a-z]+)\b|周末|晚上|早上|下班|上班|暂时|临时|这次|这周|出差|期间",
+    r"|in (?-i:[A-Z][a-z]+))\b|周末|晚上|早上|下班|上班|暂时|临时|这次|这周|出差|期间",
     re.I,
 )
 # where a clause ends: punctuation, but not the dots inside an address or a number
@@ -2868,7 +2872,7 @@ _STAY = re.compile(
     r"|conference|this (?:weekend|week|month)|for the (?:weekend|week|month)"
     r"|for (?:a|one|two|three|four|a few|a couple(?: of)?|\d+) (?:days?|nights?|weeks?)"
     r"|next few days|temporarily|for the (?:summer|winter|spring|fall|autumn|semester|holidays)"
-    r"|sublet\w*|staying with)\b"
+    r"|sublet\w*|staying with|while (?:I'm|I am|we're|we are) (?:in|at|away|abroad|over))\b"
     r"|这几天|这两天|这些天|这周末?|这个?周末|这个月|临时|暂时|借调|短期"
     r"|(?:来|去|回来|回去)(?:看|探望|陪)|看望|探亲"
     r"|出差|旅游|旅行|度假|住[^，,。]{0,10}?(?:酒店|宾馆|民宿)|开会",
