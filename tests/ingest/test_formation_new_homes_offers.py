@@ -106,3 +106,50 @@ async def test_a_pet_described_by_its_looks_is_the_new_pet(tenant: TenantCtx) ->
     )
     assert (active, frozen) == (["pip"], ["rufus"])
     assert "kitten" in await tenant.values("u1", "pets.kind", lower=True)
+
+
+async def test_a_home_bought_for_a_purpose_or_long_ago_is_no_new_home(tenant: TenantCtx) -> None:
+    for i, said in enumerate(
+        (
+            "I bought a house in Detroit as an investment property and rent it out.",
+            "We rented a flat in Edinburgh during the festival.",
+            "I bought my first house in Ohio in 1998 and sold it in 2005.",
+        )
+    ):
+        active, frozen = await tenant.change(
+            f"u{i}", ("I live in Chicago", said), "residence.city", at=(T1, T2)
+        )
+        assert (active, frozen) == (["chicago"], []), said
+
+
+async def test_a_home_named_with_when_keeps_only_the_place(tenant: TenantCtx) -> None:
+    for i, (said, city) in enumerate(
+        (
+            ("We bought a house in Munich last spring.", "munich"),
+            ("We rented an apartment in Limerick and moved in last week.", "limerick"),
+            ("Finally got an apartment in Lyon!", "lyon"),
+            ("My wife and I just closed on a house in Denver.", "denver"),
+        )
+    ):
+        active, frozen = await tenant.change(
+            f"u{i}", ("I live in Cork", said), "residence.city", at=(T1, T2)
+        )
+        assert (active, frozen) == ([city], ["cork"]), said
+
+
+async def test_an_offer_taken_for_a_service_is_no_employer(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u1",
+        ("I work at Dunmore Freight", "I accepted the offer from Comcast to upgrade my internet."),
+        "work.employer",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == (["dunmore freight"], [])
+
+
+async def test_someone_elses_slip_keeps_the_users_age(tenant: TenantCtx) -> None:
+    for i, said in enumerate(
+        ("我妹妹说错了，她是二十五。", "他说错了，他是三十一。", "老师说错了，答案是二十九。")
+    ):
+        active, frozen = await tenant.change(f"u{i}", ("我今年二十八。", said), "age", at=(T1, T2))
+        assert (active, frozen) == (["28"], []), said

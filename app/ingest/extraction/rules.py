@@ -1911,10 +1911,15 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "move",
         "en",
         r"^(?:I|we)(?:'ve| have|'re| are)? (?:(?:just|recently|finally|now) )?(?:been )?"
-        r"(?:renting|rented|bought|got|leased|moved into)(?: ourselves| myself)? "
+        r"(?:renting|rented|bought|got|leased|moved into|closed on)(?: ourselves| myself)? "
         r"(?:a |an |our |my |the )?(?:(?:new|little|small|tiny|nice|cheap|bigger|first) )*"
         r"(?:place|house|home|flat|apartment|condo|studio)(?: (?:up|down|over|out))? in "
-        r"(?P<v>(?:(?!\bfor\b|\bover\b|\bthis\b|\bnext\b|\buntil\b|\btill\b).)+)$",
+        # the place's name, then only when ("last spring", "since June") or that the user
+        # moved in; a purpose, a time taken for or a year of long ago is no home of now
+        r"(?P<v>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*)"
+        r"(?: (?:last \w+|since .+|(?:a|two|three|a few) (?:days|weeks|months) ago"
+        r"|recently|yesterday|today|now|and (?:we )?moved in(?: \w+ \w+)?"
+        r"|for (?:a year|(?:two|three|four|five|a few|many|\d+) (?:years|months))))?[!.]*$",
         place("residence.city", "now lives in {v}", correction=True, dated=True),
     ),
     (
@@ -2151,8 +2156,12 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "job",
         "en",
         r"^(?:I(?:'ve| have)? )?(?:just |finally |officially )?(?:signed|accepted|took)"
-        r" (?:the |an |a |their |my )?(?:job )?offer (?:from|at|with) (?P<org>.+?)"
-        r"(?: as (?:an? )?(?P<role>.+))?$",
+        r" (?:the |an |a |their |my )?(?:job )?offer (?:from|at|with)"
+        # the employer's name, then only when or as what: "… from Comcast to upgrade my
+        # internet" is no job
+        r" (?P<org>(?-i:[A-Z])[\w&.'-]*(?: (?-i:[A-Z])[\w&.'-]*)*)"
+        r"(?: as (?:an? )?(?P<role>[\w -]+?))?"
+        r"(?:,? (?:yesterday|today|last \w+|this \w+|starting \w+|start(?:ing)? \w+))?[!.]*$",
         work(correction=True),
     ),
     (
@@ -2984,7 +2993,9 @@ _CHANGE_FIRST_EN = re.compile(
     r"^(?:(?:honestly|well|yeah|so|and|ok(?:ay)?|update|(?:big |good |great )?news),?:?\s+)*"
     r"(?=(?:(?:just|recently|finally|officially)\s+)?(?:(?:started|joined|moved|relocated"
     r"|transferred|switched)\s+(?:to|at|as|over|from|working)\b"
-    r"|(?:signed|accepted|took)\s+(?:the|an|a|their|my)\s+(?:job\s+)?offer\b))",
+    r"|(?:signed|accepted|took)\s+(?:the|an|a|their|my)\s+(?:job\s+)?offer\b"
+    r"|(?:bought|rented|got|leased|closed on)\s+(?:a|an|our|my|the)\s+(?:\w+\s+)?"
+    r"(?:place|house|home|flat|apartment|condo)\s+in\b))",
     re.I,
 )
 # "big fan of anything by Studio Ghibli": a liking said without its subject

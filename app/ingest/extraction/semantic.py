@@ -1690,11 +1690,17 @@ def unnamed_ending(clause: str) -> str | None:
     return "" if verb in _GENERIC_VERBS or verb.startswith("doing ") else verb
 
 
+# people whose slip a Chinese turn may report ("老师说错了，答案是二十九")
+_OTHER_SPEAKER_ZH = re.compile(r"老师|医生|客服|对方|别人|人家|店家|司机|他们|她们|主持人|销售")
+
+
 def _is_lead_in(text: str) -> bool:
     """True if ``text`` is a word or two before a take-back ("honestly", "to be fair", "我刚才"),
     not a statement of its own ("my son said he ate his vegetables")."""
     latin = re.findall(r"[A-Za-z']+", text)
     han = re.findall(r"[\u4e00-\u9fff]", text)
+    if text.strip() and (someone_elses(text.strip()) or _OTHER_SPEAKER_ZH.search(text)):
+        return False  # "我妹妹说错了，她是二十五", "他说错了": their slip, not the user's
     return len(latin) + len(han) // 2 <= 3 and not re.search(r"[.!?。！？]", text)
 
 
