@@ -191,3 +191,16 @@ async def test_a_contact_from_now_on_in_a_clause_with_in_replaces_the_old_one(
     )
     assert (sorted(active), frozen) == (["kim@new.io", "kim@old.io"], [])
     assert await tenant.values("u2", "residence.city") == []  # a stay, no home
+
+
+async def test_the_right_number_after_a_wrong_one_replaces_it(tenant: TenantCtx) -> None:
+    for i, said in enumerate(
+        (
+            "I gave you the wrong number, mine is 555-987-6543.",
+            "Sorry, wrong number earlier, the right one is 555-987-6543.",
+        )
+    ):
+        active, frozen = await tenant.change(
+            f"u{i}", ("My phone number is 555-123-4567.", said), "contact.phone", at=(T1, T2)
+        )
+        assert (active, frozen) == (["555-987-6543"], ["555-123-4567"]), said

@@ -1682,7 +1682,10 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "en",
         # the number, or the way to be reached by it ("call me on …", "whatsapp me at …")
         r"(?:phone|mobile|cell|number|tel|(?:call|ring|text|reach|contact|message|whatsapp"
-        r"|ping)\s+me\s+(?:on|at|via)\b)\D{0,20}?(?P<v>\+?\(?\d[\d\s().-]{5,}\d)",
+        r"|ping)\s+me\s+(?:on|at|via)\b"
+        # the right one after a wrong one: "I gave you the wrong number, mine is …"
+        r"|\b(?:mine|the (?:right|correct|real) one)(?:'s|\s+is)\b)"
+        r"\D{0,20}?(?P<v>\+?\(?\d[\d\s().-]{5,}\d)",
         contact("contact.phone"),
     ),
     # numbers and dates about the user

@@ -1450,6 +1450,9 @@ _RENEWED = re.compile(
     # the one given before was wrong: "I gave you the wrong one, my number is …", "号码给错了"
     r"|\b(?:gave you|that was|that's|wrote|typed|sent you|had) (?:the |a )?wrong"
     r" (?:one|number|email|e-mail|address|phone(?: number)?)\b"
+    # "Sorry, wrong number earlier, the right one is …": the right one said next to it
+    r"|\bwrong (?:one|number|email|e-mail|address)\b(?=[^.!?]{0,30}\b(?:the (?:right|correct)"
+    r" one|mine)\b)"
     r"|(?:号码|手机号?|电话|邮箱|地址)(?:给错|写错|打错|发错|留错)",
     re.I,
 )
