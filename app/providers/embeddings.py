@@ -68,12 +68,10 @@ LOCAL_E5_QUERY_CALL_TEXTS = 32
 @dataclass(eq=False)
 class _Request:
     """Texts waiting for the model; ``rows[i]`` is filled as calls finish. ``is_query``
-    selects E5's prefix, ``urgent`` the thread: a recall's query (urgent) or work that yields
-    to queries (stored text, the extractor's classification)."""
+    selects E5's prefix (the queue they wait in is ``_E5Handle.submit``'s choice)."""
 
     texts: list[str]
     is_query: bool
-    urgent: bool
     max_batch: int
     future: Future[list[list[float]]]
     rows: list[list[float]] = field(default_factory=list)
@@ -200,10 +198,9 @@ class _E5Handle:
         if not texts:
             future.set_result([])
             return future
-        urgent = is_query and not background
-        request = _Request(list(texts), is_query, urgent, max(1, max_batch), future)
+        request = _Request(list(texts), is_query, max(1, max_batch), future)
         with self._cv:
-            (self._queries if urgent else self._passages).append(request)
+            (self._queries if is_query and not background else self._passages).append(request)
             if not self._started:
                 for name, serve in (
                     ("queries", self._serve_queries),

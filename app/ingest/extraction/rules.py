@@ -1283,7 +1283,7 @@ def budget(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     ]
 
 
-# "they cut the redesign budget to $8,000", "老板把预算砍到五万了": the people who set the user's
+# "they cut the redesign budget to $8,000", "领导把预算砍到了八万": the people who set the user's
 # project budget set the user's fact
 _THEIRS_OURS = re.compile(
     r"^\W*(?:(?:they|the (?:team|client|company|board|boss)|(?:my|our) (?:boss|manager|client"
@@ -4835,10 +4835,9 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         flipped = {"retraction": True, "takes_back": True, "flip_to": flip}
         return [_withdrawal_record(turn, flipped), *facts]
     value = semantic.said_in_place(text)
+    # "说错了，是二十九": the number said in place, in digits like the stored one
     if value and _HAN.search(value) and (n := cn_int(value.removesuffix("岁"))) is not None:
-        value = str(
-            n
-        )  # "说错了，是二十九": the number said in place, in digits like the stored one
+        value = str(n)
     # beside a value said in place, a guess of the classifier's (a fragment such as "彩虹的虹")
     # is not what the user restates, nor is that value a fact of its own ("it's Tim, not Tom")
     own = [
