@@ -153,3 +153,39 @@ async def test_someone_elses_slip_keeps_the_users_age(tenant: TenantCtx) -> None
     ):
         active, frozen = await tenant.change(f"u{i}", ("我今年二十八。", said), "age", at=(T1, T2))
         assert (active, frozen) == (["28"], []), said
+
+
+async def test_an_offer_taken_in_chinese_or_by_its_owners_name_is_the_new_employer(
+    tenant: TenantCtx,
+) -> None:
+    for i, (first, said, new, old) in enumerate(
+        (
+            ("我在网易上班。", "我签了小红书的offer，月底入职。", "小红书", "网易"),
+            ("我在网易上班。", "刚接受了米哈游的录用通知！", "米哈游", "网易"),
+            (
+                "I work at Dunmore Freight",
+                "I've accepted Canva's offer.",
+                "canva",
+                "dunmore freight",
+            ),
+        )
+    ):
+        active, frozen = await tenant.change(f"u{i}", (first, said), "work.employer", at=(T1, T2))
+        assert (active, frozen) == ([new], [old]), said
+
+
+async def test_an_offer_refused_asked_about_or_someone_elses_changes_nothing_in_chinese(
+    tenant: TenantCtx,
+) -> None:
+    for i, said in enumerate(
+        (
+            "我拒了小红书的offer。",
+            "要不要接受小红书的offer？",
+            "我表妹签了小红书的offer。",
+            "收到了小红书的offer。",
+        )
+    ):
+        active, frozen = await tenant.change(
+            f"u{i}", ("我在网易上班。", said), "work.employer", at=(T1, T2)
+        )
+        assert (active, frozen) == (["网易"], []), said

@@ -2168,6 +2168,26 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         work(correction=True),
     ),
     (
+        # "I've accepted Stripe's offer", "signed Datadog's offer yesterday": the same, named
+        # by its owner
+        "job",
+        "en",
+        r"^(?:I(?:'ve| have)? )?(?:just |finally |officially )?(?:signed|accepted|took)"
+        r" (?P<org>(?-i:[A-Z])[\w&.-]*(?: (?-i:[A-Z])[\w&.-]*)*)(?:'s|’s) (?:job )?offer"
+        r"(?:,? (?:yesterday|today|last \w+|this \w+|starting \w+|start(?:ing)? \w+))?[!.]*$",
+        work(correction=True),
+    ),
+    (
+        # "我接受了字节跳动的offer", "已经签了华为的录用通知": an offer taken is the new employer
+        # (not one refused, asked about, only received, or someone else's)
+        "job",
+        "zh",
+        r"^我?(?:已经|刚|刚刚|终于|正式|最后)*(?:接受|接|签|签下|签约)了?\s*"
+        r"(?P<org>[^，,。！？!?的\s][^，,。！？!?的]{0,11}?)\s*的\s*(?:offer|录用通知书?|录用"
+        r"|工作邀请|聘书)(?=$|[，,。！!])",
+        work(correction=True),
+    ),
+    (
         # "I started as a barista at Blue Bottle on monday": the role first
         "job",
         "en",
@@ -2969,7 +2989,8 @@ def _secret_said_later(text: str) -> str:
 # ("后来搬到了无锡", "去年跳槽去了字节", "上个月搬去杭州了"): the user is its subject
 _SUBJECTLESS_CHANGE_ZH = re.compile(
     r"^(?P<t>\s*(?:后来|之后|然后|最近|现在|如今|去年|前年|今年|年初|年底|上个?月|上周|上礼拜|前段时间)?"
-    r"(?:又|也|就|已经|早就)?)(?=(?:搬|迁居|跳槽|转行|改喝|改用|调到|调去|入职|回到|回了))"
+    r"(?:又|也|就|已经|早就|刚|刚刚|终于)?)(?=(?:搬|迁居|跳槽|转行|改喝|改用|调到|调去|入职|回到|回了"
+    r"|(?:接受|签)了[^，,。的]{1,12}的(?:offer|录用|工作邀请)))"
 )
 
 
@@ -2996,7 +3017,7 @@ _CHANGE_FIRST_EN = re.compile(
     r"^(?:(?:honestly|well|yeah|so|and|ok(?:ay)?|update|(?:big |good |great )?news),?:?\s+)*"
     r"(?=(?:(?:just|recently|finally|officially)\s+)?(?:(?:started|joined|moved|relocated"
     r"|transferred|switched)\s+(?:to|at|as|over|from|working)\b"
-    r"|(?:signed|accepted|took)\s+(?:the|an|a|their|my)\s+(?:job\s+)?offer\b"
+    r"|(?:signed|accepted|took)\s+(?:(?:the|an|a|their|my)|(?-i:[A-Z])\S*'s)\s+(?:job\s+)?offer\b"
     r"|(?:bought|rented|got|leased|closed on)\s+(?:a|an|our|my|the)\s+(?:\w+\s+)?"
     r"(?:place|house|home|flat|apartment|condo)\s+in\b))",
     re.I,
