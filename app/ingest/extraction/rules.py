@@ -1607,6 +1607,12 @@ _I = (
     r"^I\b\s*(?:(?:really|just|also|absolutely|totally|truly|still|now|currently|usually"
     r"|generally|mostly|normally|actually|definitely)\s+)*"
 )
+# an offer the user took ("just signed the offer from …", "I've accepted Stripe's offer"), and
+# what may follow its employer's name: when, and nothing else
+_OFFER_TAKEN_EN = r"^(?:I(?:'ve| have)? )?(?:just |finally |officially )?(?:signed|accepted|took) "
+_OFFER_WHEN_EN = r"(?:,? (?:yesterday|today|last \w+|this \w+|start(?:ing)? \w+))?[!.]*$"
+
+
 _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] = [
     # contacts and secrets first: they can sit inside any clause
     (
@@ -2158,13 +2164,11 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         # an offer taken is the new employer (one only received is not)
         "job",
         "en",
-        r"^(?:I(?:'ve| have)? )?(?:just |finally |officially )?(?:signed|accepted|took)"
-        r" (?:the |an |a |their |my )?(?:job )?offer (?:from|at|with)"
+        _OFFER_TAKEN_EN + r"(?:the |an |a |their |my )?(?:job )?offer (?:from|at|with)"
         # the employer's name, then only when or as what: "… from Comcast to upgrade my
         # internet" is no job
         r" (?P<org>(?-i:[A-Z])[\w&.'-]*(?: (?-i:[A-Z])[\w&.'-]*)*)"
-        r"(?: as (?:an? )?(?P<role>[\w -]+?))?"
-        r"(?:,? (?:yesterday|today|last \w+|this \w+|starting \w+|start(?:ing)? \w+))?[!.]*$",
+        r"(?: as (?:an? )?(?P<role>[\w -]+?))?" + _OFFER_WHEN_EN,
         work(correction=True),
     ),
     (
@@ -2172,9 +2176,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         # by its owner
         "job",
         "en",
-        r"^(?:I(?:'ve| have)? )?(?:just |finally |officially )?(?:signed|accepted|took)"
-        r" (?P<org>(?-i:[A-Z])[\w&.-]*(?: (?-i:[A-Z])[\w&.-]*)*)(?:'s|’s) (?:job )?offer"
-        r"(?:,? (?:yesterday|today|last \w+|this \w+|starting \w+|start(?:ing)? \w+))?[!.]*$",
+        _OFFER_TAKEN_EN
+        + r"(?P<org>(?-i:[A-Z])[\w&.-]*(?: (?-i:[A-Z])[\w&.-]*)*)(?:'s|’s) (?:job )?offer"
+        + _OFFER_WHEN_EN,
         work(correction=True),
     ),
     (
