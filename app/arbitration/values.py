@@ -411,13 +411,24 @@ VERB_TOPIC = "verb:"
 ABILITY_TOPIC = "ability"
 # a request for the assistant pointed at and dropped (the extractor's ``semantic.RULE_TOPIC``)
 RULE_TOPIC = "rule"
+# what a slip names as given wrong (the extractor's ``semantic.SLIP_TOPIC``): "航班号说错了"
+SLIP_TOPIC = "slip:"
 _ABILITY = re.compile(r"会|\b(?:can|speaks?|plays?|know how)\b", re.I)
 _TOPIC_KEYS: dict[str, str | tuple[str, ...]] = {
-    "job": "work.", "work": "work.", "career": "work.", "name": "name.", "number": "contact.",
-    "phone": "contact.", "email": "contact.", "diet": "diet.", "pet": "pets.", "pets": "pets.",
+    "job": "work.", "work": "work.", "career": "work.", "name": "name.",
+    "number": "contact.phone", "phone": "contact.phone", "email": "contact.email",
+    "diet": "diet.", "pet": "pets.", "pets": "pets.",
     "dog": "pets.", "cat": "pets.", "age": "age", "birthday": "birthday", "school": "education.",
     "family": "family.", "allergy": "health.", "health": "health.", "drink": "preference.drink",
     "plan": ("plan", "event"),
+    # what a slip names ("号码说错了", "I gave you the wrong email"), matched whole
+    "phone number": "contact.phone", "email address": "contact.email", "address": "contact.",
+    "号码": "contact.phone", "手机号": "contact.phone", "手机号码": "contact.phone",
+    "电话": "contact.phone", "电话号码": "contact.phone", "手机": "contact.phone",
+    "邮箱": "contact.email", "邮件地址": "contact.email", "邮箱地址": "contact.email",
+    "年龄": "age", "岁数": "age", "年纪": "age", "名字": "name.", "姓名": "name.",
+    "生日": "birthday", "学校": "education.", "公司": "work.",
+    "date": ("birthday", "event", "plan"), "日期": ("birthday", "event", "plan"),
 }  # fmt: skip
 
 
@@ -428,6 +439,8 @@ _NO_VALUE_IN_PLACE = ("account.password", "identity.document", "finance.card", "
                       "schedule.", "task.", "assistant.", "health.", "contact.")  # fmt: skip
 # ... save a health value the take-back names as the one it replaces ("not shellfish, peanuts")
 _NAMED_IN_PLACE = ("health.",)
+# ... and a contact whose slip names it ("号码说错了，是139…", "wrong email, it's …")
+_NAMED_BY_SLIP = ("health.", "contact.")
 
 
 # the tastes a slip of polarity turns over: a liking (or the usual drink) into a dislike, a
@@ -470,7 +483,13 @@ async def _take_back(
     if cand.metadata.pop("in_place", False) and cand.value is not None:
         instead = cand.metadata.pop("instead_of", None) or []
         secret = any(e.get("level") == "secret" and e["mask"] == cand.value for e in cand.sealed)
-        old = await _misstated(repo, formed, cand.value, instead, secret=secret)
+        keyed = False
+        if topic and topic.startswith(SLIP_TOPIC) and not secret:
+            # "航班号说错了，是CA929": only a memory of what the slip names is replaced
+            noun = topic[len(SLIP_TOPIC) :]
+            keyed = noun in _TOPIC_KEYS
+            formed = _slip_named(formed, noun)
+        old = await _misstated(repo, formed, cand.value, instead, secret=secret, keyed=keyed)
         if old is None:
             # which memory it corrects is unclear: none is withdrawn, and the record is archived
             cand.value, cand.metadata["retraction"] = None, True
@@ -482,8 +501,24 @@ async def _take_back(
     cand.retract_ids += [m.id for m in _taken_back(formed, cand.content, topic)]
 
 
+def _slip_named(formed: list[Memory], noun: str) -> list[Memory]:
+    """The memories of ``formed`` that what a slip names as given wrong is about: of the key
+    the noun names ("号码" → ``contact.phone``, "age"), else whose words hold it ("航班号" in
+    "明天的航班号是CA928"); a flight number names no age."""
+    prefix = _TOPIC_KEYS.get(noun)
+    if prefix:
+        return [m for m in formed if (m.key or "").startswith(prefix)]
+    return [m for m in formed if _mentions(noun, m.content)]
+
+
 async def _misstated(
-    repo: MemoryStore, formed: list[Memory], value: str, instead: list[str], *, secret: bool
+    repo: MemoryStore,
+    formed: list[Memory],
+    value: str,
+    instead: list[str],
+    *,
+    secret: bool,
+    keyed: bool = False,
 ) -> Memory | None:
     """The memory a value said in place of a slip corrects, or None when that is unclear:
 
@@ -498,6 +533,8 @@ async def _misstated(
       "my sister lives in Berlin" is no sister's name).
 
     A value with digits replaces only a value with digits ("oops, I meant 2019" is no allergy).
+    When the slip named the key of what it corrects (``keyed``: "号码说错了，是139…"), a
+    contact or a health value is a value a word can replace too.
     """
 
     if secret:
@@ -508,7 +545,8 @@ async def _misstated(
         if not m.key or not m.value:
             return False
         if m.key.startswith(_NO_VALUE_IN_PLACE) and not (
-            named and m.key.startswith(_NAMED_IN_PLACE)
+            (named and m.key.startswith(_NAMED_IN_PLACE))
+            or (keyed and m.key.startswith(_NAMED_BY_SLIP))
         ):
             return False
         return not re.search(r"\d", value) or bool(re.search(r"\d", m.value))
@@ -1120,6 +1158,8 @@ async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:
                 # the same value spelled otherwise: "gluten free" withdraws "gluten-free"
                 or normalize_value(r) == normalize_value(old.value)
                 or (old.key == "work.role" and names_work(r, old.value))
+                # "my blood pressure is back to normal" ends "high blood pressure"
+                or (old.key == "health.condition" and _mentions(r, old.value))
                 or (old.key in _ACTIVITY_KEYS and _gerund_of(r, old.value))
                 or (old.key in _ACTIVITY_KEYS and _object_of(r, old.value))
             )
@@ -1464,8 +1504,19 @@ async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
             at = [old for old in olds if away & time_marks(_said(old))]
             same = at if len(at) == 1 else []
         habits = [old for old in olds if old.key == "schedule.habit"]
+        if not same and cand.key == "schedule.habit":
+            # "现在每天开车上班，地铁太挤了" after "坐地铁上班": the one routine that shares a word
+            # of the activity with the new one or with what the turn says of the old
+            mine = activity_words(f"{cand.content} {cand.value or ''}") | set(
+                moved.get("words") or []
+            )
+            sharing = [o for o in habits if mine & (activity_words(_said(o)) | _joined(_said(o)))]
+            same = sharing if len(sharing) == 1 else []
         if not same and moved.get("instead") and cand.key == "schedule.habit" and len(habits) == 1:
             same = habits  # "最近改成早上游泳了": turned into another, the one routine there is
+        plans = [old for old in olds if old.key == "plan"]
+        if not same and moved.get("instead") and cand.key == "plan" and len(plans) == 1:
+            same = plans  # "change of plans, we're going to Korea instead": the one plan there is
         if len({old.key for old in same}) == 1 and same[0].key != cand.key:
             # a moved thing keeps what it is: a routine stays a routine
             cand.key, cand.type = same[0].key, same[0].type

@@ -385,7 +385,19 @@ def _clean_en(text: str) -> str:
         text = _EN_FILLER.sub("", text).strip()
     text = re.sub(r",?\s*(?:please|thanks|thank you)[.!]*$", "", text, flags=re.I)
     text = re.sub(r"\bw/(?=\s)", "with", text)
+    text = _LIKE_HEDGE.sub("", text)
     return text.strip(" .!;,")
+
+
+# "like" as a hedge before an amount, after a verb of the user's: "I drink like 4 cups of
+# coffee a day", "I run like three times a week" (not "I like 4 cats", "I feel like two people")
+_LIKE_HEDGE = re.compile(
+    r"(?<!\bI )(?<!\bwould )(?<!\bfeel )(?<!\bfeels )(?<!\blook )(?<!\blooks )(?<!\bsound )"
+    r"(?<!\bseem )(?<!\bjust )(?<!\breally )(?<!\bdon't )(?<!\bdo )(?<=[a-z] )"
+    r"like\s+(?=\d|(?:a couple|a few|one|two|three|four|five|six|seven|eight|nine|ten|twice"
+    r"|half|a dozen)\b)",
+    re.I,
+)
 
 
 def _zh_content(text: str) -> str:
@@ -1260,12 +1272,32 @@ _BUDGET_MAX = re.compile(
 _BUDGET_MIN = re.compile(r"至少|最少|不低于|起码|at least|min")
 
 
+# a budget of a public body, not the user's project: "the city cut the budget for the library",
+# "the school's budget is $2M", "政府今年的预算是…"
+_PUBLIC_BUDGET = re.compile(
+    r"\b(?:the\s+)?(?:city|state|county|town|federal|government|council|congress|parliament"
+    r"|ministry|school(?:\s+(?:board|district))?|university|library|hospital|military|nasa)"
+    r"(?:'s)?\b(?=.*\bbudget)|政府|市里|市政府|国家|学校|教育局|财政",
+    re.I,
+)
+
+
+def _public_budget(raw: str) -> bool:
+    """True if the budget ``raw`` states is a public body's, with no word of the user's or
+    their team's in it ("学校给我们项目的预算是5万" is the user's)."""
+    return bool(_PUBLIC_BUDGET.search(raw)) and not re.search(
+        r"我|咱|\b(?:my|our|we|us|I)\b", raw, re.I
+    )
+
+
 def budget(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     """``project.budget``: the amount as written ("50万", "$5,000"), validated as a number."""
     value = re.sub(r"\s+", "", m.group("v")) if clause.lang == "zh" else m.group("v").strip()
     value = re.sub(r"(?:元|块钱?|人民币)$", "", value)
     if not re.search(r"\d|[一二两三四五六七八九十百千]+(?:万|千|亿)", value):
         return None
+    if _public_budget(clause.raw):
+        return None  # "the city cut the library's budget to $5 million": a public body's
     qualifier = m.group("q") or ""
     # "cut the budget to $20,000", "预算砍到三十万了": a new amount in place of the old
     changed = bool(_BUDGET_CHANGE.search(qualifier) or _BUDGET_CHANGE.search(clause.text))
@@ -1496,6 +1528,13 @@ _DAILY_EN = re.compile(
     r"|swim|walk|meditate|eat (?:breakfast|lunch|dinner)|start work|finish work|leave work))\b",
     re.I,
 )
+# one day named, no routine: "今天", "tonight", "this morning"
+_THIS_DAY = re.compile(
+    r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now|rn)\b"
+    r"|今天|今晚|今早|今儿|这会儿",
+    re.I,
+)
+_EVERY = re.compile(r"\b(?:every|each|always|often)\b|每|天天|经常|总是", re.I)
 _ONE_DAY = re.compile(
     r"\b(?:today|tonight|tomorrow|yesterday|this|next|last|on)\b|\d{1,2}/\d{1,2}", re.I
 )
@@ -1533,8 +1572,8 @@ def event(key: str) -> Builder:
             flags=re.I,
         )
         value = re.sub(r"^(?:要|得|会|将)", "", value).strip(" ，,")
-        if len(value) < 2:
-            return None
+        if len(value) < 2 or (key == "event" and semantic.passing_state(value)):
+            return None  # "Sorry, I'm a bit busy today": how the day goes, no appointment
         # a dated wish is an intention, not an appointment ("want to move to Japan in 2 years")
         kind = "plan" if key == "event" and _INTENT.match(value) else key
         return [_fact(state, clause, kind, value, content, dated=True)]
@@ -1557,6 +1596,13 @@ _EN_ASSIST_VERBS = (
 )
 
 # Each entry: (family, language, pattern, builder[, after]). First match wins per clause.
+# makers of phones and computers, named alone for the device ("换苹果了")
+_DEVICE_MAKERS_ZH = frozenset(
+    ("苹果", "华为", "小米", "红米", "安卓", "三星", "荣耀", "魅族", "一加", "联想", "戴尔", "鸿蒙",
+     "索尼", "谷歌")
+)  # fmt: skip
+
+
 _S = (
     r"^(?:我|本人)?(?:现在|目前|如今|平时|其实|已经|最近|刚刚|刚|也|还|都|一直|真的|比较"
     r"|很|最|特别|非常|超|挺|就|确实|从来|几乎|基本上?|一般|向来)*"
@@ -2276,13 +2322,15 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "job",
         "en",
-        r"^I(?:'m| am) (?:(?:now|currently|still|actually) )*(?:at|with) (?P<org>[A-Z][\w&.'-]*"
-        r"(?: [A-Z][\w&.'-]*)* (?:Energy|Labs?|Inc|Health|Healthcare|Bank|Capital|Systems"
+        # (the name's capitals read as written, "I'm with Geico for car insurance" is none)
+        r"^I(?:'m| am) (?:(?:now|currently|still|actually) )*(?:at|with) "
+        r"(?P<org>(?-i:[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)* "
+        r"(?:Energy|Labs?|Inc|Health|Healthcare|Bank|Capital|Systems"
         r"|Technologies|Tech|Group|Partners|Media|Studios?|Consulting|Software|Solutions|Corp"
         r"|Corporation|Co|Analytics|Robotics|Pharma|Pharmaceuticals|Insurance|Ventures|Holdings"
         r"|Networks|Foods|Motors|Airlines|Games|Digital|Industries|Dynamics|Biotech|Bio"
         r"|Therapeutics|Security|Financial|Realty|Engineering|Agency|Associates|Hospital|Clinic"
-        r"|Bakery|Brewing|Press|Publishing))\.?(?: now| these days| for now)?$",
+        r"|Bakery|Brewing|Press|Publishing)))\.?(?: now| these days| for now)?$",
         work(),
     ),
     (
@@ -2563,7 +2611,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "drink",
         "zh",
-        _S + r"(?:喜欢喝|爱喝|常喝|只喝|每天喝|一般喝|习惯喝|最近喝|喝)(?P<v>.+)$",
+        _S + r"(?:喜欢喝|爱喝|常喝|只喝|每天喝|一般喝|习惯喝|最近喝|喝"
+        # "每天早上都得来一杯美式": a cup of it had
+        r"|(?:(?:每天|早上|下午|晚上|都|得|要|会)*)来(?:一|两|几)?(?:杯|瓶|罐|听))(?P<v>.+)$",
         drink(),
     ),
     (
@@ -2618,6 +2668,20 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         lambda m, c, s: (
             [_fact(s, c, "tech.preferred", _norm(m.group("v"), None), _join_zh("用", m.group("v")))]
             if segment.name_run(m.group("v")) or segment.brand(m.group("v"))
+            else None
+        ),
+    ),
+    # a device switched to by its maker ("终于换苹果了", "换了华为", "转安卓了"): the maker is the
+    # tool now (``_change_cues`` marks it as replacing the one before)
+    (
+        "tech",
+        "zh",
+        _S + r"(?:终于|又|刚)?(?:换|转|改用)(?:了|成|到)?\s*(?P<v>[A-Za-z][\w.+-]{1,15}"
+        r"|[\u4e00-\u9fff]{2,4}?)\s*(?:的)?(?P<d>手机|电脑|笔记本|平板|系统)?(?:了|啦)?$",
+        lambda m, c, s: (
+            [_fact(s, c, "tech.preferred", _norm(m.group("v"), None), _join_zh("用", m.group("v")))]
+            if m.group("v") in _DEVICE_MAKERS_ZH
+            or (m.group("d") and (segment.name_run(m.group("v")) or segment.brand(m.group("v"))))
             else None
         ),
     ),
@@ -2798,7 +2862,12 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         # a liking held for long ("I've always loved…"), or said as a weakness for it
         r"|(?:'ve|have) (?:always |really |just |been )*(?:loved|liked|enjoyed|adored|into)"
         r"|(?:'m|am) (?:such |a )?(?:total |huge |real |big )?sucker for"
-        r"|can't get enough of|(?:have|'ve got) a (?:real |big )?(?:soft spot|weakness) for)"
+        r"|can't get enough of|(?:have|'ve got) a (?:real |big )?(?:soft spot|weakness) for"
+        # a liking taken up ("I've gotten into running", "got really into pottery this year")
+        r"|(?:(?:'ve|have|'m|am) )?(?:(?:gotten|been getting|getting)"
+        r"(?: (?:really|super|very|so|quite|kinda|more))?|got (?:really|super|so|very|kinda)) into"
+        r"(?! (?:(?:a |an |some |big |serious )?(?:trouble|debt|fights?|arguments?|accidents?|mess)"
+        r"|(?:grad |med |law )?(?:school|college|university)|the program)\b))"
         r"\s+(?:eating\s+|to eat\s+)?(?P<v>.+)$",
         simple("preference.likes", "I {verb} {v}", check=semantic.is_taste),
     ),
@@ -2837,6 +2906,16 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"^I(?:'m| am)? (?:planning|plan|intend|intending|thinking about"
         r"|considering) (?:to )?(?P<v>.+)$|^I(?:'m| am) (?:hoping|aiming) to (?P<w>.+)$",
         event("plan"),
+    ),
+    # "we're going to Korea instead", "I'm flying to Lisbon after all": a trip to a named
+    # place in place of the one planned
+    (
+        "plan",
+        "en",
+        r"^(?:I|we)(?:'m|'re| am| are) (?:now |actually |still |definitely )?(?:going|heading"
+        r"|flying|driving|off) to (?P<v>(?-i:[A-Z][\w'-]+)(?: (?-i:[A-Z][\w'-]+))*)"
+        r" (?:instead|after all)$",
+        lambda m, c, s: [_fact(s, c, "plan", f"go to {m.group('v')}", _content(c), dated=True)],
     ),
     ("event", "zh", r"^(?P<v>.+)$", event("event")),
     (
@@ -2991,10 +3070,17 @@ def _secret_said_later(text: str) -> str:
 
 # a Chinese sentence that opens with the user's move or change and leaves the user out
 # ("后来搬到了无锡", "去年跳槽去了字节", "上个月搬去杭州了"): the user is its subject
+_DEVICE_SWITCH = (
+    r"(?:换|转)(?:了|成|到)?\s*[\u4e00-\u9fff]{2,4}?(?:的)?(?:手机|电脑|系统)?"
+    r"(?:了|啦)?[\s，,。！!~]*$"
+)
+_DEVICE_SWITCH_ZH = re.compile(r"^\s*(?:最近|现在|已经|终于|刚|又)*" + _DEVICE_SWITCH)
 _SUBJECTLESS_CHANGE_ZH = re.compile(
     r"^(?P<t>\s*(?:后来|之后|然后|最近|现在|如今|去年|前年|今年|年初|年底|上个?月|上周|上礼拜|前段时间)?"
     r"(?:又|也|就|已经|早就|刚|刚刚|终于)?)(?=(?:搬|迁居|跳槽|转行|改喝|改用|调到|调去|入职|回到|回了"
-    r"|(?:接受|签)了[^，,。的]{1,12}的(?:offer|录用|工作邀请)))"
+    r"|(?:接受|签)了[^，,。的]{1,12}的(?:offer|录用|工作邀请)"
+    # "终于换苹果了", "换了华为": a device switched to by its maker (the tech rule checks the name)
+    r"|" + _DEVICE_SWITCH + "))"
 )
 
 
@@ -3163,8 +3249,12 @@ def split_clauses(text: str) -> list[list[str]]:
                 for part in _framed(c, first=n == 0)
             ]
         )
-        for s in _sentences(text)
+        for s in _sentences(_NUMBER_NOT_NUMBER.sub(", not ", text))
     ]
+
+
+# "I'm 43 not 34": a number said in place of another, a clause of contrast of its own
+_NUMBER_NOT_NUMBER = re.compile(r"(?<=\d)\s+not\s+(?=\d)", re.I)
 
 
 def _lang(text: str) -> Lang:
@@ -3490,7 +3580,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             signal = has_memory_signal(raw)
             if (
                 not (signal or subject)
-                and i
+                and (i or _DEVICE_SWITCH_ZH.match(raw))  # "换了苹果，因为…": the turn opens by it
                 and _SUBJECTLESS_CHANGE_ZH.match(raw)
                 and not re.search(r"吧\W*$", raw)
             ):
@@ -4931,6 +5021,8 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         meta["elliptic"] = True  # "I don't, …": only of a turn said right before
     if value is not None:
         meta = {"takes_back": True, "in_place": True}
+        if topic := semantic.slip_topic(text):
+            meta["takes_back_topic"] = topic  # "航班号说错了，是CA929": only a flight number
         if instead := [*semantic.contrast_objects(text), *withdrawn]:
             meta["instead_of"] = list(dict.fromkeys(instead))
     return [*facts, _withdrawal_record(turn, meta, value)]
@@ -5662,6 +5754,19 @@ _ELLIPTIC = re.compile(
 )
 
 
+# what a relative did to or with the user, or did once and no more ("my niece got me hooked",
+# "my friend dragged me along", "my kids insisted", "我妈逼我去相亲"): the clause tells the
+# user's story, it states nothing standing about them
+_ACTS_ON_USER = re.compile(
+    r"(?:(?:just|finally|kinda|basically|really)\s+)?"
+    r"(?:got|gets|made|makes|dragged|drags|talked|talks|convinced|pushed|forced|took|brought"
+    r"|told|asked|helped|sent|gave|showed|introduced|signed|roped|put)\s+me\b"
+    r"|[a-z]+ed(?:\s+(?:lol|lmao|haha|tho|though|too|again))?$"
+    r"|(?:又|还|总|老|一直|非要|硬)?(?:让|叫|逼|拉|带|劝|催|喊|拖)我",
+    re.I,
+)
+
+
 def _member_content(relative: str, name: str | None, lang: Lang) -> str:
     """What a family member is, in words of its own (``"女儿叫小雨"``, ``"has a brother"``)."""
     if lang == "zh":
@@ -5712,6 +5817,7 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
         and not _REASON_LED.match(clause.raw)
         and _standing_about_them(clause)
         and not _ELLIPTIC.search(clause.raw)
+        and not _ACTS_ON_USER.match(said.strip(" ,.!，。！~"))
     ):
         out.append(
             ExtractedFact(
@@ -5838,8 +5944,16 @@ def _semantic(
                 and semantic.has_change_cue(state.turn.content)
             ):
                 continue  # "switched to rooibos. I miss coffee already": the old one, wished for
+            if key == "project.budget" and _public_budget(clause.raw):
+                continue  # "the city cut the library's budget": a public body's (``budget``)
             if key == "schedule.habit" and _WOULD.match(clause.raw):
                 continue  # "I could eat fries every day": what the user could do, not does
+            if (
+                key == "schedule.habit"
+                and _THIS_DAY.search(clause.raw)
+                and not (_HABITUAL.search(clause.raw) or _EVERY.search(clause.raw))
+            ):
+                continue  # "我今天赶时间", "tonight I'm cooking": one day, no routine
             if key in _HEALTH_KEYS and semantic.ends(clause.raw):
                 continue  # "my wrist has fully healed": an ending (_ended), no new state
             if value is None and family == "avoid" and len(quit_values) == 1:
@@ -6008,7 +6122,7 @@ def _what_changed(text: str) -> str:
 _HEALTH_KEYS = frozenset(("health.condition", "health.allergy"))
 
 # multi-valued keys where "switched to X" means X replaces what the user had
-_SWITCHABLE = frozenset(("tech.preferred", "language.preferred"))
+_SWITCHABLE = frozenset(("tech.preferred", "language.preferred", "preference.drink"))
 
 
 # numbers, addresses and secrets a new one replaces ("new email is …", "新号码 …")
@@ -6269,7 +6383,11 @@ def _moves(turn: Turn, facts: list[ExtractedFact]) -> None:
 
 # a routine turned into another ("最近改成早上游泳了", "现在周末都改去骑车了"): what it was is
 # the one routine the user has, when nothing else names it
-_TURNED_INTO = re.compile(r"改(?:成|为|去|做|练|打)|换成|变成")
+_TURNED_INTO = re.compile(
+    r"改(?:成|为|去|做|练|打)|换成|变成|计划有变|改计划|换计划"
+    r"|\b(?:instead|change of plans?|plans? (?:have |has )?changed)\b",
+    re.I,
+)
 
 
 _CONTRAST_CUT = re.compile(

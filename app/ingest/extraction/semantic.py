@@ -757,7 +757,7 @@ _SPAN_EN = (
 _ENDED_EN = re.compile(
     r"\b(?:recovered from|got over|cured of)\s+(?:my\s+)?(?P<a>[\w' -]{2,30}?)(?=$|[,.;!])"
     r"|\bmy\s+(?P<b>[\w -]{2,30}?)(?:'s|\s+is|\s+are)\s+(?:basically\s+|completely\s+|totally\s+"
-    r"|pretty much\s+|all\s+)?(?:back to normal|gone|cured|fine now)"
+    r"|pretty much\s+|all\s+)?(?:back to normal|normal (?:now|again)|gone|cured|fine now)"
     r"|\b(?P<c>[A-Z][\w'-]+)\s+(?:passed away|died|is gone|(?:ran|flew) (?:away|off)"
     r"|went missing)"
     r"|\b(?i:lost|re-?homed?|had to re-?home|gave away)\s+(?P<g>[A-Z][\w'-]+)\b(?!\s+[A-Z])"
@@ -771,6 +771,9 @@ _ENDED_EN = re.compile(
     r"|\b(?i:sold|got rid of|gave away|cancel(?:l)?ed|called off|put down)\s+(?i:the|my|our)\s+"
     r"(?P<d>[\w' -]{2,30}?)(?=$|[,.;!]|\s+(?:and|so|but|last|this|yesterday)\b)"
     r"|\b(?:had to )?put (?P<e>[A-Z][\w'-]+) down\b"
+    # a plan by its name, dropped ("ok scrapped Iceland", "we ditched the Lisbon idea")
+    r"|\b(?i:scrapped|ditched|nixed|shelved|bailed on)\s+(?:(?i:the|my|our)\s+)?"
+    r"(?P<s>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)"
     # a thing not done for a long span: "I haven't touched the guitar in years"
     # (someone not seen, a place not been to, is no thing ended)
     r"|\b(?i:haven'?t|have not|hasn'?t|has not)\s+(?:(?i:really|even)\s+)?"
@@ -801,6 +804,10 @@ _ENDED_ZH = re.compile(
     r"|(?:^|[，,。！!\s]|把)(?![我你他她它这那])(?P<g>[\u4e00-\u9fffA-Za-z]{1,6}?)"
     r"(?:去年|前年|今年|上个月|上周|前几天|前段时间|昨天|已经|早就|也)*"
     r"\s*送(?:人了|走了|了人|给了?[\u4e00-\u9fff]{1,8}?(?:养了|了|$))"  # "Lucky 送给…"
+    # a reading back to normal ("我血压已经正常了", "血糖也恢复正常了"): high no more
+    r"|(?:^|[，,。！!\s]|我的?)(?![我你他她它这那]|一切|都|全|各项|啥|什么)"
+    r"(?P<n>[\u4e00-\u9fff]{2,4}?)"
+    r"(?:现在|已经|都|也|终于|基本上?|完全)*(?:恢复)?正常了"
 )
 # someone else's, not the user's: a correction by possession ("No, Bruno is my neighbour's
 # dog, not mine", "团子是我室友的，我自己没养")
@@ -823,7 +830,10 @@ _NOT_MINE = re.compile(
     r"(?:我)?(?:邻居|朋友|同事|室友|表[哥姐弟妹]|堂[哥姐弟妹]|亲戚|姐姐|哥哥|妹妹|弟弟|爸妈|父母)家?的"
     r"|(?:^|[，,。！!\s])(?:不对|不是|其实)?[，,]?(?![我你他她它这那])(?P<b>[\u4e00-\u9fff]{1,6}?)"
     r"(?:其实)?是我"
-    r"(?!自己)[\u4e00-\u9fff]{1,3}的(?=$|[，,。！!])"
+    # a person's ("是我妈的", "是我老公家的"), not what the user did ("日语是我自学的",
+    # "粤语是我外婆教的")
+    r"(?:[妈爸哥姐妹弟]{1,2}|老婆|老公|媳妇|对象|[女男]朋友|儿子|女儿|闺女|外[婆公]|奶奶|爷爷"
+    r"|姥[姥爷]|舅舅|姑姑|阿姨|叔叔|室友|同学|老板|领导)家?的(?=$|[，,。！!])"
 )
 # tired of a thing ("rooibos got boring"): given up, but not avoided
 _TIRED_EN = re.compile(
@@ -842,7 +852,7 @@ _WITHDRAWN_KEY = (
     (re.compile(r"\bliv(?:e|ing)\b|住", re.I), "residence.city"),
     (re.compile(r"\b(?:like|love|into|fan)\b|喜欢|兴趣|吃腻", re.I), "preference.likes"),
     (
-        re.compile(r"normal|recovered|cured|healed|" + _HEALED_ZH, re.I),
+        re.compile(r"normal|recovered|cured|healed|正常|" + _HEALED_ZH, re.I),
         "health.condition",
     ),
     (
@@ -902,12 +912,12 @@ def withdrawal_key(text: str, thing: str | None = None) -> str | None:
 
 _SWITCH = re.compile(
     r"\b(?:switch(?:ed)? (?:over |fully |entirely )?to|moved (?:over )?to|migrated to|now use"
-    r"|replaced \w+ with)\b|改用|改成|换成|换到|转到|全面转|都换成|改为|变成"
+    r"|replaced \w+ with)\b|改用|改成|换成|换到|转到|全面转|都换成|改为|变成|改喝|换喝"
     # what was moved said between the verb and "to" ("moved my side projects to TypeScript")
     r"|\b(?:switched|moved|migrated|ported)\s+(?:my|our|all|the|everything)\b[\w\s]{0,30}?\bto\b"
     # a clause of its own that opens with the verb, the 了 of a new situation after it or at
     # its end ("换 VS Code 了", "换了苹果", "转 Go 了")
-    r"|(?:^|(?<=[，,。！!\s我]))(?:换|转)(?:了\s*[^，,。了\s][^，,。了]{1,14}|\s*[^，,。了\s]"
+    r"|(?:^|(?<=[，,。！!\s我]))(?:终于|又|刚|已经)?(?:换|转)(?:了\s*[^，,。了\s][^，,。了]{1,14}|\s*[^，,。了\s]"
     r"[^，,。了]{1,14}了)(?=[，,。！!]|$)"
     # "现在都用Notion了", "我如今只写Go": now, and all of it; not a team's ("我们组现在全用Go了")
     r"|(?:^|(?<=[，,。！!\s我]))(?:现在|如今|目前)(?:全|都|全都|基本都|基本上都|只)(?:用|写|说)"
@@ -1036,7 +1046,7 @@ _ENDING_EN = re.compile(
 )
 _ENDING_ZH = re.compile(
     r"不再|(?:不|没)[^，,。.！!？?；;]{0,8}了|戒了|戒掉|停了|放弃|忘光|忘了|取消|下线|治好|痊愈"
-    r"|没(?:什么)?兴趣|腻了|退出|不感兴趣|(?:已经|早就?|都|全)好了|康复|好利索"
+    r"|没(?:什么)?兴趣|腻了|退出|不感兴趣|(?:已经|早就?|都|全)好了|康复|好利索|(?:恢复)?正常了"
 )
 
 
@@ -1046,6 +1056,13 @@ def _users_statement(clause: str) -> bool:
     return not someone_elses(clause) and not re.search(r"[?？吗]\s*$", clause)
 
 
+# "forgot to mention", "I forgot to say", "忘了说", "忘记告诉你": what follows is said late
+_FORGOT_TO_SAY = re.compile(
+    r"\bforg[eo]t(?:ten)?\s+to\s+(?:mention|say|tell|add)\b|忘(?:了|记)?(?:说|讲|提|告诉你)",
+    re.I,
+)
+
+
 def ends(clause: str) -> bool:
     """True if ``clause`` says that something of the user's ended — with no word of what: the
     memories it ends are those whose value the clause (or its sentence) names. A question
@@ -1053,6 +1070,7 @@ def ends(clause: str) -> bool:
     use Twitter that much anymore")."""
     if not _users_statement(clause) or _STILL_HOLDS.search(clause) or seldom(clause):
         return False
+    clause = _FORGOT_TO_SAY.sub("", clause)  # "Forgot to mention, …", "忘了说": nothing ended
     if _ENDING_EN.search(clause) or _ENDING_ZH.search(clause):
         return True
     return bool(_NEGATION_EN.search(clause) and _CHANGED_EN.search(clause))
@@ -1341,7 +1359,7 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
     for m in _ENDED_ZH.finditer(text):
         found.extend(
             re.sub(r"^(?:我们的|我家的?|我的|的)", "", _LIFT_LEAD.sub("", g))
-            for g in (m.group("a"), m.group("b"), m.group("c"), m.group("p"), m.group("g"))
+            for g in (m.group(k) for k in ("a", "b", "c", "p", "g", "n"))
             if g
         )
     for m in _NOT_MINE.finditer(text):
@@ -1591,7 +1609,13 @@ _TAKEN_BACK = re.compile(
 )
 # a slip of the keyboard or the tongue: it corrects a word, it withdraws nothing on its own
 _SLIP = re.compile(
-    r"\b(?:typo|autocorrect\w*|i meant(?! to\b)|meant to (?:say|type|write))\b|[打写]错(?:字)?了"
+    r"\b(?:typo|autocorrect\w*|i meant(?! to\b)|meant to (?:say|type|write)"
+    # "I gave you the wrong number", "I typed the wrong email": what the user gave is misstated
+    r"|(?:gave|give|told|sent)\s+you\s+(?:the\s+|a\s+)?wrong"
+    r"|i\s+(?:typed|wrote|put|said|entered)\s+(?:in\s+)?(?:the\s+|a\s+)?wrong)\b"
+    # "Oops, wrong phone number, it's …": the thing given wrong, said alone
+    r"|(?:^|[,.;!:]\s*)\W*wrong\s+(?:phone\s+)?(?:number|email|address|date)(?=\s*[,.;!—–-])"
+    r"|[打写]错(?:字)?了"
     r"|[打写]快了|手(?:快|滑)了?|口误",
     re.I,
 )
@@ -1773,13 +1797,15 @@ def forgets_what_follows(text: str) -> bool:
 # place of a misstated one
 _IN_PLACE_EN = re.compile(
     r"\b(?:i meant|it'?s|it is|should be|supposed to be|meant to (?:say|type|write)"
+    r"|(?:the )?(?:right|correct|real) (?:one|number|email|address|date)(?:'s| is)"
     r"|(?:(?:his|her|its|their|the) )?name(?:'s| is))\s+"
     r"(?:(?:the|a|an)\s+)?(?P<x>[^,.;!?—–()]{1,40}?)\s*(?=$|[,.;!?—–()]|\s+not\b)",
     re.I,
 )
 _IN_PLACE_ZH = re.compile(
     r"(?:^|(?<=[，,。.！!？?；;：:\s了哦噢嗯呃哎诶])|(?<=准确地说|准确来说|确切地说|确切来说))"
-    r"(?:其实)?(?:应该是|我是说|是|我?在|(?:它|他|她|ta|TA)?叫)\s*"
+    r"(?:其实)?(?:应该是|我是说|是|我?在|(?:它|他|她|ta|TA)?叫"
+    r"|我是(?=[\d零一二三四五六七八九十两]+岁?\s*(?:$|[，,。.！!？?；;])))\s*"
     r"(?P<x>[^，,。.！!？?；;、\s][^，,。.！!？?；;、]{0,11}?)\s*"
     r"(?=$|[，,。.！!？?；;、]|\s+not\b|\s*(?:而)?不是)"
 )
@@ -1823,11 +1849,44 @@ _ABOUT = re.compile(
 )
 
 
+# what a slip names as said wrong: "航班号说错了", "我把年龄写错了", "gave you the wrong number",
+# "wrong flight number" (``slip_topic``)
+SLIP_TOPIC = "slip:"
+_SLIP_OBJECT_ZH = re.compile(
+    r"(?P<x>(?:(?![错了])[\u4e00-\u9fff]){1,6}?)(?:给|打|写|说|填|报|记)错了"
+)
+_SLIP_FILLER_ZH = re.compile(
+    r"^(?:不好意思|抱歉|对不起|其实|刚才|刚刚|之前|上面|前面|我|把|那个|这个|又|也|都|给你)+"
+)
+_SLIP_OBJECT_EN = re.compile(
+    r"(?:\b(?:gave|give|typed|type|wrote|write|put|sent|said|the|a|my)\s+(?:you\s+)?(?:the\s+)?"
+    r"|(?:^|[,.!]\s*|\b(?:oops|sorry|oh|ah|wait)\W+))wrong\s+(?P<x>[a-z]+(?:\s+(?:number|address|name|date|code))?)\b",
+    re.I,
+)
+_NO_SLIP_OBJECT = frozenset({"one", "thing", "way", "word", "person", "guy", "place", "info"})
+
+
+def slip_topic(text: str) -> str | None:
+    """What a slip says was given wrong, as ``SLIP_TOPIC`` + the noun ("航班号说错了，是CA929" →
+    ``"slip:航班号"``, "我把年龄写错了" → ``"slip:年龄"``, "I gave you the wrong flight number"
+    → ``"slip:flight number"``), or None when it names nothing ("我刚才说错了", "wrong one").
+    Arbitration withdraws only memories of what it names (``values._take_back``)."""
+    if m := _SLIP_OBJECT_ZH.search(text):
+        x = _SLIP_FILLER_ZH.sub("", m.group("x").rsplit("的", 1)[-1])
+        return SLIP_TOPIC + x if len(x) >= 2 else None
+    if m := _SLIP_OBJECT_EN.search(text):
+        x = " ".join(m.group("x").lower().split())
+        return None if x in _NO_SLIP_OBJECT else SLIP_TOPIC + x
+    return None
+
+
 def taken_back_topic(text: str) -> str | None:
     """What a take-back is about ("forget what I said about my job" → ``"job"``; "那个计划取消
-    了", "the trip's off" → ``"plan"``), or None."""
+    了", "the trip's off" → ``"plan"``; what a slip names, ``slip_topic``), or None."""
     if _PLAN_DROPPED.search(text):
         return "plan"
+    if topic := slip_topic(text):
+        return topic
     m = _ABOUT.search(text)
     return (m.group("x") or m.group("r")).lower() if m else None
 
@@ -2724,12 +2783,15 @@ _NOT_STATE = re.compile(
 # how the user feels at the moment, or an ailment that passes ("so exhausted today", "burnt
 # out", "我感冒了", "头好疼"): a passing state is no condition of health and no event
 _PASSING_EN = re.compile(
-    r"^(?:(?:so|really|very|super|pretty|kinda|kind of|a bit|a little|totally|completely|just"
+    r"^(?:(?:so|really|very|super|pretty|kinda|kind of|a bit|bit|a little|little|totally"
+    r"|completely|just"
     r"|feeling|still|getting|a|the)\s+)*"
     r"(?:exhausted|tired|sleepy|drained|knackered|wiped(?: out)?|worn out|burn(?:ed|t)[ -]out"
     r"|stressed(?: out)?|hungry|starving|thirsty|hungover|hangover|jet-?lagged|sick|ill|bored"
     r"|sore|cold|flu|fever|headache|under the weather|anxious|nervous|overwhelmed|upset|sad"
     r"|grumpy|cranky|dead|done|fried|cooked"
+    # short of time now ("I'm in a hurry", "swamped this week")
+    r"|in a (?:hurry|rush)|running late|short on time|(?:super |so )?(?:busy|swamped|slammed)"
     # a need of the moment ("I just want to sleep"): no plan
     r"|(?:wants? to |need to |going to )?(?:sleep|nap|rest|go (?:home|to bed)|lie down|cry|scream))"
     r"(?:\s+(?:today|tonight|right now|rn|now|this week|this morning|lately|again|af|easily"
@@ -2742,7 +2804,9 @@ _PASSING_ZH = re.compile(
     # a part of the body that aches or feels off today ("头晕", "胃不舒服", "嗓子疼")
     r"(?:(?:头|胃|肚子|嗓子|喉咙|眼睛|腰|背|脖子|牙|腿|脚)(?:有点|有些|好|很)?(?:疼|痛|晕|难受|不舒服|酸)"
     r"|感冒|发烧|发热|咳嗽|拉肚子|着凉|累|困|饿|渴|烦|焦虑|紧张"
-    r"|难受|不舒服|(?:只|就)?想(?:回家|睡觉|睡一觉|躺着|躺一会儿?|休息一下|休息)+)(?:了|啊|呢|死了|死|得不行|坏了)*$"
+    r"|难受|不舒服|(?:只|就)?想(?:回家|睡觉|睡一觉|躺着|躺一会儿?|休息一下|休息)+"
+    # short of time now, or a thing just done ("赶时间", "忙死了", "搬完了")
+    r"|赶时间|着急|忙|[\u4e00-\u9fff]完)(?:了|啊|呢|死了|死|得不行|坏了)*$"
 )
 
 
