@@ -1000,7 +1000,22 @@ def _ends_named(value: str, text: str) -> bool:
     if _mentions(value, text):
         return True
     v = normalize_value(value)
-    return len(v) >= 3 and not v.isascii() and v[-2:] in normalize_value(text)
+    if v.isascii():
+        # "can't watch horror anymore" names "horror movies": the genre without its kind
+        words = value.lower().split()
+        return (
+            len(words) >= 2
+            and words[-1] in _KINDS_OF_WORK
+            and _mentions(" ".join(words[:-1]), text)
+        )
+    return len(v) >= 3 and v[-2:] in normalize_value(text)
+
+
+# the kind of thing a genre is said of ("horror movies", "true crime podcasts")
+_KINDS_OF_WORK = frozenset(
+    ("movies", "films", "shows", "series", "music", "books", "novels", "games", "podcasts",
+     "food", "dishes", "songs", "documentaries")
+)  # fmt: skip
 
 
 def _named(

@@ -119,3 +119,16 @@ async def test_a_number_said_in_place_without_a_comma_replaces_the_old(
         "u1", ("I'm 34", "typo earlier lol, I'm 43 not 34"), "age", at=(T1, T2)
     )
     assert (active, frozen) == (["43"], ["34"])
+
+
+async def test_a_value_asked_back_then_meant_otherwise_is_replaced(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u1",
+        ("I live in Leeds", "wait did I say Leeds?? I meant Sheffield, sorry"),
+        "residence.city",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == (["sheffield"], ["leeds"])
+    await tenant.say("u2", "s1", "I live in Leeds", at=T1)
+    await tenant.say("u2", "s1", "did I say I'd call at 5? I can make it at 6 too", at=T2)
+    assert await tenant.values("u2", "residence.city", lower=True) == ["leeds"]

@@ -154,3 +154,16 @@ async def test_a_phone_switched_to_by_its_maker_replaces_the_old(tenant: TenantC
         "u2", ("我一直用安卓手机", "换了房子，离公司近多了"), "tech.preferred", at=(T1, T2)
     )
     assert (active, frozen) == (["安卓"], [])
+
+
+async def test_a_liking_said_as_all_about_it_replaces_the_one_ended(tenant: TenantCtx) -> None:
+    await tenant.say("u1", "s1", "I love horror movies, the gorier the better", at=T1)
+    await tenant.say(
+        "u1",
+        "s1",
+        "Honestly I can't watch horror anymore since the baby came, I'm all about cozy "
+        "mysteries now.",
+        at=T2,
+    )
+    assert await tenant.values("u1", "preference.likes", lower=True) == ["cozy mysteries"]
+    assert await tenant.values("u1", "preference.likes", "frozen", lower=True) == ["horror movies"]

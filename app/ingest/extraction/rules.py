@@ -2858,6 +2858,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "likes",
         "en",
         _I + r"(?P<verb>love|like|enjoy|adore|am into|'m into|am a (?:big |huge )?fan of"
+        r"|(?:'m|am) (?:all|totally|so|really) (?:about|into)"
         r"|'m a (?:big |huge )?fan of"
         # a liking held for long ("I've always loved…"), or said as a weakness for it
         r"|(?:'ve|have) (?:always |really |just |been )*(?:loved|liked|enjoyed|adored|into)"

@@ -1599,6 +1599,9 @@ _TAKEN_BACK = re.compile(
     r"|that'?s (?:wrong|not correct|incorrect)\W+(?=i\s*(?:'m|am|do|don'?t|never|didn'?t)\b)"
     r"|never ?mind (?:what i (?:just )?said|(?:about )?(?:the|my) \w+)"
     r"|(?:don'?t|do not) (?:save|remember|store|keep) (?:that|it|this))\b"
+    # "wait did I say Leeds?? I meant Sheffield": the user asks back what they just said
+    r"|\bdid i (?:just )?(?:say|write|type|put)\b[^?.!]{0,40}\?+\s*"
+    r"(?=(?:i meant|i mean|sorry|oops|it'?s|actually|no|nope|wait|typo)\b)"
     r"|说错了|搞错了|弄错了|记错了|不对不对|(?:纠正|更正)(?:一)?下(?![你您])|当我没说|刚才(?:说|讲)的(?:不对|是)|我说的是"
     r"|(?:已经|现在)?不(?:再)?是这样了"
     r"|别记(?:这个|那个)?|不是我|我(?:从来?|可|又|并)?没(?:有)?说过"
