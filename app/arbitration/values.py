@@ -622,6 +622,8 @@ def _taken_back(formed: list[Memory], said: str, topic: str | None) -> list[Memo
         # thing the user does that the previous turn said, when it said one
         acts = [m for m in formed if m.key is None or m.key in _ACTIVITY_KEYS]
         return doing or (acts if len(acts) == 1 else [])
+    if topic and topic.startswith(SLIP_TOPIC):  # "年龄说错了": what the slip names
+        return _slip_named(formed, topic[len(SLIP_TOPIC) :])
     if topic == ABILITY_TOPIC:  # "其实不太会啦": what the user said they can do
         return [
             m

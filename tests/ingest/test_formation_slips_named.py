@@ -132,3 +132,13 @@ async def test_a_value_asked_back_then_meant_otherwise_is_replaced(tenant: Tenan
     await tenant.say("u2", "s1", "I live in Leeds", at=T1)
     await tenant.say("u2", "s1", "did I say I'd call at 5? I can make it at 6 too", at=T2)
     assert await tenant.values("u2", "residence.city", lower=True) == ["leeds"]
+
+
+async def test_a_long_number_said_in_place_replaces_the_phone(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u1",
+        ("我的手机号是 138-0013-8000", "手机号说错了，应该是 138-0013-8888"),
+        "contact.phone",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == (["138-0013-8888"], ["138-0013-8000"])

@@ -167,3 +167,56 @@ async def test_a_liking_said_as_all_about_it_replaces_the_one_ended(tenant: Tena
     )
     assert await tenant.values("u1", "preference.likes", lower=True) == ["cozy mysteries"]
     assert await tenant.values("u1", "preference.likes", "frozen", lower=True) == ["horror movies"]
+
+
+async def test_what_goes_into_a_drink_or_a_drink_asked_for_replaces_nothing(
+    tenant: TenantCtx,
+) -> None:
+    active, frozen = await tenant.change(
+        "u1",
+        ("I drink coffee every morning", "I switched to oat milk in my coffee"),
+        "preference.drink",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == (["coffee"], [])
+    active, frozen = await tenant.change(
+        "u2", ("我每天早上喝拿铁", "给我来一杯美式吧"), "preference.drink", at=(T1, T2)
+    )
+    assert (active, frozen) == (["拿铁"], [])
+
+
+async def test_a_cup_had_every_morning_is_the_drink(tenant: TenantCtx) -> None:
+    await tenant.say("u1", "s1", "每天早上都得来一杯美式", at=T1)
+    assert await tenant.values("u1", "preference.drink") == ["美式"]
+
+
+async def test_a_trip_in_place_of_the_planned_one_in_chinese(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u1", ("我打算五一去日本玩", "计划有变，改去韩国了"), "plan", at=(T1, T2)
+    )
+    assert active == ["去韩国"]
+    assert len(frozen) == 1 and "日本" in frozen[0]
+
+
+async def test_a_thing_of_a_place_scrapped_leaves_the_plan(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u1",
+        ("I'm planning to visit Iceland this summer", "we scrapped the Iceland photos"),
+        "plan",
+        at=(T1, T2),
+    )
+    assert len(active) == 1 and "iceland" in active[0]
+    assert frozen == []
+
+
+async def test_a_phone_switched_to_last_month(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u1", ("我一直用苹果手机", "上个月换了华为"), "tech.preferred", at=(T1, T2)
+    )
+    assert (active, frozen) == (["华为"], ["苹果"])
+
+
+async def test_how_the_user_gets_to_work_is_no_employer(tenant: TenantCtx) -> None:
+    await tenant.say("u1", "s1", "我每天骑车去公司", at=T1)
+    await tenant.say("u1", "s1", "现在每天坐公交去公司了", at=T2)
+    assert await tenant.values("u1", "work.employer") == []

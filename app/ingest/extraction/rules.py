@@ -1528,6 +1528,13 @@ _DAILY_EN = re.compile(
     r"|swim|walk|meditate|eat (?:breakfast|lunch|dinner)|start work|finish work|leave work))\b",
     re.I,
 )
+# a drink asked for ("来一杯吧", "给我来一杯美式吧"), put into another ("oat milk in my coffee",
+# "在美式里改加燕麦奶"), or said with its cup ("来一杯美式": the drink is 美式)
+_DRINK_ASKED = re.compile(r"吧\W*$|^\W*(?:给我|帮我|请)")
+_DRINK_ADDED = re.compile(r"\bin (?:my|the|your|his|her) \w+|^在.{1,8}里|改加", re.I)
+_A_CUP_ZH = re.compile(r"来(?:一|两|几)?(?:杯|瓶|罐|听)(?P<d>[^，,。!！]{1,10})$")
+
+
 # one day named, no routine: "今天", "tonight", "this morning"
 _THIS_DAY = re.compile(
     r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now|rn)\b"
@@ -2676,7 +2683,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "tech",
         "zh",
-        _S + r"(?:终于|又|刚)?(?:换|转|改用)(?:了|成|到)?\s*(?P<v>[A-Za-z][\w.+-]{1,15}"
+        _S + r"(?:终于|又|刚|上个?月|上周|去年|前几天|前段时间|昨天)*(?:换|转|改用)(?:了|成|到)?\s*"
+        r"(?P<v>[A-Za-z][\w.+-]{1,15}"
         r"|[\u4e00-\u9fff]{2,4}?)\s*(?:的)?(?P<d>手机|电脑|笔记本|平板|系统)?(?:了|啦)?$",
         lambda m, c, s: (
             [_fact(s, c, "tech.preferred", _norm(m.group("v"), None), _join_zh("用", m.group("v")))]
@@ -2901,6 +2909,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"^(?:我|我们)?.{0,8}?(?<![不没别])(?:打算|计划|准备|考虑)(?P<v>.{2,})$",
         event("plan"),
     ),
+    # "计划有变，改去韩国了": a trip in place of the one planned
+    (
+        "plan",
+        "zh",
+        r"^(?:我|我们)?(?:还是|就|又|最后)?(?:改去|改成去|换成去)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)"
+        r"(?:了|啦|吧)?$",
+        lambda m, c, s: [_fact(s, c, "plan", f"去{m.group('v')}", _content(c), dated=True)],
+    ),
     (
         "plan",
         "en",
@@ -3075,10 +3091,12 @@ _DEVICE_SWITCH = (
     r"(?:换|转)(?:了|成|到)?\s*[\u4e00-\u9fff]{2,4}?(?:的)?(?:手机|电脑|系统)?"
     r"(?:了|啦)?[\s，,。！!~]*$"
 )
-_DEVICE_SWITCH_ZH = re.compile(r"^\s*(?:最近|现在|已经|终于|刚|又)*" + _DEVICE_SWITCH)
+_DEVICE_SWITCH_ZH = re.compile(
+    r"^\s*(?:最近|现在|已经|终于|刚|又|上个?月|上周|去年|前几天|前段时间|昨天)*" + _DEVICE_SWITCH
+)
 _SUBJECTLESS_CHANGE_ZH = re.compile(
     r"^(?P<t>\s*(?:后来|之后|然后|最近|现在|如今|去年|前年|今年|年初|年底|上个?月|上周|上礼拜|前段时间)?"
-    r"(?:又|也|就|已经|早就|刚|刚刚|终于)?)(?=(?:搬|迁居|跳槽|转行|改喝|改用|调到|调去|入职|回到|回了"
+    r"(?:又|也|就|已经|早就|刚|刚刚|终于)?)(?=(?:搬|迁居|跳槽|转行|改喝|改用|改去|调到|调去|入职|回到|回了"
     r"|(?:接受|签)了[^，,。的]{1,12}的(?:offer|录用|工作邀请)"
     # "终于换苹果了", "换了华为": a device switched to by its maker (the tech rule checks the name)
     r"|" + _DEVICE_SWITCH + "))"
@@ -4314,6 +4332,13 @@ def _complaints_answered(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     ]
 
 
+def _thing_of(text: str, name: str) -> bool:
+    """True if ``name`` is followed in ``text`` by a thing of it ("the Iceland photos", "the
+    Berlin chapter"), not by a plan ("the Iceland trip", "Berlin plans")."""
+    after = r"\s+(?!(?:plans?|trip|idea|thing|move|offer)\b)[a-z]{3,}"
+    return bool(re.search(rf"\b{re.escape(name)}{after}", text))
+
+
 def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """ "I can't handle spicy food at all anymore", "粤语都快忘光了", "上次吃榴莲吃到吐了，不喜欢
     了", "I'm not Alex": clauses that say something of the user's ended, or is not so, without
@@ -4352,7 +4377,9 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             text = raw if size > 8 else "，".join(sentence)
             (texts if ended else denying).append(text)
             if semantic.rejected(raw):  # "I withdrew from Chicago": the plan named
-                named += [*semantic.anchors(text), *semantic.dropped_objects(raw)]
+                # ... not a thing of it ("we scrapped the Iceland photos")
+                named += [a for a in semantic.anchors(text) if not _thing_of(text, a)]
+                named += semantic.dropped_objects(raw)
     if not (texts or denials or denying):
         return []
     meta = {
@@ -5947,6 +5974,11 @@ def _semantic(
                 continue  # "switched to rooibos. I miss coffee already": the old one, wished for
             if key == "project.budget" and _public_budget(clause.raw):
                 continue  # "the city cut the library's budget": a public body's (``budget``)
+            if key == "preference.drink" and value is not None:
+                if _DRINK_ASKED.search(clause.raw) or _DRINK_ADDED.search(value):
+                    continue  # "给我来一杯美式吧": asked for; "oat milk in my coffee": put in one
+                if cup := _A_CUP_ZH.search(value):
+                    value = cup.group("d")  # "每天早上都得来一杯美式": the drink had
             if key == "schedule.habit" and _WOULD.match(clause.raw):
                 continue  # "I could eat fries every day": what the user could do, not does
             if (

@@ -774,6 +774,8 @@ _ENDED_EN = re.compile(
     # a plan by its name, dropped ("ok scrapped Iceland", "we ditched the Lisbon idea")
     r"|\b(?i:scrapped|ditched|nixed|shelved|bailed on)\s+(?:(?i:the|my|our)\s+)?"
     r"(?P<s>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)"
+    # ... the name alone or as a plan, not a thing of it ("scrapped the Iceland photos")
+    r"(?=\s*(?:$|[,.;!?]|(?i:\s+(?:plans?|trip|idea|thing|altogether|entirely|for now)\b)))"
     # a thing not done for a long span: "I haven't touched the guitar in years"
     # (someone not seen, a place not been to, is no thing ended)
     r"|\b(?i:haven'?t|have not|hasn'?t|has not)\s+(?:(?i:really|even)\s+)?"
@@ -917,7 +919,7 @@ _SWITCH = re.compile(
     r"|\b(?:switched|moved|migrated|ported)\s+(?:my|our|all|the|everything)\b[\w\s]{0,30}?\bto\b"
     # a clause of its own that opens with the verb, the 了 of a new situation after it or at
     # its end ("换 VS Code 了", "换了苹果", "转 Go 了")
-    r"|(?:^|(?<=[，,。！!\s我]))(?:终于|又|刚|已经)?(?:换|转)(?:了\s*[^，,。了\s][^，,。了]{1,14}|\s*[^，,。了\s]"
+    r"|(?:^|(?<=[，,。！!\s我]))(?:终于|又|刚|已经|上个?月|上周|去年|前几天|昨天)?(?:换|转)(?:了\s*[^，,。了\s][^，,。了]{1,14}|\s*[^，,。了\s]"
     r"[^，,。了]{1,14}了)(?=[，,。！!]|$)"
     # "现在都用Notion了", "我如今只写Go": now, and all of it; not a team's ("我们组现在全用Go了")
     r"|(?:^|(?<=[，,。！!\s我]))(?:现在|如今|目前)(?:全|都|全都|基本都|基本上都|只)(?:用|写|说)"
@@ -1809,7 +1811,8 @@ _IN_PLACE_ZH = re.compile(
     r"(?:^|(?<=[，,。.！!？?；;：:\s了哦噢嗯呃哎诶])|(?<=准确地说|准确来说|确切地说|确切来说))"
     r"(?:其实)?(?:应该是|我是说|是|我?在|(?:它|他|她|ta|TA)?叫"
     r"|我是(?=[\d零一二三四五六七八九十两]+岁?\s*(?:$|[，,。.！!？?；;])))\s*"
-    r"(?P<x>[^，,。.！!？?；;、\s][^，,。.！!？?；;、]{0,11}?)\s*"
+    # a number of any length ("应该是 138-0013-8888"), else a few words
+    r"(?P<x>\+?\d[\d\s-]{5,}\d|[^，,。.！!？?；;、\s][^，,。.！!？?；;、]{0,11}?)\s*"
     r"(?=$|[，,。.！!？?；;、]|\s+not\b|\s*(?:而)?不是)"
 )
 _NOT_IN_PLACE = re.compile(
@@ -4089,7 +4092,17 @@ def fits(key: str, value: str | None) -> bool:
     spec = key_spec(key)
     if spec is None:
         return True
+    if key in ("work.employer", "education.school") and _GOING_BY.search(v):
+        return False  # "坐公交去公司": how the user gets there, not where they work
     return len(v) <= 60
+
+
+# a way of getting somewhere ("坐公交去公司", "骑车到学校", "drive to work")
+_GOING_BY = re.compile(
+    r"(?:坐|骑|开车|打车|走路|步行|搭)[\u4e00-\u9fff]{0,4}(?:去|到|上)|(?:去|到)(?:公司|单位|学校)$"
+    r"|\b(?:drive|walk|bike|cycle|commute|take the \w+) to\b",
+    re.I,
+)
 
 
 if __name__ == "__main__":  # python -m app.ingest.extraction.semantic
