@@ -220,3 +220,20 @@ async def test_how_the_user_gets_to_work_is_no_employer(tenant: TenantCtx) -> No
     await tenant.say("u1", "s1", "我每天骑车去公司", at=T1)
     await tenant.say("u1", "s1", "现在每天坐公交去公司了", at=T2)
     assert await tenant.values("u1", "work.employer") == []
+
+
+async def test_a_commute_is_a_routine_and_a_new_one_replaces_it(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u1",
+        ("I take the subway to work", "These days I drive to work"),
+        "schedule.habit",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == (["drive to work"], ["take the subway to work"])
+    active, frozen = await tenant.change(
+        "u2", ("我每天骑车去公司", "现在每天坐公交去公司了"), "schedule.habit", at=(T1, T2)
+    )
+    assert len(active) == 1 and "公交" in active[0]
+    assert len(frozen) == 1 and "骑车" in frozen[0]
+    await tenant.say("u3", "s1", "my wife drives to work, I stay home with the kids", at=T1)
+    assert await tenant.values("u3", "schedule.habit") == []

@@ -1603,6 +1603,10 @@ _EN_ASSIST_VERBS = (
 )
 
 # Each entry: (family, language, pattern, builder[, after]). First match wins per clause.
+# how the user gets to work or school ("坐地铁上班", "骑车去公司")
+_COMMUTE_ZH = (
+    r"(?:坐|骑|开车|打车|走路|步行|搭)[\u4e00-\u9fff]{0,4}?(?:上班|上学|去公司|去学校|通勤)"
+)
 # makers of phones and computers, named alone for the device ("换苹果了")
 _DEVICE_MAKERS_ZH = frozenset(
     ("苹果", "华为", "小米", "红米", "安卓", "三星", "荣耀", "魅族", "一加", "联想", "戴尔", "鸿蒙",
@@ -2739,6 +2743,23 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         simple("schedule.habit"),
         "habit",
     ),
+    # how the user gets to work or school is a routine without a word of frequency ("I take the
+    # subway to work", "These days I drive to work", "我一直坐地铁上班")
+    (
+        "habit",
+        "en",
+        r"^I (?:(?:usually|normally|always|mostly|now|still|generally) )?(?P<v>(?:take the "
+        r"(?:subway|bus|train|tube|metro|ferry|tram)|drive|walk|bike|cycle|ride my bike|commute"
+        r"|carpool|get the (?:bus|train)) to (?:work|school|the office|class|uni))"
+        r"(?: now| these days| every day| most days)?$",
+        simple("schedule.habit"),
+    ),
+    (
+        "habit",
+        "zh",
+        _S + r"(?:一直|总是|天天|平时|每天)?(?P<v>" + _COMMUTE_ZH + r")了?$",
+        simple("schedule.habit"),
+    ),
     (
         "habit",
         "en",
@@ -3096,10 +3117,16 @@ _DEVICE_SWITCH_ZH = re.compile(
 )
 _SUBJECTLESS_CHANGE_ZH = re.compile(
     r"^(?P<t>\s*(?:后来|之后|然后|最近|现在|如今|去年|前年|今年|年初|年底|上个?月|上周|上礼拜|前段时间)?"
-    r"(?:又|也|就|已经|早就|刚|刚刚|终于)?)(?=(?:搬|迁居|跳槽|转行|改喝|改用|改去|调到|调去|入职|回到|回了"
-    r"|(?:接受|签)了[^，,。的]{1,12}的(?:offer|录用|工作邀请)"
-    # "终于换苹果了", "换了华为": a device switched to by its maker (the tech rule checks the name)
-    r"|" + _DEVICE_SWITCH + "))"
+    r"(?:又|也|就|已经|早就|刚|刚刚|终于)?)(?=(?:"
+    + "|".join(
+        (
+            r"搬|迁居|跳槽|转行|改喝|改用|改去|调到|调去|入职|回到|回了",
+            r"(?:接受|签)了[^，,。的]{1,12}的(?:offer|录用|工作邀请)",
+            r"(?:每天)?" + _COMMUTE_ZH,  # "现在每天坐公交去公司了": how the user gets to work now
+            _DEVICE_SWITCH,  # "终于换苹果了", "换了华为": a device by its maker
+        )
+    )
+    + "))"
 )
 
 
