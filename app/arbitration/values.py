@@ -1129,16 +1129,34 @@ async def _parted(repo: MemoryStore, cand: Candidate) -> None:
 
 async def _diet_broken(repo: MemoryStore, cand: Candidate) -> None:
     """Meat eaten again ("现在开始吃肉了", ``metadata["meat_again"]``) ends the user's meatless
-    diet (素食, vegetarian, vegan), and no other."""
-    if not (cand.metadata or {}).pop("meat_again", None) or cand.key != "diet.style":
+    diet (素食, vegetarian, vegan), and no other; a vegetarian diet withdrawn ("我已经不吃素了")
+    ends the vegetarian diet held in either script."""
+    again = (cand.metadata or {}).pop("meat_again", None)
+    if cand.key != "diet.style":
+        return
+    # "我已经不吃素了" after "I'm vegetarian": a vegetarian diet withdrawn in the other script
+    withdrawn = cand.value is None and any(
+        r and _VEGETARIAN.match(r.strip()) for r in cand.retracts
+    )
+    if not (again or withdrawn):
         return
     held = await repo.active_with_keys(["diet.style"], cand.scope, cand.scope_id)
     meatless = [
         old.value
         for old in held
-        if old.value is not None and re.search(r"素|vegetarian|vegan", old.value, re.I)
+        if old.value is not None
+        and (
+            re.search(r"素|vegetarian|vegan", old.value, re.I)
+            if again
+            else bool(_VEGETARIAN.match(old.value.strip()))
+        )
     ]
     cand.retracts = list(dict.fromkeys([*cand.retracts, *meatless]))
+
+
+# a vegetarian diet, in either script (a vegan one is a kind of its own: "not vegan anymore"
+# leaves "vegetarian")
+_VEGETARIAN = re.compile(r"^(?:吃素|素食(?:者|主义者?)?|素|(?:a )?vegetarian|veggie)$", re.I)
 
 
 async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:

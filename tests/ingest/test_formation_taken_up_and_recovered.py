@@ -237,3 +237,50 @@ async def test_a_commute_is_a_routine_and_a_new_one_replaces_it(tenant: TenantCt
     assert len(frozen) == 1 and "骑车" in frozen[0]
     await tenant.say("u3", "s1", "my wife drives to work, I stay home with the kids", at=T1)
     assert await tenant.values("u3", "schedule.habit") == []
+
+
+async def test_two_intentions_are_two_plans_and_one_can_be_dropped(tenant: TenantCtx) -> None:
+    await tenant.say(
+        "u1",
+        "s1",
+        "I'm planning to visit Iceland in June and to run a marathon in October",
+        at=T1,
+    )
+    await tenant.say("u1", "s1", "ok scrapped Iceland", at=T2)
+    active = await tenant.values("u1", "plan", lower=True)
+    frozen = await tenant.values("u1", "plan", "frozen", lower=True)
+    assert len(active) == 1 and "marathon" in active[0]
+    assert len(frozen) == 1 and "iceland" in frozen[0]
+
+
+async def test_a_vegetarian_diet_given_up_in_the_other_script_ends(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u1",
+        ("I'm vegetarian, so no meat suggestions please.", "其实我已经不吃素了，现在什么都吃。"),
+        "diet.style",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == ([], ["vegetarian"])
+    active, frozen = await tenant.change(
+        "u2", ("I'm vegetarian", "I'm not vegan anymore"), "diet.style", at=(T1, T2)
+    )
+    assert (active, frozen) == (["vegetarian"], [])
+
+
+async def test_a_relatives_age_this_year_is_a_fact_about_them(tenant: TenantCtx) -> None:
+    await tenant.say("u1", "s1", "我女儿今年六岁了。", at=T1)
+    facts = await tenant.memories("u1", status="active")
+    assert any("六岁" in m["content"] for m in facts if m["type"] != "episode")
+
+
+async def test_the_town_after_a_job_is_where_the_user_works(tenant: TenantCtx) -> None:
+    await tenant.say(
+        "u1", "s1", "Hi! I'm Tom, I work as a nurse at a hospital in Manchester.", at=T1
+    )
+    assert await tenant.values("u1", "work.location") == ["Manchester"]
+    assert await tenant.values("u1", "work.role") == ["nurse"]
+    await tenant.say("u2", "s1", "I work at Google in London", at=T1)
+    assert await tenant.values("u2", "work.employer") == ["Google"]
+    assert await tenant.values("u2", "work.location") == ["London"]
+    await tenant.say("u3", "s1", "I'm an analyst in Risk Management", at=T1)
+    assert await tenant.values("u3", "work.location") == []

@@ -804,6 +804,25 @@ _OFFICE = re.compile(r"^(?P<head>.*?)\s*(?:(?i:office)|办公室|分部|分公�
 _OFFICE_PLACE_EN = re.compile(r"^(?P<org>.*?)(?:'s)?\s+(?P<place>[A-Z][a-z]+(?: [A-Z][a-z]+)?)$")
 
 
+_TOWN_AFTER_EN = re.compile(r"\s+in\s+(?P<t>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))$", re.I)
+# a department or a field, not a town ("an analyst in Risk Management")
+_NOT_TOWN_EN = re.compile(
+    r"\b(?:Management|Marketing|Sales|Finance|Engineering|Operations|Research|Design|Support"
+    r"|Development|Legal|Accounting|Product|Data|Security|Compliance|Risk|Logistics|Retail"
+    r"|Education|Healthcare|Tech|Software|Year|Grade|Team|Group|Department|Office)\b"
+)
+
+
+def _town_after(text: str) -> str | None:
+    """The capitalised town a job's words end on ("Google in London" → ``"London"``), or None."""
+    m = _TOWN_AFTER_EN.search(text)
+    return m["t"] if m and not _NOT_TOWN_EN.search(m["t"]) else None
+
+
+def _without_town(text: str, town: str) -> str:
+    return re.sub(rf"\s+in\s+{re.escape(town)}$", "", text)
+
+
 def _office_in(org: str) -> tuple[str, str] | None:
     """``(firm, place)`` of an office named by its place after the firm ("Amazon 西雅图 office",
     "Acme's Denver office", "腾讯深圳分公司"), else ``None``: the word before "office" names the
@@ -887,6 +906,13 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
             org = ""
         role = _norm(re.sub(r"(?:的)?工作$", "", groups.get("role") or ""), "work.role")
         zh = clause.lang == "zh"
+        if not zh:
+            # "at Google in London", "a nurse at a hospital in Manchester", "a nurse in Leeds":
+            # the town is where the user works, not part of the employer or the role
+            where = _town_after(org) or _town_after(role)
+            if where:
+                org, role = _without_town(org, where), _without_town(role, where)
+                facts.append(_fact(state, clause, "work.location", where, f"works in {where}"))
         duty = re.search(r"(?:负责|主管|管理|分管|从事|担任)(?P<d>.+?)(?:的)?(?:工作|这块)?$", org)
         if zh and duty:  # "在公司负责招聘工作": the duty is the role, the place no employer
             org, role = org[: duty.start()], role or _norm(duty.group("d"), "work.role")
@@ -3218,6 +3244,23 @@ _NOW_FIRST_EN = re.compile(
 )
 
 
+# two intentions under one verb ("I'm planning to visit Japan in April and to learn the guitar
+# this year"): two plans, each with the verb
+_TWO_INTENTIONS_EN = re.compile(
+    r"^(?P<head>\s*(?:I|we)(?:'m|'re| am| are)? (?:planning|plan|hoping|hope|going|trying|aiming"
+    r"|intend|intending|want|wanting) to )(?P<a>.+?),? and (?:(?:also|then) )?to (?P<b>.+)$",
+    re.I,
+)
+
+
+def _two_intentions(clause: str) -> list[str]:
+    """``clause`` as two when it says two intentions under one verb, else ``[clause]``."""
+    m = _TWO_INTENTIONS_EN.match(clause)
+    if m is None:
+        return [clause]
+    return [f"{m['head']}{m['a']}", f"{m['head'].strip()} {m['b']}"]
+
+
 def _framed(clause: str, first: bool = True) -> list[str]:
     """``clause`` split after a leading frame of time, or ``[clause]``; a clause after the
     first that opens with "now" is read with "now" after it."""
@@ -3292,7 +3335,8 @@ def split_clauses(text: str) -> list[list[str]]:
             [
                 part
                 for n, c in enumerate(_uncleft(c) for c in _CLAUSE.split(s) if c and c.strip())
-                for part in _framed(c, first=n == 0)
+                for framed in _framed(c, first=n == 0)
+                for part in _two_intentions(framed)
             ]
         )
         for s in _sentences(_NUMBER_NOT_NUMBER.sub(", not ", text))
@@ -5785,12 +5829,23 @@ _THEIR_TIME = re.compile(
 )
 
 
+# a relative's age, said with the year it holds in ("今年六岁了", "turned 7 this year")
+_THEIR_AGE = re.compile(
+    r"(?:\d{1,3}|[一二两三四五六七八九十]{1,3})\s*(?:周)?岁"
+    r"|\b(?:is|'s|turned|turns|just turned) (?:\d{1,3}|one|two|three|four|five|six|seven|eight"
+    r"|nine|ten|eleven|twelve)(?: years? old)?\b(?! (?:minutes?|hours?|days?|weeks?|months?)\b)",
+    re.I,
+)
+
+
 def _standing_about_them(clause: _Clause) -> bool:
     """A clause about a relative states a standing fact about them ("我哥在腾讯上班", "my son
     is allergic to eggs"): not dated or tied to a time (an event of theirs, ``_THEIR_TIME``),
     not a change of theirs ("my sister switched to coffee recently"), not what they think or
     say ("我妈觉得日料太生了"; what they say after it, "我哥在腾讯上班，他说那边加班挺多的", leaves
     the fact before it standing)."""
+    if _THEIR_AGE.search(clause.raw):
+        return True  # "我女儿今年六岁了", "my son turned 7 this year": how old they are
     return (
         clause.date is None
         and not _THEIR_TIME.search(clause.raw)
