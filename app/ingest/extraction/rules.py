@@ -909,10 +909,10 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
         if not zh:
             # "at Google in London", "a nurse at a hospital in Manchester", "a nurse in Leeds":
             # the town is where the user works, not part of the employer or the role
-            where = _town_after(org) or _town_after(role)
-            if where:
-                org, role = _without_town(org, where), _without_town(role, where)
-                facts.append(_fact(state, clause, "work.location", where, f"works in {where}"))
+            town = _town_after(org) or _town_after(role)
+            if town:
+                org, role = _without_town(org, town), _without_town(role, town)
+                facts.append(_fact(state, clause, "work.location", town, f"works in {town}"))
         duty = re.search(r"(?:负责|主管|管理|分管|从事|担任)(?P<d>.+?)(?:的)?(?:工作|这块)?$", org)
         if zh and duty:  # "在公司负责招聘工作": the duty is the role, the place no employer
             org, role = org[: duty.start()], role or _norm(duty.group("d"), "work.role")
