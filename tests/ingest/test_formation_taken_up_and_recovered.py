@@ -284,3 +284,21 @@ async def test_the_town_after_a_job_is_where_the_user_works(tenant: TenantCtx) -
     assert await tenant.values("u2", "work.location") == ["London"]
     await tenant.say("u3", "s1", "I'm an analyst in Risk Management", at=T1)
     assert await tenant.values("u3", "work.location") == []
+
+
+async def test_meat_eaten_again_ends_the_meatless_diet_in_either_script(
+    tenant: TenantCtx,
+) -> None:
+    active, frozen = await tenant.change(
+        "u1",
+        ("我是素食者", "I don't eat vegetarian anymore, I eat meat again"),
+        "diet.style",
+        at=(T1, T2),
+    )
+    assert active == [] and len(frozen) == 1 and "素" in frozen[0]
+
+
+async def test_one_errand_with_its_day_is_one_plan(tenant: TenantCtx) -> None:
+    await tenant.say("u1", "s1", "I'm planning to cook and to clean today", at=T1)
+    plans = await tenant.memories("u1", key="plan", status="active")
+    assert len(plans) == 1

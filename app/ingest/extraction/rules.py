@@ -3256,8 +3256,8 @@ _TWO_INTENTIONS_EN = re.compile(
 def _two_intentions(clause: str) -> list[str]:
     """``clause`` as two when it says two intentions under one verb, else ``[clause]``."""
     m = _TWO_INTENTIONS_EN.match(clause)
-    if m is None:
-        return [clause]
+    if m is None or len(m["a"].split()) < 2:
+        return [clause]  # "planning to cook and to clean today": one errand, its day shared
     return [f"{m['head']}{m['a']}", f"{m['head'].strip()} {m['b']}"]
 
 
@@ -5771,11 +5771,16 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         ]
         if not quit_values:
             return []
-    spec = key_spec(key)
     text = turn.content.strip()
     meta: dict[str, Any] = {"retraction": True}
-    if semantic.lifts(text):
+    meatless = any(re.search(r"素|vegetarian|vegan", v, re.I) for v in quit_values)
+    if meatless and semantic.meat_again(text):
+        # "I don't eat vegetarian anymore, I eat meat again": a meatless diet ends, no
+        # avoidance is lifted
+        key, meta["meat_again"] = "diet.style", True
+    elif semantic.lifts(text):
         meta["lifted"] = True  # "I eat pork now": an avoidance ends, not a liking
+    spec = key_spec(key)
     # "印象笔记早就不用了，改用飞书文档": what the user switched to holds the key of what they
     # gave up, when no fact of the turn holds it
     instead = _switched_to(text) if key in _SWITCHABLE_KEYS else None
