@@ -43,6 +43,9 @@ async def test_what_a_relative_did_to_the_user_is_no_fact_about_them(tenant: Ten
     facts = await tenant.facts("u1")
     assert ("preference.likes", "k-pop") in facts
     assert [f for f in facts if f[0] is None] == []  # no keyless "niece got me hooked"
+    await tenant.say("u2", "s1", "my dad retired", at=T1)
+    about = [m for m in await tenant.memories("u2", status="active") if m["type"] != "episode"]
+    assert any("retired" in m["content"] for m in about if m["key"] is None)
 
 
 async def test_being_in_a_hurry_is_no_fact(tenant: TenantCtx) -> None:

@@ -1556,7 +1556,7 @@ _DAILY_EN = re.compile(
 )
 # a drink asked for ("来一杯吧", "给我来一杯美式吧"), put into another ("oat milk in my coffee",
 # "在美式里改加燕麦奶"), or said with its cup ("来一杯美式": the drink is 美式)
-_DRINK_ASKED = re.compile(r"吧\W*$|^\W*(?:给我|帮我|请)")
+_DRINK_ASKED = re.compile(r"吧\W*$|^\W*给我来")
 _DRINK_ADDED = re.compile(r"\bin (?:my|the|your|his|her) \w+|^在.{1,8}里|改加", re.I)
 _A_CUP_ZH = re.compile(r"来(?:一|两|几)?(?:杯|瓶|罐|听)(?P<d>[^，,。!！]{1,10})$")
 
@@ -5876,7 +5876,9 @@ _ACTS_ON_USER = re.compile(
     r"(?:(?:just|finally|kinda|basically|really)\s+)?"
     r"(?:got|gets|made|makes|dragged|drags|talked|talks|convinced|pushed|forced|took|brought"
     r"|told|asked|helped|sent|gave|showed|introduced|signed|roped|put)\s+me\b"
-    r"|[a-z]+ed(?:\s+(?:lol|lmao|haha|tho|though|too|again))?$"
+    # ... a deed once done ("my kids insisted"), not a state ("my dad retired")
+    r"|(?!(?:retired|married|divorced|widowed|engaged|disabled|unemployed|employed|tired)\b)"
+    r"[a-z]+ed(?:\s+(?:lol|lmao|haha|tho|though|too|again))?$"
     r"|(?:又|还|总|老|一直|非要|硬)?(?:让|叫|逼|拉|带|劝|催|喊|拖)我",
     re.I,
 )
