@@ -1461,6 +1461,18 @@ def _joined(text: str) -> set[str]:
     return {_stem(a + b) for a, b in itertools.pairwise(words)}
 
 
+# how the user gets to work or school ("坐地铁上班", "骑车去公司"; read by the extractor's
+# routine rules too), and in English ("take the subway to work")
+COMMUTE_ZH = (
+    r"(?:坐|骑|开车|打车|走路|步行|搭)[\u4e00-\u9fff]{0,4}?(?:上班|上学|去公司|去学校|通勤)"
+)
+_COMMUTE = re.compile(
+    COMMUTE_ZH + r"|\b(?:drive|walk|bike|cycle|commute|carpool|ride my bike|take the \w+"
+    r"|get the \w+) to (?:work|school|the office|class|uni)\b",
+    re.I,
+)
+
+
 def _same_thing(words: set[str], olds: list[Memory]) -> list[Memory]:
     """The memories of ``olds`` that share the most of ``words``, when that is more than half
     of them ("moved dinner to Saturday" → "dinner with Priya"; "dinner with Mia" is not "dinner
@@ -1546,6 +1558,9 @@ async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
                 moved.get("words") or []
             )
             sharing = [o for o in habits if mine & (activity_words(_said(o)) | _joined(_said(o)))]
+            if not sharing and _COMMUTE.search(cand.content):
+                # "最近我开车上班" after "我每天坐地铁上班": the way to work is one routine
+                sharing = [o for o in habits if _COMMUTE.search(_said(o))]
             same = sharing if len(sharing) == 1 else []
         if not same and moved.get("instead") and cand.key == "schedule.habit" and len(habits) == 1:
             same = habits  # "最近改成早上游泳了": turned into another, the one routine there is

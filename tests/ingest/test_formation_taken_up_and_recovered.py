@@ -305,3 +305,17 @@ async def test_one_errand_with_its_day_is_one_plan(tenant: TenantCtx) -> None:
     await tenant.say("u1", "s1", "I'm planning to cook and to clean today", at=T1)
     plans = await tenant.memories("u1", key="plan", status="active")
     assert len(plans) == 1
+
+
+async def test_a_firm_in_a_named_city_gives_both_in_chinese(tenant: TenantCtx) -> None:
+    await tenant.say("u1", "s1", "我在伦敦的谷歌工作", at=T1)
+    assert await tenant.values("u1", "work.employer") == ["谷歌"]
+    assert await tenant.values("u1", "work.location") == ["伦敦"]
+
+
+async def test_a_commute_said_time_first_replaces_the_old(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u1", ("我每天坐地铁上班", "最近我开车上班"), "schedule.habit", at=(T1, T2)
+    )
+    assert active == ["开车上班"]
+    assert len(frozen) == 1 and "地铁" in frozen[0]

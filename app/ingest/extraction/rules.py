@@ -20,7 +20,13 @@ from datetime import datetime
 from typing import Any, Literal
 
 from app.arbitration.keys import key_spec
-from app.arbitration.values import MOVABLE_KEYS, STOP_HAN, activity_words, time_marks
+from app.arbitration.values import (
+    COMMUTE_ZH,
+    MOVABLE_KEYS,
+    STOP_HAN,
+    activity_words,
+    time_marks,
+)
 from app.ingest.extraction import segment, semantic, spelling, standing
 from app.ingest.extraction.base import ExtractedFact, MemoryType, Turn
 from app.ingest.extraction.cues import clause_cues
@@ -1629,10 +1635,6 @@ _EN_ASSIST_VERBS = (
 )
 
 # Each entry: (family, language, pattern, builder[, after]). First match wins per clause.
-# how the user gets to work or school ("坐地铁上班", "骑车去公司")
-_COMMUTE_ZH = (
-    r"(?:坐|骑|开车|打车|走路|步行|搭)[\u4e00-\u9fff]{0,4}?(?:上班|上学|去公司|去学校|通勤)"
-)
 # makers of phones and computers, named alone for the device ("换苹果了")
 _DEVICE_MAKERS_ZH = frozenset(
     ("苹果", "华为", "小米", "红米", "安卓", "三星", "荣耀", "魅族", "一加", "联想", "戴尔", "鸿蒙",
@@ -2783,7 +2785,12 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "habit",
         "zh",
-        _S + r"(?:一直|总是|天天|平时|每天)?(?P<v>" + _COMMUTE_ZH + r")了?$",
+        # (the time may come before the user: "最近我开车上班")
+        r"^(?:最近|现在|如今|这段时间)?"
+        + _S.removeprefix("^")
+        + r"(?:一直|总是|天天|平时|每天)?(?P<v>"
+        + COMMUTE_ZH
+        + r")了?$",
         simple("schedule.habit"),
     ),
     (
@@ -3148,7 +3155,7 @@ _SUBJECTLESS_CHANGE_ZH = re.compile(
         (
             r"搬|迁居|跳槽|转行|改喝|改用|改去|调到|调去|入职|回到|回了",
             r"(?:接受|签)了[^，,。的]{1,12}的(?:offer|录用|工作邀请)",
-            r"(?:每天)?" + _COMMUTE_ZH,  # "现在每天坐公交去公司了": how the user gets to work now
+            r"(?:每天)?" + COMMUTE_ZH,  # "现在每天坐公交去公司了": how the user gets to work now
             _DEVICE_SWITCH,  # "终于换苹果了", "换了华为": a device by its maker
         )
     )

@@ -3385,13 +3385,14 @@ _OWNER_EN = re.compile(
 
 # a city, then "a firm of a kind" ("杭州一家外企", "深圳的一家创业公司")
 _PLACE_THEN_ONE_ZH = re.compile(
-    r"^(?P<p>[\u4e00-\u9fff]{2,4}?)的?(?:一家|一所|一个|某家?)(?P<o>.{2,})$"
+    r"^(?P<p>[\u4e00-\u9fff]{2,4}?)(?:的?(?:一家|一所|一个|某家?)|的)(?P<o>.{2,})$"
 )
 
 
 def place_then_one_zh(org: str) -> tuple[str, str] | None:
     """``(city, firm)`` for a Chinese workplace that names the city and then one firm of a kind
-    (``"杭州一家外企"`` → ``("杭州", "外企")``); ``None`` otherwise ("上海银行" is one name)."""
+    (``"杭州一家外企"`` → ``("杭州", "外企")``) or the firm there (``"伦敦的谷歌"`` → ``("伦敦",
+    "谷歌")``); ``None`` otherwise ("上海银行" is one name)."""
     m = _PLACE_THEN_ONE_ZH.match(org)
     return (m.group("p"), m.group("o")) if m and segment.is_place(m.group("p")) else None
 
