@@ -319,3 +319,14 @@ async def test_a_commute_said_time_first_replaces_the_old(tenant: TenantCtx) -> 
     )
     assert active == ["开车上班"]
     assert len(frozen) == 1 and "地铁" in frozen[0]
+
+
+async def test_a_department_is_no_employer(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u1", ("我在腾讯上班", "我在市场部上班，天天写方案"), "work.employer", at=(T1, T2)
+    )
+    assert (active, frozen) == (["腾讯"], [])
+    await tenant.say("u2", "s1", "我在风险管理部做分析师", at=T1)
+    assert await tenant.values("u2", "work.employer") == []
+    await tenant.say("u3", "s1", "我在腾讯的市场部工作", at=T1)
+    assert await tenant.values("u3", "work.employer") == ["腾讯"]

@@ -919,6 +919,9 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
             if town:
                 org, role = _without_town(org, town), _without_town(role, town)
                 facts.append(_fact(state, clause, "work.location", town, f"works in {town}"))
+        if zh and (dept := semantic.DEPARTMENT_ZH.search(org)):
+            # "在腾讯的市场部工作": the firm, not its department; "在风险管理部做分析师": no firm
+            org = org[: dept.start()]
         duty = re.search(r"(?:负责|主管|管理|分管|从事|担任)(?P<d>.+?)(?:的)?(?:工作|这块)?$", org)
         if zh and duty:  # "在公司负责招聘工作": the duty is the role, the place no employer
             org, role = org[: duty.start()], role or _norm(duty.group("d"), "work.role")

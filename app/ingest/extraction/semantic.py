@@ -4095,7 +4095,17 @@ def fits(key: str, value: str | None) -> bool:
         return True
     if key in ("work.employer", "education.school") and _GOING_BY.search(v):
         return False  # "坐公交去公司": how the user gets there, not where they work
+    if key == "work.employer" and (dept := DEPARTMENT_ZH.search(v)) and dept.start() == 0:
+        return False  # "市场部": a department, not the firm
     return len(v) <= 60
+
+
+# a department of a firm, said after it or alone ("腾讯的市场部", "风险管理部"); a ministry is
+# an employer of its own ("外交部", "教育部")
+DEPARTMENT_ZH = re.compile(
+    r"的?(?!(?:外交|教育|财政|商务|公安|国防|司法|民政|工信|科技|文旅|卫健|交通|农业|水利|国土|生态环境"
+    r"|住建|人社|应急|审计|国安)部)[^的\s]{1,6}?(?:部门?|科室)$"
+)
 
 
 # a way of getting somewhere ("坐公交去公司", "骑车到学校", "drive to work")
