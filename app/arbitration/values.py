@@ -1145,15 +1145,13 @@ async def _diet_broken(repo: MemoryStore, cand: Candidate) -> None:
         old.value
         for old in held
         if old.value is not None
-        and (
-            re.search(r"素|vegetarian|vegan", old.value, re.I)
-            if again
-            else bool(_VEGETARIAN.match(old.value.strip()))
-        )
+        and (MEATLESS.search(old.value) if again else bool(_VEGETARIAN.match(old.value.strip())))
     ]
     cand.retracts = list(dict.fromkeys([*cand.retracts, *meatless]))
 
 
+# a meatless diet, by any of its names (素食, vegetarian, vegan): what eating meat again ends
+MEATLESS = re.compile(r"素|vegetarian|vegan", re.I)
 # a vegetarian diet, in either script (a vegan one is a kind of its own: "not vegan anymore"
 # leaves "vegetarian")
 _VEGETARIAN = re.compile(r"^(?:吃素|素食(?:者|主义者?)?|素|(?:a )?vegetarian|veggie)$", re.I)

@@ -22,6 +22,7 @@ from typing import Any, Literal
 from app.arbitration.keys import key_spec
 from app.arbitration.values import (
     COMMUTE_ZH,
+    MEATLESS,
     MOVABLE_KEYS,
     STOP_HAN,
     activity_words,
@@ -5783,7 +5784,7 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             return []
     text = turn.content.strip()
     meta: dict[str, Any] = {"retraction": True}
-    meatless = any(re.search(r"素|vegetarian|vegan", v, re.I) for v in quit_values)
+    meatless = any(MEATLESS.search(v) for v in quit_values)
     if meatless and semantic.meat_again(text):
         # "I don't eat vegetarian anymore, I eat meat again": a meatless diet ends, no
         # avoidance is lifted
