@@ -301,7 +301,8 @@ def ranked_sql(
     weight) is done for at most 2 × candidates rows, however many memories the user has.
 
     ``text_rank="bm25"`` (default): ``txt`` is the BM25 ranking over the per-user postings
-    (``bm25_sql``), ``"ts_rank"`` the ``ts_rank`` scan above. ``fusion="minmax"`` (default):
+    (``bm25_sql``), its matches read best first until ``:candidates`` pass the filters;
+    ``"ts_rank"`` the ``ts_rank`` scan above. ``fusion="minmax"`` (default):
     hybrid relevance is ``(w_v · vector_score + w_t · text_score [+ w_e · entity_score]) /
     (w_v + w_t [+ w_e])``, each score min-max normalised over its candidate list with a
     minimum spread (``_VECTOR_SCORE``, ``_TEXT_SCORE``), the entity term only with
@@ -329,14 +330,16 @@ def ranked_sql(
     ctes = []
     if vector:
         ctes.append(
+            # the distance is computed once a row, as the sort key; the similarity from it
             f"""vec AS MATERIALIZED (
     SELECT c.*, row_number() OVER (ORDER BY c.similarity DESC, c.id) AS vector_pos,
            min(c.similarity) OVER () AS sim_min, max(c.similarity) OVER () AS sim_max
-      FROM (SELECT {columns}, 1 - (m.embedding <=> CAST(:query AS halfvec)) AS similarity
-              FROM memories m
-             WHERE {_FILTERS} {model_filter}
-             ORDER BY m.embedding <=> CAST(:query AS halfvec), m.id
-             LIMIT :candidates) c
+      FROM (SELECT d.*, 1 - d.distance AS similarity
+              FROM (SELECT {columns}, m.embedding <=> CAST(:query AS halfvec) AS distance
+                      FROM memories m
+                     WHERE {_FILTERS} {model_filter}
+                     ORDER BY distance, m.id
+                     LIMIT :candidates) d) c
 )"""
         )
     entity = entity and mode == "hybrid" and fusion == "minmax"
@@ -345,15 +348,23 @@ def ranked_sql(
         ctes += bm25_sql(entity)
     if textual and text_rank == "bm25":
         # The postings give the candidates and their BM25; the memories row (by primary key)
-        # gives the filters, so every filter of _FILTERS applies as in the other rankings.
+        # gives the filters, so every filter of _FILTERS applies as in the other rankings. The
+        # matches are read best first and the reading stops at :candidates rows that pass
+        # (LATERAL keeps the nested loop in that order): a common word matches thousands of a
+        # large user's memories, of which only the best :candidates are needed.
         ctes.append(
             f"""txt AS MATERIALIZED (
     SELECT c.*, row_number() OVER (ORDER BY c.text_rank DESC, c.id) AS text_pos,
            min(c.text_rank) OVER () AS text_min, max(c.text_rank) OVER () AS text_max
-      FROM (SELECT {columns}, bm.bm25 AS text_rank
-              FROM bm JOIN memories m ON m.tenant_id = :tenant_id AND m.id = bm.memory_id
-             WHERE {_FILTERS} {model_filter}
-             ORDER BY text_rank DESC, m.id
+      FROM (SELECT m.*, b.bm25 AS text_rank
+              FROM (SELECT bm.memory_id, bm.bm25 FROM bm
+                     ORDER BY bm.bm25 DESC, bm.memory_id) b
+             CROSS JOIN LATERAL (
+                   SELECT {columns}
+                     FROM memories m
+                    WHERE m.tenant_id = :tenant_id AND m.id = b.memory_id
+                      AND {_FILTERS} {model_filter}) m
+             ORDER BY b.bm25 DESC, b.memory_id
              LIMIT :candidates) c
 )"""
         )

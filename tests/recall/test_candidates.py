@@ -65,3 +65,14 @@ async def test_the_entity_signal_lifts_candidates_and_adds_none(
     assert TEXTS[1] not in by_content, "an entity match alone is no candidate"
     assert by_content.keys() <= {TEXTS[0], TEXTS[2]}
     assert by_content[TEXTS[0]].entity_score == 1.0
+
+
+async def test_the_text_list_skips_matches_the_filters_drop(tenant: TenantCtx, app: Any) -> None:
+    """The full-text list reads its matches best first and stops at ``candidates`` rows that
+    pass the filters: better matches of a task not asked for are skipped, not counted."""
+    for i in range(3):
+        await tenant.remember("u", f"bees bees bees {i}", type="fact", scope="task", scope_id="t9")
+    await tenant.remember("u", "I keep bees on the roof of my flat in town", type="fact")
+    await tenant.remember("u", "bees", type="fact", scope="task", scope_id="t1")
+    rows = await ranked(app, tenant, ["bees"], mode="text", top_k=1, candidates=1)
+    assert [r.memory.content for r in rows] == ["I keep bees on the roof of my flat in town"]
