@@ -61,8 +61,10 @@ LOCAL_E5_MAX_TOKENS = 512
 # 2-core reference machine.
 LOCAL_E5_PASSAGE_CALL_TEXTS = 4
 LOCAL_E5_PASSAGE_CALL_TOKENS = 128
-# Queries waiting together are embedded in one call of at most this many.
+# Queries waiting together are embedded in calls of at most this many texts and tokens (one
+# longer query alone), shortest first (``_E5Handle._next_queries``).
 LOCAL_E5_QUERY_CALL_TEXTS = 32
+LOCAL_E5_QUERY_CALL_TOKENS = 128
 # A query call of at most this many tokens runs on one thread: the engine's OpenMP team wakes
 # its other thread through the kernel for each of the call's few hundred parallel regions, and
 # for a short text that costs more than the second core gives. On the quiet 2-core reference
@@ -104,8 +106,10 @@ class _E5Handle:
     1. **Queries never wait for stored text.** One thread embeds queries, at once, even while
        stored text is being embedded: the engine keeps no mutable state in the model after
        loading (scratch buffers are allocated per call), so two calls may run side by side.
-       Queries that wait together (up to ``LOCAL_E5_QUERY_CALL_TEXTS``) share one call, on
-       one OpenMP thread when it is short (``LOCAL_E5_QUERY_ONE_THREAD_TOKENS``).
+       Queries that wait together share calls, shortest first, of at most
+       ``LOCAL_E5_QUERY_CALL_TEXTS`` texts and ``LOCAL_E5_QUERY_CALL_TOKENS`` tokens, so that
+       long queries do not hold short ones back; a short call runs on one OpenMP thread
+       (``LOCAL_E5_QUERY_ONE_THREAD_TOKENS``).
     2. **Stored text yields to queries.** The other thread embeds stored text only while no
        query waits or runs — and so does the extractor's classification of clauses, which has
        the ``query:`` prefix but no one waiting on it for an answer — in calls of at most
@@ -242,19 +246,48 @@ class _E5Handle:
             with self._cv:
                 while not self._queries:
                     self._cv.wait()
-                queries: list[_Request] = []
-                while self._queries and len(queries) < LOCAL_E5_QUERY_CALL_TEXTS:
-                    request = self._queries.popleft()
-                    if not request.cancelled():
-                        queries.append(request)
+                waiting = [r for r in self._queries if not r.cancelled()]
+                self._queries.clear()
                 self._query_calls += 1
             try:
+                queries, rest = self._next_queries(waiting)
+                with self._cv:
+                    self._queries.extendleft(reversed(rest))  # ahead of later arrivals
                 if queries:
                     self._embed_queries(queries)
             finally:
                 with self._cv:
                     self._query_calls -= 1
                     self._cv.notify_all()
+
+    def _next_queries(self, waiting: list[_Request]) -> tuple[list[_Request], list[_Request]]:
+        """(the queries of the next call, the others in arrival order): shortest first, at
+        most ``LOCAL_E5_QUERY_CALL_TEXTS`` texts and ``LOCAL_E5_QUERY_CALL_TOKENS`` tokens (a
+        longer query alone). A burst of long queries then delays a short one by one short call,
+        not by one call of all of them (seconds: a 300-word query is ~0.4 s). A query that
+        cannot be read (``fit`` fails) fails at once."""
+        sized: list[tuple[int, int, _Request]] = []
+        for i, request in enumerate(waiting):
+            try:
+                if len(request.fitted) < len(request.texts):
+                    request.fitted = [self.fit(t) for t in request.texts]
+            except EmbeddingError as exc:
+                request.fail(exc)
+                continue
+            sized.append((sum(n for _, n in request.fitted), i, request))
+        chosen: list[_Request] = []
+        texts = tokens = 0
+        for n, _, request in sorted(sized, key=lambda item: item[:2]):
+            if chosen and (
+                texts + len(request.texts) > LOCAL_E5_QUERY_CALL_TEXTS
+                or tokens + n > LOCAL_E5_QUERY_CALL_TOKENS
+            ):
+                break
+            chosen.append(request)
+            texts += len(request.texts)
+            tokens += n
+        taken = {id(r) for r in chosen}
+        return chosen, [r for _, _, r in sized if id(r) not in taken]
 
     def _serve_passages(self) -> None:
         # Linux: a thread's nice value is its own, and inherited by the threads it creates — here
@@ -281,12 +314,7 @@ class _E5Handle:
     def _embed_queries(self, requests: list[_Request]) -> None:
         texts: list[str] = []
         ready: list[_Request] = []
-        for request in requests:
-            try:
-                request.fitted = [self.fit(t) for t in request.texts]
-            except EmbeddingError as exc:
-                request.fail(exc)
-                continue
+        for request in requests:  # fitted by _next_queries
             ready.append(request)
             texts.extend(t for t, _ in request.fitted)
         if not ready:

@@ -115,6 +115,29 @@ async def test_stored_text_waits_while_a_query_is_embedded(gated: GatedModel, ap
     assert gated.calls == [("query", 1), ("passages", 1)]
 
 
+async def test_short_queries_are_embedded_before_a_long_one_waiting_with_them(
+    gated: GatedModel, app: Any
+) -> None:
+    """While a query call holds the model, a long query (the model's whole window) and three
+    short ones queue behind it: the next call embeds the short ones, the long one comes after,
+    alone, and every query gets its own vector."""
+    embedder = app.state.memlane.embedder
+    gated.arm(hold="query")
+    first = asyncio.create_task(embedder.embed_query("a first query that holds the model"))
+    await _until(gated.holding.is_set, "the first query holds the model")
+    long = asyncio.create_task(embedder.embed_query("tell me everything " * 300))
+    await _until(lambda: _E5.pending()[0] == 2, "the long query waits")
+    short = [asyncio.create_task(embedder.embed_query(f"where is my flat {i}")) for i in range(3)]
+    await _until(lambda: _E5.pending()[0] == 5, "three short queries wait")
+    gated.release.set()
+    vectors = await asyncio.gather(first, long, *short)
+    assert gated.calls == [("query", 1), ("query", 3), ("query", 1)]
+    alone = await embedder.embed_query("where is my flat 1")
+    assert sum(a * b for a, b in zip(alone, vectors[3], strict=True)) == pytest.approx(
+        1.0, abs=1e-5
+    )
+
+
 async def test_concurrent_single_writes_share_model_calls(gated: GatedModel, app: Any) -> None:
     """Stored texts that wait together go to the model together: while one call holds the
     model, three single-text requests queue, and the next call embeds them at once."""
