@@ -39,10 +39,15 @@ KEY_PATTERN = r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$"
 MAX_BATCH_MEMORIES = 100
 
 
-def not_blank(value: str | None) -> str | None:
-    """Refuses text with nothing visible: whitespace (``\\u3000`` included) and format
+def is_blank(value: str) -> bool:
+    """True for text with nothing visible: whitespace (``\\u3000`` included) and format
     characters (Unicode category Cf: zero-width space, joiners, BOM) only."""
-    if value is not None and all(ch.isspace() or unicodedata.category(ch) == "Cf" for ch in value):
+    return all(ch.isspace() or unicodedata.category(ch) == "Cf" for ch in value)
+
+
+def not_blank(value: str | None) -> str | None:
+    """Refuses text with nothing visible (``is_blank``)."""
+    if value is not None and is_blank(value):
         raise ValueError("must not be blank")
     return value
 

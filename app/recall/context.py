@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from app.db.models import Memory, Task
 from app.kit.metrics import CONTEXT_TOKENS
 from app.kit.time import utcnow
+from app.memories.schemas import is_blank
 from app.privacy.protect import Privacy, embedding_text, owner_of
 from app.recall.repository import ContextRepository
 from app.recall.schemas import ChatMessage, ContextResponse, ContextSection, RecallRequest
@@ -148,7 +149,7 @@ class ContextService:
             if ended_at is not None:
                 recent, chat = [], None  # an ended session's window is archived
         privacy, owner = self.rt.privacy, owner_of(self.tenant_id, self.user_id)
-        if query is None:
+        if query is None or is_blank(query):
             # The latest user turn, as the embedder may see it (no sensitive values).
             query = next(
                 (embedding_text(m.content) for m in reversed(recent) if m.role == "user"), None

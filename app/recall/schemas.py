@@ -6,10 +6,17 @@ import uuid
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.kit.types import Timestamp
-from app.memories.schemas import ID_PATTERN, MemoryScope, MemorySource, MemoryStatus, MemoryType
+from app.memories.schemas import (
+    ID_PATTERN,
+    MemoryScope,
+    MemorySource,
+    MemoryStatus,
+    MemoryType,
+    not_blank,
+)
 
 MAX_SCOPE_OVERRIDES = 10
 
@@ -27,6 +34,8 @@ class RecallRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     query: str = Field(min_length=1, max_length=4000)
+    # a query of nothing visible (spaces, zero-width characters) asks for nothing
+    _query = field_validator("query")(lambda v: not_blank(v))
     top_k: int | None = Field(default=None, ge=1, le=100)
     session_id: str | None = Field(default=None, pattern=ID_PATTERN)
     task_id: str | None = Field(default=None, pattern=ID_PATTERN)

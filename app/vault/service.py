@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.kit.errors import NotFound
-from app.memories.schemas import ArbitrationRead, MemoryRead
+from app.memories.schemas import ArbitrationRead, MemoryRead, is_blank
 from app.memories.service import MemoryService
 from app.recall.schemas import RecallRequest, RecallResponse
 from app.recall.service import RecallService
@@ -108,7 +108,7 @@ class VaultService:
             if any(m.type == t for m in active.items)
         ]
         search = None
-        if query:
+        if query and not is_blank(query):
             search = await RecallService(self.rt, self.tenant_id, self.user_id).recall(
                 RecallRequest(query=query, top_k=SEARCH_TOP_K, include_reminders=True)
             )

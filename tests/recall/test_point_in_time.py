@@ -181,3 +181,22 @@ async def test_an_archived_memory_is_not_what_was_true(tenant: TenantCtx) -> Non
     then = await tenant.recall("u", "sailing boat", valid_at="2024-02-01T00:00:00Z")
     assert then["memories"] == []
     assert await _listed(tenant, valid_at="2024-02-01T00:00:00Z") == []
+
+
+@pytest.mark.parametrize("blank", ["   ", "\u3000\u200b", "\ufeff"])
+async def test_a_query_of_nothing_visible_is_refused(tenant: TenantCtx, blank: str) -> None:
+    """A recall query of spaces or zero-width characters asks for nothing: refused like blank
+    memory content; the context of a session falls back to the latest user turn."""
+    await tenant.remember("u", "I keep bees on the roof of my flat")
+    r = await tenant.client.post(
+        f"{tenant.user('u')}/recall", json={"query": blank}, headers=tenant.headers
+    )
+    assert r.status_code == 422, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    assert r.json()["type"] == "urn:memlane:problem:validation-error"
+    await tenant.say("u", "s1", "tell me about my bees")
+    context = await tenant.client.get(
+        f"{tenant.user('u')}/sessions/s1/context", params={"query": blank}, headers=tenant.headers
+    )
+    assert context.status_code == 200, context.text
+    assert "I keep bees on the roof of my flat" in context.json()["text"]
