@@ -314,23 +314,18 @@ class _E5Handle:
                     self._passages.rotate(-1)
 
     def _embed_queries(self, requests: list[_Request]) -> None:
-        texts: list[str] = []
-        ready: list[_Request] = []
-        for request in requests:  # fitted by _next_queries
-            ready.append(request)
-            texts.extend(t for t, _ in request.fitted)
-        if not ready:
-            return
-        tokens = sum(n for request in ready for _, n in request.fitted)
+        """One call for ``requests``, fitted by ``_next_queries``."""
+        texts = [t for request in requests for t, _ in request.fitted]
+        tokens = sum(n for request in requests for _, n in request.fitted)
         self._team_size(1 if tokens <= LOCAL_E5_QUERY_ONE_THREAD_TOKENS else None)
         try:
             rows = self._call(texts, is_query=True)
         except EmbeddingError as exc:
-            for request in ready:
+            for request in requests:
                 request.fail(exc)
             return
         start = 0
-        for request in ready:
+        for request in requests:
             request.rows = rows[start : start + len(request.texts)]
             start += len(request.texts)
             request.finish()
