@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, AwareDatetime, BeforeValidator
+from pydantic_core import PydanticCustomError
 
 # Ids chosen by clients (users, sessions, tasks, scope ids).
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:@\-]{0,127}$"
@@ -41,3 +42,19 @@ def _in_range(value: datetime) -> datetime:
 
 Timestamp = Annotated[AwareDatetime, BeforeValidator(_iso_string_only), AfterValidator(_in_range)]
 """An ISO-8601 time with a UTC offset (naive times are rejected), between 1900 and 2200."""
+
+
+def _not_a_bool(value: Any) -> Any:
+    # pydantic's lax mode reads JSON true/false as 1/0 (bool is an int in Python): "top_k": true
+    # was recall's top 1. A boolean is not a number in JSON (nor in JSON Schema's "integer").
+    if isinstance(value, bool):
+        raise PydanticCustomError("int_type", "Input should be a valid integer, not a boolean")
+    return value
+
+
+NotABool = BeforeValidator(_not_a_bool)
+"""Marks an integer field of a request (``Annotated[int | None, NotABool] = Field(ge=…)``): a
+JSON number without a fraction is read as before (``8``, and ``8.0`` as 8: JSON Schema's
+``integer``), ``true``/``false`` is refused (422) instead of read as 1/0. Not ``StrictInt``,
+which would also refuse ``8.0``, a valid ``integer`` in the published OpenAPI schema. It wraps
+the whole annotation so that ``Field``'s bounds stay ``minimum``/``maximum`` in that schema."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi.exceptions import RequestValidationError
 from pydantic import (
@@ -24,6 +24,7 @@ from pydantic import (
 )
 
 from app.kit.errors import InvalidRequest, UnsupportedSchemaVersion
+from app.kit.types import NotABool
 from app.memories.schemas import (
     ID_PATTERN,
     KEY_PATTERN,
@@ -87,7 +88,7 @@ class ExportedMemory(BaseModel):
     scope_id: str | None = Field(pattern=ID_PATTERN)
     supersedes: uuid.UUID | None
     superseded_by: uuid.UUID | None
-    confirmations: int = Field(ge=1)
+    confirmations: Annotated[int, NotABool] = Field(ge=1)
     metadata: dict[str, Any]
     origin: dict[str, Any]
     valid_from: AwareDatetime

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.kit.types import Timestamp
+from app.kit.types import NotABool, Timestamp
 from app.memories.schemas import (
     ID_PATTERN,
     MemoryScope,
@@ -36,7 +36,7 @@ class RecallRequest(BaseModel):
     query: str = Field(min_length=1, max_length=4000)
     # a query of nothing visible (spaces, zero-width characters) asks for nothing
     _query = field_validator("query")(lambda v: not_blank(v))
-    top_k: int | None = Field(default=None, ge=1, le=100)
+    top_k: Annotated[int | None, NotABool] = Field(default=None, ge=1, le=100)
     session_id: str | None = Field(default=None, pattern=ID_PATTERN)
     task_id: str | None = Field(default=None, pattern=ID_PATTERN)
     types: list[MemoryType] | None = Field(default=None, min_length=1, max_length=6)

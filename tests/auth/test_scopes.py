@@ -325,6 +325,11 @@ async def test_an_expired_key_is_401_like_an_unknown_one(tenant: TenantCtx) -> N
         f"/v1/tenants/{tenant.id}/keys", json={"expires_in_s": 0}, headers=tenant.headers
     )
     assert_problem(r, 422, "validation-error")
+    # a boolean is not a lifetime (pydantic's lax mode read true as a key of one second)
+    r = await tenant.client.post(
+        f"/v1/tenants/{tenant.id}/keys", json={"expires_in_s": True}, headers=tenant.headers
+    )
+    assert_problem(r, 422, "validation-error")
 
 
 async def test_an_expiring_manager_does_not_count_toward_the_last_key_manager(

@@ -372,6 +372,11 @@ async def test_invalid_documents_are_rejected_with_problems(
     assert (r.status_code, r.json()["type"]) == (422, PROBLEM + "validation-error")
     locs = {tuple(e["loc"]) for e in r.json()["errors"]}
     assert ("body", "memories", 0, "status") in locs and ("body", "memories", 0, "surprise") in locs
+    confirmed = json.loads(json.dumps(doc))
+    confirmed["memories"][0]["confirmations"] = True  # not a count (lax pydantic read 1)
+    r = await post(json.dumps(confirmed))
+    assert (r.status_code, r.json()["type"]) == (422, PROBLEM + "validation-error")
+    assert [e["loc"] for e in r.json()["errors"]] == [["body", "memories", 0, "confirmations"]]
     twice = {**doc, "memories": doc["memories"] * 2}
     assert (await post(json.dumps(twice))).status_code == 422
     assert await memories(other_tenant, "zoe") == []

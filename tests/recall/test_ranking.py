@@ -148,6 +148,28 @@ async def test_recall_validates_input(tenant: TenantCtx) -> None:
         assert r.json()["type"] == "urn:memlane:problem:validation-error"
 
 
+@pytest.mark.parametrize("flag", [True, False])
+async def test_a_boolean_top_k_is_refused_not_read_as_a_number(
+    tenant: TenantCtx, flag: bool
+) -> None:
+    # pydantic's lax mode read "top_k": true as 1 (and false as 0, refused only as too small)
+    for content in ("I collect vintage radios", "I repair vintage radios", "I sell old radios"):
+        await tenant.remember("u", content)
+    r = await tenant.client.post(
+        f"{tenant.user('u')}/recall",
+        json={"query": "radios", "top_k": flag},
+        headers=tenant.headers,
+    )
+    assert r.status_code == 422, r.text
+    assert r.headers["content-type"] == "application/problem+json"
+    problem = r.json()
+    assert problem["type"] == "urn:memlane:problem:validation-error"
+    assert [e["loc"] for e in problem["errors"]] == [["body", "top_k"]]
+    # a JSON number still is one, written with a fraction of zero too (JSON Schema's integer)
+    assert len((await tenant.recall("u", "radios", top_k=2))["memories"]) == 2
+    assert len((await tenant.recall("u", "radios", top_k=2.0))["memories"]) == 2
+
+
 async def test_recall_counts_accesses_off_the_request_path(tenant: TenantCtx, app: object) -> None:
     [m] = (await tenant.remember("u", "I collect vintage radios"))["memories"]
     for _ in range(3):
