@@ -164,6 +164,14 @@ class MemoryStore(Protocol):
 
     async def active_keyless(self, scope: str, scope_id: str) -> list[Memory]: ...
 
+    async def frozen_holding(
+        self, key: str, scope: str, scope_id: str, at: datetime
+    ) -> list[Memory]: ...
+
+    async def next_valid_from(
+        self, key: str, scope: str, scope_id: str, after: datetime
+    ) -> datetime | None: ...
+
     async def active_formed_from(
         self, message_id: str, *, first: bool = False, for_update: bool = False
     ) -> list[Memory]: ...
@@ -373,6 +381,7 @@ class ArbitrationService:
             conflicts += [m for m in await self._pet_kinds(conflicts, cand) if m not in conflicts]
 
         new_loses_to: Memory | None = None
+        lost_by = ""
         losers: list[tuple[Memory, str, str]] = []
         for old in conflicts:
             rule, winner_is_new, reason = self._decide(cand, old, spec)
@@ -385,7 +394,7 @@ class ArbitrationService:
             if winner_is_new:
                 losers.append((old, rule, reason))
             else:
-                new_loses_to = old
+                new_loses_to, lost_by = old, rule
                 losers.clear()
                 self._audit(out, new, old, rule, "new_frozen", reason)
                 break
@@ -404,6 +413,9 @@ class ArbitrationService:
             new.superseded_by = new_loses_to.id
             new.superseded_at = utcnow()
             new.valid_to = max(new_loses_to.valid_from, new.valid_from)
+            if single and lost_by == "newer_wins" and new.key and new_loses_to.key == new.key:
+                # an earlier value of the key told late: it takes its place in the timeline
+                await self._fit_earlier(new, new.key, out)
         elif (
             (not conflicts or only_withdraws or new.key is None or await self._said_beside(new))
             and new.value is None
@@ -596,6 +608,48 @@ class ArbitrationService:
         out.memories.append(old)
         if flush:
             await self.repo.flush()
+
+    async def _fit_earlier(self, new: Memory, key: str, out: Outcome) -> None:
+        """Place ``new``, a value of its single-valued ``key`` that began before the active one
+        and arrives late (stored frozen, rule ``newer_wins``), in the key's timeline, so no
+        two values hold at one time (docs/time.md):
+
+        - it holds until the next value of the key began — the earliest later ``valid_from``
+          among the key's rows in its scope, not necessarily the active one's
+          ("Hamburg" from March, "Cologne" from January, then "Bonn" from February: Bonn
+          ends in March);
+        - the frozen value it began inside ends where it begins and is superseded by it
+          (Cologne: valid until February, ``superseded_by`` Bonn), with a ``supersede``
+          history row and a ``newer_wins / superseded`` decision.
+
+        ``new`` is not yet added to the session; the frozen rows it cuts are locked."""
+        ends = await self.repo.next_valid_from(key, new.scope, new.scope_id, after=new.valid_from)
+        if ends is not None:
+            new.valid_to = ends
+        now = utcnow()
+        for old in await self.repo.frozen_holding(key, new.scope, new.scope_id, at=new.valid_from):
+            before = snapshot(old)
+            old.valid_to, old.superseded_by, old.updated_at = new.valid_from, new.id, now
+            if new.supersedes is None:
+                new.supersedes = old.id
+            self.repo.add_history(
+                old,
+                "supersede",
+                old=before,
+                new=snapshot(old),
+                actor=self.actor,
+                request_id=self.request_id,
+            )
+            self._audit(
+                out,
+                new,
+                old,
+                "newer_wins",
+                "superseded",
+                "same source; a value told later began while this one held: "
+                "this one held until it began",
+            )
+            out.memories.append(old)
 
     async def _refresh(self, dup: Memory, cand: Candidate, out: Outcome) -> None:
         before = snapshot(dup)

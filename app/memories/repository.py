@@ -233,6 +233,46 @@ class MemoryRepository(UserScopedRepository):
             stmt = stmt.with_for_update()
         return list((await self.session.scalars(stmt)).all())
 
+    async def frozen_holding(
+        self, key: str, scope: str, scope_id: str, at: datetime
+    ) -> list[Memory]:
+        """The frozen memories of ``key`` in one scope that were valid at ``at``
+        (``valid_from <= at < valid_to``, open-ended when ``valid_to`` is NULL), oldest first,
+        locked for update: the value(s) a fact that began at ``at`` took over from."""
+        stmt = (
+            select(Memory)
+            .where(
+                self._mine(),
+                Memory.status == "frozen",
+                Memory.scope == scope,
+                Memory.scope_id == scope_id,
+                Memory.key == key,
+                Memory.valid_from <= at,
+                or_(Memory.valid_to.is_(None), Memory.valid_to > at),
+            )
+            .order_by(Memory.valid_from, Memory.id)
+            .with_for_update()
+        )
+        return list((await self.session.scalars(stmt)).all())
+
+    async def next_valid_from(
+        self, key: str, scope: str, scope_id: str, after: datetime
+    ) -> datetime | None:
+        """The earliest ``valid_from`` later than ``after`` among the active and frozen
+        memories of ``key`` in one scope that held for a while (a value that lost on arrival
+        has an empty interval: it never began to hold), or None: when the value that began
+        at ``after`` was next replaced."""
+        stmt = select(func.min(Memory.valid_from)).where(
+            self._mine(),
+            Memory.status.in_(("active", "frozen")),
+            Memory.scope == scope,
+            Memory.scope_id == scope_id,
+            Memory.key == key,
+            Memory.valid_from > after,
+            or_(Memory.valid_to.is_(None), Memory.valid_to > Memory.valid_from),
+        )
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
     async def active_keyless(self, scope: str, scope_id: str) -> list[Memory]:
         """Active memories with no key in one scope — facts, not constraints or the episodes
         that keep what was said — oldest first."""

@@ -200,3 +200,66 @@ async def test_a_query_of_nothing_visible_is_refused(tenant: TenantCtx, blank: s
     )
     assert context.status_code == 200, context.text
     assert "I keep bees on the roof of my flat" in context.json()["text"]
+
+
+async def test_facts_arriving_out_of_time_order_leave_one_value_at_each_time(
+    tenant: TenantCtx,
+) -> None:
+    """The latest value arrives first, then the two earlier ones in reverse order: each one
+    that arrives late takes its place in the key's timeline (the row it began inside ends
+    where it begins), so no two home cities hold at one time."""
+    written = {}
+    for city, at in [
+        ("Hamburg", "2026-03-01T00:00:00Z"),
+        ("Cologne", "2026-01-01T00:00:00Z"),
+        ("Bonn", "2026-02-01T00:00:00Z"),
+    ]:
+        out = await tenant.remember(
+            "u",
+            f"I live in {city}",
+            type="profile",
+            key="residence.city",
+            value=city,
+            occurred_at=at,
+        )
+        written[city] = out["memories"][0]["id"]
+    for valid_at, city in [
+        ("2026-01-15T00:00:00Z", "Cologne"),
+        ("2026-02-15T00:00:00Z", "Bonn"),
+        ("2026-03-15T00:00:00Z", "Hamburg"),
+    ]:
+        then = await tenant.recall("u", "where do I live?", valid_at=valid_at)
+        assert _contents(then) == [f"I live in {city}"], valid_at
+        assert await _listed(tenant, valid_at=valid_at) == [f"I live in {city}"], valid_at
+    today = await tenant.recall("u", "where do I live?")
+    assert _contents(today) == ["I live in Hamburg"]
+
+    rows = {m["value"]: m for m in await tenant.memories("u", key="residence.city")}
+    intervals = {city: (m["status"], m["valid_from"], m["valid_to"]) for city, m in rows.items()}
+    assert intervals == {
+        "Cologne": ("frozen", "2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z"),
+        "Bonn": ("frozen", "2026-02-01T00:00:00Z", "2026-03-01T00:00:00Z"),
+        "Hamburg": ("active", "2026-03-01T00:00:00Z", None),
+    }
+    # the history reads as the user's timeline: Cologne, then Bonn, then Hamburg
+    hist = await tenant.client.get(
+        f"{tenant.user('u')}/memories/{written['Cologne']}/history", headers=tenant.headers
+    )
+    assert hist.status_code == 200, hist.text
+    assert [m["value"] for m in hist.json()["chain"]] == ["Cologne", "Bonn", "Hamburg"]
+    cut = [
+        e
+        for e in hist.json()["entries"]
+        if e["memory_id"] == written["Cologne"] and e["action"] == "supersede"
+    ]
+    assert [(e["old"]["valid_to"], e["new"]["valid_to"]) for e in cut] == [
+        ("2026-03-01T00:00:00+00:00", "2026-02-01T00:00:00+00:00")
+    ]
+    # one decision says why Cologne's validity ended earlier than first recorded
+    audit = await tenant.client.get(
+        f"{tenant.user('u')}/arbitrations",
+        params={"memory_id": written["Cologne"], "outcome": "superseded"},
+        headers=tenant.headers,
+    )
+    [row] = audit.json()["items"]
+    assert (row["rule"], row["new_memory_id"]) == ("newer_wins", written["Bonn"])
