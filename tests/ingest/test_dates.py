@@ -123,3 +123,40 @@ def test_month_day_and_numerals() -> None:
     assert cn_int("十五") == 15
     assert cn_int("两") == 2
     assert cn_int("abc") is None
+
+
+TUESDAY = datetime.fromisoformat("2026-12-01T10:00:00+00:00")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a bare weekday in a text about the past is the last one, not the next one
+        ("I went to the dentist on Monday", "2026-11-30"),
+        ("ran my first half marathon on sunday", "2026-11-29"),
+        ("on Monday I visited grandma", "2026-11-30"),
+        ("我周六去看了周杰伦的演唱会", "2026-11-28"),
+        ("周一刚开完会", "2026-11-30"),
+        ("我15号去看了牙医", "2026-11-15"),
+        # ... and the next one in a text about what is to come, or that says neither
+        ("I'm seeing the dentist on Monday", "2026-12-07"),
+        ("I'll call on Monday", "2026-12-07"),
+        ("I'm booked on Friday", "2026-12-04"),
+        ("I'm so excited for Friday", "2026-12-04"),
+        ("周六要去医院", "2026-12-05"),
+        ("我周六过生日", "2026-12-05"),
+        ("我15号去看牙医", "2026-12-15"),
+        # a month without a year: back a year for the past, forward for what is to come
+        ("I finally moved in March", "2026-03-01"),
+        ("I'm moving in March", "2027-03-01"),
+        ("我3月要搬家", "2027-03-01"),
+        # a week or year that is named stays
+        ("last Friday I adopted a kitten", "2026-11-27"),
+        ("上周五我领养了一只小猫", "2026-11-27"),
+        ("this Friday we went out", "2026-12-04"),
+        ("on 5 June 2027 I'll be in Oslo", "2027-06-05"),
+    ],
+)
+def test_the_tense_decides_which_day_a_bare_date_is(text: str, expected: str) -> None:
+    found = resolve_date(text, TUESDAY)
+    assert found is not None and found.date().isoformat() == expected

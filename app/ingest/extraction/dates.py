@@ -6,7 +6,12 @@ Everything resolves in the message's own UTC offset (``now.tzinfo``), so "明天
 - a day without a time starts at 00:00; "下午"/"afternoon" alone is 14:00, "上午"/"morning" 09:00,
   "晚上"/"evening"/"tonight" 20:00, "中午"/"noon" 12:00;
 - "下周五"/"next Friday" is the Friday of next calendar week (weeks start on Monday); a bare
-  "周五"/"on Friday" is the next Friday from today (today included);
+  "周五"/"on Friday" is the next Friday from today (today included), or the last one before
+  today when the text tells of the past ("I went to the dentist on Monday", "周六去看了演唱会");
+- a day or month without a year ("May 5", "3月5日", "in March", "15号") is in the message's year
+  (month), moved back one when it would fall after today in a text about the past ("I moved
+  in March" said in January), forward one when before today in a text about what is to come
+  ("I'm moving in March" said in December);
 - "上个月"/"last month", "下周"/"next week", "明年"/"next year" start on the period's first day;
 - "3月5日"/"May 5" without a year is in the message's year;
 - a bare hour ("3点", "at 3") needs a day or a part of the day next to it, except digits with
@@ -267,8 +272,81 @@ _RECURRING = re.compile(
 )
 
 
+# what tells a clause is about the past: a verb in the past tense ("went", "finished"), or in
+# Chinese an aspect particle after a verb ("看了", "去过") or "刚"; and what tells of a time to
+# come, which wins ("I'm seeing", "will", "要", "打算"): "I'm booked on Monday" is not past
+_PAST_EN = re.compile(
+    r"\b(?:did|went|was|were|had|got|ran|saw|met|ate|drank|took|made|came|bought|found|gave|left"
+    r"|won|lost|wrote|told|said|spent|brought|began|became|flew|drove|rode|swam|sang|sold|sent"
+    r"|paid|caught|fell|broke|threw|kept|felt|heard|held|slept|taught|thought|wore|woke)\b"
+    # a regular past, not a participle after "be" ("I'm booked", "is scheduled") nor an
+    # adjective ("excited", "tired") nor "need"
+    r"|(?<!\bam )(?<!\bis )(?<!\bbe )(?<!'m )(?<!'s )(?<!\bare )(?<!'re )(?<!\bget )(?<!\bbeen )"
+    r"\b(?!(?:excit|schedul|book|interest|suppos|us|bor|stress|worri|tir|plann|expect|relat"
+    r"|bas|locat)ed\b)[a-z]{2,}(?<!e)ed\b",
+    re.I,
+)
+_FUTURE_EN = re.compile(
+    r"\b(?:will|shall|gonna|going to|plan(?:ning)? to|want to|need to|have to|hope to|can'?t wait"
+    r"|looking forward|should|upcoming|coming up)\b|'ll\b"
+    r"|\b(?:i'm|i am|we're|we are|he's|she's|they're)\s+(?:\w+ly\s+)?\w+ing\b",
+    re.I,
+)
+_PAST_ZH = re.compile(r"刚|已经|了(?![吗没])|(?:去|来|吃|看|见|做|玩|试|用|住|待|学|听|喝|买|到)过")
+_FUTURE_ZH = re.compile(
+    r"要(?!求)|(?<![开聚约唱议晚宴舞集茶年运社协学机大])会(?![议员计了，,。！!；;]|$)|打算|准备|计划|将要|将会"
+    r"|想去|想要|得去|记得|别忘|提醒|[吧吗？?]\s*$"
+)
+
+# the kinds of phrase whose date depends on the tense: a weekday or a day or month without a year
+_TENSED = frozenset(("weekday", "en_weekday", "day_only", "mon_only", "en_mon", "ymd", "en_md"))
+_TENSED |= {"en_dm"}
+
+
+def tense(text: str) -> Literal["past", "future"] | None:
+    """``"past"`` if ``text`` tells of something done or over ("I went to the dentist on
+    Monday", "周六去看了演唱会") and of nothing to come; ``"future"`` if it tells of something to
+    come ("I'm seeing the dentist on Monday", "I'm moving in March", "周六要去"); else ``None``."""
+    zh = re.search(r"[\u4e00-\u9fff]", text) is not None
+    future = (_FUTURE_ZH if zh else _FUTURE_EN).search(text) is not None
+    if future:
+        return "future"
+    return "past" if (_PAST_ZH if zh else _PAST_EN).search(text) else None
+
+
+def _by_tense(
+    kind: str,
+    m: re.Match[str],
+    found: date,
+    granularity: Granularity,
+    today: date,
+    when: Literal["past", "future"],
+) -> date:
+    """``found`` moved to the nearest such day before today for a text about the past, or
+    after today for one about what is to come; a phrase that names its week or year stays."""
+    g = m.groupdict()
+    if kind in ("weekday", "en_weekday"):
+        if g["which"] not in (None, "") or when == "future":
+            return found  # "上周五", "this Friday"; a bare weekday is already the next one
+        return found - timedelta(days=7) if found >= today else found
+    if g.get("y") or g.get("ry"):
+        return found  # the year is named
+    step = -1 if when == "past" else 1
+    if when == "past":
+        wrong = found > today and not (granularity == "month" and found.month == today.month)
+    else:
+        wrong = found < today and not (granularity == "month" and found.month == today.month)
+    if not wrong:
+        return found
+    if kind == "day_only":
+        other = _month_start(found, step)
+        return _safe_date(other.year, other.month, found.day) or found
+    return _safe_date(found.year + step, found.month, found.day) or found
+
+
 def _first_date(text: str, today: date) -> tuple[date, Granularity, tuple[int, int], str] | None:
     best: tuple[date, Granularity, tuple[int, int], str] | None = None
+    when = tense(text)
     for kind, pattern in _DATE_PATTERNS:
         for m in pattern.finditer(text):
             if kind in ("weekday", "en_weekday") and _EVERY_BEFORE.search(text[: m.start()]):
@@ -276,6 +354,8 @@ def _first_date(text: str, today: date) -> tuple[date, Granularity, tuple[int, i
             resolved = _date_part(kind, m, today)
             if resolved is None:
                 continue
+            if kind in _TENSED and when is not None:
+                resolved = (_by_tense(kind, m, *resolved, today, when), resolved[1])
             span = m.span()
             better = best is None or span[0] < best[2][0]
             if best is not None and span[0] == best[2][0] and span[1] > best[2][1]:
