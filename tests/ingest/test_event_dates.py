@@ -30,3 +30,19 @@ async def test_a_weekday_in_the_past_is_the_last_one_and_in_the_future_the_next(
         "2026年11月28日去看了周杰伦的演唱会",
     )
     assert soon["occurred_at"] == "2026-12-07T00:00:00Z"
+
+
+async def test_a_past_event_told_with_a_weekday_is_still_recalled_weeks_later(
+    tenant: TenantCtx,
+) -> None:
+    # dated the coming Monday, the event lay ahead of its turn, and the turn's episode took its
+    # few days' half-life as a plan's: seven weeks on, nothing of the sentence was recalled
+    said = "I went to the dentist on Monday, they pulled a wisdom tooth"
+    await tenant.say("u", "s1", said, at=TUESDAY)
+    r = await tenant.client.post(
+        f"{tenant.user('u')}/recall",
+        json={"query": "wisdom tooth dentist", "at": "2027-01-20T00:00:00Z", "top_k": 8},
+        headers=tenant.headers,
+    )
+    assert r.status_code == 200, r.text
+    assert [m["content"] for m in r.json()["memories"] if m["type"] == "episode"] == [said]
