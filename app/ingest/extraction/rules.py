@@ -3878,6 +3878,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts = _complaints_answered(_rules_requested(facts))
     _added_duties(turn, facts)
     _duties(turn, facts)
+    facts = _no_habit_of_work(turn, facts)
     facts += _implied(turn, facts)
     facts += _answer_language(turn, facts)
     _change_cues(turn, facts)
@@ -4540,6 +4541,23 @@ _DUTY_ADDED = re.compile(
     r"|也|另外|还(?!是|在)|兼职|同时|顺便",
     re.I,
 )
+
+
+def _no_habit_of_work(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts`` without the routines of a turn that tells of the user's work: a turn that
+    forms a workplace or role and a routine, read whole by the key-family classifier as about
+    work, says what the job is made of ("I work at Amazon, warehouse side, picking orders all
+    day", "主要负责风控，天天跟模型打交道"), not a routine of the user's own; one read otherwise
+    keeps it ("I'm a nurse and I run every morning", "我在腾讯上班，每周三晚上去打羽毛球")."""
+    habits = [f for f in facts if f.key == "schedule.habit" and not f.retracts]
+    if not habits or not any(f.key in _WORK_KEYS and f.value for f in facts):
+        return facts
+    from app.ingest.extraction.acts import said
+
+    (guess,) = semantic.classify([said(turn.content)])
+    if guess.family != "work":
+        return facts
+    return [f for f in facts if f not in habits]
 
 
 def _duties(turn: Turn, facts: list[ExtractedFact]) -> None:
