@@ -439,6 +439,13 @@ class MemoryWriter:
         the fact's successor (``superseded_by``) stays: it states the correction itself.
         A frozen episode is ``superseded_by`` the fact's successor (None after a deletion).
 
+        A retired episode's validity ends where its fact's did: where the successor began, or
+        earlier when the fact's own ``valid_to`` is earlier — an earlier value of its key told
+        late fitted it, or cut it after it was frozen (``ArbitrationService._fit_earlier``,
+        docs/time.md). An episode already frozen (with this fact, or with another fact it
+        formed) is cut by the same rule when a superseded fact now ends before it: its words
+        never hold longer than any fact formed from them.
+
         Facts in ``guesses_outdated`` (``guesses_outdated()``: a classifier's guess outdated by
         a later turn that did not say anything changed) leave their episodes as they are."""
         retired = {
@@ -463,16 +470,28 @@ class MemoryWriter:
                     if i not in keep:
                         ids.append(uuid.UUID(str(i)))
             for ep in await self.repo.get_many(ids):
-                if ep.status != "active" or ep.type != EPISODE:
+                if ep.status not in ("active", "frozen") or ep.type != EPISODE:
                     continue
                 speaker = (ep.origin or {}).get("speaker")
                 if said_by and speaker and speaker != said_by:
                     continue
-                before = snapshot(ep)
                 now = utcnow()
-                ep.status, ep.superseded_at, ep.updated_at = "frozen", now, now
+                end = now
+                if successor is not None:
+                    end = successor.valid_from
+                    if fact.valid_to is not None:
+                        end = min(end, fact.valid_to)
+                end = max(ep.valid_from, end)
+                if ep.status == "frozen" and (
+                    successor is None or (ep.valid_to is not None and ep.valid_to <= end)
+                ):
+                    continue  # retired already, and not past where this fact now ends
+                before = snapshot(ep)
+                if ep.status == "active":
+                    ep.status, ep.superseded_at = "frozen", now
+                ep.updated_at = now
                 ep.superseded_by = successor.id if successor is not None else None
-                ep.valid_to = max(ep.valid_from, successor.valid_from if successor else now)
+                ep.valid_to = end
                 self.repo.add_history(
                     ep,
                     "supersede",

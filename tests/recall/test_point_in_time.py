@@ -263,3 +263,63 @@ async def test_facts_arriving_out_of_time_order_leave_one_value_at_each_time(
     )
     [row] = audit.json()["items"]
     assert (row["rule"], row["new_memory_id"]) == ("newer_wins", written["Bonn"])
+
+
+@pytest.mark.parametrize(
+    "arrivals",
+    [
+        # the latest first, then the two earlier ones in reverse order: Bonn cuts Cologne
+        ["Hamburg", "Cologne", "Bonn"],
+        # the latest first, then the two earlier ones in order: Cologne fits before Bonn
+        ["Hamburg", "Bonn", "Cologne"],
+    ],
+)
+async def test_turns_told_out_of_time_order_say_one_city_at_each_time(
+    tenant: TenantCtx, arrivals: list[str]
+) -> None:
+    """Each turn is also kept as an episode, retired with the fact formed from it: its words
+    hold exactly as long as the fact does. A frozen fact whose validity a late, earlier value
+    cut takes its turn's validity down with it, so the old sentence "I live in Cologne." never
+    speaks for February, when the user lived in Bonn."""
+    began = {"Cologne": "2026-01-01", "Bonn": "2026-02-01", "Hamburg": "2026-03-01"}
+    for city in arrivals:
+        await tenant.say("u", "s1", f"I live in {city}.", at=f"{began[city]}T00:00:00Z")
+    for valid_at, city in [
+        ("2026-01-15T00:00:00Z", "Cologne"),
+        ("2026-02-15T00:00:00Z", "Bonn"),
+        ("2026-03-15T00:00:00Z", "Hamburg"),
+    ]:
+        then = await tenant.recall("u", "where do I live", valid_at=valid_at, top_k=20)
+        said = _contents(then)
+        assert said and all(city in c for c in said), (valid_at, said)
+        assert not [c for c in said for other in began if other != city and other in c], (
+            valid_at,
+            said,
+        )
+    today = await tenant.recall("u", "where do I live", top_k=20)
+    assert _contents(today) and all("Hamburg" in c for c in _contents(today)), _contents(today)
+
+
+async def test_a_turn_of_two_facts_is_cut_with_the_one_cut_and_the_other_stays(
+    tenant: TenantCtx,
+) -> None:
+    """A turn that formed a fact still current and one whose validity is cut later: the turn
+    is frozen as a whole with the retired one (docs/formation.md, Episodes) and cut with it,
+    so it speaks of Cologne only while the user lived there; its other fact stays current."""
+    await tenant.say("u", "s1", "I live in Hamburg.", at="2026-03-01T00:00:00Z")
+    both = await tenant.say(
+        "u", "s1", "I live in Cologne and I work as a nurse.", at="2026-01-01T00:00:00Z"
+    )
+    [episode_id] = both["episode_ids"]
+    await tenant.say("u", "s1", "I live in Bonn.", at="2026-02-01T00:00:00Z")
+
+    r = await tenant.client.get(f"{tenant.user('u')}/memories/{episode_id}", headers=tenant.headers)
+    assert r.status_code == 200, r.text
+    assert (r.json()["status"], r.json()["valid_to"]) == ("frozen", "2026-02-01T00:00:00Z")
+    bonn = await tenant.recall("u", "where do I live", valid_at="2026-02-15T00:00:00Z", top_k=20)
+    assert not [c for c in _contents(bonn) if "Cologne" in c or "Hamburg" in c], _contents(bonn)
+    january = await tenant.recall("u", "where do I live", valid_at="2026-01-15T00:00:00Z", top_k=20)
+    assert "I live in Cologne and I work as a nurse." in _contents(january)
+    # what the turn said that still holds is still known, from its own fact
+    [role] = await tenant.memories("u", key="work.role", status="active")
+    assert role["value"] == "nurse" and role["origin"]["episode_ids"] == [episode_id]
