@@ -3637,6 +3637,26 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             if named := _pet_name(raw, state):
                 facts.extend(named)  # "…got a puppy! His name is Taco": the pet's, not a person's
                 continue
+            introduced = semantic.introduced_relative(sentence[i - 1]) if i else None
+            if introduced and not semantic.own_subject(raw):
+                # "我有个双胞胎妹妹，在成都读大学", "I have an older brother, works at Google,
+                # lives in Austin": the relative just named is the subject, up to the user's
+                # own next clause
+                relative = introduced
+                name_only = (
+                    _lang(raw) != "zh" and _BARE_NAME.fullmatch(raw.strip(" ,.!")) is not None
+                )
+                clause = _make_clause(_said_of(introduced, raw, name_only), turn)
+                # the introducing clause formed the member; a bare relation is not formed twice
+                for f in _about_relative(clause, state, introduced):
+                    if f.key == "family.member" and f.value == introduced:
+                        continue
+                    if f.key is None and name_only:
+                        continue  # a name only names them
+                    if f.key == "family.member":
+                        f.metadata.setdefault("relation", introduced)
+                    facts.append(f)
+                continue
             if (reason := _reason_said(raw)) is not None:
                 if (who := semantic.family_subject(reason)) is not None:
                     # "bc my partner got a job at Amazon": the partner is named; what they did
@@ -3653,13 +3673,6 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             if others and not semantic.own_subject(raw):
                 continue  # "老板换号了，新号码…": still the boss's
             others = False
-            introduced = semantic.introduced_relative(sentence[i - 1]) if i else None
-            if introduced and not semantic.own_subject(raw) and _lang(raw) == "zh":
-                # "我有个双胞胎妹妹，在成都读大学": the relative just named is the subject
-                relative = introduced
-                clause = _make_clause(introduced + raw.strip(), turn)
-                facts.extend(_about_relative(clause, state, introduced))
-                continue
             who = semantic.family_subject(raw)
             if who is not None:
                 # the clauses up to the user's own next clause are about them, too
@@ -3913,6 +3926,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts = _now_holds(turn, facts)
     facts = _taken_back(turn, facts)
     facts = _surname_dropped(_one_per_name(_pet_named(_named_in_passing(facts)), turn.content))
+    facts = _named_once(facts)
     for f in facts:
         if f.key == "diet.avoid" and not f.value and any(map(semantic.names_diet, f.retracts)):
             # "不再吃素了" gives up the diet (stored as 素食, "吃素"), no avoided food
@@ -4175,6 +4189,26 @@ def _surname_dropped(facts: list[ExtractedFact]) -> list[ExtractedFact]:
             and f.value
             and any(n != f.value and n.startswith(f.value) for n in named)
         )
+    ]
+
+
+def _named_once(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts`` without a relative formed by their relation alone when the turn also names
+    them: "我有个女儿，叫小雨", "I have a daughter, Mia" form one member, 小雨 / Mia (its
+    ``metadata["relation"]`` the relation), not also 女儿 / daughter."""
+    named = {
+        str(f.metadata["relation"]).lower()
+        for f in facts
+        if f.key == "family.member"
+        and f.metadata.get("relation")
+        and f.value
+        and f.value.lower() != str(f.metadata["relation"]).lower()
+    }
+    named |= {_singular(r) for r in named}  # "two kids, Max and Lily": no member "kid"
+    return [
+        f
+        for f in facts
+        if not (f.key == "family.member" and (f.value or "").lower() in named and not f.retracts)
     ]
 
 
@@ -5917,12 +5951,38 @@ def _member_content(relative: str, name: str | None, lang: Lang) -> str:
     """What a family member is, in words of its own (``"女儿叫小雨"``, ``"has a brother"``)."""
     if lang == "zh":
         return f"{relative}叫{name}" if name else f"家人：{relative}"
+    if name and relative.endswith(("s", "ren")) and relative not in ("boss", "spouse"):
+        return f"one of the {relative} is named {name}"  # "twins", "kids", "children"
     return f"{relative}'s name is {name}" if name else f"has a {relative}"
 
 
 # a clause that says why ("because my husband got a job at Dell", "因为老婆在阿里上班"): it
 # names the relative, and what it says of them is the reason for the user's fact
 _REASON_LED = re.compile(r"\s*(?:(?:because|cause|cuz)\b|因为|由于|为了)", re.I)
+
+
+def _said_of(relative: str, raw: str, name_only: bool) -> str:
+    """``raw``, a clause after one introducing ``relative``, said of them: "在成都读大学" →
+    "妹妹在成都读大学", "she's married" → "my sister is married", "her name is Ann" → "my
+    sister's name is Ann", "works at Google" → "my brother works at Google", "Mia" → "my
+    daughter, Mia"."""
+    said = raw.strip()
+    if _lang(raw) == "zh":
+        return relative + said
+    if name_only:
+        return f"my {relative}, {said.strip(' ,.!')}"
+    led = _PRONOUN_LED.match(said)
+    joiner = " is " if led and led["be"] else "'s " if led and led["of"] else " "
+    return f"my {relative}{joiner}{said[led.end() if led else 0 :]}"
+
+
+# the pronoun a clause about a relative just named opens with ("she's married", "he works…")
+_PRONOUN_LED = re.compile(
+    r"^(?:and\s+)?(?:(?:he|she|they)(?:(?P<be>'s|'re|\s+is|\s+are)\s+|\s+)|(?P<of>his|her|their)\s+)",
+    re.I,
+)
+# a clause that is only a name, after the relative it names ("I have a daughter, Mia, …")
+_BARE_NAME = re.compile(r"(?:[A-Z][a-z'-]+)(?:\s+(?:and|&)\s+[A-Z][a-z'-]+)?")
 
 
 def _about_relative(clause: _Clause, state: _State, relative: str) -> list[ExtractedFact]:

@@ -607,11 +607,26 @@ _LEAD_IN = re.compile(
 )
 
 
+# a clause of the user's that ends on a relative it says the user has: "I also have a sister",
+# "and I've got an older brother", "we have two kids"
+_HAS_RELATIVE_EN = re.compile(
+    r"^(?:(?:and|also|plus|oh|btw)\s+)*(?:i|we)\s+(?:also\s+|still\s+)?(?:have|'ve got|have got"
+    r"|got)\s+(?:also\s+)?(?:an?|one|two|three|\d)\s+(?:(?:older|younger|little|big|baby|twin"
+    r"|step|half|kid)[- ]?)*(?P<r>brothers?|sisters?|sons?|daughters?|kids?|children|twins"
+    r"|siblings?|stepbrothers?|stepsisters?)$",
+    re.I,
+)
+
+
 def introduced_relative(text: str) -> str | None:
-    """The relative a Chinese clause of the user's ends on ("我有个双胞胎妹妹", "我还有一个哥哥"):
-    the clauses after it with no subject of their own are about them."""
-    body = re.sub(r"[了啊呀呢吧哦啦哈嘛~～\s，,]+$", "", text.strip())
-    if not _is_zh(body) or not body.startswith("我"):
+    """The relative a clause of the user's ends on, saying the user has them ("我有个双胞胎妹妹",
+    "我还有一个哥哥", "还有个姐姐", "I also have a sister", "I have an older brother"): the
+    clauses after it with no subject of their own are about them."""
+    body = re.sub(r"[了啊呀呢吧哦啦哈嘛~～\s，,.!]+$", "", text.strip())
+    if not _is_zh(body):
+        found = _HAS_RELATIVE_EN.match(body)
+        return found.group("r").lower() if found else None
+    if not re.match(r"我|还|另外|而且|也", body):
         return None
     last = None
     for found in _FAMILY_WORDS.finditer(body):
