@@ -32,7 +32,7 @@ EN_NOW = datetime.fromisoformat("2026-05-10T21:30:00-05:00")  # Sunday, evening 
         ("周五", "2026-09-04T00:00"),
         ("上个月", "2026-08-01T00:00"),
         ("下个月", "2026-10-01T00:00"),
-        ("3月5日", "2026-03-05T00:00"),
+        ("3月5日", "2027-03-05T00:00"),  # six months gone this year: the next one
         ("十二月二十五号", "2026-12-25T00:00"),
         ("15号", "2026-09-15T00:00"),
         ("明天下午三点", "2026-09-02T15:00"),
@@ -150,6 +150,12 @@ TUESDAY = datetime.fromisoformat("2026-12-01T10:00:00+00:00")
         ("I finally moved in March", "2026-03-01"),
         ("I'm moving in March", "2027-03-01"),
         ("我3月要搬家", "2027-03-01"),
+        # with no tense: the next one when this year's is months back, else this year's
+        ("my sister's wedding is on Feb 14, I'm the maid of honor", "2027-02-14"),
+        ("I have a job interview on January 8th, wish me luck", "2027-01-08"),
+        ("my lease ends in August so I might move", "2027-08-01"),
+        ("Nov 20 dentist appt", "2026-11-20"),
+        ("10月份项目上线", "2026-10-01"),
         # a week or year that is named stays
         ("last Friday I adopted a kitten", "2026-11-27"),
         ("上周五我领养了一只小猫", "2026-11-27"),

@@ -9,9 +9,11 @@ Everything resolves in the message's own UTC offset (``now.tzinfo``), so "明天
   "周五"/"on Friday" is the next Friday from today (today included), or the last one before
   today when the text tells of the past ("I went to the dentist on Monday", "周六去看了演唱会");
 - a day or month without a year ("May 5", "3月5日", "in March", "15号") is in the message's year
-  (month), moved back one when it would fall after today in a text about the past ("I moved
-  in March" said in January), forward one when before today in a text about what is to come
-  ("I'm moving in March" said in December);
+  (month); in a text about the past it is the last one before today ("I moved in March" said in
+  January is last March), in one about what is to come the next one ("I'm moving in March" said
+  in December), and in one that says neither, the next one when this year's lies more than
+  ``_RECENT_DAYS`` (60) days back ("my sister's wedding is on Feb 14" said in December is next
+  February; "Nov 20" said on Dec 1 stays);
 - "上个月"/"last month", "下周"/"next week", "明年"/"next year" start on the period's first day;
 - "3月5日"/"May 5" without a year is in the message's year;
 - a bare hour ("3点", "at 3") needs a day or a part of the day next to it, except digits with
@@ -301,6 +303,7 @@ _FUTURE_ZH = re.compile(
 # the kinds of phrase whose date depends on the tense: a weekday or a day or month without a year
 _TENSED = frozenset(("weekday", "en_weekday", "day_only", "mon_only", "en_mon", "ymd", "en_md"))
 _TENSED |= {"en_dm"}
+_WEEKDAY_KINDS = frozenset(("weekday", "en_weekday"))
 
 
 def tense(text: str) -> Literal["past", "future"] | None:
@@ -344,6 +347,15 @@ def _by_tense(
     return _safe_date(found.year + step, found.month, found.day) or found
 
 
+# how far back a date said without a tense may lie and still be read as past (days)
+_RECENT_DAYS = 60
+
+
+def _long_past(found: date, granularity: Granularity, today: date) -> bool:
+    end = _month_start(found, 1) if granularity == "month" else found + timedelta(days=1)
+    return (today - end).days > _RECENT_DAYS
+
+
 def _first_date(text: str, today: date) -> tuple[date, Granularity, tuple[int, int], str] | None:
     best: tuple[date, Granularity, tuple[int, int], str] | None = None
     when = tense(text)
@@ -356,6 +368,11 @@ def _first_date(text: str, today: date) -> tuple[date, Granularity, tuple[int, i
                 continue
             if kind in _TENSED and when is not None:
                 resolved = (_by_tense(kind, m, *resolved, today, when), resolved[1])
+            elif kind in _TENSED and kind not in _WEEKDAY_KINDS and _long_past(*resolved, today):
+                # a day or month said with no tense, months gone by this year, is the next one:
+                # "my sister's wedding is on Feb 14", "I have a job interview on January 8th"
+                # (said in December); "on Nov 20" said on Dec 1 stays
+                resolved = (_by_tense(kind, m, *resolved, today, "future"), resolved[1])
             span = m.span()
             better = best is None or span[0] < best[2][0]
             if best is not None and span[0] == best[2][0] and span[1] > best[2][1]:
