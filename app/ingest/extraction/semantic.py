@@ -411,7 +411,18 @@ _OTHER_PERSON = re.compile(
     r"^(?:(?:and|but|so|oh|also)\s+)?(?:my|our)\s+(?:\w+\s+)?(?:friend|colleague|coworker"
     r"|co-worker|boss|manager|neighbou?r|roommate|flatmate|housemate|classmate|teammate|landlord"
     r"|landlady|buddy|buddies|pal|mate|bestie|bff|ex|ceo|cto|cfo|coo|founder|director|supervisor"
-    r"|mentor|coach|tutor|teacher|professor)s?\b"
+    r"|mentor|coach|tutor|teacher|professor|therapist|trainer|client|customer|patient|student"
+    r"|nanny|babysitter|recruiter|date(?!\s+of\b)|crush|barista|hairdresser|barber|tenant|intern"
+    r"|new hire)s?\b(?!\s+(?:and i|and me)\b)"
+    # someone met or seen: "the guy next to me on the plane…", "this woman at the gym…", "the new
+    # hire on my team…", "the barista at my cafe…"
+    r"|^(?:(?:and|but|so|oh|also)\s+)?(?:the|this|that|some|a|an)\s+(?:new\s+|old\s+|nice\s+"
+    r"|random\s+)?(?:guy|girl|man|woman|lady|dude|person|hire|barista|waiter|waitress|driver"
+    r"|cashier|stranger|couple|neighbou?r)s?\b"
+    # someone quoted: ""I'm allergic to cats" is what my date said", "Jenny said "I'm vegan
+    # now"" (not "Card: 4539…" nor "Update: I moved": a label is no speaker)
+    r"|^[\"“][^\"”]+[\"”]\s*,?\s*(?:is what|was what|\w+\s+(?:said|says|told|texted|wrote))"
+    r"|^(?-i:[A-Z][a-z]+)\s+(?:said|says|told me|texted|wrote|keeps saying)\b"
     # "a coworker of mine", "one of my friends", "a buddy from college"
     r"|^(?:(?:and|but|so|oh|also)\s+)?(?:a|an|one|some|two|few)\s+(?:of\s+(?:my|our)\s+)?(?:\w+\s+)?"
     r"(?:friend|colleague|coworker|co-worker|neighbou?r|roommate|classmate|teammate|buddy"
@@ -420,6 +431,17 @@ _OTHER_PERSON = re.compile(
     r"^(?:我们?|咱们)?(?:的)?\s*(?:朋友|同事|老板|领导|上司|主管|经理|组长|邻居|室友|同学|闺蜜|哥们"
     r"|房东|他|她|他们|(?:friend|colleague|coworker|boss|manager|roommate|flatmate"
     r"|teammate)s?\b)"
+    # someone by what they are to the user or the team: "我的客户在招商银行做风控",
+    # "我健身教练吃素", "我们部门的新同事是做数据分析的", "我们公司的CEO是浙大毕业的",
+    # "新来的实习生是清华的"
+    r"|^(?:我们?|咱们)?(?:的)?(?:[\u4e00-\u9fff]{1,4}的)?(?:新来的|新|那个|这个)?"
+    r"(?:(?![是做当在叫有为就也还都])[\u4e00-\u9fff]){0,2}?"
+    r"(?:客户|教练|老师|实习生|同事|学生|病人|患者|保姆|师傅|导师|学长|学姐|学弟|学妹|舍友|同桌|网友"
+    r"|(?<![A-Za-z])(?:HR|CEO|CTO)(?![A-Za-z]))(?!时代|时期|的时候|证|卡|会|经理|主管|专员|助理|的工作|这份|这行|工作|做腻|干腻|那边|那里|那头"
+    r"|方面|[了不没]"
+    r"|们?[都也]?(?:叫|喊|说|觉得|让|要|劝|建议)我)"
+    # someone on a screen or online: "我看的那部剧女主住在厦门", "网上有个博主说她住在大理"
+    r"|^[^，,。]{0,8}?(?:女主|男主|主角|博主|主播|up主|网红|明星|偶像)"
     # "隔壁老王家的狗", "邻居家的猫": another household's
     r"|^(?:隔壁|对门|楼上|楼下)|^(?!我|咱|老家)[\u4e00-\u9fff]{1,3}家的"
     # a friend or colleague of a relative's ("my cousin's friend works at Netflix", "我表姐的同事…")
