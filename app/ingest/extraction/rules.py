@@ -227,6 +227,10 @@ _EN_FILLER = re.compile(
     re.I,
 )
 _ZH_TAIL = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯的~～\s]+$")
+_ALLERGY_TAIL_ZH = re.compile(
+    r"(?:也|都|还|又|有点儿?|有些|很|特别|超级?|非常|比较|严重|一直)+(?:过敏|敏感|不耐受)?$"
+    r"|(?:过敏|敏感|不耐受)$"
+)
 _EN_TAIL = re.compile(
     r"(?:\s+(?:anymore|any more|at all|whatsoever|too|as well|a lot|(?:so |very |that |too )?much"
     r"|either|please|now|these days|right now|at the moment|lately|recently|nowadays|for now|tbh"
@@ -489,6 +493,9 @@ def _norm(value: str, key: str | None) -> str:
         value = _COMPARED_ZH.sub("", value) or value
     if key == "schedule.habit":
         value = semantic.routine_value(value)
+    if key == "health.allergy" and _HAN.search(value):
+        # "我对芒果也过敏", "对猫毛有点敏感", "对花粉特别过敏": the allergen, not how
+        value = _ALLERGY_TAIL_ZH.sub("", value) or value
     if key in ("name.nickname", "name.full"):  # "叫我小马就行": the name, not the assent
         value = re.sub(r"(?:就行|就好|就可以|就成|好了)$", "", value)
     spec = key_spec(key)

@@ -2607,6 +2607,14 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
             ]
             if not places and (latin := _LATIN_PLACE_ZH.search(text)):
                 places = [latin.group(1)]  # "搬到 Singapore 了"
+            # "我是在哈尔滨长大的": the place after a word of where (在, 到, 来自…), not a word
+            # the segmenter also knows as a place (长大, an abbreviation of a university)
+            placed = [
+                p
+                for p in places
+                if re.search(r"(?:在|到|去|于|从|来自|住|回|是)$", text[: text.find(p)])
+            ]
+            places = placed or places
         else:
             # "I live in Vancouver and the rest of the team is in Toronto": a new subject's
             # place is theirs
