@@ -68,3 +68,17 @@ async def test_the_users_own_words_for_such_people_are_still_the_users(
 ) -> None:
     await tenant.say("u", "s1", said, at=T1)
     assert await tenant.values("u", key, lower=True) == [value.lower()]
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "value"),
+    [
+        ("老师好，电话13812345678，有事随时找我", "contact.phone", "13812345678"),
+        ("我是个小博主，邮箱是abc@163.com", "contact.email", "abc@163.com"),
+    ],
+)
+async def test_a_person_greeted_or_a_title_of_the_users_leaves_the_users_fact(
+    tenant: TenantCtx, said: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", key) == [value]
