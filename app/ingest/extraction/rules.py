@@ -3930,6 +3930,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts += _withdrawal(turn, facts)
     facts = _liking_taken_up(turn, facts)
     facts = _job_left(turn, facts)
+    facts = _past_job_ended(turn, facts)
     facts = _now_holds(turn, facts)
     facts = _taken_back(turn, facts)
     facts = _surname_dropped(_one_per_name(_pet_named(_named_in_passing(facts)), turn.content))
@@ -4599,6 +4600,29 @@ def _no_habit_of_work(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedF
     if guess.family != "work":
         return facts
     return [f for f in facts if f not in habits]
+
+
+# a job the user had before, and where ("我以前在滴滴干了三年", "之前在阿里待过两年")
+_PAST_JOB_ZH = re.compile(
+    r"(?:以前|之前|当年|曾经|早年|那时候?)[^，,。；;！!]*?在(?P<org>[^，,。；;！!在]{2,12}?)"
+    r"(?:干|工作|上班|待|呆|做|实习|打工)"
+)
+
+
+def _past_job_ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts`` with a Chinese job ending that follows a job of before ("我以前在滴滴干了三年，
+    后来跳槽了") ending that job, not whatever job the user has now: its withdrawal of the
+    employer names the place of before, so the user's current employer stays."""
+    past = _PAST_JOB_ZH.search(turn.content)
+    if past is None:
+        return facts
+    org = past.group("org").strip()
+    for f in facts:
+        if f.key == "work.employer" and f.value is None and not f.retracts:
+            if turn.content.find(f.content) < past.start():
+                continue  # the ending is said before the job of before
+            f.retracts = [org]
+    return facts
 
 
 def _duties(turn: Turn, facts: list[ExtractedFact]) -> None:
