@@ -82,3 +82,18 @@ async def test_a_person_greeted_or_a_title_of_the_users_leaves_the_users_fact(
 ) -> None:
     await tenant.say("u", "s1", said, at=T1)
     assert await tenant.values("u", key) == [value]
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        "I'm on a client project at Pfizer for the next six months, commuting to their NYC office",
+        "we're partnering with Globex on a big contract, I'll be at their office all week",
+    ],
+)
+async def test_a_client_or_partner_worked_at_is_no_new_employer(
+    tenant: TenantCtx, then: str
+) -> None:
+    await tenant.say("u", "s1", "I work at Deloitte as a consultant", at=T1)
+    await tenant.say("u", "s1", then, at=T2)
+    assert await tenant.values("u", "work.employer") == ["Deloitte"]

@@ -2543,6 +2543,27 @@ _NAMED_EN = re.compile(
 _OFFER = re.compile(r"(?<![A-Za-z])(?:offers?|offered)(?![A-Za-z])|录用通知|录取通知", re.I)
 
 
+# an organisation the user works for or at on someone's behalf: a client, a partner, a site
+# ("I'm on a client project at Pfizer", "we're partnering with Globex", "驻场在招行")
+_SERVED_BEFORE = re.compile(
+    r"(?:\b(?:client|customer)(?:'s)?(?:\s+\w+){0,2}\s+(?:at|with|for)|\bpartner(?:ing|ed|s)?\s+with"
+    r"|\bcontract\s+(?:with|for)|\bon[- ]?site\s+(?:at|with|for)|\bseconded\s+to"
+    r"|\bvisiting|\bpitching\s+(?:to)?)\s+(?:the\s+)?$"
+    r"|(?:驻场(?:在|到)?|给|帮|客户(?:是|那边)?|甲方(?:是)?|合作方(?:是)?)$",
+    re.I,
+)
+_SERVED_AFTER = re.compile(r"^\s*(?:出差|驻场|做项目|做外包|拜访|开会|谈合作)")
+
+
+def served(text: str, org: str) -> bool:
+    """True if ``org`` is in ``text`` as an organisation the user works for or at on
+    another's behalf — a client, a partner, a site visited — not their employer."""
+    at = text.find(org)
+    if at < 0:
+        return False
+    return bool(_SERVED_BEFORE.search(text[:at]) or _SERVED_AFTER.match(text[at + len(org) :]))
+
+
 _DEGREES = frozenset(("phd", "mba", "ba", "bs", "ma", "ms", "master's", "bachelor's"))
 
 
@@ -2598,7 +2619,13 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         return []
     if family == "work":
         # "I got an offer from Salesforce", "字节给了我offer": an offer is no employer yet
-        return [] if _OFFER.search(text) else _work(text, zh)
+        if _OFFER.search(text):
+            return []
+        return [
+            (k, v)
+            for k, v in _work(text, zh)
+            if not (k == "work.employer" and v and served(text, v))
+        ]
     if family in ("residence", "hometown"):
         if zh:
             places = [
