@@ -50,3 +50,13 @@ async def test_the_users_own_clause_after_a_relative_is_the_users(tenant: Tenant
     await tenant.say("u", "s1", "I have a sister, and I live in Boston", at=T1)
     assert await tenant.values("u", "residence.city") == ["Boston"]
     assert await tenant.values("u", "family.member") == ["sister"]
+
+
+async def test_a_place_or_a_holiday_beside_relatives_names_no_member(tenant: TenantCtx) -> None:
+    said = "we're spending Christmas at my in-laws in Chicago, staying two weeks"
+    await tenant.say("u", "s1", said, at=T1)
+    assert [
+        v
+        for v in await tenant.values("u", "family.member", lower=True)
+        if v in ("christmas", "chicago")
+    ] == []

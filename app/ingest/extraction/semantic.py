@@ -3942,6 +3942,14 @@ def _family(text: str, zh: bool) -> list[tuple[str, str | None]]:
 _NAME_IS_MY = re.compile(r"^\s*(?:is|are|'s|was)\s+(?:my|our)\b", re.I)
 
 
+# a preposition of place or time before a capitalised word makes it a place or a date
+_PLACE_BEFORE = re.compile(
+    r"\b(?:in|at|on|to|from|near|around|outside|over|during|until|since|visiting)\s+$", re.I
+)
+_HOLIDAY = re.compile(
+    r"Christmas|Xmas|Thanksgiving|Easter|Halloween|New Year(?:'s)?(?: Eve| Day)?|Hanukkah"
+    r"|Diwali|Ramadan|Eid|Passover|Lunar New Year|Chinese New Year"
+)
 # an article or a possessive before a capitalised word makes it a thing ("an iPhone", "his Tesla")
 _THING_BEFORE = re.compile(r"\b(?:a|an|the|some|his|her|their|its)\s+$", re.I)
 
@@ -3960,6 +3968,8 @@ def _member_names(text: str) -> list[str]:
             continue
         if _THING_BEFORE.search(text[:at]):
             continue  # "got my dad an iPhone": a thing, not a name
+        if _PLACE_BEFORE.search(text[:at]) or _HOLIDAY.fullmatch(span):
+            continue  # "at my in-laws in Chicago", "spending Christmas": a place, a time
         parts = re.split(r"\s+and\s+", span)
         out += parts if all(re.fullmatch(r"[A-Z][\w'-]+", p) for p in parts) else [span]
     if spans and not out:
