@@ -435,9 +435,7 @@ class ArbitrationService:
                 out, new, None, "no_conflict", "stored", "no active memory conflicts with it"
             )
         self.repo.add(new)
-        self.repo.add_history(
-            new, "create", old=None, new=snapshot(new), actor=self.actor, request_id=self.request_id
-        )
+        self._history(new, "create", None)
         await self.repo.flush()
         out.memories.insert(0, new)
         return out
@@ -456,14 +454,7 @@ class ArbitrationService:
         old.superseded_by = winner.id
         if winner.supersedes is None and winner.created_at >= now:
             winner.supersedes = old.id
-        self.repo.add_history(
-            old,
-            "supersede",
-            old=before,
-            new=snapshot(old),
-            actor=self.actor,
-            request_id=self.request_id,
-        )
+        self._history(old, "supersede", before)
         self._audit(out, winner, old, "user_correction", "superseded", "the user edited the memory")
         out.memories.append(old)
         await self.repo.flush()
@@ -494,9 +485,7 @@ class ArbitrationService:
         new.superseded_at = superseded_at or utcnow()
         new.confirmations = max(1, confirmations)
         self.repo.add(new)
-        self.repo.add_history(
-            new, "create", old=None, new=snapshot(new), actor=self.actor, request_id=self.request_id
-        )
+        self._history(new, "create", None)
         observe_arbitration("import_chain", "superseded")
         out.arbitrations.append(
             self.repo.add_arbitration(
@@ -582,6 +571,13 @@ class ArbitrationService:
                 return True
         return False
 
+    def _history(self, row: Memory, action: str, before: dict[str, Any] | None) -> None:
+        """One history row for ``row``: its state ``before`` the change (None when created)
+        and now, by this service's actor and request."""
+        self.repo.add_history(
+            row, action, old=before, new=snapshot(row), actor=self.actor, request_id=self.request_id
+        )
+
     async def _freeze(
         self, old: Memory, winner: Memory, rule: str, reason: str, out: Outcome, flush: bool = True
     ) -> None:
@@ -596,14 +592,7 @@ class ArbitrationService:
             now,
         )
         old.valid_to = max(winner.valid_from, old.valid_from)
-        self.repo.add_history(
-            old,
-            "supersede",
-            old=before,
-            new=snapshot(old),
-            actor=self.actor,
-            request_id=self.request_id,
-        )
+        self._history(old, "supersede", before)
         self._audit(out, winner, old, rule, "superseded", reason)
         out.memories.append(old)
         if flush:
@@ -632,14 +621,7 @@ class ArbitrationService:
             old.valid_to, old.superseded_by, old.updated_at = new.valid_from, new.id, now
             if new.supersedes is None:
                 new.supersedes = old.id
-            self.repo.add_history(
-                old,
-                "supersede",
-                old=before,
-                new=snapshot(old),
-                actor=self.actor,
-                request_id=self.request_id,
-            )
+            self._history(old, "supersede", before)
             self._audit(
                 out,
                 new,
@@ -728,14 +710,7 @@ class ArbitrationService:
                 f"; merged metadata over {MAX_METADATA_BYTES} characters: older keys dropped: "
                 + ", ".join(dropped)
             )[:1000]
-        self.repo.add_history(
-            dup,
-            "refresh",
-            old=before,
-            new=snapshot(dup),
-            actor=self.actor,
-            request_id=self.request_id,
-        )
+        self._history(dup, "refresh", before)
         self._audit(out, None, dup, rule, "refreshed", reason)
         out.memories.append(dup)
         await self.repo.flush()
