@@ -86,6 +86,7 @@ _REL_DAYS = {
 }  # fmt: skip
 _WEEKDAYS_ZH = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _WEEKDAYS_EN = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_WEEKDAY_KINDS = frozenset(("weekday", "en_weekday"))  # the phrases of a day of the week
 _MONTHS_EN = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 _EN_NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -217,7 +218,7 @@ def _date_part(kind: str, m: re.Match[str], today: date) -> tuple[date, Granular
         return (found, "day") if found else None
     if kind in ("rel_day", "en_rel_day"):
         return today + timedelta(days=_REL_DAYS[m.group(0).lower()]), "day"
-    if kind in ("weekday", "en_weekday"):
+    if kind in _WEEKDAY_KINDS:
         wd = g["wd"]
         weekday = _WEEKDAYS_ZH[wd] if wd in _WEEKDAYS_ZH else _WEEKDAYS_EN.index(wd.lower())
         which = (g["which"] or "").lower()
@@ -301,9 +302,7 @@ _FUTURE_ZH = re.compile(
 )
 
 # the kinds of phrase whose date depends on the tense: a weekday or a day or month without a year
-_TENSED = frozenset(("weekday", "en_weekday", "day_only", "mon_only", "en_mon", "ymd", "en_md"))
-_TENSED |= {"en_dm"}
-_WEEKDAY_KINDS = frozenset(("weekday", "en_weekday"))
+_TENSED = _WEEKDAY_KINDS | {"day_only", "mon_only", "en_mon", "ymd", "en_md", "en_dm"}
 
 
 def tense(text: str) -> Literal["past", "future"] | None:
@@ -328,19 +327,16 @@ def _by_tense(
     """``found`` moved to the nearest such day before today for a text about the past, or
     after today for one about what is to come; a phrase that names its week or year stays."""
     g = m.groupdict()
-    if kind in ("weekday", "en_weekday"):
+    if kind in _WEEKDAY_KINDS:
         if g["which"] not in (None, "") or when == "future":
             return found  # "上周五", "this Friday"; a bare weekday is already the next one
         return found - timedelta(days=7) if found >= today else found
     if g.get("y") or g.get("ry"):
         return found  # the year is named
-    step = -1 if when == "past" else 1
-    if when == "past":
-        wrong = found > today and not (granularity == "month" and found.month == today.month)
-    else:
-        wrong = found < today and not (granularity == "month" and found.month == today.month)
-    if not wrong:
+    this_month = granularity == "month" and found.month == today.month
+    if this_month or (found <= today if when == "past" else found >= today):
         return found
+    step = -1 if when == "past" else 1
     if kind == "day_only":
         other = _month_start(found, step)
         return _safe_date(other.year, other.month, found.day) or found
@@ -361,7 +357,7 @@ def _first_date(text: str, today: date) -> tuple[date, Granularity, tuple[int, i
     when = tense(text)
     for kind, pattern in _DATE_PATTERNS:
         for m in pattern.finditer(text):
-            if kind in ("weekday", "en_weekday") and _EVERY_BEFORE.search(text[: m.start()]):
+            if kind in _WEEKDAY_KINDS and _EVERY_BEFORE.search(text[: m.start()]):
                 continue  # "每周六", "every Saturday": a routine's day
             resolved = _date_part(kind, m, today)
             if resolved is None:
