@@ -427,6 +427,8 @@ _NAMED_KEYS = frozenset(
 # because it clears my head", "green tea though"); for a place, who lives there with the user
 _VALUE_TAIL_EN = re.compile(
     r"\s+(?:because|since|so that|which|who|while|although|though|cause|cuz|but)\b.*$"
+    # how much, and what follows from it ("Python too much to switch", "it so much that …")
+    r"|\s+(?:(?:way|far)\s+)?(?:too|so)\s+much\s+(?:to|that)\b.*$"
     # a preposition left alone once the date after it was read ("Stripe on [monday]")
     r"|\s+(?:on|at|in|since|from)$",
     re.I,
@@ -948,6 +950,8 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
             return None
         if role and semantic.names_diet(role):
             return None  # "I'm a pescatarian": how the user eats, read as a diet
+        if zh and re.match(r"[给帮替]", org):
+            return None  # "我在给华为做项目": work for a client, no employer nor role
         if (
             org.lower() in _PRONOUNS
             or org in ("家", "家里", "公司", "学校")
@@ -3885,11 +3889,38 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         if not (f.key == "work.employer" and (f.value or "").lower() in places)
         and not (f.key in _WORK_KEYS and _OTHERS_JOB.search(f.content))
     ]
-    # "英文我看着累": a language the user finds hard is no language or rule of theirs
+    # "英文我看着累", "my French is rusty": a language the user finds hard or speaks weakly is
+    # no language or rule of theirs; "at work we use Java": a tool used because it must be is
+    # no preference; "Mike's email", "pet sitting my friend's dog": someone else's
     facts = [
         f
         for f in facts
         if not (_LANGUAGE_HARD.match(f.content) or _LANGUAGE_HARD.match(f.value or ""))
+        and not (
+            f.key in _LANGUAGE_SKILL_KEYS and f.value and semantic.weak_skill(turn.content, f.value)
+        )
+        and not (
+            f.key == "tech.preferred"
+            and f.value
+            and semantic.obliged_tool(_clause_with(turn.content, f.value))
+        )
+        and not (
+            f.key in _OWNED_KEYS
+            and f.value
+            and semantic.others_thing(_clause_with(turn.content, f.value), f.value)
+        )
+        # "我前夫叫王磊": a partner of before is no member of the family now; "Tom and I split
+        # up a few weeks ago": the parting ends the partner (``_ended``), it is no event
+        and not (
+            f.key == "family.member"
+            and f.value
+            and semantic.names_an_ex(_clause_with(turn.content, f.value))
+        )
+        and not (
+            f.key == "event"
+            and f.value
+            and semantic.parted_unnamed(_clause_with(turn.content, f.value))
+        )
     ]
     facts = _pronouns_named(turn, facts)
     facts = _not_now(facts)
@@ -5702,6 +5733,16 @@ _LANGUAGE_HARD = re.compile(
     rf"(?:累|费劲|吃力|难懂|头疼)"
 )
 _WORKPLACE_KEYS = frozenset(("work.employer", "work.location"))
+# the keys a language may be a value of: spoken, liked, disliked
+_LANGUAGE_SKILL_KEYS = frozenset(("language.preferred", "preference.likes", "preference.dislikes"))
+# the keys of what the user has: a pet, an address, a number
+_OWNED_KEYS = frozenset(("pets.name", "pets.kind", "contact.email", "contact.phone"))
+
+
+def _clause_with(text: str, value: str) -> str:
+    """The first clause of ``text`` that holds ``value`` (case-insensitive), else ``text``."""
+    low = value.lower()
+    return next((c for sentence in split_clauses(text) for c in sentence if low in c.lower()), text)
 
 
 def _of(items: list[tuple[tuple[int, _Clause, bool], int]], sid: int) -> list[int]:

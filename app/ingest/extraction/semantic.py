@@ -616,8 +616,20 @@ def relative_name(text: str, relative: str) -> str | None:
     )
     if m is None or (m.group(1) and not m.group(1)[0].isupper()):
         return None  # "我老公 works at Apple": an English predicate, no name
+    if not m.group(1) and _PET_BEFORE_NAME.search(text[: m.start()]):
+        return None  # "我姐养了一只猫叫咪咪", "my sister has a dog named Max": the pet's name
     name = next(g for g in m.groups() if g)
     return None if name.lower() in _EN_STOP else name
+
+
+# an animal just before "called"/"named"/"叫": the name that follows is the pet's
+_PET_BEFORE_NAME = re.compile(
+    r"(?:\b(?:dog|cat|puppy|kitten|pup|bunny|rabbit|hamster|parrot|bird|fish|turtle|tortoise"
+    r"|horse|pony|guinea pig|lizard|snake|ferret|corgi|labrador|lab|poodle|husky|beagle"
+    r"|retriever|terrier)s?|[只条匹头][\u4e00-\u9fff]{0,4}?(?:狗|猫|犬|兔|鸟|鹦鹉|鱼|龟|仓鼠|柯基"
+    r"|泰迪|金毛|哈士奇|柴犬|比熊|布偶|英短|美短|橘猫|狸花|马|猪))\s*$",
+    re.I,
+)
 
 
 # words that only lead into what the user says ("fwiw i drive…", "Quick context: I…", "顺便说一
@@ -2547,9 +2559,11 @@ _OFFER = re.compile(r"(?<![A-Za-z])(?:offers?|offered)(?![A-Za-z])|录用通知|
 # ("I'm on a client project at Pfizer", "we're partnering with Globex", "驻场在招行")
 _SERVED_BEFORE = re.compile(
     r"(?:\b(?:client|customer)(?:'s)?(?:\s+\w+){0,2}\s+(?:at|with|for)|\bpartner(?:ing|ed|s)?\s+with"
-    r"|\bcontract\s+(?:with|for)|\bon[- ]?site\s+(?:at|with|for)|\bseconded\s+to"
+    r"|\b(?:consult|contract|freelanc)(?:ing|ed|e|s)?\s+(?:\w+\s+){0,2}(?:with|for)"
+    r"|\b(?:a|the|this|my)\s+(?:\w+\s+)?(?:project|gig|engagement)\s+for"
+    r"|\bon[- ]?site\s+(?:at|with|for)|\bseconded\s+to"
     r"|\bvisiting|\bpitching\s+(?:to)?)\s+(?:the\s+)?$"
-    r"|(?:驻场(?:在|到)?|给|帮|客户(?:是|那边)?|甲方(?:是)?|合作方(?:是)?)$",
+    r"|(?:驻场(?:在|到)?|给|帮|客户(?:是|那边)?|甲方(?:是)?|合作方(?:是)?)\s*$",
     re.I,
 )
 _SERVED_AFTER = re.compile(r"^\s*(?:出差|驻场|做项目|做外包|拜访|开会|谈合作)")
@@ -2562,6 +2576,82 @@ def served(text: str, org: str) -> bool:
     if at < 0:
         return False
     return bool(_SERVED_BEFORE.search(text[:at]) or _SERVED_AFTER.match(text[at + len(org) :]))
+
+
+# a language the user speaks weakly, or says is not their first ("my French is rusty", "English
+# isn't my first language", "我英语一般", "日语只会一点点"): {v} stands for the language
+_WEAK_SKILL = (
+    r"\b{v}\s+(?:is|'s|was|has\s+gotten|got)\s+(?:\w+\s+){{0,2}}(?:rusty|so-so|not\s+(?:great|good"
+    r"|very\s+good|the\s+best)|bad|terrible|awful|poor|basic|broken|weak|limited|shaky|meh|mediocre"
+    r"|passable|patchy|beginner)\b"
+    r"|\b{v}\s+(?:is\s*n[o']?t|is\s+not|isnt|was\s*n[o']?t)\s+my\s+(?:first|native|mother)\s+"
+    r"(?:language|tongue)"
+    r"|\b(?:rusty|broken|basic|bad|poor|limited|shaky|beginner|beginner-level|so-so|schoolboy"
+    r"|schoolgirl|high[- ]school)\s+{v}\b"
+    r"|{v}(?:的)?(?:水平|口语|听力)?(?:很|太|比较|有点|特别|非常)?(?:一般|不太好|不好|不行|差|很差|烂|很烂"
+    r"|生疏|生锈|马马虎虎|不怎么样|半吊子|入门|忘得差不多|只会一点|会一点点|只会一点点|基本不会)"
+    r"|{v}\s*(?:大概|也就|只有|才)?\s*[Aa][12]\b|{v}[^。.!！?？]{{0,20}}?(?:零基础|学得最差|最差的一门)"
+    r"|{v}(?:并)?不是我的?(?:母语|第一语言)"
+)
+
+
+def weak_skill(text: str, language: str) -> bool:
+    """True if ``text`` says the user speaks ``language`` weakly or not as a first language
+    ("my French is rusty", "English isn't my first language", "我英语一般"): no language they
+    prefer, nor one they dislike."""
+    pattern = _WEAK_SKILL.format(v=re.escape(language))
+    return bool(re.search(pattern, text, re.I))
+
+
+# a tool used because it must be: a rule of the job, the team's choice, a last resort ("at work
+# we use Java", "python only when I absolutely have to", "stuck with PHP", "公司要求用Java")
+_OBLIGED = re.compile(
+    r"\b(?:have|has|had)\s+to\b|\bforced\s+to\b|\bforces?\s+(?:me|us)\b|\bstuck\s+(?:with|using"
+    r"|on)\b|\brequired\s+to\b|\bmandated\b|\bmade\s+to\s+use\b"
+    r"|\b(?:at|for)\s+(?:work|my\s+job|the\s+office)\b[^,.;]*\bwe\s+(?:\w+\s+)?use\b"
+    r"|\bwe\s+(?:\w+\s+)?use\b[^,.;]*\b(?:at|for)\s+(?:work|my\s+job|the\s+office)\b"
+    r"|\b(?:my|our)\s+(?:team|company|job|employer|org|department|workplace)\s+(?:\w+\s+)?uses?\b"
+    r"|不得不|被迫|只能用|必须用|(?:公司|组里|团队|部门|项目组|老板|领导|单位)(?:里|上)?(?:要求|规定|统一|强制"
+    r"|都|只)(?:用|使用)|工作(?:上|中|里)?(?:只能|必须|得|要)用",
+    re.I,
+)
+_TAKES_TO = re.compile(
+    r"\b(?:love|like|prefer|favou?rite|enjoy|fan\s+of|into)\b|喜欢|偏好|爱用|最爱|更爱|习惯用|顺手",
+    re.I,
+)
+
+
+def obliged_tool(clause: str) -> bool:
+    """True if ``clause`` says a tool is used because it must be, with no liking beside it
+    ("at work we use Java", "python only when I absolutely have to", "公司要求用Java"): no
+    preference of the user's. "I have to say I love Kotlin" likes it."""
+    return bool(_OBLIGED.search(clause)) and not _TAKES_TO.search(clause)
+
+
+# a thing that is someone else's by its possessive, or looked after for them: "Mike's email",
+# "pet sitting my friend's dog Charlie", "邻居家的猫", "帮朋友养几天狗"
+_OTHERS_THING = re.compile(
+    r"(?-i:\b(?!(?:Mom|Mum|Dad|Mama|Papa|Grandma|Grandpa|Granny|Nana|It|That|What|Here|There|He"
+    r"|She|Let|Today|Tomorrow|Yesterday|Tonight|Everyone|Nobody|Someone)')[A-Z][a-z]+'s)\s"
+    r"|\b(?:friend|neighbou?r|colleague|coworker|co-worker|boss|roommate|flatmate|housemate"
+    r"|classmate|client|customer|landlord|landlady|buddy|pal|mate|bestie|his|her|their)(?:s'|'s)?\s"
+    r"(?=(?:\w+\s+){0,3}?(?:dog|cat|puppy|kitten|pet|bunny|rabbit|hamster|parrot|bird|fish"
+    r"|email|e-mail|phone|number|cell|mobile|address)\b)"
+    r"|\b(?:pet|dog|cat|house)[- ]?sit(?:ting|s)?\b|\blooking\s+after\b|\btaking\s+care\s+of\b"
+    r"|(?:朋友|邻居|同事|老板|室友|同学|客户|闺蜜|他|她|别人)(?:家)?的"
+    r"|帮(?:朋友|邻居|同事|室友|同学|闺蜜|他|她|别人)[\u4e00-\u9fff]{0,4}?(?:养|照顾|看|遛|带)",
+    re.I,
+)
+
+
+def others_thing(clause: str, value: str) -> bool:
+    """True if ``value`` (a pet, an email, a number) follows, in ``clause``, a possessive of
+    someone outside the family or a phrase of looking after it for them ("Mike's email is …",
+    "pet sitting my friend's dog Charlie", "帮朋友养几天狗"): not the user's."""
+    at = clause.lower().find(value.lower())
+    if at < 0:
+        return False
+    return bool(_OTHERS_THING.search(clause[:at]))
 
 
 _DEGREES = frozenset(("phd", "mba", "ba", "bs", "ma", "ms", "master's", "bachelor's"))
@@ -2625,6 +2715,7 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
             (k, v)
             for k, v in _work(text, zh)
             if not (k == "work.employer" and v and served(text, v))
+            and not (k == "work.role" and v and v.endswith("项目"))  # "给华为做项目": no job
         ]
     if family in ("residence", "hometown"):
         if zh:
@@ -4180,7 +4271,14 @@ def fits(key: str, value: str | None) -> bool:
         return False  # "坐公交去公司": how the user gets there, not where they work
     if key == "work.employer" and (dept := DEPARTMENT_ZH.search(v)) and dept.start() == 0:
         return False  # "市场部": a department, not the firm
+    if key in _PLACE_VALUE_KEYS and (_HOLIDAY.fullmatch(v) or _NO_PLACE_ZH.fullmatch(v)):
+        return False  # "in Ohio for Christmas", "从小在首尔长大": a holiday or a verb, no place
     return len(v) <= 60
+
+
+_PLACE_VALUE_KEYS = frozenset(("hometown", "residence.city", "work.location"))
+# the verbs of a life somewhere, read as the place when the place itself is not recognised
+_NO_PLACE_ZH = re.compile(r"(?:长大|出生|生活|上学|读书|工作|定居|住)(?:的|了)?")
 
 
 # a department of a firm, said after it or alone ("腾讯的市场部", "风险管理部"); a ministry is
@@ -4394,6 +4492,20 @@ def meat_again(text: str) -> bool:
         and not re.search(r"不(?!过|管)|没|别|don'?t|never|not\b|想|打算|should", c)
         for c in re.split(r"[，,。！!；;.?？]", text)
     )
+
+
+# a partner of before: "我前夫", "my ex-wife", "my ex"
+_EX = re.compile(
+    r"前夫|前妻|前男友|前女友|前任|前对象|\bex(?:-?(?:wife|husband|boyfriend|girlfriend|partner"
+    r"|fianc[eé]e?|bf|gf))?\b",
+    re.I,
+)
+
+
+def names_an_ex(clause: str) -> bool:
+    """True if ``clause`` speaks of a partner of before ("我前夫叫王磊", "my ex Tom"): no
+    member of the user's family now."""
+    return bool(_EX.search(clause))
 
 
 def parted_unnamed(text: str) -> bool:
