@@ -94,7 +94,8 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     - a switch (``cand.metadata["replaces"]``) retracts every other active value of the key,
       and a favourite (``cand.metadata["category"]``) the active favourites of the same
       category; either becomes a correction;
-    - before these, a take-back (``_take_back``), a thing given up named in fewer words
+    - before these, a take-back (``_take_back``), a job left with no employer held
+      (``_job_without_employer``), a thing given up named in fewer words
       (``_widen_retracts``), a moved appointment or routine (``moved_from``), a duty beside a
       role (``_duty_beside_role``) and a rule for the assistant that says it changed
       (``_replaced_rules``) name what ``cand`` retracts.
@@ -109,6 +110,7 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     await _kind_ended(repo, cand)
     await _recovered(repo, cand)
     await _parted(repo, cand)
+    await _job_without_employer(repo, cand)
     await _diet_broken(repo, cand)
     await _birth_year(repo, cand)
     if cand.is_correction and cand.retracts and cand.type != "constraint":
@@ -1125,6 +1127,30 @@ async def _parted(repo: MemoryStore, cand: Candidate) -> None:
     ]
     if len(partners) == 1:
         cand.retracts = list(dict.fromkeys([*cand.retracts, partners[0]]))
+
+
+async def _job_without_employer(repo: MemoryStore, cand: Candidate) -> None:
+    """A job left that names no workplace ("辞职了", "I got laid off": a withdrawal of
+    ``work.employer`` with no value, ``rules._job_left``) when the user holds no employer,
+    only a role ("我是一名小学老师"), ends that role: the job the user had is the role's.
+    With an employer held, the withdrawal ends the employer, as before."""
+    if not (
+        cand.key == "work.employer"
+        and cand.value is None
+        and not cand.retracts
+        and (cand.metadata or {}).get("retraction")
+    ):
+        return
+    if await repo.active_with_keys(["work.employer"], cand.scope, cand.scope_id):
+        return
+    roles = [
+        old.value
+        for old in await repo.active_with_keys(["work.role"], cand.scope, cand.scope_id)
+        if old.value is not None and not _same_turn(cand, old)
+    ]
+    if roles:
+        cand.is_correction = True
+        cand.retracts = list(dict.fromkeys(roles))
 
 
 async def _diet_broken(repo: MemoryStore, cand: Candidate) -> None:

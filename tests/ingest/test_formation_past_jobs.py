@@ -23,3 +23,20 @@ async def test_a_job_ended_now_still_ends_the_current_one(tenant: TenantCtx) -> 
     await tenant.say("u", "s1", "我在美团上班", at=T1)
     await tenant.say("u", "s1", "我辞职了", at=T2)
     assert await tenant.values("u", "work.employer") == []
+
+
+@pytest.mark.parametrize("then", ["辞职了，现在自己开了个奶茶店", "I quit my job last week"])
+async def test_a_job_left_ends_the_role_when_no_employer_is_held(
+    tenant: TenantCtx, then: str
+) -> None:
+    await tenant.say("u", "s1", "我是一名小学老师", at=T1)
+    await tenant.say("u", "s1", then, at=T2)
+    assert await tenant.values("u", "work.role") == []
+    assert await tenant.values("u", "work.role", status="frozen") == ["小学老师"]
+
+
+async def test_a_job_left_keeps_the_role_when_an_employer_is_held(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我在美团做产品经理", at=T1)
+    await tenant.say("u", "s1", "我辞职了", at=T2)
+    assert await tenant.values("u", "work.employer") == []
+    assert await tenant.values("u", "work.role") == ["产品经理"]

@@ -465,6 +465,14 @@ _COMPARED_ZH = re.compile(
 )
 
 
+# how bad a condition is, said before it
+_DEGREE_EN = re.compile(
+    r"^(?:(?:pretty|really|very|quite|super|so|kinda|kind of|fairly|rather)\s+)?(?:bad|severe"
+    r"|mild|terrible|awful|horrible|minor|slight|occasional|frequent|constant|nasty|annoying)\s+",
+    re.I,
+)
+
+
 def _norm(value: str, key: str | None) -> str:
     """The normalised value of a fact: trimmed, particles and fillers dropped; multi-valued
     keys are lower-cased for Latin text."""
@@ -498,6 +506,10 @@ def _norm(value: str, key: str | None) -> str:
     if key == "health.allergy" and _HAN.search(value):
         # "我对芒果也过敏", "对猫毛有点敏感", "对花粉特别过敏": the allergen, not how
         value = _ALLERGY_TAIL_ZH.sub("", value) or value
+    if key == "health.condition" and _LATIN.match(value):
+        # "pretty bad migraines", "severe asthma": the condition, not how bad (the content
+        # keeps it); "the migraines stopped" then names it
+        value = _DEGREE_EN.sub("", value) or value
     if key in ("name.nickname", "name.full"):  # "叫我小马就行": the name, not the assent
         value = re.sub(r"(?:就行|就好|就可以|就成|好了)$", "", value)
     spec = key_spec(key)
@@ -640,6 +652,10 @@ def _fact(
         content, retracts, is_correction = _content(clause), [], False
     elif frame is not None:
         metadata = {**(metadata or {}), "frame": frame}
+    if key == "schedule.habit" and clause.date is not None and content == _content(clause):
+        # "doing evening workouts around 7pm now", "现在早上六点就起来写东西": a routine's time
+        # of day is no date (it had read "on Tue Dec 1, 2026 at 7:00 PM")
+        content = _content(clause, clause.text + " ").strip()
     return ExtractedFact(
         type=kind,
         content=content.strip(),

@@ -706,7 +706,9 @@ _QUIT_EN = re.compile(
     r"|done with|over(?!\s+(?:at|in|here|there|by|to)\b)|(?:gone|went|gotten|got) off"
     r"|lost interest in|moved out of)"
     r"\s+(?:(?:drinking|eating|using|having|doing|playing|writing|coding in|being"
-    r"|working (?:at|for)|with|the|my|a|an|in|at|for|from|to)\s+)*(?P<x>[\w'&.+# -]{2,40}?)"
+    r"|working (?:at|for)|with|the|my|a|an|in|at|for|from|to)\s+)*"
+    # "the migraines stopped since I started the new meds": a clause of when, no object
+    r"(?!(?:since|because|when|after|before|until|till|as soon as|once)\b)(?P<x>[\w'&.+# -]{2,40}?)"
     r"(?=$|[,;!]|(?<!\bSt)(?<!\bMt)(?<!\bDr)\.|\s+(?:and|but|so|because|since|for|in|last|this|it'?s|i'?m|now|anymore|any"
     r" more|these days|too|to|after|before|ago|yesterday|recently|a while|(?:a|one|two|three|four"
     r"|five|six|a few|a couple of|several|\d+)\s+(?:days?|weeks?|months?|years?))\b)",

@@ -1,0 +1,28 @@
+"""A condition is stored without how bad it is, so that its ending names it; a routine's time
+of day is no date in its content. Through the HTTP API."""
+
+from __future__ import annotations
+
+from tests.conftest import TenantCtx
+
+T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-02T09:00:00+08:00"
+
+
+async def test_a_condition_said_with_its_degree_ends_when_it_stops(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I get pretty bad migraines, maybe twice a week.", at=T1)
+    assert await tenant.values("u", "health.condition") == ["migraines"]
+    [memory] = await tenant.memories("u", key="health.condition")
+    assert "pretty bad migraines" in memory["content"]  # how bad stays in its words
+    await tenant.say(
+        "u", "s1", "Good news, the migraines basically stopped since I started the new meds.", at=T2
+    )
+    assert await tenant.values("u", "health.condition") == []
+    assert await tenant.values("u", "health.condition", status="frozen") == ["migraines"]
+
+
+async def test_a_routines_time_of_day_is_no_date(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I hit the gym at 6am every day before work.", at=T1)
+    await tenant.say("u", "s1", "Changed things up — doing evening workouts around 7pm now.", at=T2)
+    contents = [m["content"] for m in await tenant.memories("u", key="schedule.habit")]
+    assert any("7pm" in c for c in contents), contents
+    assert not any("2026" in c for c in contents), contents
