@@ -130,3 +130,53 @@ async def test_how_much_a_thing_is_liked_is_no_part_of_it(tenant: TenantCtx) -> 
         "u", "s1", "Thinking about Rust, but honestly I love Python too much to switch", at=T1
     )
     assert await tenant.values("u", "tech.preferred") == ["python"]
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "value"),
+    [
+        ("At work we use Python, and honestly I love it.", "tech.preferred", "python"),
+        ("公司要求用Rust，正合我意，Rust是我的首选", "tech.preferred", "rust"),
+        ("My company uses Rust, which I adore.", "tech.preferred", "rust"),
+        ("我母语是粤语，粤语一般在家里讲", "language.preferred", "粤语"),
+        (
+            "I speak Chinese natively; sorry for the bad Chinese in my last message",
+            "language.preferred",
+            "chinese",
+        ),
+        ("I'm taking care of my own dog Rex after his surgery.", "pets.name", "Rex"),
+        ("I'm pet sitting my neighbor's dog, but my own dog Rex is jealous.", "pets.name", "Rex"),
+        ("I'm pet sitting my neighbor's dog, but my own dog Rex is jealous.", "pets.kind", "dog"),
+        (
+            "Please send Mike's report to my email jane@example.com.",
+            "contact.email",
+            "jane@example.com",
+        ),
+        ("我和前夫有一个女儿叫朵朵", "family.member", "朵朵"),
+        ("My husband Tom is an ex-Marine.", "family.member", "tom"),
+    ],
+)
+async def test_the_users_own_fact_beside_a_look_alike_still_forms(
+    tenant: TenantCtx, said: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert value in await tenant.values("u", key)
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "value"),
+    [
+        ("mike's email is mike.r@example.com", "contact.email", "mike.r@example.com"),
+        ("Mike’s email is mike.r@example.com", "contact.email", "mike.r@example.com"),
+        ("小王的邮箱是 xw@example.com", "contact.email", "xw@example.com"),
+        ("我姐的狗叫豆豆", "family.member", "豆豆"),
+        ("My mom's cat is called Tiger", "family.member", "tiger"),
+        ("My dad has a cat whose name is Oscar", "family.member", "oscar"),
+        ("I was born in December", "hometown", "December"),
+    ],
+)
+async def test_more_look_alikes_form_no_wrong_memory(
+    tenant: TenantCtx, said: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert value not in await tenant.values("u", key)

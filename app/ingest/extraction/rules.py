@@ -2073,6 +2073,16 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"^I(?:'m| am) (?:currently |now )?(?:living|based) in (?P<v>.+)$",
         place("residence.city", "lives in {v}"),
     ),
+    (
+        # "My flat's in Leeds", "our apartment is in Brooklyn": where the user's home is, by
+        # the home (a named place; "my place is in a mess" names none)
+        "residence",
+        "en",
+        r"^(?:my|our) (?:(?:new|little|tiny|small|current) )?(?:flat|apartment|apt|house|home"
+        r"|condo|studio|place)(?:'s| is) (?:(?:now|currently|still) )?in "
+        r"(?P<v>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*)(?: now)?[!.]*$",
+        place("residence.city", "lives in {v}"),
+    ),
     # work and study
     (
         "job",
@@ -3918,19 +3928,22 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         and not (
             f.key == "tech.preferred"
             and f.value
-            and semantic.obliged_tool(_clause_with(turn.content, f.value))
+            and semantic.obliged_tool(_sentence_with(turn.content, f.value), f.value)
         )
         and not (
             f.key in _OWNED_KEYS
             and f.value
-            and semantic.others_thing(_clause_with(turn.content, f.value), f.value)
+            and semantic.others_thing(" ".join(_sentence_with(turn.content, f.value)), f.value)
         )
+        # "I was born in December": a month, a holiday or a verb is no place (rule-formed
+        # places too, as ``semantic.fits`` checks the classifier's)
+        and not (f.key in _PLACE_KEYS and f.value and not semantic.fits(f.key, f.value))
         # "我前夫叫王磊": a partner of before is no member of the family now; "Tom and I split
         # up a few weeks ago": the parting ends the partner (``_ended``), it is no event
         and not (
             f.key == "family.member"
             and f.value
-            and semantic.names_an_ex(_clause_with(turn.content, f.value))
+            and semantic.names_an_ex(_clause_with(turn.content, f.value), f.value)
         )
         and not (
             f.key == "event"
@@ -5755,6 +5768,16 @@ _LANGUAGE_SKILL_KEYS = frozenset(("language.preferred", "preference.likes", "pre
 _OWNED_KEYS = frozenset(("pets.name", "pets.kind", "contact.email", "contact.phone"))
 
 
+def _sentence_with(text: str, value: str) -> list[str]:
+    """The clauses of the first sentence of ``text`` that holds ``value`` (case-insensitive),
+    else ``[text]``."""
+    low = value.lower()
+    return next(
+        (sentence for sentence in split_clauses(text) if low in "".join(sentence).lower()),
+        [text],
+    )
+
+
 def _clause_with(text: str, value: str) -> str:
     """The first clause of ``text`` that holds ``value`` (case-insensitive), else ``text``."""
     low = value.lower()
@@ -6214,6 +6237,8 @@ def _semantic(
             continue  # "太折腾": a remark, not a fact about the user
         if semantic.not_mine(clause.raw):
             continue  # "Bruno is my neighbour's dog": someone else's, withdrawn (_withdrawal)
+        if semantic.relatives_place(clause.raw):
+            continue  # "Leeds is where my parents live": their place, not the user's
         if _named_subject(clause.raw):
             continue  # "腾讯又裁员了": what a company does, not the user's workplace
         if semantic.not_own_change(clause.raw, family):

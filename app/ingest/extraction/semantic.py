@@ -626,8 +626,9 @@ def relative_name(text: str, relative: str) -> str | None:
 _PET_BEFORE_NAME = re.compile(
     r"(?:\b(?:dog|cat|puppy|kitten|pup|bunny|rabbit|hamster|parrot|bird|fish|turtle|tortoise"
     r"|horse|pony|guinea pig|lizard|snake|ferret|corgi|labrador|lab|poodle|husky|beagle"
-    r"|retriever|terrier)s?|[只条匹头][\u4e00-\u9fff]{0,4}?(?:狗|猫|犬|兔|鸟|鹦鹉|鱼|龟|仓鼠|柯基"
-    r"|泰迪|金毛|哈士奇|柴犬|比熊|布偶|英短|美短|橘猫|狸花|马|猪))\s*$",
+    r"|retriever|terrier)s?(?:\s+(?:is|was|who'?s|whose|that'?s))?"
+    r"|(?:[只条匹头个]|的)[\u4e00-\u9fff]{0,4}?(?:狗|猫|犬|兔|兔子|鸟|鹦鹉|鱼|龟|仓鼠|柯基|泰迪|金毛|哈士奇"
+    r"|柴犬|比熊|布偶|英短|美短|橘猫|狸花|马|猪)(?:[，,]\s*)?(?:名字|名)?)\s*$",
     re.I,
 )
 
@@ -932,6 +933,24 @@ _WITHDRAWN_KEY = (
         "plan",
     ),
 )
+
+
+# a place said to be a relative's: "Leeds is where my parents live", "利兹是我爸妈住的地方"
+_RELATIVES_PLACE = re.compile(
+    r"\bwhere (?:my|our) (?:\w+ )?(?:parents|folks|family|mom|mum|dad|mother|father|sister"
+    r"|brother|siblings|grandparents|grandma|grandpa|aunt|uncle|cousins?|in-laws|wife|husband"
+    r"|partner|kids|son|daughter|girlfriend|boyfriend)s?(?: \w+)? (?:live|lives|living|work"
+    r"|works|stay|stays|grew up|are from|is from|moved|retired)\b"
+    r"|是我的?(?:爸妈|父母|爸爸|妈妈|爸|妈|家人|姐姐|哥哥|弟弟|妹妹|爷爷|奶奶|外公|外婆|老婆|老公|对象"
+    r"|男朋友|女朋友|孩子|儿子|女儿|亲戚)(?:现在)?(?:住|生活|工作|上班|待)的(?:地方|城市)?",
+    re.I,
+)
+
+
+def relatives_place(text: str) -> bool:
+    """True if ``text`` names a place as a relative's home or work ("Leeds is where my parents
+    live"): no place of the user's."""
+    return bool(_RELATIVES_PLACE.search(text))
 
 
 def not_mine(text: str) -> bool:
@@ -2585,15 +2604,24 @@ def served(text: str, org: str) -> bool:
 _WEAK_SKILL = (
     r"\b{v}\s+(?:is|'s|was|has\s+gotten|got)\s+(?:\w+\s+){{0,2}}(?:rusty|so-so|not\s+(?:great|good"
     r"|very\s+good|the\s+best)|bad|terrible|awful|poor|basic|broken|weak|limited|shaky|meh|mediocre"
-    r"|passable|patchy|beginner)\b"
-    r"|\b{v}\s+(?:is\s*n[o']?t|is\s+not|isnt|was\s*n[o']?t)\s+my\s+(?:first|native|mother)\s+"
-    r"(?:language|tongue)"
-    r"|\b(?:rusty|broken|basic|bad|poor|limited|shaky|beginner|beginner-level|so-so|schoolboy"
-    r"|schoolgirl|high[- ]school)\s+{v}\b"
-    r"|{v}(?:的)?(?:水平|口语|听力)?(?:很|太|比较|有点|特别|非常)?(?:一般|不太好|不好|不行|差|很差|烂|很烂"
-    r"|生疏|生锈|马马虎虎|不怎么样|半吊子|入门|忘得差不多|只会一点|会一点点|只会一点点|基本不会)"
+    r"|passable|patchy|beginner|elementary)\b"
+    r"|\b(?:speak|speaks|write|writes|my|in)\s+(?:\w+\s+)?(?:rusty|broken|basic|bad|poor|limited"
+    r"|shaky|beginner|beginner-level|so-so|schoolboy|schoolgirl|high[- ]school)\s+{v}\b"
+    r"|{v}(?:的)?(?:水平|口语|听力)?(?:是|也就|还)?(?:很|太|比较|有点|特别|非常)?(?:一般般|一般|不太好|不好|不行"
+    r"|差|很差|烂|很烂|生疏|生锈|马马虎虎|不怎么样|半吊子(?:水平)?|入门(?:水平)?|忘得差不多|只会一点|会一点点"
+    r"|只会一点点|基本不会|凑合|很水)(?:了|吧|啦|呢|的)?(?=$|[，,。.！!？?；;~～\s]|(?:看|说|读|写)(?!得))"
     r"|{v}\s*(?:大概|也就|只有|才)?\s*[Aa][12]\b|{v}[^。.!！?？]{{0,20}}?(?:零基础|学得最差|最差的一门)"
-    r"|{v}(?:并)?不是我的?(?:母语|第一语言)"
+)
+# ... said not to be the first: "English isn't my first language", "英语不是我的母语"
+_NOT_FIRST = (
+    r"\b{v}\s+(?:is\s*n[o']?t|is\s+not|isnt|was\s*n[o']?t)\s+my\s+(?:first|native|mother)\s+"
+    r"(?:language|tongue)|{v}(?:并)?不是我的?(?:母语|第一语言)"
+)
+# the same language said to be the user's own: no weak skill, whatever else the turn says
+_NATIVE = (
+    r"\b(?:native|fluent|mother tongue|first language)\b[^.;!?]{{0,30}}\b{v}\b"
+    r"|\b{v}\b[^.;!?]{{0,30}}\b(?:natively|native|fluent(?:ly)?|mother tongue|first language)\b"
+    r"|(?:母语|第一语言)(?:是)?{v}|{v}(?:是我的?)?(?:母语|第一语言)(?!.{{0,2}}不)|{v}(?:很|非常|特别)?流利"
 )
 
 
@@ -2601,8 +2629,12 @@ def weak_skill(text: str, language: str) -> bool:
     """True if ``text`` says the user speaks ``language`` weakly or not as a first language
     ("my French is rusty", "English isn't my first language", "我英语一般"): no language they
     prefer, nor one they dislike."""
-    pattern = _WEAK_SKILL.format(v=re.escape(language))
-    return bool(re.search(pattern, text, re.I))
+    v = re.escape(language)
+    if re.search(_NOT_FIRST.format(v=v), text, re.I):
+        return True
+    if re.search(_NATIVE.format(v=v), text, re.I):
+        return False
+    return bool(re.search(_WEAK_SKILL.format(v=v), text, re.I))
 
 
 # a tool used because it must be: a rule of the job, the team's choice, a last resort ("at work
@@ -2618,42 +2650,70 @@ _OBLIGED = re.compile(
     re.I,
 )
 _TAKES_TO = re.compile(
-    r"\b(?:love|like|prefer|favou?rite|enjoy|fan\s+of|into)\b|喜欢|偏好|爱用|最爱|更爱|习惯用|顺手",
+    r"\b(?:love|loves|like|likes|prefer|favou?rite|enjoy|fan\s+of|into|adore|best|reach\s+for)\b"
+    r"|喜欢|偏好|爱用|最爱|更爱|习惯用|顺手|首选|正合我意",
     re.I,
 )
+# what refers back to a tool just named ("…, and honestly I love it", "which I adore", "它")
+_TOOL_REFERENCE = re.compile(r"\b(?:it|it'?s|which|that one|this one)\b|它|这个", re.I)
 
 
-def obliged_tool(clause: str) -> bool:
-    """True if ``clause`` says a tool is used because it must be, with no liking beside it
-    ("at work we use Java", "python only when I absolutely have to", "公司要求用Java"): no
-    preference of the user's. "I have to say I love Kotlin" likes it."""
-    return bool(_OBLIGED.search(clause)) and not _TAKES_TO.search(clause)
+def obliged_tool(sentence: list[str], tool: str) -> bool:
+    """True if the clause of ``sentence`` (its clauses, in order) that names ``tool`` says it
+    is used because it must be ("at work we use Java", "python only when I absolutely have
+    to", "公司要求用Java"), and no clause naming it, or referring back to it, says the user
+    likes it ("…, and honestly I love it", "Rust是我的首选", "which I adore"): no
+    preference of the user's."""
+    low = tool.lower()
+    naming = [c for c in sentence if low in c.lower()]
+    if not naming or not _OBLIGED.search(naming[0]):
+        return False
+    return not any(
+        _TAKES_TO.search(c) and (low in c.lower() or _TOOL_REFERENCE.search(c)) for c in sentence
+    )
 
 
 # a thing that is someone else's by its possessive, or looked after for them: "Mike's email",
 # "pet sitting my friend's dog Charlie", "邻居家的猫", "帮朋友养几天狗"
 _OTHERS_THING = re.compile(
-    r"(?-i:\b(?!(?:Mom|Mum|Dad|Mama|Papa|Grandma|Grandpa|Granny|Nana|It|That|What|Here|There|He"
-    r"|She|Let|Today|Tomorrow|Yesterday|Tonight|Everyone|Nobody|Someone)')[A-Z][a-z]+'s)\s"
+    r"(?<![\w'’])(?!(?:mom|mum|dad|mama|papa|grandma|grandpa|granny|nana|it|that|what|here|there"
+    r"|he|she|let|who|today|tomorrow|yesterday|tonight|everyone|nobody|someone|my|our)['’])"
+    r"[a-z]+['’]s\s(?=(?:\w+\s+){0,3}?(?:dog|cat|puppy|kitten|pet|bunny|rabbit|hamster|parrot|bird"
+    r"|fish|email|e-mail|phone|number|cell|mobile|address)\b)"
     r"|\b(?:friend|neighbou?r|colleague|coworker|co-worker|boss|roommate|flatmate|housemate"
-    r"|classmate|client|customer|landlord|landlady|buddy|pal|mate|bestie|his|her|their)(?:s'|'s)?\s"
-    r"(?=(?:\w+\s+){0,3}?(?:dog|cat|puppy|kitten|pet|bunny|rabbit|hamster|parrot|bird|fish"
-    r"|email|e-mail|phone|number|cell|mobile|address)\b)"
+    r"|classmate|client|customer|landlord|landlady|buddy|pal|mate|bestie)(?:s'|'s|’s)\s"
+    r"|\b(?:his|her|their)\s(?=(?:\w+\s+){0,3}?(?:dog|cat|puppy|kitten|pet|bunny|rabbit|hamster"
+    r"|parrot|bird|fish|email|e-mail|phone|number|cell|mobile|address)\b)"
     r"|\b(?:pet|dog|cat|house)[- ]?sit(?:ting|s)?\b|\blooking\s+after\b|\btaking\s+care\s+of\b"
-    r"|(?:朋友|邻居|同事|老板|室友|同学|客户|闺蜜|他|她|别人)(?:家)?的"
-    r"|帮(?:朋友|邻居|同事|室友|同学|闺蜜|他|她|别人)[\u4e00-\u9fff]{0,4}?(?:养|照顾|看|遛|带)",
+    r"|\bfeeding\b|\bwatching\b"
+    r"|(?:朋友|邻居|同事|老板|室友|同学|客户|闺蜜|助理|秘书|经理|师傅|他|她|别人|(?<![我咱])(?:小|老|阿)"
+    r"[\u4e00-\u9fff])(?:家)?的"
+    r"|帮(?:朋友|邻居|同事|室友|同学|闺蜜|他|她|别人)[\u4e00-\u9fff]{0,4}?(?:养|照顾|看|遛|带)"
+    r"|替(?:朋友|邻居|同事|室友|同学|闺蜜|他|她|别人)",
     re.I,
 )
+# the user's own, said between: "…, but my own dog Rex", "我家的猫", "to my email"
+_MINE_MARK = re.compile(r"\b(?:my|our|mine)\b|我家|我的|我自己|咱家|自己的", re.I)
 
 
 def others_thing(clause: str, value: str) -> bool:
-    """True if ``value`` (a pet, an email, a number) follows, in ``clause``, a possessive of
-    someone outside the family or a phrase of looking after it for them ("Mike's email is …",
-    "pet sitting my friend's dog Charlie", "帮朋友养几天狗"): not the user's."""
-    at = clause.lower().find(value.lower())
-    if at < 0:
+    """True if every mention of ``value`` (a pet, an email, a number) in ``clause`` comes
+    after a possessive of someone outside the family, or a phrase of looking after it for
+    them, with no word of the user's own between ("Mike's email is …", "pet sitting my
+    friend's dog Charlie", "帮朋友养几天狗"): not the user's. "I'm pet sitting my
+    neighbor's dog, but my own dog Rex…" keeps Rex."""
+    low, text = value.lower(), clause.lower()
+    spots = [m.start() for m in re.finditer(re.escape(low), text)]
+    if not spots:
         return False
-    return bool(_OTHERS_THING.search(clause[:at]))
+    theirs_all = [m.start() for m in _OTHERS_THING.finditer(clause)]
+    mine_all = [m.start() for m in _MINE_MARK.finditer(clause)]
+    for at in spots:
+        theirs = [p for p in theirs_all if p < at]
+        mine = [p for p in mine_all if p < at]
+        if not theirs or (mine and max(mine) > max(theirs)):
+            return False
+    return True
 
 
 _DEGREES = frozenset(("phd", "mba", "ba", "bs", "ma", "ms", "master's", "bachelor's"))
@@ -4273,12 +4333,18 @@ def fits(key: str, value: str | None) -> bool:
         return False  # "坐公交去公司": how the user gets there, not where they work
     if key == "work.employer" and (dept := DEPARTMENT_ZH.search(v)) and dept.start() == 0:
         return False  # "市场部": a department, not the firm
-    if key in _PLACE_VALUE_KEYS and (_HOLIDAY.fullmatch(v) or _NO_PLACE_ZH.fullmatch(v)):
+    if key in _PLACE_VALUE_KEYS and (
+        _HOLIDAY.fullmatch(v) or _NO_PLACE_ZH.fullmatch(v) or _MONTH_EN.fullmatch(v)
+    ):
         return False  # "in Ohio for Christmas", "从小在首尔长大": a holiday or a verb, no place
     return len(v) <= 60
 
 
 _PLACE_VALUE_KEYS = frozenset(("hometown", "residence.city", "work.location"))
+_MONTH_EN = re.compile(
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December)",
+    re.I,
+)
 # the verbs of a life somewhere, read as the place when the place itself is not recognised
 _NO_PLACE_ZH = re.compile(r"(?:长大|出生|生活|上学|读书|工作|定居|住)(?:的|了)?")
 
@@ -4498,16 +4564,28 @@ def meat_again(text: str) -> bool:
 
 # a partner of before: "我前夫", "my ex-wife", "my ex"
 _EX = re.compile(
-    r"前夫|前妻|前男友|前女友|前任|前对象|\bex(?:-?(?:wife|husband|boyfriend|girlfriend|partner"
-    r"|fianc[eé]e?|bf|gf))?\b",
+    r"前夫|前妻|前男友|前女友|(?<![目以之])前任(?!职|务|期)|前对象|\bex(?:-?(?:wife|husband|boyfriend"
+    r"|girlfriend|partner|fianc[eé]e?|bf|gf))?\b(?!-)",
     re.I,
 )
 
 
-def names_an_ex(clause: str) -> bool:
-    """True if ``clause`` speaks of a partner of before ("我前夫叫王磊", "my ex Tom"): no
-    member of the user's family now."""
-    return bool(_EX.search(clause))
+def names_an_ex(clause: str, value: str) -> bool:
+    """True if ``value`` names a partner of before in ``clause`` ("我前夫叫王磊", "my ex Tom",
+    "an ex-wife"): the ex word, then the name within a few words, or the relation itself. "我和
+    前夫有一个女儿叫朵朵" keeps 朵朵; "an ex-Marine" is no partner."""
+    low = value.lower()
+    for m in _EX.finditer(clause):
+        if low in m.group(0).lower():
+            return True  # "ex-wife" formed the member "wife"
+        after = clause[m.end() : m.end() + 12 + len(value)].lower()
+        if _EX_NAMED.sub("", after, count=1).startswith(low):
+            return True
+    return False
+
+
+# what stands between an ex and their name: "前夫叫王磊", "my ex, Tom", "ex-wife is Karen"
+_EX_NAMED = re.compile(r"^(?:的名字|名字)?(?:叫|是)?\s*[,，]?\s*(?:is\s+|named\s+|called\s+)?")
 
 
 def parted_unnamed(text: str) -> bool:
