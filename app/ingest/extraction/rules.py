@@ -5957,7 +5957,7 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     spec = key_spec(key)
     # "印象笔记早就不用了，改用飞书文档": what the user switched to holds the key of what they
     # gave up, when no fact of the turn holds it
-    instead = _switched_to(text) if key in _SWITCHABLE_KEYS else None
+    instead = _switched_to(text) if key in _SWITCHABLE else None
     if instead and not any(f.key == key and f.value for f in facts):
         meta = {}
     return [
@@ -5974,7 +5974,6 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     ]
 
 
-_SWITCHABLE_KEYS = frozenset(("tech.preferred", "preference.drink", "language.preferred"))
 _SWITCHED_TO = re.compile(
     r"(?:改用|换用|换成|改成|都用|现在用|改为)(?:了|用)?\s*"
     r"(?P<v>[\u4e00-\u9fffA-Za-z0-9][\u4e00-\u9fffA-Za-z0-9 .+#-]{0,15}?)"

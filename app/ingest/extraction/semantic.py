@@ -986,6 +986,8 @@ def withdrawal_key(text: str, thing: str | None = None) -> str | None:
 _SWITCH = re.compile(
     r"\b(?:switch(?:ed)? (?:over |fully |entirely )?to|moved (?:over )?to|migrated to|now use"
     r"|replaced \w+ with)\b|改用|改成|换成|换到|转到|全面转|都换成|改为|变成|改喝|换喝"
+    # a preference said to hold now ("I actually prefer English now", "现在更喜欢用 Go")
+    r"|\bprefer(?:s|red)?\s+(?:\w+\s+){1,3}?now\b|\bnow\s+prefer|现在(?:更|反而)(?:喜欢|习惯|倾向于?)(?:用|说|喝)"
     # what was moved said between the verb and "to" ("moved my side projects to TypeScript")
     r"|\b(?:switched|moved|migrated|ported)\s+(?:my|our|all|the|everything)\b[\w\s]{0,30}?\bto\b"
     # a clause of its own that opens with the verb, the 了 of a new situation after it or at
@@ -1306,7 +1308,9 @@ def denied(clause: str) -> list[str]:
 
 # when, said after what was given up ("旺财上个月送人了")
 _ZH_WHEN_TAIL = re.compile(
-    r"(?<=[\u4e00-\u9fffA-Za-z])(?:上个?(?:月|周|星期|礼拜)|昨天|前天|去年|前年|今年|前几天|前阵子|最近|刚刚?)+$"
+    r"(?<=[\u4e00-\u9fffA-Za-z])(?:(?:上个?(?:月|周|星期|礼拜)|昨天|前天|去年|前年|今年|前几天|前阵子|最近"
+    # "大福去年冬天走了": a season or a part of the year after the year word is when too
+    r"|刚刚?)(?:[春夏秋冬]天?|年初|年底|年中|月初|月底|底|初)?)+$"
 )
 _DEMONSTRATIVE = re.compile(r"(?:那|这)(?:个|些|件事)?|it|that|this", re.I)
 

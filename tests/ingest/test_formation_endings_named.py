@@ -1,5 +1,6 @@
-"""A condition is stored without how bad it is, so that its ending names it; a routine's time
-of day is no date in its content. Through the HTTP API."""
+"""What ends is named by what was stored: a condition stored without how bad it is, a pet gone
+with the season said, a language preferred now in place of the one before; and a routine's
+time of day is no date in its content. Through the HTTP API."""
 
 from __future__ import annotations
 
@@ -26,3 +27,22 @@ async def test_a_routines_time_of_day_is_no_date(tenant: TenantCtx) -> None:
     contents = [m["content"] for m in await tenant.memories("u", key="schedule.habit")]
     assert any("7pm" in c for c in contents), contents
     assert not any("2026" in c for c in contents), contents
+
+
+async def test_a_pet_gone_with_a_season_named_is_ended(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我养了一只橘猫，叫大福。", at=T1)
+    await tenant.say("u", "s1", "大福去年冬天走了……前几天朋友送了我一只小柯基，取名叫可乐。", at=T2)
+    assert await tenant.values("u", "pets.name") == ["可乐"]
+    assert await tenant.values("u", "pets.name", status="frozen") == ["大福"]
+
+
+async def test_a_language_preferred_now_replaces_the_one_before(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I'd prefer we chat in French, my English is so-so.", at=T1)
+    await tenant.say(
+        "u",
+        "s1",
+        "After a year in Toronto my English has gotten way better — I actually prefer English now.",
+        at=T2,
+    )
+    assert await tenant.values("u", "language.preferred", lower=True) == ["english"]
+    assert await tenant.values("u", "language.preferred", "frozen", lower=True) == ["french"]
