@@ -123,6 +123,7 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     await _renamed(repo, cand)
     if cand.type == "constraint" and cand.key == "assistant.constraint":
         await _replaced_rules(repo, cand)
+    await _rule_withdrawn(repo, cand)
     if cand.key is None or cand.value is None or cand.type == "constraint":
         return
     olds = await repo.active_with_keys([cand.key], cand.scope, cand.scope_id)
@@ -365,9 +366,42 @@ def _rule_words(text: str) -> set[str]:
 
 _LIFTS_RULE = re.compile(
     r"\b(?:don'?t|do not) (?:need|have) to\b|\bno need\b|^\W*(?:\w+\W+)?(?:skip|drop|ditch|lose)"
-    r" (?:the|all the|your)\b|\bno more\b|不需要|不用再|不必再",
+    r" (?:the|all the|your)\b|\bno more\b|不需要|不用再|不必再"
+    # "例子就不用了", "总结那个不用了": the thing, then that it is not needed
+    r"|[\u4e00-\u9fff](?:就|也|都|那个|这个|那条|这条)?不(?:用|需要|必)(?:了|啦)?\W*$",
     re.I,
 )
+# the words that point at a rule without naming it ("总结那个", "that summary thing")
+_POINTING = re.compile(r"那个|这个|那条|这条|的那个|\b(?:that|this|the)\b|\bthing\b", re.I)
+
+
+async def _rule_withdrawn(repo: MemoryStore, cand: Candidate) -> None:
+    """A withdrawal that names a thing no memory holds as its value, but a rule for the
+    assistant asks for ("算了，总结那个不用了" after "以后每次回答最后都帮我总结一下"): it ends the
+    active rules whose words hold every word of what it names (``_rule_words``)."""
+    if (
+        cand.value is not None
+        or not cand.retracts
+        or not (cand.metadata or {}).get("retraction")
+        or cand.key == "assistant.constraint"
+    ):
+        return
+    if await repo.active_with_values(cand.retracts):
+        return  # it names a value held: withdrawn as such
+    named = [_rule_words(_POINTING.sub(" ", r)) for r in cand.retracts]
+    named = [w for w in named if w]
+    if not named:
+        return
+    olds = await repo.active_with_keys(["assistant.constraint"], cand.scope, cand.scope_id)
+    stale = [
+        old.id
+        for old in olds
+        if not _same_turn(cand, old) and any(w <= _rule_words(old.content) for w in named)
+    ]
+    if stale:
+        cand.is_correction = True
+        cand.retract_ids += stale
+        cand.key, cand.type = "assistant.constraint", "constraint"  # the record is the rule's
 
 
 async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
@@ -876,6 +910,7 @@ def _word_run(part: str, whole: str) -> bool:
 ENDED_KEYS = (
     *_GIVEN_UP_KEYS, "language.preferred", "name.full", "name.nickname", "hometown",
     "residence.city", "health.allergy", "health.condition", "education.school",
+    "plan",
 )  # fmt: skip
 
 

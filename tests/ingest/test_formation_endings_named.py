@@ -4,6 +4,8 @@ time of day is no date in its content. Through the HTTP API."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import TenantCtx
 
 T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-02T09:00:00+08:00"
@@ -46,3 +48,30 @@ async def test_a_language_preferred_now_replaces_the_one_before(tenant: TenantCt
     )
     assert await tenant.values("u", "language.preferred", lower=True) == ["english"]
     assert await tenant.values("u", "language.preferred", "frozen", lower=True) == ["french"]
+
+
+@pytest.mark.parametrize(
+    ("rule", "then", "ended"),
+    [
+        (
+            "以后每次回答最后都帮我总结一下",
+            "算了，总结那个不用了，太长了",
+            "每次回答最后都帮我总结一下",
+        ),
+        (
+            "以后回答尽量详细一点，多举几个例子。",
+            "还是简短点吧，三五句话说清楚就行，例子就不用了。",
+            "多举几个例子",
+        ),
+    ],
+)
+async def test_a_rule_named_as_not_needed_is_withdrawn(
+    tenant: TenantCtx, rule: str, then: str, ended: str
+) -> None:
+    await tenant.say("u", "s1", rule, at=T1)
+    await tenant.say("u", "s1", then, at=T2)
+    frozen = await tenant.memories("u", key="assistant.constraint", status="frozen")
+    assert ended in [m["content"] for m in frozen]
+    active = await tenant.memories("u", key="assistant.constraint", status="active")
+    assert ended not in [m["content"] for m in active]
+    assert await tenant.memories("u", key="tech.preferred", status="active") == []
