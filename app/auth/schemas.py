@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.auth.principal import KEYS_MANAGE, Scope
-from app.kit.types import NotABool
+from app.kit.types import JsonInteger
 from app.memories.schemas import ID_PATTERN
 
 MAX_KEY_LIFETIME_S = 10 * 365 * 24 * 3600
@@ -48,7 +48,7 @@ class ApiKeyCreate(BaseModel):
         max_length=128,
         description="Bind the key to this end user: any other user's path answers 404.",
     )
-    expires_in_s: Annotated[int | None, NotABool] = Field(
+    expires_in_s: Annotated[int | None, JsonInteger] = Field(
         default=None,
         ge=1,
         le=MAX_KEY_LIFETIME_S,

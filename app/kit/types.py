@@ -44,17 +44,22 @@ Timestamp = Annotated[AwareDatetime, BeforeValidator(_iso_string_only), AfterVal
 """An ISO-8601 time with a UTC offset (naive times are rejected), between 1900 and 2200."""
 
 
-def _not_a_bool(value: Any) -> Any:
+def _json_integer(value: Any) -> Any:
     # pydantic's lax mode reads JSON true/false as 1/0 (bool is an int in Python): "top_k": true
-    # was recall's top 1. A boolean is not a number in JSON (nor in JSON Schema's "integer").
+    # was recall's top 1; and a string of digits as its number ("top_k": "8"). Neither is a
+    # number in JSON (nor in JSON Schema's "integer").
     if isinstance(value, bool):
         raise PydanticCustomError("int_type", "Input should be a valid integer, not a boolean")
+    if isinstance(value, str):
+        raise PydanticCustomError("int_type", "Input should be a JSON number, not a string")
     return value
 
 
-NotABool = BeforeValidator(_not_a_bool)
-"""Marks an integer field of a request (``Annotated[int | None, NotABool] = Field(ge=…)``): a
-JSON number without a fraction is read as before (``8``, and ``8.0`` as 8: JSON Schema's
-``integer``), ``true``/``false`` is refused (422) instead of read as 1/0. Not ``StrictInt``,
-which would also refuse ``8.0``, a valid ``integer`` in the published OpenAPI schema. It wraps
-the whole annotation so that ``Field``'s bounds stay ``minimum``/``maximum`` in that schema."""
+JsonInteger = BeforeValidator(_json_integer)
+"""Marks an integer field of a JSON body (``Annotated[int | None, JsonInteger] = Field(ge=…)``):
+a JSON number without a fraction is read as before (``8``, and ``8.0`` as 8: JSON Schema's
+``integer``); ``true``/``false`` and ``"8"`` are refused (422) instead of read as 1/0 and 8.
+Not ``StrictInt``, which would also refuse ``8.0``, a valid ``integer`` in the published
+OpenAPI schema. It wraps the whole annotation so that ``Field``'s bounds stay
+``minimum``/``maximum`` in that schema. Query parameters are strings by nature and keep
+FastAPI's own parsing."""

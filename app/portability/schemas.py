@@ -24,7 +24,7 @@ from pydantic import (
 )
 
 from app.kit.errors import InvalidRequest, UnsupportedSchemaVersion
-from app.kit.types import NotABool
+from app.kit.types import JsonInteger
 from app.memories.schemas import (
     ID_PATTERN,
     KEY_PATTERN,
@@ -88,7 +88,7 @@ class ExportedMemory(BaseModel):
     scope_id: str | None = Field(pattern=ID_PATTERN)
     supersedes: uuid.UUID | None
     superseded_by: uuid.UUID | None
-    confirmations: Annotated[int, NotABool] = Field(ge=1)
+    confirmations: Annotated[int, JsonInteger] = Field(ge=1)
     metadata: dict[str, Any]
     origin: dict[str, Any]
     valid_from: AwareDatetime

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.kit.types import NotABool, Timestamp
+from app.kit.types import JsonInteger, Timestamp
 from app.memories.schemas import (
     ID_PATTERN,
     MemoryScope,
@@ -36,7 +36,7 @@ class RecallRequest(BaseModel):
     query: str = Field(min_length=1, max_length=4000)
     # a query of nothing visible (spaces, zero-width characters) asks for nothing
     _query = field_validator("query")(lambda v: not_blank(v))
-    top_k: Annotated[int | None, NotABool] = Field(default=None, ge=1, le=100)
+    top_k: Annotated[int | None, JsonInteger] = Field(default=None, ge=1, le=100)
     session_id: str | None = Field(default=None, pattern=ID_PATTERN)
     task_id: str | None = Field(default=None, pattern=ID_PATTERN)
     types: list[MemoryType] | None = Field(default=None, min_length=1, max_length=6)

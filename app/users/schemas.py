@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.kit.types import NotABool
+from app.kit.types import JsonInteger
 from app.memories.schemas import MemoryRead
 from app.users.policy import MemoryMode
 
@@ -40,7 +40,7 @@ class UserSettingsUpdate(BaseModel):
         description="full | facts_only (no preferences or events formed) | session_only (no "
         "cross-session memory) | paused (nothing new formed; recall still works)"
     )
-    retention_days: Annotated[int | None, NotABool] = Field(
+    retention_days: Annotated[int | None, JsonInteger] = Field(
         default=None,
         ge=1,
         le=MAX_RETENTION_DAYS,

@@ -148,11 +148,12 @@ async def test_recall_validates_input(tenant: TenantCtx) -> None:
         assert r.json()["type"] == "urn:memlane:problem:validation-error"
 
 
-@pytest.mark.parametrize("flag", [True, False])
-async def test_a_boolean_top_k_is_refused_not_read_as_a_number(
-    tenant: TenantCtx, flag: bool
+@pytest.mark.parametrize("flag", [True, False, "2", "8"])
+async def test_a_boolean_or_a_string_top_k_is_refused_not_read_as_a_number(
+    tenant: TenantCtx, flag: bool | str
 ) -> None:
-    # pydantic's lax mode read "top_k": true as 1 (and false as 0, refused only as too small)
+    # pydantic's lax mode read "top_k": true as 1 (and false as 0, refused only as too small),
+    # and "top_k": "8" as 8
     for content in ("I collect vintage radios", "I repair vintage radios", "I sell old radios"):
         await tenant.remember("u", content)
     r = await tenant.client.post(

@@ -115,14 +115,15 @@ async def test_settings_default_put_and_audit(tenant: TenantCtx) -> None:
         headers=tenant.headers,
     )
     assert r.status_code == 422
-    # a boolean is not a number of days (pydantic's lax mode read true as 1)
-    r = await tenant.client.put(
-        f"{tenant.user('ann')}/settings",
-        json={"memory_mode": "full", "retention_days": True},
-        headers=tenant.headers,
-    )
-    assert r.status_code == 422, r.text
-    assert r.json()["type"] == "urn:memlane:problem:validation-error"
+    # a boolean is not a number of days (pydantic's lax mode read true as 1), nor a string
+    for days in (True, "30"):
+        r = await tenant.client.put(
+            f"{tenant.user('ann')}/settings",
+            json={"memory_mode": "full", "retention_days": days},
+            headers=tenant.headers,
+        )
+        assert r.status_code == 422, r.text
+        assert r.json()["type"] == "urn:memlane:problem:validation-error"
 
 
 async def test_paused_forms_nothing_and_recall_still_works(tenant: TenantCtx) -> None:
