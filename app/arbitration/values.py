@@ -366,10 +366,13 @@ def _rule_words(text: str) -> set[str]:
 
 _LIFTS_RULE = re.compile(
     r"\b(?:don'?t|do not) (?:need|have) to\b|\bno need\b|^\W*(?:\w+\W+)?(?:skip|drop|ditch|lose)"
-    r" (?:the|all the|your)\b|\bno more\b|不需要|不用再|不必再"
-    # "例子就不用了", "总结那个不用了": the thing, then that it is not needed
-    r"|[\u4e00-\u9fff](?:就|也|都|那个|这个|那条|这条)?不(?:用|需要|必)(?:了|啦)?\W*$",
+    r" (?:the|all the|your)\b|\bno more\b|不需要|不用再|不必再",
     re.I,
+)
+# "例子就不用了", "总结那个不用了": the thing, then that it is not needed
+_NOT_NEEDED_ZH = re.compile(
+    r"(?P<x>[\u4e00-\u9fffA-Za-z][\u4e00-\u9fffA-Za-z ]*?)(?:就|也|都|那个|这个|那条|这条)?"
+    r"不(?:用|需要|必)(?:了|啦)?\W*$"
 )
 # the words that point at a rule without naming it ("总结那个", "that summary thing")
 _POINTING = re.compile(r"那个|这个|那条|这条|的那个|\b(?:that|this|the)\b|\bthing\b", re.I)
@@ -423,8 +426,12 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
         # 一点" after "回答尽量简短"): both cannot be followed
         olds = [old for old in olds if _length_way(old.content) == -way]
     # a rule lifted names what it lifts: one word of it is enough ("you don't need to add a
-    # summary anymore" after "always end your answers with a summary")
+    # summary anymore" after "always end your answers with a summary"); a thing said not to
+    # be needed ("例子就不用了") is named whole by the rule ("会议总结不用了" lifts no summary
+    # of every answer)
     shared = 1 if _LIFTS_RULE.search(cand.content) else 2
+    not_needed = _NOT_NEEDED_ZH.search(cand.content)
+    named = _rule_words(_POINTING.sub(" ", not_needed["x"])) if not_needed else set()
     stale = [
         old.id
         for old in olds
@@ -433,6 +440,7 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
         and (
             mine & rule_aspects(old.content)
             or len(_rule_words(cand.content) & _rule_words(old.content)) >= shared
+            or (named and named <= _rule_words(old.content))
         )
     ]
     if stale:
@@ -910,7 +918,6 @@ def _word_run(part: str, whole: str) -> bool:
 ENDED_KEYS = (
     *_GIVEN_UP_KEYS, "language.preferred", "name.full", "name.nickname", "hometown",
     "residence.city", "health.allergy", "health.condition", "education.school",
-    "plan",
 )  # fmt: skip
 
 

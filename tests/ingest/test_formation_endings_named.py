@@ -75,3 +75,39 @@ async def test_a_rule_named_as_not_needed_is_withdrawn(
     active = await tenant.memories("u", key="assistant.constraint", status="active")
     assert ended not in [m["content"] for m in active]
     assert await tenant.memories("u", key="tech.preferred", status="active") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "key", "kept"),
+    [
+        (
+            "以后每次回答最后都帮我总结一下",
+            "会议总结不用了，我已经写好了",
+            "assistant.constraint",
+            None,
+        ),
+        (
+            "我喜欢用 Python",
+            "现在更喜欢用 Go 写后端, Python 还是写脚本用",
+            "tech.preferred",
+            "python",
+        ),
+        (
+            "I use Python a lot",
+            "I prefer Go now, Python is still for scripts",
+            "tech.preferred",
+            "python",
+        ),
+        ("我打算明年去考研", "我不是不考研了，只是推迟一年", "plan", None),
+        ("我打算明年去考研", "考研复习不去图书馆了", "plan", None),
+    ],
+)
+async def test_a_look_alike_of_an_ending_freezes_nothing(
+    tenant: TenantCtx, first: str, then: str, key: str, kept: str | None
+) -> None:
+    await tenant.say("u", "s1", first, at=T1)
+    await tenant.say("u", "s1", then, at=T2)
+    if kept is None:
+        assert await tenant.values("u", key, status="frozen") == []
+    else:  # the one before is still had: active, whatever history the turn wrote
+        assert kept in await tenant.values("u", key, lower=True)

@@ -20,6 +20,11 @@ T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-02T09:00:00+08:00"
         "我英语一般，看文档还行",
         "my Spanish is pretty basic tbh",
         "我的 German 大概 A1 水平吧",
+        "I speak a little Dutch",
+        "I can get by in German, but just barely",
+        "I speak Portuguese, but badly",
+        "法语我只懂皮毛",
+        "我法语说得磕磕巴巴的",
     ],
 )
 async def test_a_language_spoken_weakly_is_no_preferred_language(

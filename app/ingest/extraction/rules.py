@@ -478,6 +478,7 @@ def _norm(value: str, key: str | None) -> str:
     keys are lower-cased for Latin text."""
     value = value.strip().strip("\"'“”‘’「」《》()（）")
     if _HAN.search(value):
+        value = re.sub(r"^的(?=[\u4e00-\u9fff])", "", value)  # "我的失眠好了": not "的失眠"
         trimmed = _ZH_TAIL.sub("", value)
         # a name ending in a particle's character ("美的") keeps it: one character left is no name
         value = value.strip() if key in _NAMED_KEYS and len(trimmed) < 2 else trimmed

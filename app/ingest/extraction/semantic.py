@@ -987,7 +987,9 @@ _SWITCH = re.compile(
     r"\b(?:switch(?:ed)? (?:over |fully |entirely )?to|moved (?:over )?to|migrated to|now use"
     r"|replaced \w+ with)\b|改用|改成|换成|换到|转到|全面转|都换成|改为|变成|改喝|换喝"
     # a preference said to hold now ("I actually prefer English now", "现在更喜欢用 Go")
-    r"|\bprefer(?:s|red)?\s+(?:\w+\s+){1,3}?now\b|\bnow\s+prefer|现在(?:更|反而)(?:喜欢|习惯|倾向于?)(?:用|说|喝)"
+    # (not when the one before is still had: "…, Python is still for scripts")
+    r"|\bprefer(?:s|red)?\s+(?:\w+\s+){1,3}?now\b(?![^.;!?]*\b(?:still|too|as well|also)\b)"
+    r"|\bnow\s+prefer\b(?![^.;!?]*\b(?:still|too|as well|also)\b)"
     # what was moved said between the verb and "to" ("moved my side projects to TypeScript")
     r"|\b(?:switched|moved|migrated|ported)\s+(?:my|our|all|the|everything)\b[\w\s]{0,30}?\bto\b"
     # a clause of its own that opens with the verb, the 了 of a new situation after it or at
@@ -2609,11 +2611,18 @@ _WEAK_SKILL = (
     r"\b{v}\s+(?:is|'s|was|has\s+gotten|got)\s+(?:\w+\s+){{0,2}}(?:rusty|so-so|not\s+(?:great|good"
     r"|very\s+good|the\s+best)|bad|terrible|awful|poor|basic|broken|weak|limited|shaky|meh|mediocre"
     r"|passable|patchy|beginner|elementary)\b"
+    # "I speak a little Dutch", "only know a few words of Arabic", "I can get by in German",
+    # "Spanish is my second language and I still struggle with it", "I speak Portuguese, but badly"
+    r"|\b(?:speak|speaks|know|knows|understand|read)\s+(?:only\s+)?(?:a\s+(?:little|bit\s+of|few\s+words"
+    r"\s+of)|a\s+tiny\s+bit\s+of|some\s+basic|basic|very\s+little)\s+{v}\b"
+    r"|\b(?:get|getting)\s+by\s+in\s+{v}\b|\b{v}\b[^.;!?]{{0,40}}\b(?:struggle|struggling|badly"
+    r"|pretty\s+bad\s+at|not\s+(?:very\s+)?good\s+at|at\s+best)\b"
     r"|\b(?:speak|speaks|write|writes|my|in)\s+(?:\w+\s+)?(?:rusty|broken|basic|bad|poor|limited"
     r"|shaky|beginner|beginner-level|so-so|schoolboy|schoolgirl|high[- ]school)\s+{v}\b"
-    r"|{v}(?:的)?(?:水平|口语|听力)?(?:是|也就|还)?(?:很|太|比较|有点|特别|非常)?(?:一般般|一般|不太好|不好|不行"
+    r"|{v}(?:的)?(?:水平|口语|听力)?(?:我)?(?:说得|讲得|是|也就|还|就|只|都)?(?:很|太|比较|有点|特别|非常)?"
+    r"(?:一般般|一般|不太好|不好|不行"
     r"|差|很差|烂|很烂|生疏|生锈|马马虎虎|不怎么样|半吊子(?:水平)?|入门(?:水平)?|忘得差不多|只会一点|会一点点"
-    r"|只会一点点|基本不会|凑合|很水)(?:了|吧|啦|呢|的)?(?=$|[，,。.！!？?；;~～\s]|(?:看|说|读|写)(?!得))"
+    r"|只会一点点|基本不会|凑合|很水|磕磕巴巴|结结巴巴|懂皮毛|会几句|只够点菜)(?:了|吧|啦|呢|的)?(?=$|[，,。.！!？?；;~～\s]|(?:看|说|读|写)(?!得))"
     r"|{v}\s*(?:大概|也就|只有|才)?\s*[Aa][12]\b|{v}[^。.!！?？]{{0,20}}?(?:零基础|学得最差|最差的一门)"
 )
 # ... said not to be the first: "English isn't my first language", "英语不是我的母语"
