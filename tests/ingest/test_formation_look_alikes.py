@@ -35,6 +35,13 @@ async def test_a_language_spoken_weakly_is_no_preferred_language(
     assert await tenant.values("u", "preference.dislikes") == []
 
 
+async def test_a_weak_language_beside_a_fluent_one_leaves_the_fluent_one(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "my French is rusty but I speak Spanish fluently", at=T1)
+    assert await tenant.values("u", "language.preferred") == ["spanish"]
+
+
 async def test_a_language_that_is_not_the_first_is_no_dislike(tenant: TenantCtx) -> None:
     await tenant.say(
         "u", "s1", "english isnt my first language, Im a native Portuguese speaker", at=T1

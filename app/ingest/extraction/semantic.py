@@ -2632,9 +2632,10 @@ _NOT_FIRST = (
 )
 # the same language said to be the user's own: no weak skill, whatever else the turn says
 _NATIVE = (
-    r"\b(?:native|fluent|mother tongue|first language)\b[^.;!?]{{0,30}}\b{v}\b"
-    r"|\b{v}\b[^.;!?]{{0,30}}\b(?:natively|native|fluent(?:ly)?|mother tongue|first language)\b"
-    r"|(?:母语|第一语言)(?:是)?{v}|{v}(?:是我的?)?(?:母语|第一语言)(?!.{{0,2}}不)|{v}(?:很|非常|特别)?流利"
+    r"\b(?:native|fluent)\s+(?:in\s+)?{v}\b|\b{v}\s+(?:natively|fluently)\b"
+    r"|\b{v}\s+(?:is|'s)\s+my\s+(?:native|first|mother)\s+(?:language|tongue)"
+    r"|\b(?:native|first)\s+language\s+(?:is|'s)\s+{v}\b|\bmother\s+tongue\s+(?:is|'s)\s+{v}\b"
+    r"|(?:母语|第一语言)(?:是)?{v}|{v}(?:是我的?)(?:母语|第一语言)|{v}(?:很|非常|特别)?流利"
 )
 
 
