@@ -3954,13 +3954,16 @@ def work_given_up(text: str) -> str | None:
 def job_left(text: str) -> str | None:
     """The clause of ``text`` in which the user says they left their job without naming the
     workplace ("I got laid off last week", "我被裁了"); ``None`` when no clause says so, when it
-    is negated or hypothetical, or when it is about someone else ("my husband got laid off")."""
+    is negated, hypothetical or a question, or when it is about someone else ("my husband got
+    laid off")."""
     for sentence in re.split(r"(?<=[.!?。！？；;])\s*|[,，]\s*", text):
         m = _JOB_LEFT.search(sentence)
         if m is None or _NOT_LEFT.search(sentence[: m.start()]) or is_hypothetical(sentence):
             continue
         if someone_elses(sentence):
             continue
+        if re.search(r"[?？]\s*$", sentence):
+            continue  # "I quit my job? No way, I love teaching": asked back, not said
         return sentence
     return None
 
