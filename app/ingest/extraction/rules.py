@@ -656,7 +656,7 @@ def _fact(
     if key == "schedule.habit" and clause.date is not None and content == _content(clause):
         # "doing evening workouts around 7pm now", "现在早上六点就起来写东西": a routine's time
         # of day is no date (it had read "on Tue Dec 1, 2026 at 7:00 PM")
-        content = _content(clause, clause.text + " ").strip()
+        content = _content(clause, dated=False)
     return ExtractedFact(
         type=kind,
         content=content.strip(),
@@ -695,11 +695,11 @@ def _sentence_of(turn: Turn, raw: str) -> str:
     return raw
 
 
-def _content(clause: _Clause, text: str | None = None) -> str:
+def _content(clause: _Clause, text: str | None = None, *, dated: bool = True) -> str:
     """The clause in the user's own words: subject dropped (zh) or third person (en), relative
-    dates replaced by absolute ones."""
+    dates replaced by absolute ones (unless ``dated`` is false)."""
     text = clause.text if text is None else text
-    if clause.date is not None and text == clause.text:
+    if dated and clause.date is not None and text == clause.text:
         text = replace_date(text, clause.date, clause.lang)
     return _zh_content(text) if clause.lang == "zh" else third_person(text)
 
