@@ -2689,16 +2689,20 @@ def obliged_tool(sentence: list[str], tool: str) -> bool:
 
 # a thing that is someone else's by its possessive, or looked after for them: "Mike's email",
 # "pet sitting my friend's dog Charlie", "邻居家的猫", "帮朋友养几天狗"
+# ... a pet or an address within three words after a possessive that may be of anything
+_OWNED_AHEAD = (
+    r"(?=(?:\w+\s+){0,3}?(?:dog|cat|puppy|kitten|pet|bunny|rabbit|hamster|parrot|bird|fish"
+    r"|email|e-mail|phone|number|cell|mobile|address)\b)"
+)
 _OTHERS_THING = re.compile(
     r"(?<![\w'’])(?!(?:mom|mum|dad|mama|papa|grandma|grandpa|granny|nana|it|that|what|here|there"
     r"|he|she|let|who|today|tomorrow|yesterday|tonight|everyone|nobody|someone|my|our)['’])"
-    r"[a-z]+['’]s\s(?=(?:\w+\s+){0,3}?(?:dog|cat|puppy|kitten|pet|bunny|rabbit|hamster|parrot|bird"
-    r"|fish|email|e-mail|phone|number|cell|mobile|address)\b)"
-    r"|\b(?:friend|neighbou?r|colleague|coworker|co-worker|boss|roommate|flatmate|housemate"
-    r"|classmate|client|customer|landlord|landlady|buddy|pal|mate|bestie)(?:s'|'s|’s)\s"
-    r"|\b(?:his|her|their)\s(?=(?:\w+\s+){0,3}?(?:dog|cat|puppy|kitten|pet|bunny|rabbit|hamster"
-    r"|parrot|bird|fish|email|e-mail|phone|number|cell|mobile|address)\b)"
-    r"|\b(?:pet|dog|cat|house)[- ]?sit(?:ting|s)?\b|\blooking\s+after\b|\btaking\s+care\s+of\b"
+    r"[a-z]+['’]s\s" + _OWNED_AHEAD + r"|\b(?:friend|neighbou?r|colleague|coworker|co-worker|boss"
+    r"|roommate|flatmate|housemate|classmate|client|customer|landlord|landlady|buddy|pal|mate"
+    r"|bestie)(?:s'|'s|’s)\s"
+    r"|\b(?:his|her|their)\s"
+    + _OWNED_AHEAD
+    + r"|\b(?:pet|dog|cat|house)[- ]?sit(?:ting|s)?\b|\blooking\s+after\b|\btaking\s+care\s+of\b"
     r"|\bfeeding\b|\bwatching\b"
     r"|(?:朋友|邻居|同事|老板|室友|同学|客户|闺蜜|助理|秘书|经理|师傅|他|她|别人|(?<![我咱])(?:小|老|阿)"
     r"[\u4e00-\u9fff])(?:家)?的"
