@@ -94,7 +94,7 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     - a switch (``cand.metadata["replaces"]``) retracts every other active value of the key,
       and a favourite (``cand.metadata["category"]``) the active favourites of the same
       category; either becomes a correction;
-    - before these, a take-back (``_take_back``), a job left with no employer held
+    - before these, a take-back (``_take_back``), a job left that names no workplace
       (``_job_without_employer``), a thing given up named in fewer words
       (``_widen_retracts``), a moved appointment or routine (``moved_from``), a duty beside a
       role (``_duty_beside_role``) and a rule for the assistant that says it changed
@@ -1173,9 +1173,12 @@ async def _parted(repo: MemoryStore, cand: Candidate) -> None:
 
 async def _job_without_employer(repo: MemoryStore, cand: Candidate) -> None:
     """A job left that names no workplace ("辞职了", "I got laid off": a withdrawal of
-    ``work.employer`` with no value, ``rules._job_left``) when the user holds no employer,
-    only a role ("我是一名小学老师"), ends that role: the job the user had is the role's.
-    With an employer held, the withdrawal ends the employer, as before."""
+    ``work.employer`` with no value, ``rules._job_left``) ends the job the user held: the
+    employer and the role told before this turn, as "I quit my job" ends both by its kind word
+    (``_KIND_KEYS["job"]``). A role told in the same turn is the one taken up
+    ("辞职了，现在在做保险销售") and stays; so does every role when the user now works for
+    themselves ("I went freelance", ``metadata["own_work"]``): the same work, no employer."""
+    own_work = (cand.metadata or {}).pop("own_work", None)
     if not (
         cand.key == "work.employer"
         and cand.value is None
@@ -1183,16 +1186,18 @@ async def _job_without_employer(repo: MemoryStore, cand: Candidate) -> None:
         and (cand.metadata or {}).get("retraction")
     ):
         return
-    if await repo.active_with_keys(["work.employer"], cand.scope, cand.scope_id):
-        return
-    roles = [
+    held = [
         old.value
-        for old in await repo.active_with_keys(["work.role"], cand.scope, cand.scope_id)
+        for old in await repo.active_with_keys(
+            ["work.employer"] if own_work else ["work.employer", "work.role"],
+            cand.scope,
+            cand.scope_id,
+        )
         if old.value is not None and not _same_turn(cand, old)
     ]
-    if roles:
+    if held:
         cand.is_correction = True
-        cand.retracts = list(dict.fromkeys(roles))
+        cand.retracts = list(dict.fromkeys(held))
 
 
 async def _diet_broken(repo: MemoryStore, cand: Candidate) -> None:

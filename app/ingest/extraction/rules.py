@@ -684,7 +684,9 @@ def _appointment(clause: _Clause) -> bool:
 
 
 # a clause that says where the user lives in its own words: its own frame is the whole say
-_LIVES = re.compile(r"\b(?:live|lives|living|based|reside\w*)\b|住在|住|定居|安家", re.I)
+_LIVES = re.compile(
+    r"\b(?:live|lives|living|based|reside\w*|my home is)\b|住在|住|定居|安家|^我?家(?:就)?在", re.I
+)
 
 
 def _sentence_of(turn: Turn, raw: str) -> str:
@@ -1232,7 +1234,7 @@ def pet(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     """Pets: the kind (``pets.kind``) and/or the name (``pets.name``)."""
     groups = m.groupdict()
     kind = (groups.get("kind") or state.pet_kind or "").lower()
-    name = groups.get("name") or groups.get("name2")
+    name = groups.get("name") or groups.get("name2") or groups.get("name3")
     if not kind and not name:
         return None
     facts = []
@@ -2571,7 +2573,10 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "pets",
         "en",
         r"^(?:his|her|its) name(?:'s| is) (?P<name>[A-Z][\w'-]*)$"
-        r"|^(?:he|she|it)(?:'s| is) (?:called|named) (?P<name2>[A-Z][\w'-]*)$",
+        r"|^(?:he|she|it)(?:'s| is) (?:called|named) (?P<name2>[A-Z][\w'-]*)$"
+        # "…got a beagle last month, named her Pepper": the name given to the pet just told of
+        r"|^(?:and )?(?:(?:we|I)(?: have| 've|'ve)? )?(?:named|called|call) (?:him|her|it)"
+        r" (?P<name3>[A-Z][\w'-]*)$",
         pet,
     ),
     (
@@ -4785,9 +4790,17 @@ def _job_left(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             value=None,
             is_correction=True,
             message_ids=[turn.message_id],
-            metadata={"retraction": True},
+            # "I went freelance": the same work, for no employer (``values._job_without_employer``)
+            metadata={
+                "retraction": True,
+                **({"own_work": True} if _OWN_WORK.search(clause) else {}),
+            },
         )
     ]
+
+
+# working for oneself: the work goes on, the employer is gone
+_OWN_WORK = re.compile(r"freelanc|self-employed|\bsolo\b|自由职业|个体户", re.I)
 
 
 # A value said as what holds now, without a predicate that says what it is: "Portland now.",
@@ -6231,9 +6244,10 @@ def _semantic(
         if family in ("none", "other") and _as_job(clause.raw):
             family = "work"  # "As a teacher, | I get summers off": the user's job
         unsure = not guess.accepted and family == guess.family
-        if unsure and not semantic.read_as(family, clause.raw):
+        learning = family == "other" and semantic.learning_now(clause.raw)
+        if unsure and not (learning or semantic.read_as(family, clause.raw)):
             continue  # (a clause whose structure says what it is is read however unsure)
-        if family == "other" and not semantic.own_subject(clause.raw):
+        if family == "other" and not (semantic.own_subject(clause.raw) or learning):
             continue  # "太折腾": a remark, not a fact about the user
         if semantic.not_mine(clause.raw):
             continue  # "Bruno is my neighbour's dog": someone else's, withdrawn (_withdrawal)
@@ -6255,6 +6269,8 @@ def _semantic(
         for key, value in semantic.isolate(family, _what_changed(clause.text)):
             if not semantic.fits(key, value):
                 continue
+            if value is not None:
+                value = re.sub(r"^的(?=[\u4e00-\u9fff])", "", value)  # "我的鼻炎好了": 鼻炎
             if value is not None and any(t in value.lower() for t in tired):
                 continue  # "green tea got boring": only given up (see _change_cues)
             if (

@@ -863,6 +863,11 @@ _ENDED_ZH = re.compile(
     r"|(?:^|[，,。！!\s]|我的?)(?![我你他她它这那]|一切|都|全|各项|啥|什么)"
     r"(?P<n>[\u4e00-\u9fff]{2,4}?)"
     r"(?:现在|已经|都|也|终于|基本上?|完全)*(?:恢复)?正常了"
+    # a condition named and gone ("偏头痛好了", "我的鼻炎好利索了"): a word of illness, known
+    # by how such words end in Chinese
+    r"|(?:^|[，,。！!\s]|我的?)(?P<k>[\u4e00-\u9fff]{0,5}?(?:病|炎|症|痛|疼|癌|疹|伤|感冒|咳嗽"
+    r"|失眠|过敏|哮喘|便秘))(?:现在|已经|都|也|终于|基本上?|完全|彻底|早就?)*"
+    r"(?:好了|好利索了|没事了|康复了|痊愈了)"
 )
 # someone else's, not the user's: a correction by possession ("No, Bruno is my neighbour's
 # dog, not mine", "团子是我室友的，我自己没养")
@@ -1438,7 +1443,7 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
     for m in _ENDED_ZH.finditer(text):
         found.extend(
             re.sub(r"^(?:我们的|我家的?|我的|的)", "", _LIFT_LEAD.sub("", g))
-            for g in (m.group(k) for k in ("a", "b", "c", "p", "g", "n"))
+            for g in (m.group(k) for k in ("a", "b", "c", "p", "g", "n", "k"))
             if g
         )
     for m in _NOT_MINE.finditer(text):
@@ -2331,7 +2336,16 @@ def _phrase(family: str, text: str, zh: bool) -> str:
     if not zh and (m := _IS_MY.match(text.strip())):
         return _trim_value(m.group("x"))
     value = _phrase_zh(text, cn) if zh else _phrase_en(text, en)
+    if not value and family == "decision" and (m := _DECIDED_THEN.search(text)):
+        # "我们定了，今年年会在三亚办", "we decided: Postgres": what was decided follows a pause
+        value = _trim_value(m.group("v"))
     return value if zh else _ITS.sub("", value)
+
+
+# what was decided, said after the deciding verb and a pause
+_DECIDED_THEN = re.compile(
+    r"(?:决定|定了|敲定了?|decided|agreed)\s*[，,：:]\s*(?P<v>[^，,。！!；;？?]{2,})", re.I
+)
 
 
 _LANGS = re.compile(
@@ -3198,7 +3212,13 @@ _STAY = re.compile(
     r"|sublet\w*|staying with|while (?:I'm|I am|we're|we are) (?:in|at|away|abroad|over))\b"
     r"|这几天|这两天|这些天|这周末?|这个?周末|这个月|临时|暂时|借调|短期"
     r"|(?:来|去|回来|回去)(?:看|探望|陪)|看望|探亲"
-    r"|出差|旅游|旅行|度假|住[^，,。]{0,10}?(?:酒店|宾馆|民宿)|开会",
+    r"|出差|旅游|旅行|度假|住[^，,。]{0,10}?(?:酒店|宾馆|民宿)|开会"
+    # a way back to come ("下周回北京", "flying back to Denver tomorrow"): where the user is
+    # now is a stay
+    r"|(?:下周|下个?月|明天|后天|过几天|过两天|月底|周末|年底|改天|到时候)(?:就|再|才|要)?回(?:到|去)?"
+    r"(?!来|复|答|忆|顾|头|应)"
+    r"|\b(?:back|home) (?:to (?-i:[A-Z])\w+ )?(?:next|tomorrow|on \w+day|in a (?:few|couple))\b"
+    r"|\b(?:flying|heading|going|driving) (?:back|home)\b",
     re.I,
 )
 _MOVE = re.compile(r"\b(?:moved|moving|relocat\w*|settled)\b|搬|定居|移居|落户", re.I)
@@ -3898,7 +3918,46 @@ def reframed(family: str, text: str) -> str:
         return "other"  # "I'm a Buddhist", "我是基督徒": a faith, not a job
     if family == "pets" and own_subject(text) and not isolate(family, text):
         return "other"  # "我们家养了很多多肉植物": no pet is named, so it is a thing of theirs
+    if family == "residence" and _HELD_AT.search(text):
+        # "改成在杭州办": where a gathering is held, chosen — no home of the user's
+        return "decision" if _CHOSEN_ZH.search(text) else "event"
+    if family in _LEARNT_FROM and learning_now(text) and not isolate("language", text):
+        return "other"  # "我最近开始学吉他": what the user is learning now, no plan
     return family
+
+
+# a gathering held at a place ("在杭州办", "定在三亚举行"), and a choice made of it
+_HELD_AT = re.compile(
+    r"在[^，,。！!；;]{1,12}?(?:办|举办|举行|召开|开会)(?:了|吧|啦)?\s*[。.!！]?\s*$"
+)
+_CHOSEN_ZH = re.compile(r"改成|改到|改在|换成|换到|定在|定了|决定")
+# the families a clause of learning is read under by the classifier, when it is learning now
+_LEARNT_FROM = ("plan", "other", "likes", "none", "event", "habit")
+# the user learning something now, started or under way ("I've started learning guitar",
+# "been learning to knit", "我最近开始学吉他", "在练瑜伽"): an activity of theirs, its subject
+# the user or none; not what is still to come ("thinking of learning", "打算学")
+_LEARNING_NOW = re.compile(
+    r"^(?:(?:i'?m|i am|i'?ve been|i have been|been|i(?:'ve| have)?|just|recently|finally"
+    r"|also|currently|now|started|began|begun)\s+)*"
+    r"(?:learning|taking\s+(?:\w+\s+)?(?:lessons|classes)|practi[cs]ing)\s+"
+    r"(?!(?:a lot|so much|lots|more|from|about|that|this|it|the hard way)\b)\w"
+    r"|^我?(?:最近|现在|这阵子|这段时间|这几个月|今年|刚刚?|已经|也|还|在|正在|开始|又)*"
+    r"(?:开始|在|正在)(?:自学|学|练)(?!校|生|期|院|历|位|费|会|到|习|得|了)[\u4e00-\u9fffA-Za-z]",
+    re.I,
+)
+# what is still to come, said beside it: a plan, not learning now
+_NOT_YET = re.compile(
+    r"\b(?:thinking|plan|planning|want|wanna|going to|gonna|hope|hoping|might|will|'ll"
+    r"|next)\b|打算|准备|计划|想|要|下(?:个|周|月)|明年",
+    re.I,
+)
+
+
+def learning_now(text: str) -> bool:
+    """True if ``text`` says the user is learning something now ("我最近开始学吉他", "I've
+    started learning guitar"), not that they will ("thinking of learning the piano")."""
+    text = text.strip()
+    return bool(_LEARNING_NOW.search(text)) and not _NOT_YET.search(text)
 
 
 # a home moved: "moved to", "relocated to", "搬到", "搬回"
