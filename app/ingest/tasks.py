@@ -30,7 +30,7 @@ from app.ingest.episodes import episode_draft, inherited_half_life, is_episode, 
 from app.ingest.extraction import segment, semantic, standing
 from app.ingest.extraction.base import ExtractedFact, Turn
 from app.ingest.extraction.cues import Cues, TurnCues, turn_cues
-from app.ingest.extraction.filter import is_worth_remembering
+from app.ingest.extraction.filter import is_noise
 from app.ingest.extraction.rules import (
     NOW_HOLDS_KEYS,
     addon_content,
@@ -513,10 +513,10 @@ async def name_taken_back(
     facts: list[ExtractedFact],
 ) -> list[ExtractedFact]:
     """``facts``, where a fact that takes back what the user just said
-    (``metadata["takes_back"]``) names the user's previous turn of the session worth
-    remembering (``metadata["takes_back_message"]``; small talk such as "thanks!" between is
-    passed over, up to three turns back), so arbitration withdraws what that turn formed. With
-    no previous turn, a fact of the user's own is kept as it is; a record that only takes back
+    (``metadata["takes_back"]``) names the user's previous turn of the session
+    (``metadata["takes_back_message"]``; small talk such as "thanks!" and questions between
+    are passed over, up to three turns back), so arbitration withdraws what that turn formed.
+    With no previous turn, a fact of the user's own is kept as it is; a record that only takes back
     ("I take that back", "it's Leo, not Liam") is left out: it withdraws nothing, and names
     no key."""
     seq_of = {str(m.id): m.seq for m in messages}
@@ -536,7 +536,9 @@ async def name_taken_back(
                 if seq is None:
                     break
                 previous = await conv.previous_message(session_id, seq, role="user")
-                if previous is None or is_worth_remembering(previous.content):
+                # "Based in Leeds.": a turn with no word of the user's still states a fact;
+                # only questions and small talk are passed over
+                if previous is None or not is_noise(previous.content):
                     break
                 seq = previous.seq
             if previous is None:

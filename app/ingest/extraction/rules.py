@@ -3944,6 +3944,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         # "I was born in December": a month, a holiday or a verb is no place (rule-formed
         # places too, as ``semantic.fits`` checks the classifier's)
         and not (f.key in _PLACE_KEYS and f.value and not semantic.fits(f.key, f.value))
+        # "I joined Slack's beta program": a programme or a club joined is no workplace
+        and not (f.key == "work.employer" and f.value and not semantic.fits(f.key, f.value))
         # "我前夫叫王磊": a partner of before is no member of the family now; "Tom and I split
         # up a few weeks ago": the parting ends the partner (``_ended``), it is no event
         and not (
@@ -3968,6 +3970,17 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts += _implied(turn, facts)
     facts += _answer_language(turn, facts)
     _change_cues(turn, facts)
+    # "I don't use tom@old.example anymore, it's tom@new.example now": an address given up is
+    # no address of the user's; the new one retracts it
+    facts = [
+        f
+        for f in facts
+        if not (
+            f.key in ("contact.email", "contact.phone")
+            and f.value
+            and f.value.lower() in {r.lower() for r in f.retracts}
+        )
+    ]
     # "我其实不吃素", "I don't eat vegan": a diet not followed is no food avoided
     facts = [
         f for f in facts if not (f.key == "diet.avoid" and f.value and semantic.names_diet(f.value))
@@ -5084,31 +5097,51 @@ def _names_in(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-# a clause that is a number of years and nothing else ("现在 25", "so 30 now", "31了")
+# a clause that is a number of years and nothing else ("现在 25", "so 30 now", "31了", "不对 26
+# 了", "oops I'm actually 29 not 28", "Just hit 30 last month"): words of a slip, of time and of
+# the user being it around the number
 _BARE_YEARS = re.compile(
-    r"^\W*(?:(?:so|and|now|现在|所以|已经|都)\s*)*(?P<v>[1-9]\d?)\s*(?:了|岁了?|now|already)?\W*$",
+    r"^\W*(?:(?:(?:so|and|now|wait|oops|sorry|actually|no|nope|hmm|well|i mean|correction"
+    r"|(?:i'?m|i am|im)|just|hit|turned)\b"
+    r"|不对|说错了|记错了|其实|哦|啊|嗯|现在|所以|已经|都|今年|我)"
+    r"[\s,，:：]*)*"
+    r"(?P<v>[1-9]\d?)\s*(?:岁)?(?:\s*(?:了|啦|now|already|actually|years? old|yo|last \w+"
+    r"|this \w+))*(?:[\s,，]*(?:not|不是)\s*[1-9]\d?)?\W*$",
     re.I,
 )
-_BIRTH_WORD = re.compile(r"生日|\bbirth ?day\b|\bb-?day\b|\bturned\b", re.I)
+_BIRTH_WORD = re.compile(r"生日|\bbirth ?day\b|\bb-?day\b|\bturned\b|\bjust hit\b", re.I)
+# a slip said of what was told ("不对", "oops", "I'm actually 29 not 28"): a bare number beside
+# it is the number told again, an age when it is a grown-up's
+_SLIP = re.compile(
+    r"不对|说错|记错|打错|搞错|不是\s*[1-9]\d?|\b(?:oops|actually|correction|i mean|my bad|wait"
+    r"|not [1-9]\d?)\b",
+    re.I,
+)
 
 
 def _age_by_birthday(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """A bare number beside a birthday in the user's sentence is their age ("oh wait 我上个月
-    生日过了，现在 25", "birthday was on Monday, so 41 now"): the birthday says what the number
-    counts. A correction, as a birthday passed changes the age. Nothing when the turn forms an
-    age already or the birthday is someone else's."""
+    生日过了，现在 25", "birthday was on Monday, so 41 now", "Just hit 30 last month"): the
+    birthday says what the number counts; so does a slip the turn owns to ("不对 26 了", "oops
+    I'm actually 29 not 28"), for a grown-up's age (13–99). A correction, as a birthday passed
+    changes the age. Nothing when the turn forms an age already or the sentence is someone
+    else's."""
     if any(f.key == "age" for f in facts):
         return []
+    slip = bool(_SLIP.search(turn.content))
     for sentence in split_clauses(turn.content):
-        if not any(_BIRTH_WORD.search(c) for c in sentence) or any(
+        birthday = any(_BIRTH_WORD.search(c) for c in sentence)
+        if not (birthday or slip) or any(
             semantic.family_subject(c) or semantic.is_about_others(c) for c in sentence
         ):
             continue
         for raw in sentence:
             m = _BARE_YEARS.match(raw)
-            if m is None or _BIRTH_WORD.search(raw):
+            if m is None or (_BIRTH_WORD.search(raw) and not re.search(r"just hit", raw, re.I)):
                 continue
             years = int(m["v"])
+            if not birthday and not 13 <= years <= 99:
+                continue
             zh = _lang(" ".join(sentence)) == "zh"
             return [
                 ExtractedFact(

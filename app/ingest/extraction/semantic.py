@@ -759,7 +759,7 @@ _NEG_SCOPE_EN = re.compile(
     r"\b(?:don'?t|do not|doesn'?t|does not|not|never|no longer)\s+(?:really\s+|even\s+)?"
     r"[a-z]+\s+(?:(?:the|my|a|an|any|with|in|at|for|to)\s+)*"
     # a particle or an adverb of the verb is no object ("go out", "have time")
-    r"(?!(?:out|up|off|much|time|home|there|here|well|enough|that|it)\b)(?P<x>[\w'&.+# -]{2,40}?)"
+    r"(?!(?:out|up|off|much|time|home|there|here|well|enough|that|it)\b)(?P<x>[\w'&.+#@ -]{2,40}?)"
     r"\s+(?:any ?more|these days|nowadays)\b"
     # "these days" closes the scope too ("don't have a car these days")
     # ... or a verb with no object, the activity itself ("I don't run anymore" → running)
@@ -1716,7 +1716,7 @@ _FORGET_THAT = re.compile(
 
 
 _OPENING = re.compile(
-    r"^(?:(?:hmm+|oh|ok|okay|wait|sorry|actually|no|nah|well|oops|ugh|eh|lol|so|um|uh|"
+    r"^(?:(?:hmm+|oh|ok|okay|wait|sorry|actually|no|nah|well|oops|ugh|eh|lol|so|um|uh|correction|"
     r"哦|噢|啊|嗯|呃|哎|诶|不好意思|抱歉|对不起|等等|其实|不对|不是|(?:准确|确切)(?:地|来)?说)"
     r"[\s,，.!！:：~]*)*",
     re.I,
@@ -1761,7 +1761,9 @@ def takes_back(text: str) -> bool:
         for c in re.split(r"[，,。.!！;；~]+", _SLIP.sub("", body[start:]))
         if c.strip() and value not in c and not not_mine(c)
     ]
-    return not any(re.sub(r"刚才|刚刚|不好意思|sorry|抱歉|[\W_]", "", c, flags=re.I) for c in rest)
+    # "It's John with an h, sorry for the typo": the slip owned after the value
+    owned = r"刚才|刚刚|不好意思|sorry(?: (?:for|about) (?:the|that|my))?|my bad|抱歉|[\W_]"
+    return not any(re.sub(owned, "", c, flags=re.I) for c in rest)
 
 
 # an ending that names nothing: it ends what the user just spoke of ("I don't use it anymore",
@@ -1889,6 +1891,14 @@ _IN_PLACE_EN = re.compile(
     r"(?:(?:the|a|an)\s+)?(?P<x>[^,.;!?—–()]{1,40}?)\s*(?=$|[,.;!?—–()]|\s+not\b)",
     re.I,
 )
+# "Correction: Sheffield, not Leeds": a name said bare before the name it replaces
+_NAME_NOT_NAME = re.compile(
+    r"(?:^|[:：,，]\s*)(?P<x>(?-i:[A-Z])[\w'&.-]*(?: (?-i:[A-Z])[\w'&.-]*){0,3}),?\s+not\s+"
+    r"(?:in\s+|at\s+)?(?-i:[A-Z])",
+    re.I,
+)
+# how a name is spelt, said after it ("John with an h", "Sara without the h")
+_SPELLED = re.compile(r"\s+(?:with|without)\s+(?:an?|the|two|one|double)\s+\w{1,2}\b.*$", re.I)
 _IN_PLACE_ZH = re.compile(
     r"(?:^|(?<=[，,。.！!？?；;：:\s了哦噢嗯呃哎诶])|(?<=准确地说|准确来说|确切地说|确切来说))"
     r"(?:其实)?(?:应该是|我是说|是|我?在|(?:它|他|她|ta|TA)?叫"
@@ -1913,10 +1923,16 @@ def said_in_place(text: str) -> str | None:
     beside a "not …" it replaces)."""
     contrast = bool(contrast_objects(text))
     found = sorted(
-        [*_IN_PLACE_EN.finditer(text), *_IN_PLACE_ZH.finditer(text)], key=lambda m: m.start()
+        [
+            *_IN_PLACE_EN.finditer(text),
+            *_IN_PLACE_ZH.finditer(text),
+            *_NAME_NOT_NAME.finditer(text),
+        ],
+        key=lambda m: m.start(),
     )
     for m in found:
         x = m.group("x").strip(" '\"“”‘’")
+        x = _SPELLED.sub("", x)  # "John with an h": how it is spelt, not part of it
         if someone_elses(x):
             return None  # "我说的是我妈，她是老师": the rest is someone else's
         if not x or _NOT_IN_PLACE.match(x):
@@ -3837,6 +3853,8 @@ _WORK_START = re.compile(
 
 
 _REFRAMED = frozenset(("event", "plan", "residence", "other", "none"))
+# an organisation joined, said in Chinese around its name ("刚加入了 Figma", "刚 join 了 Figma")
+_JOINED_NAME = re.compile(r"(?:加入|join)\s*了?\s*(?-i:[A-Z])[\w&.-]+", re.I)
 
 
 # a workplace the user jumped to or is at now ("跳槽去蔚来了", "已经换到快手了", "现在在米哈游了",
@@ -3900,6 +3918,8 @@ def reframed(family: str, text: str) -> str:
     isolated ("明天去公司上班" stays an event)."""
     if family in _REFRAMED and _WORK_START.search(text) and isolate("work", text):
         return "work"
+    if family in (*_REFRAMED, "tech") and _JOINED_NAME.search(text) and isolate("work", text):
+        return "work"  # "刚 join 了 Figma，还是 PM": a team joined, no tool
     if family in (*_REFRAMED, "tech") and jumped_to(text):
         return "work"  # "已经换到快手了", "从 Google 跳到 Meta 了": where the user works now
     if family in ("education", *_REFRAMED) and verb_role(text):
@@ -4411,6 +4431,8 @@ def fits(key: str, value: str | None) -> bool:
         return True
     if key in ("work.employer", "education.school") and _GOING_BY.search(v):
         return False  # "坐公交去公司": how the user gets there, not where they work
+    if key == "work.employer" and _PROGRAMME.search(v):
+        return False  # "joined Slack's beta program", "加入了某某的内测": a programme, no job
     if key == "work.employer" and (dept := DEPARTMENT_ZH.search(v)) and dept.start() == 0:
         return False  # "市场部": a department, not the firm
     if key in _PLACE_VALUE_KEYS and (
@@ -4421,6 +4443,13 @@ def fits(key: str, value: str | None) -> bool:
 
 
 _PLACE_VALUE_KEYS = frozenset(("hometown", "residence.city", "work.location"))
+# a programme, a club or a group joined: no workplace
+_PROGRAMME = re.compile(
+    r"(?:内测|公测|测试版|社群|俱乐部|社团|读书会|(?<!集)群"
+    r"|\b(?:beta(?: program(?:me)?)?|program(?:me)?|waitlist|wait list|club|community|discord"
+    r"|newsletter|group chat|book club))$",
+    re.I,
+)
 _MONTH_EN = re.compile(
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December)",
     re.I,
@@ -4570,6 +4599,8 @@ def change_slots(clause: str) -> list[tuple[str, str]]:
             clause, m.end("x")
         ):
             continue  # "现在在 Costco": where the user is at the moment, not a change
+        if kind == "go" and not fits("work.employer", clause[m.start("x") :].strip(" 。.!！")):
+            continue  # "加入了 GitHub Copilot 的内测": a programme joined, no workplace
         if kind == "move" and clause[m.end("x") :].startswith(("老家", "家乡")):
             value = "老家"
         if kind == "move" and value.startswith(("老家", "家乡")):

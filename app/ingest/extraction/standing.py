@@ -101,7 +101,9 @@ _REQUEST_EN = re.compile(
     r"|actually|hmm+|well|honestly|anyway|"
     r"going forward|from here on(?: out)?|in (?:the )?future|always|never|for (?:every|each|all)"
     r" \w+)[,:]?\s+)*"
-    r"(?:(?:don'?t|do not|never|always|no(?=\s+(?!longer\b)\w)|stop|avoid|quit|skip|drop|cut"
+    # "never looking back", "always running late": a participle after it is no order
+    r"(?:(?:don'?t|do not|(?:never|always)(?!\s+\w+ing\b)|no(?=\s+(?!longer\b)\w)|stop|avoid"
+    r"|quit|skip|drop|cut"
     r"|enough with|knock (?:it )?off|lay off|ease up on"
     r"|keep|use|be"
     r"|write|answer|reply|respond|give|show|put|add|include|leave|stick|format|list|explain|talk|speak"
