@@ -111,6 +111,8 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     await _recovered(repo, cand)
     await _parted(repo, cand)
     await _job_without_employer(repo, cand)
+    await _age_said_again(repo, cand)
+    await _gathering_moved(repo, cand)
     await _diet_broken(repo, cand)
     await _birth_year(repo, cand)
     if cand.is_correction and cand.retracts and cand.type != "constraint":
@@ -1198,6 +1200,39 @@ async def _job_without_employer(repo: MemoryStore, cand: Candidate) -> None:
     if held:
         cand.is_correction = True
         cand.retracts = list(dict.fromkeys(held))
+
+
+async def _age_said_again(repo: MemoryStore, cand: Candidate) -> None:
+    """A bare number said beside a slip ("不对 26 了", "oops actually 29 not 28",
+    ``metadata["age_said_again"]``: the number it says was wrong, or ``""``) is the user's age
+    only when an age is held — the one it names, when it names one; otherwise it becomes a
+    record with no key and no value, which withdraws nothing and is archived: "We have 28
+    people coming" then "oops actually 29 not 28" is no age."""
+    if cand.key != "age" or (was := (cand.metadata or {}).pop("age_said_again", None)) is None:
+        return
+    held = [old.value for old in await repo.active_with_keys(["age"], cand.scope, cand.scope_id)]
+    if not held or (was and was not in held):
+        # no key either: a value-less age would withdraw the age held
+        cand.key, cand.value, cand.metadata["retraction"] = None, None, True
+        cand.retracts, cand.retract_ids, cand.is_correction = [], [], False
+
+
+async def _gathering_moved(repo: MemoryStore, cand: Candidate) -> None:
+    """A gathering moved ("年会改到杭州了", ``metadata["gathering"]``: the gathering's word)
+    ends what was decided, planned or set of it before ("今年年会在三亚办"): the active
+    decisions, plans and events of earlier turns whose words name it."""
+    said = (cand.metadata or {}).pop("gathering", None)
+    if not said or cand.key != "task.decision":
+        return
+    olds = await repo.active_with_keys(list(NAMED_PLAN_KEYS), cand.scope, cand.scope_id)
+    stale = [
+        old.id
+        for old in olds
+        if not _same_turn(cand, old) and _mentions(said, f"{old.value or ''} {old.content}")
+    ]
+    if stale:
+        cand.is_correction = True
+        cand.retract_ids += stale
 
 
 async def _diet_broken(repo: MemoryStore, cand: Candidate) -> None:

@@ -645,15 +645,17 @@ async def name_ended(repo: MemoryRepository, facts: list[ExtractedFact]) -> list
         ]
         ended = [v for v in dict.fromkeys(found) if v.lower() not in covered]
         if not ended:
-            if fact.metadata.get("takes_back_message"):
-                kept.append(fact)  # "其实不太会啦": it takes back the previous turn's ability
+            if fact.metadata.get("takes_back_message") or fact.retracts:
+                # "其实不太会啦": it takes back the previous turn's ability; a withdrawal of the
+                # same words merged into it (``dedupe``) retracts what it names itself
+                kept.append(fact)
             continue
         keys = {m.key for m in olds if m.value in ended}
         if len(keys) == 1:
             fact.key = keys.pop()
             spec = key_spec(fact.key)
             fact.type = spec.type if spec else fact.type  # type: ignore[assignment]
-        fact.retracts = ended
+        fact.retracts = list(dict.fromkeys([*fact.retracts, *ended]))
         kept.append(fact)
     return kept
 
@@ -1036,13 +1038,18 @@ async def inherit_change_slots(
 
 def dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """One fact per (type, key, value, text, scope) in a batch: a sentence repeated inside one
-    request is one statement, not several confirmations. Message ids are merged."""
+    request is one statement, not several confirmations. Message ids and retracted values are
+    merged, and the first fact takes the metadata it lacks from the others ("换车的事黄了": the
+    withdrawal of 换车的事 and the record naming the plan dropped are one)."""
     kept: dict[tuple[Any, ...], ExtractedFact] = {}
     for fact in facts:
         ident = (fact.type, fact.key, fact.value, normalize_text(fact.content), fact.scope)
         if ident in kept:
             first = kept[ident]
             first.message_ids = list(dict.fromkeys([*first.message_ids, *fact.message_ids]))
+            first.retracts = list(dict.fromkeys([*first.retracts, *fact.retracts]))
+            for name, value in fact.metadata.items():
+                first.metadata.setdefault(name, value)
             continue
         kept[ident] = fact
     return list(kept.values())

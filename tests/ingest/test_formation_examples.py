@@ -562,7 +562,7 @@ async def test_what_was_just_said_is_taken_back_when_nothing_replaces_it(
     await tenant.say("en", "s1", "Please always answer with bullet points.", at=T1)
     await tenant.say("en", "s1", "My name is Alex.", at=T1)
     await tenant.say("en", "s1", "Hmm, I take that back, Alex is my roommate's name.", at=T2)
-    (withdrawal,) = await _withdrawal_records(tenant, "en", "name.full")
+    (withdrawal,) = await _withdrawal_records(tenant, "en", "name.full", "archived")
     assert "Alex is my roommate's name" in withdrawal
     assert await _frozen(tenant, "en", "name.full") == ["Alex"]
     # only the turn just before is taken back

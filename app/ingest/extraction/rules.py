@@ -689,6 +689,20 @@ _LIVES = re.compile(
 )
 
 
+# what is done in place of what was denied or dropped
+_INSTEAD = re.compile(r"还是|而是|直接|\b(?:instead|rather)\b", re.I)
+
+
+def _value_and_rest(text: str, value: str) -> str:
+    """``value`` and the words after it in ``text`` up to the end of their clause ("Arc" in
+    "Just joined the Arc browser waitlist, so excited" → "Arc browser waitlist"); ``value``
+    when ``text`` does not hold it."""
+    at = text.lower().find(value.lower())
+    if at < 0:
+        return value
+    return re.split(r"[，,。.!！?？;；]", text[at:], maxsplit=1)[0].strip()
+
+
 def _sentence_of(turn: Turn, raw: str) -> str:
     """The sentence of ``turn`` that holds the clause ``raw`` (``raw`` itself if none does)."""
     for sentence in split_clauses(turn.content):
@@ -2998,8 +3012,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "decision",
         "en",
-        r"\b(?P<who>we|I|the team)(?:'ve| have)? (?P<verb>decided|agreed|chose|settled on"
-        r"|are going with|'re going with|will go with|'ll go with)\s+(?P<v>.+)$",
+        # "I've decided against the marathon": a plan dropped (``semantic.rejected``)
+        r"\b(?P<who>we|I|the team)(?:'ve| have)? (?P<verb>decided(?! against)|agreed|chose"
+        r"|settled on|are going with|'re going with|will go with|'ll go with)\s+(?P<v>.+)$",
         decision,
     ),
     ("decision", "en", r"^let'?s (?P<verb>go with|use|stick with) (?P<v>.+)$", decision),
@@ -3740,6 +3755,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 and (i or _DEVICE_SWITCH_ZH.match(raw))  # "换了苹果，因为…": the turn opens by it
                 and _SUBJECTLESS_CHANGE_ZH.match(raw)
                 and not re.search(r"吧\W*$", raw)
+                # "年会不在三亚了，换成杭州": the gathering named before is what changed
+                and not any(semantic.names_gathering(c) for c in sentence[:i])
             ):
                 # "太胖了，改喝无糖豆浆": a change with no subject after a clause about nothing
                 # else's doing (a relative's or another's sentence was left above) is the user's;
@@ -3799,6 +3816,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             and clause_at[n] > denying[sentence_of[n]]
             and not semantic.own_subject(item[1].raw)
             and not semantic.has_change_cue(item[1].raw)
+            # "考研不考了，想了想还是直接找工作吧": what is done instead, no explanation
+            and not _INSTEAD.search(item[1].raw)
         )
     ]
     if kept:
@@ -3944,8 +3963,18 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         # "I was born in December": a month, a holiday or a verb is no place (rule-formed
         # places too, as ``semantic.fits`` checks the classifier's)
         and not (f.key in _PLACE_KEYS and f.value and not semantic.fits(f.key, f.value))
-        # "I joined Slack's beta program": a programme or a club joined is no workplace
-        and not (f.key == "work.employer" and f.value and not semantic.fits(f.key, f.value))
+        # "my sister got a beagle, named her Pepper": a pronoun names no member or pet
+        and not (f.key in ("family.member", "pets.name") and semantic.is_pronoun(f.value or ""))
+        # "I joined Slack's beta program", "Just joined the Arc browser waitlist": a programme
+        # or a club joined is no workplace, said with its name or after it
+        and not (
+            f.key == "work.employer"
+            and f.value
+            and not (
+                semantic.fits(f.key, f.value)
+                and semantic.fits(f.key, _value_and_rest(turn.content, f.value))
+            )
+        )
         # "我前夫叫王磊": a partner of before is no member of the family now; "Tom and I split
         # up a few weeks ago": the parting ends the partner (``_ended``), it is no event
         and not (
@@ -4803,17 +4832,20 @@ def _job_left(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             value=None,
             is_correction=True,
             message_ids=[turn.message_id],
-            # "I went freelance": the same work, for no employer (``values._job_without_employer``)
-            metadata={
-                "retraction": True,
-                **({"own_work": True} if _OWN_WORK.search(clause) else {}),
-            },
+            # "I went freelance", "switched jobs, still nursing": the same work, for no employer
+            # (``values._job_without_employer``)
+            metadata={"retraction": True, **({"own_work": True} if _work_goes_on(turn) else {})},
         )
     ]
 
 
 # working for oneself: the work goes on, the employer is gone
 _OWN_WORK = re.compile(r"freelanc|self-employed|\bsolo\b|自由职业|个体户", re.I)
+
+
+def _work_goes_on(turn: Turn) -> bool:
+    """The user works for themselves now, or the same work goes on at a job changed."""
+    return bool(_OWN_WORK.search(turn.content)) or semantic.work_goes_on(turn.content)
 
 
 # A value said as what holds now, without a predicate that says what it is: "Portland now.",
@@ -5106,7 +5138,7 @@ _BARE_YEARS = re.compile(
     r"|不对|说错了|记错了|其实|哦|啊|嗯|现在|所以|已经|都|今年|我)"
     r"[\s,，:：]*)*"
     r"(?P<v>[1-9]\d?)\s*(?:岁)?(?:\s*(?:了|啦|now|already|actually|years? old|yo|last \w+"
-    r"|this \w+))*(?:[\s,，]*(?:not|不是)\s*[1-9]\d?)?\W*$",
+    r"|this \w+|lol|haha|lmao|tbh))*(?:[\s,，]*(?:not|不是)\s*(?P<was>[1-9]\d?))?\W*$",
     re.I,
 )
 _BIRTH_WORD = re.compile(r"生日|\bbirth ?day\b|\bb-?day\b|\bturned\b|\bjust hit\b", re.I)
@@ -5143,6 +5175,12 @@ def _age_by_birthday(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
             if not birthday and not 13 <= years <= 99:
                 continue
             zh = _lang(" ".join(sentence)) == "zh"
+            # a slip alone says no more than that a number was wrong: it is the age only if
+            # an age is held, the one it names if it names one (``values._age_said_again``)
+            was = m["was"] or next(
+                iter(re.findall(r"(?:\bnot|不是)\s*([1-9]\d?)(?!\d)", " ".join(sentence))), ""
+            )
+            again = {} if birthday else {"age_said_again": was}
             return [
                 ExtractedFact(
                     type="profile",
@@ -5151,6 +5189,7 @@ def _age_by_birthday(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
                     value=str(years),
                     is_correction=True,
                     message_ids=[turn.message_id],
+                    metadata=again,
                 )
             ]
     return []
@@ -6273,7 +6312,8 @@ def _semantic(
     for index, ((pos, clause, correction), guess) in enumerate(
         zip(leftovers, guesses, strict=True)
     ):
-        family = semantic.reframed(guess.family, clause.raw)  # a job started is no event
+        # a job started is no event
+        family = semantic.reframed(guess.family, clause.raw, _sentence_of(state.turn, clause.raw))
         if family in ("none", "other") and _as_job(clause.raw):
             family = "work"  # "As a teacher, | I get summers off": the user's job
         unsure = not guess.accepted and family == guess.family
@@ -6337,6 +6377,7 @@ def _semantic(
             if value is not None and (
                 _ZH_TAIL.sub("", value).lower() in quit_values
                 or (inside and key in MOVABLE_KEYS)  # "跑步先停了": a routine stopped
+                or (inside and key in _HEALTH_KEYS)  # "我的鼻炎终于好了": not "鼻炎终于"
             ):
                 # what the user gave up is no fact of now: food and drink become avoided,
                 # anything else is only withdrawn (see _change_cues)
@@ -6375,6 +6416,14 @@ def _semantic(
                 fact.value = None
             elif not fact.value:
                 continue  # nothing left of the slot once normalised ("你也这么叫我")
+            if key == "task.decision" and guess.family == "residence":
+                # "年会改到杭州了": the gathering moved; what was decided of it before ends
+                # (``values._gathering_moved``)
+                sentence = _sentence_of(state.turn, clause.raw)
+                if said := semantic.gathering_named(clause.raw) or semantic.gathering_named(
+                    sentence
+                ):
+                    fact.metadata["gathering"] = said
             if fact.value and semantic.is_switch(clause.raw) and key in _SWITCHABLE:
                 fact.metadata["replaces"] = True  # "改用Go了": Go takes the place of the rest
             new.append(fact)

@@ -1184,9 +1184,11 @@ def never_so(clause: str) -> bool:
 _REJECTED = re.compile(
     r"\b(?:vetoed|rejected|scrapped|shot down|overruled|undecided|not decided|haven'?t decided"
     r"|withdrew|withdrawn|pulled out|called off|cancell?ed|fell through|not going any ?more"
-    r"|no longer going|not (?:\w+ing|gonna|going to)\b[^.;!?]{0,40}\bafter all)\b"
-    r"|否了|否决|毙了|被毙|没定|未定|待定|取消|黄了|泡汤"
-    r"|不(?:去|办|考虑)(?:[^，,。！!？?了]{1,8})?了",
+    r"|no longer going|not (?:\w+ing|gonna|going to)\b[^.;!?]{0,40}\bafter all"
+    r"|decided against|gave up on|giving up on|changed my mind (?:about|on)|scrap(?:ped)?"
+    r"|ditched|(?:idea|plan|plans|trip)(?:'s| is| are) (?:off|dead|not happening))\b"
+    r"|否了|否决|毙了|被毙|没定|未定|待定|取消|黄了|泡汤|没戏了|搁置了|告吹"
+    r"|不(?:去|办|考虑|考|读|买|换|学|搬|报|搞|弄|申请|参加|装修)(?:[^，,。！!？?了]{1,8})?了",
     re.I,
 )
 # a clause that takes back what the user said of themselves: a correcting lead ("actually",
@@ -1210,14 +1212,29 @@ _NEGATION_ZH = re.compile(r"不|没")
 
 # what a Chinese clause drops, said before the verb that drops it ("婚礼不去了" → 婚礼)
 _DROPPED_ZH = re.compile(
-    r"(?P<x>[\u4e00-\u9fffA-Za-z0-9]{2,10}?)\s*(?:也|先|就|都)?"
-    r"(?:不去了|不办了|不考虑了|取消了|泡汤了|黄了|被?否了)"
+    r"(?P<x>[\u4e00-\u9fffA-Za-z0-9]{2,10}?)\s*(?:也|先|就|都|暂时|还是)*"
+    r"(?:不(?:去|办|考虑|考|读|买|换|学|搬|报|搞|弄|申请|参加|装修)了|取消了|泡汤了|黄了|被?否了"
+    r"|没戏了|搁置了|告吹了)"
+)
+# what an English clause drops, after its verb ("decided against the marathon", "scrap the dog
+# idea") or before it ("the Lisbon trip is off"): the words of the thing, not its kind
+_DROPPED_EN = re.compile(
+    r"\b(?:decided against|gave up on|giving up on|changed my mind (?:about|on)|scrap(?:ped)?"
+    r"|ditched|called off|cancell?ed)\s+(?:the |my |our |that |this )?"
+    r"(?P<x>(?!(?:it|that|this|them)\b)[a-z][\w'-]*(?: [a-z][\w'-]*){0,3}?)"
+    r"(?: (?:idea|plan|plans|trip|thing))?(?=\s*(?:$|[,.;!—–]|\s(?:because|since|after|as|for|so"
+    r"|and|but)\b))"
+    r"|\b(?:the |my |our )(?P<y>[a-z][\w'-]*(?: [a-z][\w'-]*){0,2}?) (?:idea|plan|plans|trip)"
+    r"(?:'s| is| are) (?:off|dead|not happening)\b",
+    re.I,
 )
 
 
 def dropped_objects(clause: str) -> list[str]:
-    """What a Chinese clause that drops a plan names before its verb ("婚礼不去了，临时有事" →
-    ``["婚礼"]``), without a leading 其实/现在/我; ``[]`` when none."""
+    """What a clause that drops a plan names: in Chinese before its verb ("婚礼不去了，临时有事"
+    → ``["婚礼"]``, "驾照先不考了" → ``["驾照"]``), without a leading 其实/现在/我; in English
+    after it or before "… is off" ("I've decided against the marathon" → ``["marathon"]``,
+    "scrap the dog idea" → ``["dog"]``); ``[]`` when none."""
     found = (
         re.sub(
             r"(?:那个|这个|那件|这件|的)?(?:事儿?|计划|方案|安排)$",
@@ -1226,7 +1243,8 @@ def dropped_objects(clause: str) -> list[str]:
         )
         for m in _DROPPED_ZH.finditer(clause)
     )
-    return [x for x in found if len(x) >= 2]
+    english = (m.group("x") or m.group("y") for m in _DROPPED_EN.finditer(clause))
+    return [x for x in (*found, *english) if len(x) >= 2]
 
 
 def rejected(clause: str) -> bool:
@@ -1696,7 +1714,7 @@ _TAKEN_BACK = re.compile(
 )
 # a slip of the keyboard or the tongue: it corrects a word, it withdraws nothing on its own
 _SLIP = re.compile(
-    r"\b(?:typo|autocorrect\w*|i meant(?! to\b)|meant to (?:say|type|write)"
+    r"\b(?:typo|autocorrect\w*|i meant(?! to\b)|meant to (?:say|type|write)|my bad|misspel\w*"
     # "I gave you the wrong number", "I typed the wrong email": what the user gave is misstated
     r"|(?:gave|give|told|sent)\s+you\s+(?:the\s+|a\s+)?wrong"
     r"|i\s+(?:typed|wrote|put|said|entered)\s+(?:in\s+)?(?:the\s+|a\s+)?wrong)\b"
@@ -2327,8 +2345,9 @@ _CUES: dict[str, tuple[str, str]] = {
     ),
     "constraint": (r"^$", r"^$"),
     "decision": (
-        r"decided (?:to|on)|going with|chose|picked|settled on|agreed(?: to| on| that)?",
-        r"决定|定了|选了|用|换成|改成",
+        r"decided (?:to|on)|going with|chose|picked|settled on|agreed(?: to| on| that)?"
+        r"|mov(?:es|ed) to",
+        r"决定|定了|选了|用|换成|改成|改到|改在|换到|定在",
     ),
     "diet_style": (r"\bi'?m\b|\bam\b|\beat\b|\bkeep\b|\bgoing\b|\bon a\b|\bbeen\b", r"吃|是"),
     "other": (r"^$", r"^$"),
@@ -3854,7 +3873,9 @@ _WORK_START = re.compile(
 
 _REFRAMED = frozenset(("event", "plan", "residence", "other", "none"))
 # an organisation joined, said in Chinese around its name ("刚加入了 Figma", "刚 join 了 Figma")
-_JOINED_NAME = re.compile(r"(?:加入|join)\s*了?\s*(?-i:[A-Z])[\w&.-]+", re.I)
+_JOINED_NAME = re.compile(
+    r"(?:加入|join)\s*了?\s*(?P<org>(?-i:[A-Z])[\w&.-]+[^，,。.!！?？;；]*)", re.I
+)
 
 
 # a workplace the user jumped to or is at now ("跳槽去蔚来了", "已经换到快手了", "现在在米哈游了",
@@ -3910,7 +3931,7 @@ _PROPOSED_ZH = re.compile(
 )
 
 
-def reframed(family: str, text: str) -> str:
+def reframed(family: str, text: str, sentence: str = "") -> str:
     """``"work"`` for a clause the classifier placed among events, plans, places or nothing
     (accepted or not) that starts a job at a named workplace or sends the user to one ("I'm
     starting at Kaiser on Monday" → employer Kaiser, "我被调到广州了" → work location 广州,
@@ -3918,8 +3939,13 @@ def reframed(family: str, text: str) -> str:
     isolated ("明天去公司上班" stays an event)."""
     if family in _REFRAMED and _WORK_START.search(text) and isolate("work", text):
         return "work"
-    if family in (*_REFRAMED, "tech") and _JOINED_NAME.search(text) and isolate("work", text):
-        return "work"  # "刚 join 了 Figma，还是 PM": a team joined, no tool
+    if (
+        family in (*_REFRAMED, "tech")
+        and (joined := _JOINED_NAME.search(text))
+        and fits("work.employer", joined.group("org"))
+        and isolate("work", text)
+    ):
+        return "work"  # "刚 join 了 Figma，还是 PM": a team joined, no tool ("…的 beta" is none)
     if family in (*_REFRAMED, "tech") and jumped_to(text):
         return "work"  # "已经换到快手了", "从 Google 跳到 Meta 了": where the user works now
     if family in ("education", *_REFRAMED) and verb_role(text):
@@ -3938,9 +3964,15 @@ def reframed(family: str, text: str) -> str:
         return "other"  # "I'm a Buddhist", "我是基督徒": a faith, not a job
     if family == "pets" and own_subject(text) and not isolate(family, text):
         return "other"  # "我们家养了很多多肉植物": no pet is named, so it is a thing of theirs
-    if family == "residence" and _HELD_AT.search(text):
-        # "改成在杭州办": where a gathering is held, chosen — no home of the user's
-        return "decision" if _CHOSEN_ZH.search(text) else "event"
+    if family == "residence" and (
+        _HELD_AT.search(text)
+        or _GATHERING.search(text)
+        # "年会不在三亚了，换成杭州": the gathering named earlier in the sentence
+        or (not own_subject(text) and _CHOSEN.search(text) and _GATHERING.search(sentence))
+    ):
+        # "改成在杭州办", "年会改到杭州了", "the offsite moves to Denver": where a gathering is
+        # held, chosen — no home of the user's
+        return "decision" if _CHOSEN.search(text) else "event"
     if family in _LEARNT_FROM and learning_now(text) and not isolate("language", text):
         return "other"  # "我最近开始学吉他": what the user is learning now, no plan
     return family
@@ -3950,7 +3982,32 @@ def reframed(family: str, text: str) -> str:
 _HELD_AT = re.compile(
     r"在[^，,。！!；;]{1,12}?(?:办|举办|举行|召开|开会)(?:了|吧|啦)?\s*[。.!！]?\s*$"
 )
-_CHOSEN_ZH = re.compile(r"改成|改到|改在|换成|换到|定在|定了|决定")
+_CHOSEN = re.compile(
+    r"改成|改到|改在|换成|换到|定在|定了|决定"
+    r"|\b(?:mov(?:es|ed|ing)|chang(?:es|ed)|switch(?:es|ed)|decided|will be|is now)\b",
+    re.I,
+)
+# a gathering named as the subject: where it is held is no home
+_GATHERING = re.compile(
+    r"年会|会议|婚礼|活动|聚会|团建|发布会|典礼|比赛|展会|培训|讲座|演唱会|峰会|同学会"
+    r"|\b(?:offsite|off-site|conference|wedding|party|meeting|summit|retreat|reunion|workshop"
+    r"|ceremony|hackathon|launch)\b",
+    re.I,
+)
+
+
+def names_gathering(text: str) -> bool:
+    """True if ``text`` names a gathering ("年会", "the offsite", "婚礼"): where it is held is
+    no place of the user's."""
+    return bool(_GATHERING.search(text))
+
+
+def gathering_named(text: str) -> str | None:
+    """The first gathering ``text`` names ("年会改到杭州了" → ``"年会"``), or None."""
+    m = _GATHERING.search(text)
+    return m.group(0) if m else None
+
+
 # the families a clause of learning is read under by the classifier, when it is learning now
 _LEARNT_FROM = ("plan", "other", "likes", "none", "event", "habit")
 # the user learning something now, started or under way ("I've started learning guitar",
@@ -3966,7 +4023,7 @@ _LEARNING_NOW = re.compile(
     re.I,
 )
 # what is still to come, said beside it: a plan, not learning now
-_NOT_YET = re.compile(
+_STILL_TO_COME = re.compile(
     r"\b(?:thinking|plan|planning|want|wanna|going to|gonna|hope|hoping|might|will|'ll"
     r"|next)\b|打算|准备|计划|想|要|下(?:个|周|月)|明年",
     re.I,
@@ -3977,7 +4034,7 @@ def learning_now(text: str) -> bool:
     """True if ``text`` says the user is learning something now ("我最近开始学吉他", "I've
     started learning guitar"), not that they will ("thinking of learning the piano")."""
     text = text.strip()
-    return bool(_LEARNING_NOW.search(text)) and not _NOT_YET.search(text)
+    return bool(_LEARNING_NOW.search(text)) and not _STILL_TO_COME.search(text)
 
 
 # a home moved: "moved to", "relocated to", "搬到", "搬回"
@@ -4000,22 +4057,58 @@ _BELIEF = re.compile(
 
 # a job left without naming where: laid off, fired, retired, "lost my job", "被裁了", "工作辞了"
 _JOB_LEFT = re.compile(
-    r"\b(?:(?:got|was|been|just got|getting) (?:laid off|fired|let go|made redundant)"
-    r"|(?:lost|quit|left) my (?:job|position)|i (?:just |finally )?(?:retired|resigned)"
-    r"|i'?m (?:now )?(?:unemployed|out of work|between jobs|retired)"
-    r"|(?:handed|turned|put) in my (?:notice|resignation)(?! at)|gave (?:my )?notice(?! at)"
+    r"\b(?:(?:got|was|been|just got|getting) (?:laid off|fired(?! up)|let go|made redundant)"
+    r"|(?:lost|quit|left) my (?:job|position)(?! as)|i (?:just |finally )?(?:retired|resigned)"
+    # "I retired my old laptop", "retired from competitive swimming", "resigned as treasurer":
+    # a thing put away, a sport or a post left, not the job
+    r"(?! (?:my|the|our|from (?!(?:my )?(?:job|work|teaching|nursing|the (?:company|firm)))|as))"
+    r"|i'?m (?:now )?(?:unemployed|out of work|between jobs|retired)(?! from)"
+    r"|(?:handed|turned|put) in my (?:notice|resignation|two weeks)(?! at)"
+    r"|gave (?:my )?notice(?! at| to (?:my|the|our) (?:landlord|lease|building|flat|apartment))"
     # working for oneself, said as a change: no employer any more
-    r"|(?:went|gone|going) (?:freelance|solo|self-employed)"
+    r"|(?:went|gone|going) (?:freelance|solo(?! (?:to|on|for|at|with|in)\b)|self-employed)"
     r"|i'?m (?:now )?(?:a )?(?:freelanc(?:e|er|ing)|self-employed)\b(?=.*\bnow\b))\b"
     r"|(?:现在|已经|如今)(?:是|做|当|成了)了?(?:一名|一个|个)?(?:自由职业|个体户)"
-    r"|被裁(?:员)?了|被(?:开除|辞退|炒)了|失业了|下岗了|退休了|(?:已经)?(?:辞职|离职|裸辞)了"
+    r"|被(?:公司)?(?:裁(?:员)?|开除|辞退|炒|优化)了|失业了|下岗了|退休了|(?:已经)?(?:辞职|离职|裸辞)了"
     r"|(?:工作|那份工作|这份工作|班)(?:已经|也)?辞了|把工作辞了"
     # a job changed, the new workplace unnamed: the old one ended all the same
     r"|换(?:了(?:一?份|个)?)?(?:新)?工作(?:了|啦)|跳槽(?:了|啦)"
-    r"|\b(?:changed|switched) jobs\b|\b(?:got|started|landed) a new job\b(?! (?:next|in|on|soon))",
+    r"|\b(?:changed|switched) jobs\b"
+    r"|\b(?:got|started|landed) a new job\b(?! (?:offer|next|in|on|soon))",
     re.I,
 )
-_NOT_LEFT = re.compile(r"\b(?:not|never|didn'?t|won'?t|almost|nearly)\b|没|不会|差点|如果|要是")
+_NOT_LEFT = re.compile(
+    r"\b(?:not|never|didn'?t|won'?t|almost|nearly|might|may|could|about to|going to|gonna"
+    r"|afraid|worried)\b|没|不会|差点|如果|要是|快|要|可能|会|担心|怕|估计|也许|万一"
+)
+# a post held outside work: leaving it leaves no job
+_NOT_A_JOB = re.compile(
+    r"\b(?:club|pta|committee|board of|association|society|league|choir|church|volunteer"
+    r"|treasurer|captain)\b|社团|俱乐部|协会|志愿",
+    re.I,
+)
+# what only a person leaves: the Chinese words before the verb say whose job it was — "我的
+# 电脑退休了" (a thing of the user's), "我们部门经理辞职了", "好多人跳槽了" (others) are not the
+# user's; "家人们我跳槽了", "银行那份工作辞了" are
+_OTHERS_LEAD_ZH = re.compile(
+    r"有人|好多人|很多人|不少人|一些人|几个人|大家|同事|经理|老板|领导|朋友|[他她它]"
+)
+
+
+def _users_lead_zh(lead: str) -> bool:
+    lead = lead.strip()
+    if re.search(r"的[\u4e00-\u9fff]+$", lead) or _OTHERS_LEAD_ZH.search(lead):
+        return False
+    return bool(re.search(r"我(?!们)", lead)) or not re.search(r"们|人", lead)
+
+
+# what a job changed keeps: the same work goes on ("switched jobs last month, still nursing",
+# "我跳槽了，还是当护士") — the employer ends, not the role
+_WORK_GOES_ON = re.compile(
+    r"\b(?:still|same (?:role|job|work|title))\b|还是|依然|仍然|照样|继续"
+    r"|\b(?:changed|switched) jobs\b|\bnew job\b|换(?:了(?:一?份|个)?)?(?:新)?工作|跳槽",
+    re.I,
+)
 
 
 # a work given up by its activity ("I quit teaching", "stopped nursing last year")
@@ -4034,6 +4127,12 @@ def work_given_up(text: str) -> str | None:
     return next((q for q in quit_objects(text) if _WORK_ACTIVITY.match(q.strip())), None)
 
 
+def work_goes_on(text: str) -> bool:
+    """True if a job left in ``text`` is a job changed or the same work done on ("I switched
+    jobs, still nursing", "我跳槽了，还是当护士"): the employer ends, the role holds."""
+    return bool(_WORK_GOES_ON.search(text))
+
+
 def job_left(text: str) -> str | None:
     """The clause of ``text`` in which the user says they left their job without naming the
     workplace ("I got laid off last week", "我被裁了"); ``None`` when no clause says so, when it
@@ -4043,8 +4142,10 @@ def job_left(text: str) -> str | None:
         m = _JOB_LEFT.search(sentence)
         if m is None or _NOT_LEFT.search(sentence[: m.start()]) or is_hypothetical(sentence):
             continue
-        if someone_elses(sentence):
+        if someone_elses(sentence) or _NOT_A_JOB.search(sentence):
             continue
+        if _is_zh(m.group(0)) and not _users_lead_zh(sentence[: m.start()]):
+            continue  # "我的电脑退休了", "我们公司好多人被裁了": not the user's job
         if re.search(r"[?？]\s*$", sentence):
             continue  # "I quit my job? No way, I love teaching": asked back, not said
         return sentence
@@ -4431,8 +4532,10 @@ def fits(key: str, value: str | None) -> bool:
         return True
     if key in ("work.employer", "education.school") and _GOING_BY.search(v):
         return False  # "坐公交去公司": how the user gets there, not where they work
-    if key == "work.employer" and _PROGRAMME.search(v):
+    if key in ("work.employer", "work.role") and _PROGRAMME.search(v):
         return False  # "joined Slack's beta program", "加入了某某的内测": a programme, no job
+    if key in _NAMED_KEYS and _PRONOUN.fullmatch(v):
+        return False  # "my sister got a beagle, named her Pepper": "her" names no one
     if key == "work.employer" and (dept := DEPARTMENT_ZH.search(v)) and dept.start() == 0:
         return False  # "市场部": a department, not the firm
     if key in _PLACE_VALUE_KEYS and (
@@ -4443,11 +4546,21 @@ def fits(key: str, value: str | None) -> bool:
 
 
 _PLACE_VALUE_KEYS = frozenset(("hometown", "residence.city", "work.location"))
+# keys whose value names someone: never a pronoun
+_NAMED_KEYS = frozenset(("family.member", "pets.name", "name.full", "name.nickname"))
+_PRONOUN = re.compile(r"her|him|them|it|he|she|they|me|you|us|his|its|their", re.I)
+
+
+def is_pronoun(value: str) -> bool:
+    """True if ``value`` is an English personal or possessive pronoun ("her", "them")."""
+    return bool(_PRONOUN.fullmatch(value.strip()))
+
+
 # a programme, a club or a group joined: no workplace
 _PROGRAMME = re.compile(
-    r"(?:内测|公测|测试版|社群|俱乐部|社团|读书会|(?<!集)群"
+    r"(?:内测|公测|测试版|社群|社区|俱乐部|社团|读书会|(?<!集)群|群聊|会议|直播间|频道"
     r"|\b(?:beta(?: program(?:me)?)?|program(?:me)?|waitlist|wait list|club|community|discord"
-    r"|newsletter|group chat|book club))$",
+    r"|newsletter|group chat|book club|crew|meeting|call|webinar|server|channel|challenge))$",
     re.I,
 )
 _MONTH_EN = re.compile(

@@ -167,7 +167,9 @@ _REQUEST_ZH = re.compile(
     r"请|麻烦|记得|务必|千万|一定要|别|不要|不用|不需要|不必|无需|不许|不准|禁止|避免|尽量|控制在|限制在|"
     r"保持在|(?:就行|就好|即可|就可以)$|(?:一点|一些|(?<![\d一二两三四五六七八九十几半])点儿?)[吧啊哈呀]*$|"
     r"^(?:(?:以后|今后|往后|接下来|每次|每回|一律|都|你|我们|咱们|还有|另外|还是|那就|那|就)[，,]?)*"
-    r"(?:用|加|给|把|先|直接|"
+    # "直接给代码", not "直接工作" (what the user goes on to do): straight to something the
+    # assistant does
+    r"(?:用|加|给|把|先|直接(?=给|写|说|回答|回复|告诉|列|用|讲|发|贴|上|出|翻译|总结)|"
     # "只会几句", "只懂一点": what the user can do, no request
     r"保持|控制|限制|写|回答|回复|说|讲|标|注明|附上|列|带上?|附|改用|换成|多|少|只(?![会懂]))"
     # a part of an answer as the topic, then what to do with it: "代码里变量名用英文，注释用中文"
@@ -644,7 +646,9 @@ def _continues(text: str, whole: str) -> bool:
 _ENDS_RULE = re.compile(
     r"\b(?:stop|quit|no more|no longer|anymore|any more|instead|enough with|drop the|ditch the"
     r"|never ?mind|actually|switch(?:ed)?|go back|back to|change it|make it)\b"
-    r"|别再|不要再|不用再|不需要再?|不再|不用了|改成|改为|换成|改用|改回|换回|恢复|算了|还是",
+    r"|别再|不要再|不用再|不需要再?|不再|不用了|改成|改为|换成|改用|改回|换回|恢复|算了|还是"
+    # "bullet points 不用了" is read as "bullet points 不用": a thing said not needed
+    r"|(?:不用|不需要|不必)$",
     re.I,
 )
 
@@ -663,7 +667,19 @@ _PERMITS_ZH = re.compile(
 )
 
 
+# a thing the assistant may do again ("ok you can suggest Starbucks again", "可以再推荐星巴克
+# 了"): a rule against it lifted, whatever it is about
+_AGAIN_ALLOWED = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|and|actually|well|alright)[\s,]+)*(?:you can|you may|feel free to"
+    r"|it'?s (?:ok|okay|fine) to)\s+(?:now\s+)?[a-z]+\b.*\bagain\b"
+    r"|^(?:你)?(?:现在)?(?:又)?可以(?:再|重新)(?:给我|跟我|帮我)?[\u4e00-\u9fff]",
+    re.I,
+)
+
+
 def _permits(core: str) -> bool:
+    if _AGAIN_ALLOWED.match(core):
+        return True
     m = (_PERMITS_ZH if _zh(core) else _PERMITS_EN).match(core)
     return m is not None and _style(m.group("what"))
 
@@ -868,6 +884,7 @@ def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[R
             or (occasion and _style(whole))
             or _stands(" ".join([*said, span]))
             or _complaint(core)
+            or _AGAIN_ALLOWED.match(core)  # a rule against it lifted stands as long
         ):
             continue
         taken.update([i, *more])
