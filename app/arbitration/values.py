@@ -684,6 +684,12 @@ def _taken_back(formed: list[Memory], said: str, topic: str | None) -> list[Memo
             if (prefix and (m.key or "").startswith(prefix))
             or _names(topic, m.content)
             or _mentions(topic, m.content)  # "never mind the bullet points"
+            # "you can drop the summary line thing": a rule holding every word it names
+            or (
+                m.key == "assistant.constraint"
+                and bool(words := _rule_words(topic))
+                and words <= _rule_words(m.content)
+            )
         ]
     return formed
 

@@ -5141,6 +5141,7 @@ _BARE_YEARS = re.compile(
     r"|this \w+|lol|haha|lmao|tbh))*(?:[\s,，]*(?:not|不是)\s*(?P<was>[1-9]\d?))?\W*$",
     re.I,
 )
+_BIRTHDAY_PASSED_ZH = re.compile(r"^\W*(?:刚|已经)?(?:过完|过了)生日(?:之后|以后|后)?|^\W*生日过了")
 _BIRTH_WORD = re.compile(r"生日|\bbirth ?day\b|\bb-?day\b|\bturned\b|\bjust hit\b", re.I)
 # a slip said of what was told ("不对", "oops", "I'm actually 29 not 28"): a bare number beside
 # it is the number told again, an age when it is a grown-up's
@@ -5168,6 +5169,8 @@ def _age_by_birthday(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
         ):
             continue
         for raw in sentence:
+            # "过完生日已经28了": the birthday passed, said before the number in its clause
+            raw = _BIRTHDAY_PASSED_ZH.sub("", raw)
             m = _BARE_YEARS.match(raw)
             if m is None or (_BIRTH_WORD.search(raw) and not re.search(r"just hit", raw, re.I)):
                 continue
@@ -5925,7 +5928,10 @@ _KIND_ENDED = re.compile(
     r"|(?:我的?)?(?:那个|那张|这个|这张|旧的?|以前的?|原来的?)(?P<zh>[\u4e00-\u9fff]{1,4}?)\s*"
     r"(?:(?:已经|早就|也|都)?(?:注销|停用|作废|不用|过期|丢|挂失|销户|停机|停)了"
     r"|(?:is |was |'s )?(?:dead|gone|closed|cancell?ed|deactivated|expired"
-    r"|no longer (?:works?|valid|active|in use)|doesn'?t work(?: any ?more)?)\b)",
+    r"|no longer (?:works?|valid|active|in use)|doesn'?t work(?: any ?more)?)\b)"
+    # "wait, that's my old work address — don't use it": said to be the old one
+    r"|\b(?:that'?s|that is|it'?s|this is)\s+(?:my|an?)\s+old\s+(?:work\s+|personal\s+|school\s+)?"
+    r"(?P<old>e-?mail(?: address)?|address|number|phone(?: number)?|cell)\b",
     re.I,
 )
 
@@ -5941,7 +5947,7 @@ def _kind_ended(turn: Turn, facts: list[ExtractedFact]) -> ExtractedFact | None:
             m = _KIND_ENDED.search(clause)
             if m is None or is_question(clause):
                 continue
-            noun = m["en"] or m["zh"] or ""
+            noun = m["en"] or m["zh"] or ("email" if m["old"] == "address" else m["old"]) or ""
             key = next((k for pattern, k in _KIND_KEYS if pattern.search(noun)), None)
             if key is None:
                 continue
@@ -6344,6 +6350,15 @@ def _semantic(
                 continue
             if value is not None:
                 value = re.sub(r"^的(?=[\u4e00-\u9fff])", "", value)  # "我的鼻炎好了": 鼻炎
+            if (
+                key == "education.school"
+                and value
+                and segment.is_place(value)
+                and re.search(
+                    rf"(?:去|在|到){re.escape(value)}(?:读|念|上|留学|深造|进修)", clause.raw
+                )
+            ):
+                continue  # "后来去德国读了个硕士": where the user studied, not the school
             if value is not None and any(t in value.lower() for t in tired):
                 continue  # "green tea got boring": only given up (see _change_cues)
             if (

@@ -1478,6 +1478,8 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
         value = re.sub(r"^[这那](?:只|条|匹|头|辆|台|部|套)(?=[\u4e00-\u9fff])", "", value)
         if _MANNER_EN.fullmatch(value):
             continue  # "quit cold turkey": how, not what
+        # "quit Diet Coke cold turkey": the thing, without how
+        value = re.sub(r"\s+(?:cold turkey|for good|altogether|completely|entirely)$", "", value)
         value = _DONE_WITH.get(value.lower(), value)  # "a cigarette" names smoking
         if (
             value
@@ -2358,8 +2360,9 @@ _CUES: dict[str, tuple[str, str]] = {
 # "sparkling water is my thing now", "Pepsi is my drink": the subject is the value
 _IS_MY = re.compile(
     r"^(?:(?:so|ok|okay|and|but|well|honestly|now)[\s,]+)*(?P<x>[\w' -]{2,40}?)\s+(?:is|are)\s+"
+    r"(?:(?:basically|literally|pretty much|honestly|totally|kind of|kinda)\s+)?"
     r"(?:my|our)\s+(?:(?:new|absolute|all-time|all time|ultimate|total|big|true)\s+)*"
-    r"(?:thing|drink|go-to|jam|usual|poison|favou?rite|fave|fav)\b",
+    r"(?:thing|drink|go-to|jam|usual|poison|favou?rite|fave|fav|lifeblood|fuel|addiction|vice)\b",
     re.I,
 )
 # "these days it's peppermint tea": the copula's complement is the value
@@ -4527,6 +4530,10 @@ def fits(key: str, value: str | None) -> bool:
         return False  # "how art lets us…": a remark about something, not a thing liked or held
     if _AMOUNT_ONLY.match(v):
         return False  # "…, like 3 cups a day": how much, not what
+    if _QUANTIFIER.fullmatch(v):
+        return False  # "Most of my notes live in Notion": how many, not what
+    if key == "education.school" and re.search(r"[读上念]的", v):
+        return False  # "我在北京读的大学": where, not which school
     spec = key_spec(key)
     if spec is None:
         return True
@@ -4546,6 +4553,9 @@ def fits(key: str, value: str | None) -> bool:
 
 
 _PLACE_VALUE_KEYS = frozenset(("hometown", "residence.city", "work.location"))
+_QUANTIFIER = re.compile(
+    r"most|all|some|many|few|lots|half|none|both|each|every|several|much|more|less", re.I
+)
 # keys whose value names someone: never a pronoun
 _NAMED_KEYS = frozenset(("family.member", "pets.name", "name.full", "name.nickname"))
 _PRONOUN = re.compile(r"her|him|them|it|he|she|they|me|you|us|his|its|their", re.I)

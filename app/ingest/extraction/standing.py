@@ -981,6 +981,7 @@ def task_clauses(sentence: list[str]) -> set[int]:
             i + 1 < len(sentence)
             and bool((_CONCRETE_ZH if zh else _CONCRETE_EN).search(core))
             and not re.search(r"[:：\d]", core)
+            and not _BUDGET.search(core)  # "这个小程序的预算最多八万，千万别超": a fact, kept to
             and _is_request(_core(sentence[i + 1]))
             and not _standing(" ".join(sentence))
         )
