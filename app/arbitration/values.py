@@ -542,6 +542,21 @@ async def _take_back(
             return
         cand.key, cand.type = old.key, old.type
         cand.value = in_key_form(old.key or "", cand.value) or cand.value
+        # "it's John, not Jon" after "My name is Jon Smith": the word misstated, replaced in
+        # the value it was part of ("John Smith")
+        part = next(
+            (
+                y
+                for y in instead
+                if y.isascii()
+                and old.value
+                and normalize_value(y) != normalize_value(old.value)
+                and _word_run(y, old.value)
+            ),
+            None,
+        )
+        if part and old.value and cand.value.isascii() and " " not in cand.value.strip():
+            cand.value = re.sub(rf"\b{re.escape(part)}\b", cand.value, old.value, flags=re.I)
         cand.retract_ids.append(old.id)
         return
     cand.retract_ids += [m.id for m in _taken_back(formed, cand.content, topic)]

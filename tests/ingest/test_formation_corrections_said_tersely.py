@@ -85,3 +85,23 @@ async def test_a_participle_after_never_is_no_rule(tenant: TenantCtx) -> None:
     assert await tenant.values("u", "tech.preferred", lower=True) == ["neovim"]
     await tenant.say("u", "s1", "Never use emojis.", at=T2)
     assert len(await tenant.memories("u", key="assistant.constraint")) == 1
+
+
+async def test_a_word_of_a_name_corrected_keeps_the_rest(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "My name is Jon Smith", at=T1)
+    await tenant.say("u", "s1", "sorry typo, it's John, not Jon. John Smith", at=T2)
+    assert await tenant.values("u", "name.full") == ["John Smith"]
+    assert await tenant.values("u", "name.full", "frozen") == ["Jon Smith"]
+
+
+async def test_a_workplace_gone_to_next_week_is_the_new_employer(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我在字节跳动做产品经理", at=T1)
+    await tenant.say("u", "s1", "跟你说个事，我已经从字节离职了，下周去美团上班", at=T2)
+    assert await tenant.values("u", "work.employer") == ["美团"]
+    assert await tenant.values("u", "work.employer", "frozen") == ["字节跳动"]
+
+
+async def test_a_city_gone_to_for_work_is_no_employer(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我在字节跳动做产品经理", at=T1)
+    await tenant.say("u", "s1", "我下周去北京工作", at=T2)
+    assert await tenant.values("u", "work.employer") == ["字节跳动"]

@@ -3714,8 +3714,18 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
             and (len(o) >= 2 if _is_zh(o) else o[:1].isupper())  # not "换"; "Stripe", not "data"
         ]
         joined = _JOINED_ZH.search(text)
-        at_work = joined or re.search(
-            r"在(?!在)([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)(?:上班|工作|做|当|负责|干)", text
+        # "下周去美团上班": the workplace gone to for work (a city gone to is where: 去北京工作)
+        went = re.search(
+            r"(?<![回过])(?:去|到)([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)(?:上班|工作|报到)", text
+        )
+        if went and segment.is_place(went.group(1).strip()):
+            went = None
+        at_work = (
+            joined
+            or re.search(
+                r"在(?!在)([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)(?:上班|工作|做|当|负责|干)", text
+            )
+            or went
         )
         bare = (
             None
