@@ -58,3 +58,11 @@ async def test_a_country_studied_in_is_no_school(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "本科是在武汉大学读的", at=T1)
     await tenant.say("u", "s1", "后来去德国读了个硕士，亚琛工业大学", at=T2)
     assert await tenant.values("u", "education.school") == ["亚琛工业大学", "武汉大学"]
+
+
+async def test_a_taste_said_by_how_much_one_can_take(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我老家是四川成都的，所以特别能吃辣", at=T1)
+    assert await tenant.values("u", "preference.likes") == ["辣"]
+    assert await tenant.values("u", "hometown") == ["成都"]
+    await tenant.say("v", "s1", "我很能吃苦", at=T1)  # enduring hardship: no taste
+    assert await tenant.values("v", "preference.likes") == []

@@ -2916,6 +2916,15 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         _S + r"(?P<verb>喜欢|爱|热爱|钟爱|迷上了?|爱上了?)(?P<eat>吃)?(?P<v>.+)$",
         simple("preference.likes", "{verb}{eat}{v}", split=True, check=semantic.is_taste),
     ),
+    # "所以特别能吃辣", "我很能吃辣": a taste had in plenty, said by how much the user can take
+    (
+        "likes",
+        "zh",
+        r"^(?:我|所以|而且|也|都|从小就?)*(?P<deg>很|特别|超级?|挺|比较|贼|非常|巨)(?P<verb>能吃)"
+        # "很能吃苦" is enduring hardship, no taste
+        r"(?P<v>辣|甜|酸|咸|肉|(?!苦)[\u4e00-\u9fff]{2,4})[的了啊呀哈]*$",
+        simple("preference.likes", "{deg}{verb}{v}", check=semantic.is_taste),
+    ),
     (
         "dislikes",
         "en",
