@@ -555,7 +555,14 @@ async def _take_back(
             ),
             None,
         )
-        if part and old.value and cand.value.isascii() and " " not in cand.value.strip():
+        if (
+            part
+            and old.value
+            and (old.key or "").startswith("name.")
+            and spelled_alike(part, cand.value)
+            and cand.value.isascii()
+            and " " not in cand.value.strip()
+        ):
             cand.value = re.sub(rf"\b{re.escape(part)}\b", cand.value, old.value, flags=re.I)
         cand.retract_ids.append(old.id)
         return
@@ -1232,7 +1239,16 @@ async def _age_said_again(repo: MemoryStore, cand: Candidate) -> None:
     if cand.key != "age" or (was := (cand.metadata or {}).pop("age_said_again", None)) is None:
         return
     held = [old.value for old in await repo.active_with_keys(["age"], cand.scope, cand.scope_id)]
-    if not held or (was and was not in held):
+    # a number said in place of none named is an age a year or two from the one held ("不对，
+    # 26" after 25), not any number ("oops, 45" after 40 corrects something else)
+    near = any(
+        old
+        and old.isdigit()
+        and (cand.value or "").isdigit()
+        and abs(int(old) - int(cand.value or 0)) <= 2
+        for old in held
+    )
+    if not held or (was and was not in held) or (not was and not near):
         # no key either: a value-less age would withdraw the age held
         cand.key, cand.value, cand.metadata["retraction"] = None, None, True
         cand.retracts, cand.retract_ids, cand.is_correction = [], [], False

@@ -165,3 +165,105 @@ async def test_a_spelling_owned_as_my_bad(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "My name is Sarah.", at=T1)
     await tenant.say("u", "s1", "It's Sara without the h, my bad", at=T2)
     assert await tenant.values("u", "name.full") == ["Sara"]
+
+
+@pytest.mark.parametrize(
+    ("plan", "said"),
+    [
+        (
+            "I'm planning to visit Japan in April.",
+            "Our Japan trip is off to a great start — booked all the hotels today",
+        ),
+        (
+            "I'm planning to run the Boston marathon in April.",
+            "I'm not giving up on the marathon, no matter how tough the training gets",
+        ),
+        ("我准备下个月考驾照", "别的证书先不考了，专心考驾照"),
+    ],
+)
+async def test_a_plan_only_spoken_of_stays(tenant: TenantCtx, plan: str, said: str) -> None:
+    await tenant.say("u", "s1", plan, at=T1)
+    [held] = await tenant.memories("u", key="plan")
+    await tenant.say("u", "s1", said, at=T2)
+    assert held["id"] in [m["id"] for m in await tenant.memories("u", key="plan", status="active")]
+
+
+@pytest.mark.parametrize(
+    ("home", "moved", "city"),
+    [
+        ("我现在住在南京。", "毕业典礼结束后我就搬到北京了。", "北京"),
+        ("I live in Boston.", "We moved to Chicago right after the reunion.", "Chicago"),
+    ],
+)
+async def test_a_move_said_beside_a_gathering_is_a_move(
+    tenant: TenantCtx, home: str, moved: str, city: str
+) -> None:
+    await tenant.say("u", "s1", home, at=T1)
+    await tenant.say("u", "s1", moved, at=T2)
+    assert await tenant.values("u", "residence.city") == [city]
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("女儿上周过生日了。过完生日已经15了。",),
+        ("Budget for the kitchen remodel is 40 grand.", "oops, 45"),
+    ],
+)
+async def test_someone_elses_or_anothers_number_is_no_age(
+    tenant: TenantCtx, turns: tuple[str, ...]
+) -> None:
+    await tenant.say("u", "s1", "I'm 35.", at=T1)
+    for text in turns:
+        await tenant.say("u", "s1", text, at=T2)
+    assert await tenant.values("u", "age") == ["35"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "That's my old number from college and I still use it.",
+        "This is my old address book export, can you help me dedupe it?",
+        "That's my old phone on the desk, I use it as a music player now.",
+    ],
+)
+async def test_an_old_thing_still_in_use_ends_no_contact(tenant: TenantCtx, said: str) -> None:
+    await tenant.say("u", "s1", "My cell is 415-555-0199. My email is sam.k@example.com", at=T1)
+    await tenant.say("u", "s1", said, at=T2)
+    assert await tenant.values("u", "contact.phone") == ["415-555-0199"]
+    assert await tenant.values("u", "contact.email") == ["sam.k@example.com"]
+
+
+@pytest.mark.parametrize(
+    ("employer", "went"),
+    [
+        ("我是护士，在协和医院上班。", "明天一早要去医院上班，先睡了。"),
+        ("我在阿里上班。", "下周要去客户那边上班，驻场两周。"),
+    ],
+)
+async def test_a_kind_of_workplace_gone_to_is_no_new_employer(
+    tenant: TenantCtx, employer: str, went: str
+) -> None:
+    await tenant.say("u", "s1", employer, at=T1)
+    [held] = await tenant.values("u", "work.employer")
+    await tenant.say("u", "s1", went, at=T2)
+    assert await tenant.values("u", "work.employer") == [held]
+
+
+async def test_an_employer_corrected_is_the_new_name_whole(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I work at Goldman Sachs", at=T1)
+    await tenant.say("u", "s1", "Sorry, actually it's JPMorgan, not Goldman", at=T2)
+    assert await tenant.values("u", "work.employer") == ["JPMorgan"]
+
+
+async def test_a_drink_quit_is_no_job_left(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I work at Acme as a designer.", at=T1)
+    await tenant.say("u", "s1", "I drink a lot of Diet Coke.", at=T1)
+    await tenant.say("u", "s1", "I quit Diet Coke cold turkey last week.", at=T2)
+    assert await tenant.values("u", "work.employer") == ["Acme"]
+    assert await tenant.values("u", "preference.drink", "frozen") == ["Diet Coke"]
+
+
+async def test_a_city_that_names_its_university_is_a_school(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我本科在武汉大学，后来去剑桥读了个硕士。", at=T1)
+    assert await tenant.values("u", "education.school") == ["剑桥", "武汉大学"]

@@ -173,16 +173,7 @@ def _no_calendar_word(value: str) -> bool:
     return not any(_CALENDAR_EN.fullmatch(w) for w in re.split(r"[,\s]+", value) if w)
 
 
-_DRINKS = re.compile(
-    # the drink's own words before its head noun ("chai latte", "iced oat milk latte"), not an
-    # amount ("a lot of coke")
-    r"^(?:(?!(?:of|a|an|the|lot|lots|some|my|cups?|glass(?:es)?|bottles?)\b)[\w-]+\s+){0,3}"
-    r"(?:coffee|tea|latte|lattes"
-    r"|americano|americanos|espresso|cappuccino|mocha|flat white|juice|milk|water|beer|wine"
-    r"|soda|cola|coke|matcha|kombucha|smoothie|chai)s?$|咖啡|美式|拿铁|茶|奶茶|果汁|牛奶|豆浆|"
-    r"可乐|啤酒|红酒|白酒|酒|摩卡|卡布奇诺|抹茶|气泡水|燕麦奶|澳白|苏打水|酸奶",
-    re.I,
-)
+_DRINKS = semantic.DRINKS
 _TECH = semantic.TECH
 _CONDITIONS_EN = (
     r"diabetes|asthma|hypertension|high blood pressure|celiac disease|arthritis|migraines|gout"
@@ -689,6 +680,14 @@ _LIVES = re.compile(
 )
 
 
+# a country or a region studied in ("去德国读了个硕士"), not a city that names its university
+# (剑桥, 牛津)
+_COUNTRY_ZH = re.compile(
+    r"[\u4e00-\u9fff]{1,4}[国洲]|日本|新加坡|加拿大|澳大利亚|新西兰|香港|台湾|澳门|印度|瑞士|瑞典"
+    r"|荷兰|丹麦|挪威|芬兰|爱尔兰|意大利|西班牙|葡萄牙|马来西亚|泰国|越南|俄罗斯|海外|国外"
+)
+
+
 # what is done in place of what was denied or dropped
 _INSTEAD = re.compile(r"还是|而是|直接|\b(?:instead|rather)\b", re.I)
 
@@ -1093,6 +1092,10 @@ def retract(key: str) -> Builder:
             return None
         if clause.lang == "en" and not re.match(r"^[A-Z0-9]", value):  # "left for vacation"
             return None
+        if key == "work.employer" and semantic.is_drink(
+            re.sub(r"\s+(?:cold turkey|for good|altogether)\b.*$", "", value, flags=re.I)
+        ):
+            return None  # "I quit Diet Coke cold turkey": a drink given up, no employer
         state.pending.setdefault(key, []).append((value, _content(clause)))
         state.correction = True
         return []
@@ -4620,8 +4623,10 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             (texts if ended else denying).append(text)
             if semantic.rejected(raw):  # "I withdrew from Chicago": the plan named
                 # ... not a thing of it ("we scrapped the Iceland photos")
-                named += [a for a in semantic.anchors(text) if not _thing_of(text, a)]
-                named += semantic.dropped_objects(raw)
+                # "别的证书先不考了，专心考驾照": what the clause drops, when it says it; else
+                # the names of its sentence
+                dropped = semantic.dropped_objects(raw)
+                named += dropped or [a for a in semantic.anchors(text) if not _thing_of(text, a)]
     if not (texts or denials or denying):
         return []
     meta = {
@@ -5170,6 +5175,12 @@ def _age_by_birthday(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
     else's."""
     if any(f.key == "age" for f in facts):
         return []
+    if any(
+        semantic.family_subject(c) or semantic.is_about_others(c)
+        for sentence in split_clauses(turn.content)
+        for c in sentence
+    ):
+        return []  # "女儿上周过生日了。过完生日已经15了": the daughter's age
     slip = bool(_SLIP.search(turn.content))
     for sentence in split_clauses(turn.content):
         birthday = any(_BIRTH_WORD.search(c) for c in sentence)
@@ -5192,7 +5203,9 @@ def _age_by_birthday(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
             was = m["was"] or next(
                 iter(re.findall(r"(?:\bnot|不是)\s*([1-9]\d?)(?!\d)", " ".join(sentence))), ""
             )
-            again = {} if birthday else {"age_said_again": was}
+            # said as an age ("今年已经32了", "I'm actually 29"): no more to check
+            said_as_age = re.search(r"今年|岁|years? old|\bi'?m\b|\bturned\b|\bhit\b", raw, re.I)
+            again = {} if birthday or said_as_age else {"age_said_again": was}
             return [
                 ExtractedFact(
                     type="profile",
@@ -5939,8 +5952,9 @@ _KIND_ENDED = re.compile(
     r"|(?:is |was |'s )?(?:dead|gone|closed|cancell?ed|deactivated|expired"
     r"|no longer (?:works?|valid|active|in use)|doesn'?t work(?: any ?more)?)\b)"
     # "wait, that's my old work address — don't use it": said to be the old one
-    r"|\b(?:that'?s|that is|it'?s|this is)\s+(?:my|an?)\s+old\s+(?:work\s+|personal\s+|school\s+)?"
-    r"(?P<old>e-?mail(?: address)?|address|number|phone(?: number)?|cell)\b",
+    r"|\b(?:that'?s|that is)\s+my\s+old\s+(?:work\s+|personal\s+|school\s+)?"
+    r"(?P<old>e-?mail(?: address)?|(?<=work )address|number)\s*(?:[—–-]|,|$)"
+    r"(?![^.;!?]*\bstill\b)",
     re.I,
 )
 
@@ -6362,7 +6376,7 @@ def _semantic(
             if (
                 key == "education.school"
                 and value
-                and segment.is_place(value)
+                and _COUNTRY_ZH.fullmatch(value)
                 and re.search(
                     rf"(?:去|在|到){re.escape(value)}(?:读|念|上|留学|深造|进修)", clause.raw
                 )

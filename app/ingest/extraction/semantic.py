@@ -969,6 +969,24 @@ def lifts(text: str) -> bool:
     return bool(_LIFTED.search(text))
 
 
+# a drink by its name ("oat milk latte", "Diet Coke", "美式"), as a whole value
+DRINKS = re.compile(
+    # the drink's own words before its head noun ("chai latte", "iced oat milk latte"), not an
+    # amount ("a lot of coke")
+    r"^(?:(?!(?:of|a|an|the|lot|lots|some|my|cups?|glass(?:es)?|bottles?)\b)[\w-]+\s+){0,3}"
+    r"(?:coffee|tea|latte|lattes"
+    r"|americano|americanos|espresso|cappuccino|mocha|flat white|juice|milk|water|beer|wine"
+    r"|soda|cola|coke|matcha|kombucha|smoothie|chai)s?$|咖啡|美式|拿铁|茶|奶茶|果汁|牛奶|豆浆|"
+    r"可乐|啤酒|红酒|白酒|酒|摩卡|卡布奇诺|抹茶|气泡水|燕麦奶|澳白|苏打水|酸奶",
+    re.I,
+)
+
+
+def is_drink(value: str) -> bool:
+    """True if ``value`` names a drink (``DRINKS``)."""
+    return bool(DRINKS.match(value.strip()))
+
+
 def withdrawal_key(text: str, thing: str | None = None) -> str | None:
     """The key of what ``text`` withdraws, from the verb that withdraws it ("stopped drinking"
     → ``preference.drink``, "不用…了" → ``tech.preferred``); ``None`` when no verb says. With
@@ -976,6 +994,8 @@ def withdrawal_key(text: str, thing: str | None = None) -> str | None:
     I left the window open": the pet flew off, no job was left)."""
     if _LIFTED.search(text):
         return "diet.avoid"  # what can be had again was avoided
+    if thing and is_drink(thing):
+        return "preference.drink"  # "I quit Diet Coke cold turkey": a drink, no employer
     at = text.lower().find(thing.lower()) if thing else -1
     found: list[tuple[int, int, str]] = []
     for order, (pattern, key) in enumerate(_WITHDRAWN_KEY):
@@ -1185,8 +1205,9 @@ _REJECTED = re.compile(
     r"\b(?:vetoed|rejected|scrapped|shot down|overruled|undecided|not decided|haven'?t decided"
     r"|withdrew|withdrawn|pulled out|called off|cancell?ed|fell through|not going any ?more"
     r"|no longer going|not (?:\w+ing|gonna|going to)\b[^.;!?]{0,40}\bafter all"
-    r"|decided against|gave up on|giving up on|changed my mind (?:about|on)|scrap(?:ped)?"
-    r"|ditched|(?:idea|plan|plans|trip)(?:'s| is| are) (?:off|dead|not happening))\b"
+    r"|decided against|(?<!not )(?<!n't )(?:gave|giving) up on|changed my mind (?:about|on)"
+    r"|scrap(?:ped)?|ditched|(?:idea|plan|plans|trip)(?:'s| is| are) (?:off(?! to)|dead"
+    r"|not happening))\b"
     r"|否了|否决|毙了|被毙|没定|未定|待定|取消|黄了|泡汤|没戏了|搁置了|告吹"
     r"|不(?:去|办|考虑|考|读|买|换|学|搬|报|搞|弄|申请|参加|装修)(?:[^，,。！!？?了]{1,8})?了",
     re.I,
@@ -1219,13 +1240,13 @@ _DROPPED_ZH = re.compile(
 # what an English clause drops, after its verb ("decided against the marathon", "scrap the dog
 # idea") or before it ("the Lisbon trip is off"): the words of the thing, not its kind
 _DROPPED_EN = re.compile(
-    r"\b(?:decided against|gave up on|giving up on|changed my mind (?:about|on)|scrap(?:ped)?"
-    r"|ditched|called off|cancell?ed)\s+(?:the |my |our |that |this )?"
+    r"\b(?:decided against|(?<!not )(?<!n't )(?:gave|giving) up on|changed my mind (?:about|on)"
+    r"|scrap(?:ped)?|ditched|called off|cancell?ed)\s+(?:the |my |our |that |this )?"
     r"(?P<x>(?!(?:it|that|this|them)\b)[a-z][\w'-]*(?: [a-z][\w'-]*){0,3}?)"
     r"(?: (?:idea|plan|plans|trip|thing))?(?=\s*(?:$|[,.;!—–]|\s(?:because|since|after|as|for|so"
     r"|and|but)\b))"
     r"|\b(?:the |my |our )(?P<y>[a-z][\w'-]*(?: [a-z][\w'-]*){0,2}?) (?:idea|plan|plans|trip)"
-    r"(?:'s| is| are) (?:off|dead|not happening)\b",
+    r"(?:'s| is| are) (?:off(?! to)|dead|not happening)\b",
     re.I,
 )
 
@@ -3718,8 +3739,10 @@ def _work(text: str, zh: bool) -> list[tuple[str, str | None]]:
         went = re.search(
             r"(?<![回过])(?:去|到)([\u4e00-\u9fffA-Za-z0-9 ]{2,12}?)(?:上班|工作|报到)", text
         )
-        if went and segment.is_place(went.group(1).strip()):
-            went = None
+        if went and (
+            segment.is_place(went.group(1).strip()) or _NO_WORKPLACE_NAME.search(went.group(1))
+        ):
+            went = None  # "去北京工作", "去医院上班", "去客户那边上班": where, not who
         at_work = (
             joined
             or re.search(
@@ -3885,6 +3908,12 @@ _WORK_START = re.compile(
 
 
 _REFRAMED = frozenset(("event", "plan", "residence", "other", "none"))
+# a workplace by its kind or a part of one, gone to: no new employer ("去医院上班", "去新办公室
+# 上班", "去客户那边上班", "去上海分公司上班")
+_NO_WORKPLACE_NAME = re.compile(
+    r"^\s*(?:新|老|那个|这个|隔壁|我们)?(?:医院|公司|单位|办公室|客户|工地|学校|店里?|厂里?|那边|这边"
+    r"|那里|这里|总部|部门|现场|园区)|(?:分公司|分部|总部|办事处|那边|那里|这边)\s*$"
+)
 # an organisation joined, said in Chinese around its name ("刚加入了 Figma", "刚 join 了 Figma")
 _JOINED_NAME = re.compile(
     r"(?:加入|join)\s*了?\s*(?P<org>(?-i:[A-Z])[\w&.-]+[^，,。.!！?？;；]*)", re.I
@@ -3977,11 +4006,15 @@ def reframed(family: str, text: str, sentence: str = "") -> str:
         return "other"  # "I'm a Buddhist", "我是基督徒": a faith, not a job
     if family == "pets" and own_subject(text) and not isolate(family, text):
         return "other"  # "我们家养了很多多肉植物": no pet is named, so it is a thing of theirs
-    if family == "residence" and (
-        _HELD_AT.search(text)
-        or _GATHERING.search(text)
-        # "年会不在三亚了，换成杭州": the gathering named earlier in the sentence
-        or (not own_subject(text) and _CHOSEN.search(text) and _GATHERING.search(sentence))
+    if (
+        family == "residence"
+        and not _MOVE.search(text)
+        and (
+            _HELD_AT.search(text)
+            or _GATHERING.search(text)
+            # "年会不在三亚了，换成杭州": the gathering named earlier in the sentence
+            or (not own_subject(text) and _CHOSEN.search(text) and _GATHERING.search(sentence))
+        )
     ):
         # "改成在杭州办", "年会改到杭州了", "the offsite moves to Denver": where a gathering is
         # held, chosen — no home of the user's

@@ -671,7 +671,9 @@ _PERMITS_ZH = re.compile(
 # 了"): a rule against it lifted, whatever it is about
 _AGAIN_ALLOWED = re.compile(
     r"^(?:(?:ok(?:ay)?|so|and|actually|well|alright)[\s,]+)*(?:you can|you may|feel free to"
-    r"|it'?s (?:ok|okay|fine) to)\s+(?:now\s+)?[a-z]+\b.*\bagain\b"
+    r"|it'?s (?:ok|okay|fine) to)\s+(?:now\s+)?"
+    # "you can say that again", "you can ask me again later": no rule lifted
+    r"(?!(?:say|ask|try|call|text|remind|send|tell)\b)[a-z]+\b.*\bagain\b(?! later)"
     r"|^(?:你)?(?:现在)?(?:又)?可以(?:再|重新)(?:给我|跟我|帮我)?[\u4e00-\u9fff]",
     re.I,
 )
