@@ -4,6 +4,8 @@ is no value at all (a quantifier, a country studied in). Through the HTTP API.""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import TenantCtx
 
 T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-02T09:00:00+08:00"
@@ -66,3 +68,19 @@ async def test_a_taste_said_by_how_much_one_can_take(tenant: TenantCtx) -> None:
     assert await tenant.values("u", "hometown") == ["成都"]
     await tenant.say("v", "s1", "我很能吃苦", at=T1)  # enduring hardship: no taste
     assert await tenant.values("v", "preference.likes") == []
+
+
+@pytest.mark.parametrize(
+    "said", ["my old email bob@a.com is dead, use bob@b.com", "别再用 bob@a.com 了，用 bob@b.com"]
+)
+async def test_an_old_address_named_beside_the_new_one_ends(tenant: TenantCtx, said: str) -> None:
+    await tenant.say("u", "s1", "my email is bob@a.com", at=T1)
+    await tenant.say("u", "s1", said, at=T2)
+    assert await tenant.values("u", "contact.email") == ["bob@b.com"]
+    assert await tenant.values("u", "contact.email", "frozen") == ["bob@a.com"]
+
+
+async def test_an_old_address_still_in_use_stays(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "my email is bob@a.com", at=T1)
+    await tenant.say("u", "s1", "my old email bob@a.com still works, also bob@b.com", at=T2)
+    assert await tenant.values("u", "contact.email") == ["bob@a.com", "bob@b.com"]

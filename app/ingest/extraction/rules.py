@@ -692,6 +692,36 @@ _COUNTRY_ZH = re.compile(
 _INSTEAD = re.compile(r"还是|而是|直接|\b(?:instead|rather)\b", re.I)
 
 
+# an address said to be the old one or out of use, in its own clause: "my old email bob@a.com
+# is dead", "别再用 bob@a.com 了", "以前的号码 138…"
+_OLD_ADDRESS = re.compile(
+    r"\bold\b|\bprevious\b|\bformer\b|\bdead\b|no longer|doesn'?t work|don'?t use|旧|以前的|原来的"
+    r"|别再用|不再用|不用了|停用|注销|作废",
+    re.I,
+)
+
+
+_STILL_IN_USE = re.compile(r"\bstill\b|还在用|还能用|仍然|也在用|也能用", re.I)
+
+
+def _old_address_beside_new(turn: Turn, facts: list[ExtractedFact]) -> None:
+    """An email or number of the turn said to be the old one beside another of the same kind
+    ("my old email bob@a.com is dead, use bob@b.com"): the old one is retracted by the other
+    (and so dropped as a fact of its own below), and the other replaces the addresses held
+    (``metadata["replaces"]``), in place."""
+    for key in ("contact.email", "contact.phone"):
+        said = [f for f in facts if f.key == key and f.value]
+        if len(said) != 2:
+            continue
+        old = [f for f in said if _OLD_ADDRESS.search(_clause_with(turn.content, f.value or ""))]
+        if len(old) != 1 or _STILL_IN_USE.search(turn.content):
+            continue  # "my old email … still works, also …": both are the user's
+        new = next(f for f in said if f is not old[0])
+        old[0].retracts = list(dict.fromkeys([*old[0].retracts, (old[0].value or "").lower()]))
+        new.retracts = list(dict.fromkeys([*new.retracts, (old[0].value or "").lower()]))
+        new.metadata["replaces"] = True  # "…, use bob@b.com": the one to use from now on
+
+
 def _value_and_rest(text: str, value: str) -> str:
     """``value`` and the words after it in ``text`` up to the end of their clause ("Arc" in
     "Just joined the Arc browser waitlist, so excited" → "Arc browser waitlist"); ``value``
@@ -4011,6 +4041,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts += _implied(turn, facts)
     facts += _answer_language(turn, facts)
     _change_cues(turn, facts)
+    _old_address_beside_new(turn, facts)
     # "I don't use tom@old.example anymore, it's tom@new.example now": an address given up is
     # no address of the user's; the new one retracts it
     facts = [
