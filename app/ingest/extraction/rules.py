@@ -217,6 +217,8 @@ _EN_FILLER = re.compile(
     r"|hmm+|sorry|oops|lol|ugh|eh|ah|fun fact|quick update|update)\b[,:\s]*",
     re.I,
 )
+# the 的 left of a possessive the user's 我 was cut from ("我的失眠好了" → "的失眠")
+_LEADING_DE = re.compile(r"^的(?=[\u4e00-\u9fff])")
 _ZH_TAIL = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯的~～\s]+$")
 _ALLERGY_TAIL_ZH = re.compile(
     r"(?:也|都|还|又|有点儿?|有些|很|特别|超级?|非常|比较|严重|一直)+(?:过敏|敏感|不耐受)?$"
@@ -469,7 +471,7 @@ def _norm(value: str, key: str | None) -> str:
     keys are lower-cased for Latin text."""
     value = value.strip().strip("\"'“”‘’「」《》()（）")
     if _HAN.search(value):
-        value = re.sub(r"^的(?=[\u4e00-\u9fff])", "", value)  # "我的失眠好了": not "的失眠"
+        value = _LEADING_DE.sub("", value)  # "我的失眠好了": not "的失眠"
         trimmed = _ZH_TAIL.sub("", value)
         # a name ending in a particle's character ("美的") keeps it: one character left is no name
         value = value.strip() if key in _NAMED_KEYS and len(trimmed) < 2 else trimmed
@@ -704,11 +706,10 @@ _OLD_ADDRESS = re.compile(
 _STILL_IN_USE = re.compile(r"\bstill\b|还在用|还能用|仍然|也在用|也能用", re.I)
 
 
-def _old_address_beside_new(turn: Turn, facts: list[ExtractedFact]) -> None:
-    """An email or number of the turn said to be the old one beside another of the same kind
-    ("my old email bob@a.com is dead, use bob@b.com"): the old one is retracted by the other
-    (and so dropped as a fact of its own below), and the other replaces the addresses held
-    (``metadata["replaces"]``), in place."""
+def _old_address_beside_new(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts`` without an email or number the turn says is the old one beside another of the
+    same kind ("my old email bob@a.com is dead, use bob@b.com"): the other retracts it and
+    replaces the addresses held (``metadata["replaces"]``)."""
     for key in ("contact.email", "contact.phone"):
         said = [f for f in facts if f.key == key and f.value]
         if len(said) != 2:
@@ -717,9 +718,10 @@ def _old_address_beside_new(turn: Turn, facts: list[ExtractedFact]) -> None:
         if len(old) != 1 or _STILL_IN_USE.search(turn.content):
             continue  # "my old email … still works, also …": both are the user's
         new = next(f for f in said if f is not old[0])
-        old[0].retracts = list(dict.fromkeys([*old[0].retracts, (old[0].value or "").lower()]))
         new.retracts = list(dict.fromkeys([*new.retracts, (old[0].value or "").lower()]))
         new.metadata["replaces"] = True  # "…, use bob@b.com": the one to use from now on
+        facts = [f for f in facts if f is not old[0]]
+    return facts
 
 
 def _value_and_rest(text: str, value: str) -> str:
@@ -3798,7 +3800,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 and _SUBJECTLESS_CHANGE_ZH.match(raw)
                 and not re.search(r"吧\W*$", raw)
                 # "年会不在三亚了，换成杭州": the gathering named before is what changed
-                and not any(semantic.names_gathering(c) for c in sentence[:i])
+                and not any(semantic.gathering_named(c) for c in sentence[:i])
             ):
                 # "太胖了，改喝无糖豆浆": a change with no subject after a clause about nothing
                 # else's doing (a relative's or another's sentence was left above) is the user's;
@@ -4041,7 +4043,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts += _implied(turn, facts)
     facts += _answer_language(turn, facts)
     _change_cues(turn, facts)
-    _old_address_beside_new(turn, facts)
+    facts = _old_address_beside_new(turn, facts)
     # "I don't use tom@old.example anymore, it's tom@new.example now": an address given up is
     # no address of the user's; the new one retracts it
     facts = [
@@ -4879,18 +4881,12 @@ def _job_left(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             message_ids=[turn.message_id],
             # "I went freelance", "switched jobs, still nursing": the same work, for no employer
             # (``values._job_without_employer``)
-            metadata={"retraction": True, **({"own_work": True} if _work_goes_on(turn) else {})},
+            metadata={
+                "retraction": True,
+                **({"own_work": True} if semantic.work_goes_on(turn.content) else {}),
+            },
         )
     ]
-
-
-# working for oneself: the work goes on, the employer is gone
-_OWN_WORK = re.compile(r"freelanc|self-employed|\bsolo\b|自由职业|个体户", re.I)
-
-
-def _work_goes_on(turn: Turn) -> bool:
-    """The user works for themselves now, or the same work goes on at a job changed."""
-    return bool(_OWN_WORK.search(turn.content)) or semantic.work_goes_on(turn.content)
 
 
 # A value said as what holds now, without a predicate that says what it is: "Portland now.",
@@ -5215,9 +5211,7 @@ def _age_by_birthday(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
     slip = bool(_SLIP.search(turn.content))
     for sentence in split_clauses(turn.content):
         birthday = any(_BIRTH_WORD.search(c) for c in sentence)
-        if not (birthday or slip) or any(
-            semantic.family_subject(c) or semantic.is_about_others(c) for c in sentence
-        ):
+        if not (birthday or slip):
             continue
         for raw in sentence:
             # "过完生日已经28了": the birthday passed, said before the number in its clause
@@ -6372,8 +6366,8 @@ def _semantic(
     for index, ((pos, clause, correction), guess) in enumerate(
         zip(leftovers, guesses, strict=True)
     ):
-        # a job started is no event
-        family = semantic.reframed(guess.family, clause.raw, _sentence_of(state.turn, clause.raw))
+        sentence = _sentence_of(state.turn, clause.raw)
+        family = semantic.reframed(guess.family, clause.raw, sentence)  # a job started: no event
         if family in ("none", "other") and _as_job(clause.raw):
             family = "work"  # "As a teacher, | I get summers off": the user's job
         unsure = not guess.accepted and family == guess.family
@@ -6403,7 +6397,7 @@ def _semantic(
             if not semantic.fits(key, value):
                 continue
             if value is not None:
-                value = re.sub(r"^的(?=[\u4e00-\u9fff])", "", value)  # "我的鼻炎好了": 鼻炎
+                value = _LEADING_DE.sub("", value)  # "我的鼻炎好了": 鼻炎, as ``_norm`` has it
             if (
                 key == "education.school"
                 and value
@@ -6458,7 +6452,7 @@ def _semantic(
                 if (
                     not (semantic.says_enough(content) or semantic.takes_medicine(clause.raw))
                     or semantic.passing_state(content)
-                    or semantic.one_off(clause.raw, _sentence_of(state.turn, clause.raw))
+                    or semantic.one_off(clause.raw, sentence)
                 ):
                     continue  # "I gave in", "I'm in": too little to be a fact of its own;
                     # "I'm super tired": how the user feels is no standing fact
@@ -6485,14 +6479,17 @@ def _semantic(
                 fact.value = None
             elif not fact.value:
                 continue  # nothing left of the slot once normalised ("你也这么叫我")
-            if key == "task.decision" and guess.family == "residence":
-                # "年会改到杭州了": the gathering moved; what was decided of it before ends
-                # (``values._gathering_moved``)
-                sentence = _sentence_of(state.turn, clause.raw)
-                if said := semantic.gathering_named(clause.raw) or semantic.gathering_named(
-                    sentence
-                ):
-                    fact.metadata["gathering"] = said
+            # "年会改到杭州了": the gathering moved; what was decided of it before ends
+            # (``values._gathering_moved``)
+            if (
+                key == "task.decision"
+                and guess.family == "residence"
+                and (
+                    said := semantic.gathering_named(clause.raw)
+                    or semantic.gathering_named(sentence)
+                )
+            ):
+                fact.metadata["gathering"] = said
             if fact.value and semantic.is_switch(clause.raw) and key in _SWITCHABLE:
                 fact.metadata["replaces"] = True  # "改用Go了": Go takes the place of the rest
             new.append(fact)

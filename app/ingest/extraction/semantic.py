@@ -4042,14 +4042,9 @@ _GATHERING = re.compile(
 )
 
 
-def names_gathering(text: str) -> bool:
-    """True if ``text`` names a gathering ("年会", "the offsite", "婚礼"): where it is held is
-    no place of the user's."""
-    return bool(_GATHERING.search(text))
-
-
 def gathering_named(text: str) -> str | None:
-    """The first gathering ``text`` names ("年会改到杭州了" → ``"年会"``), or None."""
+    """The first gathering ``text`` names ("年会改到杭州了" → ``"年会"``), or None: where it is
+    held is no place of the user's."""
     m = _GATHERING.search(text)
     return m.group(0) if m else None
 
@@ -4148,10 +4143,12 @@ def _users_lead_zh(lead: str) -> bool:
     return bool(re.search(r"我(?!们)", lead)) or not re.search(r"们|人", lead)
 
 
-# what a job changed keeps: the same work goes on ("switched jobs last month, still nursing",
-# "我跳槽了，还是当护士") — the employer ends, not the role
+# what a job left keeps: the same work goes on, for oneself ("went freelance", "自由职业") or
+# at a job changed ("switched jobs last month, still nursing", "我跳槽了，还是当护士") — the
+# employer ends, not the role
 _WORK_GOES_ON = re.compile(
-    r"\b(?:still|same (?:role|job|work|title))\b|还是|依然|仍然|照样|继续"
+    r"freelanc|self-employed|\bsolo\b|自由职业|个体户"
+    r"|\b(?:still|same (?:role|job|work|title))\b|还是|依然|仍然|照样|继续"
     r"|\b(?:changed|switched) jobs\b|\bnew job\b|换(?:了(?:一?份|个)?)?(?:新)?工作|跳槽",
     re.I,
 )
@@ -4174,8 +4171,9 @@ def work_given_up(text: str) -> str | None:
 
 
 def work_goes_on(text: str) -> bool:
-    """True if a job left in ``text`` is a job changed or the same work done on ("I switched
-    jobs, still nursing", "我跳槽了，还是当护士"): the employer ends, the role holds."""
+    """True if a job left in ``text`` leaves the work going on: the user works for themselves
+    now ("I went freelance") or at a job changed ("I switched jobs, still nursing", "我跳槽了，
+    还是当护士"): the employer ends, the role holds."""
     return bool(_WORK_GOES_ON.search(text))
 
 
