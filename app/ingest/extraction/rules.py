@@ -1432,6 +1432,13 @@ def budget(m: re.Match[str], clause: _Clause, state: _State) -> Built:
 
 # "they cut the redesign budget to $8,000", "领导把预算砍到了八万": the people who set the user's
 # project budget set the user's fact
+# "客户要找我直接打这个 139…", "if the school needs me they can call me on …": how others reach
+# the user is the user's number or address
+_REACHED_BY = re.compile(
+    r"(?:找我|联系我|打给我|打我|(?:call|text|e-?mail|reach|contact|ring)\s+me\b)[^。.!?！？]{0,15}?"
+    r"(?:\+?\d[\d\s-]{5,}\d|[\w.%+-]+@[\w-]+\.\w)",
+    re.I,
+)
 _THEIRS_OURS = re.compile(
     r"^\W*(?:(?:they|the (?:team|client|company|board|boss)|(?:my|our) (?:boss|manager|client"
     r"|team|lead)|management)\b.*\bbudget\b|(?:老板|领导|公司|客户).*预算)",
@@ -1781,6 +1788,8 @@ _OFFER_TAKEN_EN = r"^(?:I(?:'ve| have)? )?(?:just |finally |officially )?(?:sign
 _OFFER_WHEN_EN = r"(?:,? (?:yesterday|today|last \w+|this \w+|start(?:ing)? \w+))?[!.]*$"
 
 
+_MOBILE_CN = r"(?<![\d-])(?P<v>1[3-9]\d(?:\d{8}|([\s-])\d{4}\2\d{4}))(?![\d-])"
+
 _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] = [
     # contacts and secrets first: they can sit inside any clause
     (
@@ -1848,9 +1857,10 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"(?:电话|手机|号码|手机号|联系方式)\D{0,8}?(?P<v>\+?\d[\d\s-]{5,}\d)",
         contact("contact.phone"),
     ),
-    # a mainland mobile number needs no label ("我微信就是手机号，15921886543")
-    ("contact", "zh", r"(?<![\d-])(?P<v>1[3-9]\d{9})(?![\d-])", contact("contact.phone")),
-    ("contact", "en", r"(?<![\d-])(?P<v>1[3-9]\d{9})(?![\d-])", contact("contact.phone")),
+    # a mainland mobile number needs no label ("我微信就是手机号，15921886543"), written whole or
+    # in groups of 3-4-4 ("139 8012 6677", "139-8012-6677")
+    ("contact", "zh", _MOBILE_CN, contact("contact.phone")),
+    ("contact", "en", _MOBILE_CN, contact("contact.phone")),
     (
         "contact",
         "en",
@@ -1909,11 +1919,13 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"^我?(?:今年|已经|快|其实|实际上)*(?:是)?\s*(?P<v>[\d零一二两三四五六七八九十]{1,3})\s*(?:周)?岁",
         age,
     ),
-    # "我今年二十八了", "我今年其实是32": a number after 今年 and nothing but 了 is an age
+    # "我今年二十八了", "我今年其实是32", "今年刚好三十啦": a number after 今年 and nothing but
+    # 了 is an age
     (
         "age",
         "zh",
-        r"^我?(?:今年|已经)+(?:其实|实际上)?(?:是)?(?:都|快)?\s*(?P<v>[\d零一二两三四五六七八九十]{1,3})\s*了?$",
+        r"^我?(?:今年|已经)+(?:其实|实际上)?(?:是)?(?:都|快|刚好|正好|刚|才|也)?\s*"
+        r"(?P<v>[\d零一二两三四五六七八九十]{1,3})\s*(?:了|啦|喽|咯)?$",
         age,
     ),
     # "说错了，我29了": a number of years and nothing else
@@ -3254,6 +3266,11 @@ _DEVICE_SWITCH = (
 _DEVICE_SWITCH_ZH = re.compile(
     r"^\s*(?:最近|现在|已经|终于|刚|又|上个?月|上周|去年|前几天|前段时间|昨天)*" + _DEVICE_SWITCH
 )
+# a Chinese clause that opens with an intention ("打算国庆回趟老家", "准备明年考公"), not a question
+# ("打算去哪玩？") nor the noun ("计划有变"), nor readiness ("准备好了")
+_PLAN_OPENS_ZH = re.compile(
+    r"^\s*(?:打算|计划|准备)(?!有变|好|着?呢|中|了)(?=\S{2,})(?!.*[吗呢？?]\W*$)"
+)
 _SUBJECTLESS_CHANGE_ZH = re.compile(
     r"^(?P<t>\s*(?:后来|之后|然后|最近|现在|如今|去年|前年|今年|年初|年底|上个?月|上周|上礼拜|前段时间)?"
     r"(?:又|也|就|已经|早就|刚|刚刚|终于)?)(?=(?:"
@@ -3441,13 +3458,43 @@ def _uncleft(clause: str) -> str:
     return f"{m['lead']}{m['s']} {m['p']} {m['x']}{m['end']}"
 
 
+# a liking said by an idiom ("nothing beats an iced oat latte", "you can't beat a good curry",
+# "there's nothing like fresh sourdough"): read as "I love …"
+_BEATS_EN = re.compile(
+    r"^(?P<lead>\W*(?:(?:honestly|tbh|man|god|ngl|seriously|but|and)\W+)*)"
+    r"(?:nothing (?:beats|tops)|(?:you )?can'?t beat|there'?s nothing (?:like|better than)"
+    r"|nothing(?:'s| is) better than)\s+(?P<x>(?:an?\s+|my\s+)?[^,.;!?]{2,40}?)\s*(?P<end>[.!]*)$",
+    re.I,
+)
+# a job said as a state ("being a nurse at St. Mary's is no joke", "being a teacher is
+# exhausting"): read as "I'm a nurse at St. Mary's"
+_BEING_EN = re.compile(
+    r"^(?P<lead>\W*(?:(?:honestly|tbh|man|ugh|but|and|lol)\W+)*)being "
+    r"(?P<x>(?:an?)\s+(?:[^,.;!?]|\.(?= [A-Z])){2,60}?)"
+    r"\s+(?:is|has been|was|can be|gets|sucks|ain'?t|isn'?t)\b[^,.;!?]*(?P<end>[.!]*)$",
+    re.I,
+)
+
+
+def _unidiom(clause: str) -> str:
+    """``clause`` with a liking or a job said by an idiom read plainly (``_BEATS_EN``,
+    ``_BEING_EN``)."""
+    if m := _BEATS_EN.match(clause):
+        return f"{m['lead']}I love {m['x']}{m['end']}"
+    if m := _BEING_EN.match(clause):
+        return f"{m['lead']}I'm {m['x']}{m['end']}"
+    return clause
+
+
 def split_clauses(text: str) -> list[list[str]]:
     """Split a turn into sentences, each a list of clauses (punctuation kept on the last)."""
     return [
         _object_given(
             [
                 part
-                for n, c in enumerate(_uncleft(c) for c in _CLAUSE.split(s) if c and c.strip())
+                for n, c in enumerate(
+                    _unidiom(_uncleft(c)) for c in _CLAUSE.split(s) if c and c.strip()
+                )
                 for framed in _framed(c, first=n == 0)
                 for part in _two_intentions(framed)
             ]
@@ -3769,7 +3816,11 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                     continue
                 if not _USER_PRONOUN.match(reason):
                     continue  # "因为 Notion 太慢了", "bc the rent went up": why, no fact of theirs
-            if semantic.is_about_others(raw) and not _THEIRS_OURS.match(raw):
+            if (
+                semantic.is_about_others(raw)
+                and not _THEIRS_OURS.match(raw)
+                and not _REACHED_BY.search(raw)
+            ):
                 relative, others = None, True
                 continue
             if others and not semantic.own_subject(raw):
@@ -3806,6 +3857,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 # else's doing (a relative's or another's sentence was left above) is the user's;
                 # "算了，改用TiDB吧" proposes a change, no doing of the user's
                 raw = _SUBJECTLESS_CHANGE_ZH.sub(r"我\g<t>", raw, count=1)
+                signal = True
+            if not (signal or subject) and _PLAN_OPENS_ZH.match(raw):
+                raw = "我" + raw.strip()  # "打算国庆回趟老家": the user's plan, its 我 left out
                 signal = True
             if not (signal or subject) and (borrowed := _borrowed_subject(raw, turn, state)):
                 # "最近搬去了Seattle", "现在住 Oakland": Chinese leaves the user out, and a

@@ -515,9 +515,15 @@ _SARCASM = re.compile(
 )
 # the user's own clause after a hypothetical or a jest, opened by a contrast ("If I had more
 # time I'd travel, but I have a cat who needs me", "要是能去日本就好了，不过我现在在上海上班")
+_REACH_ME = r"(?:e-?mail|call|text|ring|message|ping|whatsapp|reach|contact)\s+me\s+(?:at|on|via)\b"
+# "if anything comes up just email me at …": the condition and the way to reach the user said
+# in one breath, with no comma between them
+_REACH_ME_AFTER = re.compile(r"\b(?:just|then)\s+" + _REACH_ME, re.I)
 _RESUMED = re.compile(
     r"^(?:but|though|although|still|anyway|yet)\b,?\s*(?:\w+ly,?\s+)?(?:i|i'm|i've|my|we|our)\b"
-    r"|^(?:但是?|不过|可是|然而)[，,]?\s*(?:其实|现在)?(?:我|咱)",
+    r"|^(?:但是?|不过|可是|然而)[，,]?\s*(?:其实|现在)?(?:我|咱)"
+    # "if something comes up, just email me at …": how to reach the user holds whatever comes
+    r"|^(?:(?:then|just|please|pls|simply)\s+)*" + _REACH_ME,
     re.I,
 )
 
@@ -531,6 +537,8 @@ def unmeant(sentence: list[str]) -> int:
     if not sentence:
         return 0
     if not (is_hypothetical(sentence[0]) or _SARCASM.search(" ".join(sentence))):
+        return 0
+    if _REACH_ME_AFTER.search(sentence[0]):
         return 0
     return next(
         (i for i, c in enumerate(sentence) if i and _RESUMED.match(c.strip())), len(sentence)
@@ -1165,12 +1173,23 @@ _FORGOT_TO_SAY = re.compile(
 )
 
 
+# "好几年没回去了", "很久没见了", "haven't been back in years": a place or a person not visited for
+# a while, with nothing of the user's named that could end
+_NOT_BEEN_BACK = re.compile(
+    r"没有?(?:再)?(?:回|去|来|回去|回来|过去|见|见面|联系)(?:过)?(?:了|啦|呢)?\W*$"
+    r"|\bhaven'?t been (?:back|home)\b",
+    re.I,
+)
+
+
 def ends(clause: str) -> bool:
     """True if ``clause`` says that something of the user's ended — with no word of what: the
     memories it ends are those whose value the clause (or its sentence) names. A question
     or a clause about someone else ends nothing, nor does one of a thing done less ("I don't
     use Twitter that much anymore")."""
     if not _users_statement(clause) or _STILL_HOLDS.search(clause) or seldom(clause):
+        return False
+    if _NOT_BEEN_BACK.search(clause):
         return False
     clause = _FORGOT_TO_SAY.sub("", clause)  # "Forgot to mention, …", "忘了说": nothing ended
     if _ENDING_EN.search(clause) or _ENDING_ZH.search(clause):

@@ -7,11 +7,15 @@ right:
 
 - English: a fixed table of misspellings and chat spellings of the words that carry a fact
   (the verbs and nouns of the rule table), and, for the longer of those words, every form with
-  one letter dropped, doubled or two neighbours swapped — none of which is an English word of
-  its own (checked when the table was written; "stared" is left alone: it is a word).
+  one letter dropped, doubled or two neighbours swapped, or (eight letters or more) one vowel
+  written as another — none of which is an English word of its own (checked when the table
+  was written; "stared" and "swatched" are left alone: they are words).
 - Chinese: the input method's homophone slips, only in the places they cannot be meant:
   再 for 在 after 住 or before a name and a verb of working or living ("我现在再阿里做运营"),
   般 for 搬 before 到/去/家 (not 一般), 队 for 对 before what one is allergic to.
+- The northern first person 俺 is read as 我 ("俺是95年的").
+- Chinese typed with spaces for commas ("嗯 现在住成都 老家乐山的"): a space between two
+  Chinese characters is read as a comma.
 - Between scripts: an English word held by Chinese grammar is read as its Chinese word, so the
   Chinese patterns see their own words — a noun the user names as theirs before a Chinese
   predicate ("我daughter叫Lily", "我的favorite是lo-fi", "my dog 叫旺财"), a verb of change
@@ -67,6 +71,7 @@ _WORDS_OF_ITS_OWN = frozenset(
         "sitter",
         "stated",
         "woking",
+        "swatched",
     )
 )
 # chat spellings that are not put right in capitals ("IM" is instant messaging)
@@ -75,9 +80,13 @@ _LOWER_ONLY = frozenset(("im", "ur", "ive", "cant"))
 
 def _slips(word: str) -> set[str]:
     """``word`` with one letter (not the first) dropped or doubled, or two neighbours swapped;
-    the last letter is never dropped ("relocate", "programme" are words of their own)."""
-    out = set()
+    the last letter is never dropped ("relocate", "programme" are words of their own). A word
+    of eight letters or more also with one vowel (not the first letter) written as another
+    ("intolerent", "vegetarien", "diagnosad")."""
+    out: set[str] = set()
     for i in range(1, len(word)):
+        if len(word) >= 8 and word[i] in "aeiou":
+            out.update(word[:i] + v + word[i + 1 :] for v in "aeiou")
         if i + 1 < len(word):
             out.add(word[:i] + word[i + 1 :])
         out.add(word[:i] + word[i] + word[i:])
@@ -196,6 +205,11 @@ def fix(text: str) -> str:
         text = _BAN.sub("搬", text)
     if "队" in text:
         text = _DUI.sub("对", text)
+    text = text.replace("俺", "我")  # the northern 俺 is 我 ("俺是95年的", "俺家的猫")
     if re.search(_HAN, text) and re.search(r"[A-Za-z]", text):
         text = _between_scripts(text)
-    return text
+    return _SPACE_AS_COMMA.sub("，", text)
+
+
+# "嗯 现在住成都 老家乐山的": Chinese typed with spaces where commas go
+_SPACE_AS_COMMA = re.compile(rf"(?<={_HAN})[ \t\u3000]+(?={_HAN})")

@@ -1,0 +1,73 @@
+"""Everyday talk: Chinese typed with spaces for commas, the northern 俺, an age after 刚好, a
+plan with its 我 left out, a mobile number in groups, how others reach the user, a condition
+misspelled by a vowel, a liking or a job said by an idiom. Through the HTTP API."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import TenantCtx
+
+T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-02T09:00:00+08:00"
+
+
+async def test_chinese_with_spaces_for_commas(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "嗯 现在住杭州 老家绍兴的 开车一个多小时", at=T1)
+    assert await tenant.values("u", "residence.city") == ["杭州"]
+    assert await tenant.values("u", "hometown") == ["绍兴"]
+
+
+async def test_the_northern_first_person_and_an_age_after_an_adverb(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "俺是96年的，今年正好二十九", at=T1)
+    assert await tenant.values("u", "age") == ["29"]
+    await tenant.say("v", "s1", "他今年刚好三十", at=T1)  # someone else's age
+    assert await tenant.values("v", "age") == []
+
+
+async def test_a_plan_with_its_subject_left_out(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "打算春节带孩子回趟老家，好几年没回去了", at=T1)
+    [plan] = await tenant.memories("u", key="plan", status="active")
+    assert "回趟老家" in plan["content"]
+    await tenant.say("v", "s1", "打算去哪玩？", at=T1)  # a question
+    assert await tenant.memories("v", key="plan", status="active") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "number"),
+    [
+        ("同事要找我的话直接打这个 138 1234 5678", "138 1234 5678"),
+        ("my landlord can call me on 07700 900123 if anything breaks", "07700 900123"),
+    ],
+)
+async def test_how_others_reach_the_user_is_the_users_number(
+    tenant: TenantCtx, said: str, number: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "contact.phone") == [number]
+
+
+async def test_a_colleagues_number_is_not_the_users(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我同事的手机是 138 1234 5678", at=T1)
+    assert await tenant.values("u", "contact.phone") == []
+
+
+async def test_an_address_given_after_a_condition(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "if anything comes up just email me at mo.li@fastmail.com", at=T1)
+    assert await tenant.values("u", "contact.email") == ["mo.li@fastmail.com"]
+
+
+async def test_a_condition_misspelled_by_a_vowel(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "im lactose intolerent so no milk in the recipe pls", at=T1)
+    assert await tenant.values("u", "health.condition") == ["lactose intolerant"]
+
+
+async def test_a_liking_said_by_an_idiom(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "honestly nothing beats a bowl of pho on a cold day", at=T1)
+    [liked] = await tenant.values("u", "preference.likes")
+    assert liked.startswith("bowl of pho")
+
+
+async def test_a_job_said_as_a_state(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "being a paramedic at St. Luke's is no joke", at=T1)
+    assert await tenant.values("u", "work.role") == ["paramedic"]
+    assert await tenant.values("u", "work.employer") == ["St. Luke's"]
