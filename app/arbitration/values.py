@@ -598,7 +598,8 @@ async def _misstated(
     - else among the valued memories the previous turn formed of a kind a word can replace:
       the one spelled alike, else the only one when it is of the same writing (both Chinese,
       or both Latin) — a family member only when spelled alike ("oops, I meant Munich" after
-      "my sister lives in Berlin" is no sister's name).
+      "my sister lives in Berlin" is no sister's name); among several Chinese ones, the one
+      of as many characters (an input method's slip keeps the length: 咪咪 → 米米).
 
     A value with digits replaces only a value with digits ("oops, I meant 2019" is no allergy).
     When the slip named the key of what it corrects (``keyed``: "号码说错了，是139…"), a
@@ -645,6 +646,18 @@ async def _misstated(
         )
     ):
         return valued[0]
+    if re.search(r"[\u4e00-\u9fff]", value):
+        # "打错了，是米米" after "我家猫叫咪咪，三岁的英短": an input method's slip keeps the
+        # number of characters; the one Chinese value of that length
+        size = [
+            m
+            for m in valued
+            if m.key != "family.member"
+            and _same_writing(m.value or "", value)
+            and len(normalize_value(m.value or "")) == len(normalize_value(value))
+        ]
+        if len(size) == 1:
+            return size[0]
     return None
 
 

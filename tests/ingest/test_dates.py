@@ -65,6 +65,12 @@ def test_chinese_phrases(text: str, expected: str) -> None:
         ("tomorrow at 3pm", "2026-05-11T15:00"),
         ("tomorrow at 3:30 p.m.", "2026-05-11T15:30"),
         ("tomorrow morning", "2026-05-11T09:00"),
+        # a day of the month without its month, like 15号; a month named by which one
+        ("my thesis is due on the 15th", "2026-05-15T00:00"),
+        ("we're getting married next June", "2026-06-01T00:00"),
+        ("next May", "2027-05-01T00:00"),
+        ("this May", "2026-05-01T00:00"),
+        ("last June", "2025-06-01T00:00"),
     ],
 )
 def test_english_phrases(text: str, expected: str) -> None:
@@ -84,6 +90,8 @@ def test_no_date() -> None:
     assert find_date("回答简短一点", ZH_NOW) is None
     assert find_date("有两点需要注意", ZH_NOW) is None
     assert find_date("I love spicy food", EN_NOW) is None
+    assert find_date("we live on the 4th floor", EN_NOW) is None  # an ordinal, no day
+    assert find_date("it's the 3rd time I've asked", EN_NOW) is None
 
 
 def test_periods_have_an_end() -> None:

@@ -71,3 +71,22 @@ async def test_a_job_said_as_a_state(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "being a paramedic at St. Luke's is no joke", at=T1)
     assert await tenant.values("u", "work.role") == ["paramedic"]
     assert await tenant.values("u", "work.employer") == ["St. Luke's"]
+
+
+async def test_a_pets_name_typed_wrong_by_the_input_method(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我家狗叫豆豆，两岁的柯基", at=T1)
+    await tenant.say("u", "s1", "哎打错了 是逗逗 逗号的逗", at=T2)
+    assert await tenant.values("u", "pets.name") == ["逗逗"]
+    assert await tenant.values("u", "pets.name", "frozen") == ["豆豆"]
+    assert await tenant.values("u", "pets.kind") == ["狗"]
+
+
+async def test_a_day_of_the_month_said_alone_is_an_appointments_date(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "Flying to Oslo on the 14th for a workshop.", at=T1)
+    [event] = await tenant.memories("u", key="event", status="active")
+    assert event["valid_from"] == "2026-03-13T16:00:00Z"  # March 14 at midnight, UTC+8
+
+
+async def test_a_happening_with_no_day_is_no_appointment(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "ugh another double shift at the bakery, my feet are done", at=T1)
+    assert await tenant.memories("u", key="event", status="active") == []

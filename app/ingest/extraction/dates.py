@@ -174,6 +174,19 @@ _DATE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("en_in", re.compile(rf"\bin\s+{_EN_N}\s+(?P<unit>day|week|month|year)s?\b", re.I)),
     ("en_ago", re.compile(rf"\b{_EN_N}\s+(?P<unit>day|week|month|year)s?\s+ago\b", re.I)),
     ("en_mon", re.compile(rf"\bin\s+{_FULL_MON_RE}(?:\s+(?P<y>\d{{4}}))?\b", re.I)),
+    # "we're getting married next June", "last March": the month of that name after (before)
+    # this one
+    ("en_which_mon", re.compile(rf"\b(?P<which>next|last|this|coming)\s+{_FULL_MON_RE}\b", re.I)),
+    # "my thesis is due on the 15th": a day of the month with no month, like 15号
+    (
+        "day_only",
+        re.compile(
+            r"\b(?:on\s+)?the\s+(?P<d>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b"
+            r"(?!\s+(?:of\b|floor|century|time|grade|place|anniversary|birthday|percentile"
+            r"|edition|row|round|day|week|year|hole|inning|lap|generation))",
+            re.I,
+        ),
+    ),
 ]
 
 _TIME_ZH = re.compile(
@@ -252,6 +265,13 @@ def _date_part(kind: str, m: re.Match[str], today: date) -> tuple[date, Granular
             target = _month_start(today, sign * n)
             return target.replace(day=min(today.day, 28)), "day"
         return _safe_date(today.year + sign * n, today.month, min(today.day, 28)) or today, "day"
+    if kind == "en_which_mon":
+        month, which = _en_month(g["mon"]), g["which"].lower()
+        if which == "last":
+            return date(today.year - (month >= today.month), month, 1), "month"
+        if which == "next":
+            return date(today.year + (month <= today.month), month, 1), "month"
+        return date(today.year + (month < today.month), month, 1), "month"  # this, coming
     if kind in ("mon_only", "en_mon"):
         month = _en_month(g["mon"]) if kind == "en_mon" else cn_int(g["m"])
         if month is None or not 1 <= month <= 12:
@@ -259,7 +279,7 @@ def _date_part(kind: str, m: re.Match[str], today: date) -> tuple[date, Granular
         year = int(g["y"]) if g.get("y") else today.year
         return date(year, month, 1), "month"
     if kind == "day_only":
-        day = cn_int(g["d"])
+        day = cn_int(g["d"]) if not g["d"].isdigit() else int(g["d"])
         found = _safe_date(today.year, today.month, day) if day else None
         return (found, "day") if found else None
     return None

@@ -3310,6 +3310,8 @@ _CHANGE_FIRST_EN = re.compile(
     r"(?=(?:(?:just|recently|finally|officially)\s+)?(?:(?:started|joined|moved|relocated"
     r"|transferred|switched)\s+(?:to|at|as|over|from|working)\b"
     r"|(?:signed|accepted|took)\s+(?:(?:the|an|a|their|my)|(?-i:[A-Z])\S*'s)\s+(?:job\s+)?offer\b"
+    # "big news, signed with Delivery Hero": a contract signed with a named company
+    r"|signed\s+with\s+(?-i:[A-Z])"
     r"|(?:bought|rented|got|leased|closed on)\s+(?:a|an|our|my|the)\s+(?:\w+\s+)?"
     r"(?:place|house|home|flat|apartment|condo)\s+in\b))",
     re.I,
@@ -6518,6 +6520,10 @@ def _semantic(
                         metadata={"formed_by": "classifier", "family": family},
                     )
                 )
+                continue
+            if key == "event" and value is None and clause.date is None and not is_change:
+                # "another 12hr shift in the ER", "after that it's meetings till 5": a happening
+                # with no day or time is no appointment to remember
                 continue
             fact = _fact(
                 state,
