@@ -42,6 +42,7 @@ EN_NOW = datetime.fromisoformat("2026-05-10T21:30:00-05:00")  # Sunday, evening 
         ("今晚", "2026-09-01T20:00"),
         ("明天下午", "2026-09-02T14:00"),
         ("3天后", "2026-09-04T00:00"),
+        ("是 12 月 5 号 morning 那场", "2026-12-05T09:00"),  # typed with spaces between scripts
     ],
 )
 def test_chinese_phrases(text: str, expected: str) -> None:

@@ -90,3 +90,14 @@ async def test_a_day_of_the_month_said_alone_is_an_appointments_date(tenant: Ten
 async def test_a_happening_with_no_day_is_no_appointment(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "ugh another double shift at the bakery, my feet are done", at=T1)
     assert await tenant.memories("u", key="event", status="active") == []
+
+
+async def test_a_date_read_wrong_is_taken_back(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我的 final exam 是 3 月 20 号", at=T1)
+    [exam] = await tenant.memories("u", key="event", status="active")
+    assert exam["value"] == "final exam 是 3 月 20 号"  # no 的 left of 我的
+    await tenant.say("u", "s1", "sorry 看错 timetable 了，是 3 月 22 号 morning 那场", at=T2)
+    [frozen] = await tenant.memories("u", key="event", status="frozen")
+    assert frozen["id"] == exam["id"]
+    [now] = await tenant.memories("u", key="event", status="active")
+    assert now["valid_from"] == "2026-03-22T01:00:00Z"  # 09:00 at UTC+8

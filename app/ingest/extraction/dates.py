@@ -111,7 +111,13 @@ _EN_N = (
 
 _DATE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("iso", re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b")),
-    ("ymd", re.compile(rf"(?:(?P<y>\d{{4}})年|(?P<ry>今|明|去)年)?(?P<m>{_N})月(?P<d>{_N})[日号]")),
+    # "12 月 3 号": typed with spaces beside the numbers, as between scripts
+    (
+        "ymd",
+        re.compile(
+            rf"(?:(?P<y>\d{{4}})\s*年\s*|(?P<ry>今|明|去)年)?(?P<m>{_N})\s*月\s*(?P<d>{_N})\s*[日号]"
+        ),
+    ),
     (
         "rel_day",
         re.compile(

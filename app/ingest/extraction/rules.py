@@ -218,7 +218,7 @@ _EN_FILLER = re.compile(
     re.I,
 )
 # the 的 left of a possessive the user's 我 was cut from ("我的失眠好了" → "的失眠")
-_LEADING_DE = re.compile(r"^的(?=[\u4e00-\u9fff])")
+_LEADING_DE = re.compile(r"^的\s*(?=[\u4e00-\u9fffA-Za-z])")
 _ZH_TAIL = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯的~～\s]+$")
 _ALLERGY_TAIL_ZH = re.compile(
     r"(?:也|都|还|又|有点儿?|有些|很|特别|超级?|非常|比较|严重|一直)+(?:过敏|敏感|不耐受)?$"
@@ -6858,7 +6858,7 @@ def _dated_as_said(turn: Turn, facts: list[ExtractedFact]) -> None:
         if fact.key not in ("event", "plan") or clause is None or clause.date is None:
             continue
         said = _LEAD_SUBJECT.sub("", clause.text.strip()).strip(" ，,")
-        said = _ZH_TAIL.sub("", said) if clause.lang == "zh" else said
+        said = _LEADING_DE.sub("", _ZH_TAIL.sub("", said)) if clause.lang == "zh" else said
         if len(said) >= 2:
             fact.value = said
 
