@@ -1664,6 +1664,20 @@ _THIS_DAY = re.compile(
     re.I,
 )
 _EVERY = re.compile(r"\b(?:every|each|always|often)\b|每|天天|经常|总是", re.I)
+# ... or any doing in the simple present at an hour with no day ("I do my deep work before
+# 9am", "I walk the dog at 7"): not an appointment ("I have a call at 3", "I'm seeing her at 5",
+# "I fly out at 6 tomorrow")
+_SIMPLE_PRESENT_EN = re.compile(
+    r"^(?:I|we) (?:(?:usually|always|normally|generally|often) )?"
+    r"(?!(?:have|had|has|got|get|need|am|was|were|will|would|can|could|should|must|may|might"
+    r"|want|did|do(?:n'?t| not)|fly|leave|land|arrive|meet|see|start|finish|owe|promised)\b)"
+    # the simple present, not the past ("we moved dinner to Saturday 8pm", "I went at 6")
+    r"(?![a-z]+ed\b|(?:went|came|took|made|saw|met|left|flew|ran|ate|drove|got|had|said|told"
+    r"|found|gave|bought|brought|caught|spent|sent|kept|slept|felt|lost|paid|sat|woke|wrote"
+    r"|rode|spoke|broke|chose|began|swam|drank|set|put|hit|quit|cut|shut|read)\b)"
+    r"[a-z]{2,}\b(?! you\b)",
+    re.I,
+)
 _ONE_DAY = re.compile(
     r"\b(?:today|tonight|tomorrow|yesterday|this|next|last|on)\b|\d{1,2}/\d{1,2}", re.I
 )
@@ -1682,7 +1696,10 @@ def event(key: str) -> Builder:
                 return None
             if semantic.reframed(key, clause.text) == "work":
                 return None  # "I'm starting at Kaiser on Monday": a new job (``_semantic``)
-            daily = _DAILY_EN.match(clause.text) and not _ONE_DAY.search(clause.text)
+            daily = (
+                _DAILY_EN.match(clause.text)
+                or (_SIMPLE_PRESENT_EN.match(clause.text) and date.granularity != "day")
+            ) and not _ONE_DAY.search(clause.text)
             if (_HABITUAL.search(clause.text) or daily) and not _INTENT.search(clause.text):
                 # "I'm in bed by 10:30 these days": a time kept every day is a routine
                 habit = _norm(clause.text, "schedule.habit")
@@ -1789,6 +1806,25 @@ _OFFER_WHEN_EN = r"(?:,? (?:yesterday|today|last \w+|this \w+|start(?:ing)? \w+)
 
 
 _MOBILE_CN = r"(?<![\d-])(?P<v>1[3-9]\d(?:\d{8}|([\s-])\d{4}\2\d{4}))(?![\d-])"
+# a number of that shape that is no phone of the user's: a parcel's or an order's, an amount,
+# a service line, a relative's or someone else's
+_NOT_OWN_NUMBER = re.compile(
+    r"单号|订单|快递|运单|物流|转账|汇款|[元块]|客服|热线|\b(?:tracking|order|parcel|invoice"
+    r"|reference|ref|account|transfer)\b|\b(?:my\s+)?(?:wife|husband|mom|mum|dad|son|daughter"
+    r"|sister|brother|boss|colleague|friend|partner)'?s?\b|老婆|老公|妈|爸|儿子|女儿|姐|哥|弟|妹"
+    r"|同事|老板|朋友|对象|[他她](?:自己)?的|\b(?:his|her|their)\b",
+    re.I,
+)
+
+
+def _own_mobile(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """A mainland mobile number with no label: the user's, unless the clause says whose or
+    what else it is (``_NOT_OWN_NUMBER``; after how others reach the user, when it says so)."""
+    reached = _REACHED_BY.search(clause.text)  # "同事要找我直接打这个 138…": said from there on
+    if _NOT_OWN_NUMBER.search(clause.text[reached.start() :] if reached else clause.text):
+        return None
+    return contact("contact.phone")(m, clause, state)
+
 
 _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] = [
     # contacts and secrets first: they can sit inside any clause
@@ -1859,8 +1895,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     ),
     # a mainland mobile number needs no label ("我微信就是手机号，15921886543"), written whole or
     # in groups of 3-4-4 ("139 8012 6677", "139-8012-6677")
-    ("contact", "zh", _MOBILE_CN, contact("contact.phone")),
-    ("contact", "en", _MOBILE_CN, contact("contact.phone")),
+    ("contact", "zh", _MOBILE_CN, _own_mobile),
+    ("contact", "en", _MOBILE_CN, _own_mobile),
     (
         "contact",
         "en",
@@ -3266,10 +3302,12 @@ _DEVICE_SWITCH = (
 _DEVICE_SWITCH_ZH = re.compile(
     r"^\s*(?:最近|现在|已经|终于|刚|又|上个?月|上周|去年|前几天|前段时间|昨天)*" + _DEVICE_SWITCH
 )
-# a Chinese clause that opens with an intention ("打算国庆回趟老家", "准备明年考公"), not a question
-# ("打算去哪玩？") nor the noun ("计划有变"), nor readiness ("准备好了")
+# a Chinese clause that opens with an intention ("打算国庆回趟老家", "准备明年考公"), not a
+# question ("打算去哪玩？"), a noun ("计划有变", "准备工作都做完了", "计划生育政策") nor readiness
+# ("准备好了")
 _PLAN_OPENS_ZH = re.compile(
-    r"^\s*(?:打算|计划|准备)(?!有变|好|着?呢|中|了)(?=\S{2,})(?!.*[吗呢？?]\W*$)"
+    r"^\s*(?:打算|计划|准备)(?!有变|好|着?呢|中|了|工作|金|生育|书|表|案|期|阶段|的)(?=\S{2,})"
+    r"(?!.*[吗呢？?]\W*$)"
 )
 _SUBJECTLESS_CHANGE_ZH = re.compile(
     r"^(?P<t>\s*(?:后来|之后|然后|最近|现在|如今|去年|前年|今年|年初|年底|上个?月|上周|上礼拜|前段时间)?"
@@ -3465,14 +3503,21 @@ def _uncleft(clause: str) -> str:
 _BEATS_EN = re.compile(
     r"^(?P<lead>\W*(?:(?:honestly|tbh|man|god|ngl|seriously|but|and)\W+)*)"
     r"(?:nothing (?:beats|tops)|(?:you )?can'?t beat|there'?s nothing (?:like|better than)"
-    r"|nothing(?:'s| is) better than)\s+(?P<x>(?:an?\s+|my\s+)?[^,.;!?]{2,40}?)\s*(?P<end>[.!]*)$",
+    r"|nothing(?:'s| is) better than)\s+"
+    # a thing, not a thing for a purpose ("a deadline to focus the mind", "Python for data
+    # science", "Amazon on price") nor a virtue ("experience", "hard work")
+    r"(?!(?:experience|hard work|practice|patience|family|health|time|sleep|rest|honesty)\b)"
+    r"(?P<x>(?:an?\s+|my\s+)?(?:(?!\b(?:to|for|on|at|when|if|in)\b)[^,.;!?]){2,40}?)"
+    r"\s*(?P<end>[.!]*)$",
     re.I,
 )
-# a job said as a state ("being a nurse at St. Mary's is no joke", "being a teacher is
-# exhausting"): read as "I'm a nurse at St. Mary's"
+# a job said as a state, at a named workplace ("being a nurse at St. Mary's is no joke"): read
+# as "I'm a nurse at St. Mary's"
 _BEING_EN = re.compile(
     r"^(?P<lead>\W*(?:(?:honestly|tbh|man|ugh|but|and|lol)\W+)*)being "
-    r"(?P<x>(?:an?)\s+(?:[^,.;!?]|\.(?= [A-Z])){2,60}?)"
+    # a named workplace ("at St. Mary's", "at Shopify"), not "a CEO at a startup", "a teacher"
+    r"(?P<x>(?:an?)\s+[^,.;!?]{2,40}?\s+(?:at|for|with)\s+"
+    r"(?-i:[A-Z])(?:[^,.;!?]|\.(?= [A-Z])){1,40}?)"
     r"\s+(?:is|has been|was|can be|gets|sucks|ain'?t|isn'?t)\b[^,.;!?]*(?P<end>[.!]*)$",
     re.I,
 )

@@ -1764,7 +1764,7 @@ _SLIP = re.compile(
     r"|(?:^|[,.;!:]\s*)\W*wrong\s+(?:phone\s+)?(?:number|email|address|date)(?=\s*[,.;!—–-])"
     r"|[打写]错(?:字)?了"
     # "看错 timetable 了", "日期听错了": what the user read or heard wrong
-    r"|[看听]错(?:[^，,。！!？?]{0,14}?)了"
+    r"|(?<![别你没不])[看听]错(?:[^，,。！!？?]{0,14}?)了"
     r"|[打写]快了|手(?:快|滑)了?|口误",
     re.I,
 )

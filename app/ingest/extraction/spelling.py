@@ -14,8 +14,9 @@ right:
   再 for 在 after 住 or before a name and a verb of working or living ("我现在再阿里做运营"),
   般 for 搬 before 到/去/家 (not 一般), 队 for 对 before what one is allergic to.
 - The northern first person 俺 is read as 我 ("俺是95年的").
-- Chinese typed with spaces for commas ("嗯 现在住成都 老家乐山的"): a space between two
-  Chinese characters is read as a comma.
+- Chinese typed with spaces for commas ("嗯 现在住成都 老家乐山的"): a space between two runs
+  of three Chinese characters or more is read as a comma; any other space between Chinese
+  characters is dropped (a word or a name typed apart: "周 杰伦", "上海 交通 大学").
 - Between scripts: an English word held by Chinese grammar is read as its Chinese word, so the
   Chinese patterns see their own words — a noun the user names as theirs before a Chinese
   predicate ("我daughter叫Lily", "我的favorite是lo-fi", "my dog 叫旺财"), a verb of change
@@ -205,11 +206,17 @@ def fix(text: str) -> str:
         text = _BAN.sub("搬", text)
     if "队" in text:
         text = _DUI.sub("对", text)
-    text = text.replace("俺", "我")  # the northern 俺 is 我 ("俺是95年的", "俺家的猫")
+    # the northern 俺 is 我 ("俺是95年的", "俺家的猫"), not in words quoted ("我奶奶老说 俺不吃辣")
+    text = _AN.sub("我", text)
     if re.search(_HAN, text) and re.search(r"[A-Za-z]", text):
         text = _between_scripts(text)
-    return _SPACE_AS_COMMA.sub("，", text)
+    return _SPACE_IN_WORD.sub("", _SPACE_AS_COMMA.sub("，", text))
 
 
+_AN = re.compile(r"(?<![说道讲])(?<![说道讲][\s:：,，])俺")
 # "嗯 现在住成都 老家乐山的": Chinese typed with spaces where commas go
-_SPACE_AS_COMMA = re.compile(rf"(?<={_HAN})[ \t\u3000]+(?={_HAN})")
+# — only between runs of three characters or more: a space inside a name, a school or a dish
+# ("周 杰伦", "上海 交通 大学", "麻婆 豆腐") is no clause break
+_SPACE_AS_COMMA = re.compile(rf"(?<={_HAN}{{3}})[ \t\u3000]+(?={_HAN}{{3}})")
+# and the space inside a word or a name is dropped: "周 杰伦" is 周杰伦, "我 今年 三十" 我今年三十
+_SPACE_IN_WORD = re.compile(rf"(?<={_HAN})[ \t\u3000]+(?={_HAN})")
