@@ -1665,7 +1665,7 @@ _THIS_DAY = re.compile(
 )
 _EVERY = re.compile(r"\b(?:every|each|always|often)\b|每|天天|经常|总是", re.I)
 # ... or any doing in the simple present at an hour with no day ("I do my deep work before
-# 9am", "I walk the dog at 7"): not an appointment ("I have a call at 3", "I'm seeing her at 5",
+# 9am", "I walk the dog at 7am"): not an appointment ("I have a call at 3", "I'm seeing her at 5",
 # "I fly out at 6 tomorrow")
 _SIMPLE_PRESENT_EN = re.compile(
     r"^(?:I|we) (?:(?:usually|always|normally|generally|often) )?"
