@@ -109,6 +109,7 @@ async def test_a_date_read_wrong_is_taken_back(tenant: TenantCtx) -> None:
         ("我是 上海 交通 大学 毕业的", "education.school", "上海交通大学"),
         ("我在 中国 银行 上班", "work.employer", "中国银行"),
         ("我对 青霉素 过敏", "health.allergy", "青霉素"),
+        ("我叫 Chen Lei 大家叫我 小陈", "name.nickname", "小陈"),
     ],
 )
 async def test_a_word_typed_apart_is_one_word(

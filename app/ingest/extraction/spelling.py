@@ -210,7 +210,8 @@ def fix(text: str) -> str:
     text = _AN.sub("我", text)
     if re.search(_HAN, text) and re.search(r"[A-Za-z]", text):
         text = _between_scripts(text)
-    return _SPACE_IN_WORD.sub("", _SPACE_AS_COMMA.sub("，", text))
+    text = _SPACE_BEFORE_OWN.sub("，", _SPACE_AS_COMMA.sub("，", text))
+    return _SPACE_IN_WORD.sub("", text)
 
 
 _AN = re.compile(r"(?<![说道讲])(?<![说道讲][\s:：,，])俺")
@@ -218,5 +219,10 @@ _AN = re.compile(r"(?<![说道讲])(?<![说道讲][\s:：,，])俺")
 # — only between runs of three characters or more: a space inside a name, a school or a dish
 # ("周 杰伦", "上海 交通 大学", "麻婆 豆腐") is no clause break
 _SPACE_AS_COMMA = re.compile(rf"(?<={_HAN}{{3}})[ \t\u3000]+(?={_HAN}{{3}})")
+# — and between a Latin word and a clause of what others call or think of the user ("我叫 Chen
+# Lei 大家叫我 小陈": a name, then what everyone calls the user)
+_SPACE_BEFORE_OWN = re.compile(
+    rf"(?<=[A-Za-z])[ \t\u3000]+(?=(?:大家|别人|朋友们?|同事们?){_HAN}{{2}})"
+)
 # and the space inside a word or a name is dropped: "周 杰伦" is 周杰伦, "我 今年 三十" 我今年三十
 _SPACE_IN_WORD = re.compile(rf"(?<={_HAN})[ \t\u3000]+(?={_HAN})")
