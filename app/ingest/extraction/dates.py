@@ -285,7 +285,7 @@ def _date_part(kind: str, m: re.Match[str], today: date) -> tuple[date, Granular
         year = int(g["y"]) if g.get("y") else today.year
         return date(year, month, 1), "month"
     if kind == "day_only":
-        day = cn_int(g["d"]) if not g["d"].isdigit() else int(g["d"])
+        day = cn_int(g["d"])
         found = _safe_date(today.year, today.month, day) if day else None
         return (found, "day") if found else None
     return None
