@@ -40,7 +40,6 @@ from app.ingest.extraction.rules import (
 from app.ingest.repository import ConversationRepository, to_turn
 from app.ingest.service import archive_session_scope
 from app.ingest.session_scope import Formation, formation, shape
-from app.ingest.supersession import supersede_by_meaning
 from app.ingest.tools import TOOL_UNSTATABLE_KEYS, about_user, as_observed, observation_fact
 from app.ingest.window import folding_due
 from app.jobs import kinds
@@ -217,7 +216,6 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
         facts = await inherit_change_slots(memories, messages, facts, reveal)
         facts = await inherit_changes(conv, memories, session_id, messages, facts, reveal)
         facts = await inherit_addons(conv, memories, session_id, messages, facts, reveal)
-        facts = await supersede_by_meaning(conv, memories, session_id, messages, facts, reveal)
     # The user's cues (temporary, emphasis, remember) decide where each fact starts.
     cues, back_refs = user_cues(rt, messages, owner)
     forms = {id(f): formation(f, cues) for f in facts}
