@@ -3,7 +3,8 @@ language, avoidance or condition â€” said with a word of change ("switched", "æ”
 about another thing, replaces nothing: the first stays active. Through the HTTP API.
 
 Kept as guards: replacing the earlier value the turn is closest to in meaning froze every one
-of these (docs/formation.md, "What a new value replaces, found by meaning: tried")."""
+of these (docs/formation.md, "What a new value replaces, found by meaning: tried and
+reverted")."""
 
 from __future__ import annotations
 
