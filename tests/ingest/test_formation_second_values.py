@@ -2,8 +2,8 @@
 language, avoidance or condition — said with a word of change ("switched", "改到", "开始") but
 about another thing, replaces nothing: the first stays active. Through the HTTP API.
 
-Kept as guards: replacing the earlier value the turn is closest to in meaning froze every one
-of these (docs/formation.md, "What a new value replaces, found by meaning: tried and
+Kept as guards: replacing the earlier value the turn is closest to in meaning froze the first
+nine (docs/formation.md, "What a new value replaces, found by meaning: tried and
 reverted")."""
 
 from __future__ import annotations
@@ -47,6 +47,8 @@ T1, T2 = "2026-03-01T09:00:00+08:00", "2026-03-02T09:00:00+08:00"
         ("我母语是 Mandarin", "搬到 Montreal 之后开始学 French", "language.preferred", "mandarin"),
         ("我不吃牛肉", "最近开始戒糖了", "diet.avoid", "牛肉"),
         ("我有胃炎", "前两天确诊了甲减", "health.condition", "胃炎"),
+        # a taste taken up lately, as "gotten into X lately": one more, not in the other's place
+        ("我喜欢看科幻小说", "最近迷上了推理小说", "preference.likes", "科幻小说"),
     ],
 )
 async def test_a_second_value_of_another_thing_replaces_nothing(

@@ -6733,6 +6733,9 @@ def _single(key: str) -> bool:
     return spec is not None and spec.cardinality == "single"
 
 
+_LATELY_ZH = re.compile(r"最近|近来")
+
+
 def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
     """What the turn says the user gave up ("stopped drinking green tea", "可乐戒了") is
     retracted by the turn's facts, so the memory it came from is frozen; a change cue on a
@@ -6754,10 +6757,12 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
             if fact.key == "preference.drink" and fact.value and not fact.retracts:
                 fact.metadata["added_on"] = True  # "也挺爱喝柠檬水的": see values._added_beside
                 fact.is_correction = False  # "最近也开始喝茶了": "now" beside "also" adds
-    if semantic.has_change_cue(turn.content):
+    # "最近迷上了推理小说" after "我喜欢看科幻小说": a taste taken up lately, as "gotten into X
+    # lately", is one more; "现在更喜欢…", "I prefer aisle seats now" say it changed
+    if semantic.has_change_cue(_LATELY_ZH.sub(" ", turn.content)):
         for fact in facts:
             if fact.key in _TASTES and fact.value and not fact.metadata.get("category"):
-                fact.metadata["changed"] = True  # "I prefer aisle seats now": see values.py
+                fact.metadata["changed"] = True  # see values.py
     if semantic.rule_changed(turn.content):
         for fact in facts:
             if fact.type == "constraint":
