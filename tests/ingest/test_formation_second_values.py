@@ -1,7 +1,6 @@
 """A second value under a key that holds several — another school, routine, plan, appointment,
 language, avoidance or condition — said with a word of change ("switched", "改到", "开始") but
-about another thing, replaces nothing: the first stays active; a school transferred to
-replaces the one before. Through the HTTP API.
+about another thing, replaces nothing: the first stays active. Through the HTTP API.
 
 Kept as guards: replacing the earlier value the turn is closest to in meaning froze the first
 nine (docs/formation.md, "What a new value replaces, found by meaning: tried and
@@ -65,36 +64,3 @@ async def test_a_second_value_of_another_thing_replaces_nothing(
         m["value"] or m["content"] for m in await tenant.memories("u", key=key, status="frozen")
     ]
     assert not any(kept in v.lower() for v in frozen), frozen
-
-
-@pytest.mark.parametrize(
-    ("first", "then", "old", "new"),
-    [
-        (
-            "I'm a sophomore at Penn State.",
-            "Transferred to Pitt this semester, it just wasn't working out where I was.",
-            "penn state",
-            "pitt",
-        ),
-        ("我在复旦读大二", "我已经转学到交大了，手续上周刚办完", "复旦", "交大"),
-        (
-            "我现在在 NTU 读 EEE",
-            "我 transfer 去 NUS 了！！读 computer science，终于 escape EEE 了",
-            "ntu",
-            "nus",
-        ),
-    ],
-)
-async def test_a_school_transferred_to_replaces_the_one_before(
-    tenant: TenantCtx, first: str, then: str, old: str, new: str
-) -> None:
-    await tenant.say("u", "s1", first, at=T1)
-    await tenant.say("u", "s1", then, at=T2)
-    assert await tenant.values("u", "education.school", lower=True) == [new]
-    assert await tenant.values("u", "education.school", "frozen", lower=True) == [old]
-
-
-async def test_someone_elses_transfer_replaces_no_school(tenant: TenantCtx) -> None:
-    await tenant.say("u", "s1", "I went to Ohio State", at=T1)
-    await tenant.say("u", "s1", "my son transferred to Lincoln High last fall", at=T2)
-    assert await tenant.values("u", "education.school", lower=True) == ["ohio state"]

@@ -6744,10 +6744,6 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
         for fact in facts:
             if fact.key in _SWITCHABLE and fact.value and not fact.retracts:
                 fact.metadata["replaces"] = True
-    if semantic.transferred(turn.content):
-        for fact in facts:
-            if fact.key == "education.school" and fact.value and not fact.retracts:
-                fact.metadata["replaces"] = True  # "Transferred to Pitt": the school before ends
     renewed = semantic.is_renewed(turn.content)
     for fact in facts:
         if (

@@ -1672,25 +1672,6 @@ def used_from_now_on(text: str, value: str) -> bool:
     )
 
 
-# a school changed by a transfer: "Transferred to Pitt this semester", "我已经转学到交大了",
-# "我 transfer 去 NUS 了"; not someone else's ("my son transferred to …", "她转学了")
-_TRANSFERRED = re.compile(
-    r"\btransferr?(?:ed|ing)?\s+(?:schools?\s+)?(?:to|into)\b|\btransfer\s*(?:到|去)|转学(?:到|去|来)?|转(?:到|去)",
-    re.I,
-)
-
-
-def transferred(text: str) -> bool:
-    """True if ``text`` says the user moved by a transfer ("Transferred to Pitt this semester",
-    "我已经转学到交大了", "我 transfer 去 NUS 了"), not someone else did. Read only beside a school
-    the turn names (``rules._change_cues``): "转去做产品" moves no school."""
-    m = _TRANSFERRED.search(text)
-    if m is None:
-        return False
-    clause = re.split(r"[,.;!?，。；！？\n]", text[: m.start()])[-1].strip()
-    return not (is_about_others(clause) or family_subject(clause) or _NAMED_SUBJECT.match(clause))
-
-
 def is_renewed(text: str) -> bool:
     """True if ``text`` gives the user's new number, address, card or password in place of the
     old one ("new number: …", "换号了，新号码 …", "changed my password"); not someone else's
