@@ -111,3 +111,20 @@ async def test_only_the_same_thing_is_replaced(tenant: TenantCtx) -> None:
     await tenant.say("zh", "s1", "游泳改到周日下午了，周六要加班", at=T2)
     assert "每周日上午去教堂" in await _values(tenant, "zh", "schedule.habit", "active")
     assert await _values(tenant, "zh", "schedule.habit", "frozen") == ["每周六上午游泳"]
+
+
+async def test_the_time_of_a_routine_moved_is_the_routine_at_its_new_time(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "我每天晚上十点遛狗", at=T1)
+    # read as saying nothing to store by the act classifier, kept as a thing moved
+    await tenant.say("u", "s1", "遛狗时间挪到早上了，晚上太热", at=T2)
+    assert await _values(tenant, "u", "schedule.habit", "active") == ["早上遛狗"]
+    assert await _values(tenant, "u", "schedule.habit", "frozen") == ["每天晚上十点遛狗"]
+
+
+async def test_a_routine_said_with_a_copula_has_none_in_its_value(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我每天早上七点起床", at=T1)
+    await tenant.say("u", "s1", "现在都是六点就起了，为了赶早班地铁", at=T2)
+    assert await _values(tenant, "u", "schedule.habit", "active") == ["六点就起"]
+    assert await _values(tenant, "u", "schedule.habit", "frozen") == ["每天早上七点起床"]

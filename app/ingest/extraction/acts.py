@@ -66,6 +66,12 @@ def _withdraws(f: ExtractedFact) -> bool:
     return bool(f.retracts or f.metadata.get("takes_back") or f.metadata.get("retraction"))
 
 
+def _moves(f: ExtractedFact) -> bool:
+    """A routine, plan or appointment the rules read as moved to a new value ("遛狗时间挪到早上了，
+    晚上太热"): a change, whatever the turn reads as."""
+    return bool(f.value and f.metadata.get("moved"))
+
+
 # kept when a turn is vetoed: a rule for the assistant (read by its own stage, ``standing``,
 # and a request is what ``none`` is most often confused with) and a person named
 _NOT_VETOED = ("assistant.constraint", "family.member")
@@ -86,7 +92,8 @@ def said(text: str) -> str:
 
 def apply(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """``facts`` of ``turn`` without what the rules formed from a turn the classifier is
-    confident says nothing to store (``none`` at ``VETO_NONE``); a withdrawal is kept. A
+    confident says nothing to store (``none`` at ``VETO_NONE``); a withdrawal and a thing
+    moved (``_moves``) are kept. A
     question or small talk beside a statement is left out of what is classified (``said``)."""
     text = turn.content.strip()
     if turn.role != "user" or not text or not facts:
@@ -96,5 +103,5 @@ def apply(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         return facts
     act = acts[0]
     if act.act == "none" and act.probability >= VETO_NONE:
-        return [f for f in facts if _withdraws(f) or f.key in _NOT_VETOED]
+        return [f for f in facts if _withdraws(f) or f.key in _NOT_VETOED or _moves(f)]
     return facts

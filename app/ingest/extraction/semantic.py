@@ -2143,6 +2143,10 @@ _ZH_LEAD = re.compile(
     r"更正一下|更正|纠正一下|补充一下|顺便说一下|顺便|对|现在|目前|最近|如今|平时|一般|通常|"
     r"我们|我的|我|咱们|本人|也|还|都|就|已经|一直|主要|基本上|基本|其实是)+"
 )
+# the time of a routine moved: "遛狗时间挪到早上", "健身的时间改到晚上"
+_TIME_MOVED_ZH = re.compile(
+    r"(?P<act>[^，,。]{1,12}?)\s*的?时间\s*(?:挪|调|改|换|推)(?:到|成)\s*(?P<when>[^，,。]{1,10}?)"
+)
 _ZH_TAIL_PARTICLES = re.compile(r"(?:了|啊|呀|呢|吧|哦|啦|哈|嘛|喔|咯|的|哈哈+|~|～|\s)+$")
 
 
@@ -2995,6 +2999,13 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         habit = _trim_value(_SUBJ_EN.sub("", _LEAD_EN.sub("", text)) if not zh else text)
         if zh:
             habit = _ZH_LEAD.sub("", habit)
+            if habit.startswith("是") and len(habit) > 2:
+                habit = habit[1:]  # "现在都是六点就起了": 六点就起
+            if moved := _TIME_MOVED_ZH.fullmatch(habit):
+                # "遛狗时间挪到早上", "salsa 课的时间调到 Thursday": the routine at its new time
+                when, act = moved["when"].strip(), moved["act"].strip()
+                gap = " " if when[-1:].isascii() or act[:1].isascii() else ""
+                habit = f"{when}{gap}{act}"
         return [(key or "", habit if 2 <= len(habit) <= 60 else None)]
     if family in ("other", "event", "constraint"):
         return [(key or "", None)]
