@@ -128,3 +128,8 @@ async def test_a_routine_said_with_a_copula_has_none_in_its_value(tenant: Tenant
     await tenant.say("u", "s1", "现在都是六点就起了，为了赶早班地铁", at=T2)
     assert await _values(tenant, "u", "schedule.habit", "active") == ["六点就起"]
     assert await _values(tenant, "u", "schedule.habit", "frozen") == ["每天早上七点起床"]
+
+
+async def test_a_routine_said_with_a_copula_after_its_time(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我每天都是走路上班", at=T1)
+    assert await _values(tenant, "u", "schedule.habit", "active") == ["每天走路上班"]

@@ -4190,6 +4190,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts = _surname_dropped(_one_per_name(_pet_named(_named_in_passing(facts)), turn.content))
     facts = _named_once(facts)
     for f in facts:
+        if f.key == "schedule.habit" and f.value:
+            f.value = _HABIT_COPULA.sub(r"\g<when>", f.value)  # "我每天都是走路上班": 每天走路上班
+    for f in facts:
         if f.key == "diet.avoid" and not f.value and any(map(semantic.names_diet, f.retracts)):
             # "不再吃素了" gives up the diet (stored as 素食, "吃素"), no avoided food
             f.key = "diet.style"
@@ -6731,6 +6734,13 @@ _TASTES = frozenset(("preference.likes", "preference.dislikes"))
 def _single(key: str) -> bool:
     spec = key_spec(key)
     return spec is not None and spec.cardinality == "single"
+
+
+# a routine said with 是 after its time ("每天都是走路上班", "周末都是在家躺着"): the 是 is no part
+# of what the user does
+_HABIT_COPULA = re.compile(
+    r"^(?P<when>(?:每|平时|周末|工作日|早上|晚上|中午|下午)[^是，,]{0,3}?)都?是(?=.{2})"
+)
 
 
 _LATELY_ZH = re.compile(r"最近|近来")
