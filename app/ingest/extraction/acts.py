@@ -93,8 +93,8 @@ def said(text: str) -> str:
 def apply(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """``facts`` of ``turn`` without what the rules formed from a turn the classifier is
     confident says nothing to store (``none`` at ``VETO_NONE``); a withdrawal and a thing
-    moved (``_moves``) are kept. A
-    question or small talk beside a statement is left out of what is classified (``said``)."""
+    moved (``_moves``) are kept. A question or small talk beside a statement is left out of
+    what is classified (``said``)."""
     text = turn.content.strip()
     if turn.role != "user" or not text or not facts:
         return facts
