@@ -30,6 +30,8 @@ async def test_a_job_turned_to_without_a_subject_replaces_the_role(tenant: Tenan
         ["测试"],
         ["运维"],
     )
+    turned = ("我是做开发的", "我现在转去做运营了")
+    assert await tenant.change("u3", turned, "work.role", at=AT) == (["运营"], ["开发"])
     # made permanent (转正) is no job turned to
     assert await tenant.change("u2", ("我是做运维的", "上周转正了"), "work.role", at=AT) == (
         ["运维"],

@@ -2187,9 +2187,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "job",
         "zh",
-        # "最近转 PM 了", "转行做 product designer 了": a job in English after a verb of turning
-        # (a tool after it is no job: "全面转 Swift 了")
-        r"^我?(?:现在|最近|已经|刚刚?|也|又|正式|后来)*转(?:岗|行)?(?:做|成|为|到)?了?\s*"
+        # "最近转 PM 了", "转行做 product designer 了", "我转去做运营了": a job after a verb of
+        # turning (a tool after it is no job: "全面转 Swift 了")
+        r"^我?(?:现在|最近|已经|刚刚?|也|又|正式|后来)*转(?:岗|行)?(?:去做|去当|做|成|为|到)?了?\s*"
         r"(?P<role>[A-Za-z][A-Za-z /-]{1,30}?|[\u4e00-\u9fff]{1,6}?)\s*了?$",
         _role_turned_to,
     ),
