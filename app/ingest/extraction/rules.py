@@ -4191,7 +4191,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts = _named_once(facts)
     for f in facts:
         if f.key == "schedule.habit" and f.value:
-            f.value = _HABIT_COPULA.sub(r"\g<when>", f.value)  # "我每天都是走路上班": 每天走路上班
+            f.value = _HABIT_COPULA.sub(r"\g<when>", f.value)  # "每天是走路上班": 每天走路上班
     for f in facts:
         if f.key == "diet.avoid" and not f.value and any(map(semantic.names_diet, f.retracts)):
             # "不再吃素了" gives up the diet (stored as 素食, "吃素"), no avoided food
@@ -6736,10 +6736,10 @@ def _single(key: str) -> bool:
     return spec is not None and spec.cardinality == "single"
 
 
-# a routine said with 是 after its time ("每天都是走路上班", "周末都是在家躺着"): the 是 is no part
-# of what the user does
+# a routine said with 是, first or after its time ("现在都是六点就起了" → 是六点就起, "每天都是走路
+# 上班", "周末都是在家躺着"): the 是 is no part of what the user does
 _HABIT_COPULA = re.compile(
-    r"^(?P<when>(?:每|平时|周末|工作日|早上|晚上|中午|下午)[^是，,]{0,3}?)都?是(?=.{2})"
+    r"^(?P<when>(?:(?:每|平时|周末|工作日|早上|晚上|中午|下午)[^是，,]{0,3}?)?)都?是(?=.{2})"
 )
 
 

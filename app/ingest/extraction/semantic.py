@@ -2999,8 +2999,6 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         habit = _trim_value(_SUBJ_EN.sub("", _LEAD_EN.sub("", text)) if not zh else text)
         if zh:
             habit = _ZH_LEAD.sub("", habit)
-            if habit.startswith("是") and len(habit) > 2:
-                habit = habit[1:]  # "现在都是六点就起了": 六点就起
             if moved := _TIME_MOVED_ZH.fullmatch(habit):
                 # "遛狗时间挪到早上", "salsa 课的时间调到 Thursday": the routine at its new time
                 when, act = moved["when"].strip(), moved["act"].strip()
