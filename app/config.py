@@ -82,6 +82,14 @@ class Settings(BaseSettings):
         "OpenMP team), so that query embeddings and request handling get the cores first under "
         "contention; 0 = same priority (docs/recall.md)",
     )
+    embedding_write_threads: int = Field(
+        default=0,
+        ge=0,
+        le=256,
+        description="Local embedder: threads that embed stored text side by side, each on one "
+        "OpenMP thread; 0 = one per usable core; 1 = one thread with the engine's default team "
+        "(docs/recall.md)",
+    )
     embedding_query_cache_size: int = Field(
         default=1024,
         ge=0,

