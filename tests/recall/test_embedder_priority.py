@@ -337,3 +337,25 @@ async def test_a_degraded_answer_finds_what_full_text_matches(
         r = await tenant.recall("u", query)
         assert r["degraded"] is True and r["mode"] == "text", query
         assert [m["content"] for m in r["memories"]] == [expected], query
+
+
+class UnreadableModel(GatedModel):
+    """The real model, except that its tokenizer raises on one text."""
+
+    def token_count(self, text: str) -> int:
+        if "unreadable" in text:
+            raise ValueError("the tokenizer cannot read this")
+        return int(self.real.token_count(text))
+
+
+async def test_a_text_the_tokenizer_cannot_read_fails_its_write_only(
+    app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stored text the tokenizer raises on fails its own request with EmbeddingError; the
+    write threads live on and embed the next write."""
+    embedder = app.state.memlane.embedder
+    monkeypatch.setattr(_E5, "_model", UnreadableModel(_E5._get()))
+    with pytest.raises(EmbeddingError, match="cannot read"):
+        await asyncio.wait_for(embedder.embed_passages(["fine", "unreadable text"]), 30)
+    rows = await asyncio.wait_for(embedder.embed_passages(["I moved to Lyon"]), 30)
+    assert len(rows) == 1 and len(rows[0]) == 384
