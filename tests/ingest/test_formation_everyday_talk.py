@@ -157,3 +157,29 @@ async def test_a_warning_not_to_misread_is_no_slip(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "别看错了，是 3 月 20 号 上午", at=T2)
     assert await tenant.memories("u", key="event", status="frozen") == []
     assert exam["id"] in [m["id"] for m in await tenant.memories("u", key="event", status="active")]
+
+
+@pytest.mark.parametrize("city", ["苏州", "温州", "无锡", "杭州", "佛山"])
+async def test_where_the_user_is_said_with_nothing_after_the_place(
+    tenant: TenantCtx, city: str
+) -> None:
+    """ "我在<city>" is where the user is, whatever the city (the family classifier had read
+    苏州 as a workplace, 温州 as a hometown, and 无锡 and 杭州 as nothing); a place followed by
+    what the user does there, or a place that is no city, is not."""
+    await tenant.say("u", "s1", f"我在{city}", at=T1)
+    assert await tenant.values("u", "residence.city") == [city]
+    assert await tenant.values("u", "work.location") == []
+    assert await tenant.values("u", "hometown") == []
+    await tenant.say("v", "s1", "我人在苏州呢", at=T1)
+    assert await tenant.values("v", "residence.city") == ["苏州"]
+    await tenant.say("w", "s1", f"我在{city}出差", at=T1)
+    await tenant.say("w", "s1", "我在公司", at=T1)
+    assert await tenant.values("w", "residence.city") == []
+
+
+async def test_the_city_of_before_ends_when_the_user_is_in_another(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我在杭州", at=T1)
+    await tenant.say("u", "s1", "下个月要搬去深圳", at=T1)
+    await tenant.say("u", "s1", "搬完了，现在在深圳", at=T2)
+    assert await tenant.values("u", "residence.city") == ["深圳"]
+    assert await tenant.values("u", "residence.city", status="frozen") == ["杭州"]

@@ -2162,6 +2162,18 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     ),
     (
         "residence",
+        "zh",
+        # "我在杭州", "我人在苏州呢": where the user is, said with nothing after the place. The
+        # family classifier read a bare "我在<city>" as residence for 12 of 20 cities and as
+        # work, hometown or nothing for the others; what follows a place ("我在北京出差")
+        # keeps its own reading
+        r"^我?(?:现在|目前)?人?(?:现在|目前)?在(?P<v>[^\s，,。！!？?、；;]{2,12}?)[呢啊呀哦哈了啦]?$",
+        lambda m, c, s: (
+            place("residence.city", "在{v}")(m, c, s) if segment.is_place(m.group("v")) else None
+        ),
+    ),
+    (
+        "residence",
         "en",
         r"^I (?:currently |now |still )?(?:live|reside|am living|'m living|am based"
         r"|'m based) in (?P<v>.+)$",
