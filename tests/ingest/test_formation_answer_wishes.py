@@ -125,3 +125,33 @@ async def test_a_rule_is_recalled_when_asked_how_to_answer(tenant: TenantCtx) ->
     # a standing rule comes with every recall, among the constraints to follow
     recalled = await tenant.recall("u", "recommend a film for tonight")
     assert rule["id"] in [c["id"] for c in recalled["constraints"]]
+
+
+@pytest.mark.parametrize(
+    ("said", "language"),
+    [
+        ("please reply in 中文", "中文"),
+        ("请用English回复我", "english"),
+        ("以后跟我说中文吧", "中文"),
+        ("和我讲日语就行", "日语"),
+    ],
+)
+async def test_the_language_asked_for_in_the_other_script_is_the_one_preferred(
+    tenant: TenantCtx, said: str, language: str
+) -> None:
+    """A request for the answers' language names it in either script, in either sentence;
+    someone else's language, or a question about a language, is none."""
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "language.preferred", lower=True) == [language]
+    await tenant.say("v", "s1", "我朋友跟我说粤语", at=T1)
+    await tenant.say("v", "s1", "跟我说中文是什么意思", at=T1)
+    assert await tenant.values("v", "language.preferred") == []
+
+
+async def test_switching_back_freezes_the_language_asked_for_in_chinese_script(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "please reply in 中文", at=T1)
+    await tenant.say("u", "s1", "switch back to English please, 我在练英语", at=T2)
+    assert await tenant.values("u", "language.preferred", lower=True) == ["english"]
+    assert await tenant.values("u", "language.preferred", "frozen") == ["中文"]

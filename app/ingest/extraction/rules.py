@@ -5938,12 +5938,14 @@ def _implied(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
 # user prefers, which a later rule of another language replaces
 _ANSWER_LANGUAGE = re.compile(
     rf"\b(?:reply|answer|respond|write|talk|speak|chat)\w*(?: (?:to |with )?me)?"
-    rf" (?:only |always |just )?in (?P<x>{_LANGS_EN})\b"
+    rf" (?:only |always |just )?in (?:(?P<x>{_LANGS_EN})\b|\s*(?P<t>{_LANGS_ZH}))"
     rf"|\bswitch(?:ing)? (?:back |over )?to (?P<z>{_LANGS_EN})\b"
-    rf"|(?:^|[请麻烦都全只律还是以后今改]|prefer\s*)用\s*(?P<y>{_LANGS_ZH})"
+    rf"|(?:^|[请麻烦都全只律还是以后今改]|prefer\s*)用\s*(?P<y>{_LANGS_ZH}|{_LANGS_EN})"
     rf"\s*(?:来|跟我|和我|给我|跟你|和你)?(?:回答|回复|回|答|写|聊|交流|沟通|说)"
     rf"|(?:还是|改成|换成)\s*(?P<w>{_LANGS_ZH}|{_LANGS_EN})\s*吧"
     rf"|(?:回答|回复)[^，,。]{{0,6}}用(?P<v>{_LANGS_ZH})"  # "回答我的时候用英文"
+    # "以后跟我说中文", "和我讲English就行": what the user asks to be spoken to in
+    rf"|(?:跟|和|对)我(?:说|讲)\s*(?P<s>{_LANGS_ZH}|{_LANGS_EN})\s*(?:吧|就行|就好|好吗|哈|呀|啊)?\W*$"
     # the language alone, said to stand: "Actually, English from now on."
     rf"|^(?:(?:actually|ok(?:ay)?|so|and|but|hmm+)\W+)*(?P<u>{_LANGS_EN})(?: only)?\W*"
     r"(?:from now on|going forward|from here on(?: out)?)(?:\W+(?:please|pls|thanks))?\W*$",
