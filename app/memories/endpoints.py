@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import uuid
 from typing import Annotated, Any
 
@@ -43,6 +44,8 @@ from app.runtime import Runtime
 
 router = APIRouter(prefix="/v1/tenants/{tenant_id}/users/{user_id}", tags=["memories"])
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+log = logging.getLogger(__name__)
+
 COMMON_ERRORS = (Unauthorized, Forbidden, NotFound)
 # What a write answers: 202 + JobAccepted, or 201 + WriteResult with ?wait=true.
 WRITE_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -60,9 +63,21 @@ async def accepted_or_waited(
     The intake is committed here, before waiting: the job must exist for a worker to run it.
     """
     await service.session.commit()
+    state = "queued"
     if wait:
-        job = await wait_for_job(service.rt, service.tenant_id, service.user_id, job_id, timeout_s)
-        if job.status == "done":
+        try:
+            job = await wait_for_job(
+                service.rt, service.tenant_id, service.user_id, job_id, timeout_s
+            )
+        except NotFound:
+            raise  # the user was erased meanwhile
+        except Exception:
+            # The wait failed (the server shutting down, the database gone), not the write:
+            # it is committed and its job will run, so the answer is the 202 of a wait past
+            # its timeout, never a 500 that would make the client write it again.
+            log.warning("waiting for a job failed", extra={"job_id": str(job_id)}, exc_info=True)
+            job = None
+        if job is not None and job.status == "done":
             memories, arbitrations = await service.result_of(job)
             body = WriteResult(
                 job_id=job.id,
@@ -71,9 +86,8 @@ async def accepted_or_waited(
                 episode_ids=(job.result or {}).get("episode_ids", []),
             )
             return JSONResponse(body.model_dump(mode="json"), status_code=status.HTTP_201_CREATED)
-        state = job.status
-    else:
-        state = "queued"
+        if job is not None:
+            state = job.status
     body_accepted = JobAccepted(job_id=job_id, status=state)  # type: ignore[arg-type]
     return JSONResponse(
         body_accepted.model_dump(mode="json"),
