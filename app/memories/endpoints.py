@@ -72,9 +72,10 @@ async def accepted_or_waited(
         except NotFound:
             raise  # the user was erased meanwhile
         except Exception:
-            # The wait failed (the server shutting down, the database gone), not the write:
-            # it is committed and its job will run, so the answer is the 202 of a wait past
-            # its timeout, never a 500 that would make the client write it again.
+            # The wait failed (its database reads, the completion watcher), not the write: it
+            # is committed and its job will run, so the answer is the 202 of a wait past its
+            # timeout, never a 500 that would make the client write it again. (A request
+            # cancelled at shutdown raises CancelledError, which this does not catch.)
             log.warning("waiting for a job failed", extra={"job_id": str(job_id)}, exc_info=True)
             job = None
         if job is not None and job.status == "done":

@@ -1,6 +1,6 @@
-"""A ``?wait=true`` write whose wait fails after its intake committed (the server shutting
-down, the database gone) is answered 202 with its job, as a wait past its timeout is: the
-write is accepted and its job runs. Through the HTTP API."""
+"""A ``?wait=true`` write whose wait fails with an error after its intake committed (its
+database reads, the completion watcher) is answered 202 with its job, as a wait past its
+timeout is: the write is accepted and its job runs. Through the HTTP API."""
 
 from __future__ import annotations
 
