@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from typing import Annotated, Any
@@ -74,9 +75,18 @@ async def accepted_or_waited(
         except Exception:
             # The wait failed (its database reads, the completion watcher), not the write: it
             # is committed and its job will run, so the answer is the 202 of a wait past its
-            # timeout, never a 500 that would make the client write it again. (A request
-            # cancelled at shutdown raises CancelledError, which this does not catch.)
+            # timeout, never a 500 that would make the client write it again.
             log.warning("waiting for a job failed", extra={"job_id": str(job_id)}, exc_info=True)
+            job = None
+        except asyncio.CancelledError:
+            # The server cancels the requests still running when its graceful shutdown times
+            # out (uvicorn's ``timeout_graceful_shutdown``); without an answer here the client
+            # gets a plain 500 for a write that is stored and whose job runs after the restart.
+            # Only the wait is given up: the request answers its 202 and ends.
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+            log.info("a wait was cancelled; answering 202", extra={"job_id": str(job_id)})
             job = None
         if job is not None and job.status == "done":
             memories, arbitrations = await service.result_of(job)
