@@ -102,6 +102,16 @@ _NOT_NAME_EN = re.compile(
     r"|Free|Busy|Tired|Sure|Not|Also|Still|Just|Now|So|Very)$",
 )
 # a role that is studying: the place named with it is a school
+# a year of study said alone: "a junior at UCLA", "a sophomore at Rice"
+_CLASS_YEAR = re.compile(
+    r"junior|senior|(?P<any>freshman|sophomore|(?:first|second|third|fourth|final)[- ]year)",
+    re.I,
+)
+# a school by its name ("a senior at Google" is no student)
+_SCHOOL_NAME_EN = re.compile(
+    r"\b(?:University|College|Institute|School|Academy|Polytechnic)\b|^(?:U[A-Z]{2,4}|[A-Z]{2,4}U"
+    r"|MIT|Caltech|Stanford|Harvard|Yale|Princeton|Berkeley|Oxford|Cambridge)$"
+)
 _STUDENT = re.compile(
     r"(?:^|\b)(?:(?:grad|graduate|phd|ph\.d\.|doctoral|master'?s|masters|undergrad(?:uate)?"
     r"|college|university|exchange|medical|med|law|art|high school)\s+)?(?:student|undergrad"
@@ -466,6 +476,11 @@ _DEGREE_EN = re.compile(
 )
 
 
+_FOR_A_WHILE_ZH = re.compile(
+    r"(?:已经|都|快|有)?[一二两三四五六七八九十半几\d]+多?个?(?:月|年|天|周|星期|礼拜)多?(?:了|啦)?$"
+)
+
+
 def _norm(value: str, key: str | None) -> str:
     """The normalised value of a fact: trimmed, particles and fillers dropped; multi-valued
     keys are lower-cased for Latin text."""
@@ -486,6 +501,7 @@ def _norm(value: str, key: str | None) -> str:
     if key in _THING_KEYS and _LATIN.match(value):
         # "anything by Studio Ghibli", "anything with truffle in it": what any of is liked
         value = _FREE_CHOICE_EN.sub("", value) or value
+        value = semantic.strip_when(value)  # "gave up alcohol last year"
         value = re.sub(r"\s+in (?:it|them)$", "", value, flags=re.I)
         # "night shifts weirdly", "olives honestly": an adverb after the thing is how it is said
         words = value.split()
@@ -495,6 +511,9 @@ def _norm(value: str, key: str | None) -> str:
     if key in _COMPARED_KEYS:
         value = _COMPARED_EN.sub("", value) if _LATIN.match(value) else value
         value = _COMPARED_ZH.sub("", value) or value
+    if key in _THING_KEYS and _HAN.search(value):
+        # "戒烟三个月了": how long, no part of what
+        value = _FOR_A_WHILE_ZH.sub("", value) or value
     if key == "schedule.habit":
         value = semantic.routine_value(value)
     if key == "health.allergy" and _HAN.search(value):
@@ -785,6 +804,13 @@ def simple(
     return build
 
 
+_WHEN_YOUNG_EN = re.compile(
+    r"\s+(?:as an? (?:kid|child|teen|teenager|baby|toddler|student|young \w+)|when I was\b"
+    r"|in my (?:teens|twenties|thirties|forties)|at (?:age )?\d+|years ago|back in\b).*$",
+    re.I,
+)
+
+
 def _place(value: str) -> str | None:
     """The place at the head of ``value`` (``"上海两个月了"`` → ``"上海"``), or ``None``."""
     value = _norm(value, None)
@@ -792,6 +818,8 @@ def _place(value: str) -> str | None:
     if latin := re.match(r"[A-Z][A-Za-z.' -]*?(?=\s*(?:[了啦的呀吧]|$))", value):
         value = latin.group(0).strip()
     if _is_latin(value):
+        # "moved to Canada as a teen": when, no part of the name
+        value = _WHEN_YOUNG_EN.sub("", value)
         # "I live in Leeds mostly because…": an adverb after the name is no part of it
         while (
             (words := value.rsplit(" ", 1))[1:] and words[1].islower() and _is_ly_adverb(words[1])
@@ -799,6 +827,8 @@ def _place(value: str) -> str | None:
             value = words[0]
         # "笔记全搬到 Obsidian 了": a tool moved to is no home
         return value if value[:1].isupper() and not semantic.TECH.match(value) else None
+    # "搬回老家成都": the place named after the word for one's home town
+    value = re.sub(r"^(?:老家|家乡|故乡)(?:的)?(?=\S)", "", value)
     head = segment.slot_place(value)
     return head if head else (value if segment.is_place(value) else None)
 
@@ -833,6 +863,26 @@ def place(key: str, template: str, *, correction: bool = False, dated: bool = Fa
         return [_fact(state, clause, key, where, content, correction=correction, dated=dated)]
 
     return build
+
+
+# the one who does it, for the jobs said by what one does
+_DOER = {
+    "bartending": "bartender", "tutoring": "tutor", "teaching": "teacher",
+    "consulting": "consultant", "freelancing": "freelancer", "nannying": "nanny",
+    "waitressing": "waitress", "waiting tables": "waiter", "coaching": "coach",
+    "lifeguarding": "lifeguard", "babysitting": "babysitter",
+}  # fmt: skip
+
+
+def _student_zh(level: str) -> str:
+    """The student a level of study names: 研/研二 → 研究生, 博 → 博士生, 大三 → 大三学生."""
+    if level.startswith("研"):
+        return "研究生"
+    if level.startswith("博"):
+        return "博士生"
+    if level.startswith("硕"):
+        return "硕士生"
+    return "本科生" if level == "本科" else f"{level}学生"
 
 
 def _role_turned_to(m: re.Match[str], clause: _Clause, state: _State) -> Built:
@@ -1004,6 +1054,11 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
             # follows its head; a quantifier alone ("一家") names no employer
             role = _norm(inner.group("r"), "work.role")
             org = "" if _QUANTIFIER_ZH.fullmatch(org) else org
+        elif zh and _QUANTIFIER_ZH.fullmatch(org) and _FIRM_ONLY_ZH.search(role):
+            # "在一家做在线教育的公司上班": "做…的公司" describes the firm (as "一家律所" does),
+            # no role
+            firm = _FIRM_ZH.search(clause.text)
+            org, role = (firm.group(0) if firm else ""), ""
         if (
             role
             and not zh
@@ -1036,6 +1091,15 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
             # "在杭州一家外企做HR": where the user works, and a firm of a kind
             facts.append(_fact(state, clause, "work.location", where[0], f"在{where[0]}工作"))
             org = where[1]
+        if (
+            org
+            and not zh
+            and (m_year := _CLASS_YEAR.fullmatch(role))
+            and (m_year["any"] or _SCHOOL_NAME_EN.search(org))
+        ):
+            # "I'm a junior at UCLA": a year of study, at a school
+            content = f"is {_article(role)} {role} at {org}"
+            return [*facts, _fact(state, clause, "education.school", org, content)]
         if org and _STUDENT.search(role):
             # "I'm a grad student at Stanford", "我是北大的研究生": where one studies, not works
             content = f"{org}的{role}" if zh else f"is {_article(role)} {role} at {org}"
@@ -1099,6 +1163,13 @@ _ROLE_AT_FIRM_ZH = re.compile(
     r"(?:公司|企业|单位|工厂|厂|店|机构|集团|工作室)(?:里|里面)?(?:当|做|任|担任|干)(?P<r>.+)$"
 )
 _QUANTIFIER_ZH = re.compile(r"[一某这那]?[家个所间]")
+_FIRM_ZH = re.compile(
+    r"[一某这那]?[家个所间][^，,。！!？?]*?(?:公司|企业|单位|工厂|机构|集团|工作室)"
+)
+# the rest of "在一家做在线教育的公司上班" after "做": the firm's kind, no role
+_FIRM_ONLY_ZH = re.compile(
+    r"(?:公司|企业|单位|工厂|厂|店|机构|集团|工作室)(?:里|里面)?(?:上班|工作|打工|上班儿)?$"
+)
 
 
 _KIND_LEFT = re.compile(
@@ -1260,6 +1331,15 @@ _PET_LIST = re.compile(
 _NAMES_ONLY = re.compile(
     r"[A-Z][\w'-]+(?:\s*(?:,\s*(?:and\s+)?|\s+(?:and|&)\s+)[A-Z][\w'-]+)+"
     r"|(?![叫名是有])[\u4e00-\u9fff]{1,3}(?:[和跟、][\u4e00-\u9fff]{1,3})+"
+)
+_ONE_NAME = re.compile(r"[A-Z][a-z'-]{1,15}")
+# capitalised words that name no pet after a comma: "I have a dog, Honestly."
+_NOT_A_NAME_EN = frozenset(
+    re.split(
+        r"\s+",
+        "thanks thank lol haha sadly honestly anyway yes no ok okay too also again now today"
+        " though sure right well yeah yep nope please",
+    )
 )
 _NAME_LIST = re.compile(r"\s*(?:,\s*(?:and\s+)?|、|\s+(?:and|&)\s+|和|跟|与)\s*")
 
@@ -1559,8 +1639,12 @@ def _age_sex(m: re.Match[str], clause: _Clause, state: _State) -> Built:
 
 
 def age(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """``age`` in years from group ``v`` (``_age_of``)."""
+    return _age_of(m.group("v"), clause, state)
+
+
+def _age_of(v: str, clause: _Clause, state: _State) -> Built:
     """``age`` in years, validated (1–129); digits, Chinese numerals or English words."""
-    v = m.group("v")
     years = int(v) if v.isdigit() else (cn_int(v) if _HAN.search(v) else en_int(v))
     if years is None or not 0 < years < 130:
         return None
@@ -1981,7 +2065,16 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"^(?:I(?:'m| am) |im )?(?P<v>\d{2})\s?(?P<sex>[mf]|yo|y/o)\b(?!\S)",
         _age_sex,
     ),
-    ("age", "en", r"^I (?:just |recently )?turned (?P<v>\d{1,3})\b", age),
+    (
+        # "I turned forty last week", "just had my 30th birthday!"
+        "age",
+        "en",
+        r"^(?:I )?(?:just |recently |finally )?(?:turned (?P<v>\d{1,3}|(?:twenty|thirty|forty"
+        r"|fifty|sixty|seventy|eighty|ninety)(?:[ -](?:one|two|three|four|five|six|seven|eight"
+        r"|nine))?|eighteen|nineteen)\b|(?:had|celebrated) my (?P<n>\d{1,3})(?:st|nd|rd|th)"
+        r" birthday\b)",
+        lambda m, c, s: _age_of(m["v"] or m["n"], c, s),
+    ),
     # identity
     (
         "name",
@@ -2119,7 +2212,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "move",
         "zh",
-        r"^我?(?:(?!决定|打算|准备|计划|想|要).){0,6}?(?:搬到|搬去|搬回|搬家到|搬来|迁到)了?"
+        r"^我?(?:(?!决定|打算|准备|计划|想|要|考虑|犹豫|可能|也许|或许).){0,6}?(?:搬到|搬去|搬回|搬家到|搬来|迁到)了?"
         r"(?P<v>.+?)(?:去|来)?(?:住|生活)?了?$",
         place("residence.city", "现在住在{v}", correction=True, dated=True),
     ),
@@ -2573,6 +2666,61 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         _S + r"(?:有(?![点些])|得了|患有|患了)"
         r"(?P<v>高血压|糖尿病|哮喘|心脏病|胃病|抑郁症|焦虑症|痛风|.{1,4}?(?:病|症|炎))$",
         simple("health.condition", "有{v}"),
+    ),
+    (
+        # "我在读研", "现在读大三呢", "在读博": the user is a student, of that level
+        "student",
+        "zh",
+        _S + r"(?:现在|目前|还|正)?(?:在)?(?:读|念|上)"
+        r"(?P<v>研(?:究生)?[一二三]?|博(?:士)?[一二三四五]?|硕(?:士)?|本科|大[一二三四五]|高[一二三]|初[一二三])(?:呢|中|了|啦|哈)?$",
+        lambda m, c, s: [
+            _fact(s, c, "work.role", role, f"是{role}") for role in [_student_zh(m.group("v"))]
+        ],
+    ),
+    (
+        # "I'm a grad student in biology", "a PhD student studying chemistry": the student,
+        # the field in the content
+        "student",
+        "en",
+        r"^I(?:'m| am) (?:currently |now |still )?an? "
+        r"(?P<v>(?:(?:grad|graduate|phd|ph\.d\.|doctoral|master'?s|masters|undergrad(?:uate)?"
+        r"|college|university|med|medical|law) )?student)"
+        r"(?: (?:in|of|studying|doing|majoring in) (?P<f>[a-z][a-z -]{1,30}))$",
+        lambda m, c, s: [
+            _fact(s, c, "work.role", m.group("v"), f"is {_article(m['v'])} {m['v']} in {m['f']}")
+        ],
+    ),
+    (
+        # "now I'm bartending at a hotel downtown": a job said by what one does all day
+        "work",
+        "en",
+        r"^(?:and |so |but )?(?:now |currently )?I(?:'m| am) (?:now |currently |still )?"
+        r"(?P<v>bartending|tutoring|teaching|consulting|freelancing|nannying|waitressing"
+        r"|waiting tables|coaching|lifeguarding|babysitting)"
+        # (not "consulting for Nike this quarter": work for a client, no job)
+        r"(?: at (?P<org>[A-Z][\w&.' -]{1,40}))?(?: (?:now|full[- ]time|part[- ]time))?$",
+        lambda m, c, s: [
+            *(
+                [_fact(s, c, "work.employer", m["org"], f"works at {m['org']}")]
+                if m["org"] and m["org"][0].isupper()  # "at a hotel downtown": no name
+                else []
+            ),
+            _fact(
+                s,
+                c,
+                "work.role",
+                _DOER[m["v"]],
+                f"works as {_article(_DOER[m['v']])} {_DOER[m['v']]}",
+            ),
+        ],
+    ),
+    (
+        # "我乳糖不耐受", "本人麸质过敏体质": a condition said as what the user is
+        "condition",
+        "zh",
+        _S + r"(?:有点|有些|一直|天生)?(?P<v>[\u4e00-\u9fff]{1,4}不耐受|过敏体质|低血糖|贫血)"
+        r"(?:的|体质)?$",
+        simple("health.condition", "{v}"),
     ),
     (
         "condition",
@@ -3808,6 +3956,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         # "translate this into Spanish: I live near the river…": the text to work on is not
         # the user's statement; the request before the colon stays, read as a one-off task
         turn = dataclasses.replace(turn, content=turn.content[:cut] + " …")
+    # 'Translate "I live in Paris" into Spanish': the quoted text is the task's, not the user's
+    turn = dataclasses.replace(turn, content=standing.without_quoted_material(turn.content))
     turn = dataclasses.replace(turn, content=_secret_said_later(turn.content))
     state = _State(turn, has_task)
     facts: list[ExtractedFact] = []
@@ -4433,7 +4583,19 @@ def _pet_name(raw: str, state: _State) -> list[ExtractedFact] | None:
     """The pet's name a clause that gives only a name states in a turn that names a pet
     ("We just got a puppy too! His name is Taco", "最近又领养了一只狗，叫豆豆"), or None; the name
     keeps its place only if the turn forms the pet's kind (``_pet_named``)."""
-    if state.pet_kind and _NAMES_ONLY.fullmatch(raw.strip(" .!,;，。！")):
+    bare = raw.strip(" .!,;，。！")
+    if (
+        state.pet_kind
+        and _ONE_NAME.fullmatch(bare)
+        and bare.lower() not in _NOT_A_NAME_EN
+        and not _HAN.search(state.pet_kind)
+    ):
+        # "We adopted a kitten, Jerry.": the name of the pet just named, in apposition
+        clause = _make_clause(raw, state.turn)
+        kind = state.pet_kind
+        said = _pet_called(kind, bare, False)
+        return [_fact(state, clause, "pets.name", bare, said, metadata={"kind": kind})]
+    if state.pet_kind and _NAMES_ONLY.fullmatch(bare):
         # "We have two cats, Milo and Luna": the names of the pets the sentence just gave
         clause = _make_clause(raw, state.turn)
         kind, zh = state.pet_kind, bool(_HAN.search(state.pet_kind))
@@ -6502,6 +6664,10 @@ def _semantic(
             continue  # "腾讯又裁员了": what a company does, not the user's workplace
         if semantic.not_own_change(clause.raw, family):
             continue  # "帮我妈换成 Android 了", "公司电脑换成 Mac 了": not the user's to change
+        if family not in ("plan", "event") and semantic.weighed(clause.raw):
+            continue  # "I was thinking about learning Spanish": weighed, not so
+        if family in ("decision", "constraint") and standing.refines(clause.raw):
+            continue  # "这次用表格列一下": the answer at hand, no decision nor rule
         new: list[ExtractedFact] = []
         content = _content(clause)
         is_change = semantic.has_change_cue(clause.raw)

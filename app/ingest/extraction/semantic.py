@@ -390,7 +390,9 @@ _HYPOTHETICAL = re.compile(
     r"\b(?:would like to know|thinking about whether|not sure (?:if|whether)|wants? me to)\b|"
     r"^(?:我们?|咱们)?(?:如果|假如|要是|万一|假设)(?!你|您)|(?<!问我)(?<!问你)要不要|该不该|是否|不知道要不要|想问|请问|"
     # hearsay: what an article or other people say ("我看到一篇文章说…", "I read that…")
-    r"^我?(?:听说|据说|听人说|看到[^，,。]{0,10}说|看[^，,。]{0,6}(?:上|里)说)|^(?:网上|新闻|文章|书上)说|"
+    r"^我?(?:听说|据说|听人说|看到[^，,。]{0,10}说|看[^，,。]{0,6}(?:上|里)说"
+    r"|(?:看|读|刷)了?[^，,。]{0,8}?(?:文章|新闻|帖子|报道|视频|书|研究)[^，,。]{0,4}?说)"
+    r"|^(?:网上|新闻|文章|书上)说|"
     r"^(?:i\s+(?:read|heard|saw)\s+(?:that|somewhere|an? (?:article|study|post|video))"
     r"|apparently|they say|studies show|research shows)\b|"
     # a dream, asleep or awake: "my dream is to work at SpaceX", "我梦见自己在谷歌上班",
@@ -497,6 +499,24 @@ _OWN_SUBJECT = re.compile(
     r"|(?<![特区分告性类个级差识辨派离送])别|不要",  # 别 of a request, not of 特别 or 性别
     re.I,
 )
+
+
+# a thing weighed or forgotten, not done: "I was thinking about learning Spanish", "maybe I'll
+# start drinking less coffee", "我在考虑换 Mac", "I keep forgetting to drink water"
+_WEIGHED = re.compile(
+    # (not an amount guessed: "we have maybe fifteen grand", "预算可能五千")
+    r"\b(?:thinking (?:about|of)|considering|contemplating|toying with|(?:i|we) might"
+    r"|(?:maybe|perhaps) (?:i|we)|not sure (?:if|whether|about)|forg[eo]t(?:s|ting)? to)\b"
+    r"|考虑|犹豫|在想要不要|(?:我|我们)(?:也)?(?:可能|也许|或许)|(?:可能|也许|或许)会|忘了|忘记|老忘",
+    re.I,
+)
+
+
+def weighed(text: str) -> bool:
+    """True if ``text`` weighs something rather than states it ("thinking about…", "maybe…",
+    "在考虑…"), or says it is forgotten ("keep forgetting to…", "老忘记…"): a plan at most, no
+    fact of the user's now."""
+    return bool(_WEIGHED.search(text))
 
 
 def is_hypothetical(text: str) -> bool:
@@ -698,7 +718,7 @@ CHANGE_EN = re.compile(
 )
 CHANGE_ZH = re.compile(
     r"现在|如今|目前|最近|改(?:用|喝|吃|成|为|到|去|住|名|行)?|换(?:成|到|了)|转(?:到|岗|行|做)|"
-    r"搬(?:到|去|家)|跳槽|跳(?:到|去)|离职|辞职|辞了|离开|戒了|不再|已经|刚(?:刚)?(?:入职|加入|搬|换)|回老家|"
+    r"搬(?:到|去|家)|跳槽|跳(?:到|去)|离职|辞职|辞了|离开|戒了|不再|已经|刚(?:刚)?(?:入职|加入|搬|换)|回(?:了|到)?老家|搬回|"
     r"升职|升(?:为|成)|调(?:到|去|往)|外派"
 )
 # The object of a quitting verb: what the user stopped having, using or being.
@@ -862,7 +882,8 @@ _ENDED_ZH = re.compile(
     # a pet or a person gone: "咪咪去年走了", "旺财前几天去世了"
     # ... of a cause said before 死 ("病死了", "老死了"), a Latin name before a space
     r"|(?:^|[，,。！!\s])(?![我你他她它这那])(?P<p>[\u4e00-\u9fffA-Za-z]{2,6}?)\s*"
-    r"(?:去年|前年|今年|上个月|上周|前几天|前段时间|昨天|已经|也)*(?:去世|过世|走|[病老饿冻撞淹]?死|没)了"
+    r"(?:去年|前年|今年|上个月|上周|前几天|前段时间|昨天|已经|也)*"
+    r"(?:去世|过世|走|[病老饿冻撞淹]?死|没|跑丢|走丢|弄丢|丢)了"
     # given away, a pet or a thing ("猫送人了", "旺财送给我爸妈养了", "我把狗送给朋友了")
     r"|(?:^|[，,。！!\s]|把)(?![我你他她它这那])(?P<g>[\u4e00-\u9fffA-Za-z]{1,6}?)"
     r"(?:去年|前年|今年|上个月|上周|前几天|前段时间|昨天|已经|早就|也)*"
@@ -1558,9 +1579,33 @@ def abstained(text: str) -> list[str]:
     found = [m.group("x") for m in _NOT_EVEN_ZH.finditer(text)]
     abstaining = bool(_ABSTAIN_VERB.search(text))
     for value in quit_objects(text, tired=False, lifted=False):
-        if abstaining or _DRINK_WORD.fullmatch(value.split()[-1] if value.split() else value):
+        value = strip_when(value)  # "gave up alcohol last year"
+        last = value.split()[-1] if value.split() else value
+        if abstaining or _DRINK_WORD.fullmatch(last) or _FOOD_WORD.fullmatch(last):
             found.append(value)
     return list(dict.fromkeys(found))
+
+
+def strip_when(value: str) -> str:
+    """``"alcohol last year"`` → ``"alcohol"``: when a thing was given up is no part of it."""
+    return _WHEN_TAIL_EN.sub("", value) or value
+
+
+# what is eaten, given up by any verb ("quit sugar", "gave up red meat")
+_FOOD_WORD = re.compile(
+    r"sugar|carbs|gluten|dairy|meat|pork|beef|chicken|fish|seafood|eggs|sweets|candy|snacks"
+    r"|bread|rice|pasta|junk food|fast food|fried food|alcohol|booze|caffeine|spicy food",
+    re.I,
+)
+# when it was given up: "alcohol last year", "sugar in May", "meat two years ago"
+_WHEN_TAIL_EN = re.compile(
+    r"\s+(?:(?:last|since)\s+\w+|(?:in|back in)\s+(?:(?:19|20)\d\d|january|february|march|april"
+    r"|may|june|july|august|september|october|november|december|spring|summer|autumn|fall"
+    r"|winter)|(?:a|an|one|two|three|four|five|six|\d+)\s+"
+    r"(?:days?|weeks?|months?|years?)\s+ago|recently|lately|yesterday|today|entirely"
+    r"|completely|for good|cold turkey)$",
+    re.I,
+)
 
 
 # "X, not Y" / "X instead of Y" / "是X，不是Y": Y is what the user's statement takes the place of
@@ -3266,7 +3311,7 @@ _PAST_EN_VERB = re.compile(
     re.I,
 )
 _PAST_ZH = re.compile(
-    r"以前|之前|过去|曾经|当年|小时候|早年|那时候?|[住待干做呆]过"
+    r"以前|之前|过去|曾经|当年|小时候|早年|那时候?|[住待干做呆]过|原来|原先|早先"
     # a stage of life gone by: "大学的时候我住在武汉", "读研那会儿", "我大学的时候吃素", "小时候"
     r"|(?:大学|上学|读书|念书|高中|初中|中学|小学|读研|读博|留学|上大学|年轻|小)(?:的)?(?:时候|那会儿?|期间)"
     # a stay of days, weeks or months that ended: "在东京住了两周" (not "住了两个月了", still there)
@@ -4212,10 +4257,18 @@ def job_left(text: str) -> str | None:
     workplace ("I got laid off last week", "我被裁了"); ``None`` when no clause says so, when it
     is negated, hypothetical or a question, or when it is about someone else ("my husband got
     laid off")."""
+    previous = ""
     for sentence in re.split(r"(?<=[.!?。！？；;])\s*|[,，]\s*", text):
+        before, previous = previous, sentence
         m = _JOB_LEFT.search(sentence)
         if m is None or _NOT_LEFT.search(sentence[: m.start()]) or is_hypothetical(sentence):
             continue
+        if (
+            not re.search(r"[\u4e00-\u9fffA-Za-z]", sentence[: m.start()])
+            and before
+            and someone_elses(before)
+        ):
+            continue  # "我妈是老师，退休了": the clause goes on about the one just named
         if someone_elses(sentence) or _NOT_A_JOB.search(sentence):
             continue
         if _is_zh(m.group(0)) and not _users_lead_zh(sentence[: m.start()]):
@@ -4614,16 +4667,28 @@ def fits(key: str, value: str | None) -> bool:
         return False  # "joined Slack's beta program", "加入了某某的内测": a programme, no job
     if key in _NAMED_KEYS and _PRONOUN.fullmatch(v):
         return False  # "my sister got a beagle, named her Pepper": "her" names no one
+    if key == "work.role" and _FIRM_AT_END.search(v):
+        return False  # "在线教育的公司上班", "a fintech company": a firm of a kind, no job
     if key == "work.employer" and (dept := DEPARTMENT_ZH.search(v)) and dept.start() == 0:
         return False  # "市场部": a department, not the firm
     if key in _PLACE_VALUE_KEYS and (
-        _HOLIDAY.fullmatch(v) or _NO_PLACE_ZH.fullmatch(v) or _MONTH_EN.fullmatch(v)
+        _HOLIDAY.fullmatch(v)
+        or _NO_PLACE_ZH.fullmatch(v)
+        or _MONTH_EN.fullmatch(v)
+        or _SOME_PLACE.fullmatch(v)
     ):
-        return False  # "in Ohio for Christmas", "从小在首尔长大": a holiday or a verb, no place
+        # "in Ohio for Christmas", "从小在首尔长大": a holiday or a verb; "换了城市": a place
+        # of no name
+        return False
     return len(v) <= 60
 
 
 _PLACE_VALUE_KEYS = frozenset(("hometown", "residence.city", "work.location"))
+_FIRM_AT_END = re.compile(
+    r"(?:公司|企业|单位|工厂|机构|集团|工作室)(?:里|里面)?(?:上班|工作|打工)?$"
+    r"|\b(?:company|firm|corporation|agency|startup)$",
+    re.I,
+)
 _QUANTIFIER = re.compile(
     r"most|all|some|many|few|lots|half|none|both|each|every|several|much|more|less", re.I
 )
@@ -4646,6 +4711,13 @@ _PROGRAMME = re.compile(
 )
 _MONTH_EN = re.compile(
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December)",
+    re.I,
+)
+# a place of no name: "换了城市", "a new city"; a star sign: "我是双鱼座的"
+_SOME_PLACE = re.compile(
+    r"(?:个|一个|新|别的|其他)?(?:城市|地方|房子|住处|公寓|小区|国家|省份|家)"
+    r"|(?:白羊|金牛|双子|巨蟹|狮子|处女|天秤|天蝎|射手|人马|摩羯|水瓶|双鱼)座"
+    r"|(?:a |an |the |another |new |different )*(?:city|town|place|apartment|flat|house|country)",
     re.I,
 )
 # the verbs of a life somewhere, read as the place when the place itself is not recognised
@@ -4682,7 +4754,7 @@ if __name__ == "__main__":  # python -m app.ingest.extraction.semantic
 _CHANGE_SLOT_ZH = re.compile(
     r"(?:(?P<go>跳槽?(?:到|去)了?|(?:换|转)(?:到|去)了?|去了|入职了?|加入了?"
     r"|(?:现在|目前|如今)(?:已经)?(?:在|去了?)|(?:后来|已经)去了?)"
-    r"|(?P<switch>(?:换|改)(?:成|用)了?|改用了?)"
+    r"|(?P<switch>(?:换|改)(?:成|用)了?|改用了?|换了[个台部款辆](?=[\u4e00-\u9fffA-Za-z]))"
     r"|(?P<move>搬(?:到|去|回)了?|回(?=老家|家乡))"
     r"|(?P<post>(?:调|派|外派)(?:到|去|往)了?))"
     r"\s*(?P<x>[A-Za-z][A-Za-z0-9.+#&-]*(?:\s[A-Za-z][A-Za-z0-9.+#&-]*)?"

@@ -310,6 +310,51 @@ def material_start(text: str) -> int | None:
     return None
 
 
+# a span in quotation marks: "…", “…”, 「…」, 『…』, and '…' when it opens after a space
+_QUOTED = re.compile(
+    r'"[^"\n]{3,}"|“[^”\n]{3,}”|「[^」\n]{2,}」|『[^』\n]{2,}』|(?<![\w])\'[^\'\n]{3,}\'(?!\w)'
+)
+# asking how something is said or is right: "How do you say 'I'm a nurse' in German?",
+# "Is 'I has a dog' correct?", "这句话英文怎么说"
+_ABOUT_WORDING = re.compile(
+    r"\bhow (?:do|would|can) (?:you|i|one) (?:say|write|spell|pronounce)\b|\b(?:correct|fix)\b"
+    r"|\bgrammar\b|怎么说|怎么写|什么意思|对不对|改一?下|纠正|语法|翻译",
+    re.I,
+)
+
+
+def without_quoted_material(text: str) -> str:
+    """``text`` with the quoted spans of its task sentences replaced by "this" ("这段话"): in
+    'Translate "I live in Paris" into Spanish', 'Correct my grammar: "I has a dog named Bo."',
+    '帮我把「我在腾讯工作」翻成英文' the quoted words are the text to work on, not the user's
+    statements. A quote's sentence (from the end of the sentence before the quote to the end
+    of the one it closes in) is a task when, its quotes left out, it asks for one
+    (``composes``, the task verbs of ``material_start``, or a question about wording). Other
+    quotes stay ("My motto is 'never give up'")."""
+    spans = list(_QUOTED.finditer(text))
+    if not spans:
+        return text
+    ends = [m.end() for m in re.finditer(r"[.!?。！？\n]+", text)]
+    out, at = [], 0
+    for span in spans:
+        if span.start() < at:
+            continue
+        begin = max([e for e in ends if e <= span.start()], default=0)
+        stop = min([e for e in ends if e > span.end()], default=len(text))
+        bare = _QUOTED.sub(" … ", text[begin:stop])
+        zh = _zh(bare)
+        lead = _LEAD_ZH.sub("", _core(bare)) if zh else _LEAD_EN.sub("", _core(bare))
+        if (
+            composes(bare)
+            or (_TASK_ZH if zh else _TASK_EN).search(lead)
+            or _ABOUT_WORDING.search(bare)
+        ):
+            # a word that points at a text, as the request would say without the quote
+            out.append(text[at : span.start()] + ("这段话" if zh else "this"))
+            at = span.end()
+    return "".join(out) + text[at:]
+
+
 # the occasion a rule holds for: "以后给我推荐餐厅的时候", "when you recommend restaurants"
 _OCCASION_ZH = re.compile(r"^(?P<lead>.*?)(?P<what>[^，,]*?)(?:的时候|时候|时)$")
 _OCCASION_EN = re.compile(r"^(?:when(?:ever)?|each time|every time)\s+you\s+\S.*$", re.I)
