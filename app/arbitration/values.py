@@ -371,10 +371,11 @@ _LIFTS_RULE = re.compile(
     r" (?:the|all the|your)\b|\bno more\b|不需要|不用再|不必再",
     re.I,
 )
-# "例子就不用了", "总结那个不用了": the thing, then that it is not needed
+# "例子就不用了", "总结那个不用了", "例子就不用加了": the thing, then that it is not needed
+# (with the verb of giving it, said or not)
 _NOT_NEEDED_ZH = re.compile(
     r"(?P<x>[\u4e00-\u9fffA-Za-z][\u4e00-\u9fffA-Za-z ]*?)(?:就|也|都|那个|这个|那条|这条)?"
-    r"不(?:用|需要|必)(?:了|啦)?\W*$"
+    r"不(?:用|需要|必)(?:再)?(?:加|写|给|放|带|标|附|列|说|发|用)?(?:了|啦)?\W*$"
 )
 # the words that point at a rule without naming it ("总结那个", "that summary thing")
 _POINTING = re.compile(r"那个|这个|那条|这条|的那个|\b(?:that|this|the)\b|\bthing\b", re.I)

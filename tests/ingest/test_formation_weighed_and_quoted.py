@@ -187,3 +187,84 @@ async def test_a_relative_retired_leaves_the_users_job(tenant: TenantCtx) -> Non
 async def test_a_request_for_the_answer_at_hand_is_no_decision(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "这次用表格列一下。", at=T1)
     assert await tenant.memories("u", status="active") == []
+
+
+async def test_a_routine_said_only_to_move_to_another_day(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I do yoga on Tuesdays.", at=T1)
+    await tenant.say("u", "s1", "Yoga moved to Thursdays now.", at=T2)
+    [now] = await tenant.memories("u", key="schedule.habit", status="active")
+    assert "Thursdays" in now["content"]
+    [then] = await tenant.memories("u", key="schedule.habit", status="frozen")
+    assert "tuesdays" in then["content"].lower()
+
+
+async def test_a_place_a_meeting_moved_to_is_no_new_time(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "the meeting moved to Zoom", at=T1)
+    assert await tenant.memories("u", key="event", status="active") == []
+
+
+async def test_a_rule_lifted_with_its_verb_after_not_needed(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "回答的时候都加上例子。", at=T1)
+    await tenant.say("u", "s1", "以后例子就不用加了。", at=T2)
+    frozen = await tenant.memories("u", key="assistant.constraint", status="frozen")
+    assert [m["content"] for m in frozen] == ["回答的时候都加上例子"]
+
+
+async def test_an_address_given_beside_the_old_ones_end(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "My email is sam@oldco.com", at=T1)
+    await tenant.say("u", "s1", "I'm at samk@newco.io now, the oldco one is going away", at=T2)
+    assert await tenant.values("u", "contact.email") == ["samk@newco.io"]
+    assert await tenant.values("u", "contact.email", "frozen") == ["sam@oldco.com"]
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ('Yep, that\'s correct, our dog is named "Bruno".', "Bruno"),
+        (
+            'My cat is named "Whiskers", just FYI, can you fix the typo in my last message?',
+            "Whiskers",
+        ),
+        ("我家那只橘猫叫“大黄”，特别能吃", "大黄"),
+    ],
+)
+async def test_a_name_in_quotes_beside_a_task_word_is_kept(
+    tenant: TenantCtx, said: str, name: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", "pets.name") == [name]
+
+
+async def test_a_pets_age_after_its_name_in_quotes_is_not_the_users(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我们家狗狗名字叫“可乐”，今年三岁了", at=T1)
+    assert await tenant.values("u", "pets.name") == ["可乐"]
+    assert await tenant.values("u", "age") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "value"),
+    [
+        ("I keep forgetting to tell you that I moved to Orlando last month.", "residence.city",
+         "Orlando"),
+        ("Considering I'm lactose intolerant, what dessert can I make?", "health.condition",
+         "lactose intolerant"),
+        ("考虑到我对花生过敏，推荐菜的时候注意点", "health.allergy", "花生"),
+        ("Maybe I should mention I'm allergic to shellfish, just in case.", "health.allergy",
+         "shellfish"),
+        ("I might as well tell you, I'm diabetic.", "health.condition", "diabetic"),
+    ],
+)  # fmt: skip
+async def test_a_statement_made_beside_a_word_of_weighing_is_kept(
+    tenant: TenantCtx, said: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", said, at=T1)
+    assert await tenant.values("u", key) == [value]
+
+
+@pytest.mark.parametrize("news", ["我妈是老师，去年退休了", "我妈以前是会计，上个月被裁了"])
+async def test_a_relatives_news_with_its_time_leaves_the_users_job(
+    tenant: TenantCtx, news: str
+) -> None:
+    await tenant.say("u", "s1", "我在京东做采购。", at=T1)
+    await tenant.say("u", "s1", news, at=T2)
+    assert await tenant.values("u", "work.employer") == ["京东"]

@@ -2815,7 +2815,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "pets",
         "zh",
-        rf"^(?:我的?|我家的?)?\s*(?P<kind>{_PET_KIND_ZH})?\s*(?:(?:一|另一|还有一|其中一|另外一)(?:只|条|个|头))?(?:的名字)?(?:取名|起名)?(?:叫做?|名叫|名字是|名字叫)(?:它|他|她)?\s*(?P<name>[^\s，,]{{1,8}})\s*$",
+        rf"^(?:我的?|我们?家的?|我们的)?\s*(?P<kind>{_PET_KIND_ZH})?\s*(?:(?:一|另一|还有一|其中一|另外一)(?:只|条|个|头))?(?:的?名字)?(?:取名|起名)?(?:叫做?|名叫|名字是|名字叫)(?:它|他|她)?\s*(?P<name>[^\s，,]{{1,8}})\s*$",
         pet,
     ),
     (
@@ -3274,7 +3274,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "plan",
         "zh",
-        r"^(?:我|我们)?.{0,8}?(?<![不没别])(?:打算|计划|准备|考虑)(?P<v>.{2,})$",
+        r"^(?:我|我们)?.{0,8}?(?<![不没别])(?:打算|计划|准备|考虑(?!到))(?P<v>.{2,})$",
         event("plan"),
     ),
     # "计划有变，改去韩国了": a trip in place of the one planned
@@ -3958,6 +3958,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         turn = dataclasses.replace(turn, content=turn.content[:cut] + " …")
     # 'Translate "I live in Paris" into Spanish': the quoted text is the task's, not the user's
     turn = dataclasses.replace(turn, content=standing.without_quoted_material(turn.content))
+    turn = dataclasses.replace(turn, content=standing.unquoted_names(turn.content))
     turn = dataclasses.replace(turn, content=_secret_said_later(turn.content))
     state = _State(turn, has_task)
     facts: list[ExtractedFact] = []
@@ -4335,6 +4336,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts = _beside_a_switch(turn, facts)
     facts = _not_called(turn, facts)
     facts += _routine_then_now(turn, facts)
+    facts += _moved_alone(turn, facts)
     _moves(turn, facts)
     _contrasts(turn, facts)
     facts += _renamed(turn, facts)
@@ -7132,6 +7134,50 @@ def _routine_then_now(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedF
             value=now,
             content=_turn_content(turn.content[m.start("now") - 2 : m.end("now")]),
             is_correction=True,
+            message_ids=[turn.message_id],
+        )
+    ]
+
+
+# a thing said to move to a time, nothing else: "Flight got moved to Sunday", "Yoga moved to
+# Thursdays now", "体检挪到下周二了"
+_MOVED_TO = re.compile(
+    r"^(?:(?:ok|okay|so|update|fyi|heads up|btw|oh)\W+)*(?:the |my |our )?"
+    r"(?P<thing>(?!it\b|that\b|this\b|they\b)[a-z][\w'-]*(?: [a-z][\w'-]*){0,3}?)"
+    r"(?:'s| is| got| was| has been| 's been| are| were| has| have)?(?: been)?"
+    r" (?:moved|pushed(?: back)?|bumped|rescheduled|postponed|shifted|changed|switched)"
+    r" (?:to|till|until) (?P<when>.+?)(?: now| instead)?[.!]*$"
+    r"|^(?P<thing_zh>(?![我你他她它这那])[\u4e00-\u9fff]{1,8}?)(?:那边|那个|的时间)?"
+    r"(?:改到|挪到|推到|推迟到|延到|延后到|调到|提前到|换到)了?(?P<when_zh>[^，,。！!？?]{1,16}?)"
+    r"(?:了|啦)?[。!！]*$",
+    re.I,
+)
+
+
+def _moved_alone(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A turn that only says a thing moved to a time ("Flight got moved to Sunday", "Yoga moved
+    to Thursdays now", "体检挪到下周二了") and formed nothing: the thing at its new time, an
+    event (``_moves`` marks it, ``values.moved_from`` finds what it moves and takes its key: a
+    routine moved stays a routine)."""
+    if facts:
+        return []
+    text = turn.content.strip()
+    m = _MOVED_TO.match(text)
+    if m is None or is_question(text):
+        return []
+    when = m["when"] or m["when_zh"] or ""
+    if not (time_marks(when) or find_date(when, turn.occurred_at)):
+        return []  # "the meeting moved to Zoom": where, not when
+    clause = _make_clause(text, turn)
+    date = clause.date
+    return [
+        ExtractedFact(
+            type="event",
+            key="event",
+            value=clause.text,
+            content=_content(clause),
+            valid_from=date.start if date else None,
+            valid_to=date.end if date else None,
             message_ids=[turn.message_id],
         )
     ]

@@ -381,7 +381,8 @@ def classify(texts: list[str]) -> list[Guess]:
 # ---------------------------------------------------------------- gates
 
 _HYPOTHETICAL = re.compile(
-    r"^(?:if(?!\s+(?:you|u)\b)|when i|maybe i should|should i|i wonder|i might|i may|what if"
+    r"^(?:if(?!\s+(?:you|u)\b)|when i|maybe i should(?! (?:mention|tell|say|add|let))|should i"
+    r"|i wonder|i might(?! as well)|i may|what if"
     r"|suppose|i wish|i (?:could|can) (?:see myself|imagine))\b"
     # a want of the moment ("I'd like a coffee", "I could really go for some pizza"): no taste
     r"|^(?:i'?d|i would) (?:really |so )?(?:like|love|kill for) (?:a|an|some|another|one)\b"
@@ -505,9 +506,14 @@ _OWN_SUBJECT = re.compile(
 # start drinking less coffee", "我在考虑换 Mac", "I keep forgetting to drink water"
 _WEIGHED = re.compile(
     # (not an amount guessed: "we have maybe fifteen grand", "预算可能五千")
-    r"\b(?:thinking (?:about|of)|considering|contemplating|toying with|(?:i|we) might"
-    r"|(?:maybe|perhaps) (?:i|we)|not sure (?:if|whether|about)|forg[eo]t(?:s|ting)? to)\b"
-    r"|考虑|犹豫|在想要不要|(?:我|我们)(?:也)?(?:可能|也许|或许)|(?:可能|也许|或许)会|忘了|忘记|老忘",
+    # (nor a statement made: "considering I'm lactose intolerant", "maybe I should mention…",
+    # "I might as well tell you…", "I keep forgetting to tell you…", "考虑到我对花生过敏")
+    r"\b(?:(?:thinking|thought) (?:about|of) (?:\w+ing|whether|if)\b|considering (?!(?:that |how )?"
+    r"(?:i|i'm|i've|my|we|we're)\b)|contemplating|toying with|(?:i|we) might(?! as well)"
+    r"|(?:maybe|perhaps) (?:i|we)(?! should (?:mention|tell|say|add|let))|not sure (?:if|whether"
+    r"|about)|forg[eo]t(?:s|ting)? to(?! (?:tell|mention|say|add|let you know)))\b"
+    r"|考虑(?!到)|犹豫|在想要不要|(?:我|我们)(?:也)?(?:可能|也许|或许)|(?:可能|也许|或许)会"
+    r"|忘了(?!说|讲|告诉|跟你说)|忘记(?!说|讲|告诉|跟你说)|老忘",
     re.I,
 )
 
@@ -1588,7 +1594,8 @@ def abstained(text: str) -> list[str]:
 
 def strip_when(value: str) -> str:
     """``"alcohol last year"`` → ``"alcohol"``: when a thing was given up is no part of it."""
-    return _WHEN_TAIL_EN.sub("", value) or value
+    value = _WHEN_TAIL_EN.sub("", value) or value
+    return re.sub(r"\s+(?:about|around|almost|nearly|over|like)$", "", value, flags=re.I) or value
 
 
 # what is eaten, given up by any verb ("quit sugar", "gave up red meat")
@@ -1601,7 +1608,8 @@ _FOOD_WORD = re.compile(
 _WHEN_TAIL_EN = re.compile(
     r"\s+(?:(?:last|since)\s+\w+|(?:in|back in)\s+(?:(?:19|20)\d\d|january|february|march|april"
     r"|may|june|july|august|september|october|november|december|spring|summer|autumn|fall"
-    r"|winter)|(?:a|an|one|two|three|four|five|six|\d+)\s+"
+    r"|winter)|(?:about |around |almost |nearly |over |like )?(?:a|an|one|two|three|four|five"
+    r"|six|\d+)\s+"
     r"(?:days?|weeks?|months?|years?)\s+ago|recently|lately|yesterday|today|entirely"
     r"|completely|for good|cold turkey)$",
     re.I,
@@ -1646,6 +1654,10 @@ _RENEWED = re.compile(
     # the thing first: "my email changed to …", "my number is now …", "phone number's changed"
     r"|\bmy (?:\w+ )?(?:number|email|e-mail|phone|address)(?:'s| has| is)?\s+"
     r"(?:changed|is now|now|updated)\b"
+    # the old one said to end beside the new: "…, the oldco one is going away"
+    r"|\b(?:the )?(?:old|previous|former|[\w.-]+) (?:one|address|number|email)(?:'s| is| will be)?"
+    r" (?:going away|gone|dead|shut(?:ting)? down|closed|deactivated|expiring|no longer (?:used"
+    r"|active|working))\b"
     r"|新(?:的)?(?:号码|号|手机号?|邮箱|卡号?|密码|护照|身份证)|换(?:了)?(?:号|手机号|邮箱|卡|密码)|补办"
     # the thing first, then the change: "邮箱换成 b@gmail.com 了", "手机号改了，…"
     # (said in English too: "email 换了", "phone number 改成 …")
@@ -4252,6 +4264,13 @@ def work_goes_on(text: str) -> bool:
     return bool(_WORK_GOES_ON.search(text))
 
 
+# when, said before a verb: "去年退休了", "上个月被裁了" have no subject of their own
+_WHEN_LEAD_ZH = re.compile(
+    r"去年|前年|今年|年初|年底|上个?月|这个?月|上周|上星期|前几天|前段时间|昨天|前天|最近|已经|早就|刚刚?"
+    r"|早都|也|都|又|就"
+)
+
+
 def job_left(text: str) -> str | None:
     """The clause of ``text`` in which the user says they left their job without naming the
     workplace ("I got laid off last week", "我被裁了"); ``None`` when no clause says so, when it
@@ -4264,7 +4283,7 @@ def job_left(text: str) -> str | None:
         if m is None or _NOT_LEFT.search(sentence[: m.start()]) or is_hypothetical(sentence):
             continue
         if (
-            not re.search(r"[\u4e00-\u9fffA-Za-z]", sentence[: m.start()])
+            not re.search(r"[\u4e00-\u9fffA-Za-z]", _WHEN_LEAD_ZH.sub("", sentence[: m.start()]))
             and before
             and someone_elses(before)
         ):

@@ -314,6 +314,7 @@ def material_start(text: str) -> int | None:
 _QUOTED = re.compile(
     r'"[^"\n]{3,}"|“[^”\n]{3,}”|「[^」\n]{2,}」|『[^』\n]{2,}』|(?<![\w])\'[^\'\n]{3,}\'(?!\w)'
 )
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|my|me|we|our)\b|我", re.I)
 # asking how something is said or is right: "How do you say 'I'm a nurse' in German?",
 # "Is 'I has a dog' correct?", "这句话英文怎么说"
 _ABOUT_WORDING = re.compile(
@@ -331,7 +332,10 @@ def without_quoted_material(text: str) -> str:
     of the one it closes in) is a task when, its quotes left out, it asks for one
     (``composes``, the task verbs of ``material_start``, or a question about wording). Other
     quotes stay ("My motto is 'never give up'")."""
-    spans = list(_QUOTED.finditer(text))
+    # only a statement of the user's in quotes is material ("I live in Paris", "我在腾讯工作");
+    # a name in quotes is the user's ('our dog is named "Bruno"', 'my daughter\'s name is
+    # "Lily" — how do you say that in Chinese?')
+    spans = [m for m in _QUOTED.finditer(text) if _FIRST_PERSON.search(m.group(0))]
     if not spans:
         return text
     ends = [m.end() for m in re.finditer(r"[.!?。！？\n]+", text)]
@@ -353,6 +357,16 @@ def without_quoted_material(text: str) -> str:
             out.append(text[at : span.start()] + ("这段话" if zh else "this"))
             at = span.end()
     return "".join(out) + text[at:]
+
+
+# a short name in Chinese quotation marks: "我家橘猫叫“大黄”"
+_QUOTED_NAME = re.compile(r"[“「『](?P<n>[\u4e00-\u9fffA-Za-z0-9·]{1,8})[”」』]")
+
+
+def unquoted_names(text: str) -> str:
+    """``text`` with the quotation marks around short names taken off ("我家橘猫叫“大黄”" →
+    "我家橘猫叫大黄"): the name is read as if said plainly."""
+    return _QUOTED_NAME.sub(lambda m: m["n"], text)
 
 
 # the occasion a rule holds for: "以后给我推荐餐厅的时候", "when you recommend restaurants"
