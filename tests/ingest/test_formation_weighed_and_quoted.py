@@ -268,3 +268,10 @@ async def test_a_relatives_news_with_its_time_leaves_the_users_job(
     await tenant.say("u", "s1", "我在京东做采购。", at=T1)
     await tenant.say("u", "s1", news, at=T2)
     assert await tenant.values("u", "work.employer") == ["京东"]
+
+
+async def test_a_move_home_said_without_its_subject(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我住在上海。", at=T1)
+    await tenant.say("u", "s1", "去年从上海搬回老家长沙了，生活节奏慢多了", at=T2)
+    assert await tenant.values("u", "residence.city") == ["长沙"]
+    assert await tenant.values("u", "residence.city", "frozen") == ["上海"]

@@ -3465,6 +3465,12 @@ _DEVICE_SWITCH_ZH = re.compile(
 # a Chinese clause that opens with an intention ("打算国庆回趟老家", "准备明年考公"), not a
 # question ("打算去哪玩？"), a noun ("计划有变", "准备工作都做完了", "计划生育政策") nor readiness
 # ("准备好了")
+# a Chinese clause that opens with a move from a place, its time before it ("去年从上海搬回老家长沙
+# 了", "上个月从北京搬到深圳")
+_MOVE_OPENS_ZH = re.compile(
+    r"^\s*(?:去年|前年|今年|年初|年底|上个?月|这个?月|上周|前几天|前段时间|最近|刚刚?|已经)*"
+    r"从[\u4e00-\u9fffA-Za-z]{1,10}?(?:搬|迁)(?:到|去|回|来)"
+)
 _PLAN_OPENS_ZH = re.compile(
     r"^\s*(?:打算|计划|准备)(?!有变|好|着?呢|中|了|工作|金|生育|书|表|案|期|阶段|的)(?=\S{2,})"
     r"(?!.*[吗呢？?]\W*$)"
@@ -4068,8 +4074,10 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 # "算了，改用TiDB吧" proposes a change, no doing of the user's
                 raw = _SUBJECTLESS_CHANGE_ZH.sub(r"我\g<t>", raw, count=1)
                 signal = True
-            if not (signal or subject) and _PLAN_OPENS_ZH.match(raw):
-                raw = "我" + raw.strip()  # "打算国庆回趟老家": the user's plan, its 我 left out
+            if not (signal or subject) and (_PLAN_OPENS_ZH.match(raw) or _MOVE_OPENS_ZH.match(raw)):
+                # "打算国庆回趟老家", "去年从上海搬回老家长沙了": the user's plan or move, its 我
+                # left out
+                raw = "我" + raw.strip()
                 signal = True
             if not (signal or subject) and (borrowed := _borrowed_subject(raw, turn, state)):
                 # "最近搬去了Seattle", "现在住 Oakland": Chinese leaves the user out, and a
