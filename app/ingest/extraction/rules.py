@@ -101,7 +101,6 @@ _NOT_NAME_EN = re.compile(
     r"|Aquarius|Pisces|Gen Z|OK|Okay|Fine|Good|Great|Back|Here|In|Out|Done|Sorry|Ready|Home"
     r"|Free|Busy|Tired|Sure|Not|Also|Still|Just|Now|So|Very)$",
 )
-# a role that is studying: the place named with it is a school
 # a year of study said alone: "a junior at UCLA", "a sophomore at Rice"
 _CLASS_YEAR = re.compile(
     r"junior|senior|(?P<any>freshman|sophomore|(?:first|second|third|fourth|final)[- ]year)",
@@ -112,6 +111,7 @@ _SCHOOL_NAME_EN = re.compile(
     r"\b(?:University|College|Institute|School|Academy|Polytechnic)\b|^(?:U[A-Z]{2,4}|[A-Z]{2,4}U"
     r"|MIT|Caltech|Stanford|Harvard|Yale|Princeton|Berkeley|Oxford|Cambridge)$"
 )
+# a role that is studying: the place named with it is a school
 _STUDENT = re.compile(
     r"(?:^|\b)(?:(?:grad|graduate|phd|ph\.d\.|doctoral|master'?s|masters|undergrad(?:uate)?"
     r"|college|university|exchange|medical|med|law|art|high school)\s+)?(?:student|undergrad"
@@ -874,15 +874,25 @@ _DOER = {
 }  # fmt: skip
 
 
-def _student_zh(level: str) -> str:
-    """The student a level of study names: 研/研二 → 研究生, 博 → 博士生, 大三 → 大三学生."""
-    if level.startswith("研"):
-        return "研究生"
-    if level.startswith("博"):
-        return "博士生"
-    if level.startswith("硕"):
-        return "硕士生"
-    return "本科生" if level == "本科" else f"{level}学生"
+def _studying_zh(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """The student the level of study in group ``v`` names, as ``work.role``: 研/研二 → 研究生,
+    博 → 博士生, 硕 → 硕士生, 本科 → 本科生, 大三 → 大三学生."""
+    level = m.group("v")
+    first = {"研": "研究生", "博": "博士生", "硕": "硕士生"}.get(level[0])
+    role = first or ("本科生" if level == "本科" else f"{level}学生")
+    return [_fact(state, clause, "work.role", role, f"是{role}")]
+
+
+def _job_by_doing(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """The job said by what one does (group ``v``, ``_DOER``), and the employer in group
+    ``org`` when it is a name ("at a hotel downtown" names none)."""
+    role, org = _DOER[m["v"]], m["org"]
+    facts = (
+        [_fact(state, clause, "work.employer", org, f"works at {org}")]
+        if org and org[0].isupper()
+        else []
+    )
+    return [*facts, _fact(state, clause, "work.role", role, f"works as {_article(role)} {role}")]
 
 
 def _role_turned_to(m: re.Match[str], clause: _Clause, state: _State) -> Built:
@@ -1334,13 +1344,11 @@ _NAMES_ONLY = re.compile(
 )
 _ONE_NAME = re.compile(r"[A-Z][a-z'-]{1,15}")
 # capitalised words that name no pet after a comma: "I have a dog, Honestly."
-_NOT_A_NAME_EN = frozenset(
-    re.split(
-        r"\s+",
-        "thanks thank lol haha sadly honestly anyway yes no ok okay too also again now today"
-        " though sure right well yeah yep nope please",
-    )
-)
+_NOT_A_NAME_EN = frozenset((
+    "thanks", "thank", "lol", "haha", "sadly", "honestly", "anyway", "yes", "no", "ok", "okay",
+    "too", "also", "again", "now", "today", "though", "sure", "right", "well", "yeah", "yep",
+    "nope", "please",
+))  # fmt: skip
 _NAME_LIST = re.compile(r"\s*(?:,\s*(?:and\s+)?|、|\s+(?:and|&)\s+|和|跟|与)\s*")
 
 
@@ -2673,9 +2681,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "zh",
         _S + r"(?:现在|目前|还|正)?(?:在)?(?:读|念|上)"
         r"(?P<v>研(?:究生)?[一二三]?|博(?:士)?[一二三四五]?|硕(?:士)?|本科|大[一二三四五]|高[一二三]|初[一二三])(?:呢|中|了|啦|哈)?$",
-        lambda m, c, s: [
-            _fact(s, c, "work.role", role, f"是{role}") for role in [_student_zh(m.group("v"))]
-        ],
+        _studying_zh,
     ),
     (
         # "I'm a grad student in biology", "a PhD student studying chemistry": the student,
@@ -2699,20 +2705,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"|waiting tables|coaching|lifeguarding|babysitting)"
         # (not "consulting for Nike this quarter": work for a client, no job)
         r"(?: at (?P<org>[A-Z][\w&.' -]{1,40}))?(?: (?:now|full[- ]time|part[- ]time))?$",
-        lambda m, c, s: [
-            *(
-                [_fact(s, c, "work.employer", m["org"], f"works at {m['org']}")]
-                if m["org"] and m["org"][0].isupper()  # "at a hotel downtown": no name
-                else []
-            ),
-            _fact(
-                s,
-                c,
-                "work.role",
-                _DOER[m["v"]],
-                f"works as {_article(_DOER[m['v']])} {_DOER[m['v']]}",
-            ),
-        ],
+        _job_by_doing,
     ),
     (
         # "我乳糖不耐受", "本人麸质过敏体质": a condition said as what the user is
@@ -3963,8 +3956,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         # the user's statement; the request before the colon stays, read as a one-off task
         turn = dataclasses.replace(turn, content=turn.content[:cut] + " …")
     # 'Translate "I live in Paris" into Spanish': the quoted text is the task's, not the user's
-    turn = dataclasses.replace(turn, content=standing.without_quoted_material(turn.content))
-    turn = dataclasses.replace(turn, content=standing.unquoted_names(turn.content))
+    # ("我家橘猫叫“大黄”": a short name in quotes is read as said plainly)
+    content = standing.unquoted_names(standing.without_quoted_material(turn.content))
+    turn = dataclasses.replace(turn, content=content)
     turn = dataclasses.replace(turn, content=_secret_said_later(turn.content))
     state = _State(turn, has_task)
     facts: list[ExtractedFact] = []
@@ -4594,18 +4588,15 @@ def _pet_name(raw: str, state: _State) -> list[ExtractedFact] | None:
     ("We just got a puppy too! His name is Taco", "最近又领养了一只狗，叫豆豆"), or None; the name
     keeps its place only if the turn forms the pet's kind (``_pet_named``)."""
     bare = raw.strip(" .!,;，。！")
-    if (
-        state.pet_kind
-        and _ONE_NAME.fullmatch(bare)
-        and bare.lower() not in _NOT_A_NAME_EN
-        and not _HAN.search(state.pet_kind)
-    ):
+    if state.pet_kind and (
+        _NAMES_ONLY.fullmatch(bare)
         # "We adopted a kitten, Jerry.": the name of the pet just named, in apposition
-        clause = _make_clause(raw, state.turn)
-        kind = state.pet_kind
-        said = _pet_called(kind, bare, False)
-        return [_fact(state, clause, "pets.name", bare, said, metadata={"kind": kind})]
-    if state.pet_kind and _NAMES_ONLY.fullmatch(bare):
+        or (
+            _ONE_NAME.fullmatch(bare)
+            and bare.lower() not in _NOT_A_NAME_EN
+            and not _HAN.search(state.pet_kind)
+        )
+    ):
         # "We have two cats, Milo and Luna": the names of the pets the sentence just gave
         clause = _make_clause(raw, state.turn)
         kind, zh = state.pet_kind, bool(_HAN.search(state.pet_kind))
@@ -4614,7 +4605,7 @@ def _pet_name(raw: str, state: _State) -> list[ExtractedFact] | None:
                 state, clause, "pets.name", name, _pet_called(kind, name, zh),
                 metadata={"kind": kind},
             )
-            for name in _NAME_LIST.split(raw.strip(" .!,;，。！"))
+            for name in _NAME_LIST.split(bare)
         ]  # fmt: skip
     if not (_NAMING.match(raw.strip()) and _PET_WORD.search(state.turn.content)):
         return None
