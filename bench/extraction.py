@@ -35,7 +35,7 @@ import tempfile
 import time
 import unicodedata
 import uuid
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -167,6 +167,8 @@ class CaseResult:
     frozen_correct: int = 0
     has_still_active: bool = False
     wrong_supersession: bool = False
+    # matched / unexpected per reading that formed the memory (``metadata.formed_by``)
+    by_reading: Counter[tuple[str, str]] = field(default_factory=Counter)
     missed: list[dict[str, Any]] = field(default_factory=list)
     extra: list[dict[str, Any]] = field(default_factory=list)
     not_frozen: list[dict[str, Any]] = field(default_factory=list)
@@ -187,6 +189,12 @@ def superseded_by_active(m: dict[str, Any], by_id: dict[str, dict[str, Any]]) ->
     return False
 
 
+def reading(m: dict[str, Any]) -> str:
+    """Which reading formed a memory: its ``metadata.formed_by`` ("classifier": the key-family
+    guess), or "rule" for the extractor's own patterns."""
+    return str((m.get("metadata") or {}).get("formed_by") or "rule")
+
+
 def score_case(case: dict[str, Any], memories: list[dict[str, Any]]) -> CaseResult:
     """Compare the memories of one case's user with its label (rules in bench/README.md)."""
     res = CaseResult()
@@ -202,6 +210,8 @@ def score_case(case: dict[str, Any], memories: list[dict[str, Any]]) -> CaseResu
     res.fn = len(expected) - res.tp
     res.missed = [s for i, s in enumerate(expected) if i not in matched]
     used = set(matched.values())
+    for j in used:
+        res.by_reading[(reading(active[j]), "tp")] += 1
     frozen_keys = {s["key"] for s in case.get("frozen", [])}
     for j, m in enumerate(active):
         if j in used:
@@ -211,6 +221,7 @@ def score_case(case: dict[str, Any], memories: list[dict[str, Any]]) -> CaseResu
         if m.get("value") is None and m.get("key") is not None and m["key"] in frozen_keys:
             continue  # the record of a withdrawal the label asks for
         res.fp += 1
+        res.by_reading[(reading(m), "fp")] += 1
         res.extra.append(m)
 
     for spec in case.get("frozen", []):
@@ -286,6 +297,18 @@ def figures(results: list[CaseResult]) -> dict[str, Any]:
         "wrong_supersessions": ws,
         "wrong_supersession_rate": ratio(ws, sa),
     }
+
+
+def by_reading(results: list[CaseResult]) -> dict[str, dict[str, Any]]:
+    """Matched and unexpected memories per reading, with that reading's precision."""
+    total: Counter[tuple[str, str]] = Counter()
+    for r in results:
+        total.update(r.by_reading)
+    out: dict[str, dict[str, Any]] = {}
+    for name in sorted({k for k, _ in total}):
+        tp, fp = total[(name, "tp")], total[(name, "fp")]
+        out[name] = {"tp": tp, "fp": fp, "precision": ratio(tp, tp + fp)}
+    return out
 
 
 def fmt(x: float | None) -> str:
@@ -473,7 +496,8 @@ def git_commit() -> str | None:
 
 
 def public_memory(m: dict[str, Any]) -> dict[str, Any]:
-    return {k: m.get(k) for k in ("type", "key", "value", "content", "status", "source")}
+    keep = ("type", "key", "value", "content", "status", "source")
+    return {k: m.get(k) for k in keep} | {"formed_by": reading(m)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -558,6 +582,11 @@ def main(argv: list[str] | None = None) -> int:
     print(table("Per language", langs))
     print(table("Per kind", kinds))
     print(table("Per key family", families))
+    print("\nPer reading (what formed each memory)\n")
+    print("| reading | matched | unexpected | P |\n|---|---:|---:|---:|")
+    readings = by_reading(results)
+    for name, f in readings.items():
+        print(f"| {name} | {f['tp']} | {f['fp']} | {fmt(f['precision'])} |")
     print(
         f"\n{len(cases)} cases in {wall:.0f} s (setup {out['setup_s']:.0f} s, cases "
         f"{out['run_s']:.0f} s, concurrency {args.concurrency}); load average "
@@ -589,6 +618,7 @@ def main(argv: list[str] | None = None) -> int:
             "per_language": {k: figures(v) for k, v in langs.items()},
             "per_kind": {k: figures(v) for k, v in kinds.items()},
             "per_family": {k: figures(v) for k, v in families.items()},
+            "per_reading": readings,
         }
         failures = []
         for c, r, mems in zip(cases, results, out["memories"], strict=True):

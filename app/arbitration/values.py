@@ -35,7 +35,7 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from app.ingest.extraction.dates import parse_month_day
 from app.privacy.protect import SECRET_KEYS, masks_as_tokens
@@ -112,6 +112,7 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     await _parted(repo, cand)
     await _job_without_employer(repo, cand)
     await _age_said_again(repo, cand)
+    await _name_said_again(repo, cand)
     await _gathering_moved(repo, cand)
     await _diet_broken(repo, cand)
     await _birth_year(repo, cand)
@@ -298,6 +299,7 @@ _ASPECTS = {
         re.I,
     ),
     "emoji": re.compile(r"表情|\bemojis?\b", re.I),
+    "figures": re.compile(r"比喻|类比|打比方|\b(?:metaphors?|analog(?:y|ies))\b", re.I),
     "tone": re.compile(
         r"正式|随意|随便|口语化|语气|客气|委婉|官腔|\b(?:formal(?:ly)?|casual(?:ly)?|tone|polite(?:ly)?"
         r"|blunt(?:ly)?|gentle|friendly|sugar-?coat\w*)\b",
@@ -1268,6 +1270,24 @@ async def _age_said_again(repo: MemoryStore, cand: Candidate) -> None:
         cand.retracts, cand.retract_ids, cand.is_correction = [], [], False
 
 
+async def _name_said_again(repo: MemoryStore, cand: Candidate) -> None:
+    """A name offered in place of another ("actually, go with Rebecca", ``metadata
+    ["name_said_again"]``) is the user's nickname only when a name to be called by is held;
+    otherwise it becomes a record with no key and no value, archived: "let's go with Postgres"
+    is no name. The name held and the one offered are forms of one name: one holds the other,
+    or they begin alike ("Becca" → "Rebecca", "Mo" → "Mohammed", "Kat" → "Kit")."""
+    if cand.key != "name.nickname" or not (cand.metadata or {}).pop("name_said_again", None):
+        return
+    new = (cand.value or "").lower()
+    held = [
+        (old.value or "").lower()
+        for old in await repo.active_with_keys(["name.nickname"], cand.scope, cand.scope_id)
+    ]
+    if not any(h and (h in new or new in h or h[0] == new[:1]) for h in held):
+        cand.key, cand.value, cand.metadata["retraction"] = None, None, True
+        cand.retracts, cand.retract_ids, cand.is_correction = [], [], False
+
+
 async def _gathering_moved(repo: MemoryStore, cand: Candidate) -> None:
     """A gathering moved ("年会改到杭州了", ``metadata["gathering"]``: the gathering's word)
     ends what was decided, planned or set of it before ("今年年会在三亚办"): the active
@@ -1541,7 +1561,7 @@ _TIME_TEXT = (
     "you your our ours she her his him they them their it's its not but also too very really "
     "some any all one two three four five six seven eight nine ten eleven twelve there here "
     "what when where which who how early earlier late later lunchtime noon midday session "
-    "sessions slot slots "
+    "sessions slot slots same "
     # what ends a thing, not what the thing is ("stopped the morning runs")
     "stop stops stopped stopping drop drops dropped dropping quit quitting gave give giving "
     "ended ending longer anymore"
@@ -1661,6 +1681,24 @@ def _same_by_characters(text: str, olds: list[Memory]) -> list[Memory]:
     return found if len(found) == 1 else []
 
 
+# who says a thing moved, before what they say ("医生说复查推迟到下周四了", "客户刚说…")
+_SPEAKER_ZH = re.compile(r"^[^，,。]{1,6}?(?:刚刚?|又|也)?(?:说|讲|通知|告诉我)(?:了)?[，,:：]?")
+
+
+def _appointment_meant(cand: Candidate, moved: dict[str, Any], olds: list[Memory]) -> list[Memory]:
+    """The appointment or plan a move names by no word of its own: the thing past who says it
+    moved ("医生说复查推迟到下周四了" → 复查, more than half of its words), else, the thing only
+    pointed at ("they pushed it to Thursday at 6", ``moved["pointed"]``), the appointment or
+    plan said last — as a person would read "it"."""
+    thing = _SPEAKER_ZH.sub("", cand.content)
+    if thing != cand.content and (same := _same_thing(activity_words(thing), olds)):
+        return same
+    if not moved.get("pointed"):
+        return []
+    dated = [old for old in olds if old.key in ("event", "plan")]
+    return [max(dated, key=lambda old: old.created_at)] if dated else []
+
+
 async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
     """A plan, appointment or routine moved ("we moved dinner to Saturday 8pm",
     "游泳改到周日下午了", "switched my workouts to evenings, the 6am thing was killing me") or
@@ -1707,6 +1745,8 @@ async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
             away = set(moved.get("away") or [])
             at = [old for old in olds if away & time_marks(_said(old))]
             same = at if len(at) == 1 else []
+        if not same and cand.key in ("event", "plan"):
+            same = _appointment_meant(cand, moved, olds)
         habits = [old for old in olds if old.key == "schedule.habit"]
         if not same and cand.key == "schedule.habit":
             # "现在每天开车上班，地铁太挤了" after "坐地铁上班": the one routine that shares a word

@@ -318,6 +318,9 @@ _PAST_EN = re.compile(
 _FUTURE_EN = re.compile(
     r"\b(?:will|shall|gonna|going to|plan(?:ning)? to|want to|need to|have to|hope to|can'?t wait"
     r"|looking forward|should|upcoming|coming up)\b|'ll\b"
+    # a thing moved to a time: the time is to come ("they pushed it to Thursday at 6")
+    r"|\b(?:moved|pushed(?: back)?|bumped|rescheduled|postponed|shifted|changed|delayed)"
+    r"(?: \w+){0,3}? (?:to|till|until|for)\b"
     r"|\b(?:i'm|i am|we're|we are|he's|she's|they're)\s+(?:\w+ly\s+)?\w+ing\b",
     re.I,
 )
@@ -325,6 +328,8 @@ _PAST_ZH = re.compile(r"刚|已经|了(?![吗没])|(?:去|来|吃|看|见|做|�
 _FUTURE_ZH = re.compile(
     r"要(?!求)|(?<![开聚约唱议晚宴舞集茶年运社协学机大])会(?![议员计了，,。！!；;]|$)|打算|准备|计划|将要|将会"
     r"|想去|想要|得去|记得|别忘|提醒|[吧吗？?]\s*$"
+    # a thing moved to a time: the time is to come ("聚餐改到周日晚上了")
+    r"|改到|挪到|推到|推迟到|延到|延后到|调到|提前到|换到|改在|改期到"
 )
 
 # the kinds of phrase whose date depends on the tense: a weekday or a day or month without a year

@@ -1344,7 +1344,7 @@ _NAMES_ONLY = re.compile(
 )
 _ONE_NAME = re.compile(r"[A-Z][a-z'-]{1,15}")
 # capitalised words that name no pet after a comma: "I have a dog, Honestly."
-_NOT_A_NAME_EN = frozenset((
+_NOT_A_PET_NAME_EN = frozenset((
     "thanks", "thank", "lol", "haha", "sadly", "honestly", "anyway", "yes", "no", "ok", "okay",
     "too", "also", "again", "now", "today", "though", "sure", "right", "well", "yeah", "yep",
     "nope", "please",
@@ -4346,6 +4346,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts += _liking_ended(turn, facts)
     facts += _address_withdrawn(turn, facts)
     facts += _age_by_birthday(turn, facts)
+    facts = _name_restated(turn, facts)
     facts = _switched_drink(facts)
     facts += _withdrawal(turn, facts)
     facts = _liking_taken_up(turn, facts)
@@ -4593,7 +4594,7 @@ def _pet_name(raw: str, state: _State) -> list[ExtractedFact] | None:
         # "We adopted a kitten, Jerry.": the name of the pet just named, in apposition
         or (
             _ONE_NAME.fullmatch(bare)
-            and bare.lower() not in _NOT_A_NAME_EN
+            and bare.lower() not in _NOT_A_PET_NAME_EN
             and not _HAN.search(state.pet_kind)
         )
     ):
@@ -5481,18 +5482,16 @@ def _age_by_birthday(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
     else's."""
     if any(f.key == "age" for f in facts):
         return []
-    if any(
-        semantic.family_subject(c) or semantic.is_about_others(c)
-        for sentence in split_clauses(turn.content)
-        for c in sentence
-    ):
-        return []  # "女儿上周过生日了。过完生日已经15了": the daughter's age
     slip = bool(_SLIP.search(turn.content))
+    someone = False  # a clause before was about someone else
     for sentence in split_clauses(turn.content):
         birthday = any(_BIRTH_WORD.search(c) for c in sentence)
-        if not (birthday or slip):
-            continue
         for raw in sentence:
+            # "女儿上周过生日了。过完生日已经15了": the daughter's age; "oops 30. my sister
+            # reminded me": the user's, someone named only after it
+            someone = someone or bool(semantic.family_subject(raw) or semantic.is_about_others(raw))
+            if someone or not (birthday or slip):
+                continue
             # "过完生日已经28了": the birthday passed, said before the number in its clause
             raw = _BIRTHDAY_PASSED_ZH.sub("", raw)
             m = _BARE_YEARS.match(raw)
@@ -5522,6 +5521,44 @@ def _age_by_birthday(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
                 )
             ]
     return []
+
+
+# a name offered in place of the one the user gave to be called by: "actually, go with Rebecca",
+# "hmm let's go with Tom instead", "nah, make it Kit"
+_NAME_OFFERED = re.compile(
+    r"^(?:\W|actually|hmm+|ok(?:ay)?|no|nah|wait|sorry|so|just|pls|please|on second thought)*"
+    r"(?:let'?s |just )?(?:go with|make it|use|stick with) (?P<n>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)"
+    r"(?: instead)?(?: please| pls| then)?\W*$"
+)
+
+
+def _name_restated(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A name offered to be called by in place of another ("actually, go with Rebecca, Becca
+    feels too casual", "let's go with Mohammed instead"): a nickname that replaces the one held
+    — only when one is held (``metadata["name_said_again"]``, ``values._name_said_again``):
+    "let's go with Postgres" after no name is no name. Returns the turn's facts, a rule read
+    from the same words ("go with Rebecca") left out; unchanged when the turn forms a name."""
+    if any(f.key in _NAME_KEYS for f in facts):
+        return facts
+    for sentence in split_clauses(turn.content):
+        for raw in sentence:
+            m = _NAME_OFFERED.match(raw.strip())
+            if m is None or m["n"].split("-")[0].lower() in _NOT_A_NAME_EN:
+                continue
+            name = m["n"].lower()
+            return [
+                *(f for f in facts if not (f.type == "constraint" and name in (f.value or ""))),
+                ExtractedFact(
+                    type="profile",
+                    content=f"likes to be called {m['n']}",
+                    key="name.nickname",
+                    value=m["n"],
+                    is_correction=True,
+                    message_ids=[turn.message_id],
+                    metadata={"name_said_again": True},
+                ),
+            ]
+    return facts
 
 
 def _address_withdrawn(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -6119,6 +6156,14 @@ _ANSWER_LANGUAGE = re.compile(
 _ANSWERS = "answer_language"
 
 
+# a part of the code written for the user, whose language is not the answers'
+_PART_OF_CODE = re.compile(
+    r"注释|代码|变量名?|函数名?|提交信息|\b(?:comments?|code|variables?|variable names|commit"
+    r" messages?|docstrings?)\b",
+    re.I,
+)
+
+
 def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """The language a request for the answers names ("reply in Spanish", "Can you answer me in
     French from now on?", "switch to German please", "用中文回复", "还是 English 吧") is the
@@ -6142,6 +6187,8 @@ def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
                 continue  # "…in Spanish this time?": the answer just given, not a preference
             if semantic.is_about_others(raw) or semantic.family_subject(raw):
                 continue  # "我朋友让AI回答都用英文": someone else's answers
+            if _PART_OF_CODE.search(raw[: said.start()]):
+                continue  # "注释还是改成中文吧": the code's comments, not the answers (a rule)
             value = _norm(next(g for g in said.groups() if g), "language.preferred")
             same = [
                 f
@@ -7153,21 +7200,33 @@ _MOVED_TO = re.compile(
 )
 
 
+# what was moved, pointed at and not named: "they pushed it to Thursday at 6", "moved it to
+# Friday 2pm", "又改到下周一了" (``_moves``: the appointment talked of last)
+_POINTED_MOVE = re.compile(
+    r"\b(?:moved|pushed(?: back)?|bumped|rescheduled|postponed|shifted|changed|delayed)"
+    r" (?:it|that|this|them)(?: back)? (?:to|till|until|for)\b"
+    r"|^\W*(?:又|就|已经|刚刚?)?(?:改到|挪到|推到|推迟到|延到|延后到|调到|提前到|换到)",
+    re.I,
+)
+
+
 def _moved_alone(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """A turn that only says a thing moved to a time ("Flight got moved to Sunday", "Yoga moved
-    to Thursdays now", "体检挪到下周二了") and formed nothing: the thing at its new time, an
+    to Thursdays now", "体检挪到下周二了", "salon rang, they pushed it to Thursday at 6") and
+    formed nothing: the thing at its new time (or the clause that moves it), an
     event (``_moves`` marks it, ``values.moved_from`` finds what it moves and takes its key: a
     routine moved stays a routine)."""
     if facts:
         return []
     text = turn.content.strip()
     m = _MOVED_TO.match(text)
-    if m is None or is_question(text):
+    pointed = None if m else _pointed_move(text)
+    if (m is None and pointed is None) or is_question(text):
         return []
-    when = m["when"] or m["when_zh"] or ""
+    when = (m["when"] or m["when_zh"] or "") if m else (pointed or "")
     if not (time_marks(when) or find_date(when, turn.occurred_at)):
         return []  # "the meeting moved to Zoom": where, not when
-    clause = _make_clause(text, turn)
+    clause = _make_clause(pointed or text, turn)
     date = clause.date
     return [
         ExtractedFact(
@@ -7180,6 +7239,16 @@ def _moved_alone(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             message_ids=[turn.message_id],
         )
     ]
+
+
+def _pointed_move(text: str) -> str | None:
+    """The clause of ``text`` that moves a thing it only points at to a time ("salon rang, they
+    pushed it to Thursday at 6" → "they pushed it to Thursday at 6"), or None."""
+    for sentence in split_clauses(text):
+        for raw in sentence:
+            if _POINTED_MOVE.search(raw):
+                return raw
+    return None
 
 
 def _moves(turn: Turn, facts: list[ExtractedFact]) -> None:
@@ -7211,6 +7280,8 @@ def _moves(turn: Turn, facts: list[ExtractedFact]) -> None:
                 "words": sorted(words),
                 "rest": "，".join(rest),
                 "instead": bool(_TURNED_INTO.search(turn.content)),
+                # "moved it to Friday": the appointment talked of last (``values.moved_from``)
+                "pointed": _pointed_move(turn.content) is not None,
             }
 
 

@@ -1083,7 +1083,7 @@ _MOVED = re.compile(
 _ADDED_ON = re.compile(
     # "too" adds at a clause's end ("I swim too"), not before a word ("mornings are too cold")
     r"\b(?:also|too(?=\s*(?:[,.!?;)]|$))|as well|another|in addition|besides|plus|on top of)\b"
-    r"|还(?!是)|另外|也|又|再加|同时|以及|除了",
+    r"|还(?!是)|另外|也|又(?!改|推|挪|延|换|调|提前)|再加|同时|以及|除了",
     re.I,
 )
 
