@@ -3982,6 +3982,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         pet = False  # a pet was named: the clauses after it without a subject are about it
         sentence = _only_after_denial(sentence)  # "I don't speak French, only English"
         ruled, read = _standing_rules(sentence, state)  # "Bullet points please, always."
+        ruled = [r for r in ruled if not _reason_of_a_rule(r, facts)]
         if ruled:
             facts.extend(ruled)
             formed.add(sid)
@@ -4831,6 +4832,19 @@ def _not_now(facts: list[ExtractedFact]) -> list[ExtractedFact]:
             continue
         out.append(fact)
     return out
+
+
+def _reason_of_a_rule(rule: ExtractedFact, facts: list[ExtractedFact]) -> bool:
+    """A dislike or complaint read as a rule after a rule of the turn of the same kind ("pls keep
+    answers short, like 3-4 sentences max. i hate scrolling thru walls of text"): the reason
+    for that rule, not a second one (``standing.gives_reason``, ``standing.aspects``)."""
+    if not standing.gives_reason(rule.content):
+        return False
+    mine = standing.aspects(rule.content)
+    return any(
+        f.metadata.get("formed_by") == "standing_rule" and mine & standing.aspects(f.content)
+        for f in facts
+    )
 
 
 def _standing_rules(sentence: list[str], state: _State) -> tuple[list[ExtractedFact], set[int]]:

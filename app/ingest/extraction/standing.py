@@ -477,6 +477,11 @@ _ABLE_ZH = re.compile(
 )
 
 
+# a feeling or a thought said, and the words that ask something of the assistant beside one
+_FEELS_ZH = re.compile(r"觉得|感觉|心里|认为|担心|害怕|没底|踏实")
+_ASKED_OF_YOU_ZH = re.compile(r"请|麻烦|别|不要|以后|今后|每次|你")
+
+
 def _is_request(text: str, whole: str = "") -> bool:
     """An imperative or a polite request, not a statement with a subject of its own;
     ``whole`` is the sentence the clause is part of."""
@@ -494,6 +499,8 @@ def _is_request(text: str, whole: str = "") -> bool:
     if _zh(core):
         if _OWN_SUBJECT_ZH.match(core):
             return False
+        if _FEELS_ZH.search(core) and not _ASKED_OF_YOU_ZH.search(core):
+            return False  # "写 plain JS 总觉得心里没底": how the user feels about it
         return bool(
             _REQUEST_ZH.search(core)
             or _REQUEST_ZH.search(_OCCASION_HEAD_ZH.sub("", core))
@@ -671,6 +678,8 @@ def _clean(text: str) -> str:
         return (_TAIL_ZH if _zh(core) else _TAIL_EN).sub("", core).strip(" ,.?!")
     if _zh(core):
         core = _LEAD_ZH.sub("", core)
+        # "比喻还是少用", "还是用普通段落": what is asked, without the word that asks it back
+        core = re.sub(r"还是(?=改|换|用|少|多|别|不|加)", "", core).strip()
         core = re.sub(r"^(?:给我|帮我|替我)(?=.{2,}(?:的时候|时候|时)$)", "", core)
         core = re.sub(r"(?:的时候|时候)$", "时", core)
         return _TAIL_ZH.sub("", core).strip()
@@ -842,6 +851,20 @@ def _complaint(core: str) -> bool:
         polite = re.fullmatch(r"你(?:也|真是?)?太客气[了啦啊呀吧]*", core)
         return bool(_COMPLAINT_ZH.match(core)) and not _asks(core) and not polite
     return bool(_COMPLAINT_EN.match(core)) and not is_question(core)
+
+
+_DISLIKE_EN = re.compile(
+    r"^i(?:'m| am)? (?:really |just )?(?:hate|dislike|can'?t stand|don'?t like|(?:not|no) (?:a )?"
+    r"(?:big )?fan of)\b",
+    re.I,
+)
+
+
+def gives_reason(text: str) -> bool:
+    """True if ``text`` (a rule as read) is a dislike or a complaint ("i hate scrolling thru
+    walls of text", "你老是用英文回我"): said after a request of the same kind in one turn, it
+    is the request's reason, not a rule of its own."""
+    return bool(_DISLIKE_EN.match(_core(text))) or complains(text)
 
 
 def complains(text: str) -> bool:
