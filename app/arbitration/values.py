@@ -35,7 +35,7 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from app.ingest.extraction.dates import parse_month_day
 from app.privacy.protect import SECRET_KEYS, masks_as_tokens
@@ -1274,8 +1274,8 @@ async def _name_said_again(repo: MemoryStore, cand: Candidate) -> None:
     """A name offered in place of another ("actually, go with Rebecca", ``metadata
     ["name_said_again"]``) is the user's nickname only when a name to be called by is held;
     otherwise it becomes a record with no key and no value, archived: "let's go with Postgres"
-    is no name. The name held and the one offered are forms of one name: one holds the other,
-    or they begin alike ("Becca" → "Rebecca", "Mo" → "Mohammed", "Kat" → "Kit")."""
+    is no name. The name held and the one offered are forms of one name: one holds the other
+    ("Becca" → "Rebecca", "Tommy" → "Tom"); "Kafka" is no form of "Kat"."""
     if cand.key != "name.nickname" or not (cand.metadata or {}).pop("name_said_again", None):
         return
     new = (cand.value or "").lower()
@@ -1283,7 +1283,7 @@ async def _name_said_again(repo: MemoryStore, cand: Candidate) -> None:
         (old.value or "").lower()
         for old in await repo.active_with_keys(["name.nickname"], cand.scope, cand.scope_id)
     ]
-    if not any(h and (h in new or new in h or h[0] == new[:1]) for h in held):
+    if not any(h and (h in new or new in h) for h in held):
         cand.key, cand.value, cand.metadata["retraction"] = None, None, True
         cand.retracts, cand.retract_ids, cand.is_correction = [], [], False
 
@@ -1685,18 +1685,15 @@ def _same_by_characters(text: str, olds: list[Memory]) -> list[Memory]:
 _SPEAKER_ZH = re.compile(r"^[^，,。]{1,6}?(?:刚刚?|又|也)?(?:说|讲|通知|告诉我)(?:了)?[，,:：]?")
 
 
-def _appointment_meant(cand: Candidate, moved: dict[str, Any], olds: list[Memory]) -> list[Memory]:
-    """The appointment or plan a move names by no word of its own: the thing past who says it
-    moved ("医生说复查推迟到下周四了" → 复查, more than half of its words), else, the thing only
-    pointed at ("they pushed it to Thursday at 6", ``moved["pointed"]``), the appointment or
-    plan said last — as a person would read "it"."""
+def _appointment_meant(cand: Candidate, olds: list[Memory]) -> list[Memory]:
+    """The appointment or plan a move said by whoever moved it names: the thing past who says
+    it ("医生说复查推迟到下周四了" → 复查, more than half of its words), when one memory holds it
+    (two 复查 of which one is the user's father's: neither)."""
     thing = _SPEAKER_ZH.sub("", cand.content)
-    if thing != cand.content and (same := _same_thing(activity_words(thing), olds)):
-        return same
-    if not moved.get("pointed"):
+    if thing == cand.content:
         return []
-    dated = [old for old in olds if old.key in ("event", "plan")]
-    return [max(dated, key=lambda old: old.created_at)] if dated else []
+    same = _same_thing(activity_words(thing), olds)
+    return same if len(same) == 1 else []  # two of them: which one is not said
 
 
 async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
@@ -1746,7 +1743,7 @@ async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
             at = [old for old in olds if away & time_marks(_said(old))]
             same = at if len(at) == 1 else []
         if not same and cand.key in ("event", "plan"):
-            same = _appointment_meant(cand, moved, olds)
+            same = _appointment_meant(cand, olds)
         habits = [old for old in olds if old.key == "schedule.habit"]
         if not same and cand.key == "schedule.habit":
             # "现在每天开车上班，地铁太挤了" after "坐地铁上班": the one routine that shares a word

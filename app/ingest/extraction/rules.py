@@ -3982,7 +3982,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         pet = False  # a pet was named: the clauses after it without a subject are about it
         sentence = _only_after_denial(sentence)  # "I don't speak French, only English"
         ruled, read = _standing_rules(sentence, state)  # "Bullet points please, always."
-        ruled = [r for r in ruled if not _reason_of_a_rule(r, facts)]
+        if len(ruled) == 1 and _reason_of_a_rule(ruled[0], facts):
+            ruled = []  # ("i hate tables, never use them": a request beside it, a rule)
         if ruled:
             facts.extend(ruled)
             formed.add(sid)
@@ -5514,6 +5515,8 @@ def _age_by_birthday(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
             years = int(m["v"])
             if not birthday and not 13 <= years <= 99:
                 continue
+            if not birthday and re.findall(r"\d+", turn.content)[0] != m["v"]:
+                continue  # "we booked a table for 25. oops 30.": the number before, corrected
             zh = _lang(" ".join(sentence)) == "zh"
             # a slip alone says no more than that a number was wrong: it is the age only if
             # an age is held, the one it names if it names one (``values._age_said_again``)
@@ -5538,12 +5541,15 @@ def _age_by_birthday(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
 
 
 # a name offered in place of the one the user gave to be called by: "actually, go with Rebecca",
-# "hmm let's go with Tom instead", "nah, make it Kit"
+# "hmm let's go with Tom instead"
 _NAME_OFFERED = re.compile(
     r"^(?:\W|actually|hmm+|ok(?:ay)?|no|nah|wait|sorry|so|just|pls|please|on second thought)*"
-    r"(?:let'?s |just )?(?:go with|make it|use|stick with) (?P<n>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)"
+    r"(?:let'?s |just )?go with (?P<n>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)"
     r"(?: instead)?(?: please| pls| then)?\W*$"
 )
+
+
+_NAME_TALK = re.compile(r"\b(?:names?|call(?:s|ed)?|nickname|go(?:es)? by)\b", re.I)
 
 
 def _name_restated(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -5560,6 +5566,9 @@ def _name_restated(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact
             if m is None or m["n"].split("-")[0].lower() in _NOT_A_NAME_EN:
                 continue
             name = m["n"].lower()
+            others = [n for n in _names_in(turn.content) if n.lower() != name]
+            if not (others or _NAME_TALK.search(turn.content)):
+                continue  # "let's go with Alpine": a choice, no name beside it or said of names
             return [
                 *(f for f in facts if not (f.type == "constraint" and name in (f.value or ""))),
                 ExtractedFact(
@@ -7214,33 +7223,21 @@ _MOVED_TO = re.compile(
 )
 
 
-# what was moved, pointed at and not named: "they pushed it to Thursday at 6", "moved it to
-# Friday 2pm", "又改到下周一了" (``_moves``: the appointment talked of last)
-_POINTED_MOVE = re.compile(
-    r"\b(?:moved|pushed(?: back)?|bumped|rescheduled|postponed|shifted|changed|delayed)"
-    r" (?:it|that|this|them)(?: back)? (?:to|till|until|for)\b"
-    r"|^\W*(?:又|就|已经|刚刚?)?(?:改到|挪到|推到|推迟到|延到|延后到|调到|提前到|换到)",
-    re.I,
-)
-
-
 def _moved_alone(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """A turn that only says a thing moved to a time ("Flight got moved to Sunday", "Yoga moved
-    to Thursdays now", "体检挪到下周二了", "salon rang, they pushed it to Thursday at 6") and
-    formed nothing: the thing at its new time (or the clause that moves it), an
+    to Thursdays now", "体检挪到下周二了") and formed nothing: the thing at its new time, an
     event (``_moves`` marks it, ``values.moved_from`` finds what it moves and takes its key: a
     routine moved stays a routine)."""
     if facts:
         return []
     text = turn.content.strip()
     m = _MOVED_TO.match(text)
-    pointed = None if m else _pointed_move(text)
-    if (m is None and pointed is None) or is_question(text):
+    if m is None or is_question(text):
         return []
-    when = (m["when"] or m["when_zh"] or "") if m else (pointed or "")
+    when = m["when"] or m["when_zh"] or ""
     if not (time_marks(when) or find_date(when, turn.occurred_at)):
         return []  # "the meeting moved to Zoom": where, not when
-    clause = _make_clause(pointed or text, turn)
+    clause = _make_clause(text, turn)
     date = clause.date
     return [
         ExtractedFact(
@@ -7253,16 +7250,6 @@ def _moved_alone(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             message_ids=[turn.message_id],
         )
     ]
-
-
-def _pointed_move(text: str) -> str | None:
-    """The clause of ``text`` that moves a thing it only points at to a time ("salon rang, they
-    pushed it to Thursday at 6" → "they pushed it to Thursday at 6"), or None."""
-    for sentence in split_clauses(text):
-        for raw in sentence:
-            if _POINTED_MOVE.search(raw):
-                return raw
-    return None
 
 
 def _moves(turn: Turn, facts: list[ExtractedFact]) -> None:
@@ -7294,8 +7281,6 @@ def _moves(turn: Turn, facts: list[ExtractedFact]) -> None:
                 "words": sorted(words),
                 "rest": "，".join(rest),
                 "instead": bool(_TURNED_INTO.search(turn.content)),
-                # "moved it to Friday": the appointment talked of last (``values.moved_from``)
-                "pointed": _pointed_move(turn.content) is not None,
             }
 
 

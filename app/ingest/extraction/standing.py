@@ -167,7 +167,8 @@ _REQUEST_ZH = re.compile(
     r"请|麻烦|记得|务必|千万|一定要|别|不要|不用|不需要|不必|无需|不许|不准|禁止|避免|尽量|控制在|限制在|"
     r"保持在|(?:就行|就好|即可|就可以)$|(?:一点|一些|(?<![\d一二两三四五六七八九十几半])点儿?)[吧啊哈呀]*$|"
     # a thing of the answers asked back the other way ("比喻还是少用吧", "注释还是改成中文吧")
-    r"^[\u4e00-\u9fffA-Za-z ]{1,8}?还是(?:改成|改回|换回|改用|用|少|多|别|不要|不用|加)|"
+    r"^(?:比喻|类比|表情|emoji|表格|列表|段落|翻译|总结|例子|示例|注释|繁体|简体) ?还是"
+    r"(?:改成|改回|换回|改用|用|少|多|别|不要|不用|加)|"
     r"^(?:(?:以后|今后|往后|接下来|每次|每回|一律|都|你|我们|咱们|还有|另外|还是|那就|那|就|算了)[，,]?)*"
     # "直接给代码", not "直接工作" (what the user goes on to do): straight to something the
     # assistant does
@@ -479,7 +480,7 @@ _ABLE_ZH = re.compile(
 
 # a feeling or a thought said, and the words that ask something of the assistant beside one
 _FEELS_ZH = re.compile(r"觉得|感觉|心里|认为|担心|害怕|没底|踏实")
-_ASKED_OF_YOU_ZH = re.compile(r"请|麻烦|别|不要|以后|今后|每次|你")
+_ASKED_OF_YOU_ZH = re.compile(r"请|麻烦|别|不要|以后|今后|每次|你|时候|的话|就|直接")
 
 
 def _is_request(text: str, whole: str = "") -> bool:
