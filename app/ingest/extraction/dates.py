@@ -315,6 +315,8 @@ _PAST_EN = re.compile(
     r"|bas|locat)ed\b)[a-z]{2,}(?<!e)ed\b",
     re.I,
 )
+# the Chinese verbs that move a thing to a time ("改到", "推迟到"; ``rules._MOVED_TO`` too)
+MOVED_TO_ZH = "改到|挪到|推到|推迟到|延到|延后到|调到|提前到|换到"
 _FUTURE_EN = re.compile(
     r"\b(?:will|shall|gonna|going to|plan(?:ning)? to|want to|need to|have to|hope to|can'?t wait"
     r"|looking forward|should|upcoming|coming up)\b|'ll\b"
@@ -329,7 +331,7 @@ _FUTURE_ZH = re.compile(
     r"要(?!求)|(?<![开聚约唱议晚宴舞集茶年运社协学机大])会(?![议员计了，,。！!；;]|$)|打算|准备|计划|将要|将会"
     r"|想去|想要|得去|记得|别忘|提醒|[吧吗？?]\s*$"
     # a thing moved to a time: the time is to come ("聚餐改到周日晚上了")
-    r"|改到|挪到|推到|推迟到|延到|延后到|调到|提前到|换到|改在|改期到"
+    rf"|{MOVED_TO_ZH}|改在|改期到"
 )
 
 # the kinds of phrase whose date depends on the tense: a weekday or a day or month without a year

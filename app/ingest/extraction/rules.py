@@ -32,6 +32,7 @@ from app.ingest.extraction import segment, semantic, spelling, standing
 from app.ingest.extraction.base import ExtractedFact, MemoryType, Turn
 from app.ingest.extraction.cues import clause_cues
 from app.ingest.extraction.dates import (
+    MOVED_TO_ZH,
     DateMatch,
     cn_int,
     describe,
@@ -7217,7 +7218,7 @@ _MOVED_TO = re.compile(
     r" (?:moved|pushed(?: back)?|bumped|rescheduled|postponed|shifted|changed|switched)"
     r" (?:to|till|until) (?P<when>.+?)(?: now| instead)?[.!]*$"
     r"|^(?P<thing_zh>(?![我你他她它这那])[\u4e00-\u9fff]{1,8}?)(?:那边|那个|的时间)?"
-    r"(?:改到|挪到|推到|推迟到|延到|延后到|调到|提前到|换到)了?(?P<when_zh>[^，,。！!？?]{1,16}?)"
+    rf"(?:{MOVED_TO_ZH})了?(?P<when_zh>[^，,。！!？?]{{1,16}}?)"
     r"(?:了|啦)?[。!！]*$",
     re.I,
 )

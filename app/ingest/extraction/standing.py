@@ -125,6 +125,8 @@ _ASKED_EN = re.compile(
     r"|from here on|in (?:the )?future|by default|for me|with me)\b",
     re.I,
 )
+# the verbs of a dislike said by the user ("I hate", "I'm not a fan of")
+_DISLIKE_VERB_EN = r"(?:hate|dislike|can'?t stand|don'?t like|(?:not|no) (?:a )?(?:big )?fan of)"
 # the user's "I" asking something of the assistant: "I want you to …", "I want short answers
 # from you"
 _WANTS_OF_YOU_EN = re.compile(
@@ -137,7 +139,7 @@ _WANTS_OF_YOU_EN = re.compile(
     r" (?:[\w-]+[ ,]+){0,3}(?:answers|replies|responses|explanations)\b"
     # a dislike of a kind of answer, said to the one who answers: "I hate long answers", "I'm
     # not a fan of bullet points"
-    r"|^i(?:'m| am)? (?:hate|dislike|can'?t stand|don'?t like|(?:not|no) (?:a )?(?:big )?fan of)"
+    rf"|^i(?:'m| am)? {_DISLIKE_VERB_EN}"
     r" (?:[\w-]+[ ,]+){0,3}(?:answers|replies|responses|explanations|bullet points|walls? of"
     r" text|markdown|emojis?|tables)\b"
     r"(?=\s*$|\s*[,.;!—-]|\s+(?:from you|in your|when|please|pls)\b)",
@@ -854,11 +856,7 @@ def _complaint(core: str) -> bool:
     return bool(_COMPLAINT_EN.match(core)) and not is_question(core)
 
 
-_DISLIKE_EN = re.compile(
-    r"^i(?:'m| am)? (?:really |just )?(?:hate|dislike|can'?t stand|don'?t like|(?:not|no) (?:a )?"
-    r"(?:big )?fan of)\b",
-    re.I,
-)
+_DISLIKE_EN = re.compile(rf"^i(?:'m| am)? (?:really |just )?{_DISLIKE_VERB_EN}\b", re.I)
 
 
 def gives_reason(text: str) -> bool:
