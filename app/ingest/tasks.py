@@ -813,7 +813,7 @@ async def inherit_changes(
         if isinstance(rekey, list):
             # "Transferred to Roosevelt High" (a guess: a school) after "I teach at Lincoln
             # High": the name takes the key of what the turn before held, when it says one
-            _rekeyed(fact, earlier, *map(str, rekey))
+            _rekeyed(fact, earlier, facts, *map(str, rekey))
         if prep is None:
             out.append(fact)
             continue
@@ -845,12 +845,22 @@ async def inherit_changes(
     return out
 
 
-def _rekeyed(fact: ExtractedFact, earlier: list[_Stated], prep: str, name: str) -> None:
+def _rekeyed(
+    fact: ExtractedFact,
+    earlier: list[_Stated],
+    facts: Sequence[ExtractedFact],
+    prep: str,
+    name: str,
+) -> None:
     """Give a name the classifier keyed by guess (``metadata["rekey"]``) the one key of the
-    user's previous turn (``earlier``) its preposition allows, when that is another key."""
+    user's previous turn (``earlier``) its preposition allows, when that is another key and no
+    other fact of the turn (``facts``) holds it ("moved to Toronto, same job at Shopify":
+    Toronto is no employer)."""
     allowed = NOW_HOLDS_KEYS.get(prep, ())
     keys = list(dict.fromkeys(e.key for e in earlier if e.key in allowed))
     if len(keys) != 1 or keys[0] == fact.key:
+        return
+    if any(f is not fact and f.key == keys[0] and f.value for f in facts):
         return
     _take_key(fact, keys[0], name)
     fact.value = name

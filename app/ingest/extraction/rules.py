@@ -3126,7 +3126,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "zh",
         # "我最喜欢的歌手是周杰伦", "现在最喜欢的是陈奕迅了", "最爱的变成榴莲了": a favourite, its
         # category said or not
-        r"^(?:我)?(?:现在|目前|如今)?最(?:喜欢|爱)的(?P<what>.{0,8}?)"
+        r"^(?:我)?(?:现在|目前|如今)?最(?:喜欢|爱)的(?P<what>.{0,8}?)(?<![不没])(?<!不再)"
         r"(?:是|就是|(?:变|换|改)成了?|成了)(?P<v>.+)$",
         favourite,
     ),
@@ -3150,7 +3150,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "likes",
         "zh",
-        _S + r"(?P<verb>喜欢|爱|热爱|钟爱|迷上了?|爱上了?)(?P<eat>吃)?(?P<v>.+)$",
+        # ("最喜欢的不是周杰伦了" likes no 周杰伦)
+        _S + r"(?P<verb>喜欢|爱|热爱|钟爱|迷上了?|爱上了?)(?P<eat>吃)?"
+        r"(?!的(?:已经|早就|并)?不)(?:的(?:就)?是)?(?P<v>.+)$",
         simple("preference.likes", "{verb}{eat}{v}", split=True, check=semantic.is_taste),
     ),
     # "所以特别能吃辣", "我很能吃辣": a taste had in plenty, said by how much the user can take
@@ -3191,7 +3193,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"^(?:(?:honestly|tbh|and|but|well|so|also)[\s,]+)*(?P<v>(?!(?:it|that|this|those|these|he"
         r"|she|they|we|i|you|everything|nothing)\b)[\w' -]{2,40}?)\s+"
         r"(?:(?:is|are|'s|'re|has|have)(?:n't| not| never)\s+(?:really\s+|quite\s+|exactly\s+)?"
-        r"(?:been\s+)?(?:my|for me)\b(?:\s+(?:thing|cup of tea|jam|style|scene|vibe))?"
+        r"(?:been\s+)?(?:my(?!\s+(?:favou?rite|fave|fav|top|number one)\b)|for me)\b"
+        r"(?:\s+(?:thing|cup of tea|jam|style|scene|vibe))?"
         r"|(?:really\s+)?(?:drives?|makes?) me (?:nuts|crazy|mad|insane"
         r"|up the wall)|(?:really\s+)?gets? on my nerves|(?:really\s+)?bores? me"
         r"|(?:really\s+)?(?:stress|freak|gross|creep)(?:es|s)? me out)\b.*$",
@@ -3706,12 +3709,45 @@ def split_clauses(text: str) -> list[list[str]]:
                 for part in _two_intentions(framed)
             ]
         )
-        for s in _sentences(_NUMBER_NOT_NUMBER.sub(", not ", text))
+        for s in _sentences(_favourite_swapped(_NUMBER_NOT_NUMBER.sub(", not ", text)))
     ]
 
 
 # "I'm 43 not 34": a number said in place of another, a clause of contrast of its own
 _NUMBER_NOT_NUMBER = re.compile(r"(?<=\d)\s+not\s+(?=\d)", re.I)
+
+# a favourite replaced, the old one said first ("Coldplay isn't my favourite anymore, it's
+# Radiohead these days", "最喜欢的歌手不是周杰伦了，是陈奕迅"): said the way the favourite rules
+# read, the new one first ("my favourite is Radiohead now, not Coldplay")
+_FAVOURITE_SWAP_EN = re.compile(
+    r"(?P<old>\b[\w'&.+-]+(?: [\w'&.+-]+){0,3}?)\s+"
+    r"(?:isn't|is not|is no longer|'s not|'s no longer)\s+my\s+(?:favou?rite|fave|fav)"
+    r"(?P<what>(?: [\w-]+){0,2}?)(?:\s+any ?more|\s+now)?\s*[,;]\s*"
+    r"(?:(?:now\s+)?(?:it's|it is)\s+|now\s+)?(?P<new>[\w'&.+-]+(?: [\w'&.+-]+){0,3}?)"
+    r"(?:\s+is)?(?:\s+(?:these days|now|nowadays))?(?=\s*[.!?]|\s*$)",
+    re.I,
+)
+_FAVOURITE_SWAP_ZH = re.compile(
+    r"最(?P<verb>喜欢|爱)的(?P<what>[^，,。！!？?]{0,8}?)(?:已经|早就|也)?不(?:再)?是"
+    r"(?P<old>[^，,。！!？?]{1,15}?)了?[，,]\s*(?:而|现在|如今|目前)?(?:是|变成了?|换成了?)"
+    r"(?P<new>[^，,。！!？?]{1,15}?)了?(?=[，,。！!？?]|$)"
+)
+_FILLER_EN = re.compile(
+    r"^(?:(?:eh|hmm|well|ok|okay|so|honestly|actually|tbh|but|and)\b[\s,]*)+", re.I
+)
+
+
+def _favourite_swapped(text: str) -> str:
+    """``text`` with a favourite replaced said new-first (``_FAVOURITE_SWAP_EN``/``_ZH``)."""
+
+    def en(m: re.Match[str]) -> str:
+        old = _FILLER_EN.sub("", m.group("old"))
+        return f"my favourite{m.group('what')} is {m.group('new')} now, not {old}"
+
+    def zh(m: re.Match[str]) -> str:
+        return f"最{m.group('verb')}的{m.group('what')}是{m.group('new')}，不是{m.group('old')}了"
+
+    return _FAVOURITE_SWAP_ZH.sub(zh, _FAVOURITE_SWAP_EN.sub(en, text))
 
 
 def _lang(text: str) -> Lang:
@@ -4913,6 +4949,13 @@ def _thing_of(text: str, name: str) -> bool:
     return bool(re.search(rf"\b{re.escape(name)}{after}", text))
 
 
+# a clause saying something still holds, or has not changed: "还在美团", "学校没换", "still at
+# Oracle", "same job at Shopify"
+_STILL_SO = re.compile(
+    r"还在|还是|仍然|仍在|依然|照样|照旧|没换|没变|不变|\bstill\b|\bsame\b|\bas before\b", re.I
+)
+
+
 def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """ "I can't handle spicy food at all anymore", "粤语都快忘光了", "上次吃榴莲吃到吐了，不喜欢
     了", "I'm not Alex": clauses that say something of the user's ended, or is not so, without
@@ -4948,7 +4991,13 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             if not (ended or semantic.denies(raw, sentence[0])):  # "其实不太会", "被老板否了"
                 continue
             size = len(_zh_content(raw)) if _lang(raw) == "zh" else len(raw.split()) * 2
-            text = raw if size > 8 else "，".join(sentence)
+            # the sentence of a short clause, less what it says still holds ("不做运营了，转产品了，
+            # 还在美团": 美团 is not ended)
+            text = (
+                raw
+                if size > 8
+                else "，".join(c for c in sentence if c == raw or not _STILL_SO.search(c))
+            )
             (texts if ended else denying).append(text)
             if semantic.rejected(raw):  # "I withdrew from Chicago": the plan named
                 # ... not a thing of it ("we scrapped the Iceland photos")
@@ -6213,7 +6262,8 @@ def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
                 continue  # "我朋友让AI回答都用英文": someone else's answers
             if _PART_OF_CODE.search(raw[: said.start()]):
                 continue  # "注释还是改成中文吧": the code's comments, not the answers (a rule)
-            value = _norm(next(g for g in said.groups() if g), "language.preferred")
+            named = next(g for g in said.groups() if g)
+            value = _norm(named, "language.preferred")
             same = [
                 f
                 for f in [*facts, *out]
@@ -6226,7 +6276,10 @@ def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
             out.append(
                 ExtractedFact(
                     type="preference",
-                    content=semantic.describe("language.preferred", value, _lang(value) == "zh"),
+                    # what was asked, not a language spoken ("会说中文" would claim one)
+                    content=f"希望用{named}回答"
+                    if _lang(raw) == "zh"
+                    else f"wants answers in {named}",
                     key="language.preferred",
                     value=value,
                     message_ids=[turn.message_id],
