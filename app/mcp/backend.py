@@ -57,7 +57,21 @@ class Caller:
                 "The request is not valid",
                 "user_id is required (or bind the connection to a user)",
             )
-        return f"/v1/tenants/{quote(self.tenant_id, safe='')}/users/{quote(user_id, safe='')}"
+        return f"/v1/tenants/{segment(self.tenant_id)}/users/{segment(user_id)}"
+
+
+def segment(value: str) -> str:
+    """One path segment, percent-encoded. Raises ToolProblem (422) for an empty segment, ``.``
+    or ``..``: percent-encoding leaves dots as they are, and the HTTP client resolves dot
+    segments before sending (``…/memories/..`` would reach the user itself)."""
+    if value in ("", ".", ".."):
+        raise ToolProblem.binding(
+            422,
+            "validation-error",
+            "The request is not valid",
+            f"{value!r} is no id: a path segment may not be empty, '.' or '..'",
+        )
+    return quote(value, safe="")
 
 
 def caller_from_headers(headers: Any) -> Caller:

@@ -18,7 +18,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
-from app.mcp.backend import Backend, Caller, ToolProblem
+from app.mcp.backend import Backend, Caller, ToolProblem, segment
 
 INSTRUCTIONS = (
     "Memlane is this user's long-term memory. Before answering, call recall (or get_context "
@@ -90,17 +90,19 @@ def build_server(backend: Backend, caller_of: Callable[[Context], Caller]) -> Fa
         method: str,
         user_id: str | None,
         suffix: str,
-        *,
+        *ids: str,
         json_body: Any = None,
         params: dict[str, Any] | None = None,
         shape: Callable[[dict[str, Any]], dict[str, Any]] = lambda d: d,
     ) -> CallToolResult:
         try:
             caller = caller_of(ctx)
+            # ``suffix`` with its ``{}`` filled by ``ids``, each one path segment
+            path = caller.user_path(user_id) + suffix.format(*map(segment, ids))
             data = await backend.request(
                 caller,
                 method,
-                caller.user_path(user_id) + suffix,
+                path,
                 json_body=json_body,
                 params=params,
             )
@@ -259,7 +261,8 @@ def build_server(backend: Backend, caller_of: Callable[[Context], Caller]) -> Fa
             ctx,
             "POST",
             user_id,
-            f"/sessions/{_segment(session_id)}/messages",
+            "/sessions/{}/messages",
+            session_id,
             json_body=body,
             params={"wait": "true"},
             shape=written,
@@ -295,7 +298,8 @@ def build_server(backend: Backend, caller_of: Callable[[Context], Caller]) -> Fa
             ctx,
             "GET",
             user_id,
-            f"/sessions/{_segment(session_id)}/context",
+            "/sessions/{}/context",
+            session_id,
             params={
                 "query": query,
                 "token_budget": token_budget,
@@ -318,7 +322,8 @@ def build_server(backend: Backend, caller_of: Callable[[Context], Caller]) -> Fa
             ctx,
             "DELETE",
             user_id,
-            f"/memories/{_segment(memory_id)}",
+            "/memories/{}",
+            memory_id,
             shape=lambda _: {"deleted": memory_id},
         )
 
@@ -336,9 +341,3 @@ def _forbid_unknown_arguments(server: FastMCP) -> None:
         model.model_config["extra"] = "forbid"
         model.model_rebuild(force=True)
         tool.parameters = model.model_json_schema(by_alias=True)
-
-
-def _segment(value: str) -> str:
-    from urllib.parse import quote
-
-    return quote(value, safe="")

@@ -238,3 +238,23 @@ async def test_recall_and_context_take_agent_id_and_valid_at_and_refuse_unknown_
         assert unknown.isError
         text = unknown.content[0].text  # type: ignore[union-attr]
         assert "valid_att" in text and "Extra inputs are not permitted" in text
+
+
+async def test_dot_segments_in_ids_are_refused_and_erase_nothing(
+    server: ServeProcess, tenant: TenantCreated, client: Memlane
+) -> None:
+    # "…/memories/.." resolved by the HTTP client would be the user itself (erase), and a
+    # user id ".." the tenant's own routes
+    async with mcp_http(server, headers_of(tenant, "victim")) as session:
+        data(await session.call_tool("remember", {"content": "Victim keeps bees"}))
+        for memory_id in ("..", "."):
+            refused = problem(await session.call_tool("forget", {"memory_id": memory_id}))
+            assert refused["type"] == "urn:memlane:problem:validation-error"
+        refused = problem(await session.call_tool("get_context", {"session_id": ".."}))
+        assert refused["type"] == "urn:memlane:problem:validation-error"
+    async with mcp_http(server, headers_of(tenant)) as session:
+        refused = problem(
+            await session.call_tool("remember", {"content": "to everyone", "user_id": ".."})
+        )
+        assert refused["type"] == "urn:memlane:problem:validation-error"
+    assert [m.content for m in client.user("victim").memories()] == ["Victim keeps bees"]

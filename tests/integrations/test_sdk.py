@@ -8,6 +8,7 @@ import pytest
 from memlane_client import (
     Memlane,
     MemlaneConflict,
+    MemlaneError,
     MemlaneForbidden,
     MemlaneIdempotencyKeyReused,
     MemlaneNotFound,
@@ -167,3 +168,16 @@ def test_context_and_recall_take_agent_id_and_recall_valid_at(client: Memlane) -
     assert [m.content for m in then.memories] == ["I live in Lisbon"]
     now = eve.recall("where do I live?", top_k=1)
     assert [m.content for m in now.memories] == ["I live in Porto"]
+
+
+def test_dot_segments_in_ids_are_refused_and_erase_nothing(client: Memlane) -> None:
+    # "…/memories/.." resolved by the HTTP client would be the user itself (erase), and a
+    # user id ".." the tenant's own routes
+    victim = client.user("victim")
+    victim.remember("Victim keeps bees", type="fact")
+    for bad in ("..", ".", ""):
+        with pytest.raises(MemlaneError, match="no id"):
+            victim.forget(bad)
+    with pytest.raises(MemlaneError, match="no id"):
+        client.user("..").remember("to everyone", type="fact")
+    assert [m.content for m in victim.memories()] == ["Victim keeps bees"]

@@ -163,8 +163,18 @@ class Config:
 
 
 def seg(value: object) -> str:
-    """One path segment, percent-encoded (an id never changes the route it is sent to)."""
-    return quote(str(value), safe="")
+    """One path segment, percent-encoded (an id never changes the route it is sent to).
+
+    Raises MemlaneError for an empty segment, ``.`` or ``..``: percent-encoding leaves dots as
+    they are, and a URL's dot segments are resolved before sending (``…/memories/..`` would
+    reach the user itself)."""
+    text = str(value)
+    if text in ("", ".", ".."):
+        raise MemlaneError(
+            f"{text!r} is no id: a path segment may not be empty, '.' or '..'",
+            title="Invalid id",
+        )
+    return quote(text, safe="")
 
 
 def jsonable(value: Any) -> Any:
