@@ -94,3 +94,11 @@ async def test_the_answers_language_asked_for_claims_no_language_spoken(
     [memory] = await tenant.memories("u", key="language.preferred")
     assert memory["value"].lower() == language
     assert memory["content"] == content
+
+
+async def test_a_corrected_role_lives_on_in_no_other_memory_zh(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我在上海一家广告公司做设计师。", at=T1)
+    await tenant.say("u", "s1", "更正一下，我不是设计师，是做文案策划的。", at=T2)
+    assert await tenant.values("u", "work.role") == ["文案策划"]
+    active = await tenant.memories("u", status="active")
+    assert [m["content"] for m in active if "设计师" in m["content"]] == []

@@ -1120,8 +1120,9 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
                 _fact(state, clause, "work.location", org, f"在{org}工作", correction=correction)
             )
         elif org:
-            text = _zh_content(clause.text) if zh and role else f"在{org}工作"
-            text = text if zh else f"works at {org}"
+            # the employer's own words: a role said beside it is a fact of its own, and stays
+            # out of this one's content (corrected, it would live on here)
+            text = f"在{org}工作" if zh else f"works at {org}"
             facts.append(_fact(state, clause, "work.employer", org, text, correction=correction))
         if role:
             text = (
