@@ -482,6 +482,9 @@ _FOR_A_WHILE_ZH = re.compile(
 )
 
 
+_SAID_HOW_EN = re.compile(r"^(?:actually|really|in fact|truly|definitely|honestly)\s+", re.I)
+
+
 def _norm(value: str, key: str | None) -> str:
     """The normalised value of a fact: trimmed, particles and fillers dropped; multi-valued
     keys are lower-cased for Latin text."""
@@ -492,6 +495,8 @@ def _norm(value: str, key: str | None) -> str:
         # a name ending in a particle's character ("美的") keeps it: one character left is no name
         value = value.strip() if key in _NAMED_KEYS and len(trimmed) < 2 else trimmed
     value = re.sub(r"^(?:a|an|the|some)\s+", "", _EN_TAIL.sub("", value), flags=re.I)
+    # "my name is actually Tom": how it is said, no part of the value
+    value = _SAID_HOW_EN.sub("", value) or value
     value = value.strip(" ，,。.!！")
     if key not in _FREE_TEXT_KEYS and _LATIN.match(value):
         value = _VALUE_TAIL_EN.sub("", value)
@@ -3710,7 +3715,9 @@ def split_clauses(text: str) -> list[list[str]]:
                 for part in _two_intentions(framed)
             ]
         )
-        for s in _sentences(_favourite_swapped(_NUMBER_NOT_NUMBER.sub(", not ", text)))
+        for s in _sentences(
+            _denied_first(_favourite_swapped(_NUMBER_NOT_NUMBER.sub(", not ", text)))
+        )
     ]
 
 
@@ -3736,6 +3743,75 @@ _FAVOURITE_SWAP_ZH = re.compile(
 _FILLER_EN = re.compile(
     r"^(?:(?:eh|hmm|well|ok|okay|so|honestly|actually|tbh|but|and)\b[\s,]*)+", re.I
 )
+
+
+# a value denied, then the right one said alone ("my name isn't Sam, it's Tom", "I'm not allergic
+# to peanuts, it's almonds", "我不是在北京工作，是在深圳"): said the way a correction names both,
+# the right one first ("my name is Tom, not Sam", "我是在深圳工作，不是在北京工作")
+_DENIED_FIRST_EN = re.compile(
+    r"(?P<head>(?:^|(?<=[.!?;,]\s))[^,.;!?]*?)\s*"
+    r"\b(?P<neg>isn't|is not|wasn't|was not|'m not|am not|aren't|are not)\s+"
+    r"(?P<tail>[^,.;!?]+?)\s*[,;]\s*(?:(?:but|rather|actually)\s+)?"
+    r"(?:it's|it is|it was|that's|that is)\s+(?P<new>[^,.;!?]+?)(?=\s*(?:[.!?]|$))",
+    re.I,
+)
+_POSITIVE_EN = {
+    "isn't": "is",
+    "is not": "is",
+    "wasn't": "was",
+    "was not": "was",
+    "'m not": "'m",
+    "am not": "am",
+    "aren't": "are",
+    "are not": "are",
+}
+_LAST_PREP_EN = re.compile(
+    r"^(?P<pre>.*\b(?:to|in|at|of|for|from|with|on|by|as)\s+)(?P<a>[^ ].*)$", re.I
+)
+_DENIED_FIRST_ZH = re.compile(
+    r"(?P<head>(?:^|(?<=[。！!？?；;，,]))[^，,。！!？?；;]*?)(?:并|其实)?不是(?P<x>[^，,。！!？?；;]{1,16}?)[，,]\s*"
+    r"(?:而|其实|应该)?是(?P<y>[^，,。！!？?；;]{1,16}?)(?=[。！!？?；;]|$)"
+)
+_NOUNISH = ("n", "ns", "nr", "nt", "nz", "eng", "j")
+_CLEFT_REST_EN = re.compile(r"\b(?:I|I'm|I've|I'd|we|we're|my)\b", re.I)
+
+
+def _denied_first(text: str) -> str:
+    """``text`` with a denial followed by the right value alone said right-first
+    (``_DENIED_FIRST_EN``/``_ZH``). The value denied is what follows the last preposition of
+    the denial ("allergic to peanuts" → peanuts), or the whole of it ("Sam"); in Chinese,
+    only when both open alike ("对花生过敏" / "对芒果过敏"), the right value said short taking
+    the denied one's place ("在北京工作" / "在深圳" → "在深圳工作"); else ("不是北京人，是上海人")
+    they are read as they are."""
+
+    def en(m: re.Match[str]) -> str:
+        tail, new = m.group("tail").strip(), m.group("new").strip()
+        prep = _LAST_PREP_EN.match(tail)
+        pre, old = (prep.group("pre"), prep.group("a")) if prep else ("", tail)
+        if len(old.split()) > 4 or len(new.split()) > 4 or _CLEFT_REST_EN.search(new):
+            return m.group(0)  # "it's shellfish I'm allergic to": a cleft, read as one
+        positive = _POSITIVE_EN[m.group("neg").lower()]
+        head = m.group("head")
+        gap = "" if positive.startswith("'") else " "
+        return f"{head.rstrip()}{gap}{positive} {pre}{new}, not {old}"
+
+    def zh(m: re.Match[str]) -> str:
+        x, y = m.group("x"), m.group("y")
+        shared = next(
+            (i for i, (a, b) in enumerate(zip(x, y, strict=False)) if a != b), min(len(x), len(y))
+        )
+        rest = y[shared:]
+        if not (shared and rest):
+            return m.group(0)  # "不是程序员，是设计师": nothing opens both, read as they are
+        if len(y) < len(x):
+            words = segment.tag(x[shared:])
+            noun = next((w for w, flag in words if flag in _NOUNISH), None)
+            if noun is None:
+                return m.group(0)
+            y = x[:shared] + x[shared:].replace(noun, rest, 1)
+        return f"{m.group('head')}是{y}，不是{x}"
+
+    return _DENIED_FIRST_ZH.sub(zh, _DENIED_FIRST_EN.sub(en, text))
 
 
 def _favourite_swapped(text: str) -> str:
