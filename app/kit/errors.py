@@ -97,6 +97,13 @@ class PayloadTooLarge(MemlaneError):
     status, slug, title = 413, "payload-too-large", "Request body too large"
 
 
+class UnsupportedEncoding(MemlaneError):
+    """A body sent compressed (``Content-Encoding`` other than ``identity``): bodies are read
+    as sent, so it is refused rather than read as text."""
+
+    status, slug, title = 415, "unsupported-encoding", "Unsupported Content-Encoding"
+
+
 class InvalidRequest(MemlaneError):
     status, slug, title = 422, "validation-error", "The request is not valid"
 

@@ -10,7 +10,7 @@ import uuid
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.kit.errors import InvalidRequest, MemlaneError, PayloadTooLarge
+from app.kit.errors import InvalidRequest, MemlaneError, PayloadTooLarge, UnsupportedEncoding
 from app.kit.metrics import HTTP_LATENCY, HTTP_REQUESTS
 
 log = logging.getLogger("memlane.access")
@@ -143,6 +143,11 @@ class RequestContextMiddleware:
         if self.max_import_bytes is not None and str(scope.get("path", "")).endswith("/import"):
             limit = self.max_import_bytes
         too_large = f"the body exceeds {limit} bytes"
+        encoding = headers.get("content-encoding", "").strip().lower()
+        if encoding not in ("", "identity"):
+            detail = f"Content-Encoding {encoding!r} is not accepted: send the body uncompressed"
+            await _problem(scope, send, UnsupportedEncoding, detail)
+            return None
         declared = headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
             await _problem(scope, send, PayloadTooLarge, too_large)

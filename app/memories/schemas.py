@@ -8,7 +8,7 @@ import uuid
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
 
 from app.arbitration.service import MAX_METADATA_BYTES
 from app.jobs.schemas import JobAccepted, JobRead
@@ -88,7 +88,7 @@ class MemoryCreate(BaseModel):
         default=None, description="When the fact became true (ISO-8601 with offset); default now."
     )
     metadata: dict[str, Any] = Field(default_factory=dict)
-    infer: bool = False
+    infer: StrictBool = False
     corrects: uuid.UUID | None = Field(
         default=None,
         description="Id of an active memory this write corrects: arbitration freezes it by "

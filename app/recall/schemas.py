@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 from app.kit.types import JsonInteger, Timestamp
 from app.memories.schemas import (
@@ -40,8 +40,8 @@ class RecallRequest(BaseModel):
     session_id: str | None = Field(default=None, pattern=ID_PATTERN)
     task_id: str | None = Field(default=None, pattern=ID_PATTERN)
     types: list[MemoryType] | None = Field(default=None, min_length=1, max_length=6)
-    include_reminders: bool = False
-    explain: bool = False
+    include_reminders: StrictBool = False
+    explain: StrictBool = False
     at: Timestamp | None = Field(default=None, description="Evaluate decay as of this time")
     agent_id: str | None = Field(
         default=None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
 
 from app.memories.schemas import ID_PATTERN, KEY_PATTERN, MemoryRead
 
@@ -70,7 +70,7 @@ class TaskFinish(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     conclusion: str | None = Field(default=None, min_length=1, max_length=4000)
-    promote: bool = Field(
+    promote: StrictBool = Field(
         default=False,
         description="Also remember the conclusion at user scope (audited); by default it stays "
         "task-scoped and never reaches other tasks",

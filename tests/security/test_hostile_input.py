@@ -68,6 +68,9 @@ async def test_an_old_event_does_not_break_recall(tenant: TenantCtx) -> None:
             },
         ),
         ("memories", {"content": "   "}),
+        # a flag is JSON's true or false, not a word read as one
+        ("memories", {"content": "x", "infer": "yes"}),
+        ("recall", {"query": "x", "explain": "no"}),
         ("memories", {"content": "x", "metadata": {"big": "y" * 20_000}}),
         (
             "sessions/s1/messages",
@@ -123,6 +126,20 @@ async def test_malformed_bodies(tenant: TenantCtx, raw: bytes) -> None:
 async def test_bad_query_parameters(tenant: TenantCtx, path: str, params: dict) -> None:
     r = await tenant.client.get(f"{tenant.user('u')}/{path}", params=params, headers=tenant.headers)
     _is_problem(r, 422)
+
+
+async def test_a_compressed_body_gets_415_and_stores_nothing(tenant: TenantCtx) -> None:
+    import gzip
+
+    r = await tenant.client.post(
+        f"{tenant.user('u')}/memories",
+        content=gzip.compress(b'{"content": "I live in Rome"}'),
+        headers={**tenant.headers, "content-type": "application/json", "content-encoding": "gzip"},
+    )
+    _is_problem(r, 415)
+    assert r.json()["type"] == "urn:memlane:problem:unsupported-encoding"
+    listed = await tenant.client.get(f"{tenant.user('u')}/memories", headers=tenant.headers)
+    assert listed.json()["items"] == []
 
 
 async def test_chunked_body_over_the_limit_gets_413(tenant: TenantCtx) -> None:
