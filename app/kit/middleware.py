@@ -7,6 +7,7 @@ import logging
 import re
 import time
 import uuid
+from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -22,10 +23,15 @@ MAX_JSON_DEPTH = 32
 
 def unacceptable_input(query_string: bytes, body: bytes) -> str | None:
     """Why the request cannot be taken, or None: NUL characters anywhere (Postgres text and
-    jsonb refuse them), lone UTF-16 surrogates, NaN/Infinity, JSON nested deeper than
-    ``MAX_JSON_DEPTH``, a body that is not UTF-8."""
+    jsonb refuse them), a query parameter given twice, lone UTF-16 surrogates, NaN/Infinity,
+    JSON nested deeper than ``MAX_JSON_DEPTH``, a body that is not UTF-8."""
     if b"%00" in query_string or b"\x00" in query_string or b"\x00" in body:
         return "NUL characters are not accepted"
+    names = [name for name, _ in parse_qsl(query_string.decode("latin-1"), keep_blank_values=True)]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        # every query parameter takes one value: the last one would silently win
+        return f"query parameter given more than once: {', '.join(repeated)}"
     if not body.strip():
         return None
     try:

@@ -113,6 +113,8 @@ async def test_malformed_bodies(tenant: TenantCtx, raw: bytes) -> None:
         ("arbitrations", {"outcome": "a\u0000b"}),
         ("arbitrations", {"since": "9999-12-31T23:59:59-05:00"}),
         ("arbitrations", {"until": "0001-01-01T00:00:00+05:00"}),
+        # one value each: the last of two would silently win
+        ("memories", [("status", "active"), ("status", "frozen")]),
         # a well-formed cursor for year 9999 at offset -23:59
         (
             "memories",
@@ -123,7 +125,9 @@ async def test_malformed_bodies(tenant: TenantCtx, raw: bytes) -> None:
         ),
     ],
 )
-async def test_bad_query_parameters(tenant: TenantCtx, path: str, params: dict) -> None:
+async def test_bad_query_parameters(
+    tenant: TenantCtx, path: str, params: dict | list[tuple[str, str]]
+) -> None:
     r = await tenant.client.get(f"{tenant.user('u')}/{path}", params=params, headers=tenant.headers)
     _is_problem(r, 422)
 
