@@ -8,7 +8,6 @@ import pytest
 from memlane_client import (
     Memlane,
     MemlaneConflict,
-    MemlaneError,
     MemlaneForbidden,
     MemlaneIdempotencyKeyReused,
     MemlaneNotFound,
@@ -176,8 +175,8 @@ def test_dot_segments_in_ids_are_refused_and_erase_nothing(client: Memlane) -> N
     victim = client.user("victim")
     victim.remember("Victim keeps bees", type="fact")
     for bad in ("..", ".", ""):
-        with pytest.raises(MemlaneError, match="no id"):
+        with pytest.raises(MemlaneValidationError, match="no id"):
             victim.forget(bad)
-    with pytest.raises(MemlaneError, match="no id"):
+    with pytest.raises(MemlaneValidationError, match="no id"):
         client.user("..").remember("to everyone", type="fact")
     assert [m.content for m in victim.memories()] == ["Victim keeps bees"]

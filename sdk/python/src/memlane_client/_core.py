@@ -18,7 +18,7 @@ from urllib.parse import quote
 import httpx
 from pydantic import BaseModel
 
-from memlane_client.errors import MemlaneError, parse_retry_after
+from memlane_client.errors import MemlaneError, MemlaneValidationError, parse_retry_after
 
 DEFAULT_URL = "http://127.0.0.1:8080"
 WRITE_METHODS = frozenset({"POST", "PATCH", "PUT", "DELETE"})
@@ -165,12 +165,12 @@ class Config:
 def seg(value: object) -> str:
     """One path segment, percent-encoded (an id never changes the route it is sent to).
 
-    Raises MemlaneError for an empty segment, ``.`` or ``..``: percent-encoding leaves dots as
-    they are, and a URL's dot segments are resolved before sending (``…/memories/..`` would
-    reach the user itself)."""
+    Raises MemlaneValidationError for an empty segment, ``.`` or ``..``: percent-encoding
+    leaves dots as they are, and a URL's dot segments are resolved before sending
+    (``…/memories/..`` would reach the user itself)."""
     text = str(value)
     if text in ("", ".", ".."):
-        raise MemlaneError(
+        raise MemlaneValidationError(
             f"{text!r} is no id: a path segment may not be empty, '.' or '..'",
             title="Invalid id",
         )
