@@ -477,6 +477,8 @@ _TOPIC_KEYS: dict[str, str | tuple[str, ...]] = {
     "邮箱": "contact.email", "邮件地址": "contact.email", "邮箱地址": "contact.email",
     "年龄": "age", "岁数": "age", "年纪": "age", "名字": "name.", "姓名": "name.",
     "生日": "birthday", "学校": "education.", "公司": "work.",
+    "city": ("residence.city", "work.location"), "城市": ("residence.city", "work.location"),
+    "hometown": "hometown", "老家": "hometown", "家乡": "hometown",
     "date": ("birthday", "event", "plan"), "日期": ("birthday", "event", "plan"),
 }  # fmt: skip
 

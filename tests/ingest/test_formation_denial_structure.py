@@ -160,15 +160,15 @@ async def test_a_secret_said_apart_from_its_kind_is_kept_in_clear_nowhere(
 ) -> None:
     await tenant.say("u", "s1", first, at=T1)
     await tenant.say("u", "s1", then, at=T2)
-    r = await tenant.client.get(
-        f"{tenant.user('u')}/memories",
-        params={"status": ["active", "frozen"]},
-        headers=tenant.headers,
-    )
-    assert r.status_code == 200, r.text
-    types = {m["type"] for m in r.json()["items"]}
-    assert "episode" in types  # the turn is kept, masked
-    assert secret not in r.text
+    for status in ("active", "frozen"):  # one status a listing
+        r = await tenant.client.get(
+            f"{tenant.user('u')}/memories", params={"status": status}, headers=tenant.headers
+        )
+        assert r.status_code == 200, r.text
+        assert secret not in r.text
+        if status == "active":
+            types = {m["type"] for m in r.json()["items"]}
+            assert "episode" in types  # the turn is kept, masked
     r = await tenant.client.get(f"{tenant.user('u')}/sessions/s1/context", headers=tenant.headers)
     assert r.status_code == 200, r.text
     assert secret not in r.text

@@ -69,3 +69,44 @@ async def test_a_food_had_again_now_lifts_its_avoidance_zh(tenant: TenantCtx) ->
     await tenant.say("u", "s1", "其实我现在吃香菜了。", at=T2)
     assert await tenant.values("u", "diet.avoid") == []
     assert await tenant.values("u", "diet.avoid", "frozen") == ["香菜"]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "key", "kept"),
+    [
+        ("My name is Sam.", "My boss isn't Sam, it's Tom.", "name.full", "sam"),
+        ("My name is Sam.", "My dog isn't Sam, it's Rex.", "name.full", "sam"),
+        (
+            "I'm allergic to peanuts.",
+            "The issue with the recipe isn't peanuts, it's the sugar.",
+            "health.allergy",
+            "peanuts",
+        ),
+        (
+            "I'm allergic to peanuts.",
+            "My son isn't allergic to peanuts, it's eggs.",
+            "health.allergy",
+            "peanuts",
+        ),
+        (
+            "我最喜欢的歌手是周杰伦",
+            "我妈最喜欢的不是周杰伦了，是邓丽君",
+            "preference.likes",
+            "周杰伦",
+        ),
+        ("我不吃牛肉", "我猫现在吃牛肉了", "diet.avoid", "牛肉"),
+    ],
+)
+async def test_someone_elses_denial_or_a_reason_freezes_nothing(
+    tenant: TenantCtx, first: str, then: str, key: str, kept: str
+) -> None:
+    active, frozen = await tenant.change("u", (first, then), key, at=(T1, T2))
+    assert kept in active
+    assert frozen == []
+
+
+async def test_a_reason_after_its_no_favourite(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I'm not hungry, it's only 10am.", at=T1)
+    await tenant.say("u", "s1", "Blue isn't my favourite color, it's my wife's favourite.", at=T2)
+    assert await tenant.values("u", "event") == []
+    assert await tenant.values("u", "preference.likes") == []

@@ -482,7 +482,7 @@ _FOR_A_WHILE_ZH = re.compile(
 )
 
 
-_SAID_HOW_EN = re.compile(r"^(?:actually|really|in fact|truly|definitely|honestly)\s+", re.I)
+_SAID_HOW_EN = re.compile(r"^(?:actually|really|in fact|truly|definitely|honestly)\s+")
 
 
 def _norm(value: str, key: str | None) -> str:
@@ -3736,7 +3736,7 @@ _FAVOURITE_SWAP_EN = re.compile(
     re.I,
 )
 _FAVOURITE_SWAP_ZH = re.compile(
-    r"最(?P<verb>喜欢|爱)的(?P<what>[^，,。！!？?]{0,8}?)(?:已经|早就|也)?不(?:再)?是"
+    r"(?:^|(?<=[，,。！!？?；;\s]))(?P<lead>(?:我的?)?(?:现在|目前|如今)?)最(?P<verb>喜欢|爱)的(?P<what>[^，,。！!？?]{0,8}?)(?:已经|早就|也)?不(?:再)?是"
     r"(?P<old>[^，,。！!？?]{1,15}?)了?[，,]\s*(?:而|现在|如今|目前)?(?:是|变成了?|换成了?)"
     r"(?P<new>[^，,。！!？?]{1,15}?)了?(?=[，,。！!？?]|$)"
 )
@@ -3752,7 +3752,7 @@ _DENIED_FIRST_EN = re.compile(
     r"(?P<head>(?:^|(?<=[.!?;,]\s))[^,.;!?]*?)\s*"
     r"\b(?P<neg>isn't|is not|wasn't|was not|'m not|am not|aren't|are not)\s+"
     r"(?P<tail>[^,.;!?]+?)\s*[,;]\s*(?:(?:but|rather|actually)\s+)?"
-    r"(?:it's|it is|it was|that's|that is)\s+(?P<new>[^,.;!?]+?)(?=\s*(?:[.!?]|$))",
+    r"(?:it's|it is|it was|that's|that is)\s+(?P<new>[^,.;!?]+?)(?=\s*(?:[.!?,;]|\s-\s|$))",
     re.I,
 )
 _POSITIVE_EN = {
@@ -3773,6 +3773,20 @@ _DENIED_FIRST_ZH = re.compile(
     r"(?:而|其实|应该)?是(?P<y>[^，,。！!？?；;]{1,16}?)(?=[。！!？?；;]|$)"
 )
 _NOUNISH = ("n", "ns", "nr", "nt", "nz", "eng", "j")
+# what follows "it's" that is no value: someone's, a reason, a degree ("it's my wife's", "it's
+# only 10am", "it's just cheap", "it's the sugar")
+_NO_VALUE_EN = re.compile(
+    r"^(?:my|his|her|their|our|your|the|just|only|too|so|because|not|really|kind of|kinda"
+    r"|a bit|pretty|very)\b",
+    re.I,
+)
+# whose denial: the user's own ("I'm not …", "my name isn't …"), not a boss's or a dish's
+_MINE_EN = re.compile(
+    r"^(?:(?:oh|oops|sorry|no|wait|hmm|ah|nope|actually|well|so)\W+)*(?:I|my (?:(?:first |last "
+    r"|full |nick)?name|surname|e-?mail|(?:phone )?number|birthday|city|hometown|job|role|title"
+    r"|company|employer|school|major|age|(?:dog|cat|pet|puppy|kitten)'s name))$",
+    re.I,
+)
 _CLEFT_REST_EN = re.compile(r"\b(?:I|I'm|I've|I'd|we|we're|my)\b", re.I)
 
 
@@ -3790,12 +3804,16 @@ def _denied_first(text: str) -> str:
         pre, old = (prep.group("pre"), prep.group("a")) if prep else ("", tail)
         if len(old.split()) > 4 or len(new.split()) > 4 or _CLEFT_REST_EN.search(new):
             return m.group(0)  # "it's shellfish I'm allergic to": a cleft, read as one
+        if not _MINE_EN.match(m.group("head").strip()) or _NO_VALUE_EN.match(new):
+            return m.group(0)  # "my boss isn't Sam", "I'm not hungry, it's only 10am"
         positive = _POSITIVE_EN[m.group("neg").lower()]
         head = m.group("head")
         gap = "" if positive.startswith("'") else " "
         return f"{head.rstrip()}{gap}{positive} {pre}{new}, not {old}"
 
     def zh(m: re.Match[str]) -> str:
+        if semantic.family_subject(m.group("head")) or semantic.is_about_others(m.group("head")):
+            return m.group(0)  # "我妈不是在北京工作，是在天津": hers
         x, y = m.group("x"), m.group("y")
         shared = next(
             (i for i, (a, b) in enumerate(zip(x, y, strict=False)) if a != b), min(len(x), len(y))
@@ -3806,23 +3824,48 @@ def _denied_first(text: str) -> str:
         if len(y) < len(x):
             words = segment.tag(x[shared:])
             noun = next((w for w, flag in words if flag in _NOUNISH), None)
-            if noun is None:
-                return m.group(0)
+            said = segment.tag(rest)
+            if noun is None or len(said) != 1 or said[0][1] not in _NOUNISH:
+                return m.group(0)  # "不是在杭州找工作，是在上海找": no noun in the other's place
             y = x[:shared] + x[shared:].replace(noun, rest, 1)
         return f"{m.group('head')}是{y}，不是{x}"
 
     return _DENIED_FIRST_ZH.sub(zh, _DENIED_FIRST_EN.sub(en, text))
 
 
+# a correction that names what was wrong by its word alone ("Wrong city, it's Porto.", "you got
+# the wrong email, it's …"): said as the slip it is ("I gave you the wrong city, it's Porto"),
+# which names its fact by that word (``values._TOPIC_KEYS``)
+_KEY_NAMED_WRONG_EN = re.compile(
+    r"(?:^|(?<=[.!?;]\s))(?:(?:oh|oops|sorry|no|wait|hmm|ah|nope)\W+)*"
+    r"(?:you (?:got|have) (?:the |my )?|that's the |that is the )?wrong\s+"
+    r"(?P<noun>city|name|e-?mail(?: address)?|(?:phone )?number|hometown|company|job|school"
+    r"|birthday)\s*[,;:.!—-]*\s*(?P<said>(?:it's|it is|its|should be|it should be)\s+[^,.;!?]+?)"
+    r"(?=\s*(?:[.!?,;]|$))",
+    re.I,
+)
+
+
+def _key_named_wrong(text: str) -> str:
+    """``text`` with a correction that names its fact by a word alone ("Wrong city, it's
+    Porto.") said as a slip ("I gave you the wrong city, it's Porto")."""
+    return _KEY_NAMED_WRONG_EN.sub(
+        lambda m: f"I gave you the wrong {m.group('noun')}, {m.group('said')}", text
+    )
+
+
 def _favourite_swapped(text: str) -> str:
     """``text`` with a favourite replaced said new-first (``_FAVOURITE_SWAP_EN``/``_ZH``)."""
 
     def en(m: re.Match[str]) -> str:
+        if _NO_VALUE_EN.match(m.group("new")):
+            return m.group(0)  # "it's my wife's favourite", "it's just cheap"
         old = _FILLER_EN.sub("", m.group("old"))
         return f"my favourite{m.group('what')} is {m.group('new')} now, not {old}"
 
     def zh(m: re.Match[str]) -> str:
-        return f"最{m.group('verb')}的{m.group('what')}是{m.group('new')}，不是{m.group('old')}了"
+        what, new, old = m.group("what"), m.group("new"), m.group("old")
+        return f"{m.group('lead')}最{m.group('verb')}的{what}是{new}，不是{old}了"
 
     return _FAVOURITE_SWAP_ZH.sub(zh, _FAVOURITE_SWAP_EN.sub(en, text))
 
@@ -4065,6 +4108,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     turn = dataclasses.replace(turn, content=spelling.fix(turn.content))  # "i wrk at", "住再"
     unswapped = _SWAP_EN.sub(lambda m: f"switched from {m['a'] or m['b']} to ", turn.content)
     turn = dataclasses.replace(turn, content=unswapped)  # "swapped X for Y": X is what ended
+    turn = dataclasses.replace(turn, content=_key_named_wrong(turn.content))  # "Wrong city, …"
     if (cut := standing.material_start(turn.content)) is not None:
         # "translate this into Spanish: I live near the river…": the text to work on is not
         # the user's statement; the request before the colon stays, read as a one-off task

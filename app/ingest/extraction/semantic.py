@@ -828,7 +828,9 @@ _LIFTED = re.compile(
     # ... or has it again, said with a word of change ("I eat pork now", "现在猪肉也吃了")
     r"|\bI (?:eat|drink|have) (?P<e>[\w' -]{2,30}?) (?<!\bfor )(?:now|again|these days)\b"
     r"|(?P<f>[^，,。！!\s]{1,8}?)(?:我)?(?:现在|已经|又|也)+(?:吃|喝)了"
-    r"|(?:现在|已经|又|也)+吃(?P<h>[^，,。！!\s了]{1,8})了"  # "其实我现在吃香菜了"
+    # "其实我现在吃香菜了" (the user's: not "我猫现在吃牛肉了")
+    r"|(?:^|(?<=[，,。！!\s])|(?<=我)|(?<=其实))(?:(?:现在|已经|又|也)+吃|(?:现在|已经|也)*又能?喝)"
+    r"(?P<h>[^，,。！!\s了]{1,8})了"
     # ... or is fine with it after all ("turns out I'm fine with gluten after all")
     r"|\b(?:I'?m|I am) (?:totally |completely |actually )?(?:fine|ok|okay) with"
     r" (?P<g>[\w' -]{2,30}?)(?: after all| again| now)\b",
