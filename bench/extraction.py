@@ -112,9 +112,11 @@ def value_matches(spec: dict[str, Any], texts: Iterable[str | None]) -> bool:
 
 
 def memory_texts(m: dict[str, Any]) -> list[str | None]:
-    """What a memory's value is compared with: its value; its content as well when it has no
-    key or no value (a keyless fact often carries its meaning in the content)."""
-    if m.get("key") is None or m.get("value") is None:
+    """What a memory's value is compared with: its value; for a keyless fact its content as
+    well (it often carries its meaning there). A memory of a key with no value (the record of
+    a withdrawal, "不当老师了…") states no value: nothing, so the words it quotes never count
+    as the fact they withdraw."""
+    if m.get("key") is None:
         return [m.get("value"), m.get("content")]
     return [m.get("value")]
 
