@@ -31,6 +31,20 @@ T1, T2 = "2026-03-02T09:00:00+08:00", "2026-03-02T10:00:00+08:00"
             "sheffield",
             "leeds",
         ),
+        (
+            "I work at Acme.",
+            "I'm not at Acme, it's Globex, I mixed them up.",
+            "work.employer",
+            "globex",
+            "acme",
+        ),
+        (
+            "I'm from Ohio.",
+            "I'm not from Ohio, it's Iowa - people mix them up.",
+            "hometown",
+            "iowa",
+            "ohio",
+        ),
         ("我在北京工作。", "其实我不是在北京工作，是在深圳。", "work.location", "深圳", "北京"),
         ("我在北京工作。", "我不是在北京工作，是在深圳。", "work.location", "深圳", "北京"),
         (
