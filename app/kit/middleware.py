@@ -7,6 +7,7 @@ import logging
 import re
 import time
 import uuid
+from collections import Counter
 from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -27,8 +28,8 @@ def unacceptable_input(query_string: bytes, body: bytes) -> str | None:
     JSON nested deeper than ``MAX_JSON_DEPTH``, a body that is not UTF-8."""
     if b"%00" in query_string or b"\x00" in query_string or b"\x00" in body:
         return "NUL characters are not accepted"
-    names = [name for name, _ in parse_qsl(query_string.decode("latin-1"), keep_blank_values=True)]
-    repeated = sorted({n for n in names if names.count(n) > 1})
+    names = Counter(n for n, _ in parse_qsl(query_string.decode("latin-1"), keep_blank_values=True))
+    repeated = sorted(n for n, times in names.items() if times > 1)
     if repeated:
         # every query parameter takes one value: the last one would silently win
         return f"query parameter given more than once: {', '.join(repeated)}"

@@ -3782,9 +3782,11 @@ _NO_VALUE_EN = re.compile(
     r"|a bit|pretty|very)\b",
     re.I,
 )
+# the words of a slip noticed, before a correction ("oops", "sorry", "wait")
+_OOPS_EN = r"oh|oops|sorry|no|wait|hmm|ah|nope"
 # whose denial: the user's own ("I'm not …", "my name isn't …"), not a boss's or a dish's
 _MINE_EN = re.compile(
-    r"^(?:(?:oh|oops|sorry|no|wait|hmm|ah|nope|actually|well|so)\W+)*(?:I|my (?:(?:first |last "
+    rf"^(?:(?:{_OOPS_EN}|actually|well|so)\W+)*(?:I|my (?:(?:first |last "
     r"|full |nick)?name|surname|e-?mail|(?:phone )?number|birthday|city|hometown|job|role|title"
     r"|company|employer|school|major|age|(?:dog|cat|pet|puppy|kitten)'s name))$",
     re.I,
@@ -3839,7 +3841,7 @@ def _denied_first(text: str) -> str:
 # the wrong email, it's …"): said as the slip it is ("I gave you the wrong city, it's Porto"),
 # which names its fact by that word (``values._TOPIC_KEYS``)
 _KEY_NAMED_WRONG_EN = re.compile(
-    r"(?:^|(?<=[.!?;]\s))(?:(?:oh|oops|sorry|no|wait|hmm|ah|nope)\W+)*"
+    rf"(?:^|(?<=[.!?;]\s))(?:(?:{_OOPS_EN})\W+)*"
     r"(?:you (?:got|have) (?:the |my )?|that's the |that is the )?wrong\s+"
     r"(?P<noun>city|name|e-?mail(?: address)?|(?:phone )?number|hometown|company|job|school"
     r"|birthday)\s*[,;:.!—-]*\s*(?P<said>(?:it's|it is|its|should be|it should be)\s+[^,.;!?]+?)"
