@@ -293,7 +293,8 @@ _ASPECTS = {
     ),
     "length": re.compile(
         r"简短|简洁|详细|啰嗦|字以内|\d+\s*字|长一点|短一点|\b(?:short|shorter|long|longer|brief"
-        r"|concise|detail(?:ed)?|verbose|length|\d+(?:-\d+)? (?:sentences|words|paragraphs)"
+        r"|concise|detail(?:ed)?|verbose|length|word (?:limit|count)"
+        r"|\d+(?:-\d+)? (?:sentences|words|paragraphs)"
         r"|(?:one|two|three|four|five|a few) (?:sentences?|words|paragraphs)|essays?"
         r"|walls? of text)\b|[一二两三四五六七八九十几\d]+句话?",
         re.I,
@@ -334,6 +335,17 @@ _LONGER = re.compile(
 _NEGATION = re.compile(r"不|别|没|\b(?:no|not|never|don'?t|do not|stop)\b|n't\b", re.I)
 
 
+# a rule asking for more or for less of a thing of the answers ("多举例子" / "例子少举点",
+# "more examples" / "fewer examples"): the two cannot both be followed
+_MORE = re.compile(r"多(?!久|少|大|么)|\bmore\b|\blots of\b|\bplenty of\b", re.I)
+_LESS = re.compile(r"少(?!于)|\b(?:fewer|less)\b", re.I)
+
+
+def _amount_way(text: str) -> int:
+    """1 for a rule that asks for more of something, -1 for less, 0 for neither or both."""
+    return int(bool(_MORE.search(text))) - int(bool(_LESS.search(text)))
+
+
 def _length_way(text: str) -> int:
     """-1 for a rule that asks for shorter answers, 1 for longer ones, 0 when it is not plain
     (neither, both, or a negation: "不要太短")."""
@@ -362,7 +374,10 @@ def _rule_words(text: str) -> set[str]:
     """What a rule is about beyond the words of any rule: its English words of four letters
     or more and its Chinese character pairs ("推荐餐厅时标一下人均" → 推荐, 荐餐, 餐厅, 人均)."""
     body = _RULE_FILLER.sub(" ", text.lower())
-    words = set(re.findall(r"[a-z]{4,}", body))
+    # "translations" is what "a translation" names
+    words = {
+        w[:-1] if w.endswith("s") and len(w) > 4 else w for w in re.findall(r"[a-z]{4,}", body)
+    }
     for run in re.findall(r"[\u4e00-\u9fff]+", body):
         words |= {run[i : i + 2] for i in range(len(run) - 1)}
     return words
@@ -378,6 +393,17 @@ _LIFTS_RULE = re.compile(
 _NOT_NEEDED_ZH = re.compile(
     r"(?P<x>[\u4e00-\u9fffA-Za-z][\u4e00-\u9fffA-Za-z ]*?)(?:就|也|都|那个|这个|那条|这条)?"
     r"不(?:用|需要|必)(?:再)?(?:加|写|给|放|带|标|附|列|说|发|用)?(?:了|啦)?\W*$"
+)
+# the words of calling a rule off, which name nothing of it ("不要英文翻译", "scrap the X")
+_CANCEL_WORDS = re.compile(
+    r"不要|不用|不需要|不必|别加?|算了|免了|\b(?:no|need|forget|never ?mind|skip|drop|ditch"
+    r"|lose|scrap|enough|stop|about|anymore|any more)\b",
+    re.I,
+)
+# the same said verb first, as a rule said topic first is stored ("不用加例子")
+_NOT_NEEDED_FIRST_ZH = re.compile(
+    r"^(?:不(?:用|需要|必)|别|不要)(?:再)?(?:加|写|给|放|带|标|附|列|说|发|用)?"
+    r"(?P<x>[\u4e00-\u9fffA-Za-z][\u4e00-\u9fffA-Za-z ]*)$"
 )
 # the words that point at a rule without naming it ("总结那个", "that summary thing")
 _POINTING = re.compile(r"那个|这个|那条|这条|的那个|\b(?:that|this|the)\b|\bthing\b", re.I)
@@ -422,21 +448,34 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
     人均")."""
     mine = rule_aspects(cand.content)
     changed = bool((cand.metadata or {}).get("changed"))
-    way = _length_way(cand.content)
-    if not changed and not way:
+    # read here, never stored: "英文翻译还是不要了" asks nothing once it has ended a rule
+    cancels = bool((cand.metadata or {}).pop("cancels", None))
+    changed = changed or cancels
+    way, more = _length_way(cand.content), _amount_way(cand.content)
+    if not (changed or way or more):
         return
     olds = await repo.active_with_keys(["assistant.constraint"], cand.scope, cand.scope_id)
     if not changed:
-        # a rule on length the other way round replaces the old one without a cue ("回答详细
-        # 一点" after "回答尽量简短"): both cannot be followed
-        olds = [old for old in olds if _length_way(old.content) == -way]
+        # a rule on length or on how much of a thing the other way round replaces the old one
+        # without a cue ("回答详细一点" after "回答尽量简短", "例子少举点" after "多举例子"):
+        # both cannot be followed
+        olds = [
+            old
+            for old in olds
+            if (way and _length_way(old.content) == -way)
+            or (more and _amount_way(old.content) == -more)
+        ]
     # a rule lifted names what it lifts: one word of it is enough ("you don't need to add a
     # summary anymore" after "always end your answers with a summary"); a thing said not to
     # be needed ("例子就不用了") is named whole by the rule ("会议总结不用了" lifts no summary
     # of every answer)
     shared = 1 if _LIFTS_RULE.search(cand.content) else 2
-    not_needed = _NOT_NEEDED_ZH.search(cand.content)
+    not_needed = _NOT_NEEDED_ZH.search(cand.content) or _NOT_NEEDED_FIRST_ZH.match(cand.content)
     named = _rule_words(_POINTING.sub(" ", not_needed["x"])) if not_needed else set()
+    if cancels:
+        # a rule called off names what it ends, whole: "英文翻译还是不要了" ends "回答都加上英文
+        # 翻译"; "会议总结不用了" ends no summary of every answer
+        named = named or _rule_words(_CANCEL_WORDS.sub(" ", cand.content))
     stale = [
         old.id
         for old in olds
@@ -444,13 +483,15 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
         and normalize_value(old.content) != normalize_value(cand.content)
         and (
             mine & rule_aspects(old.content)
-            or len(_rule_words(cand.content) & _rule_words(old.content)) >= shared
+            or (not cancels and len(_rule_words(cand.content) & _rule_words(old.content)) >= shared)
             or (named and named <= _rule_words(old.content))
         )
     ]
     if stale:
         cand.is_correction = True
         cand.retract_ids += stale
+        if cancels:
+            cand.value = None  # the record of the rules it ends, not a rule of its own
 
 
 # what "forget what I said about my job" names, by the keys it covers
@@ -1746,6 +1787,11 @@ async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
             same = at if len(at) == 1 else []
         if not same and cand.key in ("event", "plan"):
             same = _appointment_meant(cand, olds)
+        if not same and moved.get("unnamed") and cand.key in ("event", "plan"):
+            # "they pushed it to Thursday at 6", "改期了，挪到十一月十八号": the appointment with a
+            # time spoken of last
+            dated = [o for o in olds if o.key in ("event", "plan") and o.valid_to is not None]
+            same = [max(dated, key=lambda o: o.created_at)] if dated else []
         habits = [old for old in olds if old.key == "schedule.habit"]
         if not same and cand.key == "schedule.habit":
             # "现在每天开车上班，地铁太挤了" after "坐地铁上班": the one routine that shares a word

@@ -3426,6 +3426,13 @@ _SECRET_LATER_NEW_EN = re.compile(
     r"(?=[A-Za-z-]*\d[0-9A-Za-z-]{3,})",
     re.I,
 )
+# the value given in a sentence of its own after its kind was named ("can you hang on to my
+# passport number? it's K48201937"): only a value with a digit
+_SECRET_LATER_IT_EN = re.compile(
+    r"\b(?P<kind>password|passcode|pin|card|passport)\b(?P<mid>[^\n]{0,160}?[.!?])\s+"
+    r"(?:it'?s|it is|that'?s|that is)\s+(?=[A-Za-z-]*\d[0-9A-Za-z-]{3,})",
+    re.I,
+)
 _SECRET_LATER_ZH = re.compile(
     r"(?P<kind>密码|银行卡|信用卡|卡号|卡|护照|身份证)(?P<mid>[^。；;！!？?，,]*)[，,]\s*"
     r"(?:新的?|新(?:的)?号码?|号码|现在的?)(?:是|为|[:：])\s*(?=\S)"
@@ -3450,9 +3457,14 @@ def _secret_said_later(text: str) -> str:
     def en_new(m: re.Match[str]) -> str:
         return f"{m['kind']}{m['mid']} my new {_SECRET_LABEL[m['kind'].lower()]} is "
 
+    def en_it(m: re.Match[str]) -> str:
+        return f"{m['kind']}{m['mid']} my {_SECRET_LABEL[m['kind'].lower()]} is "
+
     said = _SECRET_LATER_EN.sub(en, text)
     if said == text:
         said = _SECRET_LATER_NEW_EN.sub(en_new, text, count=1)
+    if said == text:
+        said = _SECRET_LATER_IT_EN.sub(en_it, text, count=1)
     return _SECRET_LATER_ZH.sub(zh, said)
 
 
@@ -3716,9 +3728,38 @@ def split_clauses(text: str) -> list[list[str]]:
             ]
         )
         for s in _sentences(
-            _denied_first(_favourite_swapped(_NUMBER_NOT_NUMBER.sub(", not ", text)))
+            _denied_first(_favourite_swapped(_said_here(_NUMBER_NOT_NUMBER.sub(", not ", text))))
         )
     ]
+
+
+# who the user is, said as "X here" at the start of a turn ("type 1 diabetic here — what's a
+# good snack?", "software engineer at Shopify here", "nurse here, working nights", "Mike here"):
+# read as "I'm X"
+_SAID_HERE_EN = re.compile(
+    r"^(?P<lead>\W*(?:(?:hi|hey|hello|ok|okay|so|well)\W+)*)"
+    r"(?P<x>(?!(?:same|nothing|cold|hot|warm|raining|snowing|sunny|quiet|busy|late|early|dark"
+    r"|everyone|everybody|nobody|noon|midnight|it|this|that|these|those|my|the|a|an|we|i|you"
+    r"|still|also|all|not|no|more|back|over|out|right|just|only|new|first)\b)"
+    r"[A-Za-z][\w'.+-]*(?: [\w'.+-]+){0,5}?) here(?=\s*(?:[,.!;:—–]|-\s|$))",
+    re.I,
+)
+# a role said bare ("nurse here", "software engineer at Shopify here") is said with its article
+_ROLE_WORD = re.compile(
+    r"(?:er|or|ist|ian|ant|ent|ee|nurse|chef|dev|lead|pm|student|mom|dad|parent)$", re.I
+)
+
+
+def _said_here(text: str) -> str:
+    """``text`` with a self-introduction said as "X here" at its start read as "I'm X" (a
+    role with its article: "I'm a nurse"); unchanged otherwise."""
+    m = _SAID_HERE_EN.match(text)
+    if m is None:
+        return text
+    x = m["x"]
+    head = re.split(r" (?:at|for|in|with|from|of)\b", x, maxsplit=1)[0].split()[-1]
+    article = "a " if x[0].islower() and _ROLE_WORD.search(head) else ""
+    return f"{m['lead']}I'm {article}{x}{text[m.end() :]}"
 
 
 # "I'm 43 not 34": a number said in place of another, a clause of contrast of its own
@@ -4466,7 +4507,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts = _not_now(facts)
     facts = _one_plan(facts)
     facts = _not_tools(facts)
-    facts = _complaints_answered(_rules_requested(facts))
+    facts = _complaints_answered(_rules_requested(facts, turn.content))
     _added_duties(turn, facts)
     _duties(turn, facts)
     facts = _no_habit_of_work(turn, facts)
@@ -4516,13 +4557,14 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts = _liking_taken_up(turn, facts)
     facts = _job_left(turn, facts)
     facts = _past_job_ended(turn, facts)
-    facts = _now_holds(turn, facts)
+    facts = _changed_to_name(turn, _now_holds(turn, facts))
     facts = _taken_back(turn, facts)
     facts = _surname_dropped(_one_per_name(_pet_named(_named_in_passing(facts)), turn.content))
     facts = _named_once(facts)
     for f in facts:
         if f.key == "schedule.habit" and f.value:
             f.value = _HABIT_COPULA.sub(r"\g<when>", f.value)  # "每天是走路上班": 每天走路上班
+            f.value = _HABIT_ADVERB.sub(r"\g<when>", f.value)  # "周末还会游泳": 周末游泳
     for f in facts:
         if f.key == "diet.avoid" and not f.value and any(map(semantic.names_diet, f.retracts)):
             # "不再吃素了" gives up the diet (stored as 素食, "吃素"), no avoided food
@@ -4542,8 +4584,19 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         def unnamed(f: ExtractedFact) -> bool:
             return f.value is None and f.key != kind.key and bool(f.metadata.get("retraction"))
 
-        return [f for f in facts if not unnamed(f)] + [f for f in ended if not unnamed(f)] + [kind]
-    return facts + ended
+        facts = [f for f in facts if not unnamed(f)] + [f for f in ended if not unnamed(f)]
+        return _rules_verb_first([*facts, kind])
+    return _rules_verb_first(_taste_now(turn, facts + ended))
+
+
+def _rules_verb_first(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A rule for the assistant said topic first ("翻译就别加了") keeps the order of a request
+    as its value and content ("别加翻译", ``standing.verb_first``); the readers before this
+    one matched it against the turn's words as said."""
+    for f in facts:
+        if f.metadata.get("formed_by") == "standing_rule" and f.value:
+            f.value, f.content = standing.verb_first(f.value), standing.verb_first(f.content)
+    return facts
 
 
 # the key of each kind of secret detection finds (app/privacy/detect.py)
@@ -5020,8 +5073,11 @@ def _standing_rules(sentence: list[str], state: _State) -> tuple[list[ExtractedF
         clause = _make_clause(", ".join(sentence[i] for i in rule.clauses), state.turn)
         fact = _fact(state, clause, "assistant.constraint", rule.value, rule.text)
         fact.metadata["formed_by"] = "standing_rule"
-        if standing.ends_rule(rule.text):
+        said = ", ".join(sentence[i] for i in rule.clauses)
+        if standing.ends_rule(rule.text) or standing.ends_rule(said):
             fact.metadata["changed"] = True  # "stop with the bullet points": see values.py
+        if len(rule.clauses) == 1 and standing.cancels(said):
+            fact.metadata["cancels"] = True  # "英文翻译还是不要了": nothing asked of its own
         facts.append(fact)
         read.update(rule.clauses)
     if not facts:
@@ -5038,16 +5094,18 @@ _OWN_ADDRESS = re.compile(
 )
 
 
-def _rules_requested(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+def _rules_requested(facts: list[ExtractedFact], text: str) -> list[ExtractedFact]:
     """A rule for the assistant is asked for: one the rule table or the classifier formed
     from a clause not worded as a request ("24hr shifts so sometimes ill be slow to reply",
-    "每次买东西搬上去累死") is dropped (``standing.is_request``)."""
+    "每次买东西搬上去累死") is dropped (``standing.is_request``), and so is one read from a
+    clause of the turn ``text`` that says what the user uses from now on ("以后就用 macOS 了",
+    ``standing.own_change``)."""
     return [
         f
         for f in facts
         if f.key != "assistant.constraint"
         or f.metadata.get("formed_by") == "standing_rule"
-        or standing.is_request(f.content)
+        or (standing.is_request(f.content) and not standing.own_change(text, f.content))
     ]
 
 
@@ -5397,7 +5455,9 @@ _NOW_HOLDS_EN = (
         rf"{_LEAD_NOW_EN}(?:(?:I|we)(?:'ve| have)?\s+)?(?:(?:just|recently|finally|eventually"
         rf"|then|since|now)\s+)*(?P<verb>(?:moved|switched|went|headed|jumped|came) over"
         rf"|jumped ship|jumped|wound up|ended up|landed|headed|transferred|moved|switched"
-        rf"|packed up and (?:moved|headed|left))\s+(?:(?:everything|it|all|us|(?:our|my) \w+)\s+)?"
+        rf"|packed up and (?:moved|headed|left))\s+(?:(?:everything|it|all|us|(?:our|my) "
+        # the household moved with the user, not a thing of theirs ("moved my savings to …")
+        rf"(?:stuff|things|family|kids|life|home|base|household|belongings))\s+)?"
         rf"(?:over\s+)?(?P<prep>to|at|in|with)\s+"
         rf"(?P<name>(?-i:[A-Z][\w&.'+-]*(?: (?:of |de |the |& )?[A-Z0-9][\w&.'+-]*)*))"
         rf"(?=$|[\s,.!;])(?P<rest>.*)$",
@@ -5546,6 +5606,143 @@ def _now_holds(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return facts
 
 
+# a change said by a verb of moving or switching, in any language ("搬家了，现在在慕尼黑", "已经
+# fully 转过去了", "整个组搬到雄安了", "transferred", "moved over"): with ``semantic``'s change
+# cues, what lets one name of the turn be what holds now
+_CHANGE_WORD = re.compile(
+    r"搬|换|转|改用|改成|跳槽|调到|调去|去了|入职|落户|定居|安家|\b(?:moved|relocated|transferred"
+    r"|switched|changed|now|these days|anymore|not|new (?:city|place|home|job|school|address)"
+    r"|hired|poached|started (?:at|there|with))\b",
+    re.I,
+)
+# the changes that say what they change, by themselves: a home or a work place moved, a job
+# changed, a thing switched to; the other words ("now", "not") only beside a change cue of
+# ``semantic``, and then any of the keys a name can hold now
+_CHANGE_SAID = {
+    "moved": re.compile(
+        r"搬(?:到|去|来|回|过去|家)|落户|定居|安家|调到|调去|\b(?:relocated"
+        r"|new (?:city|place|home|address))\b"
+        # the user moved, not a thing of theirs ("moved my savings to Fidelity")
+        r"|\bmoved\b",
+        re.I,
+    ),
+    "job": re.compile(
+        r"跳槽|入职|\b(?:new job|(?:got |been )?hired|poached|started (?:at|there|with))\b",
+        re.I,
+    ),
+    "transferred": re.compile(r"转学|\btransferred\b", re.I),
+    "switched": re.compile(r"换|转|改用|改成|\bswitched\b", re.I),
+}
+
+
+_GONE = re.compile(
+    r"\b(?:not|no longer|anymore|never|left|quit|without|ex)\b|n't\b|不|没|离开|离职|辞", re.I
+)
+# a thing moved, not the user: "moved my savings to Fidelity", "switched my theme to Dracula"
+_THING_MOVED = re.compile(
+    r"\b(?:moved|switched|transferred|changed)\s+(?:my|our|the|his|her|their|its|this|that)\s+"
+    r"(?!(?:stuff|things|family|kids|life|home|base|household|belongings)\b)\w+",
+    re.I,
+)
+# where a move goes when no name is known to the segmenter ("整个组搬到雄安了")
+_MOVED_TO_PLACE_ZH = re.compile(
+    r"(?:搬到|搬去|调到|调去|转到|转学(?:去|到)|换成|改用)"
+    r"(?P<to>[\u4e00-\u9fff]{2,5}?)(?:了|去|工作|上班|[，,。！!]|$)"
+)
+
+
+def _changed_to_name(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts`` and the one name a change turn says without a predicate the rules read
+    ("搬家了，现在在慕尼黑", "最近被同事安利了 Cursor，已经 fully 转过去了", "公司把我们整个组搬到雄
+    安了", "sorry, autocorrect — Oregon State, not Ohio State"): when the turn says a change
+    (``semantic.has_change_cue``, ``semantic.moves``, a contrast, ``_CHANGE_WORD``), formed
+    no value under any key, and names exactly one thing
+    (``semantic.anchors``) besides what it says is not so, that name is a fact with no key and
+    ``metadata["now_holds"] = ""``: the ingest job gives it the key of the fact of the
+    previous turn it takes the place of, or drops it (``tasks.inherit_changes``). Someone
+    else's change, a question or a hypothetical names nothing of the user's."""
+    text = turn.content
+    if any((f.key and f.value) or "now_holds" in f.metadata for f in facts):
+        if _CHANGE_SAID["transferred"].search(text):
+            for f in facts:  # "转学去交大了": the school before is left
+                if f.key == "education.school" and f.value and not f.retracts:
+                    f.metadata["replaces"] = True
+        return facts  # the turn said what it is: "my Italian is pretty good now"
+    clauses = [c for c in re.split(r"[,，。.!！?？;；—]", text) if c.strip()]
+    if (
+        is_question(text)
+        or semantic.is_hypothetical(text)
+        or semantic.is_about_others(text)
+        or semantic.family_subject(text) is not None
+        or semantic.here_now(text)  # "I'm at Starbucks right now": where the user is today
+        # someone else's change, or a change of a thing ("My buddy Dave just got hired at
+        # Apple", "帮我妈换成 Android 了", "公司电脑换成 Mac 了", "酒店改订到深圳了")
+        or any(
+            semantic.someone_elses(c)
+            or semantic.is_about_others(c)
+            or semantic.family_subject(c) is not None
+            or semantic.not_own_change(c, "tech")
+            for c in clauses
+        )
+    ):
+        return facts
+    denied = [d.lower() for d in semantic.contrast_objects(text)]
+    if _THING_MOVED.search(text):
+        return facts  # "moved my savings to Fidelity": a thing of the user's moved
+    said = next((kind for kind, words in _CHANGE_SAID.items() if words.search(text)), "")
+    if not (denied or _CHANGE_WORD.search(text)) or not (
+        denied or said or semantic.has_change_cue(text) or semantic.moves(text)
+    ):
+        return facts
+    # what the turn says is gone is not what holds ("I don't live in Boston anymore", "left
+    # Google in March"): a name in a clause that negates or leaves
+    gone = [c for c in re.split(r"[,，。.!！?？;；—]|\s-\s", text) if _GONE.search(c)]
+    ended = any(f.metadata.get("retraction") for f in facts)
+    names = [
+        a
+        for a in semantic.anchors(text) or [m["to"] for m in _MOVED_TO_PLACE_ZH.finditer(text)]
+        if not any(a.lower() in d or d in a.lower() for d in denied)
+        and not any(a in c for c in gone)
+        and not any(a.lower() in r.lower() for f in facts for r in f.retracts)
+        # beside an ending, an English word capitalised as a sentence's first ("I don't work at
+        # Amazon anymore. Job hunting now I guess"); alone, a name ("Vancouver life now!")
+        and not (
+            ended
+            and " " not in a
+            and a.isascii()
+            and re.search(rf"(?:^|[.!?]\s+){re.escape(a)}\b(?! [A-Z])", text)
+        )
+        # "被同事安利了": a word said as a verb names nothing
+        and not re.search(rf"{re.escape(a)}[了过着](?![，,。！!？?~～]|$)", text)
+    ]
+    if ended and not (said or denied):
+        return facts  # "I quit my job, I'm watching Netflix now": what ended, and a doing
+    # "换了台 Mac，以后就用 macOS 了": a name inside another is the same thing, said shorter
+    names = [a for a in names if not any(a.lower() in b.lower() and a != b for b in names)]
+    if said == "switched" and not denied:
+        # a switch names what it switched to in its clause, in the one before ("…安利了 Cursor，
+        # 已经 fully 转过去了") or in one after that says it is used ("换了台 Mac，以后就用 macOS
+        # 了"); not in another ("今天换了家店买，星巴克排队太长")
+        at = next((i for i, c in enumerate(clauses) if _CHANGE_SAID["switched"].search(c)), 0)
+        near = [at, at - 1]
+        if at + 1 < len(clauses) and re.search(r"用|\buse", clauses[at + 1], re.I):
+            near.append(at + 1)
+        names = [a for a in names if any(a in clauses[i] for i in near if i >= 0)]
+    if len(names) != 1:
+        return facts
+    return [
+        *facts,
+        ExtractedFact(
+            type="fact",
+            content=_turn_content(text),
+            value=names[0],
+            is_correction=True,
+            message_ids=[turn.message_id],
+            metadata={"now_holds": "" if denied else said, "strong": False},
+        ),
+    ]
+
+
 # the keys a name said as what holds now can take, by the preposition before it ("in Dallas
 # now", "at Meta now", "moved over to Amazon", "Portland now."); the ingest job picks one of
 # them by the fact it takes the place of (tasks.inherit_changes)
@@ -5554,8 +5751,13 @@ NOW_HOLDS_KEYS: dict[str, tuple[str, ...]] = {
     "at": ("work.employer", "education.school"),
     "with": ("work.employer",),
     "to": ("residence.city", "work.employer", "education.school", "tech.preferred"),
-    "": ("residence.city", "work.employer", "education.school", "preference.drink",
-         "tech.preferred"),
+    "": ("residence.city", "work.employer", "work.location", "education.school",
+         "preference.drink", "tech.preferred"),
+    # by the change a turn says (``_changed_to_name``)
+    "moved": ("residence.city", "work.location"),
+    "job": ("work.employer", "work.location"),
+    "switched": ("tech.preferred", "preference.drink", "work.employer", "education.school"),
+    "transferred": ("work.employer", "work.location", "education.school"),
 }  # fmt: skip
 _NOW_HOLDS_KEYS = frozenset(k for keys in NOW_HOLDS_KEYS.values() for k in keys)
 
@@ -6144,6 +6346,57 @@ _BARE_LIKING = re.compile(
 )
 
 
+# what the user watches, listens to, reads or plays now, said beside a taste that ended ("I
+# watch comedies now", "改看美剧", "最近在听 indie rock", "现在迷上了羽毛球")
+_CONSUMES_NOW_EN = re.compile(
+    r"\bI(?:'m| am)?\s+(?:mostly |mainly |only |just )?(?P<v>watch(?:ing)?|listen(?:ing)? to"
+    r"|read(?:ing)?|play(?:ing)?|into)\s+(?P<x>[A-Za-z][\w' -]{1,30}?)\s+"
+    r"(?:now|these days|nowadays|instead)\b",
+    re.I,
+)
+_CONSUMES_NOW_ZH = re.compile(
+    r"(?:改|现在(?:在|改)?|最近(?:在|开始)?|开始|迷上了?)(?P<v>看|听|追|玩|读|打)"
+    r"\s*(?![腻够烦厌完懂不没])(?P<x>[\u4e00-\u9fffA-Za-z][\u4e00-\u9fffA-Za-z -]{0,11}?)\s*"
+    r"(?:了|啦|[，,。！!~]|$)"
+)
+_VERB_ZH = {"看": "看", "听": "听", "追": "看", "玩": "玩", "读": "读", "打": "打"}
+
+
+def _taste_now(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A taste taken up in the turn that ends one ("现在不追韩剧了，改看美剧", "horror's not for me
+    anymore, I watch comedies now", "K-pop 现在听腻了，最近在听 indie rock"): the thing watched,
+    listened to, read or played now is a liking (``_CONSUMES_NOW_EN``/``_ZH``), when the turn
+    withdrew a taste and formed no liking of its own. Returns the turn's facts."""
+    ended = any(
+        f.metadata.get("retraction") and (f.key or "preference.").startswith("preference.")
+        for f in facts
+    )
+    if not ended or any(f.key == "preference.likes" and f.value for f in facts):
+        return facts
+    zh = bool(_HAN.search(turn.content))
+    m = (_CONSUMES_NOW_ZH if zh else _CONSUMES_NOW_EN).search(turn.content)
+    if m is None:
+        return facts
+    thing = m["x"].strip()
+    if zh and not _HAN.search(thing):
+        value, content = thing, f"喜欢{_VERB_ZH[m['v']]}{thing}"
+    elif zh:
+        value = content = f"{_VERB_ZH[m['v']]}{thing}"
+        content = f"喜欢{content}"
+    else:
+        value, content = thing, f"likes {thing}"
+    return [
+        *facts,
+        ExtractedFact(
+            type="preference",
+            content=content,
+            key="preference.likes",
+            value=_norm(value, "preference.likes"),
+            message_ids=[turn.message_id],
+        ),
+    ]
+
+
 def _liking_taken_up(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """A liking with no object of its own ("还挺喜欢的", "kinda like it now") in a turn that lifts
     an avoidance ("现在慢慢能接受香菜了，还挺喜欢的", "现在能吃辣了，还挺喜欢") is a liking of the
@@ -6489,7 +6742,7 @@ _WITHDRAWN_BY_NAME = frozenset(("work.employer", "residence.city", "education.sc
 # the kind's word names the key, the value is the one the user holds under it
 _KIND_KEYS = (
     (re.compile(r"\be-?mail(?: address)?\b|邮箱|邮件地址", re.I), "contact.email"),
-    (re.compile(r"\b(?:phone|cell|mobile)(?: number)?\b|\bnumber\b|手机号?|电话|号码", re.I),
+    (re.compile(r"\b(?:phone|cell|mobile)(?: number)?\b|\bnumber\b|手机号?|电话|号码|^号$", re.I),
      "contact.phone"),
     (re.compile(r"\b(?:credit |debit |bank )?card\b|银行卡|信用卡|卡", re.I), "finance.card"),
     (re.compile(r"\bpassword\b|密码", re.I), "account.password"),
@@ -6506,6 +6759,9 @@ _KIND_ENDED = re.compile(
     r"(?:(?:已经|早就|也|都)?(?:注销|停用|作废|不用|过期|丢|挂失|销户|停机|停)了"
     r"|(?:is |was |'s )?(?:dead|gone|closed|cancell?ed|deactivated|expired"
     r"|no longer (?:works?|valid|active|in use)|doesn'?t work(?: any ?more)?)\b)"
+    # "那是我以前在英国用的号，已经停机了": the one used before, then that it ended
+    r"|(?:以前|之前|原来|旧)[^，,。！!？?]{0,10}?的(?P<zh2>号码?|手机号?|电话|邮箱|卡)[，,]?\s*"
+    r"(?:已经|早就|也|都)?(?:注销|停用|作废|不用|过期|停机|停)了"
     # "wait, that's my old work address — don't use it": said to be the old one
     r"|\b(?:that'?s|that is)\s+my\s+old\s+(?:work\s+|personal\s+|school\s+)?"
     r"(?P<old>e-?mail(?: address)?|(?<=work )address|number)\s*(?:[—–-]|,|$)"
@@ -6521,11 +6777,13 @@ def _kind_ended(turn: Turn, facts: list[ExtractedFact]) -> ExtractedFact | None:
     clause, or the turn gives that key a value that replaces the old one itself ("…，新卡号是
     …"); a new email beside it replaces nothing, so the record still ends the old one."""
     for sentence in split_clauses(turn.content):
-        for clause in sentence:
+        # the thing, then that it ended, may be two clauses ("…用的号，已经停机了")
+        for clause in [*sentence, "，".join(c.strip(" ，,") for c in sentence)]:
             m = _KIND_ENDED.search(clause)
             if m is None or is_question(clause):
                 continue
-            noun = m["en"] or m["zh"] or ("email" if m["old"] == "address" else m["old"]) or ""
+            noun = m["en"] or m["zh"] or m["zh2"] or ""
+            noun = noun or ("email" if m["old"] == "address" else m["old"]) or ""
             key = next((k for pattern, k in _KIND_KEYS if pattern.search(noun)), None)
             if key is None:
                 continue
@@ -7173,6 +7431,14 @@ _HABIT_COPULA = re.compile(
 )
 
 
+# that it is one more, between a routine's time and its doing ("周末还会游泳", "晚上也跑步"):
+# no part of what the user does
+_HABIT_ADVERB = re.compile(
+    r"^(?P<when>(?:每|平时|周末|工作日|早上|晚上|中午|下午|上午)[^，,]{0,4}?)"
+    r"(?:还会|也会|还|也)(?=[\u4e00-\u9fff]{2})"
+)
+
+
 _LATELY_ZH = re.compile(r"最近|近来")
 
 
@@ -7402,6 +7668,41 @@ _MOVED_TO = re.compile(
 )
 
 
+# a move that names no thing: "they pushed it to Thursday at 6", "airline bumped me", "改期了，
+# 挪到十一月十八号", "聚餐改到周日晚上" (a gathering in a word of its kind): the appointment
+# spoken of last is what moved (``values.moved_from``)
+_MOVED_UNNAMED = re.compile(
+    r"\b(?:moved|pushed|bumped|rescheduled|postponed|shifted|delayed|changed|brought)"
+    r" (?:it|that|this|them|me|us)\b"
+    r"|\b(?:the|my|our) (?:appointment|appt|meeting|booking|reservation)\b"
+    r"|改期|(?:^|[，,。.!！:：]\s*|说)(?:聚餐|饭局|会议|开会|约会|预约|见面|面试|那个|这个|时间)?"
+    rf"(?:那边|也|又|就)?(?:{MOVED_TO_ZH})",
+    re.I,
+)
+# a thing of the user's named before "it" ("my package was supposed to arrive today but they
+# pushed it to Thursday"): what "it" is, not an appointment
+_THING_BEFORE_IT = re.compile(
+    r"\b(?:my|our|the|his|her|their)\s+(?!(?:appointment|appt|meeting|booking|reservation"
+    r"|dentist|doctor|flight|class|date|time|call|interview|session|lesson|haircut)\b)[a-z]+",
+    re.I,
+)
+
+
+def _moved_unnamed(text: str) -> bool:
+    """True if ``text`` moves an appointment it does not name (``_MOVED_UNNAMED``), with no
+    thing of the user's named before it that "it" would be."""
+    m = _MOVED_UNNAMED.search(text)
+    return m is not None and not _THING_BEFORE_IT.search(text[: m.start()])
+
+
+# the thing moved named only by "it": "salon rang, they pushed it to Thursday at 6"
+_MOVED_IT_TO = re.compile(
+    r"\b(?:moved|pushed|bumped|rescheduled|postponed|shifted|delayed|changed)"
+    r" (?:it|that|this|them)(?: back)? (?:to|till|until|for) (?P<when>[^,.;!?]+)",
+    re.I,
+)
+
+
 def _moved_alone(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """A turn that only says a thing moved to a time ("Flight got moved to Sunday", "Yoga moved
     to Thursdays now", "体检挪到下周二了") and formed nothing: the thing at its new time, an
@@ -7410,10 +7711,15 @@ def _moved_alone(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if facts:
         return []
     text = turn.content.strip()
-    m = _MOVED_TO.match(text)
-    if m is None or is_question(text):
+    if is_question(text):
         return []
-    when = m["when"] or m["when_zh"] or ""
+    m = _MOVED_TO.match(text)
+    if m is None and (it := _MOVED_IT_TO.search(text)) and _moved_unnamed(text):
+        text, when = it[0], it["when"]  # "they pushed it to Thursday at 6"
+    elif m is None:
+        return []
+    else:
+        when = m["when"] or m["when_zh"] or ""
     if not (time_marks(when) or find_date(when, turn.occurred_at)):
         return []  # "the meeting moved to Zoom": where, not when
     clause = _make_clause(text, turn)
@@ -7460,6 +7766,7 @@ def _moves(turn: Turn, facts: list[ExtractedFact]) -> None:
                 "words": sorted(words),
                 "rest": "，".join(rest),
                 "instead": bool(_TURNED_INTO.search(turn.content)),
+                "unnamed": _moved_unnamed(turn.content),
             }
 
 

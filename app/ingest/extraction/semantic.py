@@ -384,6 +384,10 @@ _HYPOTHETICAL = re.compile(
     r"^(?:if(?!\s+(?:you|u)\b)|when i|maybe i should(?! (?:mention|tell|say|add|let))|should i"
     r"|i wonder|i might(?! as well)|i may|what if"
     r"|suppose|i wish|i (?:could|can) (?:see myself|imagine))\b"
+    # a case set up to reason about: "Say a user is allergic to gluten — how would you …",
+    # "let's say I moved to Berlin", "imagine someone who …"
+    r"|^(?:let'?s\s+)?(?:say|imagine|assume)\s+(?:that\s+)?(?:a|an|some|someone|somebody"
+    r"|anyone|i|we|you|they|he|she)\b"
     # a want of the moment ("I'd like a coffee", "I could really go for some pizza"): no taste
     r"|^(?:i'?d|i would) (?:really |so )?(?:like|love|kill for) (?:a|an|some|another|one)\b"
     r"|^i could (?:really |so )?(?:use|go for) (?:a|an|some|another)\b"

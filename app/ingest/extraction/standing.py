@@ -58,6 +58,7 @@ _STYLE_EN = re.compile(
     r"|fluff|filler|padding|hedg(?:e|es|ing)|waffling"
     r"|answers?|repl(?:y|ies)|responses?|explanations?|explain|translations?"
     r"|(?:talk|speak|write|answer|reply|respond)(?: to me)? like|spelling|date format|dates in"
+    r"|word (?:limit|count)|character (?:limit|count)"
     r"|dd/mm|mm/dd|yyyy|24[- ]hour|12[- ]hour|am/pm)\b"
     r"|\b(?:stop|quit|don'?t|do not|never|no more)\s+(?:\w+\s+)?call(?:ing)? me\b",
     re.I,
@@ -102,13 +103,16 @@ _REQUEST_EN = re.compile(
     r"going forward|from here on(?: out)?|in (?:the )?future|always|never|for (?:every|each|all)"
     r" \w+)[,:]?\s+)*"
     # "never looking back", "always running late": a participle after it is no order
-    r"(?:(?:don'?t|do not|(?:never|always)(?!\s+\w+ing\b)|no(?=\s+(?!longer\b)\w)|stop|avoid"
-    r"|quit|skip|drop|cut"
+    # nor a modal, an auxiliary or a past ("never could stomach it", "always had a cat")
+    r"(?:(?:don'?t|do not|(?:never|always)(?!\s+(?:\w+ing|\w+ed|could|can|would|will|did|does"
+    r"|do|have|had|has|was|were|been|am|is|are)\b)|no(?=\s+(?!longer\b)\w)|stop|avoid"
+    r"|quit|skip|drop|cut|scrap"
     r"|enough with|knock (?:it )?off|lay off|ease up on"
     r"|keep|use|be"
     r"|write|answer|reply|respond|give|show|put|add|include|leave|stick|format|list|explain|talk|speak"
     r"|mention|cite|label|mark|convert|round|quote|sign|end|begin|start|tell|let|make|default"
     r"|go|limit|lead|open|number|spell|lose|ditch|less|more|only|assume|switch|prefer"
+    r"|forget(?= (?:about )?(?:the|all the|your|those|these)\b)|never ?mind(?= the\b)"
     r"|feel free|remember to|make sure|try to|please)\b"
     r"|i (?:want|need|'d like|would like|prefer|'d prefer|would prefer) (?:you|your|it|answers)"
     r"|(?:could|can|would|will) you (?:please )?(?:always|never|from now on|stop|keep|start"
@@ -485,6 +489,20 @@ _FEELS_ZH = re.compile(r"觉得|感觉|心里|认为|担心|害怕|没底|踏实
 _ASKED_OF_YOU_ZH = re.compile(r"请|麻烦|别|不要|以后|今后|每次|你|时候|的话|就|直接")
 
 
+# what the user will use from now on, with the 了 of a new situation ("以后就用 macOS 了")
+_OWN_CHANGE_ZH = re.compile(r"^(?:就|都|也)?(?:用|改用|换成|换)\s*[^，,]{1,15}?了[吧啊呀哈]*$")
+
+
+def own_change(text: str, rule: str) -> bool:
+    """True if the clause of ``text`` that holds ``rule`` says what the user uses from now on,
+    with the 了 of a new situation ("以后就用 macOS 了"), and nothing of the answers."""
+    for clause in re.split(r"[，,。！!；;]", text):
+        core = _LEAD_ZH.sub("", clause.strip())
+        if rule in clause and _OWN_CHANGE_ZH.match(core) and not _style(core):
+            return True
+    return False
+
+
 def _is_request(text: str, whole: str = "") -> bool:
     """An imperative or a polite request, not a statement with a subject of its own;
     ``whole`` is the sentence the clause is part of."""
@@ -504,8 +522,11 @@ def _is_request(text: str, whole: str = "") -> bool:
             return False
         if _FEELS_ZH.search(core) and not _ASKED_OF_YOU_ZH.search(core):
             return False  # "写 plain JS 总觉得心里没底": how the user feels about it
+        if _OWN_CHANGE_ZH.match(_LEAD_ZH.sub("", core)) and not _style(core):
+            return False  # "以后就用 macOS 了": what the user uses from now on
         return bool(
             _REQUEST_ZH.search(core)
+            or _topic_first(_LEAD_ZH.sub("", core))  # "表格还是算了吧"
             or _REQUEST_ZH.search(_OCCASION_HEAD_ZH.sub("", core))
             or _STANDING_LEAD_ZH.search(whole)
             or re.search(r"\b(?:please|pls)\b", core, re.I)  # "回答我的时候 please use …"
@@ -675,6 +696,67 @@ _ASKS_STANDING_EN = re.compile(
 )
 
 
+# a part of the answers named first, then that it is not wanted, or wanted less or more
+# ("翻译就别加了", "例子少举点吧", "比喻还是少用", "英文翻译还是不要了", "表格还是算了吧"): the
+# topic-comment order of a Chinese request about one thing of the answers
+_TOPIC_FIRST_ZH = re.compile(
+    r"^(?P<x>[^，,。！!？?我你]{1,10}?)\s*(?:就|还是|也|都|那个|这个)?\s*"
+    r"(?P<ask>别再?|不用再?|不要再?|不需要|不必|少|多|算了?|免了?)"
+    r"(?P<v>加|用|举|写|放|给|带|标|附|列|说|发|打|来|搞)?(?:点儿?|一点|些)?"
+    r"[了吧啊呀哈啦嘛\s。！!~～]*$"
+)
+# a request that only calls off what it names: "X不要了", "X算了", "X别加了", "no need for
+# the X", "forget the X", "never mind the X", "skip the X", "you can stop with the X"
+_CANCELS_ZH = re.compile(r"(?:不要|不用|不需要|不必|别)[\u4e00-\u9fff]?了|算了|免了")
+_CANCELS_EN = re.compile(
+    r"\bno need (?:for|to)\b|^\W*(?:\w+\W+)?(?:forget|never ?mind|skip|drop|ditch|lose|scrap)"
+    r"(?: about)? (?:the|all the|your|those|these)\b|\b(?:you can |can you )?stop (?:with )?"
+    r"(?:the|all the|your|those|these)\b|\benough with\b",
+    re.I,
+)
+
+
+def _topic_first(core: str) -> re.Match[str] | None:
+    """The topic-comment order of a request about one thing of the answers (``_TOPIC_FIRST_ZH``)
+    when that thing is a part of an answer (``_STYLE_ZH``), else None."""
+    m = _TOPIC_FIRST_ZH.match(core)
+    if m is None or not _STYLE_ZH.search(m["x"]):
+        return None
+    # "例子少举点", "比喻少用"; not "平时讲粤语多" (how often the user speaks it)
+    return None if m["ask"] in ("多", "少") and not m["v"] else m
+
+
+# what says a request is for the answers to come, not only that an earlier one is off
+_GOING_FORWARD = re.compile(
+    r"\b(?:from now on|going forward|from here on(?: out)?|in (?:the )?future|always|never"
+    r"|every time|by default)\b|以后|今后|往后|从现在(?:起|开始)|每次|一律",
+    re.I,
+)
+
+
+def verb_first(rule: str) -> str:
+    """A Chinese rule said topic first, in the order of a request: "翻译就别加" → "别加翻译",
+    "例子少举点" → "少举例子", "表格算了" → "不要表格"; any other rule as it is."""
+    m = _topic_first(rule)
+    if m is None:
+        return rule
+    ask = "不要" if m["ask"][0] in "算免" else m["ask"]
+    return f"{ask}{m['v'] or ''}{m['x'].strip()}"
+
+
+def cancels(text: str) -> bool:
+    """True if the request ``text`` (clauses as said) only calls off what it names ("英文翻译还
+    是不要了", "表格还是算了吧", "no need for the translations anymore", "forget the word limit"):
+    after a rule it ends, nothing of its own is asked (``values._replaced_rules``)."""
+    core = _core(text)
+    if _GOING_FORWARD.search(core):
+        return False  # "Skip the comments going forward": a rule of its own
+    if _zh(core):
+        m = _topic_first(_LEAD_ZH.sub("", core))
+        return m is not None and bool(_CANCELS_ZH.search(core))
+    return bool(_CANCELS_EN.search(core))
+
+
 def _clean(text: str) -> str:
     core = _core(text)
     if _complaint(core):  # its "you" says who answers so: "你老是用英文回我"
@@ -718,8 +800,10 @@ def _continues(text: str, whole: str) -> bool:
 # a rule that ends one before it ("stop with the bullet points", "别再用英文了", "no more emojis")
 _ENDS_RULE = re.compile(
     r"\b(?:stop|quit|no more|no longer|anymore|any more|instead|enough with|drop the|ditch the"
-    r"|never ?mind|actually|switch(?:ed)?|go back|back to|change it|make it)\b"
+    r"|never ?mind|actually|switch(?:ed)?|go back|back to|change it|make it|scrap)\b"
     r"|别再|不要再|不用再|不需要再?|不再|不用了|改成|改为|换成|改用|改回|换回|恢复|算了|还是"
+    # "翻译就别加了", "表格不要了", "总结就免了": what was asked is not wanted now
+    r"|别[\u4e00-\u9fff]?了|不要了|免了"
     # "bullet points 不用了" is read as "bullet points 不用": a thing said not needed
     r"|(?:不用|不需要|不必)$",
     re.I,
@@ -779,6 +863,7 @@ _ASPECTS = {
     ),
     "length": re.compile(
         r"short|brief|concise|succinct|long|length|detail|verbose|wordy|ramble|sentences?|words"
+        r"|word (?:limit|count)"
         r"|essays?|walls? of text"
         r"|简短|简洁|精简|详细|啰嗦|废话|长篇|句话|字以内|\d+字|短一点|长一点",
         re.I,
