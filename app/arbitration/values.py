@@ -482,16 +482,21 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
         if not _same_turn(cand, old)
         and normalize_value(old.content) != normalize_value(cand.content)
         and (
-            mine & rule_aspects(old.content)
+            # a rule called off names what it ends, whole ("Forget the Spanish homework" ends
+            # no rule of answering in Spanish)
+            (not cancels and mine & rule_aspects(old.content))
             or (not cancels and len(_rule_words(cand.content) & _rule_words(old.content)) >= shared)
             or (named and named <= _rule_words(old.content))
         )
     ]
+    if cancels:
+        # the record of the rules it ends, not a rule of its own; ending none, it is kept for
+        # the record only ("Scrap the translation job, the agency took it")
+        cand.value = None
+        cand.metadata = {**(cand.metadata or {}), "retraction": True}
     if stale:
         cand.is_correction = True
         cand.retract_ids += stale
-        if cancels:
-            cand.value = None  # the record of the rules it ends, not a rule of its own
 
 
 # what "forget what I said about my job" names, by the keys it covers
@@ -1789,9 +1794,15 @@ async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
             same = _appointment_meant(cand, olds)
         if not same and moved.get("unnamed") and cand.key in ("event", "plan"):
             # "they pushed it to Thursday at 6", "改期了，挪到十一月十八号": the appointment with a
-            # time spoken of last
+            # time that shares a word with the turn ("the dentist's office called, they pushed
+            # it to Friday"), else the one spoken of last
             dated = [o for o in olds if o.key in ("event", "plan") and o.valid_to is not None]
-            same = [max(dated, key=lambda o: o.created_at)] if dated else []
+            mine = activity_words(f"{cand.content} {moved.get('rest') or ''}")
+            sharing = [o for o in dated if mine & activity_words(_said(o))]
+            if len(sharing) == 1:
+                same = sharing
+            elif dated:
+                same = [max(dated, key=lambda o: o.created_at)]
         habits = [old for old in olds if old.key == "schedule.habit"]
         if not same and cand.key == "schedule.habit":
             # "现在每天开车上班，地铁太挤了" after "坐地铁上班": the one routine that shares a word

@@ -22,11 +22,6 @@ RULE = "assistant.constraint"
         ("以后回答都用表格", "表格还是算了吧，看着累"),
         ("每次回答最后都总结一下", "总结就不用了"),
         (
-            "please include a Chinese translation under every answer",
-            "no need for the translations anymore",
-        ),
-        ("Keep your answers under 100 words.", "forget the word limit, write as much as you need"),
-        (
             "Use British spelling in everything you write for me",
             "scrap the British spelling, my editor wants American",
         ),
@@ -43,6 +38,13 @@ async def test_a_rule_called_off_ends_it_and_asks_nothing_of_its_own(
     assert await tenant.values("u", RULE) == []
 
 
+async def test_a_rule_no_longer_needed_replaces_the_one_it_names(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "please include a Chinese translation under every answer", at=T1)
+    await tenant.say("u", "s1", "no need for the translations anymore", at=T2)
+    assert await tenant.values("u", RULE) == ["no need for the translations"]
+    assert len(await tenant.values("u", RULE, "frozen")) == 1
+
+
 @pytest.mark.parametrize(
     ("first", "then", "now"),
     [
@@ -57,6 +59,30 @@ async def test_a_rule_asking_for_less_replaces_one_asking_for_more_zh(
     await tenant.say("u", "s1", then, at=T2)
     assert await tenant.values("u", RULE) == [now]
     assert len(await tenant.values("u", RULE, "frozen")) == 1
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("Always answer in Spanish.", "Forget the Spanish homework, my son finished it."),
+        ("Use bullet points in every answer.", "Forget the bullet train idea, we're flying."),
+        ("以后回答都用表格整理一下", "报销表格不用了，财务说改成线上填"),
+    ],
+)
+async def test_calling_off_something_else_ends_no_rule(
+    tenant: TenantCtx, first: str, then: str
+) -> None:
+    await tenant.say("u", "s1", first, at=T1)
+    [rule] = await tenant.values("u", RULE)
+    await tenant.say("u", "s1", then, at=T2)
+    assert await tenant.values("u", RULE) == [rule]
+    assert await tenant.values("u", RULE, "frozen") == []
+
+
+async def test_calling_off_what_no_rule_asks_is_no_rule(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "Scrap the translation job, the agency took it.", at=T1)
+    await tenant.say("u", "s1", "年终总结不用了，老板说今年不交", at=T2)
+    assert await tenant.values("u", RULE) == []
 
 
 async def test_a_statement_of_how_often_the_user_speaks_is_no_rule(tenant: TenantCtx) -> None:
@@ -98,6 +124,30 @@ async def test_an_appointment_moved_without_its_name_replaces_the_last_one(
     [after] = await tenant.values("u", "event")
     assert new in after
     assert await tenant.values("u", "event", "frozen") == [before]
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        "快递改期了，挪到周五送",
+        "UPS rescheduled it for Thursday.",
+        "我妹妹的婚礼改期了，挪到十月",
+    ],
+)
+async def test_a_move_of_what_is_delivered_or_someone_elses_leaves_the_appointment(
+    tenant: TenantCtx, then: str
+) -> None:
+    await tenant.say("u", "s1", "I have a dentist appointment Tuesday at 3pm.", at=T1)
+    await tenant.say("u", "s1", then, at=T2)
+    assert await tenant.values("u", "event", "frozen") == []
+
+
+async def test_a_move_by_it_takes_the_appointment_that_shares_a_word(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I have a dentist appointment on Tuesday at 3pm.", at=T1)
+    await tenant.say("u", "s1", "Also a haircut on Thursday at 5pm.", at=T2)
+    await tenant.say("u", "s1", "The dentist's office called, they pushed it to Friday.", at=T3)
+    [frozen] = await tenant.values("u", "event", "frozen")
+    assert "dentist" in frozen
 
 
 async def test_a_move_that_names_its_own_thing_leaves_another_appointment(

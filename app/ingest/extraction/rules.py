@@ -3740,7 +3740,9 @@ _SAID_HERE_EN = re.compile(
     r"^(?P<lead>\W*(?:(?:hi|hey|hello|ok|okay|so|well)\W+)*)"
     r"(?P<x>(?!(?:same|nothing|cold|hot|warm|raining|snowing|sunny|quiet|busy|late|early|dark"
     r"|everyone|everybody|nobody|noon|midnight|it|this|that|these|those|my|the|a|an|we|i|you"
-    r"|still|also|all|not|no|more|back|over|out|right|just|only|new|first)\b)"
+    r"|still|also|all|not|no|more|back|over|out|right|just|only|new|first|kinda|kind of|sorta"
+    r"|so|very|really|pretty|a bit|totally|lost|confused|stuck|morning|evening|afternoon"
+    r"|night|dinner|lunch|breakfast)\b)"
     r"[A-Za-z][\w'.+-]*(?: [\w'.+-]+){0,5}?) here(?=\s*(?:[,.!;:—–]|-\s|$))",
     re.I,
 )
@@ -5076,7 +5078,9 @@ def _standing_rules(sentence: list[str], state: _State) -> tuple[list[ExtractedF
         said = ", ".join(sentence[i] for i in rule.clauses)
         if standing.ends_rule(rule.text) or standing.ends_rule(said):
             fact.metadata["changed"] = True  # "stop with the bullet points": see values.py
-        if len(rule.clauses) == 1 and standing.cancels(said):
+        first, *rest = (sentence[i] for i in rule.clauses)
+        # "drop the bullet points, plain paragraphs are fine" asks for something in their place
+        if standing.cancels(first) and not any(standing.is_request(r) for r in rest):
             fact.metadata["cancels"] = True  # "英文翻译还是不要了": nothing asked of its own
         facts.append(fact)
         read.update(rule.clauses)
@@ -5612,7 +5616,7 @@ def _now_holds(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
 _CHANGE_WORD = re.compile(
     r"搬|换|转|改用|改成|跳槽|调到|调去|去了|入职|落户|定居|安家|\b(?:moved|relocated|transferred"
     r"|switched|changed|now|these days|anymore|not|new (?:city|place|home|job|school|address)"
-    r"|hired|poached|started (?:at|there|with))\b",
+    r"|hired|poached me|started (?:at|there|with))\b",
     re.I,
 )
 # the changes that say what they change, by themselves: a home or a work place moved, a job
@@ -5627,7 +5631,7 @@ _CHANGE_SAID = {
         re.I,
     ),
     "job": re.compile(
-        r"跳槽|入职|\b(?:new job|(?:got |been )?hired|poached|started (?:at|there|with))\b",
+        r"跳槽|入职|\b(?:new job|(?:got |been )?hired|poached me|started (?:at|there|with))\b",
         re.I,
     ),
     "transferred": re.compile(r"转学|\btransferred\b", re.I),
@@ -5642,6 +5646,14 @@ _GONE = re.compile(
 _THING_MOVED = re.compile(
     r"\b(?:moved|switched|transferred|changed)\s+(?:my|our|the|his|her|their|its|this|that)\s+"
     r"(?!(?:stuff|things|family|kids|life|home|base|household|belongings)\b)\w+",
+    re.I,
+)
+# a thing switched, not what the user uses: "switched banks, I'm with Chase now", "switched my
+# phone to a Pixel", "手机换了，现在用华为", "输入法换了"
+_THING_SWITCHED = re.compile(
+    r"\bswitch(?:ed|ing)?\s+(?!to\b|over\b|back\b|completely\b|fully\b|entirely\b)[a-z]"
+    r"|(?:^|[，,。！!\s])(?!我|现在|已经|最近|又|也|都|就|全|刚|终于|早就)[\u4e00-\u9fff]{1,4}换了"
+    r"|换了(?:一?个|一?家|一?台|一?部)[\u4e00-\u9fff]{1,4}(?=[，,。！!]|$)",
     re.I,
 )
 # where a move goes when no name is known to the segmenter ("整个组搬到雄安了")
@@ -5663,7 +5675,7 @@ def _changed_to_name(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
     else's change, a question or a hypothetical names nothing of the user's."""
     text = turn.content
     if any((f.key and f.value) or "now_holds" in f.metadata for f in facts):
-        if _CHANGE_SAID["transferred"].search(text):
+        if "转学" in text:
             for f in facts:  # "转学去交大了": the school before is left
                 if f.key == "education.school" and f.value and not f.retracts:
                     f.metadata["replaces"] = True
@@ -5687,8 +5699,8 @@ def _changed_to_name(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
     ):
         return facts
     denied = [d.lower() for d in semantic.contrast_objects(text)]
-    if _THING_MOVED.search(text):
-        return facts  # "moved my savings to Fidelity": a thing of the user's moved
+    if _THING_MOVED.search(text) or _THING_SWITCHED.search(text):
+        return facts  # "moved my savings to Fidelity", "手机换了，现在用华为": a thing of theirs
     said = next((kind for kind, words in _CHANGE_SAID.items() if words.search(text)), "")
     if not (denied or _CHANGE_WORD.search(text)) or not (
         denied or said or semantic.has_change_cue(text) or semantic.moves(text)
@@ -5704,6 +5716,8 @@ def _changed_to_name(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
         if not any(a.lower() in d or d in a.lower() for d in denied)
         and not any(a in c for c in gone)
         and not any(a.lower() in r.lower() for f in facts for r in f.retracts)
+        # a thing of the name, not the name ("the Dracula theme", "Waymo folks")
+        and not (a.isascii() and _thing_of(text, a))
         # beside an ending, an English word capitalised as a sentence's first ("I don't work at
         # Amazon anymore. Job hunting now I guess"); alone, a name ("Vancouver life now!")
         and not (
@@ -7675,7 +7689,8 @@ _MOVED_UNNAMED = re.compile(
     r"\b(?:moved|pushed|bumped|rescheduled|postponed|shifted|delayed|changed|brought)"
     r" (?:it|that|this|them|me|us)\b"
     r"|\b(?:the|my|our) (?:appointment|appt|meeting|booking|reservation)\b"
-    r"|改期|(?:^|[，,。.!！:：]\s*|说)(?:聚餐|饭局|会议|开会|约会|预约|见面|面试|那个|这个|时间)?"
+    r"|(?:^|[，,。.!！:：]\s*)改期|(?:^|[，,。.!！:：]\s*|说)"
+    r"(?:聚餐|饭局|会议|开会|约会|预约|见面|面试|那个|这个|时间)?"
     rf"(?:那边|也|又|就)?(?:{MOVED_TO_ZH})",
     re.I,
 )
@@ -7688,11 +7703,26 @@ _THING_BEFORE_IT = re.compile(
 )
 
 
+# what is delivered or due, not an appointment: what a move names when it names one of these
+_DELIVERED = re.compile(
+    r"快递|包裹|外卖|订单|货|截止|交付|房租|\b(?:ups|fedex|dhl|usps|amazon|package|parcel"
+    r"|delivery|order|shipment|rent|deadline|payment)\b",
+    re.I,
+)
+
+
 def _moved_unnamed(text: str) -> bool:
     """True if ``text`` moves an appointment it does not name (``_MOVED_UNNAMED``), with no
-    thing of the user's named before it that "it" would be."""
+    thing of the user's named before it that "it" would be, nothing delivered or due
+    (``_DELIVERED``: "快递改期了，挪到周五送", "UPS rescheduled it"), and no one else's."""
     m = _MOVED_UNNAMED.search(text)
-    return m is not None and not _THING_BEFORE_IT.search(text[: m.start()])
+    return (
+        m is not None
+        and not _THING_BEFORE_IT.search(text[: m.start()])
+        and not _DELIVERED.search(text)
+        and not semantic.is_about_others(text)
+        and semantic.family_subject(text) is None
+    )
 
 
 # the thing moved named only by "it": "salon rang, they pushed it to Thursday at 6"

@@ -705,13 +705,13 @@ _TOPIC_FIRST_ZH = re.compile(
     r"(?P<v>加|用|举|写|放|给|带|标|附|列|说|发|打|来|搞)?(?:点儿?|一点|些)?"
     r"[了吧啊呀哈啦嘛\s。！!~～]*$"
 )
-# a request that only calls off what it names: "X不要了", "X算了", "X别加了", "no need for
-# the X", "forget the X", "never mind the X", "skip the X", "you can stop with the X"
+# a request that only calls off what it names: "X不要了", "X算了", "X别加了", "forget the X",
+# "never mind the X", "skip the X", "scrap the X" ("no need for X", "enough with X", "stop with
+# X" ask for answers without it: rules of their own)
 _CANCELS_ZH = re.compile(r"(?:不要|不用|不需要|不必|别)[\u4e00-\u9fff]?了|算了|免了")
 _CANCELS_EN = re.compile(
-    r"\bno need (?:for|to)\b|^\W*(?:\w+\W+)?(?:forget|never ?mind|skip|drop|ditch|lose|scrap)"
-    r"(?: about)? (?:the|all the|your|those|these)\b|\b(?:you can |can you )?stop (?:with )?"
-    r"(?:the|all the|your|those|these)\b|\benough with\b",
+    r"^\W*(?:\w+\W+)?(?:forget|never ?mind|skip|drop|ditch|lose|scrap)"
+    r"(?: about)? (?:the|all the|your|those|these)\b",
     re.I,
 )
 
@@ -746,7 +746,7 @@ def verb_first(rule: str) -> str:
 
 def cancels(text: str) -> bool:
     """True if the request ``text`` (clauses as said) only calls off what it names ("英文翻译还
-    是不要了", "表格还是算了吧", "no need for the translations anymore", "forget the word limit"):
+    是不要了", "表格还是算了吧", "scrap the British spelling"):
     after a rule it ends, nothing of its own is asked (``values._replaced_rules``)."""
     core = _core(text)
     if _GOING_FORWARD.search(core):
