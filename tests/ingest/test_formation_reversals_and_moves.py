@@ -292,3 +292,12 @@ async def test_the_number_used_before_said_to_be_cut_off_ends_it_zh(tenant: Tena
     )
     assert await tenant.values("u", "contact.phone") == []
     assert await tenant.values("u", "contact.phone", "frozen") == ["07700 900461"]
+
+
+async def test_what_is_most_meant_of_a_taste_is_that_taste_not_a_drink_zh(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "My favourite drink is black coffee.", at=T1)
+    await tenant.say("u", "s1", "我喜欢吃辣的，尤其是四川菜。", at=T2)
+    assert await tenant.values("u", "preference.drink", lower=True) == ["black coffee"]
+    assert await tenant.values("u", "preference.likes") == ["四川菜", "辣"]

@@ -4588,7 +4588,29 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
 
         facts = [f for f in facts if not unnamed(f)] + [f for f in ended if not unnamed(f)]
         return _rules_verb_first([*facts, kind])
-    return _rules_verb_first(_taste_now(turn, facts + ended))
+    return _rules_verb_first(_especially(_taste_now(turn, facts + ended)))
+
+
+# a clause that names the one most meant of what the clause before it said ("我喜欢吃辣的，尤其
+# 是四川菜", "I love Italian food, especially pasta")
+_ESPECIALLY = re.compile(r"^\W*(?:尤其是|特别是|尤其|特别|especially|particularly|esp\.?)\s*", re.I)
+
+
+def _especially(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A fact read from a clause that only names what is most meant of the fact before it
+    ("…，尤其是四川菜" after "喜欢吃辣的") takes that fact's key and type, its value without the
+    lead word: one more value of the same taste, never a key of its own by guess (a drink)."""
+    for before, fact in itertools.pairwise(facts):
+        lead = _ESPECIALLY.match(fact.content)
+        if lead is None or not before.key or not before.key.startswith(("preference.", "diet.")):
+            continue
+        value = _ESPECIALLY.sub("", fact.value or fact.content).strip(" 。.!！")
+        if not value:
+            continue
+        fact.key, fact.type, fact.value = before.key, before.type, value
+        fact.content = f"{before.content}，尤其是{value}" if _HAN.search(value) else fact.content
+        fact.metadata.pop("family", None)
+    return facts
 
 
 def _rules_verb_first(facts: list[ExtractedFact]) -> list[ExtractedFact]:
