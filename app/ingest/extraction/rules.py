@@ -5102,7 +5102,12 @@ def _standing_rules(sentence: list[str], state: _State) -> tuple[list[ExtractedF
             fact.metadata["changed"] = True  # "stop with the bullet points": see values.py
         first, *rest = (sentence[i] for i in rule.clauses)
         # "drop the bullet points, plain paragraphs are fine" asks for something in their place
-        if standing.cancels(first) and not any(standing.is_request(r) for r in rest):
+        if (
+            standing.cancels(first)
+            and not any(standing.is_request(r) for r in rest)
+            # "going forward, skip the pleasantries": said to stand, a rule of its own
+            and not standing.goes_forward(" ".join(sentence))
+        ):
             fact.metadata["cancels"] = True  # "英文翻译还是不要了": nothing asked of its own
         facts.append(fact)
         read.update(rule.clauses)

@@ -734,6 +734,11 @@ _GOING_FORWARD = re.compile(
 )
 
 
+def goes_forward(text: str) -> bool:
+    """True if ``text`` says a request is for the answers to come ("going forward", "以后")."""
+    return bool(_GOING_FORWARD.search(text))
+
+
 def verb_first(rule: str) -> str:
     """A Chinese rule said topic first, in the order of a request: "翻译就别加" → "别加翻译",
     "例子少举点" → "少举例子", "表格算了" → "不要表格"; any other rule as it is."""
