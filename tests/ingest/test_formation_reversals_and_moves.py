@@ -301,3 +301,15 @@ async def test_what_is_most_meant_of_a_taste_is_that_taste_not_a_drink_zh(
     await tenant.say("u", "s1", "我喜欢吃辣的，尤其是四川菜。", at=T2)
     assert await tenant.values("u", "preference.drink", lower=True) == ["black coffee"]
     assert await tenant.values("u", "preference.likes") == ["四川菜", "辣"]
+
+
+async def test_a_name_followed_by_a_word_of_the_sentence_is_still_the_name(
+    tenant: TenantCtx,
+) -> None:
+    active, frozen = await tenant.change(
+        "u",
+        ("I'm in Toronto", "Vancouver life now! the rain is real"),
+        "residence.city",
+        at=(T1, T2),
+    )
+    assert (active, frozen) == (["vancouver"], ["toronto"])

@@ -5683,6 +5683,12 @@ _THING_SWITCHED = re.compile(
     r"|换了(?:一?个|一?家|一?台|一?部)[\u4e00-\u9fff]{1,4}(?=[，,。！!]|$)",
     re.I,
 )
+# a word after a name that makes it a thing of the name ("the Dracula theme", "Waymo folks"),
+# not a word of time or of the sentence ("Vancouver life now!", "Lyon since October")
+_THING_AFTER = (
+    r"\s+(?!(?:life|now|since|for|from|with|and|but|is|was|these|this|last|next|today|tonight"
+    r"|yesterday|too|again|already|here|there|baby|forever)\b)[a-z]{3,}"
+)
 # where a move goes when no name is known to the segmenter ("整个组搬到雄安了")
 _MOVED_TO_PLACE_ZH = re.compile(
     r"(?:搬到|搬去|调到|调去|转到|转学(?:去|到)|换成|改用)"
@@ -5744,7 +5750,7 @@ def _changed_to_name(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
         and not any(a in c for c in gone)
         and not any(a.lower() in r.lower() for f in facts for r in f.retracts)
         # a thing of the name, not the name ("the Dracula theme", "Waymo folks")
-        and not (a.isascii() and _thing_of(text, a))
+        and not (a.isascii() and re.search(rf"\b{re.escape(a)}{_THING_AFTER}", text))
         # beside an ending, an English word capitalised as a sentence's first ("I don't work at
         # Amazon anymore. Job hunting now I guess"); alone, a name ("Vancouver life now!")
         and not (
