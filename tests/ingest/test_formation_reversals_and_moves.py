@@ -313,3 +313,11 @@ async def test_a_name_followed_by_a_word_of_the_sentence_is_still_the_name(
         at=(T1, T2),
     )
     assert (active, frozen) == (["vancouver"], ["toronto"])
+
+
+async def test_a_thing_switched_is_no_change_of_the_users(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I live in Seattle.", at=T1)
+    await tenant.say(
+        "u", "s1", "Changed hotels for the conference, we're at the Hilton now.", at=T2
+    )
+    assert await tenant.values("u", "residence.city") == ["Seattle"]

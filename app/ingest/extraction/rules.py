@@ -5675,10 +5675,12 @@ _THING_MOVED = re.compile(
     r"(?!(?:stuff|things|family|kids|life|home|base|household|belongings)\b)\w+",
     re.I,
 )
-# a thing switched, not what the user uses: "switched banks, I'm with Chase now", "switched my
-# phone to a Pixel", "手机换了，现在用华为", "输入法换了"
+# a thing switched, not what the user uses: "switched banks, I'm with Chase now", "changed
+# hotels", "switched my phone to a Pixel", "手机换了，现在用华为", "输入法换了" ("switched jobs" is
+# the user's own change)
 _THING_SWITCHED = re.compile(
-    r"\bswitch(?:ed|ing)?\s+(?!to\b|over\b|back\b|completely\b|fully\b|entirely\b)[a-z]"
+    r"\b(?:switch|chang)(?:ed|ing|e)?\s+(?!to\b|over\b|back\b|completely\b|fully\b|entirely\b"
+    r"|jobs?\b|careers?\b|compan(?:y|ies)\b|employers?\b|schools?\b|cities\b|countries\b)[a-z]"
     r"|(?:^|[，,。！!\s])(?!我|现在|已经|最近|又|也|都|就|全|刚|终于|早就)[\u4e00-\u9fff]{1,4}换了"
     r"|换了(?:一?个|一?家|一?台|一?部)[\u4e00-\u9fff]{1,4}(?=[，,。！!]|$)",
     re.I,
