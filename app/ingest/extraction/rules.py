@@ -5669,9 +5669,10 @@ _CHANGE_SAID = {
 _GONE = re.compile(
     r"\b(?:not|no longer|anymore|never|left|quit|without|ex)\b|n't\b|不|没|离开|离职|辞", re.I
 )
-# a thing moved, not the user: "moved my savings to Fidelity", "switched my theme to Dracula"
+# a thing moved, not the user: "moved my savings to Fidelity" (a thing switched or changed:
+# ``_THING_SWITCHED``)
 _THING_MOVED = re.compile(
-    r"\b(?:moved|switched|transferred|changed)\s+(?:my|our|the|his|her|their|its|this|that)\s+"
+    r"\b(?:moved|transferred)\s+(?:my|our|the|his|her|their|its|this|that)\s+"
     r"(?!(?:stuff|things|family|kids|life|home|base|household|belongings)\b)\w+",
     re.I,
 )
