@@ -445,7 +445,11 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
     "还是用中文回答吧" after "以后回答都用英文", "never mind, examples in JS" after "give
     TypeScript examples") replaces the user's active rules of the same kind (``_ASPECTS``), or
     that share two of its words (``_rule_words``: "推荐餐厅不用再标人均了" after "推荐餐厅时标一下
-    人均")."""
+    人均"); a rule asking for less of a thing replaces one asking for more (``_amount_way``:
+    "例子少举点" after "多举例子"). A rule that only calls off what it names
+    (``metadata["cancels"]``, ``standing.cancels``: "英文翻译还是不要了") replaces the rules that
+    hold every word it names, and keeps no value: the record of what it ended, archived when it
+    ended nothing."""
     mine = rule_aspects(cand.content)
     changed = bool((cand.metadata or {}).get("changed"))
     # read here, never stored: "英文翻译还是不要了" asks nothing once it has ended a rule
