@@ -175,3 +175,17 @@ TUESDAY = datetime.fromisoformat("2026-12-01T10:00:00+00:00")
 def test_the_tense_decides_which_day_a_bare_date_is(text: str, expected: str) -> None:
     found = resolve_date(text, TUESDAY)
     assert found is not None and found.date().isoformat() == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # ZH_NOW is a Tuesday: a weekday booked is the next one, a weekday done the last one
+        ("我周一下午三点约了牙医", "2026-09-07T15:00"),
+        ("周五订了餐厅", "2026-09-04T00:00"),
+        ("我周一去看了牙医", "2026-08-31T00:00"),
+        ("上周一约了牙医", "2026-08-24T00:00"),
+    ],
+)
+def test_a_weekday_booked_is_to_come(text: str, expected: str) -> None:
+    assert resolve_date(text, ZH_NOW) == datetime.fromisoformat(expected + ":00+08:00")

@@ -332,6 +332,8 @@ _FUTURE_ZH = re.compile(
     r"|想去|想要|得去|记得|别忘|提醒|[吧吗？?]\s*$"
     # a thing moved to a time: the time is to come ("聚餐改到周日晚上了")
     rf"|{MOVED_TO_ZH}|改在|改期到"
+    # a thing booked: its day is to come ("我周二下午三点约了牙医", "周五订了餐厅")
+    r"|(?:约|预约|订|预订|约好|订好|挂)了"
 )
 
 # the kinds of phrase whose date depends on the tense: a weekday or a day or month without a year
