@@ -5094,20 +5094,13 @@ def _standing_rules(sentence: list[str], state: _State) -> tuple[list[ExtractedF
     facts: list[ExtractedFact] = []
     read: set[int] = set()
     for rule in standing.standing_rules(sentence):
-        clause = _make_clause(", ".join(sentence[i] for i in rule.clauses), state.turn)
+        said = [sentence[i] for i in rule.clauses]
+        clause = _make_clause(", ".join(said), state.turn)
         fact = _fact(state, clause, "assistant.constraint", rule.value, rule.text)
         fact.metadata["formed_by"] = "standing_rule"
-        said = ", ".join(sentence[i] for i in rule.clauses)
-        if standing.ends_rule(rule.text) or standing.ends_rule(said):
+        if standing.ends_rule(rule.text) or standing.ends_rule(", ".join(said)):
             fact.metadata["changed"] = True  # "stop with the bullet points": see values.py
-        first, *rest = (sentence[i] for i in rule.clauses)
-        # "drop the bullet points, plain paragraphs are fine" asks for something in their place
-        if (
-            standing.cancels(first)
-            and not any(standing.is_request(r) for r in rest)
-            # "going forward, skip the pleasantries": said to stand, a rule of its own
-            and not standing.goes_forward(" ".join(sentence))
-        ):
+        if standing.cancels(said, sentence):
             fact.metadata["cancels"] = True  # "英文翻译还是不要了": nothing asked of its own
         facts.append(fact)
         read.update(rule.clauses)
@@ -5666,6 +5659,8 @@ _CHANGE_SAID = {
 }
 
 
+# where a turn's clauses part, for the readings of a change
+_CLAUSE_CUT = re.compile(r"[,，。.!！?？;；—]")
 _GONE = re.compile(
     r"\b(?:not|no longer|anymore|never|left|quit|without|ex)\b|n't\b|不|没|离开|离职|辞", re.I
 )
@@ -5716,7 +5711,7 @@ def _changed_to_name(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
                 if f.key == "education.school" and f.value and not f.retracts:
                     f.metadata["replaces"] = True
         return facts  # the turn said what it is: "my Italian is pretty good now"
-    clauses = [c for c in re.split(r"[,，。.!！?？;；—]", text) if c.strip()]
+    clauses = [c for c in _CLAUSE_CUT.split(text) if c.strip()]
     if (
         is_question(text)
         or semantic.is_hypothetical(text)
@@ -5738,13 +5733,13 @@ def _changed_to_name(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
     if _THING_MOVED.search(text) or _THING_SWITCHED.search(text):
         return facts  # "moved my savings to Fidelity", "手机换了，现在用华为": a thing of theirs
     said = next((kind for kind, words in _CHANGE_SAID.items() if words.search(text)), "")
-    if not (denied or _CHANGE_WORD.search(text)) or not (
-        denied or said or semantic.has_change_cue(text) or semantic.moves(text)
-    ):
+    # a word of ``_CHANGE_SAID`` is one of ``_CHANGE_WORD``; the others count beside a cue
+    weak = _CHANGE_WORD.search(text) and (semantic.has_change_cue(text) or semantic.moves(text))
+    if not (denied or said or weak):
         return facts
     # what the turn says is gone is not what holds ("I don't live in Boston anymore", "left
     # Google in March"): a name in a clause that negates or leaves
-    gone = [c for c in re.split(r"[,，。.!！?？;；—]|\s-\s", text) if _GONE.search(c)]
+    gone = [part for c in clauses for part in re.split(r"\s-\s", c) if _GONE.search(part)]
     ended = any(f.metadata.get("retraction") for f in facts)
     names = [
         a
@@ -6428,13 +6423,10 @@ def _taste_now(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if m is None:
         return facts
     thing = m["x"].strip()
-    if zh and not _HAN.search(thing):
-        value, content = thing, f"喜欢{_VERB_ZH[m['v']]}{thing}"
-    elif zh:
-        value = content = f"{_VERB_ZH[m['v']]}{thing}"
-        content = f"喜欢{content}"
-    else:
-        value, content = thing, f"likes {thing}"
+    doing = f"{_VERB_ZH[m['v']]}{thing}" if zh else thing  # "看美剧", "听indie rock"
+    # a Chinese thing keeps its verb ("看美剧"); a Latin one is its name ("indie rock")
+    value = doing if _HAN.search(thing) else thing
+    content = f"喜欢{doing}" if zh else f"likes {thing}"
     return [
         *facts,
         ExtractedFact(
@@ -6832,8 +6824,8 @@ def _kind_ended(turn: Turn, facts: list[ExtractedFact]) -> ExtractedFact | None:
             m = _KIND_ENDED.search(clause)
             if m is None or is_question(clause):
                 continue
-            noun = m["en"] or m["zh"] or m["zh2"] or ""
-            noun = noun or ("email" if m["old"] == "address" else m["old"]) or ""
+            old = "email" if m["old"] == "address" else m["old"]
+            noun = m["en"] or m["zh"] or m["zh2"] or old or ""
             key = next((k for pattern, k in _KIND_KEYS if pattern.search(noun)), None)
             if key is None:
                 continue

@@ -493,14 +493,19 @@ _ASKED_OF_YOU_ZH = re.compile(r"请|麻烦|别|不要|以后|今后|每次|你|�
 _OWN_CHANGE_ZH = re.compile(r"^(?:就|都|也)?(?:用|改用|换成|换)\s*[^，,]{1,15}?了[吧啊呀哈]*$")
 
 
+def _uses_from_now_on(core: str) -> bool:
+    """A Chinese clause that says what the user uses from now on, with the 了 of a new situation
+    ("以后就用 macOS 了"), and nothing of the answers."""
+    return bool(_OWN_CHANGE_ZH.match(_LEAD_ZH.sub("", core))) and not _style(core)
+
+
 def own_change(text: str, rule: str) -> bool:
-    """True if the clause of ``text`` that holds ``rule`` says what the user uses from now on,
-    with the 了 of a new situation ("以后就用 macOS 了"), and nothing of the answers."""
-    for clause in re.split(r"[，,。！!；;]", text):
-        core = _LEAD_ZH.sub("", clause.strip())
-        if rule in clause and _OWN_CHANGE_ZH.match(core) and not _style(core):
-            return True
-    return False
+    """True if the clause of ``text`` that holds ``rule`` says what the user uses from now on
+    (``_uses_from_now_on``)."""
+    return any(
+        rule in clause and _uses_from_now_on(clause.strip())
+        for clause in re.split(r"[，,。！!；;]", text)
+    )
 
 
 def _is_request(text: str, whole: str = "") -> bool:
@@ -522,7 +527,7 @@ def _is_request(text: str, whole: str = "") -> bool:
             return False
         if _FEELS_ZH.search(core) and not _ASKED_OF_YOU_ZH.search(core):
             return False  # "写 plain JS 总觉得心里没底": how the user feels about it
-        if _OWN_CHANGE_ZH.match(_LEAD_ZH.sub("", core)) and not _style(core):
+        if _uses_from_now_on(core):
             return False  # "以后就用 macOS 了": what the user uses from now on
         return bool(
             _REQUEST_ZH.search(core)
@@ -734,11 +739,6 @@ _GOING_FORWARD = re.compile(
 )
 
 
-def goes_forward(text: str) -> bool:
-    """True if ``text`` says a request is for the answers to come ("going forward", "以后")."""
-    return bool(_GOING_FORWARD.search(text))
-
-
 def verb_first(rule: str) -> str:
     """A Chinese rule said topic first, in the order of a request: "翻译就别加" → "别加翻译",
     "例子少举点" → "少举例子", "表格算了" → "不要表格"; any other rule as it is."""
@@ -749,13 +749,16 @@ def verb_first(rule: str) -> str:
     return f"{ask}{m['v'] or ''}{m['x'].strip()}"
 
 
-def cancels(text: str) -> bool:
-    """True if the request ``text`` (clauses as said) only calls off what it names ("英文翻译还
-    是不要了", "表格还是算了吧", "scrap the British spelling"):
-    after a rule it ends, nothing of its own is asked (``values._replaced_rules``)."""
-    core = _core(text)
-    if _GOING_FORWARD.search(core):
-        return False  # "Skip the comments going forward": a rule of its own
+def cancels(clauses: list[str], sentence: list[str]) -> bool:
+    """True if a rule read from ``clauses`` of ``sentence`` only calls off what it names ("英文
+    翻译还是不要了", "表格还是算了吧", "scrap the British spelling"): after a rule it ends,
+    nothing of its own is asked (``values._replaced_rules``). Not when the clauses after the
+    first ask for something in its place ("drop the bullet points, plain paragraphs are fine"),
+    nor when the sentence says it stands ("going forward, skip the pleasantries")."""
+    first, *rest = clauses
+    if _GOING_FORWARD.search(" ".join(sentence)) or any(is_request(r) for r in rest):
+        return False
+    core = _core(first)
     if _zh(core):
         m = _topic_first(_LEAD_ZH.sub("", core))
         return m is not None and bool(_CANCELS_ZH.search(core))
