@@ -175,6 +175,9 @@ class CaseResult:
     extra: list[dict[str, Any]] = field(default_factory=list)
     not_frozen: list[dict[str, Any]] = field(default_factory=list)
     wrongly_frozen: list[dict[str, Any]] = field(default_factory=list)
+    # every active fact with what scoring made of it: "tp" (a match), "fp" (unexpected),
+    # "optional" (allowed, not counted) or "withdrawal" (the record of an ending asked for)
+    labelled: list[tuple[dict[str, Any], str]] = field(default_factory=list)
 
 
 def superseded_by_active(m: dict[str, Any], by_id: dict[str, dict[str, Any]]) -> bool:
@@ -214,14 +217,18 @@ def score_case(case: dict[str, Any], memories: list[dict[str, Any]]) -> CaseResu
     used = set(matched.values())
     for j in used:
         res.by_reading[(reading(active[j]), "tp")] += 1
+        res.labelled.append((active[j], "tp"))
     frozen_keys = {s["key"] for s in case.get("frozen", [])}
     for j, m in enumerate(active):
         if j in used:
             continue
         if any(spec_matches(s, m) for s in case.get("optional", [])):
+            res.labelled.append((m, "optional"))
             continue
         if m.get("value") is None and m.get("key") is not None and m["key"] in frozen_keys:
+            res.labelled.append((m, "withdrawal"))
             continue  # the record of a withdrawal the label asks for
+        res.labelled.append((m, "fp"))
         res.fp += 1
         res.by_reading[(reading(m), "fp")] += 1
         res.extra.append(m)
@@ -497,6 +504,26 @@ def git_commit() -> str | None:
     return None
 
 
+def write_facts(
+    path: Path,
+    cases: list[dict[str, Any]],
+    results: list[CaseResult],
+    memories: list[list[dict[str, Any]]],
+) -> None:
+    """One line per active fact of every case outside the test split: the case, the turn the
+    fact was formed from (its first episode), the fact and its label (``CaseResult.labelled``)."""
+    with path.open("w", encoding="utf-8") as out:
+        for c, r, mems in zip(cases, results, memories, strict=True):
+            if c["split"] == "test":
+                continue  # never the test split's texts or per-case outcomes
+            turns = {str(m["id"]): m.get("content") for m in mems if m.get("type") == "episode"}
+            for m, label in r.labelled:
+                episodes = ((m.get("origin") or {}).get("episode_ids")) or []
+                turn = next((turns[str(e)] for e in episodes if str(e) in turns), None)
+                row = {"case": c["id"], "lang": c["lang"], "kind": c["kind"], "turn": turn}
+                out.write(json.dumps(row | public_memory(m) | {"label": label}) + "\n")
+
+
 def public_memory(m: dict[str, Any]) -> dict[str, Any]:
     keep = ("type", "key", "value", "content", "status", "source")
     return {k: m.get(k) for k in keep} | {"formed_by": reading(m)}
@@ -516,6 +543,12 @@ def main(argv: list[str] | None = None) -> int:
         "--corpus",
         type=Path,
         help="a file of cases of your own, in the corpus format, instead of a split",
+    )
+    ap.add_argument(
+        "--facts-out",
+        type=Path,
+        help="write every active fact formed, with its turn and what scoring made of it "
+        "(tp, fp, optional, withdrawal), one JSON object per line; never for the test split",
     )
     ap.add_argument("--limit", type=int, help="only the first N cases of the split")
     ap.add_argument("--concurrency", type=int, default=4, help="cases in flight at once")
@@ -596,6 +629,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     if out["failed_jobs"]:
         print(f"{out['failed_jobs']} extraction jobs failed (their turns formed nothing)")
+
+    if args.facts_out:
+        write_facts(args.facts_out, cases, results, out["memories"])
 
     if args.json is None:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")

@@ -7,11 +7,14 @@ turn -> ``states`` / ``changes`` / ``ends`` / ``none``. Trained on, never the te
 1. ``bench/data/act_sentences.jsonl``: sentences written for it, one act each (English,
    Chinese and mixed), written before reading the rule extractor;
 2. the turns of ``tests/data/extraction/dev.jsonl`` (and ``dev2.jsonl`` with ``--with-dev2``)
-   whose act follows from the label (``corpus_items``).
+   whose act follows from the label (``corpus_items``);
+3. with ``--with-probes``, the turns of ``bench/probes/*-tune.jsonl`` (as 2); their
+   ``*-fresh.jsonl`` halves stay out, and ``--eval fresh`` scores on them.
 
     python bench/train_acts.py --cv          # 5 folds grouped by case, with baselines
     python bench/train_acts.py --eval dev2   # trained without dev2, scored on its turns
-    python bench/train_acts.py --with-dev2   # write app/ingest/extraction/acts_model.npz
+    python bench/train_acts.py --eval fresh --with-dev2 --with-probes   # the never-read halves
+    python bench/train_acts.py --with-dev2 --with-probes   # write acts_model.npz, as shipped
 
 Requires scikit-learn (``pip install -e ".[bench]"``); the service only reads the weights.
 """
@@ -30,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from train_family import embed, training_digest  # noqa: E402
+from train_family import embed, eval_files, probe_files, training_digest  # noqa: E402
 
 from app.ingest.extraction import acts, semantic  # noqa: E402
 
@@ -41,7 +44,7 @@ WRITTEN = ROOT / "bench" / "data" / "act_sentences.jsonl"
 def written() -> list[tuple[str, str, str]]:
     """(group, sentence, act) of ``bench/data/act_sentences.jsonl``."""
     rows = [json.loads(line) for line in WRITTEN.read_text(encoding="utf-8").splitlines() if line]
-    return [(f"w{i}", r["text"], r["act"]) for i, r in enumerate(rows)]
+    return [(f"written:{i}", r["text"], r["act"]) for i, r in enumerate(rows)]
 
 
 def _spec(s: dict[str, Any]) -> str:
@@ -113,10 +116,18 @@ def report(name: str, truth: list[str], pred: list[str], prob: Any = None) -> No
             )
 
 
-def training_set(with_dev2: bool) -> list[tuple[str, str, str]]:
+def items_of(paths: list[Path]) -> list[tuple[str, str, str]]:
+    """``corpus_items`` of several files, each case id prefixed by its file's name."""
+    return [(f"{p.stem}:{cid}", t, a) for p in paths for cid, t, a in corpus_items(p)]
+
+
+def training_set(with_dev2: bool, with_probes: bool = False) -> list[tuple[str, str, str]]:
+    """(group, turn, act) the regression is fitted to; the shipped model uses both options."""
     items = written() + corpus_items(CORPUS / "dev.jsonl")
     if with_dev2:
         items += corpus_items(CORPUS / "dev2.jsonl")
+    if with_probes:
+        items += items_of(probe_files("tune"))
     return items
 
 
@@ -127,12 +138,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cv", action="store_true", help="cross-validate on the corpus turns")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--c", type=float, default=32.0, help="inverse regularisation strength")
-    ap.add_argument("--eval", help="score on the turns of this corpus file (dev2, or a path)")
+    ap.add_argument(
+        "--eval", help="score on these turns: dev2, fresh (the never-read probe halves) or a path"
+    )
     ap.add_argument("--with-dev2", action="store_true", help="train on dev2's turns too")
+    ap.add_argument(
+        "--with-probes", action="store_true", help="train on bench/probes/*-tune.jsonl too"
+    )
     ap.add_argument("--out", type=Path, default=acts.ACTS_MODEL)
     args = ap.parse_args(argv)
 
-    items = training_set(args.with_dev2)
+    items = training_set(args.with_dev2 and args.eval != "dev2", args.with_probes)
     texts = [t for _, t, _ in items]
     y = [a for _, _, a in items]
     x = embed(texts)
@@ -140,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cv:
         groups = sorted({g for g, _, _ in items})
         fold_of = {g: int(hashlib.sha1(g.encode()).hexdigest(), 16) % args.folds for g in groups}
-        corpus = [i for i, (g, _, _) in enumerate(items) if not g.startswith("w")]
+        corpus = [i for i, (g, _, _) in enumerate(items) if not g.startswith("written:")]
         pred: dict[int, str] = {}
         prob: dict[int, float] = {}
         pred_w: dict[int, str] = {}
@@ -152,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
             p = model.predict_proba(x[test])
             for i, row in zip(test, p, strict=True):
                 pred[i], prob[i] = str(model.classes_[row.argmax()]), float(row.max())
-            written_only = [i for i in train if items[i][0].startswith("w")]
+            written_only = [i for i in train if items[i][0].startswith("written:")]
             mw = fit(x[written_only], [y[i] for i in written_only], args.c)
             for i, lab in zip(test, mw.predict(x[test]), strict=True):
                 pred_w[i] = str(lab)
@@ -175,12 +191,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     model = fit(x, y, args.c)
     if args.eval:
-        path = Path(args.eval) if args.eval.endswith(".jsonl") else CORPUS / f"{args.eval}.jsonl"
-        held = corpus_items(path)
+        held = items_of(eval_files(args.eval))
         hx = embed([t for _, t, _ in held])
         p = model.predict_proba(hx)
         truth = [a for _, _, a in held]
-        print(f"{path.name}: {len(held)} turns {dict(Counter(truth))}")
+        print(f"{args.eval}: {len(held)} turns {dict(Counter(truth))}")
         major = Counter(y).most_common(1)[0][0]
         report(f"majority class of training ({major})", truth, [major] * len(held))
         report("nearest class centroid", truth, centroid(x, y, hx))

@@ -16,6 +16,10 @@ trained on three sources, never on the test split of the extraction corpus:
    (English, Chinese and mixed; statements, changes, withdrawals, other people's doings and
    small talk as ``none``), written without reading the corpus.
 
+5. with ``--with-probes``, the turns of ``bench/probes/*-tune.jsonl`` (labelled as in 3): the
+   halves of the probe files that were read while changing rules; their ``*-fresh.jsonl``
+   halves stay out, so ``--eval fresh`` measures on turns no rule and no weight was fitted to.
+
 ``--eval dev2`` reports the family accuracy of the trained regression on the turns of
 ``tests/data/extraction/dev2.jsonl`` (labelled as in 3) — a set it was not trained on.
 
@@ -48,6 +52,7 @@ from app.ingest.extraction import semantic  # noqa: E402
 
 DEV = ROOT / "tests" / "data" / "extraction" / "dev.jsonl"
 DEV2 = ROOT / "tests" / "data" / "extraction" / "dev2.jsonl"
+PROBES = ROOT / "bench" / "probes"
 WRITTEN = ROOT / "bench" / "data" / "family_sentences.jsonl"
 
 KEY_FAMILY: dict[str, str] = {
@@ -262,6 +267,24 @@ def dev_items(path: Path = DEV) -> list[tuple[str, str, str]]:
     return out
 
 
+def probe_files(half: str) -> list[Path]:
+    """The ``half`` ("tune" or "fresh") of every probe file in ``bench/probes``."""
+    return sorted(PROBES.glob(f"*-{half}.jsonl"))
+
+
+def items_of(paths: list[Path]) -> list[tuple[str, str, str]]:
+    """``dev_items`` of several corpus files, each case id prefixed by its file's name."""
+    return [(f"{p.stem}:{cid}", t, f) for p in paths for cid, t, f in dev_items(p)]
+
+
+def eval_files(name: str) -> list[Path]:
+    """The corpus files ``--eval`` names: ``dev2``, ``fresh`` (every ``*-fresh.jsonl`` probe
+    half) or a path."""
+    if name == "fresh":
+        return probe_files("fresh")
+    return [Path(name)] if name.endswith(".jsonl") else [DEV.with_name(f"{name}.jsonl")]
+
+
 CACHE = Path("/tmp/memlane-train-family-embeddings.npz")
 
 
@@ -317,9 +340,14 @@ def main(argv: list[str] | None = None) -> int:
         help="also train on the turns of tests/data/extraction/dev2.jsonl (as on dev's)",
     )
     ap.add_argument(
+        "--with-probes",
+        action="store_true",
+        help="also train on the turns of bench/probes/*-tune.jsonl (as on dev's)",
+    )
+    ap.add_argument(
         "--eval",
-        choices=["dev2"],
-        help="report the accuracy of the trained regression on this corpus file's turns",
+        help="report the accuracy of the trained regression on these turns: dev2 (trained "
+        "without it), fresh (the never-read probe halves) or a corpus file",
     )
     ap.add_argument(
         "--hold-out-half",
@@ -332,12 +360,14 @@ def main(argv: list[str] | None = None) -> int:
 
     base = prototypes() + synthetic() + ([] if args.no_written else written())
     dev = [] if args.no_dev and not args.cv else dev_items()
-    if args.with_dev2 and not args.eval:
+    if args.with_dev2 and args.eval != "dev2":
         dev += dev_items(DEV2)
     if args.hold_out_half:
         from bench.extraction import dev_half
 
         dev = [d for d in dev if dev_half(d[0]) != args.hold_out_half]
+    if args.with_probes:
+        dev += items_of(probe_files("tune"))
     bx = embed([t for t, _ in base])
     by = [f for _, f in base]
     dx = embed([t for _, t, _ in dev]) if dev else np.zeros((0, bx.shape[1]), "float32")
@@ -398,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     labels = by + dy
     model = fit(np.vstack([bx, dx]), labels, args.c)
     if args.eval:
-        held = dev_items(DEV.with_name(f"{args.eval}.jsonl"))
+        held = items_of(eval_files(args.eval))
         hx = embed([t for _, t, _ in held])
         probs = model.predict_proba(hx)
         pred = [str(model.classes_[i]) for i in probs.argmax(axis=1)]
