@@ -278,8 +278,21 @@ def _same_turn(cand: Candidate, old: Memory) -> bool:
 
 def _named_by(instead: list[str], value: str) -> bool:
     """True if a value a statement stands instead of ("Max, not Milo" → "Milo") names
-    ``value`` or is named by it (``_mentions`` either way)."""
-    return any(_mentions(y, value) or _mentions(value, y) for y in instead)
+    ``value`` or is named by it (``_mentions`` either way), or is its Chinese short form
+    ("是华中科技大学，不是武大" after "我本科在武汉大学读的", ``abbreviates``)."""
+    return any(_mentions(y, value) or _mentions(value, y) or abbreviates(y, value) for y in instead)
+
+
+def abbreviates(short: str, full: str) -> bool:
+    """True if ``short`` is a Chinese short form (简称) of ``full``: both Chinese, ``short`` of
+    two or more characters and fewer than ``full``, opening with its first character and
+    taking the rest in order from it (武大 → 武汉大学, 华科 → 华中科技大学, 上交 → 上海交通大学).
+    The usual way such names are shortened: a character of each part, kept in order."""
+    s, f = normalize_value(short), normalize_value(full)
+    if not (2 <= len(s) < len(f)) or s[0] != f[0] or s.isascii() or f.isascii():
+        return False
+    rest = iter(f[1:])
+    return all(ch in rest for ch in s[1:])
 
 
 # what a rule for the assistant is about: a rule that says it changed something replaces the
@@ -530,6 +543,11 @@ _TOPIC_KEYS: dict[str, str | tuple[str, ...]] = {
     "city": ("residence.city", "work.location"), "城市": ("residence.city", "work.location"),
     "hometown": "hometown", "老家": "hometown", "家乡": "hometown",
     "date": ("birthday", "event", "plan"), "日期": ("birthday", "event", "plan"),
+    # the kind of a secret a take-back names ("那是以前的密码…别记这个")
+    "password": "account.password", "passcode": "account.password", "pin": "account.password",
+    "密码": "account.password", "card": "finance.card", "卡号": "finance.card",
+    "银行卡": "finance.card", "信用卡": "finance.card", "passport": "identity.document",
+    "护照": "identity.document", "身份证": "identity.document", "e-mail": "contact.email",
 }  # fmt: skip
 
 
@@ -569,9 +587,12 @@ async def _take_back(
     cand.is_correction = True
     if cand.key is not None and cand.value is not None:
         mine = normalize_value(cand.value)
-        cand.retract_ids += [
-            m.id for m in formed if m.key == cand.key and normalize_value(m.value or "") != mine
-        ]
+        others = [m for m in formed if m.key == cand.key and normalize_value(m.value or "") != mine]
+        # "打错了，研究生是清华大学，不是北大" after "本科在武汉大学，研究生在北京大学": only
+        # the value the "not …" names, when it names one of them
+        instead = (cand.metadata or {}).get("instead_of") or []
+        named = [m for m in others if m.value and _named_by(instead, m.value)]
+        cand.retract_ids += [m.id for m in named or others]
         return
     if flip := cand.metadata.pop("flip_to", None):
         # "打错了，是不喜欢": the one taste that turn formed turns over, its thing kept

@@ -73,8 +73,16 @@ def _moves(f: ExtractedFact) -> bool:
 
 
 # kept when a turn is vetoed: a rule for the assistant (read by its own stage, ``standing``,
-# and a request is what ``none`` is most often confused with) and a person named
-_NOT_VETOED = ("assistant.constraint", "family.member")
+# and a request is what ``none`` is most often confused with), a person named, and a secret
+# given (the rules keep only the user's own, in use; a bare "card number 4111 … exp 09/27"
+# reads as ``none``)
+_NOT_VETOED = (
+    "assistant.constraint",
+    "family.member",
+    "finance.card",
+    "identity.document",
+    "account.password",
+)
 
 
 def said(text: str) -> str:

@@ -41,7 +41,7 @@ from app.ingest.extraction.dates import (
     replace_date,
 )
 from app.ingest.extraction.filter import has_memory_signal, is_noise, is_question
-from app.privacy.detect import detect, password_spans
+from app.privacy.detect import detect, password_spans, valid_card
 
 Lang = Literal["zh", "en"]
 
@@ -1441,6 +1441,14 @@ def _account(label: str) -> str | None:
 _SHORT_KEYWORD = re.compile(r"^(?:[a-z]+ )?(?:p|pass)$|\b(?:pw|pwd|passwd|log-?in)$", re.I)
 
 
+# the keys whose value is someone's name, and a "'s" that ends one: whose, not the name
+_PERSONS_KEYS = ("pets.name", "name.full", "name.nickname", "family.member")
+_WHOSE_END = re.compile(r"['’]s$")
+
+# the keys whose values are numbers a card's may be confused with
+_NUMBERED = ("finance.card", "contact.phone")
+
+
 def contact(key: str, sensitivity: str = "personal") -> Builder:
     """An email/phone (kept exactly as written) or a secret number (content masked)."""
 
@@ -1455,6 +1463,11 @@ def contact(key: str, sensitivity: str = "personal") -> Builder:
             value = clause.text[spans[0][0] : spans[0][1]]
         else:
             value = m.group("v").strip()
+        digits = re.sub(r"\D", "", value)
+        if key == "finance.card" and not 13 <= len(digits) <= 19:
+            return None  # "my business card number is 415 555 0134": a phone (ISO/IEC 7812)
+        if key == "contact.phone" and (len(digits) > 15 or valid_card(digits)):
+            return None  # "card number 4111 1111 1111 1111": no phone has 16 digits (E.164)
         zh = clause.lang == "zh"
         if sensitivity == "secret":
             label = _SHORT_KEYWORD.sub("password", m.group("label"))
@@ -1960,7 +1973,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "secret",
         "en",
-        r"(?P<label>(?:credit |debit |bank )?card(?: number)?)\s*(?:is|:)\s*(?P<v>[\d\s-]{8,}\d)",
+        # "card number 4111 1111 1111 1111 exp 09/27": the verb may go unsaid after "number"
+        r"(?P<label>(?:credit |debit |bank )?card(?: number)?)\s*(?:is|:|(?<=number))\s*"
+        r"(?P<v>[\d\s-]{8,}\d)",
         contact("finance.card", "secret"),
     ),
     (
@@ -2000,8 +2015,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "contact",
         "en",
         # the number, or the way to be reached by it ("call me on …", "whatsapp me at …")
-        r"(?:phone|mobile|cell|number|tel|(?:call|ring|text|reach|contact|message|whatsapp"
-        r"|ping)\s+me\s+(?:on|at|via)\b"
+        r"(?:phone|mobile|cell|number|tel"
+        r"|(?:call|ring|text|reach|contact|message|whatsapp|ping)\s+me\s+(?:on|at|via)\b"
         # the right one after a wrong one: "I gave you the wrong number, mine is …"
         r"|\b(?:mine|the (?:right|correct|real) one)(?:'s|\s+is)\b)"
         r"\D{0,20}?(?P<v>\+?\(?\d[\d\s().-]{5,}\d)",
@@ -3728,9 +3743,32 @@ def split_clauses(text: str) -> list[list[str]]:
             ]
         )
         for s in _sentences(
-            _denied_first(_favourite_swapped(_said_here(_NUMBER_NOT_NUMBER.sub(", not ", text))))
+            _denied_first(
+                _favourite_swapped(_said_here(_name_is(_NUMBER_NOT_NUMBER.sub(", not ", text))))
+            )
         )
     ]
+
+
+# a name with "'s" for "is" or "has" before a verb or a word of how it stands ("Luna's gone",
+# "Austin's been home for 4 years", "Biscuit's still with my sister"; "gone" only at the end of
+# a clause: "Luna's gone to my mom's" is away, not ended); before a noun it is
+# whose ("Luna's bowl") and stays, and "X's not …" is left to the readers of negation, which
+# read it as said ("Horror's not for me anymore")
+_NAME_IS = re.compile(
+    r"(?<![\w'])(?P<name>(?!(?:It|That|What|Here|There|Let|He|She|Who|Where|How|This)')"
+    r"[A-Z][a-z]+)'s\s+(?=(?P<verb>been|got|gone(?=\s*(?:[^\w\s']|$))|always|still|now"
+    r"|finally|just|back"
+    r"|dead|moving|living|staying|working|doing|going|getting)\b)"
+)
+
+
+def _name_is(text: str) -> str:
+    """``text`` with a name's "'s" that stands for "is" or "has" written out (``_NAME_IS``):
+    "Luna's gone" → "Luna is gone", "Austin's been home" → "Austin has been home"."""
+    return _NAME_IS.sub(
+        lambda m: f"{m['name']} {'has' if m['verb'] in ('been', 'got') else 'is'} ", text
+    )
 
 
 # who the user is, said as "X here" at the start of a turn ("type 1 diabetic here — what's a
@@ -7232,6 +7270,8 @@ def _semantic(
                 continue
             if value is not None:
                 value = _LEADING_DE.sub("", value)  # "我的鼻炎好了": 鼻炎, as ``_norm`` has it
+                if key in _PERSONS_KEYS:
+                    value = _WHOSE_END.sub("", value)  # "Luna's gone crazy": Luna
             if (
                 key == "education.school"
                 and value
@@ -7748,9 +7788,19 @@ def _moved_unnamed(text: str) -> bool:
         m is not None
         and not _THING_BEFORE_IT.search(text[: m.start()])
         and not _DELIVERED.search(text)
-        and not semantic.is_about_others(text)
+        and not semantic.is_about_others(_THEY_WHO_BOOK.sub("", text))
         and semantic.family_subject(text) is None
     )
+
+
+# "they" who keep the user's bookings, calling or moving it ("they called, moved it to
+# Thursday 2pm", "they pushed it to Thursday at 6"): the clinic or the salon, not someone the
+# turn is about
+_THEY_WHO_BOOK = re.compile(
+    r"\bthey(?:\s+(?:just\s+)?(?:called|rang|texted|emailed|messaged)\b[\s,.;:!-]*(?:and\s+)?)?"
+    r"(?=\s*(?:just\s+)?(?:moved|pushed|bumped|rescheduled|postponed|shifted|delayed|changed)\b)",
+    re.I,
+)
 
 
 # the thing moved named only by "it": "salon rang, they pushed it to Thursday at 6"

@@ -1806,13 +1806,16 @@ _TAKEN_BACK = re.compile(
     # "that's wrong" of the user's own words, not of an answer: a denial of theirs follows
     r"|that'?s (?:wrong|not correct|incorrect)\W+(?=i\s*(?:'m|am|do|don'?t|never|didn'?t)\b)"
     r"|never ?mind (?:what i (?:just )?said|(?:about )?(?:the|my) \w+)"
-    r"|(?:don'?t|do not) (?:save|remember|store|keep) (?:that|it|this))\b"
+    # not what is still to come: "don't save this next thing"
+    r"|(?:don'?t|do not) (?:save|remember|store|keep) (?:that|it|this)(?! next\b))\b"
     # "wait did I say Leeds?? I meant Sheffield": the user asks back what they just said
     r"|\bdid i (?:just )?(?:say|write|type|put)\b[^?.!]{0,40}\?+\s*"
     r"(?=(?:i meant|i mean|sorry|oops|it'?s|actually|no|nope|wait|typo)\b)"
     r"|说错了|搞错了|弄错了|记错了|不对不对|(?:纠正|更正)(?:一)?下(?![你您])|当我没说|刚才(?:说|讲)的(?:不对|是)|我说的是"
     r"|(?:已经|现在)?不(?:再)?是这样了"
-    r"|别记(?:这个|那个)?|不是我|我(?:从来?|可|又|并)?没(?:有)?说过"
+    # not someone else's ("不对不对，别记我老公的公司，他在阿里")
+    r"|别记(?:这个|那个)?(?!我?(?:老公|老婆|男朋友|女朋友|对象|同事|朋友|室友|妈|爸|哥|姐|弟|妹|儿子"
+    r"|女儿|老板|客户)的)|不是我|我(?:从来?|可|又|并)?没(?:有)?说过"
     # "不对，我不在腾讯": a correcting word, then what the user is not
     r"|^\W*(?:哦|噢|啊|呃)?不对[，,\s]*(?:我)?(?:其实|根本|并)?(?:不|没)"
     r"|" + _RULE_POINTED_AT,
@@ -1849,16 +1852,76 @@ _OPENING = re.compile(
 )
 
 
+# a request not to keep what was said, as the turn's last clause ("…早就改了，别记这个", "no
+# that's old, don't save it")
+_DONT_KEEP_LAST = re.compile(
+    r"(?:别|不要|不用)(?:再)?记(?:这个|那个|它|了)?|(?:don'?t|do not) (?:save|remember|store|keep)"
+    r" (?:that|it|this)|forget (?:that|it|this)(?: one)?",
+    re.I,
+)
+
+
+# the words around a request that are no part of it ("please", "so", a final "!")
+_REQUEST_LEAD = re.compile(r"^\W*(?:(?:please|pls|so|and|but|也|就|请)\W*)*|\W+$", re.I)
+
+
+# "no" that denies nothing: "No worries. …", "no problem"
+_NO_WORRIES = re.compile(r"\W*no\s+(?:worries|problem|prob|thanks|thank|rush|big deal)\b", re.I)
+
+
+def denied_then_not_kept(text: str) -> bool:
+    """True if ``text`` opens by denying what was just said (不对, no, wait, nah; not "no
+    worries") and its last clause asks not to keep it (``_DONT_KEEP_LAST``): "不对，那是以前的
+    密码，早就改了，别记这个", "no that's my old one, don't save it"."""
+    body = text.strip()
+    opening = _OPENING.match(body)
+    head = body[: opening.end()] if opening else ""
+    last = [c for c in re.split(r"[，,。.!！;；~]+", body) if c.strip()][-1:]
+    return bool(
+        last
+        and re.search(r"不对|不是|\b(?:no|nope|wait|nah)\b", head, re.I)
+        and not re.match(
+            r"\W*no\s+(?:worries|problem|prob|thanks|thank|rush|big deal)\b", body, re.I
+        )
+        and _DONT_KEEP_LAST.fullmatch(_REQUEST_LEAD.sub("", last[0]))
+    )
+
+
+# a request not to keep what is someone else's ("别记我老公的公司", "don't save my friend's
+# address")
+_NOT_KEPT_THEIRS = re.compile(
+    r"(?:别|不要|不用)记(?:一下)?(?:我|我的)?(?:老公|老婆|男朋友|女朋友|对象|同事|朋友|室友|妈|爸|哥|姐|弟|妹"
+    r"|儿子|女儿|老板|客户)的"
+    r"|\b(?:don'?t|do not) (?:save|remember|store|keep) (?:my |our )?(?:friend|wife|husband|mom|mum"
+    r"|dad|boss|colleague|coworker|sister|brother|son|daughter|partner|neighbou?r)'s\b",
+    re.I,
+)
+
+
+# the kind of a secret or contact a take-back names ("那是以前的密码…别记这个", "no that's my old
+# password, don't save it"): only what the turn before formed of that kind is withdrawn
+_KIND_NAMED = re.compile(
+    r"密码|卡号|银行卡|信用卡|邮箱|手机号|电话|号码|护照|身份证"
+    r"|\b(?:password|passcode|pin|card|e-?mail|phone|number|passport)\b",
+    re.I,
+)
+
+
 def takes_back(text: str) -> bool:
     """True if ``text`` opens by taking back what the user just said ("I take that back",
     "sorry, that was a lie", "forget what I said about emojis", "说错了", "哦不对，我说的是我
-    妈"); a take-back later in the turn is about something else ("my son said he ate his
+    妈"), or opens by denying it and ends asking not to keep it ("不对，那是以前的密码，早就改了，
+    别记这个"); a take-back later in the turn is about something else ("my son said he ate his
     vegetables, that was a lie")."""
     body = text.strip()
     opening = _OPENING.match(body)
     start = opening.end() if opening else 0
     if _PLAN_DROPPED.search(body) or elliptic_denial(body):
         return True
+    if denied_then_not_kept(body):
+        return True
+    if _NOT_KEPT_THEIRS.search(body):
+        return False  # "不对不对，别记我老公的公司，他在阿里": what not to keep is someone else's
     found = [m.start() for m in (_TAKEN_BACK.search(body), _SLIP.search(body)) if m is not None]
     if any(at <= start or _is_lead_in(body[start:at]) for at in found):
         return True
@@ -2117,6 +2180,8 @@ def taken_back_topic(text: str) -> str | None:
         return "plan"
     if topic := slip_topic(text):
         return topic
+    if denied_then_not_kept(text) and (kind := _KIND_NAMED.search(text)):
+        return kind[0].lower()
     m = _ABOUT.search(text)
     return (m.group("x") or m.group("r")).lower() if m else None
 
