@@ -1,8 +1,9 @@
 """A slip corrected by a school's short form ("是华中科技大学，不是武大"), a denial that ends by
 asking not to keep what was said ("不对，那是以前的密码，早就改了，别记这个"), a card number
 given without a verb ("card number 4111 1111 1111 1111 exp 09/27": a card, never a phone, and
-kept however terse), an appointment "they" moved, and a pet said to be gone with "'s" ("Luna's
-gone"). Through the HTTP API."""
+kept however terse), an appointment "they" moved, a pet said to be gone with "'s" ("Luna's
+gone"), a budget raised once the boss approved it, and the user's main language, which is no
+rule for the answers. Through the HTTP API."""
 
 from __future__ import annotations
 
@@ -182,3 +183,20 @@ async def test_a_pet_said_to_be_gone_with_an_apostrophe_is_ended(tenant: TenantC
     )
     assert await tenant.values("u", "pets.name") == []
     assert await tenant.values("u", "pets.name", "frozen", lower=True) == ["luna"]
+
+
+async def test_a_budget_raised_once_the_boss_approved_replaces_the_old_one(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "marketing campaign 的项目预算是 5 万", at=T1)
+    await tenant.say("u", "s1", "老板批了，budget 提到 8 万", at=T2)
+    assert await tenant.values("u", "project.budget") == ["8万"]
+    assert await tenant.values("u", "project.budget", "frozen") == ["5万"]
+
+
+async def test_the_users_main_language_is_no_rule_for_answers(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "main language for me is Russian", at=T1)
+    assert await tenant.values("u", "language.preferred", lower=True) == ["russian"]
+    assert await tenant.values("u", "assistant.constraint") == []
+    await tenant.say("v", "s1", "用我的母语回答", at=T1)
+    assert await tenant.values("v", "assistant.constraint") == ["用我的母语回答"]

@@ -1547,6 +1547,7 @@ _REACHED_BY = re.compile(
     r"(?:\+?\d[\d\s-]{5,}\d|[\w.%+-]+@[\w-]+\.\w)",
     re.I,
 )
+_BUDGET_SAID = re.compile(r"预算|(?<![A-Za-z])budget(?![A-Za-z])", re.I)
 _THEIRS_OURS = re.compile(
     r"^\W*(?:(?:they|the (?:team|client|company|board|boss)|(?:my|our) (?:boss|manager|client"
     r"|team|lead)|management)\b.*\bbudget\b|(?:老板|领导|公司|客户).*预算)",
@@ -2026,7 +2027,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "budget",
         "zh",
-        r"预算(?P<q>[^\d零一二两三四五六七八九十]{0,6}?)(?P<v>\d+(?:\.\d+)?\s*(?:万|千|百|亿|k|K|w|W)?"
+        # the English word in a Chinese sentence too ("老板批了，budget 提到 8 万")
+        r"(?:预算|(?<![A-Za-z])budget(?![A-Za-z]))"
+        r"(?P<q>[^\d零一二两三四五六七八九十]{0,6}?)(?P<v>\d+(?:\.\d+)?\s*(?:万|千|百|亿|k|K|w|W)?"
         r"(?:元|块钱?|人民币|美元|美金|刀)?|[一二两三四五六七八九十百千]+(?:万|千|亿)(?:元|块钱?|人民币|美元|美金)?)",
         budget,
     ),
@@ -4278,8 +4281,10 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             ):
                 relative, others = None, True
                 continue
-            if others and not semantic.own_subject(raw):
-                continue  # "老板换号了，新号码…": still the boss's
+            if others and not semantic.own_subject(raw) and not _BUDGET_SAID.search(raw):
+                # "老板换号了，新号码…": still the boss's; but "老板批了，budget 提到 8 万": the
+                # budget those who approve it set is the user's project's (``_THEIRS_OURS``)
+                continue
             others = False
             who = semantic.family_subject(raw)
             if who is not None:

@@ -508,6 +508,15 @@ def own_change(text: str, rule: str) -> bool:
     )
 
 
+# the user's own language named as such ("main language for me is Russian", "my first
+# language is Dutch", "母语是粤语")
+_OWN_LANGUAGE = re.compile(
+    r"^\W*(?:my\s+)?(?:main|first|native|primary|mother|home)\s+(?:language|tongue)"
+    r"(?:\s+for\s+me)?\s*(?:is|'s|=|:)|^\W*我的?(?:母语|第一语言)是",
+    re.I,
+)
+
+
 def _is_request(text: str, whole: str = "") -> bool:
     """An imperative or a polite request, not a statement with a subject of its own;
     ``whole`` is the sentence the clause is part of."""
@@ -516,6 +525,8 @@ def _is_request(text: str, whole: str = "") -> bool:
         return False
     if _BUDGET.search(core):
         return False  # "装修预算控制在15万以内": a limit on the project's money, not on answers
+    if _OWN_LANGUAGE.search(core):
+        return False  # "main language for me is Russian": the user's language, not the answers'
     if _permits(_LEAD_ZH.sub("", core) if _zh(core) else _LEAD_EN.sub("", core)):
         return True  # "emoji可以用了", "longer answers are fine now"
     if _complaint(core):
