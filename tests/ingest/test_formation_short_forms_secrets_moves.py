@@ -2,8 +2,9 @@
 asking not to keep what was said ("不对，那是以前的密码，早就改了，别记这个"), a card number
 given without a verb ("card number 4111 1111 1111 1111 exp 09/27": a card, never a phone, and
 kept however terse), an appointment "they" moved, a pet said to be gone with "'s" ("Luna's
-gone"), a budget raised once the boss approved it, and the user's main language, which is no
-rule for the answers. Through the HTTP API."""
+gone"), a budget raised once the boss approved it, the user's main language (no rule for the
+answers), an emoji after a statement and a job said by its short title ("SDE"). Through the
+HTTP API."""
 
 from __future__ import annotations
 
@@ -200,3 +201,27 @@ async def test_the_users_main_language_is_no_rule_for_answers(tenant: TenantCtx)
     assert await tenant.values("u", "assistant.constraint") == []
     await tenant.say("v", "s1", "用我的母语回答", at=T1)
     assert await tenant.values("v", "assistant.constraint") == ["用我的母语回答"]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("I'm a nurse 🎉", "work.role", "nurse"),
+        ("I live in Denver 🏔️", "residence.city", "Denver"),
+        ("我是老师🎉", "work.role", "老师"),
+    ],
+)
+async def test_an_emoji_after_a_statement_is_no_part_of_it(
+    tenant: TenantCtx, text: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", text, at=T1)
+    assert await tenant.values("u", key) == [value]
+
+
+async def test_a_job_said_by_its_short_title_and_a_promotion(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我在 Amazon 做 SDE", at=T1)
+    assert await tenant.values("u", "work.role") == ["SDE"]
+    await tenant.say("u", "s1", "上周 got promoted，现在是 senior SDE 了🎉", at=T2)
+    assert await tenant.values("u", "work.role") == ["senior SDE"]
+    assert await tenant.values("u", "work.role", "frozen") == ["SDE"]
+    assert await tenant.values("u", "work.employer") == ["Amazon"]

@@ -14,6 +14,7 @@ import asyncio
 import dataclasses
 import itertools
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -74,7 +75,9 @@ _JOB_ZH = (
     r"(?:工程师|程序员|开发|设计师|经理|总监|主管|医生|大夫|护士|老师|教师|教授|学生|研究生|博士生|律师|"
     r"会计|司机|厨师|记者|编辑|作家|主播|博主|创始人|老板|总裁|CEO|CTO|产品|运营|前端|后端|全栈|"
     r"顾问|分析师|架构师|科学家|销售|客服|警察|公务员|店长|实习生|工人|演员|歌手|画家|翻译|秘书|"
-    r"助理|HR|测试|研究员|自由职业者?|个体户|[^\s]{0,6}师|[^\s]{0,6}员)"
+    r"助理|HR|测试|研究员|自由职业者?|个体户|[^\s]{0,6}师|[^\s]{0,6}员"
+    # the English short titles of jobs ("我在 Amazon 做 SDE", "现在是 senior SDE 了")
+    r"|SDE|SWE|SDET|SRE|PM|QA|DBA|TPM)"
 )
 _JOB_EN = re.compile(
     r"(?:nurse|doctor|teacher|engineer|developer|designer|manager|student|consultant|architect"
@@ -85,7 +88,8 @@ _JOB_EN = re.compile(
     r"|agent|actuary|coach|dean|midwife|emt|gp|vet|carer|priest|rabbi|imam|monk|nun|chaplain"
     r"|missionary|model|actress|dj|youtuber|seamstress|waitress|hostess|sommelier|chauffeur"
     r"|steward|captain|apprentice|entrepreneur|paralegal|assistant|associate|resident"
-    r"|postdoc|undergrad|sre|qa|pm|dev|devops|sysadmin|admin|retiree|homemaker"
+    r"|postdoc|undergrad|sre|qa|pm|dev|devops|sysadmin|admin|retiree|homemaker|sde|swe|sdet"
+    r"|tpm|dba"
     r"|[a-z]+(?:er|or|ist|ian))s?$",
     re.I,
 )
@@ -379,8 +383,22 @@ _ROLE_THEN_AT = re.compile(
 )
 
 
+def _without_emoji(text: str) -> str:
+    """``text`` without its emoji, pictographs and their joiners ("我是老师🎉", "I live in
+    Denver 🏔️", "I love sushi 🍣 and ramen"): how the user feels, no part of a value (Unicode
+    categories So, Sk and Cf, and the variation selectors). Unchanged when it has none."""
+    if not any(_is_emoji(ch) for ch in text):
+        return text
+    kept = "".join(" " if _is_emoji(ch) else ch for ch in text)
+    return re.sub(r"[ \t]{2,}", " ", kept).strip()
+
+
+def _is_emoji(ch: str) -> bool:
+    return unicodedata.category(ch) in ("So", "Sk", "Cf") or ch in "\ufe0e\ufe0f"
+
+
 def _clean_zh(text: str) -> str:
-    text = _EN_OPENER.sub("", text.strip())
+    text = _EN_OPENER.sub("", _without_emoji(text.strip()))
     text = _ATTRIBUTE.sub(lambda m: "我的" + _ATTRIBUTE_ZH[m.group("a").lower()], text)
     previous = None
     while previous != text:
@@ -393,7 +411,7 @@ def _clean_zh(text: str) -> str:
 
 
 def _clean_en(text: str) -> str:
-    text = text.replace("\u2019", "'").replace("\u2018", "'").strip()
+    text = _without_emoji(text.replace("\u2019", "'").replace("\u2018", "'").strip())
     previous = None
     while previous != text:
         previous = text
