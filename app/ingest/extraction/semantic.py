@@ -1795,6 +1795,10 @@ def rule_pointed_at(text: str) -> bool:
     return bool(re.search(_RULE_POINTED_AT, text, re.I))
 
 
+# the people whose things a user may ask not to keep ("别记我老公的公司")
+_OTHERS_ZH = (
+    r"(?:老公|老婆|男朋友|女朋友|对象|同事|朋友|室友|妈|爸|哥|姐|弟|妹|儿子|女儿|老板|客户)"
+)
 _TAKEN_BACK = re.compile(
     r"\b(?:i take (?:that|it) back|that was a lie|that'?s not true|that'?s not right|not true"
     # what held and holds no more: "that's no longer true, I quit", "not the case anymore"
@@ -1814,8 +1818,7 @@ _TAKEN_BACK = re.compile(
     r"|说错了|搞错了|弄错了|记错了|不对不对|(?:纠正|更正)(?:一)?下(?![你您])|当我没说|刚才(?:说|讲)的(?:不对|是)|我说的是"
     r"|(?:已经|现在)?不(?:再)?是这样了"
     # not someone else's ("不对不对，别记我老公的公司，他在阿里")
-    r"|别记(?:这个|那个)?(?!我?(?:老公|老婆|男朋友|女朋友|对象|同事|朋友|室友|妈|爸|哥|姐|弟|妹|儿子"
-    r"|女儿|老板|客户)的)|不是我|我(?:从来?|可|又|并)?没(?:有)?说过"
+    r"|别记(?:这个|那个)?(?!我?" + _OTHERS_ZH + r"的)|不是我|我(?:从来?|可|又|并)?没(?:有)?说过"
     # "不对，我不在腾讯": a correcting word, then what the user is not
     r"|^\W*(?:哦|噢|啊|呃)?不对[，,\s]*(?:我)?(?:其实|根本|并)?(?:不|没)"
     r"|" + _RULE_POINTED_AT,
@@ -1880,9 +1883,7 @@ def denied_then_not_kept(text: str) -> bool:
     return bool(
         last
         and re.search(r"不对|不是|\b(?:no|nope|wait|nah)\b", head, re.I)
-        and not re.match(
-            r"\W*no\s+(?:worries|problem|prob|thanks|thank|rush|big deal)\b", body, re.I
-        )
+        and not _NO_WORRIES.match(body)
         and _DONT_KEEP_LAST.fullmatch(_REQUEST_LEAD.sub("", last[0]))
     )
 
@@ -1890,8 +1891,7 @@ def denied_then_not_kept(text: str) -> bool:
 # a request not to keep what is someone else's ("别记我老公的公司", "don't save my friend's
 # address")
 _NOT_KEPT_THEIRS = re.compile(
-    r"(?:别|不要|不用)记(?:一下)?(?:我|我的)?(?:老公|老婆|男朋友|女朋友|对象|同事|朋友|室友|妈|爸|哥|姐|弟|妹"
-    r"|儿子|女儿|老板|客户)的"
+    r"(?:别|不要|不用)记(?:一下)?(?:我|我的)?" + _OTHERS_ZH + r"的"
     r"|\b(?:don'?t|do not) (?:save|remember|store|keep) (?:my |our )?(?:friend|wife|husband|mom|mum"
     r"|dad|boss|colleague|coworker|sister|brother|son|daughter|partner|neighbou?r)'s\b",
     re.I,
