@@ -765,6 +765,16 @@ def _taken_back(formed: list[Memory], said: str, topic: str | None) -> list[Memo
     what I said about my job" → the work keys, or the memories whose words hold it); else all
     of them ("I take that back")."""
     named = [m for m in formed if m.value and _mentions(m.value, said)]
+    # "just kidding, I don't have a dog" after "I have a dog named Rex": the dog's name goes
+    # with the dog
+    kinds = {normalize_value(m.value or "") for m in named if m.key == "pets.kind"}
+    named += [
+        m
+        for m in formed
+        if m.key == "pets.name"
+        and m not in named
+        and normalize_value(str((m.metadata_ or {}).get("kind") or "")) in kinds
+    ]
     if topic == RULE_TOPIC:
         # "用英文的那条不用了": the request pointed at, and what the turn named of it
         return [m for m in formed if (m.key or "").startswith("assistant.") or m in named]

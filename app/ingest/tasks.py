@@ -838,11 +838,18 @@ async def inherit_changes(
             keys = list(dict.fromkeys(m.key for m in held if m.key and m.value))
         if len(keys) != 1:
             continue
+        if keys[0] not in _PLACE_KEYS and segment.is_place(fact.value):
+            # "成都那个出差取消了，改成下个月去杭州了" after "现在改喝茶": a place is no drink
+            continue
         spec = _take_key(fact, keys[0], fact.value)
         if spec is not None and spec.cardinality == "multi":
             fact.metadata["replaces"] = True  # "Mac now.": it took the others' place
         out.append(fact)
     return out
+
+
+# the keys a place's name can be the value of
+_PLACE_KEYS = ("residence.city", "work.location", "hometown", "work.employer", "education.school")
 
 
 def _rekeyed(

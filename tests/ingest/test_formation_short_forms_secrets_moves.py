@@ -3,8 +3,10 @@ asking not to keep what was said ("不对，那是以前的密码，早就改了
 given without a verb ("card number 4111 1111 1111 1111 exp 09/27": a card, never a phone, and
 kept however terse), an appointment "they" moved, a pet said to be gone with "'s" ("Luna's
 gone"), a budget raised once the boss approved it, the user's main language (no rule for the
-answers), an emoji after a statement and a job said by its short title ("SDE"). Through the
-HTTP API."""
+answers), an emoji after a statement, a job said by its short title ("SDE") and a statement
+taken back as said in jest ("开玩笑的", "just kidding"); and what a newcomer found: a move "from
+Leeds to Manchester last weekend", a trip moved to a city read as a drink, "狗不叫X，叫Y".
+Through the HTTP API."""
 
 from __future__ import annotations
 
@@ -225,3 +227,51 @@ async def test_a_job_said_by_its_short_title_and_a_promotion(tenant: TenantCtx) 
     assert await tenant.values("u", "work.role") == ["senior SDE"]
     assert await tenant.values("u", "work.role", "frozen") == ["SDE"]
     assert await tenant.values("u", "work.employer") == ["Amazon"]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "key"),
+    [
+        ("我老婆叫小美", "开玩笑的，我还单身呢哈哈", "family.member"),
+        ("I have a dog named Rex", "just kidding, I don't have a dog", "pets.name"),
+    ],
+)
+async def test_a_statement_said_in_jest_is_taken_back(
+    tenant: TenantCtx, first: str, then: str, key: str
+) -> None:
+    await tenant.say("u", "s1", first, at=T1)
+    [held] = await tenant.values("u", key)
+    await tenant.say("u", "s1", then, at=T2)
+    assert await tenant.values("u", key) == []
+    assert await tenant.values("u", key, "frozen") == [held]
+
+
+async def test_not_kidding_takes_nothing_back(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I have a dog named Rex", at=T1)
+    await tenant.say("u", "s1", "I'm not kidding, I live in Paris", at=T2)
+    assert await tenant.values("u", "pets.name") == ["Rex"]
+    assert await tenant.values("u", "residence.city") == ["Paris"]
+
+
+async def test_a_household_move_from_one_city_to_another_is_a_new_home(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "Hey! I'm Daniel, I work as a nurse at a hospital in Leeds", at=T1)
+    await tenant.say("u", "s1", "I live in Leeds", at=T1)
+    await tenant.say("u", "s1", "update: we moved from Leeds to Manchester last weekend 📦", at=T2)
+    assert await tenant.values("u", "residence.city") == ["Manchester"]
+    assert await tenant.values("u", "residence.city", "frozen") == ["Leeds"]
+    assert await tenant.values("u", "work.location") == ["Leeds"]  # where the job is stays
+
+
+async def test_a_trip_moved_to_a_city_is_no_drink(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我不喝咖啡了，现在改喝茶", at=T1)
+    await tenant.say("u", "s1", "成都那个出差取消了😩 改成下个月去杭州了", at=T2)
+    assert await tenant.values("u", "preference.drink") == ["茶"]
+
+
+async def test_a_pet_not_called_this_but_that_is_renamed(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我们家狗叫Biscuit", at=T1)
+    await tenant.say("u", "s1", "其实我们家狗不叫Biscuit，叫Cookie，刚才打错了哈哈", at=T2)
+    assert await tenant.values("u", "pets.name") == ["Cookie"]
+    assert await tenant.values("u", "pets.name", "frozen") == ["Biscuit"]

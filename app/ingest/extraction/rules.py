@@ -1892,8 +1892,10 @@ _FRONTED = (
     r"(?P<v>(?![这那我你他她]|一点|一口|根本|完全|真的|实在)"
     r"(?:[\u4e00-\u9fff]|[A-Za-z][A-Za-z'-]*\s?){1,8}?)\s*"
     # the user, or no subject but a quantifier of the thing ("milk 都不能喝", "辣的一点都吃不了")
-    r"(?:我(?:是)?|(?=(?:一口|一点|根本|完全)?[都也]))"
-    r"(?:真的|一般|从来|基本上?|平时|完全|根本|一口都|一点都|都|也|就|向来|实在|是)*"
+    r"(?:我(?:是)?|(?=(?:一口|一点|根本|完全)?[都也])|(?=还是|仍然|依然|照样))"
+    # "羊肉还是不吃": what the user still does not eat
+    r"(?:真的|一般|从来|基本上?|平时|完全|根本|一口都|一点都|都|也|就|向来|实在|是|还是|仍然|依然"
+    r"|照样)*"
 )
 # a meal or a day is an occasion, not a food ("晚饭我不吃", "今天我不喝")
 _OCCASION_ZH = re.compile(r"[早午晚]饭|[早午晚]餐|夜宵|今天|明天|昨天|今晚|这顿|平时")
@@ -2272,6 +2274,19 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "en",
         r"^I(?:'ve| have)? (?:just |recently |finally )?(?:moved"
         r"|relocated) (?:back )?to (?P<v>.+)$",
+        place("residence.city", "now lives in {v}", correction=True, dated=True),
+    ),
+    (
+        # "update: we moved from Leeds to Manchester last weekend": the household's move, from
+        # where to a place's name, then only when ("right after the reunion" is left to the
+        # classifier's reading)
+        "move",
+        "en",
+        r"^(?:I|we)(?:'ve| have)? (?:just |recently |finally |officially )?(?:moved|relocated)"
+        r"(?: (?:all the way |back )?from (?-i:[A-Z])[\w.' -]{0,30}?)? (?:back )?to "
+        r"(?P<v>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*)"
+        r"(?: (?:last \w+|this \w+|(?:a|two|three|a few) (?:days|weeks|months) ago|recently"
+        r"|yesterday|today|now|in \w+))?[!.]*$",
         place("residence.city", "now lives in {v}", correction=True, dated=True),
     ),
     (

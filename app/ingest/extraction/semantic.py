@@ -1636,7 +1636,7 @@ _CONTRAST_EN = re.compile(
     re.I,
 )
 _CONTRAST_ZH = re.compile(
-    r"(?:而不是|不是|而非|并非|不再是)\s*"
+    r"(?:而不是|不是|而非|并非|不再是|不叫)\s*"
     r"(?P<x>(?![我你他她它不只光仅])[\u4e00-\u9fffA-Za-z0-9][\u4e00-\u9fffA-Za-z0-9 ·]{0,14})"
     r"(?=$|[，,。.!！?？;；、])"
 )
@@ -1801,6 +1801,8 @@ _OTHERS_ZH = (
 )
 _TAKEN_BACK = re.compile(
     r"\b(?:i take (?:that|it) back|that was a lie|that'?s not true|that'?s not right|not true"
+    # said in jest: "just kidding, I don't have a dog", "开玩笑的，我还单身呢"
+    r"|(?:just|only) kidding|jk|j/k"
     # what held and holds no more: "that's no longer true, I quit", "not the case anymore"
     r"|(?:that|it|this)(?:'?s| is) no longer (?:true|the case|right|accurate)"
     r"|not (?:true|the case) any ?more"
@@ -1815,7 +1817,7 @@ _TAKEN_BACK = re.compile(
     # "wait did I say Leeds?? I meant Sheffield": the user asks back what they just said
     r"|\bdid i (?:just )?(?:say|write|type|put)\b[^?.!]{0,40}\?+\s*"
     r"(?=(?:i meant|i mean|sorry|oops|it'?s|actually|no|nope|wait|typo)\b)"
-    r"|说错了|搞错了|弄错了|记错了|不对不对|(?:纠正|更正)(?:一)?下(?![你您])|当我没说|刚才(?:说|讲)的(?:不对|是)|我说的是"
+    r"|说错了|搞错了|弄错了|记错了|不对不对|开玩笑(?:的|啦|呢)|逗你(?:的|玩的?)|骗你的|(?:纠正|更正)(?:一)?下(?![你您])|当我没说|刚才(?:说|讲)的(?:不对|是)|我说的是"
     r"|(?:已经|现在)?不(?:再)?是这样了"
     # not someone else's ("不对不对，别记我老公的公司，他在阿里")
     r"|别记(?:这个|那个)?(?!我?" + _OTHERS_ZH + r"的)|不是我|我(?:从来?|可|又|并)?没(?:有)?说过"
