@@ -300,7 +300,8 @@ def abbreviates(short: str, full: str) -> bool:
 # paragraphs", "用中文回答" / "代码注释用英文", "no emojis" / "emojis are fine in titles")
 _ASPECTS = {
     "language": re.compile(
-        r"中文|英文|英语|汉语|普通话|粤语|日语|韩语|法语|德语|西班牙语|简体|繁体|\b(?:english|chinese|mandarin"
+        r"中文|英文|英语|汉语|普通话|粤语|日语|韩语|法语|德语|西班牙语|简体|繁体|中英|双语"
+        r"|\b(?:bilingual|english|chinese|mandarin"
         r"|cantonese|japanese|korean|french|german|spanish|italian|portuguese)\b",
         re.I,
     ),

@@ -5,8 +5,8 @@ kept however terse), an appointment "they" moved, a pet said to be gone with "'s
 gone"), a budget raised once the boss approved it, the user's main language (no rule for the
 answers), an emoji after a statement, a job said by its short title ("SDE") and a statement
 taken back as said in jest ("开玩笑的", "just kidding"); and what a newcomer found: a move "from
-Leeds to Manchester last weekend", a trip moved to a city read as a drink, "狗不叫X，叫Y".
-Through the HTTP API."""
+Leeds to Manchester last weekend", a trip moved to a city read as a drink, "狗不叫X，叫Y", a
+rule for the answers changed after "算了". Through the HTTP API."""
 
 from __future__ import annotations
 
@@ -275,3 +275,14 @@ async def test_a_pet_not_called_this_but_that_is_renamed(tenant: TenantCtx) -> N
     await tenant.say("u", "s1", "其实我们家狗不叫Biscuit，叫Cookie，刚才打错了哈哈", at=T2)
     assert await tenant.values("u", "pets.name") == ["Cookie"]
     assert await tenant.values("u", "pets.name", "frozen") == ["Biscuit"]
+
+
+@pytest.mark.parametrize("before", ["以后回答我的时候可以中英混着来", "以后回答都用中文"])
+async def test_a_rule_for_the_answers_changed_after_never_mind(
+    tenant: TenantCtx, before: str
+) -> None:
+    await tenant.say("u", "s1", before, at=T1)
+    [old] = await tenant.values("u", "assistant.constraint")
+    await tenant.say("u", "s1", "算了，以后还是全部用英文回答我吧", at=T2)
+    assert await tenant.values("u", "assistant.constraint") == ["全部用英文回答我"]
+    assert await tenant.values("u", "assistant.constraint", "frozen") == [old]

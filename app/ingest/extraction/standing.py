@@ -783,7 +783,7 @@ def _clean(text: str) -> str:
     if _zh(core):
         core = _LEAD_ZH.sub("", core)
         # "比喻还是少用", "还是用普通段落": what is asked, without the word that asks it back
-        core = re.sub(r"还是(?=改|换|用|少|多|别|不|加)", "", core).strip()
+        core = re.sub(r"还是(?=改|换|用|少|多|别|不|加|全部|全都|都)", "", core).strip()
         core = re.sub(r"^(?:给我|帮我|替我)(?=.{2,}(?:的时候|时候|时)$)", "", core)
         core = re.sub(r"(?:的时候|时候)$", "时", core)
         return _TAIL_ZH.sub("", core).strip()
@@ -1018,7 +1018,8 @@ def standing_rules(sentence: list[str], *, about_others: bool = False) -> list[R
     """
     if about_others or not sentence or _reshapes(sentence):
         return []
-    whole = " ".join(sentence)
+    # the sentence as said, without its small talk: "算了，以后全部用英文回答我吧" opens with 以后
+    whole = " ".join(c for c in sentence if (k := _core(c)) and not is_small_talk(k))
     said_to_stand = _standing(whole)
     groups: list[list[int]] = []
     occasion: list[int] = []
