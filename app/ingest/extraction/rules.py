@@ -1463,9 +1463,6 @@ _SHORT_KEYWORD = re.compile(r"^(?:[a-z]+ )?(?:p|pass)$|\b(?:pw|pwd|passwd|log-?i
 _PERSONS_KEYS = ("pets.name", "name.full", "name.nickname", "family.member")
 _WHOSE_END = re.compile(r"['’]s$")
 
-# the keys whose values are numbers a card's may be confused with
-_NUMBERED = ("finance.card", "contact.phone")
-
 
 def contact(key: str, sensitivity: str = "personal") -> Builder:
     """An email/phone (kept exactly as written) or a secret number (content masked)."""
@@ -1565,7 +1562,9 @@ _REACHED_BY = re.compile(
     r"(?:\+?\d[\d\s-]{5,}\d|[\w.%+-]+@[\w-]+\.\w)",
     re.I,
 )
-_BUDGET_SAID = re.compile(r"预算|(?<![A-Za-z])budget(?![A-Za-z])", re.I)
+# the word for a budget, in a Chinese sentence too ("老板批了，budget 提到 8 万")
+_BUDGET_WORD = r"(?:预算|(?<![A-Za-z])budget(?![A-Za-z]))"
+_BUDGET_SAID = re.compile(_BUDGET_WORD, re.I)
 _THEIRS_OURS = re.compile(
     r"^\W*(?:(?:they|the (?:team|client|company|board|boss)|(?:my|our) (?:boss|manager|client"
     r"|team|lead)|management)\b.*\bbudget\b|(?:老板|领导|公司|客户).*预算)",
@@ -2047,9 +2046,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "budget",
         "zh",
-        # the English word in a Chinese sentence too ("老板批了，budget 提到 8 万")
-        r"(?:预算|(?<![A-Za-z])budget(?![A-Za-z]))"
-        r"(?P<q>[^\d零一二两三四五六七八九十]{0,6}?)(?P<v>\d+(?:\.\d+)?\s*(?:万|千|百|亿|k|K|w|W)?"
+        _BUDGET_WORD + r"(?P<q>[^\d零一二两三四五六七八九十]{0,6}?)"
+        r"(?P<v>\d+(?:\.\d+)?\s*(?:万|千|百|亿|k|K|w|W)?"
         r"(?:元|块钱?|人民币|美元|美金|刀)?|[一二两三四五六七八九十百千]+(?:万|千|亿)(?:元|块钱?|人民币|美元|美金)?)",
         budget,
     ),
@@ -7791,8 +7789,10 @@ _MOVED_TO = re.compile(
 # a move that names no thing: "they pushed it to Thursday at 6", "airline bumped me", "改期了，
 # 挪到十一月十八号", "聚餐改到周日晚上" (a gathering in a word of its kind): the appointment
 # spoken of last is what moved (``values.moved_from``)
+# the verbs that move a booking to another time
+_MOVE_VERBS_EN = r"(?:moved|pushed|bumped|rescheduled|postponed|shifted|delayed|changed)"
 _MOVED_UNNAMED = re.compile(
-    r"\b(?:moved|pushed|bumped|rescheduled|postponed|shifted|delayed|changed|brought)"
+    rf"\b(?:{_MOVE_VERBS_EN}|brought)"
     r" (?:it|that|this|them|me|us)\b"
     r"|\b(?:the|my|our) (?:appointment|appt|meeting|booking|reservation)\b"
     r"|(?:^|[，,。.!！:：]\s*)改期|(?:^|[，,。.!！:：]\s*|说)"
@@ -7836,14 +7836,14 @@ def _moved_unnamed(text: str) -> bool:
 # turn is about
 _THEY_WHO_BOOK = re.compile(
     r"\bthey(?:\s+(?:just\s+)?(?:called|rang|texted|emailed|messaged)\b[\s,.;:!-]*(?:and\s+)?)?"
-    r"(?=\s*(?:just\s+)?(?:moved|pushed|bumped|rescheduled|postponed|shifted|delayed|changed)\b)",
+    rf"(?=\s*(?:just\s+)?{_MOVE_VERBS_EN}\b)",
     re.I,
 )
 
 
 # the thing moved named only by "it": "salon rang, they pushed it to Thursday at 6"
 _MOVED_IT_TO = re.compile(
-    r"\b(?:moved|pushed|bumped|rescheduled|postponed|shifted|delayed|changed)"
+    rf"\b{_MOVE_VERBS_EN}"
     r" (?:it|that|this|them)(?: back)? (?:to|till|until|for) (?P<when>[^,.;!?]+)",
     re.I,
 )

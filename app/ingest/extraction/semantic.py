@@ -1795,6 +1795,8 @@ def rule_pointed_at(text: str) -> bool:
     return bool(re.search(_RULE_POINTED_AT, text, re.I))
 
 
+# asked not to keep something ("don't save that", "don't keep my friend's address")
+_DONT_KEEP_EN = r"(?:don'?t|do not) (?:save|remember|store|keep)"
 # the people whose things a user may ask not to keep ("别记我老公的公司")
 _OTHERS_ZH = (
     r"(?:老公|老婆|男朋友|女朋友|对象|同事|朋友|室友|妈|爸|哥|姐|弟|妹|儿子|女儿|老板|客户)"
@@ -1813,7 +1815,7 @@ _TAKEN_BACK = re.compile(
     r"|that'?s (?:wrong|not correct|incorrect)\W+(?=i\s*(?:'m|am|do|don'?t|never|didn'?t)\b)"
     r"|never ?mind (?:what i (?:just )?said|(?:about )?(?:the|my) \w+)"
     # not what is still to come: "don't save this next thing"
-    r"|(?:don'?t|do not) (?:save|remember|store|keep) (?:that|it|this)(?! next\b))\b"
+    r"|" + _DONT_KEEP_EN + r" (?:that|it|this)(?! next\b))\b"
     # "wait did I say Leeds?? I meant Sheffield": the user asks back what they just said
     r"|\bdid i (?:just )?(?:say|write|type|put)\b[^?.!]{0,40}\?+\s*"
     r"(?=(?:i meant|i mean|sorry|oops|it'?s|actually|no|nope|wait|typo)\b)"
@@ -1860,8 +1862,9 @@ _OPENING = re.compile(
 # a request not to keep what was said, as the turn's last clause ("…早就改了，别记这个", "no
 # that's old, don't save it")
 _DONT_KEEP_LAST = re.compile(
-    r"(?:别|不要|不用)(?:再)?记(?:这个|那个|它|了)?|(?:don'?t|do not) (?:save|remember|store|keep)"
-    r" (?:that|it|this)|forget (?:that|it|this)(?: one)?",
+    r"(?:别|不要|不用)(?:再)?记(?:这个|那个|它|了)?|"
+    + _DONT_KEEP_EN
+    + r" (?:that|it|this)|forget (?:that|it|this)(?: one)?",
     re.I,
 )
 
@@ -1894,7 +1897,7 @@ def denied_then_not_kept(text: str) -> bool:
 # address")
 _NOT_KEPT_THEIRS = re.compile(
     r"(?:别|不要|不用)记(?:一下)?(?:我|我的)?" + _OTHERS_ZH + r"的"
-    r"|\b(?:don'?t|do not) (?:save|remember|store|keep) (?:my |our )?(?:friend|wife|husband|mom|mum"
+    r"|\b" + _DONT_KEEP_EN + r" (?:my |our )?(?:friend|wife|husband|mom|mum"
     r"|dad|boss|colleague|coworker|sister|brother|son|daughter|partner|neighbou?r)'s\b",
     re.I,
 )
