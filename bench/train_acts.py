@@ -14,7 +14,7 @@ turn -> ``states`` / ``changes`` / ``ends`` / ``none``. Trained on, never the te
     python bench/train_acts.py --cv          # 5 folds grouped by case, with baselines
     python bench/train_acts.py --eval dev2   # trained without dev2, scored on its turns
     python bench/train_acts.py --eval fresh --with-dev2 --with-probes   # the never-read halves
-    python bench/train_acts.py --with-dev2 --with-probes   # write acts_model.npz, as shipped
+    python bench/train_acts.py --with-dev2   # write acts_model.npz, as shipped
 
 Requires scikit-learn (``pip install -e ".[bench]"``); the service only reads the weights.
 """
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from train_family import embed, eval_files, probe_files, training_digest  # noqa: E402
+from train_family import embed, eval_files, items_of, probe_files, training_digest  # noqa: E402
 
 from app.ingest.extraction import acts, semantic  # noqa: E402
 
@@ -116,18 +116,14 @@ def report(name: str, truth: list[str], pred: list[str], prob: Any = None) -> No
             )
 
 
-def items_of(paths: list[Path]) -> list[tuple[str, str, str]]:
-    """``corpus_items`` of several files, each case id prefixed by its file's name."""
-    return [(f"{p.stem}:{cid}", t, a) for p in paths for cid, t, a in corpus_items(p)]
-
-
 def training_set(with_dev2: bool, with_probes: bool = False) -> list[tuple[str, str, str]]:
-    """(group, turn, act) the regression is fitted to; the shipped model uses both options."""
+    """(group, turn, act) the regression is fitted to; the shipped model uses ``with_dev2``
+    only (trained on the probes too it formed no more on fresh text: docs/formation.md)."""
     items = written() + corpus_items(CORPUS / "dev.jsonl")
     if with_dev2:
         items += corpus_items(CORPUS / "dev2.jsonl")
     if with_probes:
-        items += items_of(probe_files("tune"))
+        items += items_of(probe_files("tune"), corpus_items)
     return items
 
 
@@ -191,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     model = fit(x, y, args.c)
     if args.eval:
-        held = items_of(eval_files(args.eval))
+        held = items_of(eval_files(args.eval), corpus_items)
         hx = embed([t for _, t, _ in held])
         p = model.predict_proba(hx)
         truth = [a for _, _, a in held]

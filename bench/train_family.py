@@ -42,6 +42,7 @@ import hashlib
 import json
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -272,9 +273,12 @@ def probe_files(half: str) -> list[Path]:
     return sorted(PROBES.glob(f"*-{half}.jsonl"))
 
 
-def items_of(paths: list[Path]) -> list[tuple[str, str, str]]:
-    """``dev_items`` of several corpus files, each case id prefixed by its file's name."""
-    return [(f"{p.stem}:{cid}", t, f) for p in paths for cid, t, f in dev_items(p)]
+def items_of(
+    paths: list[Path], read: Callable[[Path], list[tuple[str, str, str]]] = dev_items
+) -> list[tuple[str, str, str]]:
+    """``read`` (``dev_items``, or ``train_acts.corpus_items``) of several corpus files, each
+    case id prefixed by its file's name."""
+    return [(f"{p.stem}:{cid}", t, y) for p in paths for cid, t, y in read(p)]
 
 
 def eval_files(name: str) -> list[Path]:
