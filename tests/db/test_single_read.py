@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.dialects.postgresql.asyncpg import AsyncAdapt_asyncpg_connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -18,14 +18,21 @@ XID = text("SELECT txid_current()")
 
 
 @pytest.fixture
-def started(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """Every transaction SQLAlchemy's asyncpg adapter really begins (a BEGIN it sends)."""
+def started(monkeypatch: pytest.MonkeyPatch, engine: AsyncEngine) -> list[object]:
+    """Every transaction SQLAlchemy's asyncpg adapter really begins (a BEGIN it sends) on a
+    connection of ``engine``: the tests share one event loop, so another test's connections may
+    still be at work in the background, and theirs are not counted."""
     seen: list[object] = []
+    ours: list[object] = []
     real = AsyncAdapt_asyncpg_connection._start_transaction
+
+    @event.listens_for(engine.sync_engine.pool, "connect")
+    def _ours(dbapi_connection: object, record: object) -> None:
+        ours.append(dbapi_connection)
 
     async def counting(self: AsyncAdapt_asyncpg_connection) -> None:
         await real(self)
-        if self._transaction is not None:
+        if self._transaction is not None and any(self is c for c in ours):
             seen.append(self)
 
     monkeypatch.setattr(AsyncAdapt_asyncpg_connection, "_start_transaction", counting)
