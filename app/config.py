@@ -99,7 +99,7 @@ class Settings(BaseSettings):
     )
 
     # --- extraction / LLM ------------------------------------------------------------------
-    extractor: Literal["rules", "llm"] = "rules"
+    extractor: Literal["rules", "llm", "cascade"] = "rules"
     llm_base_url: str | None = None
     llm_model: str = "gpt-4o-mini"
     llm_api_key: SecretStr | None = None
@@ -433,8 +433,8 @@ class Settings(BaseSettings):
                 )
         if self.embedding_provider == "openai" and not self.embedding_base_url:
             raise ValueError("MEMLANE_EMBEDDING_PROVIDER=openai needs MEMLANE_EMBEDDING_BASE_URL")
-        if self.extractor == "llm" and not self.llm_base_url:
-            raise ValueError("MEMLANE_EXTRACTOR=llm needs MEMLANE_LLM_BASE_URL")
+        if self.extractor in ("llm", "cascade") and not self.llm_base_url:
+            raise ValueError(f"MEMLANE_EXTRACTOR={self.extractor} needs MEMLANE_LLM_BASE_URL")
         return self
 
     def half_life_days(self, memory_type: str) -> float | None:

@@ -1,7 +1,7 @@
 """Memory formation on the extraction corpus: precision, recall and F1 of the facts formed,
 and how well corrections supersede, through the real extractor, arbitration and database.
 
-    python bench/extraction.py [--split dev|test|all] [--extractor rules|llm]
+    python bench/extraction.py [--split dev|test|all] [--extractor rules|llm|cascade]
                                [--json OUT] [--limit N] [--concurrency N]
 
 Starts the embedded PostgreSQL in a fresh temporary directory, migrates it and runs the app
@@ -12,7 +12,8 @@ One tenant; every case gets a fresh user: each turn is one
 is compared with the case's label (tests/data/extraction/README.md). Secret values, masked in
 the listing, are opened with ``POST …/memories/{id}/reveal``.
 
-``--extractor llm`` uses the ``MEMLANE_LLM_*`` settings (any OpenAI-compatible endpoint).
+``--extractor llm`` and ``cascade`` use the ``MEMLANE_LLM_*`` settings (any OpenAI-compatible
+endpoint).
 
 Prints per-language and per-family tables. ``--json`` writes every figure; per-case failures
 (turns, label, memories formed) are written for the dev split only — for ``test`` only
@@ -470,7 +471,7 @@ async def run(
         "failed_jobs": sum(o[2] for o in outs),
         "setup_s": setup_s,
         "run_s": run_s,
-        "model": settings.llm_model if args.extractor == "llm" else None,
+        "model": settings.llm_model if args.extractor != "rules" else None,
     }
 
 
@@ -532,7 +533,7 @@ def public_memory(m: dict[str, Any]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", choices=["dev", "dev2", "test", "all"], default="dev")
-    ap.add_argument("--extractor", choices=["rules", "llm"], default="rules")
+    ap.add_argument("--extractor", choices=["rules", "llm", "cascade"], default="rules")
     ap.add_argument(
         "--json",
         type=Path,

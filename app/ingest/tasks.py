@@ -29,6 +29,7 @@ from app.db.models import Job, Memory, Message
 from app.ingest.episodes import episode_draft, inherited_half_life, is_episode, with_context
 from app.ingest.extraction import segment, semantic, standing
 from app.ingest.extraction.base import ExtractedFact, Turn
+from app.ingest.extraction.cascade import CascadeExtractor
 from app.ingest.extraction.cues import Cues, TurnCues, turn_cues
 from app.ingest.extraction.filter import is_noise
 from app.ingest.extraction.rules import (
@@ -210,7 +211,7 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
     await seal_restated_secrets(rt, conv, owner, messages, facts)
     seal_formed_secrets(rt, owner, messages, facts)
     facts = await name_ended(MemoryRepository(session, job.tenant_id, job.user_id), facts)
-    if rt.extractor.name == "rules":
+    if runs_rules(rt):
         reveal = lambda text, sealed: rt.privacy.reveal_all(text, sealed, owner)  # noqa: E731
         memories = MemoryRepository(session, job.tenant_id, job.user_id)
         facts = await inherit_change_slots(memories, messages, facts, reveal)
@@ -461,6 +462,13 @@ async def infer_memory(ctx: JobContext) -> dict[str, Any]:
     )
 
 
+def runs_rules(rt: Runtime) -> bool:
+    """True if the service's extractor runs the offline rules in this process (``rules`` and
+    ``cascade``): they read the clear text, and their readings are completed from the
+    conversation (``inherit_changes`` and the steps beside it)."""
+    return rt.extractor.name in ("rules", "cascade")
+
+
 async def extract_clear(
     rt: Runtime,
     job: Job,
@@ -475,9 +483,14 @@ async def extract_clear(
     only ever sees the protected text, tokens and masks.
     """
     privacy, owner = rt.privacy, owner_of(job.tenant_id, job.user_id)
-    if rt.extractor.name == "rules":
-        turns = [replace(t, content=privacy.reveal_all(t.content, pool, owner)) for t in turns]
-    facts = await rt.extractor.extract(turns, has_task=task_id is not None)
+    has_task = task_id is not None
+    clear = turns
+    if runs_rules(rt):
+        clear = [replace(t, content=privacy.reveal_all(t.content, pool, owner)) for t in turns]
+    if isinstance(rt.extractor, CascadeExtractor):
+        facts = await rt.extractor.extract(clear, has_task=has_task, shown=turns)
+    else:
+        facts = await rt.extractor.extract(clear, has_task=has_task)
     for fact in facts:
         fact.content = privacy.reveal_all(fact.content, pool, owner)
         if fact.value:

@@ -93,6 +93,11 @@ CONTEXT_TOKENS = Histogram(
 EXTRACTED_FACTS = Counter(
     "memlane_extract_fact_count_total", "Facts extracted from conversation", ["extractor", "type"]
 )
+CASCADE_TURNS = Counter(
+    "memlane_cascade_turns_total",
+    "User turns of the cascade extractor: read by the rules, or asked of the model",
+    ["outcome"],
+)
 LONG_TERM_MEM_SIZE = Gauge(
     "memlane_long_term_mem_size",
     "Active long-term memories per tenant",

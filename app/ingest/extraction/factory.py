@@ -7,12 +7,18 @@ from app.ingest.extraction.base import Extractor
 
 
 def build_extractor(settings: Settings) -> Extractor:
-    """The rule-based extractor (offline default) or the LLM one (``MEMLANE_EXTRACTOR=llm``)."""
-    if settings.extractor == "llm":
-        from app.ingest.extraction.llm import LLMExtractor
-        from app.providers.llm import ChatClient
-
-        return LLMExtractor(ChatClient(settings))
+    """The rule-based extractor (offline default), the LLM one (``MEMLANE_EXTRACTOR=llm``) or
+    the rules with the LLM for the turns they form nothing from (``cascade``)."""
     from app.ingest.extraction.rules import RuleExtractor
 
-    return RuleExtractor()
+    if settings.extractor == "rules":
+        return RuleExtractor()
+    from app.ingest.extraction.llm import LLMExtractor
+    from app.providers.llm import ChatClient
+
+    llm = LLMExtractor(ChatClient(settings))
+    if settings.extractor == "llm":
+        return llm
+    from app.ingest.extraction.cascade import CascadeExtractor
+
+    return CascadeExtractor(RuleExtractor(), llm)
