@@ -1,12 +1,13 @@
 """What the cascade extractor would send a chat model, on an extraction corpus: the share of
-user turns the offline rules form nothing from, and how many of the rules' misses lie there.
+user turns the offline rules cannot read (no key, no value withdrawn), and how many of the
+rules' misses lie there.
 
     python bench/cascade_share.py --split dev [--result RESULT.json]
     python bench/cascade_share.py --corpus FILE [--result RESULT.json]
 
 Each turn is read alone, as ``bench/extraction.py`` posts it (one message per request), by
 ``RuleExtractor``; a turn is *asked* when ``app.ingest.extraction.cascade.unread_turns`` says
-so (a user turn no fact comes from, neither a question nor small talk). With ``--result`` (the
+so (a user turn no fact reads, neither a question nor small talk). With ``--result`` (the
 JSON of ``bench/extraction.py`` on the same corpus, which lists per-case failures for every
 split but ``test``), it also counts the missed facts of cases with an asked turn and the
 memories left active (``not_frozen``) in cases whose last turn is asked: an upper bound on what

@@ -23,6 +23,8 @@ from tests.support.openai_server import FakeOpenAIServer
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
 CAT = "I have a cat named Rex."
 DAIRY = "Dairy's a no for me."
+# the rules keep this one as a sentence, with no key and nothing withdrawn
+MUSHROOMS = "honestly anything with mushrooms in it and I'm out, can't stand them"
 
 
 def _turns(*texts: str) -> list[Turn]:
@@ -77,6 +79,18 @@ async def test_only_the_turns_the_rules_cannot_read_reach_the_model(
     assert ("diet.avoid", "dairy", ["m3"], "llm") in got
     assert ("pets.name", "Rex", ["m2"], None) in got
     assert all(value != "Felix" for _, value, _, _ in got)  # only facts of an asked turn
+
+
+async def test_the_models_reading_replaces_the_sentence_the_rules_kept(
+    openai_server: FakeOpenAIServer, cascade: CascadeExtractor
+) -> None:
+    kept = await cascade.extract(_turns(MUSHROOMS))  # the model answers nothing
+    assert [(f.key, f.content) for f in kept] == [(None, MUSHROOMS.removeprefix("honestly "))]
+
+    openai_server.script_chat([{"facts": [_fact("m1", "preference.dislikes", "mushrooms")]}])
+    facts = await cascade.extract(_turns(MUSHROOMS))
+    assert _asked(openai_server) == [["m1"], ["m1"]]
+    assert [(f.key, f.value) for f in facts] == [("preference.dislikes", "mushrooms")]
 
 
 async def test_no_call_when_the_rules_read_every_turn(

@@ -8,7 +8,7 @@ from app.ingest.extraction.base import Extractor
 
 def build_extractor(settings: Settings) -> Extractor:
     """The rule-based extractor (offline default), the LLM one (``MEMLANE_EXTRACTOR=llm``) or
-    the rules with the LLM for the turns they form nothing from (``cascade``)."""
+    the rules with the LLM for the turns they cannot read (``cascade``)."""
     from app.ingest.extraction.rules import RuleExtractor
 
     if settings.extractor == "rules":
