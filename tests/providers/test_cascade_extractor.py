@@ -93,6 +93,14 @@ async def test_the_models_reading_replaces_the_sentence_the_rules_kept(
     assert [(f.key, f.value) for f in facts] == [("preference.dislikes", "mushrooms")]
 
 
+async def test_the_turn_said_before_the_batch_is_context(
+    openai_server: FakeOpenAIServer, cascade: CascadeExtractor
+) -> None:
+    earlier = Turn("m0", "user", "I drink oat milk with everything", T0)
+    await cascade.extract(_turns(DAIRY, CAT), before=[earlier])
+    assert _asked(openai_server) == [["m0", "m1"]]
+
+
 async def test_no_call_when_the_rules_read_every_turn(
     openai_server: FakeOpenAIServer, cascade: CascadeExtractor
 ) -> None:

@@ -5,12 +5,14 @@ The rules form most facts at no cost and the same way every time; what they cann
 wordings no rule knows — goes to the model. Measured on the extraction corpus
 (docs/formation.md, "The cascade"): on text they were never tuned on, the rules read no key and
 no withdrawal in one user turn in five, and those turns hold about half of what they miss. The
-model sees those turns with the turn just before each of them as context, nothing else of the
-batch, and only what the privacy layer lets a remote model see (``shown``: masked values,
-sealed secrets).
+model sees those turns with the turn just before each of them as context (from the session's
+earlier messages for the first turn of a batch), nothing else, and only what the privacy layer
+lets a remote model see (``shown``: masked values, sealed secrets).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from app.ingest.extraction.base import ExtractedFact, Turn
 from app.ingest.extraction.filter import is_noise
@@ -60,10 +62,17 @@ class CascadeExtractor:
         self.llm = llm
 
     async def extract(
-        self, turns: list[Turn], *, has_task: bool = False, shown: list[Turn] | None = None
+        self,
+        turns: list[Turn],
+        *,
+        has_task: bool = False,
+        shown: list[Turn] | None = None,
+        before: Sequence[Turn] = (),
     ) -> list[ExtractedFact]:
         """``turns`` in clear text for the rules; ``shown``: the same turns, in the same order,
-        as a remote model may see them (default ``turns``)."""
+        as a remote model may see them (default ``turns``); ``before``: the conversation's
+        turns before them, oldest first, as a model may see them, context for the first asked
+        turns (what a correction corrects was often said in the turn before)."""
         facts = await self.rules.extract(turns, has_task=has_task)
         asked = unread_turns(turns, facts)
         users = sum(t.role == "user" for t in turns)
@@ -71,8 +80,9 @@ class CascadeExtractor:
         CASCADE_TURNS.labels("read_by_rules").inc(users - len(asked))
         if not asked:
             return facts
-        seen = shown if shown is not None else turns
-        context = sorted({j for i in asked for j in range(max(0, i - CONTEXT_TURNS), i + 1)})
+        seen = [*before, *(shown if shown is not None else turns)]
+        at = [len(before) + i for i in asked]
+        context = sorted({j for k in at for j in range(max(0, k - CONTEXT_TURNS), k + 1)})
         ids = {turns[i].message_id for i in asked}
         more = await self.llm.extract([seen[j] for j in context], has_task=has_task)
         more = [f for f in more if ids & set(f.message_ids)]
