@@ -43,6 +43,12 @@ CATALOGUE: dict[str, KeySpec] = dict(
         # identity
         _spec("name.full", "single", "profile", "the user's name"),
         _spec("name.nickname", "single", "profile", "what the user wants to be called"),
+        _spec(
+            "name.alias",
+            "multi",
+            "profile",
+            "the user's name in another language or script (中文名, English name)",
+        ),
         _spec("identity.gender", "single", "profile", "gender as the user states it"),
         _spec("identity.document", "multi", "profile", "government ID / passport (secret)"),
         _spec("finance.card", "multi", "profile", "bank or credit card number (secret)"),

@@ -1438,6 +1438,14 @@ async def _widen_retracts(repo: MemoryStore, cand: Candidate) -> None:
     # a dated quitting ("I quit smoking two weeks ago" is an event) names an activity only
     only_activity = cand.key is not None and cand.key not in _GIVEN_UP_KEYS
     if only_activity and not any(_GERUND.fullmatch(r.strip().lower()) for r in cand.retracts):
+        if cand.key in ("family.member", "pets.name"):
+            # a person or a pet gone from the user's life ("我和Tom分手了"): what was said of
+            # them with no key ("partner Tom") goes with them
+            cand.retract_ids += [
+                old.id
+                for old in await repo.active_keyless(cand.scope, cand.scope_id)
+                if any(r and _names(r, old.content) for r in cand.retracts)
+            ]
         return
     olds = await repo.active_with_keys(
         list(_ACTIVITY_KEYS if only_activity else _NAMED_BY_RETRACTION), cand.scope, cand.scope_id

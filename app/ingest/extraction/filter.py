@@ -48,7 +48,13 @@ _CHATTER = re.compile(
     r"|(?:just )?(?:kidding|joking)|(?:still |gonna |going to )?think(?:ing)?"
     r" (?:about it|it over|on it))"
     r"(?: (?:now|lol|haha|tho|though|for now))?[\s!.,~]*$|"
-    r"^我?(?:再)?(?:想想|考虑一下|琢磨一下|想一下)[吧啊哈]*$",
+    r"^我?(?:再)?(?:想想|考虑一下|琢磨一下|想一下)[吧啊哈]*$|"
+    # pleasantries about the talk or the assistant: "hope you're doing well", "haha that's
+    # funny", "希望你一切都好", "哈哈太好笑了"
+    r"^(?:and |i )?hope (?:you'?re|you are) (?:doing )?(?:well|good|ok(?:ay)?|great)\b[\s!.,~]*$|"
+    r"^(?:(?:ha){2,}|lol|lmao|hehe)?[\s,!]*(?:that'?s|that is|so|how) (?:so |really |very )?"
+    r"(?:funny|hilarious|cute|sweet|cool|awesome|interesting|nice of you)[\s!.,~]*$|"
+    r"^希望你(?:一切)?(?:都)?(?:好|顺利)[吧呀啊哦]*$|^(?:哈哈+)?[，,\s]*(?:太|真|好)?(?:好笑|搞笑|有意思|可爱)了?[啊呀哈]*$",
     re.I,
 )
 _WEATHER = re.compile(

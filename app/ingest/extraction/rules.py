@@ -554,9 +554,9 @@ def _norm(value: str, key: str | None) -> str:
         spec is not None
         and spec.cardinality == "multi"
         and _LATIN.search(value)
-        and key != "pets.name"
+        and key not in ("pets.name", "name.alias")
     ):
-        value = value.lower()  # a pet's name keeps its capital ("Max")
+        value = value.lower()  # a name keeps its capitals ("Max", "Lin Wei")
     return value
 
 
@@ -2127,6 +2127,22 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         lambda m, c, s: _age_of(m["v"] or m["n"], c, s),
     ),
     # identity
+    # a name in another language ("我的中文名叫林薇", "my Chinese name is Lin Wei"): beside the
+    # name, not in its place
+    (
+        "name",
+        "zh",
+        r"^(?:我的?)?(?P<lang>中文|英文|英语|日文|韩文)名(?:字)?(?:是|叫做?)\s*(?P<v>[^\s，,]{1,10}"
+        r"|[A-Z][a-z'-]+(?: [A-Z][a-z'-]+){0,2})\s*[。！!.]*$",
+        simple("name.alias", "{lang}名字叫{v}"),
+    ),
+    (
+        "name",
+        "en",
+        r"^my (?P<lang>chinese|english|japanese|korean|spanish|hebrew|arabic|hindi) name(?:'s| is)"
+        r" (?P<v>[^\s,.!]{1,10}|[A-Z][a-z'-]+(?: [A-Z][a-z'-]+){0,2})\s*[.!]*$",
+        simple("name.alias", "{lang} name is {v}"),
+    ),
     (
         "name",
         "zh",
@@ -2906,7 +2922,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "family",
         "zh",
-        rf"^(?:我的?)?(?P<rel>{_FAMILY_ZH})(?:的名字)?(?:叫做?|名叫|名字是|名字叫)(?![我你他她])\s*(?P<name>[^\s，,]{{1,6}})\s*$",
+        # "现在的男朋友叫Jack", "新男朋友叫Jack": the one of now
+        rf"^(?:我的?)?(?:现在的?|新的?|如今的?)?(?P<rel>{_FAMILY_ZH})(?:的名字)?(?:叫做?|名叫|名字是|名字叫)"
+        rf"(?![我你他她])\s*(?P<name>[^\s，,]{{1,6}})\s*$",
         family,
     ),
     ("family", "zh", rf"^我?(?:有|生了)(?:一个|两个|三个|个|\d+个)?(?P<rel>{_FAMILY_ZH})$", family),
@@ -3437,7 +3455,9 @@ _CLAUSE = re.compile(
 # "I live in Lisbon and work at Siemens", "I'm 34 and live in Austin": a second predicate of
 # the user's, its "I" left out
 _ELIDED_I = re.compile(
-    r"^(?P<head>(?:\w+,?\s+)?I(?:['’](?:m|ve|d)|\s+am)?\s+[^,;]+?)\s+(?:and|but)\s+"
+    # at the sentence's start or a clause's ("I'm Vivian, I live in Leeds and work as a nurse")
+    r"(?:^|(?<=[,;]))"
+    r"(?P<head>\s*(?:\w+,?\s+)?I(?:['’](?:m|ve|d)|\s+am)?\s+[^,;]+?)\s+(?:and|but)\s+"
     r"(?=(?:(?:work|live|study|teach|worked|lived"
     r"|studied|taught)\s+(?:at|in|for|as|from|on)\b|(?:joined|started at|moved to)\s+[A-Z]))",
     re.I,
@@ -6922,6 +6942,10 @@ def _ended_unnamed(turn: Turn, type_: MemoryType, key: str, flag: str) -> Extrac
     )
 
 
+# a quantity before what is eaten again ("能吃一点辣了", "吃些肉了")
+_HOW_MUCH_ZH = re.compile(r"^(?:一点点|一点儿?|一些|点儿?|些|少量|少许|稍微)")
+
+
 def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """What the turn gives up that no fact of the turn retracts ("不用 Windows 了",
     "胃溃疡已经治好了"): one withdrawal record, keyed by the verb that gave it up, so the
@@ -6998,6 +7022,8 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         key, meta["meat_again"] = "diet.style", True
     elif semantic.lifts(text):
         meta["lifted"] = True  # "I eat pork now": an avoidance ends, not a liking
+        # "能吃一点辣了": how much is not what was avoided
+        quit_values = [_HOW_MUCH_ZH.sub("", v) or v for v in quit_values]
     spec = key_spec(key)
     # "印象笔记早就不用了，改用飞书文档": what the user switched to holds the key of what they
     # gave up, when no fact of the turn holds it
