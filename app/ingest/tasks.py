@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import uuid
 from collections.abc import Callable, Sequence
@@ -28,8 +29,8 @@ from app.arbitration.values import (
 from app.db.models import Job, Memory, Message
 from app.ingest.episodes import episode_draft, inherited_half_life, is_episode, with_context
 from app.ingest.extraction import segment, semantic, standing
-from app.ingest.extraction.base import ExtractedFact, Turn
-from app.ingest.extraction.cascade import CascadeExtractor
+from app.ingest.extraction.base import ExtractedFact, ExtractionError, Turn
+from app.ingest.extraction.cascade import CascadeExtractor, unread_turns
 from app.ingest.extraction.cues import Cues, TurnCues, turn_cues
 from app.ingest.extraction.filter import is_noise
 from app.ingest.extraction.rules import (
@@ -46,7 +47,7 @@ from app.ingest.window import folding_due
 from app.jobs import kinds
 from app.jobs.intake import JobIntake
 from app.jobs.worker import JobContext, handler
-from app.kit.metrics import EXTRACTED_FACTS
+from app.kit.metrics import CASCADE_TURNS, EXTRACTED_FACTS
 from app.memories.repository import MemoryRepository
 from app.memories.service import outcome_result, writer_for
 from app.memories.writer import MemoryDraft, MemoryWriter
@@ -54,6 +55,8 @@ from app.privacy.detect import reads_as_credential
 from app.privacy.protect import SECRET_KEYS, owner_of
 from app.runtime import Runtime
 from app.tasks.service import fill_task_slots
+
+log = logging.getLogger(__name__)
 
 KIND = kinds.INGEST
 TASK_KEY_PREFIXES = ("project.", "task.")
@@ -192,26 +195,65 @@ async def store_facts(
     return result
 
 
-@handler(KIND)
+async def _batch(
+    rt: Runtime, job: Job, session: AsyncSession
+) -> tuple[list[Message], list[Message], list[dict[str, Any]]]:
+    """The job's stored turns, the turn said before them when the cascade's model may need it
+    as context (none otherwise), and the sealed entries of both."""
+    conv = ConversationRepository(session, job.tenant_id, job.user_id)
+    messages = await conv.messages([uuid.UUID(i) for i in job.payload["message_ids"]])
+    before: list[Message] = []
+    if isinstance(rt.extractor, CascadeExtractor) and messages:
+        # what the model asked about the batch's first turn may need: the turn said before it
+        first = min(m.seq for m in messages)
+        previous = await conv.previous_message(job.payload["session_id"], first)
+        before = [previous] if previous is not None else []
+    return messages, before, [e for m in [*before, *messages] for e in m.sealed]
+
+
+async def extract_batch(
+    rt: Runtime,
+    job: Job,
+    messages: list[Message],
+    before: list[Message],
+    pool: list[dict[str, Any]],
+) -> list[ExtractedFact]:
+    """``extract_clear`` of the job's turns (``_batch``), in clear text."""
+    return await extract_clear(
+        rt,
+        job,
+        [to_turn(m) for m in messages],
+        pool,
+        job.payload.get("task_id"),
+        [to_turn(m) for m in before],
+    )
+
+
+async def extracted_by_model(rt: Runtime, job: Job) -> list[ExtractedFact] | None:
+    """The prepare step of an ingest job (``handler``): with a chat model in the extractor
+    (``llm``, ``cascade``) the turns are read in a short transaction of their own and
+    extracted before the job's unit of work takes the user lock, so no erase or write of the
+    user waits on the model. None with the rules alone: they run in the unit of work."""
+    if not (isinstance(rt.extractor, CascadeExtractor) or rt.extractor.name == "llm"):
+        return None
+    async with rt.scoped(job.tenant_id, job.user_id) as session:
+        messages, before, pool = await _batch(rt, job, session)
+    return await extract_batch(rt, job, messages, before, pool)
+
+
+@handler(KIND, prepare=extracted_by_model)
 async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
     """Extract facts from a stored batch of turns, store them, fill the task's slots, and queue
     the session's compression. Returns ``{memory_ids, arbitrations, arbitrations_total}``."""
     rt, job, session = ctx.rt, ctx.job, ctx.session
     payload = job.payload
-    ids = [uuid.UUID(i) for i in payload["message_ids"]]
-    messages = await ConversationRepository(session, job.tenant_id, job.user_id).messages(ids)
     task_id = payload.get("task_id")
     session_id = payload["session_id"]
     conv = ConversationRepository(session, job.tenant_id, job.user_id)
-    before: list[Message] = []
-    if isinstance(rt.extractor, CascadeExtractor) and messages:
-        # what the model asked about the batch's first turn may need: the turn said before it
-        previous = await conv.previous_message(session_id, min(m.seq for m in messages))
-        before = [previous] if previous is not None else []
-    pool = [e for m in [*before, *messages] for e in m.sealed]
-    facts = await extract_clear(
-        rt, job, [to_turn(m) for m in messages], pool, task_id, [to_turn(m) for m in before]
-    )
+    messages, before, pool = await _batch(rt, job, session)
+    facts = ctx.prepared
+    if facts is None:
+        facts = await extract_batch(rt, job, messages, before, pool)
     facts = dedupe(facts + await tool_facts(rt, job, messages, pool, task_id))
     owner = owner_of(job.tenant_id, job.user_id)
     facts = await name_taken_back(conv, session_id, messages, facts)
@@ -497,13 +539,32 @@ async def extract_clear(
     if runs_rules(rt):
         clear = [replace(t, content=privacy.reveal_all(t.content, pool, owner)) for t in turns]
     if isinstance(rt.extractor, CascadeExtractor):
-        facts = await rt.extractor.extract(clear, has_task=has_task, shown=turns, before=before)
+        try:
+            facts = await rt.extractor.extract(clear, has_task=has_task, shown=turns, before=before)
+        except ExtractionError:
+            if job.attempts < rt.settings.job_max_attempts:
+                raise  # retried: the model may answer next time
+            # the last attempt: what the rules read is formed all the same, and the turns the
+            # model was to read stay as the episodes they are
+            facts = await rt.extractor.rules.extract(clear, has_task=has_task)
+            unread = len(unread_turns(clear, facts))
+            CASCADE_TURNS.labels("model_failed").inc(unread)
+            log.warning(
+                "cascade: the model failed on the job's last attempt; %d turn(s) formed by"
+                " the rules alone",
+                unread,
+                extra={"job_id": str(job.id)},
+            )
     else:
         facts = await rt.extractor.extract(clear, has_task=has_task)
     for fact in facts:
-        fact.content = privacy.reveal_all(fact.content, pool, owner)
+        # a mask stands for the secret it hides in a fact that holds that secret, and nowhere
+        # else: a model that says "uses ****** for the router too" never gets the password put
+        # back into a sentence that is stored as it is
+        holds = fact.key in SECRET_KEYS or fact.metadata.get("sensitivity") == "secret"
+        fact.content = privacy.reveal_all(fact.content, pool, owner, secrets=holds)
         if fact.value:
-            fact.value = privacy.reveal_all(fact.value, pool, owner)
+            fact.value = privacy.reveal_all(fact.value, pool, owner, secrets=holds)
     secrets = [e["value"] for e in privacy.open_secrets(pool, owner)]
     return dedupe([f for f in facts if not leaks_a_secret(f, secrets)])
 

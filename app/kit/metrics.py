@@ -95,7 +95,8 @@ EXTRACTED_FACTS = Counter(
 )
 CASCADE_TURNS = Counter(
     "memlane_cascade_turns_total",
-    "User turns of the cascade extractor: read by the rules, or asked of the model",
+    "User turns of the cascade extractor: read by the rules, asked of the model, or left to"
+    " the rules when the model failed on a job's last attempt",
     ["outcome"],
 )
 LONG_TERM_MEM_SIZE = Gauge(

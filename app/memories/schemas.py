@@ -32,6 +32,7 @@ SCOPES_WITH_ID = ("task", "session", "agent")
 MemoryStatus = Literal["active", "frozen", "archived", "deleted"]
 
 MAX_CONTENT_CHARS = 8000
+MAX_VALUE_CHARS = 2000
 KEY_PATTERN = r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$"
 # Items of one batch write. A request-shape limit, like the 200 turns of a messages request: it
 # is part of the OpenAPI contract, so it is a constant rather than a setting (the committed
@@ -73,7 +74,7 @@ class MemoryCreate(BaseModel):
     content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
     type: WritableMemoryType = "fact"
     key: str | None = Field(default=None, max_length=128, pattern=KEY_PATTERN)
-    value: str | None = Field(default=None, max_length=2000)
+    value: str | None = Field(default=None, max_length=MAX_VALUE_CHARS)
     source: MemorySource = "user_declared"
     confidence: float | None = Field(default=None, ge=0, le=1)
     scope: WritableScope = "user"
@@ -156,7 +157,7 @@ class MemoryUpdate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     content: str | None = Field(default=None, min_length=1, max_length=MAX_CONTENT_CHARS)
-    value: str | None = Field(default=None, max_length=2000)
+    value: str | None = Field(default=None, max_length=MAX_VALUE_CHARS)
     confidence: float | None = Field(default=None, ge=0, le=1)
     metadata: dict[str, Any] | None = None
 

@@ -120,8 +120,11 @@ class Privacy:
 
         return TOKEN.sub(sub, text)
 
-    def reveal_all(self, text: str, sealed: list[dict[str, Any]], owner: str) -> str:
-        """Every sealed value back in place — in memory only, for the local extractor.
+    def reveal_all(
+        self, text: str, sealed: list[dict[str, Any]], owner: str, *, secrets: bool = True
+    ) -> str:
+        """Every sealed value back in place — in memory only, for the local extractor; with
+        ``secrets=False`` the personal values only, the secrets' masks left as they are.
 
         Secret masks all look alike ("******"), so each secret entry fills the first mask still
         in the text: entries are sealed in the order their values stand in the text, and one
@@ -135,7 +138,8 @@ class Privacy:
             except SealError:
                 continue
             if entry["level"] == "secret":
-                text = _fill_first_mask(text, entry["mask"], value)
+                if secrets:
+                    text = _fill_first_mask(text, entry["mask"], value)
             else:
                 text = text.replace(entry["token"], value)
         return text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from typing import TYPE_CHECKING, Any
@@ -42,6 +43,7 @@ class ChatClient:
         key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
         self._key = key or None
         headers = {"Authorization": f"Bearer {self._key}"} if self._key else {}
+        self._timeout_s = settings.llm_timeout_s
         self._client = httpx.AsyncClient(
             timeout=httpx.Timeout(settings.llm_timeout_s), headers=headers
         )
@@ -102,9 +104,17 @@ class ChatClient:
         }
         if json_mode:
             body["response_format"] = {"type": "json_object"}
-        payload = await post_json(
-            self._client, self._url, body, what="chat", secret=self._key, error=LLMError
-        )
+        try:
+            # the whole request, however slowly the answer trickles in (httpx's timeout is
+            # per read)
+            async with asyncio.timeout(self._timeout_s):
+                payload = await post_json(
+                    self._client, self._url, body, what="chat", secret=self._key, error=LLMError
+                )
+        except TimeoutError:
+            raise LLMError(
+                f"the model at {self._url} timed out after {self._timeout_s} s (the whole request)"
+            ) from None
         return self._content(payload)
 
     def _content(self, payload: object) -> str:

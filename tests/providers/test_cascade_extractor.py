@@ -23,8 +23,8 @@ from tests.support.openai_server import FakeOpenAIServer
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
 CAT = "I have a cat named Rex."
 DAIRY = "Dairy's a no for me."
-# the rules keep this one as a sentence, with no key and nothing withdrawn
-MUSHROOMS = "honestly anything with mushrooms in it and I'm out, can't stand them"
+# the rules keep this one as a sentence, with no key, nothing withdrawn and no correction
+CIVIC = "i drive a 2012 honda civic with 200k miles"
 
 
 def _turns(*texts: str) -> list[Turn]:
@@ -84,13 +84,13 @@ async def test_only_the_turns_the_rules_cannot_read_reach_the_model(
 async def test_the_models_reading_replaces_the_sentence_the_rules_kept(
     openai_server: FakeOpenAIServer, cascade: CascadeExtractor
 ) -> None:
-    kept = await cascade.extract(_turns(MUSHROOMS))  # the model answers nothing
-    assert [(f.key, f.content) for f in kept] == [(None, MUSHROOMS.removeprefix("honestly "))]
+    kept = await cascade.extract(_turns(CIVIC))  # the model answers nothing
+    assert [(f.key, f.content) for f in kept] == [(None, CIVIC)]
 
-    openai_server.script_chat([{"facts": [_fact("m1", "preference.dislikes", "mushrooms")]}])
-    facts = await cascade.extract(_turns(MUSHROOMS))
+    openai_server.script_chat([{"facts": [_fact("m1", "vehicle.car", "2012 Honda Civic")]}])
+    facts = await cascade.extract(_turns(CIVIC))
     assert _asked(openai_server) == [["m1"], ["m1"]]
-    assert [(f.key, f.value) for f in facts] == [("preference.dislikes", "mushrooms")]
+    assert [(f.key, f.value) for f in facts] == [("vehicle.car", "2012 Honda Civic")]
 
 
 async def test_the_turn_said_before_the_batch_is_context(
@@ -99,6 +99,34 @@ async def test_the_turn_said_before_the_batch_is_context(
     earlier = Turn("m0", "user", "I drink oat milk with everything", T0)
     await cascade.extract(_turns(DAIRY, CAT), before=[earlier])
     assert _asked(openai_server) == [["m0", "m1"]]
+
+
+async def test_a_correction_the_rules_read_is_not_asked_about(
+    openai_server: FakeOpenAIServer, cascade: CascadeExtractor
+) -> None:
+    # a slip corrected in place may hold a secret ("sorry, I meant tulip-4417"): the rules'
+    facts = await cascade.extract(_turns("oops, I meant UCSD", "Sorry, I meant tulip-4417"))
+    assert openai_server.requests_to("/chat/completions") == []
+    assert all(f.is_correction for f in facts)
+
+
+async def test_a_long_batch_is_asked_about_in_several_calls(
+    openai_server: FakeOpenAIServer, cascade: CascadeExtractor
+) -> None:
+    await cascade.extract(_turns(*[f"{DAIRY} ({i})" for i in range(20)]))
+    calls = _asked(openai_server)
+    assert [len(c) for c in calls] == [16, 5]  # the second call with the turn before it
+    assert calls[1][0] == "m16"
+
+
+async def test_a_fact_keeps_only_the_asked_turns_it_came_from(
+    openai_server: FakeOpenAIServer, cascade: CascadeExtractor
+) -> None:
+    both = _fact("m1", "pets.name", "Felix") | {"message_ids": ["m1", "m2"]}
+    openai_server.script_chat([{"facts": [both]}])
+    facts = await cascade.extract(_turns(CAT, DAIRY))
+    [felix] = [f for f in facts if f.value == "Felix"]
+    assert felix.message_ids == ["m2"]
 
 
 async def test_no_call_when_the_rules_read_every_turn(

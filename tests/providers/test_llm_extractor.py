@@ -325,3 +325,18 @@ async def test_catalogue_keys_in_prompt_and_kept(
     )
     facts = await extractor.extract(_turns())
     assert [f.key for f in facts] == ["work.employer", "drink.favourite", None]
+
+
+async def test_an_answer_beyond_the_apis_limits_is_cut_to_them(
+    openai_server: FakeOpenAIServer, chat: ChatClient
+) -> None:
+    many = [_fact(value=f"v{i}", content=f"fact {i}") for i in range(60)]
+    long = [
+        _fact(content="x" * 8001),
+        _fact(value="y" * 2001, content="a value too long"),
+        _fact(key="a" * 129, content="a key too long"),
+    ]
+    openai_server.script_chat([{"facts": many}, {"facts": long}])
+    assert len(await LLMExtractor(chat).extract(_turns())) == 50
+    [kept] = await LLMExtractor(chat).extract(_turns())
+    assert (kept.content, kept.key) == ("a key too long", None)

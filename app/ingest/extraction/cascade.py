@@ -22,12 +22,17 @@ from app.kit.metrics import CASCADE_TURNS
 
 # the turns before an asked turn the model gets as context
 CONTEXT_TURNS = 1
+# asked turns per model call: a long batch (an imported history) is read in several calls, each
+# well inside a small model's context window
+ASKED_PER_CALL = 16
 
 
 def reads(fact: ExtractedFact) -> bool:
-    """True if ``fact`` is a reading of its turn: it has a key or withdraws a value. A fact
-    with neither is the sentence kept as it was said, which says the rules did not read it."""
-    return fact.key is not None or bool(fact.retracts)
+    """True if ``fact`` is a reading of its turn: it has a key, withdraws a value or corrects
+    what was said ("I take that back", "sorry, I meant tulip-4417": the rules' own readings of
+    a slip, which a model told only this turn could not make, and which may hold a secret). A
+    fact with none of these is the sentence kept as it was said: the rules did not read it."""
+    return fact.key is not None or bool(fact.retracts) or fact.is_correction
 
 
 def unread_turns(turns: list[Turn], facts: list[ExtractedFact]) -> list[int]:
@@ -45,15 +50,17 @@ class CascadeExtractor:
     """Extractor (name ``"cascade"``): ``RuleExtractor`` on every turn, ``LLMExtractor`` on
     the user turns it could not read.
 
-    ``extract(turns, has_task=..., shown=...)`` -> the rules' facts, then the model's facts
-    that come from an asked turn (``message_ids`` holding its id), marked
-    ``metadata["formed_by"] = "llm"``. A turn is asked about when it is a user turn, no fact
-    of the rules reads it (a key or a value withdrawn, ``reads``), and it is neither a
-    question nor small talk (``filter.is_noise``, the test that keeps a turn as an episode).
-    The rules' keyless sentences of a turn the model formed a fact from give way to it; of a
-    turn it formed nothing from they stay. No model call when no turn is asked about. Raises
-    ``ExtractionError`` when the model call fails (the queue retries the job; the rules'
-    facts are formed again then, the same)."""
+    ``extract(turns, has_task=..., shown=..., before=...)`` -> the rules' facts, then the
+    model's facts that come from an asked turn, their ``message_ids`` cut to the asked turns'
+    ids and marked ``metadata["formed_by"] = "llm"``. A turn is asked about when it is a user
+    turn, no fact of the rules reads it (``reads``: a key, a value withdrawn, a correction),
+    and it is neither a question nor small talk (``filter.is_noise``, the test that keeps a
+    turn as an episode); at most ``ASKED_PER_CALL`` asked turns go in one call. The rules'
+    keyless sentences of a turn the model formed a fact from give way to it; of a turn it
+    formed nothing from they stay. No model call when no turn is asked about. Raises
+    ``ExtractionError`` when a model call fails (the queue retries the job; the rules' facts
+    are formed again then, the same; ``tasks.extract_clear`` keeps them alone on the job's
+    last attempt)."""
 
     name = "cascade"
 
@@ -81,13 +88,19 @@ class CascadeExtractor:
         if not asked:
             return facts
         seen = [*before, *(shown if shown is not None else turns)]
-        at = [len(before) + i for i in asked]
-        context = sorted({j for k in at for j in range(max(0, k - CONTEXT_TURNS), k + 1)})
+        more: list[ExtractedFact] = []
+        for start in range(0, len(asked), ASKED_PER_CALL):
+            chunk = asked[start : start + ASKED_PER_CALL]
+            at = [len(before) + i for i in chunk]
+            context = sorted({j for k in at for j in range(max(0, k - CONTEXT_TURNS), k + 1)})
+            ids = {turns[i].message_id for i in chunk}
+            for fact in await self.llm.extract([seen[j] for j in context], has_task=has_task):
+                # formed from the asked turns only: a context turn is the rules' to read
+                fact.message_ids = [m for m in fact.message_ids if m in ids]
+                if fact.message_ids:
+                    fact.metadata["formed_by"] = "llm"
+                    more.append(fact)
         ids = {turns[i].message_id for i in asked}
-        more = await self.llm.extract([seen[j] for j in context], has_task=has_task)
-        more = [f for f in more if ids & set(f.message_ids)]
-        for fact in more:
-            fact.metadata["formed_by"] = "llm"
         # the model's reading of a turn replaces the sentences the rules kept of it
         answered = {m for f in more for m in f.message_ids} & ids
         kept = [f for f in facts if reads(f) or not set(f.message_ids) <= answered]

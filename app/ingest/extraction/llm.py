@@ -18,9 +18,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.arbitration.keys import CATALOGUE
 from app.ingest.extraction.base import ExtractedFact, ExtractionError, Turn
+from app.memories.schemas import MAX_CONTENT_CHARS, MAX_VALUE_CHARS
 from app.providers.llm import ChatClient, LLMError
 
 KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$")
+# what a model's answer may hold: the API's own limits on a memory (app/memories/schemas.py) and
+# the key's column; a fact beyond them, or past the first MAX_FACTS, is dropped
+MAX_KEY_CHARS = 128
+MAX_FACTS = 50
 
 _SYSTEM_PROMPT_HEAD = """\
 You extract durable facts about the user from a conversation, for a long-term memory.
@@ -114,7 +119,7 @@ def _clean_key(key: str | None) -> str | None:
     if key is None:
         return None
     key = key.strip()
-    if not key:
+    if not key or len(key) > MAX_KEY_CHARS:
         return None
     if key in CATALOGUE:
         return key
@@ -151,6 +156,9 @@ class LLMExtractor:
 
     - ``message_ids`` keep only ids of the given turns; a fact left without the id of a user
       turn is dropped (it cannot be traced back to the user's words);
+    - only the first ``MAX_FACTS`` facts are read; a fact whose content or value exceeds the
+      API's limits for a memory (``MAX_CONTENT_CHARS``, ``MAX_VALUE_CHARS``) is dropped, and a
+      key longer than ``MAX_KEY_CHARS`` becomes ``None``;
     - ``confidence`` is clamped to 0..1 (non-finite -> ``None``);
     - a ``model_inferred`` fact whose value or content contains a digit is dropped (inferred
       numbers are never stored); other inferred facts keep the ``model_inferred`` source;
@@ -210,7 +218,7 @@ class LLMExtractor:
             raise ExtractionError(f"LLM answer has the wrong shape: {problems}") from None
         return [
             fact
-            for item in answer.facts
+            for item in answer.facts[:MAX_FACTS]
             if (fact := self._convert(item, turns, has_task)) is not None
         ]
 
@@ -222,7 +230,9 @@ class LLMExtractor:
             return None
         value = None if item.value is None else str(item.value).strip() or None
         content = item.content.strip()
-        if not content:
+        if not content or len(content) > MAX_CONTENT_CHARS:
+            return None
+        if value is not None and len(value) > MAX_VALUE_CHARS:
             return None
         if item.source == "model_inferred" and (_has_digit(value) or _has_digit(content)):
             return None
