@@ -3,11 +3,12 @@ turns the rules could not read (``MEMLANE_EXTRACTOR=cascade``).
 
 The rules form most facts at no cost and the same way every time; what they cannot read —
 wordings no rule knows — goes to the model. Measured on the extraction corpus
-(docs/formation.md, "The cascade"): on text they were never tuned on, the rules read no key and
-no withdrawal in one user turn in five, and those turns hold about half of what they miss. The
-model sees those turns with the turn just before each of them as context (from the session's
-earlier messages for the first turn of a batch), nothing else, and only what the privacy layer
-lets a remote model see (``shown``: masked values, sealed secrets).
+(docs/formation.md, "The cascade"): on text they were never tuned on, the rules read no key, no
+withdrawal and no correction in about one user turn in eight, and those turns hold about two in
+five of the facts they miss. The model sees those turns with the turn just before each of them
+as context (from the session's earlier messages for the first turn of a batch), nothing else,
+and only what the privacy layer lets a remote model see (``shown``: masked values, sealed
+secrets).
 """
 
 from __future__ import annotations
