@@ -1,6 +1,8 @@
 """A password put right in few words ("no wait, tulip-4417", "correction: …", "oops, make
-that …") is a slip corrected in place, like "sorry, I meant …": the new password replaces the
-old one, sealed, and is never shown in clear. Through the HTTP API."""
+that …", "I mean …", the chat's "*tulip-4417") is a slip corrected in place, like "sorry, I
+meant …": the new password replaces the old one, sealed, and is never shown in clear. A place
+put right in a word ("sorry, Porto", "*Porto") replaces the one just said; emphasis ("I mean
+it") and a sigh ("*sigh*") take nothing back. Through the HTTP API."""
 
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ T1, T2 = "2026-03-02T09:00:00+00:00", "2026-03-02T10:00:00+00:00"
         "no wait, tulip-4417",
         "correction: tulip-4417",
         "oops, make that tulip-4417",
+        "I mean tulip-4417",
+        "*tulip-4417",
     ],
 )
 async def test_a_password_put_right_in_few_words_replaces_the_old_one_sealed(
@@ -43,3 +47,19 @@ async def test_a_password_put_right_in_few_words_replaces_the_old_one_sealed(
         if m["type"] != "episode"
     ]
     assert revealed == ["tulip-4417"]
+
+
+@pytest.mark.parametrize("then", ["sorry, Porto", "actually, Porto", "*Porto", "Porto*"])
+async def test_a_place_put_right_in_a_word_replaces_the_one_just_said(
+    tenant: TenantCtx, then: str
+) -> None:
+    await tenant.say("u", "s1", "I live in Lisbon", at=T1)
+    await tenant.say("u", "s1", then, at=T2)
+    assert await tenant.values("u", "residence.city") == ["Porto"]
+
+
+@pytest.mark.parametrize("then", ["I mean it", "*sigh*", "*sigh"])
+async def test_emphasis_and_a_sigh_take_nothing_back(tenant: TenantCtx, then: str) -> None:
+    await tenant.say("u", "s1", "I live in Lisbon", at=T1)
+    await tenant.say("u", "s1", then, at=T2)
+    assert await tenant.values("u", "residence.city") == ["Lisbon"]

@@ -1810,7 +1810,8 @@ _TAKEN_BACK = re.compile(
     r"|not (?:true|the case) any ?more"
     r"|forget (?:what i (?:just )?said|that|i said that)|ignore (?:that|what i said)|scratch that"
     # a value put right bare ("no wait, tulip-4417", "correction: …", "oops, make that …")
-    r"|^\W*(?:(?:oops|sorry|no|nope)[,!]?\s+)?(?:no,?\s+wait|correction(?=\s*[:：])|make that)"
+    r"|^\W*(?:(?:oops|sorry|no|nope)[,!]?\s+)?(?:no,?\s+wait|correction(?=\s*[:：])|make that"
+    r"|i mean(?= (?-i:\S*[A-Z0-9]\S*)\s*$))"
     r"|i was wrong|my mistake|i misspoke|i was (?:typing|talking) (?:that )?(?:for|about)"
     r"|i (?:never|didn'?t|did not) (?:say|said)"
     # "that's wrong" of the user's own words, not of an answer: a denial of theirs follows
@@ -1929,6 +1930,8 @@ def takes_back(text: str) -> bool:
         return True
     if _NOT_KEPT_THEIRS.search(body):
         return False  # "不对不对，别记我老公的公司，他在阿里": what not to keep is someone else's
+    if _STARRED.match(body) and said_in_place(body):
+        return True  # "*Porto": a chat's way to put right what was just typed
     found = [m.start() for m in (_TAKEN_BACK.search(body), _SLIP.search(body)) if m is not None]
     if any(at <= start or _is_lead_in(body[start:at]) for at in found):
         return True
@@ -2090,10 +2093,14 @@ _IN_PLACE_EN = re.compile(
 # a value said bare after a word that corrects ("no wait, tulip-4417", "correction: Sheffield",
 # "oops, make that Thursday"): one token, or up to three capitalised words
 _BARE_IN_PLACE = re.compile(
-    r"^\W*(?:(?:oops|sorry|no|nope)[,!]?\s+)?(?:(?:no,?\s+)?wait[,!]?|correction\s*[:：]|make that)"
+    r"^\W*(?:(?:oops|sorry|no|nope)[,!]?\s+)?(?:(?:no,?\s+)?wait[,!]?|correction\s*[:：]|make that"
+    # "I mean Porto", "scratch that, Thursday", "sorry, Porto", "actually, Porto", and the chat
+    # habit of a star before or after what is put right ("*Porto", "Porto*")
+    r"|i mean|scratch that[,.]?|sorry[,!]|actually[,!])"
     r"\s+(?P<x>[^\s,.;!?]{2,40}|(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*){0,2})\s*(?=$|[,.;!?])",
     re.I,
 )
+_STARRED = re.compile(r"^\s*\*\s*(?P<x>[^*\s][^*]{0,39}?)\s*$|^\s*(?P<y>[^*\s][^*]{0,39}?)\*\s*$")
 # "Correction: Sheffield, not Leeds": a name said bare before the name it replaces
 _NAME_NOT_NAME = re.compile(
     r"(?:^|[:：,，]\s*)(?P<x>(?-i:[A-Z])[\w'&.-]*(?: (?-i:[A-Z])[\w'&.-]*){0,3}),?\s+not\s+"
@@ -2129,13 +2136,14 @@ def said_in_place(text: str) -> str | None:
         [
             *_IN_PLACE_EN.finditer(text),
             *_BARE_IN_PLACE.finditer(text),
+            *_STARRED.finditer(text),
             *_IN_PLACE_ZH.finditer(text),
             *_NAME_NOT_NAME.finditer(text),
         ],
         key=lambda m: m.start(),
     )
     for m in found:
-        x = m.group("x").strip(" '\"“”‘’")
+        x = (m.group("x") or m.groupdict().get("y") or "").strip(" '\"“”‘’")
         x = _SPELLED.sub("", x)  # "John with an h": how it is spelt, not part of it
         if someone_elses(x):
             return None  # "我说的是我妈，她是老师": the rest is someone else's
