@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.arbitration.keys import KeySpec, key_spec
-from app.arbitration.service import Outcome, normalize_text
+from app.arbitration.service import PLACE_KEYS, Outcome, normalize_text
 from app.arbitration.values import (
     DENIABLE_KEYS,
     DENIED_KEYS,
@@ -235,7 +235,7 @@ async def extracted_by_model(rt: Runtime, job: Job) -> list[ExtractedFact] | Non
     (``llm``, ``cascade``) the turns are read in a short transaction of their own and
     extracted before the job's unit of work takes the user lock, so no erase or write of the
     user waits on the model. None with the rules alone: they run in the unit of work."""
-    if not (isinstance(rt.extractor, CascadeExtractor) or rt.extractor.name == "llm"):
+    if rt.extractor.name == "rules":
         return None
     async with rt.scoped(job.tenant_id, job.user_id) as session:
         messages, before, pool = await _batch(rt, job, session)
@@ -945,7 +945,7 @@ async def inherit_changes(
 
 
 # the keys a place's name can be the value of
-_PLACE_KEYS = ("residence.city", "work.location", "hometown", "work.employer", "education.school")
+_PLACE_KEYS = (*PLACE_KEYS, "work.employer", "education.school")
 
 
 def _rekeyed(

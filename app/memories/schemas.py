@@ -33,6 +33,8 @@ MemoryStatus = Literal["active", "frozen", "archived", "deleted"]
 
 MAX_CONTENT_CHARS = 8000
 MAX_VALUE_CHARS = 2000
+# the memory key column's size (app/db/models.py)
+MAX_KEY_CHARS = 128
 KEY_PATTERN = r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$"
 # Items of one batch write. A request-shape limit, like the 200 turns of a messages request: it
 # is part of the OpenAPI contract, so it is a constant rather than a setting (the committed
@@ -73,7 +75,7 @@ class MemoryCreate(BaseModel):
 
     content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
     type: WritableMemoryType = "fact"
-    key: str | None = Field(default=None, max_length=128, pattern=KEY_PATTERN)
+    key: str | None = Field(default=None, max_length=MAX_KEY_CHARS, pattern=KEY_PATTERN)
     value: str | None = Field(default=None, max_length=MAX_VALUE_CHARS)
     source: MemorySource = "user_declared"
     confidence: float | None = Field(default=None, ge=0, le=1)

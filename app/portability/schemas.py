@@ -29,6 +29,7 @@ from app.memories.schemas import (
     ID_PATTERN,
     KEY_PATTERN,
     MAX_CONTENT_CHARS,
+    MAX_KEY_CHARS,
     MAX_METADATA_BYTES,
     SCOPES_WITH_ID,
     MemorySource,
@@ -79,7 +80,7 @@ class ExportedMemory(BaseModel):
     id: uuid.UUID = Field(description="Its id on the exporting server (remapped on import)")
     content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
     type: MemoryType
-    key: str | None = Field(max_length=128, pattern=KEY_PATTERN)
+    key: str | None = Field(max_length=MAX_KEY_CHARS, pattern=KEY_PATTERN)
     value: str | None = Field(max_length=2000)
     source: MemorySource
     confidence: float = Field(ge=0, le=1)

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
 
-from app.memories.schemas import ID_PATTERN, KEY_PATTERN, MemoryRead
+from app.memories.schemas import ID_PATTERN, KEY_PATTERN, MAX_KEY_CHARS, MemoryRead
 
 SLOT_PATTERN = r"^[A-Za-z][A-Za-z0-9_.\-]{0,63}$"
 # Size limits of task working memory (422 validation-error beyond them).
@@ -75,7 +75,7 @@ class TaskFinish(BaseModel):
         description="Also remember the conclusion at user scope (audited); by default it stays "
         "task-scoped and never reaches other tasks",
     )
-    key: str | None = Field(default=None, max_length=128, pattern=KEY_PATTERN)
+    key: str | None = Field(default=None, max_length=MAX_KEY_CHARS, pattern=KEY_PATTERN)
 
 
 class TaskRead(BaseModel):

@@ -94,10 +94,10 @@ class CascadeExtractor:
             chunk = asked[start : start + ASKED_PER_CALL]
             at = [len(before) + i for i in chunk]
             context = sorted({j for k in at for j in range(max(0, k - CONTEXT_TURNS), k + 1)})
-            ids = {turns[i].message_id for i in chunk}
+            chunk_ids = {turns[i].message_id for i in chunk}
             for fact in await self.llm.extract([seen[j] for j in context], has_task=has_task):
                 # formed from the asked turns only: a context turn is the rules' to read
-                fact.message_ids = [m for m in fact.message_ids if m in ids]
+                fact.message_ids = [m for m in fact.message_ids if m in chunk_ids]
                 if fact.message_ids:
                     fact.metadata["formed_by"] = "llm"
                     more.append(fact)

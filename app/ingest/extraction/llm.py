@@ -18,13 +18,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.arbitration.keys import CATALOGUE
 from app.ingest.extraction.base import ExtractedFact, ExtractionError, Turn
-from app.memories.schemas import MAX_CONTENT_CHARS, MAX_VALUE_CHARS
+from app.memories.schemas import MAX_CONTENT_CHARS, MAX_KEY_CHARS, MAX_VALUE_CHARS
 from app.providers.llm import ChatClient, LLMError
 
 KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$")
-# what a model's answer may hold: the API's own limits on a memory (app/memories/schemas.py) and
-# the key's column; a fact beyond them, or past the first MAX_FACTS, is dropped
-MAX_KEY_CHARS = 128
+# what a model's answer may hold: the API's own limits on a memory (app/memories/schemas.py); a
+# fact beyond them, or past the first MAX_FACTS, is dropped
 MAX_FACTS = 50
 
 _SYSTEM_PROMPT_HEAD = """\
