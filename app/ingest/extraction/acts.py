@@ -23,6 +23,7 @@ from pathlib import Path
 from app.ingest.extraction.base import ExtractedFact, Turn
 from app.ingest.extraction.filter import is_noise
 from app.ingest.extraction.semantic import CLASSIFY_MAX_CHARS, TrainedWeights
+from app.privacy.protect import SECRET_KEYS
 
 ACTS_MODEL = Path(__file__).with_name("acts_model.npz")
 ACTS = ("states", "changes", "ends", "none")
@@ -76,13 +77,7 @@ def _moves(f: ExtractedFact) -> bool:
 # and a request is what ``none`` is most often confused with), a person named, and a secret
 # given (the rules keep only the user's own, in use; a bare "card number 4111 … exp 09/27"
 # reads as ``none``)
-_NOT_VETOED = (
-    "assistant.constraint",
-    "family.member",
-    "finance.card",
-    "identity.document",
-    "account.password",
-)
+_NOT_VETOED = ("assistant.constraint", "family.member", *SECRET_KEYS)
 
 
 def said(text: str) -> str:
