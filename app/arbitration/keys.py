@@ -43,6 +43,7 @@ CATALOGUE: dict[str, KeySpec] = dict(
         # identity
         _spec("name.full", "single", "profile", "the user's name"),
         _spec("name.nickname", "single", "profile", "what the user wants to be called"),
+        _spec("name.family", "single", "profile", "the user's family name (surname, 姓)"),
         _spec(
             "name.alias",
             "multi",

@@ -631,7 +631,7 @@ async def _take_back(
                 and _word_run(y, old.value)
             ),
             None,
-        )
+        ) or _word_misspelled(old.value or "", cand.value)
         if (
             part
             and old.value
@@ -644,6 +644,18 @@ async def _take_back(
         cand.retract_ids.append(old.id)
         return
     cand.retract_ids += [m.id for m in _taken_back(formed, cand.content, topic)]
+
+
+def _word_misspelled(value: str, word: str) -> str | None:
+    """The word of a value of several words that ``word`` is a new spelling of ("Katherine" in
+    "Katherine Lee" for "Catherine with a C"), or None."""
+    words = value.split()
+    if len(words) < 2:
+        return None
+    alike = [
+        w for w in words if normalize_value(w) != normalize_value(word) and spelled_alike(w, word)
+    ]
+    return alike[0] if len(alike) == 1 else None
 
 
 def _slip_named(formed: list[Memory], noun: str) -> list[Memory]:

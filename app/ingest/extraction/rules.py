@@ -2162,6 +2162,21 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"^(?:就|全名)?(?:叫做?|名叫)\s*(?P<v>[^\s，,]{2,4})\s*$",
         simple("name.full", "名字叫{v}", check=segment.is_tagged_name),
     ),
+    # a family name alone ("我姓欧阳", "my last name is Nguyen"): not the whole name
+    (
+        "name",
+        "zh",
+        r"^(?:我|本人)(?:的姓是|姓)\s*(?P<v>[\u4e00-\u9fff]{1,2}?)[啊呀哈哦呢的]?\s*[。！!.]*$",
+        simple("name.family", "姓{v}"),
+    ),
+    (
+        "name",
+        "en",
+        r"^(?:and\s+|oh\s+and\s+)?my (?:sur|last |family )name(?:'s| is) "
+        r"(?P<v>(?:(?:(?-i:[A-Z])[\w'-]*|van|von|der|den|de|la|le|du|da|di|del) ){0,2}"
+        r"(?-i:[A-Z])[\w'-]+)(?:\s+(?:actually|btw|by the way|now|though))?\s*[.!]*$",
+        simple("name.family", "family name is {v}"),
+    ),
     (
         "name",
         "zh",
@@ -4961,7 +4976,7 @@ def _surname_dropped(facts: list[ExtractedFact]) -> list[ExtractedFact]:
         f
         for f in facts
         if not (
-            f.key == "name.full"
+            f.key in ("name.full", "name.family")
             and f.value
             and any(n != f.value and n.startswith(f.value) for n in named)
         )

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
+from pathlib import Path
 
 from app.kit.chinese import jieba_loaded
 
@@ -19,6 +20,20 @@ _PLACES = frozenset((
     "黑龙江", "哈尔滨", "香港", "澳门", "台湾", "台北",
 ))  # fmt: skip
 _PLACE_SUFFIXES = ("省", "市", "县", "区", "镇", "村", "州")
+# the Chinese names of the world's cities outside China (利兹 Leeds, 曼彻斯特 Manchester), which
+# jieba reads as people's names; from GeoNames by ``bench/build_places.py``
+WORLD_PLACES = Path(__file__).with_name("world_places.txt")
+
+
+@cache
+def world_places() -> frozenset[str]:
+    """The names of ``WORLD_PLACES``, read once."""
+    lines = WORLD_PLACES.read_text(encoding="utf-8").splitlines()
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+def _known_place(word: str) -> bool:
+    return word in _PLACES or word in world_places()
 
 
 @lru_cache(maxsize=4096)
@@ -41,9 +56,9 @@ def is_place(text: str) -> bool:
     text = text.strip()
     if not text:
         return False
-    if text in _PLACES or (len(text) >= 2 and text.endswith(_PLACE_SUFFIXES)):
+    if _known_place(text) or (len(text) >= 2 and text.endswith(_PLACE_SUFFIXES)):
         return True
-    return all(flag == "ns" or word in _PLACES for word, flag in tag(text))
+    return all(flag == "ns" or _known_place(word) for word, flag in tag(text))
 
 
 def leading_place(text: str) -> str | None:
@@ -52,7 +67,11 @@ def leading_place(text: str) -> str | None:
     Returns ``None`` when ``text`` does not start with a place.
     """
     words = [w for w in tag(text.strip()) if w[0] not in ("省", "市")]
-    if words and (words[0][1] == "ns" or words[0][0] in _PLACES):
+    for n in range(min(len(words), 4), 1, -1):  # a foreign city cut in pieces: 斯德哥尔摩
+        name = "".join(w for w, _ in words[:n])
+        if name in world_places():
+            return name
+    if words and (words[0][1] == "ns" or _known_place(words[0][0])):
         if _PROVINCE.fullmatch(words[0][0]) and len(words) > 1 and words[1][1] == "ns":
             return words[1][0].removesuffix("市")  # "湖南长沙" → "长沙": the city, not its province
         return words[0][0]
@@ -146,7 +165,7 @@ def slot_name(text: str) -> bool:
     text = text.strip()
     if not 2 <= len(text) <= 8 or not all("\u4e00" <= ch <= "\u9fff" for ch in text):
         return False
-    if is_place(text) or any(flag == "ns" or w in _PLACES for w, flag in tag(text)):
+    if is_place(text) or any(flag == "ns" or _known_place(w) for w, flag in tag(text)):
         return False
     words = tag(text)
     if len(words) == 1:

@@ -1930,8 +1930,9 @@ def takes_back(text: str) -> bool:
         return True
     if _NOT_KEPT_THEIRS.search(body):
         return False  # "不对不对，别记我老公的公司，他在阿里": what not to keep is someone else's
-    if _STARRED.match(body) and said_in_place(body):
-        return True  # "*Porto": a chat's way to put right what was just typed
+    if (_STARRED.match(body) or _LETTERED.match(body)) and said_in_place(body):
+        # "*Porto", "Catherine with a C": a chat's ways to put right what was just typed
+        return True
     found = [m.start() for m in (_TAKEN_BACK.search(body), _SLIP.search(body)) if m is not None]
     if any(at <= start or _is_lead_in(body[start:at]) for at in found):
         return True
@@ -2107,8 +2108,19 @@ _NAME_NOT_NAME = re.compile(
     r"(?:in\s+|at\s+)?(?-i:[A-Z])",
     re.I,
 )
+# a name said again with how it is spelt ("Catherine with a C, not a K", "sorry — Jaden, no
+# y"): the name is what is put right
+_LETTERED = re.compile(
+    r"^\W*(?:(?:oops|sorry|sry|no|nope|ugh)\W+)?(?:it'?s\s+)?(?P<x>(?-i:[A-Z])[\w'-]+),?\s+"
+    r"(?:with|without|no)\s+(?:(?:an?|the|two|double)\s+[a-z]{1,2}|[b-z])\b(?![\w'-])",
+    re.I,
+)
 # how a name is spelt, said after it ("John with an h", "Sara without the h")
-_SPELLED = re.compile(r"\s+(?:with|without)\s+(?:an?|the|two|one|double)\s+\w{1,2}\b.*$", re.I)
+_SPELLED = re.compile(
+    r"\s+(?:with|without)\s+(?:an?|the|two|one|double)\s+\w{1,2}\b.*$"
+    r"|^(?:spelled|spelt|written)\s+(?=\S)",
+    re.I,
+)
 _IN_PLACE_ZH = re.compile(
     r"(?:^|(?<=[，,。.！!？?；;：:\s了哦噢嗯呃哎诶])|(?<=准确地说|准确来说|确切地说|确切来说))"
     r"(?:其实)?(?:应该是|我是说|是|我?在|(?:它|他|她|ta|TA)?叫"
@@ -2139,12 +2151,14 @@ def said_in_place(text: str) -> str | None:
             *_STARRED.finditer(text),
             *_IN_PLACE_ZH.finditer(text),
             *_NAME_NOT_NAME.finditer(text),
+            *_LETTERED.finditer(text),
         ],
         key=lambda m: m.start(),
     )
     for m in found:
         x = (m.group("x") or m.groupdict().get("y") or "").strip(" '\"“”‘’")
-        x = _SPELLED.sub("", x)  # "John with an h": how it is spelt, not part of it
+        # "John with an h", "spelled Smith": how it is spelt, not part of it
+        x = _SPELLED.sub("", x)
         if someone_elses(x):
             return None  # "我说的是我妈，她是老师": the rest is someone else's
         if not x or _NOT_IN_PLACE.match(x):

@@ -1,0 +1,91 @@
+"""A city abroad written in Chinese is a place, not an employer ("我在利兹当护士": jieba reads 利兹,
+Leeds, as a person's name); a family name said alone is kept under ``name.family``, never as the
+whole name; and a name put right by how it is spelt ("it's spelled Smith, not Smyth",
+"Catherine with a C, not a K") replaces the misspelt word in the name. Through the HTTP API."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.ingest.extraction import segment
+from tests.conftest import TenantCtx
+
+T1, T2 = "2026-03-02T09:00:00+00:00", "2026-03-02T10:00:00+00:00"
+
+
+@pytest.mark.parametrize("city", ["利兹", "曼彻斯特", "斯德哥尔摩", "首尔", "开罗", "墨尔本"])
+def test_cities_abroad_are_places(city: str) -> None:
+    assert segment.is_place(city)
+    assert segment.leading_place(city + "两年了") == city
+
+
+@pytest.mark.parametrize("firm", ["诺基亚", "亚马逊", "谷歌", "特斯拉", "腾讯", "医院"])
+def test_firms_and_workplaces_are_no_places(firm: str) -> None:
+    assert not segment.is_place(firm)
+
+
+async def test_a_city_abroad_is_where_the_user_works_not_whom_for(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我在利兹当护士，工作挺累的。")
+    facts = await tenant.facts("u")
+    assert ("work.location", "利兹") in facts
+    assert ("work.role", "护士") in facts
+    assert await tenant.values("u", "work.employer") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        ("My surname is Okafor.", "Okafor"),
+        ("my last name's Van Der Berg", "Van Der Berg"),
+        ("我姓欧阳", "欧阳"),
+    ],
+)
+async def test_a_family_name_alone_is_kept_as_one(
+    tenant: TenantCtx, text: str, family: str
+) -> None:
+    await tenant.say("u", "s1", text)
+    assert await tenant.values("u", "name.family") == [family]
+    assert await tenant.values("u", "name.full") == []
+
+
+async def test_a_family_name_said_with_the_whole_name_is_not_kept_twice(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "我姓刘，叫刘思远")
+    assert await tenant.values("u", "name.full") == ["刘思远"]
+    assert await tenant.values("u", "name.family") == []
+
+
+async def test_a_family_name_put_right_replaces_the_one_before(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "my last name is Nguyen", at=T1)
+    await tenant.say("u", "s1", "oops, my last name is Huynh actually, Nguyen is my mom's", at=T2)
+    assert await tenant.values("u", "name.family") == ["Huynh"]
+    assert await tenant.values("u", "name.family", "frozen") == ["Nguyen"]
+
+
+@pytest.mark.parametrize(
+    ("first", "fix", "right", "wrong"),
+    [
+        (
+            "My name is John Smyth",
+            "sorry, it's spelled Smith, not Smyth",
+            "John Smith",
+            "John Smyth",
+        ),
+        ("I'm Katherine Lee", "Catherine with a C, not a K", "Catherine Lee", "Katherine Lee"),
+    ],
+)
+async def test_a_name_put_right_by_its_spelling_replaces_the_misspelt_word(
+    tenant: TenantCtx, first: str, fix: str, right: str, wrong: str
+) -> None:
+    await tenant.say("u", "s1", first, at=T1)
+    await tenant.say("u", "s1", fix, at=T2)
+    assert await tenant.values("u", "name.full") == [right]
+    assert await tenant.values("u", "name.full", "frozen") == [wrong]
+
+
+@pytest.mark.parametrize("text", ["Paris with a view", "Tom, no problem", "London with a friend"])
+async def test_a_name_followed_by_other_words_is_no_spelling(tenant: TenantCtx, text: str) -> None:
+    await tenant.say("u", "s1", "My name is Tom Baker", at=T1)
+    await tenant.say("u", "s1", text, at=T2)
+    assert await tenant.values("u", "name.full") == ["Tom Baker"]
