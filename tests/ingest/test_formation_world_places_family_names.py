@@ -89,3 +89,24 @@ async def test_a_name_followed_by_other_words_is_no_spelling(tenant: TenantCtx, 
     await tenant.say("u", "s1", "My name is Tom Baker", at=T1)
     await tenant.say("u", "s1", text, at=T2)
     assert await tenant.values("u", "name.full") == ["Tom Baker"]
+
+
+async def test_something_that_came_up_at_short_notice_moves_the_appointment_for_good(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "周五晚上七点约了供应商吃饭", at=T1)
+    [before] = await tenant.values("u", "event")
+    await tenant.say("u", "s1", "供应商临时有事，饭局改到下周一中午了", at=T2)
+    assert await tenant.values("u", "event", "frozen") == [before]
+    [after] = await tenant.memories("u", status="active", key="event")
+    assert after["scope"] == "user"
+    assert "饭局改到" in after["content"]
+
+
+@pytest.mark.parametrize("text", ["明天中午约了老同学吃饭", "周六中午约了老同学吃饭"])
+async def test_meeting_someone_on_a_day_is_the_users_appointment(
+    tenant: TenantCtx, text: str
+) -> None:
+    await tenant.say("u", "s1", text, at=T1)
+    [event] = await tenant.memories("u", status="active", key="event")
+    assert event["valid_to"] is not None

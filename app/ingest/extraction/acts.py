@@ -5,7 +5,8 @@ A multinomial logistic regression over the multilingual-e5-small ``query:`` embe
 turn (the model the family classifier reads, ``semantic.FAMILY_MODEL_ID``), trained by
 ``bench/train_acts.py`` and shipped as ``acts_model.npz``. The rule extractor forms the facts;
 a turn the classifier is confident says nothing to store (``none``: a question, someone
-else's doings, a hypothetical, a musing, small talk) forms none of them.
+else's doings, a hypothetical, a musing, small talk) forms none of them, but for a few kinds of
+fact (``apply``).
 
 ``changes`` and ``ends`` are classified but not acted on: a take-back driven by them raised
 supersession recall on new text but froze true facts on look-alikes (a stay, a booking, a
@@ -67,6 +68,12 @@ def _withdraws(f: ExtractedFact) -> bool:
     return bool(f.retracts or f.metadata.get("takes_back") or f.metadata.get("retraction"))
 
 
+def _appointment(f: ExtractedFact) -> bool:
+    """An appointment or plan of a day the rules resolved ("明天中午约了老同学吃饭"): the
+    classifier reads meeting someone as their doings."""
+    return f.key in ("event", "plan") and f.valid_to is not None
+
+
 def _moves(f: ExtractedFact) -> bool:
     """A routine, plan or appointment the rules read as moved to a new value ("遛狗时间挪到早上了，
     晚上太热"): a change, whatever the turn reads as."""
@@ -95,8 +102,9 @@ def said(text: str) -> str:
 
 def apply(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """``facts`` of ``turn`` without what the rules formed from a turn the classifier is
-    confident says nothing to store (``none`` at ``VETO_NONE``); a withdrawal and a thing
-    moved (``_moves``) are kept. A question or small talk beside a statement is left out of
+    confident says nothing to store (``none`` at ``VETO_NONE``); a withdrawal, a thing moved
+    (``_moves``), an appointment of a known day (``_appointment``) and the keys of
+    ``_NOT_VETOED`` are kept. A question or small talk beside a statement is left out of
     what is classified (``said``)."""
     text = turn.content.strip()
     if turn.role != "user" or not text or not facts:
@@ -106,5 +114,9 @@ def apply(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         return facts
     act = acts[0]
     if act.act == "none" and act.probability >= VETO_NONE:
-        return [f for f in facts if _withdraws(f) or f.key in _NOT_VETOED or _moves(f)]
+        return [
+            f
+            for f in facts
+            if _withdraws(f) or f.key in _NOT_VETOED or _moves(f) or _appointment(f)
+        ]
     return facts
