@@ -1371,7 +1371,9 @@ async def _name_said_again(repo: MemoryStore, cand: Candidate) -> None:
     ["name_said_again"]``) is the user's nickname only when a name to be called by is held;
     otherwise it becomes a record with no key and no value, archived: "let's go with Postgres"
     is no name. The name held and the one offered are forms of one name: one holds the other
-    ("Becca" → "Rebecca", "Tommy" → "Tom"); "Kafka" is no form of "Kat"."""
+    ("Becca" → "Rebecca", "Tommy" → "Tom"), or they share the first letter and most of their
+    letters (``_name_form``: "Maggie" → "Margaret", "Kat" → "Kit"); "Kafka" is no form of
+    "Kat"."""
     if cand.key != "name.nickname" or not (cand.metadata or {}).pop("name_said_again", None):
         return
     new = (cand.value or "").lower()
@@ -1379,9 +1381,16 @@ async def _name_said_again(repo: MemoryStore, cand: Candidate) -> None:
         (old.value or "").lower()
         for old in await repo.active_with_keys(["name.nickname"], cand.scope, cand.scope_id)
     ]
-    if not any(h and (h in new or new in h) for h in held):
+    if not any(h and (h in new or new in h or _name_form(h, new)) for h in held):
         cand.key, cand.value, cand.metadata["retraction"] = None, None, True
         cand.retracts, cand.retract_ids, cand.is_correction = [], [], False
+
+
+def _name_form(a: str, b: str) -> bool:
+    """True if two names are forms of one: the same first letter and a similarity ratio above
+    0.55 (``difflib.SequenceMatcher``, Ratcliff/Obershelp; "maggie"/"margaret" 0.57,
+    "kat"/"kit" 0.67, "kat"/"kafka" 0.5)."""
+    return a[:1] == b[:1] and difflib.SequenceMatcher(None, a, b).ratio() > 0.55
 
 
 async def _gathering_moved(repo: MemoryStore, cand: Candidate) -> None:

@@ -110,3 +110,41 @@ async def test_meeting_someone_on_a_day_is_the_users_appointment(
     await tenant.say("u", "s1", text, at=T1)
     [event] = await tenant.memories("u", status="active", key="event")
     assert event["valid_to"] is not None
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "now"),
+    [
+        ("you can call me Danny", "ugh actually go with Dan, Danny makes me feel twelve", "Dan"),
+        ("call me Kat", "hmm actually go with Kit, that's what everyone at work uses", "Kit"),
+        (
+            "Call me Maggie from now on.",
+            "Hmm, actually Maggie feels weird. Just use Margaret.",
+            "Margaret",
+        ),
+        ("call me Mo", "hmm let's go with Mohammed instead", "Mohammed"),
+    ],
+)
+async def test_a_name_offered_in_place_of_the_nickname_replaces_it(
+    tenant: TenantCtx, first: str, then: str, now: str
+) -> None:
+    await tenant.say("u", "s1", first, at=T1)
+    [before] = await tenant.values("u", "name.nickname")
+    await tenant.say("u", "s1", then, at=T2)
+    assert await tenant.values("u", "name.nickname") == [now]
+    assert await tenant.values("u", "name.nickname", "frozen") == [before]
+
+
+@pytest.mark.parametrize(
+    "then", ["let's go with Postgres for the database", "hmm actually go with Kafka for the queue"]
+)
+async def test_a_choice_after_a_nickname_leaves_it(tenant: TenantCtx, then: str) -> None:
+    await tenant.say("u", "s1", "call me Kat", at=T1)
+    await tenant.say("u", "s1", then, at=T2)
+    assert await tenant.values("u", "name.nickname") == ["Kat"]
+
+
+async def test_a_name_and_but_call_me_form_both(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "My name's Jonathan but call me Jay")
+    assert await tenant.values("u", "name.full") == ["Jonathan"]
+    assert await tenant.values("u", "name.nickname") == ["Jay"]

@@ -3798,8 +3798,18 @@ def _unidiom(clause: str) -> str:
     return clause
 
 
+# "My name's Jonathan but call me Jay", "I'm Robert, but everyone calls me Bob": the name to be
+# called by is a clause of its own
+_BUT_CALLED = re.compile(
+    r",?\s+but\s+(?=(?:please\s+|pls\s+|just\s+)?(?:(?:you can\s+)?call me|(?:everyone|"
+    r"everybody|people|friends|most people|my friends)\s+calls?\s+me|i go by)\b)",
+    re.I,
+)
+
+
 def split_clauses(text: str) -> list[list[str]]:
     """Split a turn into sentences, each a list of clauses (punctuation kept on the last)."""
+    text = _BUT_CALLED.sub(", ", text)
     return [
         _object_given(
             [
@@ -6074,10 +6084,13 @@ def _age_by_birthday(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
 # a name offered in place of the one the user gave to be called by: "actually, go with Rebecca",
 # "hmm let's go with Tom instead"
 _NAME_OFFERED = re.compile(
-    r"^(?:\W|actually|hmm+|ok(?:ay)?|no|nah|wait|sorry|so|just|pls|please|on second thought)*"
-    r"(?:let'?s |just )?go with (?P<n>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)"
-    r"(?: instead)?(?: please| pls| then)?\W*$"
+    r"^(?P<lead>(?i:\W|actually|hmm+|ugh|ok(?:ay)?|no|nah|wait|sorry|so|just|pls|please"
+    r"|on second thought)*)"
+    r"(?i:(?:let'?s |just )?(?:go with|use|stick with) )(?P<n>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)"
+    r"(?P<instead> instead)?(?: please| pls| then)?\W*$"
 )
+# words that take back what was just said before a name is offered ("hmm actually go with Kit")
+_HESITATION = re.compile(r"\b(?:actually|hmm+|ugh|wait|on second thought)\b", re.I)
 
 
 _NAME_TALK = re.compile(r"\b(?:names?|call(?:s|ed)?|nickname|go(?:es)? by)\b", re.I)
@@ -6085,7 +6098,9 @@ _NAME_TALK = re.compile(r"\b(?:names?|call(?:s|ed)?|nickname|go(?:es)? by)\b", r
 
 def _name_restated(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """A name offered to be called by in place of another ("actually, go with Rebecca, Becca
-    feels too casual", "let's go with Mohammed instead"): a nickname that replaces the one held
+    feels too casual", "let's go with Mohammed instead", "Just use Margaret", "hmm actually go
+    with Kit" — another name beside it, names spoken of, "instead" or a word that takes back
+    what was just said before it): a nickname that replaces the one held
     — only when one is held (``metadata["name_said_again"]``, ``values._name_said_again``):
     "let's go with Postgres" after no name is no name. Returns the turn's facts, a rule read
     from the same words ("go with Rebecca") left out; unchanged when the turn forms a name."""
@@ -6098,7 +6113,8 @@ def _name_restated(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact
                 continue
             name = m["n"].lower()
             others = [n for n in _names_in(turn.content) if n.lower() != name]
-            if not (others or _NAME_TALK.search(turn.content)):
+            offered = bool(m["instead"] or _HESITATION.search(m["lead"]))
+            if not (others or offered or _NAME_TALK.search(turn.content)):
                 continue  # "let's go with Alpine": a choice, no name beside it or said of names
             return [
                 *(f for f in facts if not (f.type == "constraint" and name in (f.value or ""))),
