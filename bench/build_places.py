@@ -29,8 +29,9 @@ sys.path.insert(0, str(ROOT))
 OUT = ROOT / "app" / "ingest" / "extraction" / "world_places.txt"
 MIN_POPULATION = 15_000
 # a two-character name is more often a word too (南门 "south gate", 北区 "north district",
-# 中村 a surname): only a city of at least this many people
-MIN_POPULATION_TWO_CHARS = 100_000
+# 中村 a surname, 小松 and 日野 firms named after their towns): only a city of at least this many
+# people
+MIN_POPULATION_TWO_CHARS = 300_000
 # a name jieba holds as another word than a place (a person: 戴维 David, 泰勒 Taylor, 利兹
 # Leeds; a firm: 诺基亚, 雷诺 Reno and Renault; its tags are loose: 首尔 an adverb, 清迈 an
 # adjective): only a large city

@@ -314,6 +314,7 @@ class ArbitrationService:
                 await self._confirmed_in_ended_sessions(cand, chash)
         if dup is not None:
             await self._refresh(dup, cand, out)
+            await self._withdrawn_beside(dup, cand, out)
             return out
 
         single = spec is not None and spec.cardinality == "single"
@@ -330,6 +331,7 @@ class ArbitrationService:
             )
             if twin is not None:
                 await self._refresh(twin, cand, out)
+                await self._withdrawn_beside(twin, cand, out)
                 return out
         new = self._new_memory(cand, chash, single=single)
         conflicts: list[Memory] = list(same_key) if single else []
@@ -632,6 +634,36 @@ class ArbitrationService:
                 "this one held until it began",
             )
             out.memories.append(old)
+
+    async def _withdrawn_beside(self, kept: Memory, cand: Candidate, out: Outcome) -> None:
+        """A correction that states a value already held still withdraws what it names ("not
+        writing Go anymore, Python is still my main thing" with Python and Go held: Go is
+        frozen, superseded by the Python row it confirmed): the active memories of the same
+        key whose value it retracts, and those it names by id (``retract_ids``)."""
+        if not cand.is_correction or not (cand.retracts or cand.retract_ids):
+            return
+        norm = [r for r in cand.retracts if r]
+        named = [
+            m
+            for m in (await self.repo.active_with_values(norm) if norm else [])
+            if m.key == kept.key
+        ]
+        for memory_id in cand.retract_ids:
+            m = await self.repo.get(memory_id, for_update=True)
+            if m is not None and m.status == "active":
+                named.append(m)
+        done: set[uuid.UUID] = {kept.id}
+        for old in named:
+            if old.id in done:
+                continue
+            done.add(old.id)
+            await self._freeze(
+                old,
+                kept,
+                "user_correction",
+                "the user explicitly corrected the earlier statement",
+                out,
+            )
 
     async def _refresh(self, dup: Memory, cand: Candidate, out: Outcome) -> None:
         before = snapshot(dup)

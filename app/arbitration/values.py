@@ -612,6 +612,14 @@ async def _take_back(
             noun = topic[len(SLIP_TOPIC) :]
             keyed = noun in _TOPIC_KEYS
             formed = _slip_named(formed, noun)
+        if cand.metadata.pop("spelled", False):
+            # "Catherine with a C": a name spelled alike, or a word of one, and nothing else
+            formed = [
+                m
+                for m in formed
+                if m.value
+                and (spelled_alike(m.value, cand.value) or _word_misspelled(m.value, cand.value))
+            ]
         old = await _misstated(repo, formed, cand.value, instead, secret=secret, keyed=keyed)
         if old is None:
             # which memory it corrects is unclear: none is withdrawn, and the record is archived

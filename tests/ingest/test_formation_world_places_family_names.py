@@ -148,3 +148,91 @@ async def test_a_name_and_but_call_me_form_both(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "My name's Jonathan but call me Jay")
     assert await tenant.values("u", "name.full") == ["Jonathan"]
     assert await tenant.values("u", "name.nickname") == ["Jay"]
+
+
+async def test_a_correction_that_restates_a_value_held_still_withdraws_what_it_names(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "I code mostly in Python and Go", at=T1)
+    assert await tenant.values("u", "tech.preferred", lower=True) == ["go", "python"]
+    await tenant.say("u", "s1", "not writing Go anymore, Python is still my main thing", at=T2)
+    assert await tenant.values("u", "tech.preferred", lower=True) == ["python"]
+    assert await tenant.values("u", "tech.preferred", "frozen", lower=True) == ["go"]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "now", "before"),
+    [
+        ("I code in Java mostly", "these days it's all Kotlin for me", "kotlin", "java"),
+        ("I write Python and Go", "I only write Rust now", "rust", "go"),
+    ],
+)
+async def test_a_value_said_to_be_all_there_is_now_replaces_the_others(
+    tenant: TenantCtx, first: str, then: str, now: str, before: str
+) -> None:
+    await tenant.say("u", "s1", first, at=T1)
+    await tenant.say("u", "s1", then, at=T2)
+    assert await tenant.values("u", "tech.preferred", lower=True) == [now]
+    assert before in await tenant.values("u", "tech.preferred", "frozen", lower=True)
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        "Dinner with an ex tonight, wish me luck",
+        "Appointment with a GP tomorrow morning",
+        "Finished with an A in chemistry!",
+    ],
+)
+async def test_a_capitalised_word_with_a_short_word_takes_nothing_back(
+    tenant: TenantCtx, then: str
+) -> None:
+    await tenant.say("u", "s1", "My name is Sam Lee", at=T1)
+    await tenant.say("u", "s1", then, at=T2)
+    assert await tenant.values("u", "name.full") == ["Sam Lee"]
+
+
+async def test_a_spelling_corrects_only_a_name_spelled_alike(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I live in Lisbon", at=T1)
+    await tenant.say("u", "s1", "Anna with two n's", at=T2)
+    assert await tenant.values("u", "residence.city") == ["Lisbon"]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("我在小松工作，做挖掘机销售", "work.employer", "小松"),
+        ("我在戴维的公司上班", "work.employer", "戴维的公司"),
+    ],
+)
+async def test_firms_and_peoples_places_named_like_a_city_abroad_are_no_places(
+    tenant: TenantCtx, text: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", text)
+    assert await tenant.values("u", key) == [value]
+    assert await tenant.values("u", "work.location") == []
+
+
+async def test_a_persons_home_is_no_city(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我住在索菲亚家楼上")
+    assert await tenant.values("u", "residence.city") == []
+
+
+@pytest.mark.parametrize(
+    "text", ["My last name is Polish, so nobody can say it.", "我姓啥", "我姓错了"]
+)
+async def test_what_is_no_family_name_is_not_kept_as_one(tenant: TenantCtx, text: str) -> None:
+    await tenant.say("u", "s1", text)
+    assert await tenant.values("u", "name.family") == []
+
+
+async def test_a_drink_changed_for_now_stays_in_its_session(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我每天早上喝咖啡", at=T1)
+    await tenant.say("u", "s2", "胃不舒服，临时改喝茶了", at=T2)
+    drinks = await tenant.memories("u", status="active", key="preference.drink")
+    assert {(m["value"], m["scope"]) for m in drinks} == {("咖啡", "user"), ("茶", "session")}
+
+
+async def test_someone_elses_appointment_is_not_the_users(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "明天中午小王约了老同学吃饭", at=T1)
+    assert await tenant.memories("u", status="active", key="event") == []

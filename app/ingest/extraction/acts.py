@@ -18,6 +18,7 @@ Without the file, or with weights made for another embedder, nothing changes.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,10 +69,29 @@ def _withdraws(f: ExtractedFact) -> bool:
     return bool(f.retracts or f.metadata.get("takes_back") or f.metadata.get("retraction"))
 
 
-def _appointment(f: ExtractedFact) -> bool:
-    """An appointment or plan of a day the rules resolved ("明天中午约了老同学吃饭"): the
-    classifier reads meeting someone as their doings."""
-    return f.key in ("event", "plan") and f.valid_to is not None
+# what may open a Chinese appointment before its verb: when it is said, and the user
+_WHEN_ZH = re.compile(
+    r"^(?:(?:我|今天|明天|后天|大后天|(?:这|下|下下)?(?:周|星期|礼拜)[一二三四五六日天末]"
+    r"|\d{1,2}月\d{1,2}[日号]|凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里"
+    r"|[\d一二两三四五六七八九十]{1,3}点(?:半|钟)?)\s*)+"
+)
+_OWN_APPOINTMENT_ZH = re.compile(r"约了|约好了|要和|要跟|和|跟")
+# the appointment called off, or said in jest, in the same turn
+_CALLED_OFF_ZH = re.compile(r"算了|不去了|取消|开玩笑|本来|后来")
+
+
+def _appointment(turn: Turn, f: ExtractedFact) -> bool:
+    """An appointment of the user's on a day the rules resolved, said the Chinese way with the
+    user left out ("明天中午约了老同学吃饭"): the classifier reads meeting someone as their
+    doings. Not when someone else opens it ("明天中午小王约了…") or the turn calls it off."""
+    if f.key not in ("event", "plan") or f.valid_to is None:
+        return False
+    rest = _WHEN_ZH.sub("", turn.content.strip(), count=1)
+    return (
+        rest != turn.content.strip()
+        and bool(_OWN_APPOINTMENT_ZH.match(rest))
+        and not _CALLED_OFF_ZH.search(turn.content)
+    )
 
 
 def _moves(f: ExtractedFact) -> bool:
@@ -117,6 +137,6 @@ def apply(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         return [
             f
             for f in facts
-            if _withdraws(f) or f.key in _NOT_VETOED or _moves(f) or _appointment(f)
+            if _withdraws(f) or f.key in _NOT_VETOED or _moves(f) or _appointment(turn, f)
         ]
     return facts

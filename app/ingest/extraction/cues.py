@@ -4,10 +4,10 @@ Three kinds of cue, each from a small lexicon (Chinese words matched on jieba to
 phrases on word boundaries), never from the fact patterns of the extractors:
 
 - **temporary** — the statement holds for now only: "这次先…", "这周先", "暂时", "临时" (not
-  "at short notice": "临时有事", "临时通知"), "今天先", "for this trip", "just for today",
-  "for now", "temporarily", and a negated request to keep it ("这个不用记", "no need to
-  remember this"). A permanence word in the same clause ("一直", "以后都", "for good",
-  "from now on", "不是暂时的") cancels it.
+  "at short notice": "临时有事", "临时通知", unless a span of time says so: "这周临时有事"),
+  "今天先", "for this trip", "just for today", "for now", "temporarily", and a negated
+  request to keep it ("这个不用记", "no need to remember this"). A permanence word in the same
+  clause ("一直", "以后都", "for good", "from now on", "不是暂时的") cancels it.
 - **emphasis** — the user insists: "一定要记得", "别忘了", "很重要", "don't forget",
   "this is important".
 - **remember** — an explicit request to keep it: "记住", "帮我记下", "remember that",
@@ -44,10 +44,10 @@ TEMPORARY_ZH = frozenset(
     {"暂时", "临时", "暂且", "姑且", "这次", "这回", "本次", "此次", "这一次", "这趟", "这一趟"}
 )
 # what "临时" says "at short notice" of, not "for now": something that came up ("供应商临时有事，
-# 饭局改到下周一了" moves a dinner for good), a notice, a decision, a change called
+# 饭局改到下周一了" moves a dinner for good), a notice, a thing called off ("临时改喝茶",
+# "临时决定" stay "for now")
 SUDDEN_ZH = frozenset(
-    {"有事", "有急事", "有点事", "有个事", "出事", "通知", "决定", "取消", "改", "改期", "变卦",
-     "起意", "爽约", "加班", "调整", "安排"}
+    {"有事", "有急事", "有点事", "有个事", "出事", "通知", "取消", "变卦", "起意", "爽约"}
 )  # fmt: skip
 # Spans of time that make a statement temporary with "先" ("这周先不吃辣", "今天先吃素") or
 # with "只/就/仅" before them ("就今天", "只是这周").
@@ -207,7 +207,11 @@ def _temporary_zh(clause: str) -> str | None:
     for i, tok in enumerate(tokens):
         if tok in TEMPORARY_ZH:
             if tok == "临时" and i + 1 < len(tokens) and tokens[i + 1] in SUDDEN_ZH:
-                continue
+                # "这周临时有事": the span of time still says "for now"
+                span = next((t for t in tokens if t in TIME_SPAN_ZH), None)
+                if span is None:
+                    continue
+                return span
             return tok
         if tok in TIME_SPAN_ZH:
             after = tokens[i + 1 : i + 4]

@@ -2166,8 +2166,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "name",
         "zh",
-        r"^(?:我|本人)(?:的姓是|姓)\s*(?P<v>[\u4e00-\u9fff]{1,2}?)[啊呀哈哦呢的]?\s*[。！!.]*$",
-        simple("name.family", "姓{v}"),
+        r"^(?:我|本人)(?:也|就|其实|已经)?(?:的姓(?:氏)?是|改姓|姓是?)\s*"
+        r"(?P<v>(?![啥错谁])[\u4e00-\u9fff]{1,2}?)了?[啊呀哈哦呢的]?\s*[。！!.]*$",
+        simple("name.family", "姓{v}", check=lambda v: not re.search(r"[啥错谁什么哪]", v)),
     ),
     (
         "name",
@@ -2175,7 +2176,11 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"^(?:and\s+|oh\s+and\s+)?my (?:sur|last |family )name(?:'s| is) "
         r"(?P<v>(?:(?:(?-i:[A-Z])[\w'-]*|van|von|der|den|de|la|le|du|da|di|del) ){0,2}"
         r"(?-i:[A-Z])[\w'-]+)(?:\s+(?:actually|btw|by the way|now|though))?\s*[.!]*$",
-        simple("name.family", "family name is {v}"),
+        simple(
+            "name.family",
+            "family name is {v}",
+            check=lambda v: not set(v.lower().split()) & _NATIONALITIES,
+        ),
     ),
     (
         "name",
@@ -3798,13 +3803,25 @@ def _unidiom(clause: str) -> str:
     return clause
 
 
-# "My name's Jonathan but call me Jay", "I'm Robert, but everyone calls me Bob": the name to be
+# "My name's Jonathan but call me Jay", "I'm Rob, but you can call me Bobby": the name to be
 # called by is a clause of its own
 _BUT_CALLED = re.compile(
-    r",?\s+but\s+(?=(?:please\s+|pls\s+|just\s+)?(?:(?:you can\s+)?call me|(?:everyone|"
-    r"everybody|people|friends|most people|my friends)\s+calls?\s+me|i go by)\b)",
-    re.I,
+    r",?\s+but\s+(?=(?:please\s+|pls\s+|just\s+)?(?:(?:you can\s+)?call me|i go by)\b)", re.I
 )
+
+
+# what a family name is said to be that is no name: where it comes from ("My last name is
+# Polish, so nobody can pronounce it")
+_NATIONALITIES: frozenset[str] = frozenset(
+    (
+       "polish", "irish", "korean", "chinese", "japanese", "german", "french", "italian",
+       "spanish", "portuguese", "dutch", "greek", "russian", "indian", "vietnamese", "thai",
+       "filipino", "mexican", "scottish", "welsh", "english", "british", "american", "canadian",
+       "swedish", "norwegian", "danish", "finnish", "turkish", "arabic", "persian", "hungarian",
+       "czech", "ukrainian", "armenian", "lebanese", "nigerian", "jewish", "hebrew", "hawaiian",
+       "swiss", "austrian", "belgian", "brazilian", "cuban",
+    )
+)  # fmt: skip
 
 
 def split_clauses(text: str) -> list[list[str]]:
@@ -4673,7 +4690,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts += _address_withdrawn(turn, facts)
     facts += _age_by_birthday(turn, facts)
     facts = _name_restated(turn, facts)
-    facts = _switched_drink(facts)
+    facts = _all_now(turn, _switched_drink(facts))
     facts += _withdrawal(turn, facts)
     facts = _liking_taken_up(turn, facts)
     facts = _job_left(turn, facts)
@@ -6296,6 +6313,8 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         meta["elliptic"] = True  # "I don't, …": only of a turn said right before
     if value is not None:
         meta = {"takes_back": True, "in_place": True}
+        if semantic.spelled_out(text):
+            meta["spelled"] = True  # "Catherine with a C": only a name spelled alike is meant
         if topic := semantic.slip_topic(text):
             meta["takes_back_topic"] = topic  # "航班号说错了，是CA929": only a flight number
         if instead := [*semantic.contrast_objects(text), *withdrawn]:
@@ -7582,6 +7601,45 @@ _HEALTH_KEYS = frozenset(("health.condition", "health.allergy"))
 
 # multi-valued keys where "switched to X" means X replaces what the user had
 _SWITCHABLE = frozenset(("tech.preferred", "language.preferred", "preference.drink"))
+
+
+# a value said to be all there is now ("these days it's all Kotlin for me", "I only write Rust
+# now", "现在全用飞书了", "只喝美式"): it takes the place of the others of its key
+_ALL_NOW = re.compile(
+    r"\b(?:it'?s|its|it is)\s+all\s+(?P<a>[A-Za-z][A-Za-z0-9+#.-]*)"
+    r"|\bonly\s+(?:use|using|write|writing|code in|coding in|speak|drink|drinking)\s+"
+    r"(?P<b>[A-Za-z][A-Za-z0-9+#.-]*)"
+    r"|(?:全|都|全都|全部)(?:用|换成|改成|改用|是)了?\s*"
+    r"(?P<c>[A-Za-z][A-Za-z0-9+#.-]*|[\u4e00-\u9fff]{2,6})"
+    r"|只(?:用|喝|说)\s*(?P<d>[A-Za-z][A-Za-z0-9+#.-]*|[\u4e00-\u9fff]{2,6})",
+    re.I,
+)
+# whose "all" it is when not the user's: a group or someone else ("我们组现在全用Go了",
+# "our team only uses Java"), or how to be answered ("以后回答都用英文" gives up no language)
+_NOT_MINE_ALL = re.compile(
+    r"我们|咱们|组|团队|公司|项目|部门|他|她|回答|回复|\b(?:we|our|team|company|they|he|she)\b",
+    re.I,
+)
+
+
+def _all_now(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts`` with the tool or drink the turn says is all the user has now (``_ALL_NOW``)
+    marked as replacing the others (``metadata["replaces"]``)."""
+    said = [
+        (m["a"] or m["b"] or m["c"] or m["d"]).lower()
+        for m in _ALL_NOW.finditer(turn.content)
+        if not _NOT_MINE_ALL.search(re.split(r"[，,。.!！;；]", turn.content[: m.start()])[-1])
+    ]
+    for f in facts:
+        v = (f.value or "").lower()
+        if (
+            f.key in ("tech.preferred", "preference.drink")
+            and v
+            and any(x == v or x.startswith(v) for x in said)
+        ):
+            f.metadata["replaces"] = True
+            f.is_correction = True
+    return facts
 
 
 # numbers, addresses and secrets a new one replaces ("new email is …", "新号码 …")

@@ -25,6 +25,10 @@ _PLACE_SUFFIXES = ("省", "市", "县", "区", "镇", "村", "州")
 WORLD_PLACES = Path(__file__).with_name("world_places.txt")
 
 
+# what after a name makes it a person's, not a place: 的, 家, 那边, 这边, 那儿
+_WHOSE = ("的", "家", "那边", "这边", "那儿", "那里")
+
+
 @cache
 def world_places() -> frozenset[str]:
     """The names of ``WORLD_PLACES``, read once."""
@@ -67,10 +71,12 @@ def leading_place(text: str) -> str | None:
     Returns ``None`` when ``text`` does not start with a place.
     """
     words = [w for w in tag(text.strip()) if w[0] not in ("省", "市")]
-    for n in range(min(len(words), 4), 1, -1):  # a foreign city cut in pieces: 斯德哥尔摩
+    for n in range(min(len(words), 4), 0, -1):  # a foreign city, or one cut in pieces: 斯德哥尔摩
         name = "".join(w for w, _ in words[:n])
         if name in world_places():
-            return name
+            # "戴维的公司", "索菲亚家楼上": a city's name that is a person's too, whose things
+            after = "".join(w for w, _ in words[n:])
+            return None if after.startswith(_WHOSE) else name
     if words and (words[0][1] == "ns" or _known_place(words[0][0])):
         if _PROVINCE.fullmatch(words[0][0]) and len(words) > 1 and words[1][1] == "ns":
             return words[1][0].removesuffix("市")  # "湖南长沙" → "长沙": the city, not its province

@@ -2112,9 +2112,18 @@ _NAME_NOT_NAME = re.compile(
 # y"): the name is what is put right
 _LETTERED = re.compile(
     r"^\W*(?:(?:oops|sorry|sry|no|nope|ugh)\W+)?(?:it'?s\s+)?(?P<x>(?-i:[A-Z])[\w'-]+),?\s+"
-    r"(?:with|without|no)\s+(?:(?:an?|the|two|double)\s+[a-z]{1,2}|[b-z])\b(?![\w'-])",
+    r"(?:with|without|no)\s+(?:(?:an?|the|two|double)\s+)?(?-i:[a-zA-Z])(?:'?s)?"
+    r"(?=\s*(?:$|[,.;!?—–]))",
     re.I,
 )
+
+
+def spelled_out(text: str) -> bool:
+    """True if ``text`` says a name again with how it is spelt ("Catherine with a C, not a K",
+    "sorry — Jaden, no y")."""
+    return bool(_LETTERED.match(text.strip()))
+
+
 # how a name is spelt, said after it ("John with an h", "Sara without the h")
 _SPELLED = re.compile(
     r"\s+(?:with|without)\s+(?:an?|the|two|one|double)\s+\w{1,2}\b.*$"
