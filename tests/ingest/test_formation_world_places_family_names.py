@@ -236,3 +236,19 @@ async def test_a_drink_changed_for_now_stays_in_its_session(tenant: TenantCtx) -
 async def test_someone_elses_appointment_is_not_the_users(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "明天中午小王约了老同学吃饭", at=T1)
     assert await tenant.memories("u", status="active", key="event") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "thing"),
+    [
+        ("我超喜欢吃辣", "最近胃不好，辣的完全不碰了", "辣"),
+        ("我喜欢喝咖啡", "咖啡我现在一口都不喝了", "咖啡"),
+    ],
+)
+async def test_a_thing_given_up_said_as_the_topic_is_the_thing_alone(
+    tenant: TenantCtx, first: str, then: str, thing: str
+) -> None:
+    await tenant.say("u", "s1", first, at=T1)
+    await tenant.say("u", "s1", then, at=T2)
+    assert await tenant.values("u", "diet.avoid") == [thing]
+    assert thing not in [v for _, v in await tenant.facts("u") if _ != "diet.avoid"]

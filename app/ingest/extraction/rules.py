@@ -3824,6 +3824,15 @@ _NATIONALITIES: frozenset[str] = frozenset(
 )  # fmt: skip
 
 
+# a thing said first as the topic of what the user does not do ("辣的完全不碰了", "咖啡我现在一口
+# 都不喝了"): what follows it in a value is the comment, not the thing
+_TOPIC_KEYS = frozenset(("diet.avoid", "preference.dislikes"))
+_TOPIC_TAIL_ZH = re.compile(
+    r"(?<=[\u4e00-\u9fff])(?:的)?(?:我|现在|目前|最近|完全|根本|一口|一点|基本|已经|早就|再也)"
+    r"[\u4e00-\u9fff]*$"
+)
+
+
 def split_clauses(text: str) -> list[list[str]]:
     """Split a turn into sentences, each a list of clauses (punctuation kept on the last)."""
     text = _BUT_CALLED.sub(", ", text)
@@ -4703,6 +4712,10 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         if f.key == "schedule.habit" and f.value:
             f.value = _HABIT_COPULA.sub(r"\g<when>", f.value)  # "每天是走路上班": 每天走路上班
             f.value = _HABIT_ADVERB.sub(r"\g<when>", f.value)  # "周末还会游泳": 周末游泳
+        if f.key in _TOPIC_KEYS:
+            # "辣的我现在完全不碰了": the thing is the topic, not what is said of it after
+            f.value = f.value and _TOPIC_TAIL_ZH.sub("", f.value)
+            f.retracts = [_TOPIC_TAIL_ZH.sub("", r) or r for r in f.retracts]
     for f in facts:
         if f.key == "diet.avoid" and not f.value and any(map(semantic.names_diet, f.retracts)):
             # "不再吃素了" gives up the diet (stored as 素食, "吃素"), no avoided food
