@@ -252,3 +252,24 @@ async def test_a_thing_given_up_said_as_the_topic_is_the_thing_alone(
     await tenant.say("u", "s1", then, at=T2)
     assert await tenant.values("u", "diet.avoid") == [thing]
     assert thing not in [v for _, v in await tenant.facts("u") if _ != "diet.avoid"]
+
+
+async def test_a_thing_found_good_now_ends_the_dislike(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我讨厌香菜", at=T1)
+    await tenant.say("u", "s1", "现在居然觉得香菜还挺香的", at=T2)
+    assert await tenant.values("u", "preference.likes") == ["香菜"]
+    assert await tenant.values("u", "preference.dislikes") == []
+    assert await tenant.values("u", "preference.dislikes", "frozen") == ["香菜"]
+
+
+async def test_a_name_changed_is_the_name_now(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我叫刘思思", at=T1)
+    await tenant.say("u", "s1", "我已经改名了，现在身份证上是刘思远", at=T2)
+    assert await tenant.values("u", "name.full") == ["刘思远"]
+    assert await tenant.values("u", "name.full", "frozen") == ["刘思思"]
+
+
+@pytest.mark.parametrize("text", ["觉得这个方案挺好的", "发现他还挺好看的"])
+async def test_an_opinion_of_a_thing_is_no_taste(tenant: TenantCtx, text: str) -> None:
+    await tenant.say("u", "s1", text)
+    assert await tenant.values("u", "preference.likes") == []

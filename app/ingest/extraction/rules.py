@@ -1959,6 +1959,15 @@ def _own_mobile(m: re.Match[str], clause: _Clause, state: _State) -> Built:
 
 
 _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] = [
+    # "现在居然觉得香菜还挺香的": a thing found good now, a taste of the user's
+    (
+        "likes",
+        "zh",
+        r"^(?:我)?(?:现在|如今|最近|后来)?(?:居然|竟然|反而|倒是|开始)?(?:觉得|发现)"
+        r"(?P<v>[\u4e00-\u9fff]{1,6}?)(?:其实|也|还|倒)?(?:挺|蛮|很|超|特别|真|还挺|还蛮)"
+        r"(?:香|好吃|好喝|好听|好看)的?[了啊呀哈嘛]*$",
+        simple("preference.likes", "觉得{v}好", correction=True, check=semantic.is_taste),
+    ),
     # contacts and secrets first: they can sit inside any clause
     (
         "secret",
@@ -2161,6 +2170,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "zh",
         r"^(?:就|全名)?(?:叫做?|名叫)\s*(?P<v>[^\s，,]{2,4})\s*$",
         simple("name.full", "名字叫{v}", check=segment.is_tagged_name),
+    ),
+    # a name changed ("我已经改名了，现在身份证上是刘思远", "改名叫刘思远了"): the name now
+    (
+        "name",
+        "zh",
+        r"^(?:我)?(?:已经)?(?:改名|更名)(?:了|字了)?[，,\s]*(?:现在|以后|新名字)?(?:身份证上)?"
+        r"(?:叫做?|是)\s*(?P<v>[\u4e00-\u9fff]{2,4})[了啊呀]*$",
+        simple("name.full", "改名叫{v}", correction=True),
     ),
     # a family name alone ("我姓欧阳", "my last name is Nguyen"): not the whole name
     (
@@ -3575,6 +3592,8 @@ _MOVE_OPENS_ZH = re.compile(
     r"^\s*(?:去年|前年|今年|年初|年底|上个?月|这个?月|上周|前几天|前段时间|最近|刚刚?|已经)*"
     r"从[\u4e00-\u9fffA-Za-z]{1,10}?(?:搬|迁)(?:到|去|回|来)"
 )
+# "现在居然觉得香菜还挺香的": what the user finds, the user left out
+_FOUND_OPENS_ZH = re.compile(r"^(?:现在|如今|最近|后来)?(?:居然|竟然|反而|倒是|开始)?(?:觉得|发现)")
 _PLAN_OPENS_ZH = re.compile(
     r"^\s*(?:打算|计划|准备)(?!有变|好|着?呢|中|了|工作|金|生育|书|表|案|期|阶段|的)(?=\S{2,})"
     r"(?!.*[吗呢？?]\W*$)"
@@ -3833,9 +3852,15 @@ _TOPIC_TAIL_ZH = re.compile(
 )
 
 
+# "我已经改名了，现在身份证上是刘思远": the new name is said in the clause after the change
+_NEW_NAME_ZH = re.compile(
+    r"((?:改名|更名)(?:字)?了?)[，,]\s*(?=(?:现在|以后|新名字)?(?:身份证上)?(?:叫|是))"
+)
+
+
 def split_clauses(text: str) -> list[list[str]]:
     """Split a turn into sentences, each a list of clauses (punctuation kept on the last)."""
-    text = _BUT_CALLED.sub(", ", text)
+    text = _NEW_NAME_ZH.sub(r"\1", _BUT_CALLED.sub(", ", text))
     return [
         _object_given(
             [
@@ -4420,7 +4445,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 # "算了，改用TiDB吧" proposes a change, no doing of the user's
                 raw = _SUBJECTLESS_CHANGE_ZH.sub(r"我\g<t>", raw, count=1)
                 signal = True
-            if not (signal or subject) and (_PLAN_OPENS_ZH.match(raw) or _MOVE_OPENS_ZH.match(raw)):
+            if not (signal or subject) and (
+                _PLAN_OPENS_ZH.match(raw) or _MOVE_OPENS_ZH.match(raw) or _FOUND_OPENS_ZH.match(raw)
+            ):
                 # "打算国庆回趟老家", "去年从上海搬回老家长沙了": the user's plan or move, its 我
                 # left out
                 raw = "我" + raw.strip()
