@@ -2176,7 +2176,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "name",
         "zh",
         r"^(?:我)?(?:已经)?(?:改名|更名)(?:了|字了)?[，,\s]*(?:现在|以后|新名字)?(?:身份证上)?"
-        r"(?:叫做?|是)\s*(?P<v>[\u4e00-\u9fff]{2,4})[了啊呀]*$",
+        r"(?:叫做?|是)\s*(?P<v>[\u4e00-\u9fff]{2,4}|[A-Z][a-z'-]+(?: [A-Z][a-z'-]+){0,2})"
+        r"\s*[了啊呀]*$",
         simple("name.full", "改名叫{v}", correction=True),
     ),
     # a family name alone ("我姓欧阳", "my last name is Nguyen"): not the whole name
