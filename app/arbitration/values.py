@@ -104,9 +104,10 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     """
     taken = (cand.metadata or {}).pop("takes_back_message", None)
     topic = (cand.metadata or {}).pop("takes_back_topic", None)
-    if taken:
-        # "I take that back": what the user's previous turn formed is withdrawn
-        await _take_back(repo, cand, str(taken), topic)
+    if taken or (cand.metadata or {}).get("spelled"):
+        # "I take that back": what the user's previous turn formed is withdrawn; a name spelled
+        # out with no turn before it in its session corrects a name said in another
+        await _take_back(repo, cand, str(taken) if taken else None, topic)
     await _kind_ended(repo, cand)
     await _recovered(repo, cand)
     await _parted(repo, cand)
@@ -572,9 +573,10 @@ _FLIPS = {
 
 
 async def _take_back(
-    repo: MemoryStore, cand: Candidate, message_id: str, topic: str | None
+    repo: MemoryStore, cand: Candidate, message_id: str | None, topic: str | None
 ) -> None:
-    """Withdraw what the user's previous turn (``message_id``) formed, as ``cand`` takes it back:
+    """Withdraw what the user's previous turn (``message_id``; None for a name spelled out with
+    no turn before it in its session) formed, as ``cand`` takes it back:
 
     - ``cand`` states a fact of its own ("说错了，我是南师大毕业的"): the memories of its key
       formed by that turn, other values than its own;
@@ -584,7 +586,9 @@ async def _take_back(
       withdrawn and ``cand`` becomes a record with no value (archived by arbitration);
     - else (``_taken_back``) the memories it names, or of its topic, or all of them.
     """
-    formed = await repo.active_formed_from(message_id, first=True, for_update=True)
+    formed = (
+        await repo.active_formed_from(message_id, first=True, for_update=True) if message_id else []
+    )
     cand.is_correction = True
     if cand.key is not None and cand.value is not None:
         mine = normalize_value(cand.value)
@@ -613,13 +617,21 @@ async def _take_back(
             keyed = noun in _TOPIC_KEYS
             formed = _slip_named(formed, noun)
         if cand.metadata.pop("spelled", False):
-            # "Catherine with a C": a name spelled alike, or a word of one, and nothing else
-            formed = [
-                m
-                for m in formed
-                if m.value
-                and (spelled_alike(m.value, cand.value) or _word_misspelled(m.value, cand.value))
-            ]
+            # "Catherine with a C": a name spelled alike, or a word of one, and nothing else —
+            # of the turn before, else the one name of the user's spelled alike, however long
+            # ago it was said
+            def alike(m: Memory) -> bool:
+                value = cand.value or ""
+                return bool(m.value) and (
+                    spelled_alike(m.value or "", value)
+                    or _word_misspelled(m.value or "", value) is not None
+                )
+
+            formed = [m for m in formed if alike(m)]
+            if not formed:
+                named = await repo.active_with_keys(list(_SPELLED_KEYS), cand.scope, cand.scope_id)
+                spelled = [m for m in named if alike(m)]
+                formed = spelled if len(spelled) == 1 else []
         old = await _misstated(repo, formed, cand.value, instead, secret=secret, keyed=keyed)
         if old is None:
             # which memory it corrects is unclear: none is withdrawn, and the record is archived
@@ -652,6 +664,10 @@ async def _take_back(
         cand.retract_ids.append(old.id)
         return
     cand.retract_ids += [m.id for m in _taken_back(formed, cand.content, topic)]
+
+
+# the keys whose values are names a user may spell out again
+_SPELLED_KEYS = ("name.full", "name.nickname", "name.family", "family.member", "pets.name")
 
 
 def _word_misspelled(value: str, word: str) -> str | None:

@@ -612,9 +612,10 @@ async def name_taken_back(
     (``metadata["takes_back"]``) names the user's previous turn of the session
     (``metadata["takes_back_message"]``; small talk such as "thanks!" and questions between
     are passed over, up to three turns back), so arbitration withdraws what that turn formed.
-    With no previous turn, a fact of the user's own is kept as it is; a record that only takes back
-    ("I take that back", "it's Leo, not Liam") is left out: it withdraws nothing, and names
-    no key."""
+    With no previous turn, a fact of the user's own is kept as it is, and so is a name spelled
+    out ("Catherine with a C", ``metadata["spelled"]``: arbitration looks for the name among
+    the user's); a record that only takes back ("I take that back", "it's Leo, not Liam") is
+    left out: it withdraws nothing, and names no key."""
     seq_of = {str(m.id): m.seq for m in messages}
     kept = []
     for fact in facts:
@@ -638,7 +639,7 @@ async def name_taken_back(
                     break
                 seq = previous.seq
             if previous is None:
-                if fact.key is None and not fact.retracts:
+                if fact.key is None and not fact.retracts and not fact.metadata.get("spelled"):
                     continue
                 fact.metadata.pop("takes_back_topic", None)
             else:

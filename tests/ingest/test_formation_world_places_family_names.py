@@ -273,3 +273,28 @@ async def test_a_name_changed_is_the_name_now(tenant: TenantCtx) -> None:
 async def test_an_opinion_of_a_thing_is_no_taste(tenant: TenantCtx, text: str) -> None:
     await tenant.say("u", "s1", text)
     assert await tenant.values("u", "preference.likes") == []
+
+
+async def test_a_name_spelled_out_weeks_later_in_another_session_is_corrected(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "my name's Katherine btw, but everyone calls me Kat", at=T1)
+    await tenant.say("u", "s1", "I live in York", at=T2)
+    await tenant.say(
+        "u",
+        "s2",
+        "oh and its Catherine with a C, not a K. sorry, typo earlier",
+        at="2026-03-23T09:00:00+00:00",
+    )
+    assert await tenant.values("u", "name.full") == ["Catherine"]
+    assert await tenant.values("u", "name.full", "frozen") == ["Katherine"]
+    assert await tenant.values("u", "residence.city") == ["York"]
+
+
+async def test_what_friends_call_the_user_is_a_nickname_not_what_they_ask(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "我叫王小林，朋友们都叫我小林子", at=T1)
+    assert await tenant.values("u", "name.nickname") == ["小林子"]
+    await tenant.say("u", "s1", "我同事叫我去吃饭", at=T2)
+    assert await tenant.values("u", "name.nickname") == ["小林子"]

@@ -1557,6 +1557,14 @@ def budget(m: re.Match[str], clause: _Clause, state: _State) -> Built:
 # project budget set the user's fact
 # "客户要找我直接打这个 139…", "if the school needs me they can call me on …": how others reach
 # the user is the user's number or address
+def _name_not_doing(value: str) -> bool:
+    """True if ``value`` after "叫我" can be a name: its first word is no verb, time, adverb,
+    preposition, numeral or pronoun ("去吃饭", "明天去爬山", "一起玩" are asks)."""
+    words = segment.tag(value)
+    return bool(words) and not words[0][1].startswith(("v", "t", "d", "p", "m", "r", "c", "u"))
+
+
+_CALLED_BY_OTHERS = re.compile(r"(?:都|一般|平时)?(?:叫|喊|称呼)我|\bcalls?\s+me\b", re.I)
 _REACHED_BY = re.compile(
     r"(?:找我|联系我|打给我|打我|(?:call|text|e-?mail|reach|contact|ring)\s+me\b)[^。.!?！？]{0,15}?"
     r"(?:\+?\d[\d\s-]{5,}\d|[\w.%+-]+@[\w-]+\.\w)",
@@ -2274,7 +2282,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "name",
         "zh",
         r"^(?:我)?(?:朋友|家里人|家人|大家|同事)(?:们)?(?:都|一般|平时)*叫我\s*(?P<v>[^\s，,]{1,8}?)\s*$",
-        simple("name.nickname", "大家叫我{v}"),
+        # "同事叫我去吃饭", "朋友叫我明天去爬山": asked to do something, no name
+        simple("name.nickname", "大家叫我{v}", check=_name_not_doing),
     ),
     (
         "gender",
@@ -4406,6 +4415,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 semantic.is_about_others(raw)
                 and not _THEIRS_OURS.match(raw)
                 and not _REACHED_BY.search(raw)
+                # "朋友们都叫我小林子", "my friends call me CJ": what others call the user
+                and not _CALLED_BY_OTHERS.search(raw)
             ):
                 relative, others = None, True
                 continue

@@ -2111,7 +2111,8 @@ _NAME_NOT_NAME = re.compile(
 # a name said again with how it is spelt ("Catherine with a C, not a K", "sorry — Jaden, no
 # y"): the name is what is put right
 _LETTERED = re.compile(
-    r"^\W*(?:(?:oops|sorry|sry|no|nope|ugh)\W+)?(?:it'?s\s+)?(?P<x>(?-i:[A-Z])[\w'-]+),?\s+"
+    r"^\W*(?:(?:oops|sorry|sry|no|nope|ugh|oh|and|also|btw|ok|okay|wait)\W+)*(?:it'?s\s+)?"
+    r"(?P<x>(?-i:[A-Z])[\w'-]+),?\s+"
     r"(?:with|without|no)\s+(?:(?:an?|the|two|double)\s+)?(?-i:[a-zA-Z])(?:'?s)?"
     r"(?=\s*(?:$|[,.;!?—–]))",
     re.I,
