@@ -108,6 +108,7 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
         # "I take that back": what the user's previous turn formed is withdrawn; a name spelled
         # out with no turn before it in its session corrects a name said in another
         await _take_back(repo, cand, str(taken) if taken else None, topic)
+    await _relative_respelled(repo, cand)
     await _kind_ended(repo, cand)
     await _recovered(repo, cand)
     await _parted(repo, cand)
@@ -664,6 +665,32 @@ async def _take_back(
         cand.retract_ids.append(old.id)
         return
     cand.retract_ids += [m.id for m in _taken_back(formed, cand.content, topic)]
+
+
+async def _relative_respelled(repo: MemoryStore, cand: Candidate) -> None:
+    """A relative's name said again, spelled right (``metadata["respelled"]``: "纠正一下，我老婆
+    其实叫陈婧，不是安静的静" after "我老婆叫陈静") replaces the one name of a relative's held that
+    is another spelling of it: the same first letter and length (Chinese: one character
+    other), or spelled alike (``spelled_alike``); none when two are."""
+    if cand.key != "family.member" or not (cand.metadata or {}).pop("respelled", None):
+        return
+    new = normalize_value(cand.value or "")
+
+    def other_spelling(old: str) -> bool:
+        if not old or old == new or old[:1] != new[:1]:
+            return False
+        if len(old) == len(new) and len(new) <= 4 and not new.isascii():
+            return sum(a != b for a, b in zip(old, new, strict=True)) == 1
+        return spelled_alike(old, new)
+
+    olds = [
+        m
+        for m in await repo.active_with_keys(["family.member"], cand.scope, cand.scope_id)
+        if other_spelling(normalize_value(m.value or ""))
+    ]
+    if len(olds) == 1:
+        cand.is_correction = True
+        cand.retract_ids.append(olds[0].id)
 
 
 # the keys whose values are names a user may spell out again

@@ -298,3 +298,27 @@ async def test_what_friends_call_the_user_is_a_nickname_not_what_they_ask(
     assert await tenant.values("u", "name.nickname") == ["小林子"]
     await tenant.say("u", "s1", "我同事叫我去吃饭", at=T2)
     assert await tenant.values("u", "name.nickname") == ["小林子"]
+
+
+async def test_a_nickname_no_longer_used_leaves_the_name(tenant: TenantCtx) -> None:
+    await tenant.say("u", "c1", "我叫王小林，朋友们都叫我小林子", at=T1)
+    await tenant.say("u", "c2", "现在大家不叫我小林子了，改叫我阿林", at=T2)
+    assert await tenant.values("u", "name.full") == ["王小林"]
+    assert await tenant.values("u", "name.nickname") == ["阿林"]
+    assert await tenant.values("u", "name.nickname", "frozen") == ["小林子"]
+
+
+async def test_a_relatives_name_spelled_right_replaces_it_and_nothing_else(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "c1", "我老婆姓陈，叫陈静", at=T1)
+    await tenant.say("u", "c1", "我们计划五一去云南旅游，机票还没订", at=T2)
+    await tenant.say(
+        "u",
+        "c2",
+        "纠正一下，我老婆其实叫陈婧，女字旁的婧，不是安静的静",
+        at="2026-03-23T09:00:00+00:00",
+    )
+    assert await tenant.values("u", "family.member") == ["陈婧"]
+    assert await tenant.values("u", "family.member", "frozen") == ["陈静"]
+    assert len(await tenant.values("u", "plan")) == 1

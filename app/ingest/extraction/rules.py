@@ -5363,6 +5363,8 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if any(f.metadata.get("takes_back") and not f.metadata.get("unnamed_ending") for f in facts):
         return []
     formed = [f.value.lower() for f in facts if f.value]
+    # a clause whose value a withdrawal under its key names already ("大家不叫我小林子了")
+    formed += [r.lower() for f in facts if f.key and not f.value for r in f.retracts if r]
     ruled = [f.value.lower() for f in facts if f.value and f.key == "assistant.constraint"]
     texts: list[str] = []
     denials: list[str] = []
@@ -6040,7 +6042,9 @@ _SPEAKS_OF_NAME = re.compile(
 _ADDRESS_DECLINED = re.compile(
     r"\b(?:don'?t|do not|never|stop|quit|no longer|not)\s+(?:\w+\s+)?"
     r"(?:call(?:ing)?(?: me)?|go(?:ing)? by|us(?:e|ing))\b"
-    r"|(?:别|不要|不用|不许|不想)(?:再)?(?:这么|这样|那么|那样)?(?:叫|喊|称呼|用)",
+    r"|(?:别|不要|不用|不许|不想)(?:再)?(?:这么|这样|那么|那样)?(?:叫|喊|称呼|用)"
+    # "现在大家不叫我小林子了": what the user is no longer called
+    r"|不(?:再)?(?:叫|喊|称呼)我",
     re.I,
 )
 _ADDRESS = re.compile(r"^(?:还是|就)?(?:叫|喊|称呼)我的?|^(?:call me|use)\s+", re.I)
@@ -6319,6 +6323,19 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         return [*facts, _withdrawal_record(turn, {"retraction": True, "takes_back": True})]
     if own:
         return facts
+    # "纠正一下，我老婆其实叫陈婧，女字旁的婧，不是安静的静": a relative's name said again, spelled
+    # right; arbitration replaces the name of theirs spelled alike, nothing else of the turn before
+    respelled = [
+        f
+        for f in facts
+        if f.key == "family.member"
+        and f.value
+        and f.is_correction
+        and (value is None or value.lower() == f.value.lower())
+    ]
+    if len(respelled) == 1:
+        respelled[0].metadata["respelled"] = True
+        return [f for f in facts if f.key is not None or f.value is not None]
     withdrawn: list[str] = []
     if value is not None and (year := _BIRTH_YEAR_IN_PLACE.fullmatch(value)):
         # "说错了，是八九年的": a birth year said in place of the misstated one
