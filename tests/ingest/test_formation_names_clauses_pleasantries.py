@@ -43,7 +43,12 @@ async def test_a_name_in_another_language_stays_beside_the_name(
 
 @pytest.mark.parametrize(
     "text",
-    ["Hey, good morning! Hope you're doing well.", "Haha that's funny, thanks!", "哈哈太好笑了"],
+    [
+        "Hey, good morning! Hope you're doing well.",
+        "Haha that's funny, thanks!",
+        "哈哈太好笑了",
+        "lol thanks, that's helpful. nice weather today huh",
+    ],
 )
 async def test_pleasantries_are_kept_neither_as_fact_nor_as_episode(
     tenant: TenantCtx, text: str

@@ -53,7 +53,8 @@ _CHATTER = re.compile(
     # funny", "希望你一切都好", "哈哈太好笑了"
     r"^(?:and |i )?hope (?:you'?re|you are) (?:doing )?(?:well|good|ok(?:ay)?|great)\b[\s!.,~]*$|"
     r"^(?:(?:ha){2,}|lol|lmao|hehe)?[\s,!]*(?:that'?s|that is|so|how) (?:so |really |very )?"
-    r"(?:funny|hilarious|cute|sweet|cool|awesome|interesting|nice of you)[\s!.,~]*$|"
+    r"(?:funny|hilarious|cute|sweet|cool|awesome|interesting|nice of you|helpful|useful"
+    r"|perfect|great|exactly what i needed)[\s!.,~]*$|"
     r"^希望你(?:一切)?(?:都)?(?:好|顺利)[吧呀啊哦]*$|^(?:哈哈+)?[，,\s]*(?:太|真|好)?(?:好笑|搞笑|有意思|可爱)了?[啊呀哈]*$",
     re.I,
 )
