@@ -5363,8 +5363,14 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     if any(f.metadata.get("takes_back") and not f.metadata.get("unnamed_ending") for f in facts):
         return []
     formed = [f.value.lower() for f in facts if f.value]
-    # a clause whose value a withdrawal under its key names already ("大家不叫我小林子了")
-    formed += [r.lower() for f in facts if f.key and not f.value for r in f.retracts if r]
+    # a clause whose name a withdrawal of a name names already ("大家不叫我小林子了")
+    formed += [
+        r.lower()
+        for f in facts
+        if (f.key or "").startswith("name.") and not f.value
+        for r in f.retracts
+        if r
+    ]
     ruled = [f.value.lower() for f in facts if f.value and f.key == "assistant.constraint"]
     texts: list[str] = []
     denials: list[str] = []
