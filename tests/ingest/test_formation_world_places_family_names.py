@@ -322,3 +322,18 @@ async def test_a_relatives_name_spelled_right_replaces_it_and_nothing_else(
     assert await tenant.values("u", "family.member") == ["陈婧"]
     assert await tenant.values("u", "family.member", "frozen") == ["陈静"]
     assert len(await tenant.values("u", "plan")) == 1
+
+
+@pytest.mark.parametrize("text", ["明天下午三点同事约了客户开会", "明天上午十点我同事约了牙医"])
+async def test_someone_elses_appointment_said_after_its_time_is_not_the_users(
+    tenant: TenantCtx, text: str
+) -> None:
+    await tenant.say("u", "s1", text, at=T1)
+    assert await tenant.memories("u", status="active", key="event") == []
+
+
+async def test_a_relatives_occasion_on_a_day_is_still_in_the_users_calendar(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "下周三我妈生日", at=T1)
+    assert len(await tenant.memories("u", status="active", key="event")) == 1

@@ -1564,6 +1564,12 @@ def _name_not_doing(value: str) -> bool:
     return bool(words) and not words[0][1].startswith(("v", "t", "d", "p", "m", "r", "c", "u"))
 
 
+# when something is, said first ("明天下午三点", "后天晚上", "周五"): what follows says whose it is
+_LEADING_WHEN_ZH = re.compile(
+    r"^(?:(?:今天|明天|后天|大后天|昨天|前天|(?:这|下|上|下下)?(?:周|星期|礼拜)[一二三四五六日天末]"
+    r"|\d{1,2}月\d{1,2}[日号]|凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里"
+    r"|[\d一二两三四五六七八九十]{1,3}点(?:半|钟)?)\s*)+"
+)
 _CALLED_BY_OTHERS = re.compile(r"(?:都|一般|平时)?(?:叫|喊|称呼)我|\bcalls?\s+me\b", re.I)
 _REACHED_BY = re.compile(
     r"(?:找我|联系我|打给我|打我|(?:call|text|e-?mail|reach|contact|ring)\s+me\b)[^。.!?！？]{0,15}?"
@@ -4411,8 +4417,13 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                     continue
                 if not _USER_PRONOUN.match(reason):
                     continue  # "因为 Notion 太慢了", "bc the rent went up": why, no fact of theirs
+            # "明天下午三点同事约了客户开会": whose doing it is, said after when
+            after_when = _LEADING_WHEN_ZH.sub("", raw, count=1)
             if (
-                semantic.is_about_others(raw)
+                (
+                    semantic.is_about_others(raw)
+                    or (after_when != raw and semantic.is_about_others(after_when))
+                )
                 and not _THEIRS_OURS.match(raw)
                 and not _REACHED_BY.search(raw)
                 # "朋友们都叫我小林子", "my friends call me CJ": what others call the user
