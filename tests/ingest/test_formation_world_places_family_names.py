@@ -337,3 +337,9 @@ async def test_a_relatives_occasion_on_a_day_is_still_in_the_users_calendar(
 ) -> None:
     await tenant.say("u", "s1", "下周三我妈生日", at=T1)
     assert len(await tenant.memories("u", status="active", key="event")) == 1
+
+
+async def test_a_drink_cheered_on_is_the_drink_alone(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I really can't stand coffee. tea all the way")
+    assert await tenant.values("u", "preference.drink") == ["tea"]
+    assert await tenant.values("u", "preference.dislikes") == ["coffee"]

@@ -1570,6 +1570,11 @@ _LEADING_WHEN_ZH = re.compile(
     r"|\d{1,2}月\d{1,2}[日号]|凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里"
     r"|[\d一二两三四五六七八九十]{1,3}点(?:半|钟)?)\s*)+"
 )
+# what cheers a taste on after its thing ("tea all the way", "pizza any day", "jazz forever")
+_CHEER_TAIL = re.compile(
+    r"\s+(?:all the way|any ?day|hands down|forever|for life|for sure|100%|ftw|all day)\W*$", re.I
+)
+_TASTE_VALUE_KEYS = frozenset(("preference.drink", "preference.likes", "tech.preferred"))
 _CALLED_BY_OTHERS = re.compile(r"(?:都|一般|平时)?(?:叫|喊|称呼)我|\bcalls?\s+me\b", re.I)
 _REACHED_BY = re.compile(
     r"(?:找我|联系我|打给我|打我|(?:call|text|e-?mail|reach|contact|ring)\s+me\b)[^。.!?！？]{0,15}?"
@@ -7489,6 +7494,9 @@ def _semantic(
                 continue  # "switched to rooibos. I miss coffee already": the old one, wished for
             if key == "project.budget" and _public_budget(clause.raw):
                 continue  # "the city cut the library's budget": a public body's (``budget``)
+            if value is not None and key in _TASTE_VALUE_KEYS:
+                # "tea all the way", "sushi hands down": how much, not what
+                value = _CHEER_TAIL.sub("", value) or value
             if key == "preference.drink" and value is not None:
                 if _DRINK_ASKED.search(clause.raw) or _DRINK_ADDED.search(value):
                     continue  # "给我来一杯美式吧": asked for; "oat milk in my coffee": put in one
