@@ -370,10 +370,9 @@ class ArbitrationService:
                     if m.value is not None and m.value.lower() in lowered and m not in conflicts
                 ]
         if cand.is_correction:
-            for memory_id in cand.retract_ids:
-                named = await self.repo.get(memory_id, for_update=True)
-                if named is not None and named.status == "active" and named not in conflicts:
-                    conflicts.append(named)
+            conflicts += [
+                m for m in await self._active_by_id(cand.retract_ids) if m not in conflicts
+            ]
         if cand.is_correction and cand.corrects is not None:
             named = await self.repo.get(cand.corrects, for_update=True)
             if named is not None and named.status == "active" and named not in conflicts:
@@ -635,6 +634,11 @@ class ArbitrationService:
             )
             out.memories.append(old)
 
+    async def _active_by_id(self, ids: Sequence[uuid.UUID]) -> list[Memory]:
+        """The active memories of ``ids`` (each once, in order), locked for update."""
+        found = [await self.repo.get(i, for_update=True) for i in dict.fromkeys(ids)]
+        return [m for m in found if m is not None and m.status == "active"]
+
     async def _withdrawn_beside(self, kept: Memory, cand: Candidate, out: Outcome) -> None:
         """A correction that states a value already held still withdraws what it names ("not
         writing Go anymore, Python is still my main thing" with Python and Go held: Go is
@@ -648,10 +652,7 @@ class ArbitrationService:
             for m in (await self.repo.active_with_values(norm) if norm else [])
             if m.key == kept.key
         ]
-        for memory_id in cand.retract_ids:
-            m = await self.repo.get(memory_id, for_update=True)
-            if m is not None and m.status == "active":
-                named.append(m)
+        named += await self._active_by_id(cand.retract_ids)
         done: set[uuid.UUID] = {kept.id}
         for old in named:
             if old.id in done:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.ingest.extraction.base import ExtractedFact, Turn
+from app.ingest.extraction.dates import WHEN_AHEAD_ZH
 from app.ingest.extraction.filter import is_noise
 from app.ingest.extraction.semantic import CLASSIFY_MAX_CHARS, TrainedWeights
 from app.privacy.protect import SECRET_KEYS
@@ -70,11 +71,7 @@ def _withdraws(f: ExtractedFact) -> bool:
 
 
 # what may open a Chinese appointment before its verb: when it is said, and the user
-_WHEN_ZH = re.compile(
-    r"^(?:(?:我|今天|明天|后天|大后天|(?:这|下|下下)?(?:周|星期|礼拜)[一二三四五六日天末]"
-    r"|\d{1,2}月\d{1,2}[日号]|凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里"
-    r"|[\d一二两三四五六七八九十]{1,3}点(?:半|钟)?)\s*)+"
-)
+_WHEN_ZH = re.compile(rf"^(?:(?:我|{WHEN_AHEAD_ZH})\s*)+")
 _OWN_APPOINTMENT_ZH = re.compile(r"约了|约好了|要和|要跟|和|跟")
 # the appointment called off, or said in jest, in the same turn
 _CALLED_OFF_ZH = re.compile(r"算了|不去了|取消|开玩笑|本来|后来")

@@ -34,6 +34,7 @@ from app.ingest.extraction.base import ExtractedFact, MemoryType, Turn
 from app.ingest.extraction.cues import clause_cues
 from app.ingest.extraction.dates import (
     MOVED_TO_ZH,
+    WHEN_AHEAD_ZH,
     DateMatch,
     cn_int,
     describe,
@@ -1566,9 +1567,7 @@ def _name_not_doing(value: str) -> bool:
 
 # when something is, said first ("明天下午三点", "后天晚上", "周五"): what follows says whose it is
 _LEADING_WHEN_ZH = re.compile(
-    r"^(?:(?:今天|明天|后天|大后天|昨天|前天|(?:这|下|上|下下)?(?:周|星期|礼拜)[一二三四五六日天末]"
-    r"|\d{1,2}月\d{1,2}[日号]|凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里"
-    r"|[\d一二两三四五六七八九十]{1,3}点(?:半|钟)?)\s*)+"
+    rf"^(?:(?:{WHEN_AHEAD_ZH}|昨天|前天|上(?:周|星期|礼拜)[一二三四五六日天末])\s*)+"
 )
 # what cheers a taste on after its thing ("tea all the way", "pizza any day", "jazz forever")
 _CHEER_TAIL = re.compile(
