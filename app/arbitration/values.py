@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from app.ingest.extraction.dates import parse_month_day
+from app.kit.chinese import simplified
 from app.privacy.protect import SECRET_KEYS, masks_as_tokens
 
 if TYPE_CHECKING:
@@ -55,8 +56,9 @@ _PUNCT = re.compile(r"[\s\"'“”‘’「」《》()（）.,，。!！?？~～
 
 def normalize_value(value: str) -> str:
     """The comparable form of a value: NFKC, lower case, a trailing date ("in 2015", "2012届")
-    and a leading article dropped, punctuation and white space removed. ``""`` for nothing."""
-    text = unicodedata.normalize("NFKC", value).strip()
+    and a leading article dropped, punctuation and white space removed, Chinese in simplified
+    characters (臺北 and 台北 are one value). ``""`` for nothing."""
+    text = simplified(unicodedata.normalize("NFKC", value).strip())
     text = _DATE_TAIL.sub("", text)
     text = _ARTICLE.sub("", text)
     return _PUNCT.sub("", text).lower()
@@ -191,6 +193,7 @@ def _script(text: str) -> str:
 def _a_name(value: str, said: str) -> bool:
     """True if a retracted ``value`` reads as a name in ``said``: 2–8 Chinese characters, or
     Latin words written with a capital."""
+    value, said = simplified(value), simplified(said)
     if _HAN.search(value):
         return bool(re.fullmatch(r"[\u4e00-\u9fff]{2,8}", value))
     m = re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", said, re.I)
@@ -212,7 +215,7 @@ async def _other_script(repo: MemoryStore, cand: Candidate) -> None:
         keys = [
             k
             for k, verb in (("residence.city", _LEFT_HOME), ("work.employer", _LEFT_JOB))
-            if verb.search(cand.content)
+            if verb.search(simplified(cand.content))
         ]
     else:
         keys = [cand.key] if cand.key in _SCRIPT_KEYS else []
@@ -359,12 +362,14 @@ _LESS = re.compile(r"少(?!于)|\b(?:fewer|less)\b", re.I)
 
 def _amount_way(text: str) -> int:
     """1 for a rule that asks for more of something, -1 for less, 0 for neither or both."""
+    text = simplified(text)
     return int(bool(_MORE.search(text))) - int(bool(_LESS.search(text)))
 
 
 def _length_way(text: str) -> int:
     """-1 for a rule that asks for shorter answers, 1 for longer ones, 0 when it is not plain
     (neither, both, or a negation: "不要太短")."""
+    text = simplified(text)
     if _NEGATION.search(text):
         return 0
     return int(bool(_LONGER.search(text))) - int(bool(_SHORTER.search(text)))
@@ -373,6 +378,7 @@ def _length_way(text: str) -> int:
 def rule_aspects(text: str) -> set[str]:
     """What a rule for the assistant is about (``_ASPECTS``: language, length, emoji, tone,
     format, code), by its words."""
+    text = simplified(text)
     # a Latin word against Chinese characters is a word of its own ("emoji可以用了")
     text = re.sub(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z])|(?<=[A-Za-z])(?=[\u4e00-\u9fff])", " ", text)
     return {name for name, words in _ASPECTS.items() if words.search(text)}
@@ -389,7 +395,7 @@ _RULE_FILLER = re.compile(
 def _rule_words(text: str) -> set[str]:
     """What a rule is about beyond the words of any rule: its English words of four letters
     or more and its Chinese character pairs ("推荐餐厅时标一下人均" → 推荐, 荐餐, 餐厅, 人均)."""
-    body = _RULE_FILLER.sub(" ", text.lower())
+    body = _RULE_FILLER.sub(" ", simplified(text).lower())
     # "translations" is what "a translation" names
     words = {
         w[:-1] if w.endswith("s") and len(w) > 4 else w for w in re.findall(r"[a-z]{4,}", body)
@@ -489,13 +495,14 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
     # summary anymore" after "always end your answers with a summary"); a thing said not to
     # be needed ("例子就不用了") is named whole by the rule ("会议总结不用了" lifts no summary
     # of every answer)
-    shared = 1 if _LIFTS_RULE.search(cand.content) else 2
-    not_needed = _NOT_NEEDED_ZH.search(cand.content) or _NOT_NEEDED_FIRST_ZH.match(cand.content)
+    said = simplified(cand.content)
+    shared = 1 if _LIFTS_RULE.search(said) else 2
+    not_needed = _NOT_NEEDED_ZH.search(said) or _NOT_NEEDED_FIRST_ZH.match(said)
     named = _rule_words(_POINTING.sub(" ", not_needed["x"])) if not_needed else set()
     if cancels:
         # a rule called off names what it ends, whole: "英文翻译还是不要了" ends "回答都加上英文
         # 翻译"; "会议总结不用了" ends no summary of every answer
-        named = named or _rule_words(_CANCEL_WORDS.sub(" ", cand.content))
+        named = named or _rule_words(_CANCEL_WORDS.sub(" ", said))
     stale = [
         old.id
         for old in olds
@@ -859,7 +866,8 @@ def _taken_back(formed: list[Memory], said: str, topic: str | None) -> list[Memo
         return [
             m
             for m in formed
-            if m.key == "language.preferred" or (m.key is None and _ABILITY.search(m.content))
+            if m.key == "language.preferred"
+            or (m.key is None and _ABILITY.search(simplified(m.content)))
         ]
     if topic:
         prefix = _TOPIC_KEYS.get(topic.split()[-1])
@@ -884,7 +892,7 @@ def _does(verb: str, text: str) -> bool:
     ("跑" in "每天早上跑步"); English, a word of it is a form of the verb ("use" in "uses
     Emacs", "played" in "plays the violin", "run" in "goes running")."""
     if not verb.isascii():
-        return verb in text
+        return simplified(verb) in simplified(text)
     root = re.sub(r"(?:ing|ed)$", "", verb.lower()) if len(verb) > 5 else verb.lower()
     if len(root) > 3 and root[-1] == root[-2]:
         root = root[:-1]  # "running" → "run"
@@ -1358,7 +1366,9 @@ async def _parted(repo: MemoryStore, cand: Candidate) -> None:
         for old in held
         if old.value is not None
         and not _same_turn(cand, old)  # "我们分手了，现在的男朋友叫阿东"
-        and _PARTNER.search(str((old.metadata_ or {}).get("relation") or old.content or ""))
+        and _PARTNER.search(
+            simplified(str((old.metadata_ or {}).get("relation") or old.content or ""))
+        )
     ]
     if len(partners) == 1:
         cand.retracts = list(dict.fromkeys([*cand.retracts, partners[0]]))
@@ -1765,7 +1775,7 @@ def activity_words(text: str) -> set[str]:
     """What ``text`` says the thing is, without its time: Latin words of three or more letters
     (plurals folded) that are not time, frequency or moving words ("dinner", "priya", "gym");
     Chinese character pairs with no time or function character ("牙医", "游泳", "考研")."""
-    folded = unicodedata.normalize("NFKC", text).lower()
+    folded = simplified(unicodedata.normalize("NFKC", text).lower())
     words = {
         _doing(w)
         # "yoga's on Thursdays now": the word without its "'s"
@@ -1782,7 +1792,7 @@ def activity_words(text: str) -> set[str]:
 
 
 def _said(m: Memory) -> str:
-    return f"{m.content} {m.value or ''}"
+    return simplified(f"{m.content} {m.value or ''}")
 
 
 def _holds(part: str, whole: str) -> bool:
@@ -1828,7 +1838,7 @@ def _same_thing(words: set[str], olds: list[Memory]) -> list[Memory]:
 
 
 def _content_characters(text: str) -> set[str]:
-    text = _WHEN_HAN.sub("", text)
+    text = _WHEN_HAN.sub("", simplified(text))
     return {ch for run in _HAN_RUN.findall(text) for ch in run if ch not in _STOP_HAN}
 
 
@@ -1853,8 +1863,9 @@ def _appointment_meant(cand: Candidate, olds: list[Memory]) -> list[Memory]:
     """The appointment or plan a move said by whoever moved it names: the thing past who says
     it ("医生说复查推迟到下周四了" → 复查, more than half of its words), when one memory holds it
     (two 复查 of which one is the user's father's: neither)."""
-    thing = _SPEAKER_ZH.sub("", cand.content)
-    if thing == cand.content:
+    said = simplified(cand.content)
+    thing = _SPEAKER_ZH.sub("", said)
+    if thing == said:
         return []
     same = _same_thing(activity_words(thing), olds)
     return same if len(same) == 1 else []  # two of them: which one is not said
@@ -1927,7 +1938,7 @@ async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
                 moved.get("words") or []
             )
             sharing = [o for o in habits if mine & (activity_words(_said(o)) | _joined(_said(o)))]
-            if not sharing and _COMMUTE.search(cand.content):
+            if not sharing and _COMMUTE.search(simplified(cand.content)):
                 # "最近我开车上班" after "我每天坐地铁上班": the way to work is one routine
                 sharing = [o for o in habits if _COMMUTE.search(_said(o))]
             same = sharing if len(sharing) == 1 else []

@@ -28,7 +28,7 @@ from app.arbitration.values import (
 )
 from app.db.models import Job, Memory, Message
 from app.ingest.episodes import episode_draft, inherited_half_life, is_episode, with_context
-from app.ingest.extraction import segment, semantic, standing
+from app.ingest.extraction import script, segment, semantic, standing
 from app.ingest.extraction.base import ExtractedFact, ExtractionError, Turn
 from app.ingest.extraction.cascade import CascadeExtractor, unread_turns
 from app.ingest.extraction.cues import Cues, TurnCues, turn_cues
@@ -47,6 +47,7 @@ from app.ingest.window import folding_due
 from app.jobs import kinds
 from app.jobs.intake import JobIntake
 from app.jobs.worker import JobContext, handler
+from app.kit.chinese import simplified
 from app.kit.metrics import CASCADE_TURNS, EXTRACTED_FACTS
 from app.memories.repository import MemoryRepository
 from app.memories.schemas import MAX_CONTENT_CHARS, MAX_VALUE_CHARS
@@ -805,9 +806,9 @@ async def _stated_before(
 def _of_sentence(fact: ExtractedFact, sentence: str) -> bool:
     """Whether ``fact`` was formed from ``sentence`` of its turn: its value, or the start of
     its content, is in the sentence."""
-    said = sentence.lower()
+    said = simplified(sentence).lower()
     if fact.value:
-        return fact.value.lower() in said
+        return simplified(fact.value).lower() in said
     head = normalize_text(fact.content)[:6]
     return bool(head) and head in normalize_text(sentence)
 
@@ -836,7 +837,7 @@ def _addon_fact(
         value = semantic.addon_value(key, said if key.startswith("contact.") else sentence)
         if not value or value.lower() in held:
             continue
-        if any(f.key == key and (f.value or "").lower() == value.lower() for f in own):
+        if any(f.key == key and simplified(f.value or "").lower() == value.lower() for f in own):
             return None
         content = next(
             (
@@ -1004,12 +1005,14 @@ async def inherit_addons(
     for m in messages:
         if m.role != "user":
             continue
-        said = reveal(m.content, m.sealed)
+        # traditional Chinese is read in simplified characters and formed as written
+        written = reveal(m.content, m.sealed)
+        said = simplified(written)
         sentences = addon_sentences(said)
         if not sentences:
             continue
         earlier = [
-            e
+            _Stated(e.key, e.type, e.value and simplified(e.value), simplified(e.content))
             for e in await _stated_before(conv, repo, session_id, m, out, reveal)
             if e.key in semantic.ADDON_KEYS
         ]
@@ -1036,6 +1039,8 @@ async def inherit_addons(
             fact = _addon_fact(sentence, said, earlier, own, mid)
             if fact is None:
                 continue
+            if said != written:
+                fact = script.fact_as_written(fact, written, said)
             gone = {id(f) for f in mine}  # guesses of the classifier's, a key without a value
             at = max((i for i, f in enumerate(out) if id(f) in gone), default=len(out) - 1)
             out.insert(at + 1, fact)
@@ -1122,7 +1127,8 @@ async def inherit_change_slots(
     for m in messages:
         if m.role != "user":
             continue
-        said = reveal(m.content, m.sealed)
+        written = reveal(m.content, m.sealed)
+        said = simplified(written)  # traditional Chinese read in simplified characters
         slots = [
             s
             for c in users_clauses(re.split(r"[，,。！!；;\n]", said))
@@ -1135,13 +1141,15 @@ async def inherit_change_slots(
             olds = {}
             for old in await repo.active_with_keys(read, "user", "", lock=False):
                 if old.key and old.value:
-                    olds.setdefault(old.key, []).append(reveal(old.value, old.sealed))
+                    olds.setdefault(old.key, []).append(simplified(reveal(old.value, old.sealed)))
         mid = str(m.id)
         for kind, value in slots:
             own = [f for f in out if mid in f.message_ids]
             fact = _changed_fact(kind, value, olds, own, mid)
             if fact is None:
                 continue
+            if said != written:
+                fact = script.fact_as_written(fact, written, said)
             same = fact.value.lower() if fact.value else ""
             out = [
                 f for f in out if not (mid in f.message_ids and f.value and f.value.lower() == same)

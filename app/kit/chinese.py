@@ -1,4 +1,5 @@
-"""The process's one jieba dictionary, with Memlane's own words added, loaded once.
+"""The process's one jieba dictionary, with Memlane's own words added, loaded once; and
+traditional Chinese read in simplified characters (``simplified``).
 
 jieba keeps a single default dictionary per process. Every segmentation that shares it (the
 extractor's part-of-speech tags, the search terms of memories and queries, the entities of
@@ -23,6 +24,7 @@ ORGANISATIONS = ("京东", "中兴", "大疆")
 
 _lock = threading.Lock()
 _jieba: Any = None
+_converters: dict[str, Any] = {}
 
 
 def jieba_loaded() -> Any:
@@ -43,3 +45,42 @@ def jieba_loaded() -> Any:
                     jieba.add_word(word, tag="nt")
                 _jieba = jieba
     return _jieba
+
+
+def _converter(config: str) -> Any:
+    """OpenCC's converter of ``config`` (``tw2sp``, ``s2tw``…), built once per process."""
+    found = _converters.get(config)
+    if found is None:
+        with _lock:
+            found = _converters.get(config)
+            if found is None:
+                import opencc
+
+                found = _converters[config] = opencc.OpenCC(config)
+    return found
+
+
+def simplified(text: str) -> str:
+    """``text`` with its traditional Chinese written in simplified characters, one character
+    for one: the result has ``text``'s length, so a span of one is the same span of the other.
+
+    OpenCC's ``tw2sp`` (Taiwan's characters and its usual words: 軟體 -> 软件, 計程車 -> 出租车);
+    where a word would change the length, its character table alone (``tw2s``); where even that
+    would, ``text`` itself. Text with nothing traditional in it comes back unchanged (and text
+    without a CJK character is not converted at all), so everything written for simplified
+    Chinese reads traditional text too: the extractor's rules, the write filter, search terms.
+    """
+    if text.isascii():
+        return text
+    for config in ("tw2sp", "tw2s"):
+        read = str(_converter(config).convert(text))
+        if len(read) == len(text):
+            return read
+    return text
+
+
+def traditional(text: str) -> str:
+    """``text`` in traditional characters as Taiwan writes them (OpenCC's ``s2tw``, character
+    for character, no change of words): what Memlane itself words for a user who writes
+    traditional Chinese."""
+    return text if text.isascii() else str(_converter("s2tw").convert(text))

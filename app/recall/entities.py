@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from app.kit.chinese import jieba_loaded
+from app.kit.chinese import jieba_loaded, simplified
 from app.recall.text import _CJK_RUN, STOPWORDS
 
 MAX_ENTITIES = 32
@@ -68,7 +68,7 @@ def _latin(text: str, out: dict[str, None]) -> None:
 
 
 def _chinese(run: str, out: dict[str, None]) -> None:
-    for pair in jieba_loaded().posseg.cut(run):
+    for pair in jieba_loaded().posseg.cut(simplified(run)):
         word, flag = pair.word, pair.flag
         if flag in _CJK_ENTITY_TAGS and len(word) > 1 and word not in STOPWORDS:
             out.setdefault(word[:MAX_ENTITY_CHARS], None)

@@ -9,9 +9,10 @@ one token; Memlane segments the text itself and stores the terms space-separated
 and a btree entry holds at most 2,704 bytes: ``search_text`` keeps the terms, in order, while
 an upper bound of the tsvector they make stays within ``MAX_TSV_BYTES``. A tsvector stores, per
 distinct lexeme, a 4-byte entry, the lexeme (at most the term's bytes: stemming only shortens),
-a pad byte, a 2-byte position count and 2 bytes per position (PostgreSQL docs, "tsvector",
-and ``src/include/tsearch/ts_type.h``); a term the parser splits at an apostrophe makes one
-lexeme more. About 130 distinct words fit (English or Chinese, ~15 bytes each; a repeated
+a pad byte, a 2-byte position count and 2 bytes per position, after an 8-byte header (its
+length and its entry count; PostgreSQL docs, "tsvector", and
+``src/include/tsearch/ts_type.h``); a term the parser splits at an apostrophe makes one lexeme
+more. About 130 distinct words fit (English or Chinese, ~15 bytes each; a repeated
 word costs 2 bytes), typically the first 1,000–2,000 characters of prose; a longer memory's
 later words are found by its embedding only.
 """
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from app.kit.chinese import jieba_loaded
+from app.kit.chinese import jieba_loaded, simplified
 
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _WORD = re.compile(r"[0-9a-z]+(?:['’][a-z]+)?", re.I)
@@ -40,13 +41,16 @@ STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 
 
 def terms(text: str) -> list[str]:
-    """Search terms of ``text`` in order (duplicates kept): Chinese runs cut by jieba in search
-    mode, Latin words and numbers lower-cased, stopwords and single Latin letters dropped."""
+    """Search terms of ``text`` in order (duplicates kept): Chinese runs, in simplified
+    characters (``kit.chinese.simplified``), cut by jieba in search mode; Latin words and
+    numbers lower-cased; stopwords and single Latin letters dropped."""
     out: list[str] = []
     pos = 0
     for m in _CJK_RUN.finditer(text):
         out += _latin(text[pos : m.start()])
-        out += [w for w in jieba_loaded().cut_for_search(m.group(0)) if w not in STOPWORDS]
+        # in simplified characters: "台積電" finds what was stored as "台积电", and the reverse
+        cut = jieba_loaded().cut_for_search(simplified(m.group(0)))
+        out += [w for w in cut if w not in STOPWORDS]
         pos = m.end()
     out += _latin(text[pos:])
     return out
@@ -67,7 +71,7 @@ def search_text(text: str) -> str:
     ``MAX_TERM_BYTES`` (no word is) are left out."""
     kept: list[str] = []
     seen: set[str] = set()
-    size = 0
+    size = 8  # the tsvector's header: its varlena length and its entry count (ts_type.h)
     for term in terms(text):
         n = len(term.encode())
         if n > MAX_TERM_BYTES:

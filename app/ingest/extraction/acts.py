@@ -79,16 +79,20 @@ _CALLED_OFF_ZH = re.compile(r"算了|不去了|取消|开玩笑|本来|后来")
 
 def _appointment(turn: Turn, f: ExtractedFact) -> bool:
     """An appointment of the user's on a day the rules resolved, said the Chinese way with the
-    user left out ("明天中午约了老同学吃饭"): the classifier reads meeting someone as their
-    doings. Not when someone else opens it ("明天中午小王约了…") or the turn calls it off."""
-    if f.key not in ("event", "plan") or f.valid_to is None:
+    user left out ("明天中午约了老同学吃饭"), or a doing at a time to come said without a
+    subject (``rules.plan_ahead_zh``, ``rules.plan_ahead_en``: "working late tonight"): the
+    classifier reads meeting someone as their doings, and a clause with no subject as nothing
+    of the user's. Not when someone else opens it ("明天中午小王约了…") or the turn calls it
+    off."""
+    from app.ingest.extraction.rules import plan_ahead_en, plan_ahead_zh
+
+    if f.key not in ("event", "plan") or _CALLED_OFF_ZH.search(turn.content):
         return False
-    rest = _WHEN_ZH.sub("", turn.content.strip(), count=1)
-    return (
-        rest != turn.content.strip()
-        and bool(_OWN_APPOINTMENT_ZH.match(rest))
-        and not _CALLED_OFF_ZH.search(turn.content)
-    )
+    text = turn.content.strip()
+    if plan_ahead_en(text) or plan_ahead_zh(text):
+        return True  # "working late tonight", "月底去成都出差": the user's doing to come
+    rest = _WHEN_ZH.sub("", text, count=1)
+    return f.valid_to is not None and rest != text and bool(_OWN_APPOINTMENT_ZH.match(rest))
 
 
 def _moves(f: ExtractedFact) -> bool:

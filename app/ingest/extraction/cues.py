@@ -36,6 +36,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.kit.chinese import simplified
+
 # --- lexicons ------------------------------------------------------------------------------
 
 # Chinese words that make a statement temporary on their own (jieba tokens: "临时工" is a
@@ -226,13 +228,14 @@ def _temporary_zh(clause: str) -> str | None:
 
 def permanent(clause: str) -> bool:
     """The clause says it is meant to last ("一直", "以后都", "for good", "from now on")."""
+    clause = simplified(clause)
     return bool(PERMANENT_ZH.search(clause) or PERMANENT_EN.search(clause))
 
 
 def clause_cues(clause: str) -> tuple[Cues, bool]:
     """The cues a clause holds itself, and whether the clause is nothing but cues (what is
-    left without them is filler)."""
-    text = clause.strip()
+    left without them is filler). Traditional Chinese is read in simplified characters."""
+    text = simplified(clause.strip())
     emphasis = EMPHASIS_ZH.search(text) or EMPHASIS_EN.search(text)
     no_remember = NO_REMEMBER_ZH.search(text) or NO_REMEMBER_EN.search(text)
     remember = None if no_remember else (REMEMBER_ZH.search(text) or REMEMBER_EN.search(text))

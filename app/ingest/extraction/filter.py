@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from app.kit.chinese import simplified
+
 _TRAILING = " \t\r\n\"'”’」』)）~～…"
 
 _QUESTION_EN = re.compile(
@@ -124,7 +126,9 @@ def is_small_talk(text: str) -> bool:
 
 
 def is_noise(text: str) -> bool:
-    """True if ``text`` is a question or small talk: it must never yield a fact."""
+    """True if ``text`` is a question or small talk: it must never yield a fact. Traditional
+    Chinese is read in simplified characters (``kit.chinese.simplified``)."""
+    text = simplified(text)
     return is_question(text) or is_small_talk(text)
 
 
@@ -159,6 +163,7 @@ def is_worth_remembering(text: str) -> bool:
 
     Returns ``False`` for questions, greetings, thanks, acknowledgements, weather chatter and
     one-off filler, and for text that neither talks about the user nor instructs the
-    assistant; ``True`` otherwise.
+    assistant; ``True`` otherwise. Traditional Chinese is read in simplified characters.
     """
+    text = simplified(text)
     return not is_noise(text) and has_memory_signal(text)

@@ -1831,6 +1831,107 @@ _ONE_DAY = re.compile(
 )
 
 
+# a time to come said first, before what the user will do, the user left out as Chinese does
+# ("周六约了老同学去爬山", "下个月去日本玩", "月底去成都出差"): the exact words of
+# ``dates.WHEN_AHEAD_ZH`` and the looser ones no date names exactly
+_SOON_ZH = (
+    r"今天|明天|后天|大后天|(?:这|下|下下)?(?:周|星期|礼拜)[一二三四五六日天末]|\d{1,2}月\d{1,2}[日号]"
+    r"|(?:这个?|下个?)?周末|下个?月|这个?月|[月年][底初]|明年|今年|下半年|过(?:几|两)天|过段时间"
+    r"|国庆|春节|过年|寒假|暑假|五一|元旦|中秋|端午|圣诞节?|今晚|明晚|明早|(?:这|下)(?:周|星期|礼拜)"
+)
+# a day or a period to come first (a part of the day or a clock time alone is a routine's:
+# "早上实在起不来", "十点半就上床"), then more of when, then how sure, then the doing
+_AHEAD_OPENS_ZH = re.compile(
+    rf"^\s*(?:{_SOON_ZH})(?:\s*(?:{WHEN_AHEAD_ZH}|[春夏秋冬]天|{_SOON_ZH}))*\s*"
+    r"(?:(?:就|要|得|会|准备|打算|计划|还要|也要)\s*)*"
+    r"(?!想|不|没|别|可能|应该|也许|估计)(?P<doing>\S.*)$"
+)
+# what the user goes to do ("去", "约了", "回老家", "出差"), read when jieba's tags do not say so
+_DOING_ZH = re.compile(
+    r"^(?:去|回|飞|约|带|陪|见|考|搬|参加|出差|旅游|旅行|结婚|办|请假|休|加班|开会|面试|体检"
+    r"|出发|动身|上课|报名|装修|换|买|学|开车|自驾|坐)"
+)
+
+
+# arranged already, so still to come: "约了", "订了票", "报了名"
+_ARRANGED_ZH = re.compile(r"约了|约好了|订了|定了|买了[^，,。]*票|报了名|报名了|挂了号")
+_WORK_STARTS_ZH = re.compile(
+    r"(?:开始|正式|就)?在[^，,。]{1,12}(?:上班|工作|住|读书|上学)|入职|报到"
+)
+# loose words of a day to come: an appointment then has its day, though no date names it
+_DAY_SOON_ZH = re.compile(r"^\s*(?:这个?)?周末|^\s*(?:今|明)(?:晚|早)")
+
+
+def plan_ahead_zh(text: str) -> bool:
+    """True if ``text`` opens with a time to come and goes on with what someone does, no
+    subject named ("周六约了老同学去爬山", "月底去成都出差", "国庆回老家"); not when a subject
+    follows the time ("下个月房租要涨", "明天孩子开学") or the doing is over ("周末搬家了")."""
+    m = _AHEAD_OPENS_ZH.match(text)
+    if m is None:
+        return False
+    doing = m.group("doing")
+    if "了" in doing and not _ARRANGED_ZH.search(doing):
+        return False  # "今天换了家店", "周末搬家了": done, no plan
+    if _WORK_STARTS_ZH.search(doing):
+        return False  # "下周开始在上海上班": where the user works from then, a change of work
+    if _DOING_ZH.match(doing):
+        return True
+    tags = segment.tag(doing)
+    return bool(tags) and tags[0][1] == "v"
+
+
+# English: what the user is doing at a time to come, said without "I'm" ("working late
+# tonight", "off to Lisbon in two weeks", "getting married next spring")
+_SEASON_AHEAD_EN = (
+    r"(?:this|next|the coming) (?:spring|summer|fall|autumn|winter)"
+    r"|over (?:christmas|thanksgiving|easter|the holidays|new year'?s|the summer|the break)"
+    r"|(?:at )?the end of (?:the|this|next) (?:month|year|summer)"
+)
+_SOON_EN = (
+    # "this week", "this year" is now as much as to come ("teaching 3rd grade this year")
+    _SEASON_AHEAD_EN + r"|this weekend|next (?:weekend|week|month|year)|tonight|tomorrow"
+    r"|in (?:a few|a couple of|two|three|\d+) (?:days|weeks|months)"
+    r"|on (?:mon|tues|wednes|thurs|fri|satur|sun)day"
+)
+_AHEAD_EN = re.compile(
+    rf"^(?!(?:nothing|something|anything|everything|morning|evening|being|during)\b)"
+    rf"(?:[a-z]{{3,}}ing|off to|headed to)\b.*\b(?:{_SOON_EN})\b",
+    re.I,
+)
+
+
+def plan_ahead_en(text: str) -> bool:
+    """True if ``text`` opens with a doing and names a time to come, no subject said
+    ("working late tonight", "off to Lisbon in two weeks"): the user's, as "I'm …"."""
+    return bool(_AHEAD_EN.match(text.strip())) and not _HABITUAL.search(text)
+
+
+def season_plan_en(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """ "I'm getting married next spring", "visiting my parents over Christmas": a plan for a
+    time no date names exactly (a season, a holiday, the end of a month); the value is the
+    clause without its "I'm"."""
+    value = m.group("v").strip()
+    return [_fact(state, clause, "plan", value, _content(clause))]
+
+
+def plan_ahead(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+    """What the user will do at a time to come (``plan_ahead_zh``): an ``event`` when a date
+    names when ("周六约了老同学去爬山", "下个月去日本玩"), else a ``plan`` ("月底去成都出差");
+    the value is the clause as said, the user's 我 left out. Nothing for a time gone by."""
+    text = re.sub(r"^我\s*", "", clause.text)
+    now = state.turn.occurred_at
+    if not plan_ahead_zh(text) or (clause.date is not None and clause.date.end <= now):
+        return None
+    if semantic.moves(state.turn.content):
+        # "游泳改到周日下午了，周六要加班": a turn that moves a plan or a routine is read as a
+        # move (``_moves``); what else it says of a day to come is why
+        return None
+    # dated, an event (a week or a month too: "下周去西安出差"); a time no date names, a plan
+    day = clause.date is not None or bool(_DAY_SOON_ZH.match(text))
+    content = _content(clause, text) if clause.date is None else _content(clause)
+    return [_fact(state, clause, "event" if day else "plan", text, content, dated=True)]
+
+
 def event(key: str) -> Builder:
     """A dated happening (``event``) or an intention (``plan``); type event, ``valid_from`` the
     resolved date, ``valid_to`` the end of that period."""
@@ -3430,6 +3531,13 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         lambda m, c, s: [_fact(s, c, "plan", f"go to {m.group('v')}", _content(c), dated=True)],
     ),
     ("event", "zh", r"^(?P<v>.+)$", event("event")),
+    ("plan", "zh", r"^(?P<v>.+)$", plan_ahead),
+    (
+        "plan",
+        "en",
+        rf"^(?:I'm|I am|we're|we are)\s+(?P<v>[a-z]{{3,}}ing\b.*\b(?:{_SEASON_AHEAD_EN}))$",
+        season_plan_en,
+    ),
     (
         "event",
         "en",
@@ -4440,6 +4548,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 # budget those who approve it set is the user's project's (``_THEIRS_OURS``)
                 continue
             others = False
+            if plan_ahead_en(raw):
+                # "working late tonight", "visiting my parents over Christmas": the user's
+                raw = "I'm " + raw.strip()
             who = semantic.family_subject(raw)
             if who is not None:
                 # the clauses up to the user's own next clause are about them, too
@@ -4473,7 +4584,11 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 raw = _SUBJECTLESS_CHANGE_ZH.sub(r"我\g<t>", raw, count=1)
                 signal = True
             if not (signal or subject) and (
-                _PLAN_OPENS_ZH.match(raw) or _MOVE_OPENS_ZH.match(raw) or _FOUND_OPENS_ZH.match(raw)
+                _PLAN_OPENS_ZH.match(raw)
+                or _MOVE_OPENS_ZH.match(raw)
+                or _FOUND_OPENS_ZH.match(raw)
+                # a turn that moves a plan is read as a move (``_moves``; ``plan_ahead``)
+                or (plan_ahead_zh(raw) and not semantic.moves(turn.content))
             ):
                 # "打算国庆回趟老家", "去年从上海搬回老家长沙了": the user's plan or move, its 我
                 # left out
@@ -8214,10 +8329,15 @@ class RuleExtractor:
 
     @staticmethod
     def _extract(turns: list[Turn], has_task: bool) -> list[ExtractedFact]:
-        from app.ingest.extraction import acts
+        from app.ingest.extraction import acts, script
 
         facts: list[ExtractedFact] = []
         for turn in turns:
+            # traditional Chinese is read in simplified characters and remembered as written
+            read = script.read_as_simplified(turn) or turn
             # a turn a trained classifier reads as saying nothing to store forms nothing (``acts``)
-            facts.extend(acts.apply(turn, extract_turn(turn, has_task=has_task)))
+            formed = acts.apply(read, extract_turn(read, has_task=has_task))
+            if read is not turn:
+                formed = [script.fact_as_written(f, turn.content, read.content) for f in formed]
+            facts.extend(formed)
         return facts

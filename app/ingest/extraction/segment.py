@@ -47,7 +47,15 @@ def tag(text: str) -> tuple[tuple[str, str], ...]:
     Returns a tuple of ``(word, flag)`` pairs in order (jieba/ICTCLAS flags: ``ns`` place,
     ``nr`` person, ``nt`` organisation, ``n`` noun, ``v`` verb, ``m`` numeral, ...).
     """
-    return tuple((p.word, p.flag) for p in jieba_loaded().posseg.cut(text))
+    return tuple(
+        (p.word, "n" if p.flag == "ns" and _FLOOR.fullmatch(p.word) else p.flag)
+        for p in jieba_loaded().posseg.cut(text)
+    )
+
+
+# a floor or a building by its number: jieba's dictionary holds 六楼 and a few more as places
+# (villages of that name), but "我住六楼" says which floor
+_FLOOR = re.compile(r"[\d一二两三四五六七八九十百几]+(?:楼|层|号楼|栋|幢)")
 
 
 def cut(text: str) -> list[str]:

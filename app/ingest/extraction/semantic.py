@@ -742,7 +742,12 @@ _QUIT_EN = re.compile(
     r"|resigned(?: from)?|retired from|(?:got |was |been )?(?:laid off|let go|fired) from"
     r"|(?:handed|turned|put|gave) in (?:my )?(?:notice|resignation)|gave (?:my )?notice"
     r"|no longer \w+|off|instead of|switched from|moved (?:away )?from"
-    r"|done with|over(?!\s+(?:at|in|here|there|by|to)\b)|(?:gone|went|gotten|got) off"
+    r"|done with|over(?!\s+(?:at|in|here|there|by|to)\b)"
+    # "visiting my parents over Christmas": the time it happens over, nothing ended
+    r"(?!\s+(?:christmas|thanksgiving|easter|new year|the (?:holidays?|summer|winter|spring"
+    r"|fall|weekend|break|years?|next|last|past|coming)|(?:next|last|past|several|a few) \w+"
+    r"|\d))"
+    r"|(?:gone|went|gotten|got) off"
     r"|lost interest in|moved out of)"
     r"\s+(?:(?:drinking|eating|using|having|doing|playing|writing|coding in|being"
     r"|working (?:at|for)|with|the|my|a|an|in|at|for|from|to)\s+)*"
