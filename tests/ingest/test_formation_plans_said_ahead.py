@@ -1,6 +1,6 @@
 """A Chinese plan said time first, the user left out ("周六约了老同学去爬山", "下个月去日本玩",
-"月底去成都出差"), is the user's: an event when a date names when, a plan when no date does
-(the end of the month, a holiday). Someone else's doing after the time, and a doing already
+"月底去成都出差"), is the user's: an event on a day, or an appointment at a looser time; else
+a plan. Someone else's doing after the time, and a doing already
 over, are not. Through the HTTP API (turns on Saturday 2026-12-05)."""
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ AT = "2026-12-05T09:00:00+08:00"
     [
         ("下周三约了老同学去爬山", "event", "下周三约了老同学去爬山"),
         ("今晚加班，估计很晚才回", "event", "今晚加班"),
-        ("下个月去日本玩", "event", "下个月去日本玩"),
-        ("月底去成都出差", "plan", "月底去成都出差"),
-        ("过几天去趟医院复查", "plan", "过几天去趟医院复查"),
+        ("下个月去日本玩", "plan", "下个月去日本玩"),
+        ("月底去成都出差", "event", "月底去成都出差"),
+        ("过几天去趟医院复查", "event", "过几天去趟医院复查"),
         ("國慶去雲南玩", "plan", "國慶去雲南玩"),
     ],
 )

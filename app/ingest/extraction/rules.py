@@ -1858,6 +1858,11 @@ _ARRANGED_ZH = re.compile(r"约了|约好了|订了|定了|买了[^，,。]*票|
 _WORK_STARTS_ZH = re.compile(
     r"(?:开始|正式|就)?在[^，,。]{1,12}(?:上班|工作|住|读书|上学)|入职|报到"
 )
+# what is an appointment, kept on a date however loosely said: a trip for work, a meeting, an
+# exam, a check-up, a wedding, someone met
+_APPOINTED_ZH = re.compile(
+    r"出差|开会|会议|conference|meeting|面试|考试|体检|复查|看病|手术|婚礼|约了|约好|见客户|拜访"
+)
 # loose words of a day to come: an appointment then has its day, though no date names it
 _DAY_SOON_ZH = re.compile(r"^\s*(?:这个?)?周末|^\s*(?:今|明)(?:晚|早)")
 
@@ -1915,8 +1920,9 @@ def season_plan_en(m: re.Match[str], clause: _Clause, state: _State) -> Built:
 
 
 def plan_ahead(m: re.Match[str], clause: _Clause, state: _State) -> Built:
-    """What the user will do at a time to come (``plan_ahead_zh``): an ``event`` when a date
-    names when ("周六约了老同学去爬山", "下个月去日本玩"), else a ``plan`` ("月底去成都出差");
+    """What the user will do at a time to come (``plan_ahead_zh``): an ``event`` on a day
+    ("周六约了老同学去爬山", "今晚加班") or an appointment at a looser time ("月底去成都出差"),
+    else a ``plan`` ("下个月去日本玩", "国庆去云南玩");
     the value is the clause as said, the user's 我 left out. Nothing for a time gone by."""
     text = re.sub(r"^我\s*", "", clause.text)
     now = state.turn.occurred_at
@@ -1926,8 +1932,11 @@ def plan_ahead(m: re.Match[str], clause: _Clause, state: _State) -> Built:
         # "游泳改到周日下午了，周六要加班": a turn that moves a plan or a routine is read as a
         # move (``_moves``); what else it says of a day to come is why
         return None
-    # dated, an event (a week or a month too: "下周去西安出差"); a time no date names, a plan
-    day = clause.date is not None or bool(_DAY_SOON_ZH.match(text))
+    # on a day, an event; in a week, a month or a season, an appointment is an event ("下个月
+    # 去成都出差") and anything else an intention, a plan ("下个月去 Bali 度假")
+    day = (
+        clause.date is not None and clause.date.granularity in ("minute", "part", "day")
+    ) or bool(_DAY_SOON_ZH.match(text) or _APPOINTED_ZH.search(text))
     content = _content(clause, text) if clause.date is None else _content(clause)
     return [_fact(state, clause, "event" if day else "plan", text, content, dated=True)]
 
