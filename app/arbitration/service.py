@@ -38,6 +38,7 @@ from app.arbitration.keys import key_spec
 from app.arbitration.values import resolve as resolve_values
 from app.db.models import Arbitration, Memory
 from app.db.models import memory_snapshot as snapshot
+from app.kit.chinese import simplified
 from app.kit.metrics import observe_arbitration
 from app.kit.time import utcnow
 from app.privacy.protect import masks_as_tokens
@@ -92,8 +93,9 @@ def normalize_text(text: str) -> str:
 
 def same_value(a: str | None, b: str | None) -> bool:
     """Two stored values of one key say the same (compared case-insensitively, as the unique
-    index ``uq_memories_active_value`` does); a missing value is the same as none."""
-    return a is not None and b is not None and a.lower() == b.lower()
+    index ``uq_memories_active_value`` does, and in simplified characters: "雞蛋" is "鸡蛋");
+    a missing value is the same as none."""
+    return a is not None and b is not None and simplified(a).lower() == simplified(b).lower()
 
 
 def content_hash(content: str) -> str:
@@ -362,12 +364,14 @@ class ArbitrationService:
             if spec is not None and spec.type == "constraint":
                 # a rule-like key ("not allergic to penicillin after all") withdraws its own
                 # values only; other constraints never match a retraction by value
-                lowered = {r.lower() for r in norm}
+                lowered = {simplified(r).lower() for r in norm}
                 own = await self.repo.active_with_keys([spec.name], cand.scope, cand.scope_id)
                 conflicts += [
                     m
                     for m in own
-                    if m.value is not None and m.value.lower() in lowered and m not in conflicts
+                    if m.value is not None
+                    and simplified(m.value).lower() in lowered
+                    and m not in conflicts
                 ]
         if cand.is_correction:
             conflicts += [

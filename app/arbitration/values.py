@@ -1748,6 +1748,7 @@ STOP_HAN = _STOP_HAN = frozenset(
     "么没不很太最更有约改挪推迟延提换调成为变先暂打算计划准备已经般常通平"
 )
 _HAN_RUN = re.compile(r"[\u4e00-\u9fff]+")
+_CALLED_OFF_HAN = re.compile(r"取消|作废|泡汤|黄了|吹了")
 
 
 # verbs that say no activity of their own ("doing yoga", "taking the train")
@@ -1782,7 +1783,8 @@ def activity_words(text: str) -> set[str]:
         for w in (re.sub(r"'s?$", "", w) for w in re.findall(r"[a-z][a-z']{2,}", folded))
         if w not in _TIME_WORDS and w not in _LIGHT_VERBS and len(w) > 2
     }
-    for run in _HAN_RUN.findall(folded):
+    # "周六的爬山取消了": the word that calls it off says nothing of what it is
+    for run in _HAN_RUN.findall(_CALLED_OFF_HAN.sub(" ", folded)):
         words |= {
             run[i : i + 2]
             for i in range(len(run) - 1)
@@ -1905,6 +1907,12 @@ async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
         if not _same_turn(cand, old) and old.id not in cand.retract_ids
     ]
     named = [old for old in olds if any(r and _holds(r, _said(old)) for r in cand.retracts)]
+    if not named:
+        # "周六的爬山取消了" after "周六约了老同学去爬山": the one memory that holds every word
+        # of what was called off
+        kinds = [activity_words(r) for r in cand.retracts if r]
+        holding = [old for old in olds if any(w and w <= activity_words(_said(old)) for w in kinds)]
+        named = holding if len(holding) == 1 else []
     same: list[Memory] = []
     if moved:
         same = _same_thing(activity_words(f"{cand.content} {cand.value or ''}"), olds)

@@ -61,22 +61,49 @@ def _converter(config: str) -> Any:
 
 
 def simplified(text: str) -> str:
-    """``text`` with its traditional Chinese written in simplified characters, one character
-    for one: the result has ``text``'s length, so a span of one is the same span of the other.
+    """``text`` with its traditional Chinese written in simplified characters and its
+    full-width Latin letters and digits in ASCII (``_HALF_WIDTH``), one character for one:
+    the result has ``text``'s length, so a span of one is the same span of the other.
 
     OpenCC's ``tw2sp`` (Taiwan's characters and its usual words: 軟體 -> 软件, 計程車 -> 出租车);
     where a word would change the length, its character table alone (``tw2s``); where even that
-    would, ``text`` itself. Text with nothing traditional in it comes back unchanged (and text
-    without a CJK character is not converted at all), so everything written for simplified
-    Chinese reads traditional text too: the extractor's rules, the write filter, search terms.
+    would, ``text`` itself. Simplified text comes back with only its full-width letters
+    changed (ASCII text is not looked at), so everything written for simplified Chinese reads
+    traditional text too: the extractor's rules, the write filter, search terms.
     """
     if text.isascii():
+        return text
+    text = text.translate(_HALF_WIDTH)
+    if str(_converter("tw2s").convert(text)) == text:
+        # nothing traditional: read as it is (tw2sp's words would change simplified text too,
+        # 程序 "program" into 进程 "process", Taiwan's sense of it)
         return text
     for config in ("tw2sp", "tw2s"):
         read = str(_converter(config).convert(text))
         if len(read) == len(text):
             return read
     return text
+
+
+# full-width Latin letters and digits (Ａ１２３, "Ｇｏｏｇｌｅ") and the signs of addresses and
+# numbers (＠ ． － ＿ ＋ ＃) as their ASCII forms, one character for one, as NFKC reads them;
+# Chinese punctuation (，！？：) stays as it is
+_HALF_WIDTH = {
+    full: full - 0xFEE0
+    for full in [
+        *range(0xFF10, 0xFF1A),
+        *range(0xFF21, 0xFF3B),
+        *range(0xFF41, 0xFF5B),
+        *(0xFF20, 0xFF0E, 0xFF0D, 0xFF3F, 0xFF0B, 0xFF03),
+    ]
+}
+
+
+def spellings(value: str) -> list[str]:
+    """``value`` as written, in simplified and in traditional characters (``simplified``,
+    ``traditional``), distinct, in that order: the forms a stored value of either script may
+    have, for lookups that compare values as strings ("雞蛋" finds "鸡蛋" and the reverse)."""
+    return list(dict.fromkeys((value, simplified(value), traditional(value))))
 
 
 def traditional(text: str) -> str:

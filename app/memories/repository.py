@@ -12,6 +12,7 @@ from sqlalchemy import and_, func, or_, select, update
 from app.db.models import Arbitration, ChatSession, Memory, MemoryHistory
 from app.db.models import memory_snapshot as snapshot
 from app.db.repository import UserScopedRepository
+from app.kit.chinese import spellings
 from app.kit.time import utcnow
 
 __all__ = ["MemoryRepository", "snapshot"]
@@ -138,8 +139,10 @@ class MemoryRepository(UserScopedRepository):
         session layer counts confirmations across sessions)."""
         same = Memory.content_hash == content_hash
         if key is not None and value is not None:
-            # The value compared as the unique index uq_memories_active_value normalises it.
-            same = or_(same, and_(Memory.key == key, func.lower(Memory.value) == value.lower()))
+            # The value compared as the unique index uq_memories_active_value normalises it, in
+            # either Chinese script ("鸡蛋" is the "雞蛋" stored)
+            forms = [v.lower() for v in spellings(value)]
+            same = or_(same, and_(Memory.key == key, func.lower(Memory.value).in_(forms)))
         stmt = (
             select(Memory)
             .where(
@@ -227,7 +230,7 @@ class MemoryRepository(UserScopedRepository):
             Memory.key.in_(list(keys)),
         )
         if value is not None:
-            stmt = stmt.where(Memory.value == value)
+            stmt = stmt.where(Memory.value.in_(spellings(value)))
         stmt = stmt.order_by(Memory.created_at)
         if lock:
             stmt = stmt.with_for_update()
@@ -292,7 +295,7 @@ class MemoryRepository(UserScopedRepository):
 
     async def active_with_values(self, values: Sequence[str]) -> list[Memory]:
         """Active non-constraint memories whose value is one of ``values`` (any scope, compared
-        case-insensitively), locked."""
+        case-insensitively, in either Chinese script: ``kit.chinese.spellings``), locked."""
         if not values:
             return []
         stmt = (
@@ -301,7 +304,7 @@ class MemoryRepository(UserScopedRepository):
                 self._mine(),
                 Memory.status == "active",
                 Memory.type != "constraint",
-                func.lower(Memory.value).in_([v.lower() for v in values]),
+                func.lower(Memory.value).in_({f.lower() for v in values for f in spellings(v)}),
             )
             .with_for_update()
         )

@@ -43,6 +43,8 @@ from stdnum import iban, luhn
 from stdnum.cn import ric
 from stdnum.us import ssn
 
+from app.kit.chinese import simplified
+
 Level = Literal["secret", "personal"]
 
 # National formats recognised without a +country prefix (Memlane's users write Chinese and
@@ -212,7 +214,9 @@ _CARD_SAID = re.compile(
 # said as one: a mistyped or foreign number is still the user's document. The value must hold
 # at least ``MIN_DOCUMENT_DIGITS`` digits ("my passport is expired" states none).
 _ID_SAID = re.compile(
-    r"(?:(?:身份证|护照|驾照|驾驶证|社保卡?|医保卡?|证件|港澳通行证|签证)(?:号码|号|编号)?"
+    # 身分证 as Taiwan writes it (身分證字號), 居留证 a residence permit
+    r"(?:(?:身[份分]证|护照|驾照|驾驶证|社保卡?|医保卡?|证件|港澳通行证|签证|居留证|居住证)"
+    r"(?:号码|号|编号|字号)?"
     # a bare "id" names an order or a user as often ("order id 123456"): only as a document
     r"|(?<![A-Za-z])(?:passport|driver'?s?\s+licen[cs]e|social\s+security|ssn"
     r"|(?:national|government|identity|tax|resident)\s+id(?:\s+card)?|id\s+card|identity\s+card)"
@@ -765,16 +769,19 @@ def detect(text: str, known: Sequence[tuple[str, str]] = ()) -> list[Finding]:
     ``known``: ``(value, kind)`` of secrets known from elsewhere (a password restated without
     its keyword, "sorry, I meant tulip-4417"): each copy of ``value`` standing as a word of its
     own is a secret of ``kind``, before anything else is looked for. No value is found inside
-    a UUID (``_UUID``)."""
+    a UUID (``_UUID``). Traditional Chinese is read in simplified characters ("身分證字號",
+    "銀行帳號"; ``kit.chinese.simplified`` keeps every span where it was)."""
     found: list[Finding] = []
+    written = text
+    text = simplified(text)
 
     def add(kind: str, level: Level, start: int, end: int) -> None:
         if any(f.start < end and start < f.end for f in found):
             return
-        found.append(Finding(kind, level, start, end, text[start:end]))
+        found.append(Finding(kind, level, start, end, written[start:end]))
 
     for value, kind in known:
-        for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])", text):
+        for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])", written):
             add(kind, "secret", *m.span())
     # identifiers are held as found, so no number inside one is taken for a value, and left out
     held = len(found)

@@ -111,3 +111,55 @@ def test_values_in_either_script_compare_as_one() -> None:
 
     assert normalize_value("臺北") == normalize_value("台北")
     assert normalize_value("台積電") == normalize_value("台积电")
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "key", "active", "frozen"),
+    [
+        # the same allergy said in the other script is one memory
+        ("我对鸡蛋过敏", "我對雞蛋過敏", "health.allergy", ["鸡蛋"], []),
+        # a taste given up, a pet gone: named in the other script
+        ("我喜欢吃鸡肉", "我現在不喜歡吃雞肉了", "preference.likes", [], ["鸡肉"]),
+        ("我養了一隻狗叫旺財", "旺财上周走了", "pets.name", [], ["旺財"]),
+    ],
+)
+async def test_a_value_said_in_the_other_script_is_the_same_value(
+    tenant: TenantCtx, first: str, then: str, key: str, active: list[str], frozen: list[str]
+) -> None:
+    await tenant.say("u", "s1", first, at=T1)
+    await tenant.say("u", "s1", then, at=T2)
+    assert await tenant.values("u", key) == active
+    assert await tenant.values("u", key, "frozen") == frozen
+
+
+def test_simplified_text_is_read_as_it_is() -> None:
+    """Taiwan's words are read only in traditional text: 程序 is a program in simplified
+    Chinese, and OpenCC's tw2sp would make it 进程, a process."""
+    assert simplified("我是写程序的") == "我是写程序的"
+    assert simplified("我会写程序，喜欢软件") == "我会写程序，喜欢软件"
+
+
+async def test_a_simplified_users_memory_has_no_traditional_words(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我是写程序的")
+    contents = [m["content"] for m in await tenant.memories("u")]
+    assert contents and not any(traditional(c) == c and simplified(c) != c for c in contents)
+    assert all("職業" not in c for c in contents), contents
+
+
+@pytest.mark.parametrize("text", ["謝啦", "哈哈好喔", "嗯嗯好", "好嘅，冇問題", "早晨", "3Q"])
+def test_thanks_and_acknowledgements_in_traditional_or_cantonese_are_small_talk(
+    text: str,
+) -> None:
+    assert is_noise(text)
+
+
+async def test_characters_that_show_nothing_do_not_cut_a_value(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我對花\u200b生過敏，在台\u200d積電上班")
+    facts = await tenant.facts("u")
+    assert ("health.allergy", "花生") in facts
+    assert ("work.employer", "台積電") in facts
+
+
+def test_full_width_letters_and_digits_are_read_as_ascii() -> None:
+    assert simplified("我住在Ｖａｎｃｏｕｖｅｒ") == "我住在Vancouver"
+    assert simplified("電話是０９１２") == "电话是0912"

@@ -1,4 +1,5 @@
-"""API keys, card security codes and passwords in less usual wordings, through the HTTP API:
+"""API keys, card security codes, passwords and ID or account numbers in less usual wordings
+(traditional Chinese, full-width letters among them), through the HTTP API:
 after the turn is said, no memory, episode, session context, recall, export or stored row
 holds the value in clear, and no ordinary fact takes it (or a part of it) as its value."""
 
@@ -29,6 +30,13 @@ from tests.privacy.test_sensitive_api import _dump
          ["ghp_Zx9yW8vU7tS6rQ5pO4nM3lK2jI1hG0fE9dC8", "Zx9yW8vU7tS6rQ5pO4nM3lK2jI1hG0fE9dC8"]),
         ("aws access key AKIAIOSFODNN7EXAMPLE, region us-east-1", ["AKIAIOSFODNN7EXAMPLE"]),
         ("我们的API密钥是 a8f3k29dk3l0zq7w，别外传", ["a8f3k29dk3l0zq7w"]),
+        # traditional characters, as Taiwan and Hong Kong write them; full-width letters
+        ("辦手續要用，順便跟你說一下資料：我的身分證字號是A123456789", ["A123456789"]),
+        ("辦手續要用，順便跟你說一下資料：我的銀行帳號是 012-345-678901", ["012-345-678901"]),
+        ("辦手續要用，順便跟你說一下資料：我的帳戶號碼是 6222 0212 3456 7890",
+         ["6222 0212 3456 7890"]),
+        ("辦手續要用，順便跟你說一下資料：我的身份證號碼是Ａ１２３４５６７８９",
+         ["Ａ１２３４５６７８９", "１２３４５６７８９"]),
     ],
 )  # fmt: skip
 async def test_a_secret_said_in_a_turn_is_nowhere_in_clear(

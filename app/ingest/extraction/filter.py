@@ -30,15 +30,21 @@ _QUESTION_ZH = re.compile(
 )
 _GREETING = re.compile(
     r"^(?:hi|hello|hey|yo|hiya|howdy|good (?:morning|afternoon|evening|night)|bye|goodbye|"
-    r"see you|see ya|你好|您好|嗨|哈喽|哈啰|早上好|上午好|下午好|晚上好|早安|午安|晚安|早|在吗|"
+    r"see you|see ya|你好|您好|嗨|哈喽|哈啰|早上好|上午好|下午好|晚上好|早安|午安|晚安|"
+    r"早晨好|早晨|早|在吗|"
     r"再见|拜拜|回见)[\s,，!！.。~～]*(?:there|everyone|all|呀|啊|哦)?[\s!！.。~～]*$",
     re.I,
 )
-_THANKS = re.compile(r"\b(?:thank(?:s| you)|thx|ty|cheers)\b|谢谢|多谢|感谢|辛苦了|麻烦你了", re.I)
+_THANKS = re.compile(
+    r"\b(?:thank(?:s| you)|thx|ty|cheers|3q)\b|谢谢|多谢|感谢|谢啦|谢了|辛苦了|麻烦你了|唔该", re.I
+)
 _ACK = re.compile(
-    r"^(?:ok(?:ay)?|sure|yes|no|yeah|yep|nope|cool|great|nice|got it|sounds good|lol|haha+|"
+    # "哈哈好喔", "嗯嗯好": a laugh or a hum before it
+    r"^(?:(?:哈)+|(?:嗯)+)?[\s,，]*"
+    r"(?:ok(?:ay)?|sure|yes|no|yeah|yep|nope|cool|great|nice|got it|sounds good|lol|haha+|"
     r"hmm+|fine|alright|right|好的?|嗯+|哦+|噢|行|可以|没问题|收到|明白了?|了解|知道了|哈+|呵呵|"
-    r"是的|对|对的|好吧)[\s!！.。~～,，]*$",
+    r"是的|对|对的|好吧|好嘅|冇问题)[喔哦啊呀啦嘅]*[\s!！.。~～,，]*(?:冇问题|没问题)?"
+    r"[\s!！.。~～]*$",
     re.I,
 )
 _CHATTER = re.compile(

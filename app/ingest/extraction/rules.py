@@ -1839,16 +1839,20 @@ _SOON_ZH = (
     r"|(?:这个?|下个?)?周末|下个?月|这个?月|[月年][底初]|明年|今年|下半年|过(?:几|两)天|过段时间"
     r"|国庆|春节|过年|寒假|暑假|五一|元旦|中秋|端午|圣诞节?|今晚|明晚|明早|(?:这|下)(?:周|星期|礼拜)"
 )
+# a month said after the year ("明年三月结婚")
+_MONTH_ZH = r"(?:[一二三四五六七八九十]|十[一二]|1[0-2]|[1-9])月(?:份|初|中|底)?"
 # a day or a period to come first (a part of the day or a clock time alone is a routine's:
 # "早上实在起不来", "十点半就上床"), then more of when, then how sure, then the doing
 _AHEAD_OPENS_ZH = re.compile(
-    rf"^\s*(?:{_SOON_ZH})(?:\s*(?:{WHEN_AHEAD_ZH}|[春夏秋冬]天|{_SOON_ZH}))*\s*"
+    rf"^\s*(?:{_SOON_ZH})(?:\s*(?:{WHEN_AHEAD_ZH}|[春夏秋冬]天|{_SOON_ZH}|{_MONTH_ZH}))*\s*"
     r"(?:(?:就|要|得|会|准备|打算|计划|还要|也要)\s*)*"
     r"(?!想|不|没|别|可能|应该|也许|估计)(?P<doing>\S.*)$"
 )
 # what the user goes to do ("去", "约了", "回老家", "出差"), read when jieba's tags do not say so
 _DOING_ZH = re.compile(
     r"^(?:去|回|飞|约|带|陪|见|考|搬|参加|出差|旅游|旅行|结婚|办|请假|休|加班|开会|面试|体检"
+    # with someone ("周六跟朋友去垦丁"), not a second time ("明天和后天")
+    r"|跟(?![今明后]天)|和(?![今明后]天|周|下)"
     r"|出发|动身|上课|报名|装修|换|买|学|开车|自驾|坐)"
 )
 
@@ -1905,10 +1909,30 @@ _AHEAD_EN = re.compile(
 )
 
 
+# the time said first ("tonight cooking dinner for my in-laws", "next month: moving to Austin")
+_TIME_FIRST_EN = re.compile(
+    rf"^(?P<when>{_SOON_EN}|this (?:mon|tues|wednes|thurs|fri|satur|sun)day)\s*[,:-]?\s+"
+    r"(?P<rest>(?:[a-z]{3,}ing|off to|headed to)\b.*)$",
+    re.I,
+)
+
+
 def plan_ahead_en(text: str) -> bool:
     """True if ``text`` opens with a doing and names a time to come, no subject said
-    ("working late tonight", "off to Lisbon in two weeks"): the user's, as "I'm …"."""
-    return bool(_AHEAD_EN.match(text.strip())) and not _HABITUAL.search(text)
+    ("working late tonight", "off to Lisbon in two weeks", "tonight cooking dinner for my
+    in-laws"): the user's, as "I'm …" (``as_the_users_en``)."""
+    text = text.strip()
+    return bool(_AHEAD_EN.match(text) or _TIME_FIRST_EN.match(text)) and not _HABITUAL.search(text)
+
+
+def as_the_users_en(text: str) -> str:
+    """A doing to come said without a subject (``plan_ahead_en``), said as the user's: "I'm
+    working late tonight"; a time said first goes after it ("I'm cooking dinner for my in-laws
+    tonight")."""
+    text = text.strip()
+    if m := _TIME_FIRST_EN.match(text):
+        return f"I'm {m['rest'].rstrip(' .!')} {m['when']}"
+    return f"I'm {text}"
 
 
 def season_plan_en(m: re.Match[str], clause: _Clause, state: _State) -> Built:
@@ -1928,7 +1952,7 @@ def plan_ahead(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     now = state.turn.occurred_at
     if not plan_ahead_zh(text) or (clause.date is not None and clause.date.end <= now):
         return None
-    if semantic.moves(state.turn.content):
+    if semantic.moves_plan(state.turn.content):
         # "游泳改到周日下午了，周六要加班": a turn that moves a plan or a routine is read as a
         # move (``_moves``); what else it says of a day to come is why
         return None
@@ -4559,7 +4583,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             others = False
             if plan_ahead_en(raw):
                 # "working late tonight", "visiting my parents over Christmas": the user's
-                raw = "I'm " + raw.strip()
+                raw = as_the_users_en(raw)
             who = semantic.family_subject(raw)
             if who is not None:
                 # the clauses up to the user's own next clause are about them, too
@@ -4597,7 +4621,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 or _MOVE_OPENS_ZH.match(raw)
                 or _FOUND_OPENS_ZH.match(raw)
                 # a turn that moves a plan is read as a move (``_moves``; ``plan_ahead``)
-                or (plan_ahead_zh(raw) and not semantic.moves(turn.content))
+                or (plan_ahead_zh(raw) and not semantic.moves_plan(turn.content))
             ):
                 # "打算国庆回趟老家", "去年从上海搬回老家长沙了": the user's plan or move, its 我
                 # left out
@@ -8341,7 +8365,8 @@ class RuleExtractor:
         from app.ingest.extraction import acts, script
 
         facts: list[ExtractedFact] = []
-        for turn in turns:
+        for said in turns:
+            turn = script.visible(said)
             # traditional Chinese is read in simplified characters and remembered as written
             read = script.read_as_simplified(turn) or turn
             # a turn a trained classifier reads as saying nothing to store forms nothing (``acts``)

@@ -11,11 +11,23 @@ their corrections name the values as they were stored.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
 from app.ingest.extraction.base import ExtractedFact, Turn
 from app.kit.chinese import simplified, traditional
+
+# characters that show nothing (zero-width space, joiners, word joiner, byte-order mark): 花,
+# U+200B, 生 is 花生
+_INVISIBLE = re.compile("[\u200b-\u200d\u2060\ufeff]")
+
+
+def visible(turn: Turn) -> Turn:
+    """``turn`` without the characters that show nothing (``_INVISIBLE``), which would cut a
+    value in two ("台\u200b積電")."""
+    text = _INVISIBLE.sub("", turn.content)
+    return turn if text == turn.content else replace(turn, content=text)
 
 
 def read_as_simplified(turn: Turn) -> Turn | None:

@@ -953,7 +953,15 @@ _HEALED_ZH = r"治好|痊愈|康复|恢复了|好利索"
 # what kind of thing was given up, by the verb that gave it up: the key of a withdrawal
 _WITHDRAWN_KEY = (
     (re.compile(r"drink|喝", re.I), "preference.drink"),
-    (re.compile(r"\b(?:use|using|code|coding|write|writing)\b|用|写", re.I), "tech.preferred"),
+    (
+        re.compile(
+            r"\b(?:use|using|code|coding|write|writing)\b|写|(?<!不)用"
+            # "不用加班了", "不用去了": no need to do it, no tool given up
+            r"|不用(?!\s*(?:再\s*)?(?:加班|上班|去|来|做|等|担心|管|操心|麻烦|谢|客气|急|回|交|开会|出差))",
+            re.I,
+        ),
+        "tech.preferred",
+    ),
     (re.compile(r"\beat(?:ing)?\b|吃", re.I), "diet.avoid"),
     (re.compile(r"\b(?:left|quit|job|work(?:ing)?)\b|离职|辞|上班|工作", re.I), "work.employer"),
     (re.compile(r"\bliv(?:e|ing)\b|住", re.I), "residence.city"),
@@ -1098,6 +1106,13 @@ _ADDED_ON = re.compile(
     r"|还(?!是)|另外|也|又(?!改|推|挪|延|换|调|提前)|再加|同时|以及|除了",
     re.I,
 )
+
+
+def moves_plan(text: str) -> bool:
+    """True if ``text`` moves or calls off a plan, an appointment or a routine by its verb
+    ("游泳改到周日下午了", "婚礼推迟了", "取消了"), a narrower test than ``moves`` (no mere cue of
+    a change: "春节回老家", "后天搬家" move no plan)."""
+    return bool(_MOVED.search(text)) and not _ADDED_ON.search(text)
 
 
 def moves(text: str) -> bool:
@@ -3456,7 +3471,10 @@ _PAST_ZH = re.compile(
 _FUTURE_MOVE = re.compile(
     r"\b(?:moving to|will (?:move|be moving|relocate)|going to (?:move|relocate)"
     r"|plan(?:ning)? to (?:move|relocate))\b"
-    r"|(?:打算|准备|计划|将要|要|想)[^，,。；;！!？?]{0,6}?(?:搬|移居|定居)",
+    r"|(?:打算|准备|计划|将要|要|想)[^，,。；;！!？?]{0,6}?(?:搬|移居|定居)"
+    # a time to come before the move ("下个月搬去深圳", "年底搬回老家"), not one gone by
+    r"|(?:下个?月|下(?:周|星期|礼拜)|明年|年底|月底|过(?:几|两)天|过段时间|明天|后天)"
+    r"[^，,。；;！!？?]{0,6}?(?:搬|移居|定居)(?![^，,。；;！!？?]*了)",
     re.I,
 )
 # a workplace or school only wanted, planned, applied or interviewed for ("我想去腾讯工作", "I'm
