@@ -163,3 +163,12 @@ async def test_characters_that_show_nothing_do_not_cut_a_value(tenant: TenantCtx
 def test_full_width_letters_and_digits_are_read_as_ascii() -> None:
     assert simplified("我住在Ｖａｎｃｏｕｖｅｒ") == "我住在Vancouver"
     assert simplified("電話是０９１２") == "电话是0912"
+
+
+async def test_a_pet_renamed_by_us_later_takes_the_new_name(tenant: TenantCtx) -> None:
+    """ "豆豆後來我們改名叫阿福了": who renamed it and when stand between the old name and the
+    verb, and are no part of the old name."""
+    await tenant.say("u", "s1", "我家養了一隻柴犬，叫豆豆。", at=T1)
+    await tenant.say("u", "s1", "豆豆後來我們改名叫阿福了。", at=T2)
+    assert await tenant.values("u", "pets.name") == ["阿福"]
+    assert await tenant.values("u", "pets.name", "frozen") == ["豆豆"]

@@ -1861,6 +1861,7 @@ _DOING_ZH = re.compile(
 _ARRANGED_ZH = re.compile(r"约了|约好了|订了|定了|买了[^，,。]*票|报了名|报名了|挂了号")
 _WORK_STARTS_ZH = re.compile(
     r"(?:开始|正式|就)?在[^，,。]{1,12}(?:上班|工作|住|读书|上学)|入职|报到"
+    r"|去[^，,。]{1,12}(?:上班|工作|实习|上学|读书)"
 )
 # what is an appointment, kept on a date however loosely said: a trip for work, a meeting, an
 # exam, a check-up, a wedding, someone met
@@ -8315,7 +8316,9 @@ def _contrasts(turn: Turn, facts: list[ExtractedFact]) -> None:
 # a thing of the user's renamed ("旺财改名叫来福了", "我家猫现在改叫团子了"): the new name, with
 # the old one it takes the place of (values._renamed gives it the key of the memory holding it)
 _RENAMED_ZH = re.compile(
-    r"(?P<old>[\u4e00-\u9fffA-Za-z]{2,10}?)(?:现在|已经|也)?(?:改名|更名|改叫)(?:了|字)?[，,]?"
+    # "豆豆后来我们给它改名叫阿福了": who renamed it and when, between the old name and the verb
+    r"(?P<old>[\u4e00-\u9fffA-Za-z]{2,10}?)(?:现在|已经|也|后来|我们|我|就|又|给[它他她])*"
+    r"(?:改名|更名|改叫)(?:了|字)?[，,]?"
     r"(?:现在)?(?:叫|为|成|叫做)?(?P<new>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:了|啦|呢)?(?:[，,。！!]|$)"
 )
 
