@@ -32,6 +32,13 @@ EN_NOW = datetime.fromisoformat("2026-05-10T21:30:00-05:00")  # Sunday, evening 
         ("周五", "2026-09-04T00:00"),
         ("上个月", "2026-08-01T00:00"),
         ("下个月", "2026-10-01T00:00"),
+        # the week after next, and a day of next month (they had read as next week, and as
+        # the first of next month)
+        ("下下周", "2026-09-14T00:00"),
+        ("下下周三", "2026-09-16T00:00"),
+        ("下个月十号", "2026-10-10T00:00"),
+        ("下月5号", "2026-10-05T00:00"),
+        ("下下个月", "2026-11-01T00:00"),
         ("3月5日", "2027-03-05T00:00"),  # six months gone this year: the next one
         ("十二月二十五号", "2026-12-25T00:00"),
         ("15号", "2026-09-15T00:00"),

@@ -79,3 +79,50 @@ async def test_a_time_it_happens_over_ends_nothing(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I'm visiting my parents over Christmas", at=AT)
     assert await tenant.values("u", "preference.likes") == ["Christmas"]
     assert await tenant.memories("u", status="frozen") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("tonight cooking dinner for my in-laws", "event", "cooking dinner for my in-laws"),
+        ("this Saturday running a 10k", "event", "running a 10k"),
+        ("周六跟朋友去垦丁", "event", "周六跟朋友去垦丁"),
+        ("明年三月结婚", "plan", "明年三月结婚"),
+        ("春节回老家过年", "plan", "春节回老家过年"),
+    ],
+)
+async def test_more_ways_to_say_a_doing_to_come(
+    tenant: TenantCtx, text: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", text, at=AT)
+    assert await tenant.values("u", key) == [value]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "key", "kept"),
+    [
+        ("我住在上海", "下个月搬去深圳", "residence.city", "上海"),  # a move to come
+        ("我喜欢喝咖啡", "今晚喝点红酒", "preference.drink", "咖啡"),  # tonight's drink
+    ],
+)
+async def test_what_is_to_come_or_for_one_night_replaces_nothing(
+    tenant: TenantCtx, first: str, then: str, key: str, kept: str
+) -> None:
+    await tenant.say("u", "s1", first, at=AT)
+    await tenant.say("u", "s1", then, at=AT)
+    assert await tenant.values("u", key) == [kept]
+    assert await tenant.values("u", key, "frozen") == []
+
+
+async def test_a_plan_called_off_by_what_it_is_is_withdrawn(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "周六约了老同学去爬山", at=AT)
+    await tenant.say("u", "s1", "周六的爬山取消了", at=AT)
+    assert await tenant.values("u", "event") == []
+    assert await tenant.values("u", "event", "frozen") == ["周六约了老同学去爬山"]
+
+
+async def test_no_need_to_work_late_gives_up_no_tool(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "今晚加班", at=AT)
+    await tenant.say("u", "s1", "今晚不用加班了", at=AT)
+    assert await tenant.values("u", "event", "frozen") == ["今晚加班"]
+    assert await tenant.memories("u", key="tech.preferred") == []

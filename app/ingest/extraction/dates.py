@@ -94,6 +94,7 @@ _EN_NUMBERS = {
     "a couple of": 2, "a few": 3,
 }  # fmt: skip
 _SHIFT = {"下": 1, "上": -1, "这": 0, "本": 0, "next": 1, "last": -1, "this": 0, "coming": 0}
+_SHIFT |= {"下下": 2, "上上": -2}
 _YEAR_SHIFT = {"今": 0, "明": 1, "去": -1, "前": -2, "后": 2}
 
 _MON_RE = (
@@ -126,10 +127,14 @@ _DATE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "weekday",
-        re.compile(r"(?:(?P<which>下|上|这|本)个?)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"),
+        re.compile(
+            r"(?:(?P<which>下下|上上|下|上|这|本)个?)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"
+        ),
     ),
-    ("week", re.compile(r"(?P<which>下|上|这|本)个?(?:周|星期|礼拜)(?P<end>末)?")),
-    ("month", re.compile(r"(?P<which>下|上|这|本)个?月")),
+    ("week", re.compile(r"(?P<which>下下|上上|下|上|这|本)个?(?:周|星期|礼拜)(?P<end>末)?")),
+    # "下个月十号": a day of the month next to this one
+    ("month_day", re.compile(rf"(?P<which>下|上|这|本)个?月\s*(?P<d>{_N})\s*[日号]")),
+    ("month", re.compile(r"(?P<which>下下|上上|下|上|这|本)个?月")),
     ("year", re.compile(r"(?P<which>今|明|去|前|后)年")),
     (
         "delta",
@@ -257,6 +262,10 @@ def _date_part(kind: str, m: re.Match[str], today: date) -> tuple[date, Granular
         if g["end"]:
             return start + timedelta(days=5), "day"
         return start, "week"
+    if kind == "month_day":
+        first, day = _month_start(today, _SHIFT[g["which"]]), cn_int(g["d"])
+        found = _safe_date(first.year, first.month, day) if day else None
+        return (found, "day") if found else None
     if kind == "month" or (kind == "en_period" and g["unit"].lower() == "month"):
         return _month_start(today, _SHIFT[g["which"].lower()]), "month"
     if kind == "en_period":  # year

@@ -670,6 +670,8 @@ def _fact(
         frame = semantic.time_frame(_sentence_of(state.turn, clause.raw))
     if key in _ONCE_KEYS and semantic.one_off(clause.raw, _sentence_of(state.turn, clause.raw)):
         frame = "today"  # "had pizza for lunch", "刚下班": the day's chatter, see _not_now
+    if key in ("preference.drink", "preference.likes") and semantic.for_once(clause.raw):
+        frame = "today"  # "今晚喝点红酒": tonight's drink, not the usual one
     if key in _SPOT_KEYS and semantic.here_now(clause.raw):
         frame = "today"  # "I'm at Starbucks right now": a spot, not where the user works
     if frame == "stay" and clause_cues(clause.raw)[0].temporary:

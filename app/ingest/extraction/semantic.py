@@ -3568,6 +3568,24 @@ def here_now(text: str) -> bool:
     return bool(_HERE_NOW_EN.search(text.strip()) or _DISTANCE_ZH.search(text))
 
 
+# a taste said of one day only: "今晚喝点红酒", "having sushi tonight" (but "喜欢", "love" say
+# a taste whatever the day)
+_TASTE_SAID = re.compile(r"喜欢|爱|讨厌|最爱|\b(?:like|love|hate|favou?rite|prefer)\b", re.I)
+_SOME_DAY = re.compile(r"明天|明晚|\btomorrow\b", re.I)
+
+
+def for_once(text: str) -> bool:
+    """True if ``text`` tells what the user has or will have on one day ("今晚喝点红酒",
+    "having sushi tonight", "明天吃火锅"): no taste of theirs, and nothing it replaces; not when
+    it says a taste ("今天发现我喜欢喝红酒"), recurs or changes ("今天开始改喝茶")."""
+    return bool(
+        (_TODAY.search(text) or _SOME_DAY.search(text))
+        and not _TASTE_SAID.search(text)
+        and not _RECURS.search(text)
+        and not has_change_cue(text)
+    )
+
+
 def one_off(text: str, sentence: str = "") -> bool:
     """True if ``text`` tells of something done today or just now ("had pizza for lunch",
     "just got back from the gym", "今天吃了火锅", "刚下班") — the time may be said elsewhere in
