@@ -1205,9 +1205,11 @@ def _by_its_verb(value: str, text: str) -> bool:
     )
 
 
-# "膝盖受伤以后就不打了", "早就不玩啦": a verb given up with no object, at a clause's end
+# "膝盖受伤以后就不打了", "早就不玩啦": a verb given up with no object, at a clause's end; or
+# with the object that says only the doing ("不跑步了" ends "每天早上跑五公里": 步, 泳, 身)
 _VERB_ENDED = re.compile(
-    r"(?:^|[我就都也早再已经基本现在后来以后从此]|[，,\s])不(?:再)?(?P<v>[\u4e00-\u9fff])(?:了|啦)"
+    r"(?:^|[我就都也早再已经基本现在后来以后从此]|[，,\s])不(?:再)?(?P<v>[\u4e00-\u9fff])[步泳身]?"
+    r"(?:了|啦)"
     r"[呢啊呀吧哈嘛哦]*\W*$"
 )
 

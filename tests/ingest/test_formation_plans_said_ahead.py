@@ -126,3 +126,15 @@ async def test_no_need_to_work_late_gives_up_no_tool(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "今晚不用加班了", at=AT)
     assert await tenant.values("u", "event", "frozen") == ["今晚加班"]
     assert await tenant.memories("u", key="tech.preferred") == []
+
+
+@pytest.mark.parametrize(
+    "then", ["膝盖伤了以后我就不跑步了，现在改成游泳", "我不跑步了，现在改成游泳"]
+)
+async def test_a_routine_given_up_by_its_doing_is_withdrawn(tenant: TenantCtx, then: str) -> None:
+    """ "不跑步了" ends "每天早上跑五公里": the doing given up (跑 with 步, which says only the
+    doing) is the verb of the one routine that holds it."""
+    await tenant.say("u", "s1", "我每天早上跑五公里", at=AT)
+    await tenant.say("u", "s1", then, at=AT)
+    assert await tenant.values("u", "schedule.habit", "frozen") == ["每天早上跑五公里"]
+    assert await tenant.values("u", "schedule.habit") == []
