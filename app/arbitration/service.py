@@ -364,14 +364,11 @@ class ArbitrationService:
             if spec is not None and spec.type == "constraint":
                 # a rule-like key ("not allergic to penicillin after all") withdraws its own
                 # values only; other constraints never match a retraction by value
-                lowered = {simplified(r).lower() for r in norm}
                 own = await self.repo.active_with_keys([spec.name], cand.scope, cand.scope_id)
                 conflicts += [
                     m
                     for m in own
-                    if m.value is not None
-                    and simplified(m.value).lower() in lowered
-                    and m not in conflicts
+                    if any(same_value(m.value, r) for r in norm) and m not in conflicts
                 ]
         if cand.is_correction:
             conflicts += [

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.arbitration.keys import KeySpec, key_spec
-from app.arbitration.service import PLACE_KEYS, Outcome, normalize_text
+from app.arbitration.service import PLACE_KEYS, Outcome, normalize_text, same_value
 from app.arbitration.values import (
     DENIABLE_KEYS,
     DENIED_KEYS,
@@ -837,7 +837,7 @@ def _addon_fact(
         value = semantic.addon_value(key, said if key.startswith("contact.") else sentence)
         if not value or value.lower() in held:
             continue
-        if any(f.key == key and simplified(f.value or "").lower() == value.lower() for f in own):
+        if any(f.key == key and same_value(f.value, value) for f in own):
             return None
         content = next(
             (

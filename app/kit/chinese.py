@@ -74,12 +74,12 @@ def simplified(text: str) -> str:
     if text.isascii():
         return text
     text = text.translate(_HALF_WIDTH)
-    if str(_converter("tw2s").convert(text)) == text:
+    chars = str(_converter("tw2s").convert(text))
+    if chars == text:
         # nothing traditional: read as it is (tw2sp's words would change simplified text too,
         # 程序 "program" into 进程 "process", Taiwan's sense of it)
         return text
-    for config in ("tw2sp", "tw2s"):
-        read = str(_converter(config).convert(text))
+    for read in (str(_converter("tw2sp").convert(text)), chars):
         if len(read) == len(text):
             return read
     return text

@@ -207,9 +207,13 @@ _TIME_ZH = re.compile(
 _PART_ZH = re.compile(r"凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里")
 # the words that say when, a day to come or a time of it, a clause may open with ("明天下午三点",
 # "下周三", "5月3号"): what follows says who does what (a regex alternation, no groups)
-WHEN_AHEAD_ZH = (
+# (``DAY_AHEAD_ZH``: the days alone, without a part of the day or a clock time)
+DAY_AHEAD_ZH = (
     r"今天|明天|后天|大后天|(?:这|下|下下)?(?:周|星期|礼拜)[一二三四五六日天末]"
-    r"|\d{1,2}月\d{1,2}[日号]|凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里"
+    r"|\d{1,2}月\d{1,2}[日号]"
+)
+WHEN_AHEAD_ZH = (
+    DAY_AHEAD_ZH + r"|凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里"
     r"|[\d一二两三四五六七八九十]{1,3}点(?:半|钟)?"
 )
 _TIME_EN = re.compile(

@@ -33,6 +33,7 @@ from app.ingest.extraction import segment, semantic, spelling, standing
 from app.ingest.extraction.base import ExtractedFact, MemoryType, Turn
 from app.ingest.extraction.cues import clause_cues
 from app.ingest.extraction.dates import (
+    DAY_AHEAD_ZH,
     MOVED_TO_ZH,
     WHEN_AHEAD_ZH,
     DateMatch,
@@ -1834,11 +1835,11 @@ _ONE_DAY = re.compile(
 
 
 # a time to come said first, before what the user will do, the user left out as Chinese does
-# ("周六约了老同学去爬山", "下个月去日本玩", "月底去成都出差"): the exact words of
-# ``dates.WHEN_AHEAD_ZH`` and the looser ones no date names exactly
+# ("周六约了老同学去爬山", "下个月去日本玩", "月底去成都出差"): the days of
+# ``dates.DAY_AHEAD_ZH`` and the looser words no date names exactly
 _SOON_ZH = (
-    r"今天|明天|后天|大后天|(?:这|下|下下)?(?:周|星期|礼拜)[一二三四五六日天末]|\d{1,2}月\d{1,2}[日号]"
-    r"|(?:这个?|下个?)?周末|下个?月|这个?月|[月年][底初]|明年|今年|下半年|过(?:几|两)天|过段时间"
+    DAY_AHEAD_ZH
+    + r"|(?:这个?|下个?)?周末|下个?月|这个?月|[月年][底初]|明年|今年|下半年|过(?:几|两)天|过段时间"
     r"|国庆|春节|过年|寒假|暑假|五一|元旦|中秋|端午|圣诞节?|今晚|明晚|明早|(?:这|下)(?:周|星期|礼拜)"
 )
 # a month said after the year ("明年三月结婚")
