@@ -12,6 +12,7 @@ restart.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from typing import Any
 
@@ -67,13 +68,14 @@ def simplified(text: str) -> str:
 
     OpenCC's ``tw2sp`` (Taiwan's characters and its usual words: 軟體 -> 软件, 計程車 -> 出租车);
     where a word would change the length, its character table alone (``tw2s``); where even that
-    would, ``text`` itself. Simplified text comes back with only its full-width letters
-    changed (ASCII text is not looked at), so everything written for simplified Chinese reads
-    traditional text too: the extractor's rules, the write filter, search terms.
+    would, ``text`` itself. Written Cantonese is read in Mandarin's words first
+    (``as_mandarin``). Simplified Mandarin comes back with only its full-width letters changed
+    (ASCII text is not looked at), so everything written for simplified Chinese reads
+    traditional text and Cantonese too: the extractor's rules, the write filter, search terms.
     """
     if text.isascii():
         return text
-    text = text.translate(_HALF_WIDTH)
+    text = as_mandarin(text.translate(_HALF_WIDTH))
     chars = str(_converter("tw2s").convert(text))
     if chars == text:
         # nothing traditional: read as it is (tw2sp's words would change simplified text too,
@@ -82,6 +84,71 @@ def simplified(text: str) -> str:
     for read in (str(_converter("tw2sp").convert(text)), chars):
         if len(read) == len(text):
             return read
+    return text
+
+
+# written Cantonese (Hong Kong's "我喺滙豐做嘢", "我唔食牛肉", "佢而家鍾意飲茶"): its own words,
+# each put as the Mandarin word of the same length, so that spans still line up. Words first
+# (longest first), then single characters, each with what must not stand around it (食 of
+# 素食 and 食物 is Mandarin too; 係 of 關係 is a relation, not "is").
+_CANTONESE_WORDS = {
+    "鍾意": "喜欢", "钟意": "喜欢", "而家": "现在", "依家": "现在", "邊度": "哪里", "边度": "哪里",
+    "呢度": "这里", "嗰度": "那里", "喺度": "在这", "屋企": "家里", "返工": "上班", "放工": "下班",
+    "收工": "下班", "返學": "上学", "返学": "上学", "做嘢": "工作", "份工": "工作", "轉工": "跳槽",
+    "转工": "跳槽", "聽日": "明天", "听日": "明天", "尋日": "昨天", "寻日": "昨天", "琴日": "昨天",
+    "今日": "今天", "後日": "后天", "后日": "后天", "今個": "这个", "今个": "这个", "呢個": "这个",
+    "呢个": "这个", "呢隻": "这只", "呢只": "这只", "呢間": "这间", "呢间": "这间", "呢排": "最近",
+    "唔使": "不用", "唔洗": "不用", "唔好": "不要", "唔該": "谢谢", "唔该": "谢谢", "細佬": "弟弟",
+    "细佬": "弟弟", "家姐": "姐姐", "阿媽": "妈妈", "阿妈": "妈妈", "阿爸": "爸爸", "老豆": "爸爸",
+    "老竇": "爸爸", "老窦": "爸爸", "識講": "会说", "识讲": "会说", "識寫": "会写", "识写": "会写",
+    "傾偈": "聊天", "倾偈": "聊天", "行街": "逛街", "點樣": "怎样", "点样": "怎样", "乜嘢": "什么",
+    "咩嘢": "什么", "邊個": "哪个", "边个": "哪个", "嘢食": "食物", "嘢飲": "饮料", "嘢饮": "饮料",
+    "食煙": "抽烟", "食烟": "抽烟", "啱啱": "刚刚", "頭先": "刚才", "头先": "刚才", "成日": "经常",
+    "間中": "偶尔", "间中": "偶尔", "唔係": "不是", "唔系": "不是", "冇得": "不能", "點解": "为何",
+    "点解": "为何", "揸車": "开车", "揸车": "开车", "好鬼": "非常", "麻麻": "一般", "行山": "爬山",
+    "轉咗工": "跳槽了", "转咗工": "跳槽了", "搬咗屋": "搬了家", "搬屋": "搬家", "返屋企": "回家里",
+    "搬咗去": "搬去了", "調咗去": "调去了", "调咗去": "调去了", "轉咗去": "转去了",
+    "转咗去": "转去了",
+    "最憎": "讨厌", "好憎": "讨厌", "芫荽": "香菜", "出世": "出生", "朝早": "早上", "個女": "女儿",
+    "个女": "女儿", "細女": "女儿", "细女": "女儿", "個仔": "儿子", "个仔": "儿子", "細仔": "儿子",
+    "细仔": "儿子", "食得": "能吃", "飲得": "能喝", "饮得": "能喝", "頂唔順": "受不了",
+    "顶唔顺": "受不了", "唔係好": "不怎么", "唔系好": "不怎么", "門號": "号码", "门号": "号码",
+    "少少": "一点",
+}  # fmt: skip
+_CANTONESE_CHARS = (
+    # "都係用返廣東話啦": "after all", as 还是 says it
+    (r"都[係系](?=[用叫講讲要揀拣去食飲饮返])", "还是"),
+    (r"(?<![美饮飲零素主粮糧甜熟生肉杂雜偏节節暴绝絕肥面麵])食(?![物品堂谱譜材欲量肆])", "吃"),
+    (r"[飲饮](?![料食品])", "喝"),
+    (r"(?<![關关聯联干幹維维])係(?![數数統统])", "是"),
+    (r"(?<![伯])仲(?![裁介夏秋春冬])", "还"),
+    (r"喺", "在"), (r"唔", "不"), (r"冇", "没"), (r"佢", "他"), (r"哋", "们"), (r"嘅", "的"),
+    (r"咗", "了"), (r"啲", "些"), (r"嘢", "事"), (r"嚟", "来"), (r"[畀俾]", "给"), (r"睇", "看"),
+    (r"搵", "找"), (r"瞓", "睡"), (r"[諗谂]", "想"), (r"攞", "拿"), (r"嗰", "那"),
+    (r"[咁噉]", "这"),
+    (r"啱", "对"), (r"[喇囉啰]", "了"), (r"㗎", "的"), (r"啩", "吧"), (r"攰", "累"),
+    (r"咩(?=\W*$)", "吗"),
+    (r"[禮礼]拜(?=[一二三四五六日天])", "星期"), (r"逢(?=星期|周|週)", "每"), (r"揸", "开"),
+    (r"同(?=[我你他她佢])", "跟"), (r"(?<![往])返(?![回])", "回"), (r"傾", "聊"), (r"憎", "恨"),
+)  # fmt: skip
+_CANTONESE_WORD = re.compile("|".join(sorted(_CANTONESE_WORDS, key=len, reverse=True)))
+_CANTONESE = re.compile(
+    "[喺唔冇佢哋嘅咗啲嘢嚟畀睇搵瞓諗谂攞嗰啱㗎噉揸攰]|(?<![關关聯联干幹維维])係(?![數数統统])|"
+    + _CANTONESE_WORD.pattern
+)
+_CANTONESE_CHAR = [(re.compile(p), w) for p, w in _CANTONESE_CHARS]
+
+
+def as_mandarin(text: str) -> str:
+    """``text`` with written Cantonese read in Mandarin's words (``_CANTONESE_WORDS``, then
+    ``_CANTONESE_CHARS``), one character for one: "我喺滙豐做嘢" → "我在滙豐工作", "我唔食牛肉" →
+    "我不吃牛肉". Only a text with a word no Mandarin sentence has (``_CANTONESE``: 喺, 唔,
+    佢, 鍾意…) is read so; any other comes back as it is."""
+    if not _CANTONESE.search(text):
+        return text
+    text = _CANTONESE_WORD.sub(lambda m: _CANTONESE_WORDS[m.group(0)], text)
+    for pattern, word in _CANTONESE_CHAR:
+        text = pattern.sub(word, text)
     return text
 
 

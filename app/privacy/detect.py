@@ -489,9 +489,15 @@ _SECRET_WORD = re.compile(
     r"|(?P<opens_zh>门锁|密码锁|保险柜|保险箱|智能锁|指纹锁)"
     r"|纳税(?:人)?识别号|税号|PIN\s*码"
     # the new one, after the old ("微博密码 weibo_2023 已经作废了，新的是 wb#Sunny_2024")
-    r"|新的(?=是|为)|(?<![A-Za-z])new\s+one(?![A-Za-z])",
+    r"|(?P<new>新的(?=是|为)|(?<![A-Za-z])new\s+one(?![A-Za-z]))",
     re.I,
 )
+# what the new one is said of, when it is a number or an address, not a secret ("我换号码了，新的是
+# 0988-765-432", "got a new phone number, the new one is …"); a password named wins
+_NEW_NUMBER = re.compile(
+    r"号码|手机|电话|换号|门号|門號|邮箱|\b(?:phone|number|cell|mobile|e-?mail)\b", re.I
+)
+_NEW_SECRET = re.compile(r"密码|口令|\b(?:password|passcode|pin)\b", re.I)
 # a bare "code" is a secret's only beside what it opens ("the safe in the hotel room, code
 # 1-9-8-4"; not "zip code 94110" nor "the code is 1234")
 _OPENS = re.compile(
@@ -622,6 +628,10 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
     for m in words:
         if m.group("bare") and not _OPENS.search(text, max(0, m.start() - 40), m.end() + 40):
             continue
+        if m.group("new"):
+            said = text[max(0, m.start() - 40) : m.start()]
+            if _NEW_NUMBER.search(said) and not _NEW_SECRET.search(said):
+                continue
         digits_only = bool(
             m.group("opens")
             or m.group("opens_zh")

@@ -26,7 +26,9 @@ _QUESTION_ZH = re.compile(
     r"(?<![不没])怎么|怎样|如何|为什么|为啥|干嘛|哪里|哪儿|哪个|哪家|哪些|哪位|什么时候|什么样|"
     r"是什么|叫什么|"
     r"多少|几点|几个|几号|是不是|有没有|能不能|可不可以|要不要|会不会|对不对|好不好|行不行|"
-    r"吗[\s。！!.~～]*$|么[\s。！!.~～]*$"
+    r"吗[\s。！!.~～]*$|么[\s。！!.~～]*$|"
+    # "有啥好去处", "推荐不", "行不": what or yes-or-no asked the spoken way
+    r"有啥|啥时候|干啥|做啥|吃啥|买啥|选啥|(?:推荐|可以|行|好|对|有|能|要|是)不[\s。！!.~～😭🤔]*$"
 )
 _GREETING = re.compile(
     r"^(?:hi|hello|hey|yo|hiya|howdy|good (?:morning|afternoon|evening|night)|bye|goodbye|"

@@ -1947,6 +1947,12 @@ def season_plan_en(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     return [_fact(state, clause, "plan", value, _content(clause))]
 
 
+# a day from which on a habit changes ("今天开始改喝茶", "从下周起每天跑步", "明天起不喝酒了")
+_FROM_THEN_ON_ZH = re.compile(
+    r"^从?[^，,]{1,6}?(?:开始|起)[，,\s]*(?:我)?(?:就|都)?(?:改|不再?|戒|每天|天天|每周|每晚|每早|早睡|只)"
+)
+
+
 def plan_ahead(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     """What the user will do at a time to come (``plan_ahead_zh``): an ``event`` on a day
     ("周六约了老同学去爬山", "今晚加班") or an appointment at a looser time ("月底去成都出差"),
@@ -1956,6 +1962,8 @@ def plan_ahead(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     now = state.turn.occurred_at
     if not plan_ahead_zh(text) or (clause.date is not None and clause.date.end <= now):
         return None
+    if _FROM_THEN_ON_ZH.match(text):
+        return None  # "今天开始改喝茶", "下周起不加班了": what holds from then on, no event
     if semantic.moves_plan(state.turn.content):
         # "游泳改到周日下午了，周六要加班": a turn that moves a plan or a routine is read as a
         # move (``_moves``); what else it says of a day to come is why
@@ -2036,7 +2044,9 @@ _DEVICE_MAKERS_ZH = frozenset(
 
 
 _S = (
-    r"^(?:我|本人)?(?:现在|目前|如今|平时|其实|已经|最近|刚刚|刚|也|还|都|一直|真的|比较"
+    # "从今天开始改喝茶", "今天起我不吃肉了": what holds from now on
+    r"^(?:从?(?:今天|今儿|现在|即日|这周|本周)(?:开始|起)[，,\s]*)?"
+    r"(?:我|本人)?(?:现在|目前|如今|平时|其实|已经|最近|刚刚|刚|也|还|都|一直|真的|比较"
     r"|很|最|特别|非常|超|挺|就|确实|从来|几乎|基本上?|一般|向来)*"
 )
 # a thing said first, then the user and how firmly ("香菜我是真的", "恐怖片我一般", "香菜我一口都")
@@ -3739,6 +3749,11 @@ def _secret_said_later(text: str) -> str:
     return _SECRET_LATER_ZH.sub(zh, said)
 
 
+_NUMBER_LATER_ZH = re.compile(
+    r"(?P<k>号码|手机号?|电话号?码?|换号|门号)(?P<mid>[^。；;！!？?，,]{0,6})[，,]\s*新的?(?:是|为)(?=\s*\+?\d)"
+)
+
+
 # a Chinese sentence that opens with the user's move or change and leaves the user out
 # ("后来搬到了无锡", "去年跳槽去了字节", "上个月搬去杭州了"): the user is its subject
 _DEVICE_SWITCH = (
@@ -3990,7 +4005,11 @@ def _unidiom(clause: str) -> str:
 # "My name's Jonathan but call me Jay", "I'm Rob, but you can call me Bobby": the name to be
 # called by is a clause of its own
 _BUT_CALLED = re.compile(
-    r",?\s+but\s+(?=(?:please\s+|pls\s+|just\s+)?(?:(?:you can\s+)?call me|i go by)\b)", re.I
+    r",?\s+but\s+(?=(?:please\s+|pls\s+|just\s+)?(?:(?:you can\s+)?call me|i go by)\b"
+    # "name's Priyanka but literally everyone calls me Pree": what others call the user
+    r"|(?:(?:literally|basically|pretty much|almost|mostly)\s+)?(?:everyone|everybody|people"
+    r"|most people|friends|my friends|my family|folks)\s+(?:\w+\s+)?call(?:s)?\s+me\b)",
+    re.I,
 )
 
 
@@ -4020,6 +4039,17 @@ _TOPIC_TAIL_ZH = re.compile(
 # "我已经改名了，现在身份证上是刘思远": the new name is said in the clause after the change
 _NEW_NAME_ZH = re.compile(
     r"((?:改名|更名)(?:字)?了?)[，,]\s*(?=(?:现在|以后|新名字)?(?:身份证上)?(?:叫|是))"
+)
+
+
+# an English clause that opens with the user's own doing, its "I" left out as chat does ("got
+# hired as sous chef at Nobu", "just adopted a puppy"): the user's, not a remark beside a fact
+_DOING_FIRST_EN = re.compile(
+    r"^\W*(?:(?:update|news|so|and|also|btw|finally|just|officially|recently)\W+)*"
+    r"(?:got (?:hired|promoted|accepted|married|engaged|diagnosed|a new|a job)|started (?:at|as"
+    r"|working)|joined|moved (?:to|up|back|into)|switched (?:to|over)|quit|left|adopted"
+    r"|signed (?:with|on|up)|landed a|accepted (?:an?|the) (?:offer|job|position|role))\b",
+    re.I,
 )
 
 
@@ -4498,6 +4528,10 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     content = standing.unquoted_names(standing.without_quoted_material(turn.content))
     turn = dataclasses.replace(turn, content=content)
     turn = dataclasses.replace(turn, content=_secret_said_later(turn.content))
+    # "我换号码了，新的是0988-765-432": the new one is given the number's word back
+    turn = dataclasses.replace(
+        turn, content=_NUMBER_LATER_ZH.sub(r"\g<k>\g<mid>，新号码是", turn.content)
+    )
     state = _State(turn, has_task)
     facts: list[ExtractedFact] = []
     leftovers: list[tuple[int, _Clause, bool]] = []  # (insert position, clause, correction)
@@ -4641,7 +4675,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 continue
             if not (signal or subject):
                 if semantic.is_about_user(raw):
-                    bare[len(leftovers)] = sid
+                    if not _DOING_FIRST_EN.match(raw):
+                        bare[len(leftovers)] = sid
                     clause_at[len(leftovers)] = i
                     leftovers.append((len(facts), _make_clause(raw, turn), state.correction))
                     sentence_of.append(sid)
@@ -4943,7 +4978,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
 
         facts = [f for f in facts if not unnamed(f)] + [f for f in ended if not unnamed(f)]
         return _rules_verb_first([*facts, kind])
-    return _rules_verb_first(_especially(_taste_now(turn, facts + ended)))
+    facts = facts + ended
+    return _rules_verb_first(_especially(_taste_now(turn, facts + _doing_instead(turn, facts))))
 
 
 # a clause that names the one most meant of what the clause before it said ("我喜欢吃辣的，尤其
@@ -5468,7 +5504,9 @@ def _standing_rules(sentence: list[str], state: _State) -> tuple[list[ExtractedF
 
 # the user's own email or number, after "me"/"我": "email me at …", "text me on …"
 _OWN_ADDRESS = re.compile(
-    r"(?:\b(?:me|my)\b|我).{0,24}?(?:[\w.%+-]+@[\w-]+(?:\.[\w-]+)+|\+?\(?\d[\d\s().-]{6,}\d)",
+    # "网易那个不用了，新的是 x@qq.com", "the new one is …": the user's new one
+    r"(?:\b(?:me|my)\b|我|新的?(?:是|为|[:：])|\bnew (?:one|address|email|number) is\b)"
+    r".{0,24}?(?:[\w.%+-]+@[\w-]+(?:\.[\w-]+)+|\+?\(?\d[\d\s().-]{6,}\d)",
     re.I,
 )
 
@@ -8095,6 +8133,73 @@ def _dated_as_said(turn: Turn, facts: list[ExtractedFact]) -> None:
         said = _LEADING_DE.sub("", _ZH_TAIL.sub("", said)) if clause.lang == "zh" else said
         if len(said) >= 2:
             fact.value = said
+
+
+# a doing taken up in place of one the turn ends ("不跑步了，现在改成游泳", "quit running, I swim
+# now", "gave up running, cycling instead")
+_INSTEAD_DOING_ZH = re.compile(
+    r"^(?:现在|最近|目前|后来|之后|以后|那就|所以|就|都|也)*(?:改成|改为|换成|改)了?"
+    r"(?P<v>(?:去|做|练|打|玩)?[\u4e00-\u9fff]{2,8}?)(?:了|啦|吧|呢)?$"
+)
+_INSTEAD_DOING_EN = re.compile(
+    r"^(?:(?:and|so|now)\s+)*(?:"
+    r"i(?:'m| am)?\s+(?:\w+ly\s+)?(?P<v1>[a-z]{3,}(?:\s+(?!now\b|instead\b)[a-z]+)?)\s+"
+    r"(?:now|instead|these days|nowadays)"
+    r"|(?:switched|moved|changed|went)\s+(?:over\s+)?to\s+(?P<v2>[a-z]{3,}ing(?:\s+[a-z]+)?)"
+    r"|(?P<v3>[a-z]{3,}ing(?:\s+[a-z]+)?)\s+(?:now|instead)"
+    r")[.!]*$",
+    re.I,
+)
+# what follows a change word and is no doing: a time, a drink or food, a tool, a name, a place
+_NOT_A_DOING_ZH = re.compile(
+    r"^(?:喝|吃|用|叫|成|到|在|住|搬|周|星期|礼拜|早上$|晚上$|下午$|上午$)"
+)
+_NOT_A_DOING_EN = re.compile(
+    r"^(?:live|living|work|working|use|using|drink|drinking|eat|eating|go|going|am|have|get"
+    r"|feel|feeling|think|know|guess|mean|want|need|do|doing|is|was|be|being)\b",
+    re.I,
+)
+
+
+def _doing_instead(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """The doing a turn takes up in place of one it ends ("膝盖伤了以后我就不跑步了，现在改成游泳",
+    "quit running, I swim now", "gave up running, cycling instead"): one ``schedule.habit`` of
+    the new doing, when the turn formed no routine itself. The ending is the context that makes
+    the words after 改成 or before "now" a doing; the ended one is withdrawn by the turn's own
+    record (``_ended``), never by this fact."""
+    if not any(f.metadata.get("retraction") for f in facts) or any(
+        f.key == "schedule.habit" and f.value for f in facts
+    ):
+        return []
+    values = [f.value.lower() for f in facts if f.key and f.value]
+    for sentence in split_clauses(turn.content):
+        for clause in sentence:
+            bare = clause.strip(" \t.!?。！？~～")
+            if any(v in bare.lower() for v in values):
+                continue  # "不学日语了，改学韩语": the clause formed its own fact (a language)
+            if m := _INSTEAD_DOING_ZH.match(bare):
+                doing = m.group("v")
+                if _NOT_A_DOING_ZH.match(doing) or re.fullmatch(_LANGS_ZH, doing):
+                    continue
+            elif m := _INSTEAD_DOING_EN.match(bare):
+                doing = (m.group("v1") or m.group("v2") or m.group("v3")).lower()
+                if _NOT_A_DOING_EN.match(doing):
+                    continue
+                if m.group("v1") and " " not in doing:
+                    doing = semantic.gerund(doing)  # "I swim now": swimming
+            else:
+                continue
+            return [
+                ExtractedFact(
+                    type="preference",
+                    key="schedule.habit",
+                    value=doing,
+                    content=_turn_content(bare),
+                    is_correction=True,
+                    message_ids=[turn.message_id],
+                )
+            ]
+    return []
 
 
 # "以前七点起，现在六点就起了": the same doing then and now, at another time

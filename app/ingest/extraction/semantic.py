@@ -2339,6 +2339,10 @@ _ZH_LEAD = re.compile(
     r"更正一下|更正|纠正一下|补充一下|顺便说一下|顺便|对|现在|目前|最近|如今|平时|一般|通常|"
     r"我们|我的|我|咱们|本人|也|还|都|就|已经|一直|主要|基本上|基本|其实是)+"
 )
+# the day a routine starts from ("从下周起每天跑步", "今天开始早睡"): not part of the routine
+_FROM_ON_ZH = re.compile(
+    r"^从?(?:今天|今儿|现在|明天|下周|下个?月|这周|本周|即日|下周[一二三四五六日天])(?:开始|起)[，,\s]*"
+)
 # the time of a routine moved: "遛狗时间挪到早上", "健身的时间改到晚上"
 _TIME_MOVED_ZH = re.compile(
     r"(?P<act>[^，,。]{1,12}?)\s*的?时间\s*(?:挪|调|改|换|推)(?:到|成)\s*(?P<when>[^，,。]{1,10}?)"
@@ -3194,7 +3198,9 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
     if family == "habit":  # the routine in the user's words, without the subject
         habit = _trim_value(_SUBJ_EN.sub("", _LEAD_EN.sub("", text)) if not zh else text)
         if zh:
-            habit = _ZH_LEAD.sub("", habit)
+            # "最近改成早上游泳了": the routine is what it was changed to
+            habit = _ZH_LEAD.sub("", _FROM_ON_ZH.sub("", habit))
+            habit = _ZH_LEAD.sub("", habit.removeprefix("改成").removeprefix("改为"))
             if moved := _TIME_MOVED_ZH.fullmatch(habit):
                 # "遛狗时间挪到早上", "salsa 课的时间调到 Thursday": the routine at its new time
                 when, act = moved["when"].strip(), moved["act"].strip()
@@ -3213,6 +3219,7 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
             return [(key or "", obj)]
         if re.search(r"喝[了过完]", text):
             return []  # "咖啡喝了心慌": the verb has no object here
+        value = value and re.sub(r"\s+only$", "", value, flags=re.I)  # "tea only these days"
         return [(key or "", value)] if value and len(value) <= 30 else []
     if family == "diet_style":
         # a diet is named ("vegan", "吃素", "keto"); anything else would be a guess
@@ -3322,7 +3329,8 @@ _STATE_ZH = re.compile(
 _NOT_STATE = re.compile(
     r"^(?:(?:a|an|the|my|in|on|at|from|with|into|no|allergic|tired|busy|sorry|sure|not|so"
     r"|going|trying|looking|working|thinking|getting|feeling|recovering|healing|just|here|back"
-    r"|done|fine|good|ok"
+    r"|done|fine|good|ok|over|cleared|better|healed|cured|recovered|healthy|well|free|past"
+    r"|through|able|allowed|out"
     r"|okay|happy|sad|stressed|worried|excited)\b"
     r"|今天|最近|昨天|现在|这几天|刚才|觉得|感觉|想|要|在|去|会|能|不|没|对)",
     re.I,
@@ -3848,6 +3856,8 @@ def drink_object(text: str) -> str | None:
     verb = en.group(0).split()[0].lower()
     if verb.startswith("ha") and " of " not in en.group(0) and not _DRINK_WORD.search(value):
         return None
+    if re.match(r"(?:with|at|for|on|in|after|before|to|and|tonight|later|together)\b", value, re.I):
+        return None  # "Friday night drinks with the team": a gathering, no drink named
     return value if value and value.lower() not in _EN_STOP else None
 
 
@@ -3889,7 +3899,11 @@ _ROLE_EN = re.compile(
     r"|(?:doing|i (?:mainly |mostly |also )?do)(?! (?:my best|well|good|great|fine|ok|okay|better"
     r"|alright|so|pretty|really|it|that|this|something|anything|nothing|a lot|much|not)\b)"
     r"|responsible for|in charge of|look after|handle|manage|became an?|become an?"
-    r"|(?:re)?trained as an?|promoted to(?: an?)?)\s+"
+    r"|(?:re)?trained as an?|promoted to(?: an?)?"
+    # "got hired as sous chef at Nobu", "moved up to assistant principal", "title's now …"
+    r"|(?:hired|started|joined|brought on|taken on|signed on|employed|starting) as(?: an?)?"
+    r"|(?:moved|stepped|bumped|got bumped) up to(?: an?)?"
+    r"|(?:job )?title (?:is now|is|changed to|became|'s now)(?: an?)?)\s+"
     # "the company's payroll" is payroll
     r"(?:(?:the|our|my) (?:company|team|firm|office|department|group)'s\s+)?"
     r"(?P<role>[\w -]{2,40}?)"

@@ -399,6 +399,12 @@ _LEAD_ZH = re.compile(
     r"^(?:算了|还有|另外|然后|对了|哦对|所以|但是|不过|那就|那|可以|能不能|能否|可不可以|以后|今后|往后|从现在起|从现在开始|从今以后|从今往后|(?:从)?今天起|接下来|请你?|麻烦你?|"
     r"记得|你)+[，,]?"
 )
+# a time from which on something holds, before its clause ("从今天开始", "今天起", "从下周起")
+_FROM_NOW_ZH = re.compile(
+    r"^从?(?:今天|今儿|现在|明天|下周|下个?月|这周|本周|即日)(?:开始|起)[，,\s]*"
+)
+# the user's own eating, drinking or quitting ("改喝茶", "戒酒了", "开始吃素"): no request
+_OWN_DOING_ZH = re.compile(r"^(?:都|就|也)?(?:改|开始|不再|只|要)?(?:喝|吃|戒|抽)")
 _TAIL_ZH = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯吗么~～\s。！!，,？?]+$")
 
 
@@ -534,8 +540,11 @@ def _is_request(text: str, whole: str = "") -> bool:
     if _ABLE_ZH.search(core):
         return False  # "日语也会说一点点": what the user can do, not what the assistant must
     if _zh(core):
-        if _OWN_SUBJECT_ZH.match(core):
-            return False
+        bare = _LEAD_ZH.sub("", _FROM_NOW_ZH.sub("", core))
+        if _OWN_SUBJECT_ZH.match(core) or _OWN_SUBJECT_ZH.match(bare):
+            return False  # "从今天起我吃素": the user's own from now on
+        if _OWN_DOING_ZH.match(bare):
+            return False  # "今天起改喝茶了", "以后戒酒了": what the user eats, drinks or quits
         if _FEELS_ZH.search(core) and not _ASKED_OF_YOU_ZH.search(core):
             return False  # "写 plain JS 总觉得心里没底": how the user feels about it
         if _uses_from_now_on(core):

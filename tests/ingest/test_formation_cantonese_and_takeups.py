@@ -1,0 +1,174 @@
+"""Written Cantonese is read in Mandarin's words and remembered as written; and what a user
+takes up in place of what they end, through the HTTP API (turns on Saturday 2026-12-05)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.kit.chinese import as_mandarin, simplified
+from tests.conftest import TenantCtx
+
+AT = "2026-12-05T09:00:00+08:00"
+LATER = "2026-12-05T10:00:00+08:00"
+
+
+@pytest.mark.parametrize(
+    ("text", "mandarin"),
+    [
+        ("我喺滙豐做嘢", "我在汇丰工作"),
+        ("我唔食牛肉", "我不吃牛肉"),
+        ("佢而家鍾意飲茶", "他现在喜欢喝茶"),
+        ("我今年搬咗去倫敦喇", "我今年搬去了伦敦了"),
+        ("都係用返廣東話同我傾啦", "还是用回广东话跟我聊啦"),
+    ],
+)
+def test_cantonese_is_read_in_mandarins_words_one_character_for_one(
+    text: str, mandarin: str
+) -> None:
+    assert simplified(text) == mandarin
+    assert len(simplified(text)) == len(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["我在关系部门上班", "我们的素食餐厅", "饮料喝完了"],  # Mandarin: no Cantonese word in it
+)
+def test_mandarin_is_not_read_as_cantonese(text: str) -> None:
+    assert as_mandarin(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("我喺滙豐做嘢", "work.employer", "滙豐"),
+        ("我唔食牛肉", "diet.avoid", "牛肉"),
+        ("我住喺沙田", "residence.city", "沙田"),
+        ("我鍾意飲奶茶", "preference.drink", "奶茶"),
+        ("我最憎芫荽，見到都想嘔", "preference.dislikes", "芫荽"),
+    ],
+)
+async def test_a_cantonese_statement_forms_its_fact_as_written(
+    tenant: TenantCtx, text: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", text, at=AT)
+    assert await tenant.values("u", key) == [value]
+
+
+async def test_a_cantonese_move_replaces_the_city(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u", ("我喺香港住", "我今年搬咗去倫敦喇，BNO過咗嚟"), "residence.city", at=(AT, LATER)
+    )
+    assert (active, frozen) == (["倫敦"], ["香港"])
+
+
+async def test_a_cantonese_job_change_replaces_the_employer(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u", ("我喺HSBC做IT", "我轉咗工，而家喺Google做engineer"), "work.employer", at=(AT, LATER)
+    )
+    assert (active, frozen) == (["google"], ["hsbc"])
+
+
+@pytest.mark.parametrize(
+    ("turns", "old", "new"),
+    [
+        (("我每天早上跑步", "膝盖伤了以后我就不跑步了，现在改成游泳"), "每天早上跑步", "游泳"),
+        (("I run every morning", "I quit running, I swim now"), "run every morning", "swimming"),
+        (
+            ("I run every morning", "gave up running, cycling instead"),
+            "run every morning",
+            "cycling",
+        ),
+    ],
+)
+async def test_a_doing_taken_up_in_place_of_one_ended_is_the_new_routine(
+    tenant: TenantCtx, turns: tuple[str, str], old: str, new: str
+) -> None:
+    active, frozen = await tenant.change("u", turns, "schedule.habit", at=(AT, LATER))
+    assert active == [new]
+    assert frozen == [old]
+
+
+async def test_a_language_taken_up_is_no_routine(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "不学日语了，改学韩语", at=AT)
+    assert await tenant.values("u", "schedule.habit") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("今天开始改喝茶", "preference.drink", "茶"),
+        ("从今天起我吃素", "diet.style", "素食"),
+        ("从下周起每天跑步", "schedule.habit", "每天跑步"),
+    ],
+)
+async def test_what_holds_from_a_day_on_is_no_event_nor_a_rule(
+    tenant: TenantCtx, text: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", text, at=AT)
+    assert await tenant.values("u", key) == [value]
+    assert await tenant.values("u", "event") == []
+    assert await tenant.values("u", "assistant.constraint") == []
+
+
+async def test_over_an_illness_ends_it_and_forms_no_condition(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u",
+        ("I have bronchitis", "I'm over the bronchitis finally"),
+        "health.condition",
+        at=(AT, LATER),
+    )
+    assert (active, frozen) == ([], ["bronchitis"])
+
+
+async def test_drinks_with_the_team_is_no_drink(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "Friday night drinks with the team", at=AT)
+    assert await tenant.values("u", "preference.drink") == []
+
+
+async def test_a_new_email_after_the_old_one_is_dropped_replaces_it(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u",
+        ("邮箱 xiaoyu_0912@163.com", "换邮箱了，网易那个不用了，新的是 xiaoyu.chen@qq.com"),
+        "contact.email",
+        at=(AT, LATER),
+    )
+    assert (active, frozen) == (["xiaoyu.chen@qq.com"], ["xiaoyu_0912@163.com"])
+
+
+async def test_a_new_number_is_a_phone_not_a_password(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u",
+        ("我的手機是0912-345-678", "我換門號了，新的是0988-765-432"),
+        "contact.phone",
+        at=(AT, LATER),
+    )
+    assert (active, frozen) == (["0988-765-432"], ["0912-345-678"])
+    assert await tenant.values("u", "account.password") == []
+
+
+async def test_a_name_and_what_everyone_calls_the_user(tenant: TenantCtx) -> None:
+    await tenant.say(
+        "u", "s1", "name's Priyanka but literally everyone calls me Pree, so go with that", at=AT
+    )
+    assert await tenant.values("u", "name.full") == ["Priyanka"]
+    assert await tenant.values("u", "name.nickname") == ["Pree"]
+
+
+async def test_hired_as_a_role_at_a_firm_replaces_the_job(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u",
+        (
+            "I'm a line cook at a ramen spot downtown",
+            "update!! got hired as sous chef at Nobu, I start monday",
+        ),
+        "work.role",
+        at=(AT, LATER),
+    )
+    assert (active, frozen) == (["sous chef"], ["line cook"])
+    assert await tenant.values("u", "work.employer") == ["Nobu"]
+
+
+async def test_a_question_forms_no_event(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "坐标成都，这礼拜天天下雨，周末有啥室内好去处推荐不", at=AT)
+    assert await tenant.values("u", "event") == []
+    assert await tenant.values("u", "residence.city") == ["成都"]
