@@ -172,3 +172,49 @@ async def test_a_question_forms_no_event(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "坐标成都，这礼拜天天下雨，周末有啥室内好去处推荐不", at=AT)
     assert await tenant.values("u", "event") == []
     assert await tenant.values("u", "residence.city") == ["成都"]
+
+
+async def test_a_pet_renamed_with_ba_takes_its_new_name(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u", ("我家猫叫汤圆", "我把汤圆改名叫年糕了。"), "pets.name", at=(AT, LATER)
+    )
+    assert (active, frozen) == (["年糕"], ["汤圆"])
+
+
+async def test_a_new_number_said_alone_after_its_word_replaces_the_old(
+    tenant: TenantCtx,
+) -> None:
+    active, frozen = await tenant.change(
+        "u",
+        ("我的手機是0912-345-678", "我換了新號碼，0987-654-321，舊的不用了。"),
+        "contact.phone",
+        at=(AT, LATER),
+    )
+    assert (active, frozen) == (["0987-654-321"], ["0912-345-678"])
+    assert await tenant.values("u", "tech.preferred", "archived") == []
+
+
+async def test_a_rule_lifted_by_no_need_to_be_so_is_frozen(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "回答尽量简短", at=AT)
+    await tenant.say("u", "s1", "以后不用那么简短了，回答详细一点也可以。", at=LATER)
+    assert await tenant.values("u", "assistant.constraint", "frozen") == ["回答尽量简短"]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("还有个 son 叫 Leo，今年 3 岁", "family.member", "leo"),
+        ("现在养了只 bunny 叫 Oreo", "pets.name", "oreo"),
+        ("最近又 adopt 了一只 puppy，取名 Bao", "pets.name", "bao"),
+    ],
+)
+async def test_a_latin_name_in_chinese_is_the_name(
+    tenant: TenantCtx, text: str, key: str, value: str
+) -> None:
+    await tenant.say("u", "s1", text, at=AT)
+    assert await tenant.values("u", key, lower=True) == [value]
+
+
+async def test_a_dog_that_barked_all_night_has_no_name(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我家狗叫了一晚上", at=AT)
+    assert await tenant.values("u", "pets.name") == []

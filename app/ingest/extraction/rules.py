@@ -1403,6 +1403,8 @@ def pet(m: re.Match[str], clause: _Clause, state: _State) -> Built:
     name = groups.get("name") or groups.get("name2") or groups.get("name3")
     if not kind and not name:
         return None
+    if name and re.match(r"[了着过个声]", name):
+        return None  # "我家狗叫了一晚上": it barked, no name
     facts = []
     if kind and not name:
         state.pet_kind = kind
@@ -3750,8 +3752,21 @@ def _secret_said_later(text: str) -> str:
 
 
 _NUMBER_LATER_ZH = re.compile(
-    r"(?P<k>号码|手机号?|电话号?码?|换号|门号)(?P<mid>[^。；;！!？?，,]{0,6})[，,]\s*新的?(?:是|为)(?=\s*\+?\d)"
+    r"(?P<k>号码|手机号?|电话号?码?|换号|门号)(?P<mid>[^。；;！!？?，,]{0,6})[，,]\s*"
+    # "新的是0988-…", or the number alone as the next clause ("换了新号码，0987-654-321，…")
+    r"(?:新的?(?:是|为)(?=\s*\+?\d)|(?=\+?\d[\d\s-]{6,}\d\s*(?:[，,。;；!！]|$)))"
 )
+
+
+def _number_said_later(text: str) -> str:
+    """``text`` with a phone number said apart from its word given the word back ("我换号码了，
+    新的是0988-765-432" → "…，新号码是0988-765-432"; "手机号码，139…" → "…，号码是139…")."""
+
+    def said(m: re.Match[str]) -> str:
+        new = "新" if re.search(r"[新换換]", m.group(0)) else ""
+        return f"{m['k']}{m['mid']}，{new}号码是"
+
+    return _NUMBER_LATER_ZH.sub(said, text)
 
 
 # a Chinese sentence that opens with the user's move or change and leaves the user out
@@ -4528,10 +4543,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     content = standing.unquoted_names(standing.without_quoted_material(turn.content))
     turn = dataclasses.replace(turn, content=content)
     turn = dataclasses.replace(turn, content=_secret_said_later(turn.content))
-    # "我换号码了，新的是0988-765-432": the new one is given the number's word back
-    turn = dataclasses.replace(
-        turn, content=_NUMBER_LATER_ZH.sub(r"\g<k>\g<mid>，新号码是", turn.content)
-    )
+    turn = dataclasses.replace(turn, content=_number_said_later(turn.content))
     state = _State(turn, has_task)
     facts: list[ExtractedFact] = []
     leftovers: list[tuple[int, _Clause, bool]] = []  # (insert position, clause, correction)
@@ -8151,12 +8163,14 @@ _INSTEAD_DOING_EN = re.compile(
     re.I,
 )
 # what follows a change word and is no doing: a time, a drink or food, a tool, a name, a place
+# ("改看美剧", "watch comedies now": what is watched, read or listened to is a taste)
 _NOT_A_DOING_ZH = re.compile(
-    r"^(?:喝|吃|用|叫|成|到|在|住|搬|周|星期|礼拜|早上$|晚上$|下午$|上午$)"
+    r"^(?:喝|吃|用|叫|成|到|在|住|搬|看|追|听|读|玩|学|周|星期|礼拜|早上$|晚上$|下午$|上午$)"
 )
 _NOT_A_DOING_EN = re.compile(
     r"^(?:live|living|work|working|use|using|drink|drinking|eat|eating|go|going|am|have|get"
-    r"|feel|feeling|think|know|guess|mean|want|need|do|doing|is|was|be|being)\b",
+    r"|feel|feeling|think|know|guess|mean|want|need|do|doing|is|was|be|being|watch|watching"
+    r"|read|reading|listen|listening|play|playing|learn|learning|prefer|like|love|enjoy)\b",
     re.I,
 )
 
@@ -8425,6 +8439,8 @@ def _contrasts(turn: Turn, facts: list[ExtractedFact]) -> None:
 # the old one it takes the place of (values._renamed gives it the key of the memory holding it)
 _RENAMED_ZH = re.compile(
     # "豆豆后来我们给它改名叫阿福了": who renamed it and when, between the old name and the verb
+    # "我把汤圆改名叫年糕了": who renamed it, before the old name
+    r"(?:(?:我们?|咱们|我家)?把)?"
     r"(?P<old>[\u4e00-\u9fffA-Za-z]{2,10}?)(?:现在|已经|也|后来|我们|我|就|又|给[它他她])*"
     r"(?:改名|更名|改叫)(?:了|字)?[，,]?"
     r"(?:现在)?(?:叫|为|成|叫做)?(?P<new>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:了|啦|呢)?(?:[，,。！!]|$)"

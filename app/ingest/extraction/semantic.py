@@ -1585,6 +1585,11 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
             and not re.search(r"\b(?:much|often|a lot)$", value, re.I)
             # "我不打了", "受伤以后就不打了": who or when, not what
             and not re.fullmatch(r"[我你他她它]们?|已经|早就|现在|.*(?:以后|之后|后来)就?", value)
+            # "舊的不用了", "网易那个不用了", "不用那么简短了": which one or how, not a thing
+            and not re.fullmatch(
+                r"(?:[旧舊新老原前]来?的|.{0,6}?(?:那个|这个|那种|这种)|(?:那么|这么|那样|这样).*)",
+                value,
+            )
         ):
             out.append(value)
     return out
@@ -4557,7 +4562,10 @@ def _pets(text: str, zh: bool) -> list[tuple[str, str | None]]:
     if zh:
         # "就叫它咪咪" names 咪咪; "叫了一晚上" is barking, no name
         m = re.search(
-            r"叫(?:它|他|她)?(?![了着过])([\u4e00-\u9fffA-Za-z]{1,6}?)(?:的|$|，|,|。|！)", text
+            # "叫 Oreo", "取名 Bao": a Latin name in mixed text, after a space
+            r"(?:叫|取名|起名|取名叫|起名叫)(?:它|他|她)?(?![了着过])\s*"
+            r"([\u4e00-\u9fff]{1,6}?|[A-Za-z][A-Za-z'-]{0,15})\s*(?:的|$|，|,|。|！|!)",
+            text,
         )
         names = [m.group(1)] if m else []
     else:
@@ -4596,7 +4604,11 @@ def _family(text: str, zh: bool) -> list[tuple[str, str | None]]:
     if kin and all(_COMPARED_TO.search(text[: m.start()]) for m in kin):
         return []
     names = (
-        [m.group(1) for m in re.finditer(r"叫([\u4e00-\u9fff]{1,3})", text)]
+        # "叫乐乐", "son 叫 Leo": a Chinese name, or a Latin one in mixed text
+        [
+            m.group(1)
+            for m in re.finditer(r"叫\s*([\u4e00-\u9fff]{1,3}|[A-Z][A-Za-z'-]{1,15})", text)
+        ]
         # a person named with no word of kin beside ("阿杰听着像小孩") is no relative
         or (zh_entities(text, ("nr",)) if kin else [])
         if zh
@@ -4685,7 +4697,8 @@ _ADDON_CONTACT = {
 ADDON_SENTENCE = frozenset(("assistant.constraint", "schedule.habit"))
 _ADDON_LEAD_EN = re.compile(
     r"^(?:oh|ah|and|also|plus|yeah|btw|but|so|no|not|nor|neither|same (?:with|for|goes for)"
-    r"|a bit of|a little|a lot of|lots of|some|the|a|an|any|maybe|probably|definitely"
+    r"|a bit of|a little|a lot of|lots of|a ton of|tons of|loads of|heaps of|some|the|a|an"
+    r"|any|maybe|probably|definitely|lately|recently|these days|now|more and more"
     r"|honestly|actually|really|even|especially)\b[,:\s]*",
     re.I,
 )

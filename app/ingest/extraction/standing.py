@@ -833,7 +833,10 @@ _ENDS_RULE = re.compile(
     # "翻译就别加了", "表格不要了", "总结就免了": what was asked is not wanted now
     r"|别[\u4e00-\u9fff]?了|不要了|免了"
     # "bullet points 不用了" is read as "bullet points 不用": a thing said not needed
-    r"|(?:不用|不需要|不必)$",
+    r"|(?:不用|不需要|不必)$"
+    # "以后不用那么简短了", "可以讲详细点了": the way asked before is not needed now
+    r"|(?:不用|不必|不需要|没必要)(?:那么|这么|那样|这样)"
+    r"|可以[\u4e00-\u9fff]{0,3}(?:详细|长|短|简单|随意|正式)[一点些]*了",
     re.I,
 )
 
