@@ -498,6 +498,7 @@ _NEW_NUMBER = re.compile(
     r"号码|手机|电话|换号|门号|門號|邮箱|\b(?:phone|number|cell|mobile|e-?mail)\b", re.I
 )
 _NEW_SECRET = re.compile(r"密码|口令|\b(?:password|passcode|pin)\b", re.I)
+_PHONE_SHAPED = re.compile(r"\+?\(?\d[\d\s().-]{6,16}\d")
 # a bare "code" is a secret's only beside what it opens ("the safe in the hotel room, code
 # 1-9-8-4"; not "zip code 94110" nor "the code is 1234")
 _OPENS = re.compile(
@@ -628,10 +629,11 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
     for m in words:
         if m.group("bare") and not _OPENS.search(text, max(0, m.start() - 40), m.end() + 40):
             continue
-        if m.group("new"):
-            said = text[max(0, m.start() - 40) : m.start()]
-            if _NEW_NUMBER.search(said) and not _NEW_SECRET.search(said):
-                continue
+        # "我换号码了，新的是0988-765-432": the new one of a number, when it is shaped as one,
+        # is that number; a password said so ("…to my phone first, the new one is Gr33n!Tea")
+        # is still a secret
+        said = text[max(0, m.start() - 40) : m.start()] if m.group("new") else ""
+        a_number = bool(_NEW_NUMBER.search(said)) and not _NEW_SECRET.search(said)
         digits_only = bool(
             m.group("opens")
             or m.group("opens_zh")
@@ -664,6 +666,8 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
                 while b < len(text) and text[b] == "!":  # "sunflower88!": the mark is kept
                     b += 1
             shaped = _secret_shaped(value)
+            if a_number and _PHONE_SHAPED.fullmatch(value):
+                break
             if digits_only and not re.fullmatch(r"[\d\s#*-]+", value):
                 shaped = False
             if shaped and _UNIT_AFTER.match(text, b):

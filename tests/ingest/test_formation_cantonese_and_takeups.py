@@ -78,6 +78,11 @@ async def test_a_cantonese_job_change_replaces_the_employer(tenant: TenantCtx) -
             "run every morning",
             "cycling",
         ),
+        (
+            ("I run every morning", "I stopped running, now I do yoga"),
+            "run every morning",
+            "do yoga",
+        ),
     ],
 )
 async def test_a_doing_taken_up_in_place_of_one_ended_is_the_new_routine(
@@ -86,6 +91,9 @@ async def test_a_doing_taken_up_in_place_of_one_ended_is_the_new_routine(
     active, frozen = await tenant.change("u", turns, "schedule.habit", at=(AT, LATER))
     assert active == [new]
     assert frozen == [old]
+    # no record without a value is left active beside it (recall would rank it first)
+    held = await tenant.memories("u", key="schedule.habit", status="active")
+    assert [m["value"] for m in held] == [new]
 
 
 async def test_a_language_taken_up_is_no_routine(tenant: TenantCtx) -> None:
@@ -218,3 +226,84 @@ async def test_a_latin_name_in_chinese_is_the_name(
 async def test_a_dog_that_barked_all_night_has_no_name(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "我家狗叫了一晚上", at=AT)
     assert await tenant.values("u", "pets.name") == []
+
+
+async def test_answers_asked_back_in_another_language_replace_the_rule(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "reply in English please, 我想练练", at=AT)
+    await tenant.say("u", "s1", "算了还是中文吧，English 看着太累", at=LATER)
+    assert await tenant.values("u", "assistant.constraint") == ["用中文回答"]
+    assert await tenant.values("u", "assistant.constraint", "frozen") == ["reply in english"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I quit running, I'm exhausted now",
+        "I stopped running, I'm seeing someone now",
+        "I quit running, I do it now",
+    ],
+)
+async def test_how_the_user_is_after_an_ending_is_no_routine(tenant: TenantCtx, text: str) -> None:
+    await tenant.say("u", "s1", "I run every morning", at=AT)
+    await tenant.say("u", "s1", text, at=LATER)
+    assert await tenant.values("u", "schedule.habit") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我有一个女儿，今年五岁",
+        "我在腾讯找到了一份工作",
+        "这批零件要返工",
+        "我最憎恨说谎的人",
+        "我每年夏天都去海边度假",
+        "我喜欢吃老豆腐",
+        "我麻麻是医生",
+    ],
+)
+def test_mandarin_words_cantonese_shares_are_left_as_they_are(text: str) -> None:
+    assert as_mandarin(text) == text
+
+
+async def test_a_mandarin_daughter_is_no_age_of_the_users(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我有一个女儿，今年五岁", at=AT)
+    assert await tenant.values("u", "age") == []
+    assert await tenant.values("u", "family.member") == ["女儿"]
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            "I reset my password this morning (the bank texted a code to my phone first) and"
+            " the new one is Gr33n!Tea",
+            "Gr33n!Tea",
+        ),
+        ("我的密码前几天被人盗了，也顺手把绑定的手机解绑了，新的是 Qw#2025abc", "Qw#2025abc"),
+    ],
+)
+async def test_a_new_password_said_after_a_phone_is_still_sealed(
+    tenant: TenantCtx, text: str, secret: str
+) -> None:
+    await tenant.say("u", "s1", text, at=AT)
+    export = await tenant.client.get(
+        f"{tenant.user('u')}/export", params={"include_messages": "true"}, headers=tenant.headers
+    )
+    assert export.status_code == 200, export.text
+    assert "new one is" in export.text or "新的是" in export.text  # the message is there
+    assert secret not in export.text  # and its password masked
+
+
+async def test_the_new_one_said_of_a_phone_number_replaces_it(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u",
+        (
+            "My phone number is 555-123-4567",
+            "I changed my phone number, the new one is 555-987-6543",
+        ),
+        "contact.phone",
+        at=(AT, LATER),
+    )
+    assert (active, frozen) == (["555-987-6543"], ["555-123-4567"])

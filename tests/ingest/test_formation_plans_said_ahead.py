@@ -133,8 +133,9 @@ async def test_no_need_to_work_late_gives_up_no_tool(tenant: TenantCtx) -> None:
 )
 async def test_a_routine_given_up_by_its_doing_is_withdrawn(tenant: TenantCtx, then: str) -> None:
     """ "不跑步了" ends "每天早上跑五公里": the doing given up (跑 with 步, which says only the
-    doing) is the verb of the one routine that holds it."""
+    doing) is the verb of the one routine that holds it; the swimming taken up in its place is
+    the routine now."""
     await tenant.say("u", "s1", "我每天早上跑五公里", at=AT)
     await tenant.say("u", "s1", then, at=AT)
     assert await tenant.values("u", "schedule.habit", "frozen") == ["每天早上跑五公里"]
-    assert await tenant.values("u", "schedule.habit") == []
+    assert await tenant.values("u", "schedule.habit") == ["游泳"]

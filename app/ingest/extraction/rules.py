@@ -2425,9 +2425,13 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "name",
         "en",
         # "my nickname is Kiki", "my friends call me Tommy", "people call me Jojo"
-        r"^(?:my (?:nick ?name|pet name)(?: is|'s)|(?:my (?:friends|family|mates|buddies)"
-        r"|(?:most |all my )?(?:friends|people|folks|everyone|everybody)) (?:all )?call me)"
-        r" (?P<v>[A-Z][\w'-]*)",
+        # "everyone at church calls me Peggy", "my family calls me Peggy"
+        r"^(?:(?:literally|basically|pretty much|mostly) )?"
+        r"(?:my (?:nick ?name|pet name)(?: is|'s)|(?:my (?:friends|family|mates|buddies|coworkers"
+        r"|colleagues|team|parents|kids)"
+        r"|(?:most |all my )?(?:friends|people|folks|everyone|everybody))"
+        r"(?: (?:at|in|from|on) (?:the |my |our )?\w+)?"
+        r" (?:all |usually |just |literally )?calls? me) (?P<v>[A-Z][\w'-]*)",
         simple("name.nickname", "goes by {v}"),
     ),
     (
@@ -3047,8 +3051,11 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "en",
         # any diet by name ("I'm a flexitarian", "I'm keto these days"), as the classifier's
         # diet family reads it
-        r"^I(?:'m| am) (?:(?:now|currently|mostly|strictly|fully|also) )*(?:an? )?"
-        r"(?P<v>[\w -]+?)(?: (?:now|these days|nowadays|mostly))?$",
+        # ("Pescatarian for about 6 years": the diet said first, the user left out)
+        r"^(?:I(?:'m| am) |(?=[A-Za-z -]+ (?:for|since) ))"
+        r"(?:(?:now|currently|mostly|strictly|fully|also|been) )*(?:an? )?"
+        r"(?P<v>[\w -]+?)(?: (?:now|these days|nowadays|mostly)"
+        r"| (?:for|since) (?:about |like |almost |over )?\w+(?: \w+)?)?$",
         simple("diet.style", "is {v}", check=semantic.names_diet),
     ),
     (
@@ -3650,6 +3657,8 @@ _ABBREV = "".join(
 # "!" or "?" inside a word ("BlueHeron!42", a password) ends no sentence
 _SENTENCE = re.compile(
     rf"(?<=[。！？；\n])\s*|(?<=[!?;])(?=\s|$|[^\x00-\x7f])\s*|(?<=[.]){_ABBREV}\s+(?=\S)"
+    # "叫我思雨就好～ 下周一去新公司报到": a chat's tilde then a space ends a sentence
+    r"|(?<=[～~])\s+(?=[^\x00-\x7f])"
 )
 _CLAUSE = re.compile(
     r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+"
@@ -3766,7 +3775,16 @@ def _number_said_later(text: str) -> str:
         new = "新" if re.search(r"[新换換]", m.group(0)) else ""
         return f"{m['k']}{m['mid']}，{new}号码是"
 
+    text = _NUMBER_LATER_EN.sub(r"\g<k>\g<mid>, my new number is ", text)
     return _NUMBER_LATER_ZH.sub(said, text)
+
+
+# "I changed my phone number, the new one is 555-987-6543", "got a new SIM, the new one is …"
+_NUMBER_LATER_EN = re.compile(
+    r"\b(?P<k>phone(?: number)?|number|cell|mobile|sim)\b(?P<mid>[^.;!?]{0,30}?)[,;]\s*(?:and\s+)?"
+    r"(?:the\s+)?new\s+one\s+(?:is|'s)\s+(?=\+?\(?\d)",
+    re.I,
+)
 
 
 # a Chinese sentence that opens with the user's move or change and leaves the user out
@@ -3831,6 +3849,8 @@ _CHANGE_FIRST_EN = re.compile(
     r"^(?:(?:honestly|well|yeah|so|and|ok(?:ay)?|update|(?:big |good |great )?news),?:?\s+)*"
     r"(?=(?:(?:just|recently|finally|officially)\s+)?(?:(?:started|joined|moved|relocated"
     r"|transferred|switched)\s+(?:to|at|as|over|from|working)\b"
+    # "moved up to senior engineer last month", "got promoted to lead", "got hired as a barista"
+    r"|(?:moved|stepped)\s+up\s+to\b|got\s+(?:promoted|hired|bumped\s+up)\b"
     r"|(?:signed|accepted|took)\s+(?:(?:the|an|a|their|my)|(?-i:[A-Z])\S*'s)\s+(?:job\s+)?offer\b"
     # "big news, signed with Delivery Hero": a contract signed with a named company
     r"|signed\s+with\s+(?-i:[A-Z])"
@@ -4023,7 +4043,8 @@ _BUT_CALLED = re.compile(
     r",?\s+but\s+(?=(?:please\s+|pls\s+|just\s+)?(?:(?:you can\s+)?call me|i go by)\b"
     # "name's Priyanka but literally everyone calls me Pree": what others call the user
     r"|(?:(?:literally|basically|pretty much|almost|mostly)\s+)?(?:everyone|everybody|people"
-    r"|most people|friends|my friends|my family|folks)\s+(?:\w+\s+)?call(?:s)?\s+me\b)",
+    r"|most people|friends|my friends|my family|folks)\s+(?:(?:at|in|from|on)\s+(?:the\s+|my\s+)?"
+    r"\w+\s+)?(?:\w+\s+)?call(?:s)?\s+me\b)",
     re.I,
 )
 
@@ -4063,7 +4084,8 @@ _DOING_FIRST_EN = re.compile(
     r"^\W*(?:(?:update|news|so|and|also|btw|finally|just|officially|recently)\W+)*"
     r"(?:got (?:hired|promoted|accepted|married|engaged|diagnosed|a new|a job)|started (?:at|as"
     r"|working)|joined|moved (?:to|up|back|into)|switched (?:to|over)|quit|left|adopted"
-    r"|signed (?:with|on|up)|landed a|accepted (?:an?|the) (?:offer|job|position|role))\b",
+    r"|signed (?:with|on|up)|landed a|accepted (?:an?|the) (?:offer|job|position|role)"
+    r"|name'?s)\b",
     re.I,
 )
 
@@ -4635,6 +4657,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 # "working late tonight", "visiting my parents over Christmas": the user's
                 raw = as_the_users_en(raw)
             who = semantic.family_subject(raw)
+            if who is not None and re.search(r"\bcalls?\s+me\s+[A-Z]", raw):
+                who = None  # "my family calls me Peggy": what the user is called, by them
             if who is not None:
                 # the clauses up to the user's own next clause are about them, too
                 # ("My mom, Rosa, is turning 70")
@@ -4652,7 +4676,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 continue  # "…, so recipes need to be nut-free": still about them
             if pet and not (semantic.own_subject(raw) or semantic.is_naming(raw)):
                 continue  # "我家兔子叫布丁，三岁了": the pet's age, not the user's
-            signal = has_memory_signal(raw)
+            # "Pescatarian for about 6 years": a diet said first is the user's
+            signal = has_memory_signal(raw) or semantic.diet_first(raw)
             if (
                 not (signal or subject)
                 and (i or _DEVICE_SWITCH_ZH.match(raw))  # "换了苹果，因为…": the turn opens by it
@@ -4947,7 +4972,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     _moves(turn, facts)
     _contrasts(turn, facts)
     facts += _renamed(turn, facts)
-    facts += _abstained(turn, facts)
+    if abstained := _abstained(turn, facts):
+        # "我一点辣都不能吃": the thing named stands for the classifier's guess with none
+        facts = [f for f in facts if not (f.key == "diet.avoid" and not f.value)] + abstained
     facts += _liking_ended(turn, facts)
     facts += _address_withdrawn(turn, facts)
     facts += _age_by_birthday(turn, facts)
@@ -4991,7 +5018,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         facts = [f for f in facts if not unnamed(f)] + [f for f in ended if not unnamed(f)]
         return _rules_verb_first([*facts, kind])
     facts = facts + ended
-    return _rules_verb_first(_especially(_taste_now(turn, facts + _doing_instead(turn, facts))))
+    # the doing taken up goes first: stored before the record of what ended, that record then
+    # holds nothing more than it and is archived (``ArbitrationService._said_beside``)
+    return _rules_verb_first(_especially(_taste_now(turn, _doing_instead(turn, facts) + facts)))
 
 
 # a clause that names the one most meant of what the clause before it said ("我喜欢吃辣的，尤其
@@ -7127,6 +7156,20 @@ def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
             ]
             for f in same:
                 f.metadata["category"] = _ANSWERS
+            if not any(f.key == "assistant.constraint" for f in [*facts, *out]):
+                # "算了还是中文吧": the request is a rule for the answers too, which takes the
+                # place of one that named another language ("reply in English please")
+                rule = f"用{named}回答" if _lang(raw) == "zh" else f"answer in {named.lower()}"
+                out.append(
+                    ExtractedFact(
+                        type="constraint",
+                        content=rule,
+                        key="assistant.constraint",
+                        value=rule,
+                        message_ids=[turn.message_id],
+                        metadata={"formed_by": "standing_rule", "changed": True},
+                    )
+                )
             if same:
                 continue
             out.append(
@@ -8155,21 +8198,30 @@ _INSTEAD_DOING_ZH = re.compile(
 )
 _INSTEAD_DOING_EN = re.compile(
     r"^(?:(?:and|so|now)\s+)*(?:"
-    r"i(?:'m| am)?\s+(?:\w+ly\s+)?(?P<v1>[a-z]{3,}(?:\s+(?!now\b|instead\b)[a-z]+)?)\s+"
-    r"(?:now|instead|these days|nowadays)"
+    # "I swim now", "now I do yoga": a verb of the user's, not how they are ("I'm fine now")
+    r"i\s+(?:\w+ly\s+)?(?P<v1>(?!\w+ed\b)[a-z]{2,}(?:\s+(?!now\b|instead\b)[a-z]+)?)"
+    r"\s+(?:now|instead|these days|nowadays)"
+    r"|now\s+i\s+(?P<v5>(?!\w+ed\b)[a-z]{2,}(?:\s+[a-z]+)?)"
     r"|(?:switched|moved|changed|went)\s+(?:over\s+)?to\s+(?P<v2>[a-z]{3,}ing(?:\s+[a-z]+)?)"
-    r"|(?P<v3>[a-z]{3,}ing(?:\s+[a-z]+)?)\s+(?:now|instead)"
+    r"|(?P<v3>(?!(?:seeing|dating|feeling|getting|going|doing|being|living|working)\b)"
+    r"[a-z]{3,}ing(?:\s+[a-z]+)?)\s+(?:now|instead)"
+    r"|(?:.*\band\s+)?(?:took|taken|taking)\s+up\s+(?P<v4>[a-z]{3,}(?:\s+[a-z]+)?)"
     r")[.!]*$",
     re.I,
+)
+_WORK_ENDED = re.compile(
+    r"当|上班|工作|岗|职|\b(?:job|role|team|position|department|title|company|firm)\b", re.I
 )
 # what follows a change word and is no doing: a time, a drink or food, a tool, a name, a place
 # ("改看美剧", "watch comedies now": what is watched, read or listened to is a taste)
 _NOT_A_DOING_ZH = re.compile(
-    r"^(?:喝|吃|用|叫|成|到|在|住|搬|看|追|听|读|玩|学|周|星期|礼拜|早上$|晚上$|下午$|上午$)"
+    r"^(?:(?:只|都|也|还|就)?(?:喝|吃)|用|叫|成|到|在|住|搬|看|追|听|读|玩|学|周|星期|礼拜|每?(?:周|星期)[一二三四五六日天末]$"
+    r"|(?:早上|晚上|下午|上午|中午|凌晨|傍晚)?[零一二两三四五六七八九十\d]+[点:：]|(?:早上|晚上|下午|上午|中午)$)"
 )
 _NOT_A_DOING_EN = re.compile(
     r"^(?:live|living|work|working|use|using|drink|drinking|eat|eating|go|going|am|have|get"
-    r"|feel|feeling|think|know|guess|mean|want|need|do|doing|is|was|be|being|watch|watching"
+    r"|feel|feeling|think|know|guess|mean|want|need|do (?:it|that|this|so|nothing|anything|well)"
+    r"|doing (?:it|that|this|well|fine|ok|okay|good|great|better)|is|was|be|being|watch|watching"
     r"|read|reading|listen|listening|play|playing|learn|learning|prefer|like|love|enjoy)\b",
     re.I,
 )
@@ -8185,6 +8237,8 @@ def _doing_instead(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact
         f.key == "schedule.habit" and f.value for f in facts
     ):
         return []
+    if any((f.key or "").startswith("work.") for f in facts) or _WORK_ENDED.search(turn.content):
+        return []  # "不当老师了，改做教研", "moved to marketing": a job, not a routine
     values = [f.value.lower() for f in facts if f.key and f.value]
     for sentence in split_clauses(turn.content):
         for clause in sentence:
@@ -8196,10 +8250,10 @@ def _doing_instead(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact
                 if _NOT_A_DOING_ZH.match(doing) or re.fullmatch(_LANGS_ZH, doing):
                     continue
             elif m := _INSTEAD_DOING_EN.match(bare):
-                doing = (m.group("v1") or m.group("v2") or m.group("v3")).lower()
+                doing = next(g for g in m.group("v1", "v2", "v3", "v4", "v5") if g).lower()
                 if _NOT_A_DOING_EN.match(doing):
                     continue
-                if m.group("v1") and " " not in doing:
+                if (m.group("v1") or m.group("v5")) and " " not in doing:
                     doing = semantic.gerund(doing)  # "I swim now": swimming
             else:
                 continue

@@ -1587,11 +1587,11 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
             and not re.fullmatch(r"[我你他她它]们?|已经|早就|现在|.*(?:以后|之后|后来)就?", value)
             # "舊的不用了", "网易那个不用了", "不用那么简短了": which one or how, not a thing
             and not re.fullmatch(
-                r"(?:[旧舊新老原前]来?的|.{0,6}?(?:那个|这个|那种|这种)|(?:那么|这么|那样|这样).*)",
-                value,
+                r"(?:[旧舊新老原前]来?的|那个|这个|那种|这种|(?:那么|这么|那样|这样).*)", value
             )
         ):
-            out.append(value)
+            # "总结那个不用了": the thing is what stands before "that one"
+            out.append(re.sub(r"(?<=.)(?:那个|这个|那种|这种)$", "", value))
     return out
 
 
@@ -1604,7 +1604,7 @@ _ABSTAIN_VERB = re.compile(
 )
 # "一点辣都不碰", "一口酒都不喝": not even a little of a thing, eaten or drunk
 _NOT_EVEN_ZH = re.compile(
-    r"一(?:点儿?|口|滴|块)(?P<x>[\u4e00-\u9fff]{1,6}?)(?:都|也)(?:不|没)(?:再)?(?:碰|吃|喝)"
+    r"一(?:点儿?|口|滴|块)(?P<x>[\u4e00-\u9fff]{1,6}?)(?:都|也)(?:不|没)(?:能|敢)?(?:再)?(?:碰|吃|喝)"
 )
 
 
@@ -2049,12 +2049,13 @@ def _is_lead_in(text: str) -> bool:
 # don't, I find them too scary", "Well, not really.", "No, I'm not", "其实没有", "并不是"): the
 # auxiliary is negated and nothing follows it but punctuation; "I don't know" is no such denial
 _ELLIPTIC_DENIAL = re.compile(
-    r"^\W*(?:(?:actually|well|no|nah|nope|hmm+|oh|sorry|wait|honestly|um|uh|erm)\W+)*"
+    r"^\W*(?:(?:actually|well|no|nah|nope|hmm+|oh|sorry|wait|honestly|um|uh|erm|ugh|ok|okay"
+    r"|lol)\W+)*"
     r"(?:i\s*(?:don'?t|do not|didn'?t|did not|can'?t|cannot|am not|'?m not|haven'?t|have not"
     r"|never (?:did|have|was|do))(?:\s+(?:really|actually|at all|any ?more))*"
-    r"|not (?:really|at all|any ?more|anymore))\s*(?:[,.;!—–]|$)"
-    r"|^\W*(?:哦|噢|嗯|呃|不对)?[，,\s]*(?:其实|并|根本|倒)(?:也)?(?:没有|不是的?|没)(?:啦|呢|哦|的)?"
-    r"\s*(?:[，,。.！!；;]|$)",
+    r"|not (?:really|at all|any ?more|anymore)|never ?mind|nvm)\s*(?:[,.;!—–]|$)"
+    r"|^\W*(?:哦|噢|嗯|呃|不对)?[，,\s]*(?:(?:其实|并|根本|倒)(?:也)?(?:没有|不是的?|没)|不是|没有)"
+    r"(?:啦|呢|哦|的|呀)?\s*(?:[，,。.！!；;]|$)",
     re.I,
 )
 
@@ -2158,7 +2159,8 @@ _SPELLED = re.compile(
 )
 _IN_PLACE_ZH = re.compile(
     r"(?:^|(?<=[，,。.！!？?；;：:\s了哦噢嗯呃哎诶])|(?<=准确地说|准确来说|确切地说|确切来说))"
-    r"(?:其实)?(?:应该是|我是说|是|我?在|(?:它|他|她|ta|TA)?叫"
+    # ("在等结果": 在 before a verb says what is going on, not where)
+    r"(?:其实)?(?:应该是|我是说|是|我?在(?![等做看想忙学找写搞弄干玩吃喝听睡考准])|(?:它|他|她|ta|TA)?叫"
     r"|我是(?=[\d零一二三四五六七八九十两]+岁?\s*(?:$|[，,。.！!？?；;])))\s*"
     # a number of any length ("应该是 138-0013-8888"), else a few words
     r"(?P<x>\+?\d[\d\s-]{5,}\d|[^，,。.！!？?；;、\s][^，,。.！!？?；;、]{0,11}?)\s*"
@@ -2851,6 +2853,13 @@ _DIETS = re.compile(
     r"|全素|吃素|素食|半素|蛋奶素|生酮|低碳水?|清真|控糖|轻断食|断食|低脂|少油少盐|无麸质",
     re.I,
 )
+
+
+def diet_first(text: str) -> bool:
+    """True if an English clause opens with a diet by name and says for how long ("Pescatarian
+    for about 6 years", "vegan since 2019"): the user's diet, the user left out."""
+    m = _DIETS.match(text.strip())
+    return bool(m) and bool(re.match(r"\s+(?:for|since)\b", text.strip()[m.end() :], re.I))
 
 
 def names_diet(value: str) -> bool:
@@ -4621,6 +4630,11 @@ def _family(text: str, zh: bool) -> list[tuple[str, str | None]]:
         rf"\bI(?:'m| am) (?:an? |the )?(?:\w+ )?{re.escape(rel.group(0))}\b", text, re.I
     ):
         return []  # "I'm a dad of two": what the user is, not a member
+    if rel and (
+        re.search(r"(?:单亲|全职|新手|职场|二胎|三胎|宝|新晋|准)$", text[: rel.start()])
+        or re.match(r"一枚|本人|一个$", text[rel.end() :])
+    ):
+        return []  # "单亲妈妈一枚", "全职妈妈": what the user is, not a member
     return [("family.member", rel.group(0).lower())] if rel else []
 
 
@@ -4848,6 +4862,12 @@ _AMOUNT_ONLY = re.compile(
 )
 
 
+_WHEN_GOING_ZH = re.compile(
+    r"(?:下|上|这|本)(?:周|个?月|星期)|明天|今天|后天|周[一二三四五六日末]|去新|到新|报到"
+    r"|找到|了一份|一份$"  # "在腾讯找到了一份工作": the firm is before what was found
+)
+
+
 def fits(key: str, value: str | None) -> bool:
     """A light check that ``value`` can be a value of ``key`` (a key that needs a name gets
     no sentence; no key gets a pronoun or an empty string)."""
@@ -4869,6 +4889,8 @@ def fits(key: str, value: str | None) -> bool:
         return True
     if key in ("work.employer", "education.school") and _GOING_BY.search(v):
         return False  # "坐公交去公司": how the user gets there, not where they work
+    if key in ("work.employer", "education.school") and _WHEN_GOING_ZH.search(v):
+        return False  # "下周一去新公司报到": when the user goes, not which firm
     if key in ("work.employer", "work.role") and _PROGRAMME.search(v):
         return False  # "joined Slack's beta program", "加入了某某的内测": a programme, no job
     if key in _NAMED_KEYS and _PRONOUN.fullmatch(v):
