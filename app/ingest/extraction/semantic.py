@@ -2859,7 +2859,7 @@ def diet_first(text: str) -> bool:
     """True if an English clause opens with a diet by name and says for how long ("Pescatarian
     for about 6 years", "vegan since 2019"): the user's diet, the user left out."""
     m = _DIETS.match(text.strip())
-    return bool(m) and bool(re.match(r"\s+(?:for|since)\b", text.strip()[m.end() :], re.I))
+    return m is not None and bool(re.match(r"\s+(?:for|since)\b", text.strip()[m.end() :], re.I))
 
 
 def names_diet(value: str) -> bool:
