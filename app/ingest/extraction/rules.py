@@ -3849,8 +3849,8 @@ _CHANGE_FIRST_EN = re.compile(
     r"^(?:(?:honestly|well|yeah|so|and|ok(?:ay)?|update|(?:big |good |great )?news),?:?\s+)*"
     r"(?=(?:(?:just|recently|finally|officially)\s+)?(?:(?:started|joined|moved|relocated"
     r"|transferred|switched)\s+(?:to|at|as|over|from|working)\b"
-    # "moved up to senior engineer last month", "got promoted to lead", "got hired as a barista"
-    r"|(?:moved|stepped)\s+up\s+to\b|got\s+(?:promoted|hired|bumped\s+up)\b"
+    # "moved up to senior engineer last month"
+    r"|(?:moved|stepped)\s+up\s+to\b"
     r"|(?:signed|accepted|took)\s+(?:(?:the|an|a|their|my)|(?-i:[A-Z])\S*'s)\s+(?:job\s+)?offer\b"
     # "big news, signed with Delivery Hero": a contract signed with a named company
     r"|signed\s+with\s+(?-i:[A-Z])"
