@@ -110,16 +110,21 @@ _CANTONESE_WORDS = {
     "搬咗去": "搬去了", "調咗去": "调去了", "调咗去": "调去了", "轉咗去": "转去了",
     "转咗去": "转去了", "分咗手": "分手了", "芫荽": "香菜", "出世": "出生", "朝早": "早上",
     "食得": "能吃", "飲得": "能喝", "饮得": "能喝", "頂唔順": "受不了", "顶唔顺": "受不了",
-    "唔係好": "不怎么", "唔系好": "不怎么", "少少": "一点",
+    "唔係好": "不怎么", "唔系好": "不怎么", "少少": "一点", "得閒": "有空", "得闲": "有空",
+    "行路": "走路", "即係": "就是", "即系": "就是", "踩單車": "骑单车", "踩单车": "骑单车",
+    "改咗": "改成",
 }  # fmt: skip
 # what reads one way in Cantonese and another in Mandarin is read so only where the words
 # around it say it (一个女儿 is a daughter in both; 我個女 is "my daughter" in Cantonese alone)
 _CANTONESE_CHARS = (
     # "都係用返廣東話啦": "after all", as 还是 says it
     (r"都[係系](?=[用叫講讲要揀拣去食飲饮返])", "还是"),
-    (r"(?<=[我你佢他她])[個个]女(?![儿兒孩朋生士人同])", "女儿"),
-    (r"(?<=[我你佢他她])[個个]仔(?![细細])", "儿子"),
-    (r"(?<=[我你佢他她])[細细]女", "女儿"), (r"(?<=[我你佢他她])[細细]仔", "儿子"),
+    # (whose, or opening a clause: "個女今年三歲" is the user's daughter)
+    (r"(?:(?<=[我你佢他她，,。！!\s])|^)[個个]女(?![儿兒孩朋生士人同])", "女儿"),
+    (r"(?:(?<=[我你佢他她，,。！!\s])|^)[個个]仔(?![细細])", "儿子"),
+    (r"(?:(?<=[我你佢他她，,。！!\s])|^)[細细]女", "女儿"),
+    (r"(?:(?<=[我你佢他她，,。！!\s])|^)[細细]仔", "儿子"),
+    (r"(?<=[生佢我你他她媽妈爸])話", "说"),
     (r"份工(?!作)", "工作"), (r"(?<![海这這那身旁周])[邊边]度(?![假过過])", "哪里"),
     (r"老豆(?![腐浆漿])", "爸爸"), (r"[最好]憎(?!恨)", "讨厌"),
     # a doing going on, or done as a rule: "做緊" is 在做, "飲開奶茶" 常喝奶茶
@@ -143,10 +148,11 @@ _CANTONESE_WORD = re.compile("|".join(sorted(_CANTONESE_WORDS, key=len, reverse=
 # what only Cantonese writes: a text with one of these is read as Cantonese, any other as it is
 # (no Mandarin sentence has 喺, 佢 or 咗; 个女, 份工 and 返工 are Mandarin words too)
 _CANTONESE = re.compile(
-    "[喺唔冇佢哋嘅咗啲嘢嚟畀睇搵瞓諗谂攞嗰啱㗎噉揸攰嫲]|(?<![關关聯联干幹維维])係(?![數数統统])"
-    "|鍾意|钟意|而家|依家|屋企|游水|打波|行山"
+    r"[喺唔冇佢哋嘅咗啲嘢嚟畀睇搵瞓諗谂攞嗰啱㗎噉揸攰嫲]|(?<![關关聯联干幹維维])係(?![數数統统])|喇(?!叭|嘛)"
+    r"|(?:^|(?<=[，,。！!\s]))(?:個|細|细)[女仔]"
+    r"|鍾意|钟意|而家|依家|屋企|游水|打波|行山"
     # "我食素", "我飲咖啡", "做緊IT": eating, drinking and a doing going on, said the Cantonese way
-    "|[我佢你][食飲饮](?![物品堂谱譜材料用])|[做讀读住學学返揸睇食飲饮寫写]緊|(?<![可爱愛])憎(?![恨恶惡])"
+    r"|[我佢你][食飲饮](?![物品堂谱譜材料用])|[做讀读住學学返揸睇食飲饮寫写]緊|(?<![可爱愛])憎(?![恨恶惡])"
 )
 _CANTONESE_CHAR = [(re.compile(p), w) for p, w in _CANTONESE_CHARS]
 # Taiwan's words for what the mainland says otherwise, of the same length, that OpenCC's

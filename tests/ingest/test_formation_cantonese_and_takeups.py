@@ -307,3 +307,9 @@ async def test_the_new_one_said_of_a_phone_number_replaces_it(tenant: TenantCtx)
         at=(AT, LATER),
     )
     assert (active, frozen) == (["555-987-6543"], ["555-123-4567"])
+
+
+async def test_a_cantonese_daughter_opening_a_clause_is_named(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我老婆叫Mandy，個女今年三歲，叫Chloe", at=AT)
+    assert await tenant.values("u", "family.member", lower=True) == ["chloe", "mandy"]
+    assert await tenant.values("u", "age") == []
