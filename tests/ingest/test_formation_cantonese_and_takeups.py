@@ -313,3 +313,42 @@ async def test_a_cantonese_daughter_opening_a_clause_is_named(tenant: TenantCtx)
     await tenant.say("u", "s1", "我老婆叫Mandy，個女今年三歲，叫Chloe", at=AT)
     assert await tenant.values("u", "family.member", lower=True) == ["chloe", "mandy"]
     assert await tenant.values("u", "age") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "member"),
+    [
+        ("我個女叫阿欣，今年七歲", "阿欣"),
+        ("我有個女，今年五歲", "個女"),
+        ("我老豆今年六十五歲", "老豆"),
+    ],
+)
+async def test_a_cantonese_relatives_age_is_not_the_users(
+    tenant: TenantCtx, text: str, member: str
+) -> None:
+    await tenant.say("u", "s1", text, at=AT)
+    assert await tenant.values("u", "age") == []
+    assert await tenant.values("u", "family.member") == [member]
+
+
+@pytest.mark.parametrize(("text", "age"), [("我今年廿九歲", "29"), ("我今年卅二歲", "32")])
+async def test_ages_said_with_nian_and_sa(tenant: TenantCtx, text: str, age: str) -> None:
+    await tenant.say("u", "s1", text, at=AT)
+    assert await tenant.values("u", "age") == [age]
+
+
+@pytest.mark.parametrize(
+    ("text", "full", "nickname"),
+    [
+        ("I'm Sarah, but my sister calls me Sally", "Sarah", ["Sally"]),
+        ("I'm Anna but everyone calls me by my last name", "Anna", []),
+        ("I'm Margaret but everyone at church calls me Peggy", "Margaret", ["Peggy"]),
+    ],
+)
+async def test_what_others_call_the_user(
+    tenant: TenantCtx, text: str, full: str, nickname: list[str]
+) -> None:
+    await tenant.say("u", "s1", text, at=AT)
+    assert await tenant.values("u", "name.full") == [full]
+    assert await tenant.values("u", "name.nickname") == nickname
+    assert await tenant.values("u", "family.member") == []

@@ -52,7 +52,8 @@ _CN_DIGITS |= {"六": 6, "七": 7, "八": 8, "九": 9}
 
 def cn_int(text: str) -> int | None:
     """Parse ``"15"``, ``"十五"``, ``"二十三"`` or ``"两"`` as an int (``None`` if not a number)."""
-    text = text.strip()
+    # 廿 and 卅 are 二十 and 三十 ("廿九", as Cantonese and dates write them)
+    text = text.strip().replace("廿", "二十").replace("卅", "三十")
     if text.isdigit():
         return int(text)
     if not text or any(ch not in _CN_DIGITS and ch not in "十百" for ch in text):

@@ -1563,6 +1563,11 @@ def budget(m: re.Match[str], clause: _Clause, state: _State) -> Built:
 # project budget set the user's fact
 # "客户要找我直接打这个 139…", "if the school needs me they can call me on …": how others reach
 # the user is the user's number or address
+def _a_name_said(value: str) -> bool:
+    """True if ``value`` can be what the user is called: not a word of how ("by", "the")."""
+    return value.lower() not in {"by", "the", "a", "an", "my", "his", "her", "that", "it", "me"}
+
+
 def _name_not_doing(value: str) -> bool:
     """True if ``value`` after "叫我" can be a name: its first word is no verb, time, adverb,
     preposition, numeral or pronoun ("去吃饭", "明天去爬山", "一起玩" are asks)."""
@@ -2264,7 +2269,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "age",
         "zh",
-        r"^我?(?:今年|已经|快|其实|实际上)*(?:是)?\s*(?P<v>[\d零一二两三四五六七八九十]{1,3})\s*(?:周)?岁",
+        r"^我?(?:今年|已经|快|其实|实际上)*(?:是)?\s*(?P<v>[\d零一二两三四五六七八九十廿卅]{1,3})\s*(?:周)?岁",
         age,
     ),
     # "我今年二十八了", "我今年其实是32", "今年刚好三十啦": a number after 今年 and nothing but
@@ -2426,13 +2431,15 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "en",
         # "my nickname is Kiki", "my friends call me Tommy", "people call me Jojo"
         # "everyone at church calls me Peggy", "my family calls me Peggy"
-        r"^(?:(?:literally|basically|pretty much|mostly) )?"
+        r"^(?:(?:literally|basically|pretty much|mostly|but|except) )?"
         r"(?:my (?:nick ?name|pet name)(?: is|'s)|(?:my (?:friends|family|mates|buddies|coworkers"
-        r"|colleagues|team|parents|kids)"
+        r"|colleagues|team|parents|kids|mom|mum|mother|dad|father|sister|brother|wife|husband"
+        r"|partner|grandma|grandpa|boyfriend|girlfriend)"
         r"|(?:most |all my )?(?:friends|people|folks|everyone|everybody))"
         r"(?: (?:at|in|from|on) (?:the |my |our )?\w+)?"
         r" (?:all |usually |just |literally )?calls? me) (?P<v>[A-Z][\w'-]*)",
-        simple("name.nickname", "goes by {v}"),
+        # ("calls me by my last name", "calls me the boss": no name)
+        simple("name.nickname", "goes by {v}", check=_a_name_said),
     ),
     (
         "name",
@@ -3781,8 +3788,8 @@ def _number_said_later(text: str) -> str:
 
 # "I changed my phone number, the new one is 555-987-6543", "got a new SIM, the new one is …"
 _NUMBER_LATER_EN = re.compile(
-    r"\b(?P<k>phone(?: number)?|number|cell|mobile|sim)\b(?P<mid>[^.;!?]{0,30}?)[,;]\s*(?:and\s+)?"
-    r"(?:the\s+)?new\s+one\s+(?:is|'s)\s+(?=\+?\(?\d)",
+    r"\b(?P<k>phone(?: number)?|number|cell|mobile|sim)\b(?P<mid>[^.;!?]{0,30}?)\s*[,;:—–-]\s*"
+    r"(?:and\s+)?(?:the\s+)?new\s+one(?:\s+is|'s|:)\s*(?=\+?\(?\d)",
     re.I,
 )
 
@@ -4043,7 +4050,8 @@ _BUT_CALLED = re.compile(
     r",?\s+but\s+(?=(?:please\s+|pls\s+|just\s+)?(?:(?:you can\s+)?call me|i go by)\b"
     # "name's Priyanka but literally everyone calls me Pree": what others call the user
     r"|(?:(?:literally|basically|pretty much|almost|mostly)\s+)?(?:everyone|everybody|people"
-    r"|most people|friends|my friends|my family|folks)\s+(?:(?:at|in|from|on)\s+(?:the\s+|my\s+)?"
+    r"|most people|friends|my (?:friends|family|mom|mum|dad|sister|brother|wife|husband|partner)"
+    r"|folks)\s+(?:(?:at|in|from|on)\s+(?:the\s+|my\s+)?"
     r"\w+\s+)?(?:\w+\s+)?call(?:s)?\s+me\b)",
     re.I,
 )
@@ -7464,7 +7472,7 @@ _THEIR_TIME = re.compile(
 
 # a relative's age, said with the year it holds in ("今年六岁了", "turned 7 this year")
 _THEIR_AGE = re.compile(
-    r"(?:\d{1,3}|[一二两三四五六七八九十]{1,3})\s*(?:周)?岁"
+    r"(?:\d{1,3}|[一二两三四五六七八九十廿卅]{1,3})\s*(?:周)?岁"
     r"|\b(?:is|'s|turned|turns|just turned) (?:\d{1,3}|one|two|three|four|five|six|seven|eight"
     r"|nine|ten|eleven|twelve)(?: years? old)?\b(?! (?:minutes?|hours?|days?|weeks?|months?)\b)",
     re.I,
