@@ -352,3 +352,17 @@ async def test_what_others_call_the_user(
     assert await tenant.values("u", "name.full") == [full]
     assert await tenant.values("u", "name.nickname") == nickname
     assert await tenant.values("u", "family.member") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("我住在将军澳", "将军澳"),
+        ("我住在长沙湾", "长沙湾"),
+        ("我住喺將軍澳", "將軍澳"),
+        ("我搬到了将军澳", "将军澳"),
+    ],
+)
+async def test_a_place_the_segmenter_cuts_is_whole(tenant: TenantCtx, text: str, city: str) -> None:
+    await tenant.say("u", "s1", text, at=AT)
+    assert await tenant.values("u", "residence.city") == [city]

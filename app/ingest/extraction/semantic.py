@@ -3126,6 +3126,15 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
                 for p in places
                 if re.search(r"(?:在|到|去|于|从|来自|住|回|是)$", text[: text.find(p)])
             ]
+            if not placed and places:
+                # "住在将军澳" (将军 + 澳), "住在长沙湾" (长 + 沙湾): a place whose first characters
+                # the segmenter cut off is the whole run after its word of where
+                last = places[-1]
+                m = re.search(
+                    r"(?:在|到|去|于|来自|住)了?(?P<run>(?:(?![在到去于住了的])[\u4e00-\u9fff]){1,4})$",
+                    text[: text.find(last)],
+                )
+                placed = [m.group("run") + last] if m else []
             places = placed or places
         else:
             # "I live in Vancouver and the rest of the team is in Toronto": a new subject's
