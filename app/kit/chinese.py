@@ -112,7 +112,7 @@ _CANTONESE_WORDS = {
     "食得": "能吃", "飲得": "能喝", "饮得": "能喝", "頂唔順": "受不了", "顶唔顺": "受不了",
     "唔係好": "不怎么", "唔系好": "不怎么", "少少": "一点", "得閒": "有空", "得闲": "有空",
     "行路": "走路", "即係": "就是", "即系": "就是", "踩單車": "骑单车", "踩单车": "骑单车",
-    "改咗": "改成",
+    "改咗": "改成", "改咗名": "改名了",
 }  # fmt: skip
 # what reads one way in Cantonese and another in Mandarin is read so only where the words
 # around it say it (一个女儿 is a daughter in both; 我個女 is "my daughter" in Cantonese alone)

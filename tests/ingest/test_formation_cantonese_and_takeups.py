@@ -366,3 +366,10 @@ async def test_what_others_call_the_user(
 async def test_a_place_the_segmenter_cuts_is_whole(tenant: TenantCtx, text: str, city: str) -> None:
     await tenant.say("u", "s1", text, at=AT)
     assert await tenant.values("u", "residence.city") == [city]
+
+
+async def test_a_pet_renamed_the_cantonese_way_takes_its_new_name(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u", ("我養咗隻狗叫旺財", "旺財改咗名叫豆豉"), "pets.name", at=(AT, LATER)
+    )
+    assert (active, frozen) == (["豆豉"], ["旺財"])
