@@ -2346,10 +2346,10 @@ _ZH_LEAD = re.compile(
     r"更正一下|更正|纠正一下|补充一下|顺便说一下|顺便|对|现在|目前|最近|如今|平时|一般|通常|"
     r"我们|我的|我|咱们|本人|也|还|都|就|已经|一直|主要|基本上|基本|其实是)+"
 )
+# the days from which on something holds, said before it ("从今天开始", "今天起", "从下周起")
+FROM_DAY_ZH = r"今天|今儿|现在|明天|下周|下个?月|这周|本周|即日"
 # the day a routine starts from ("从下周起每天跑步", "今天开始早睡"): not part of the routine
-_FROM_ON_ZH = re.compile(
-    r"^从?(?:今天|今儿|现在|明天|下周|下个?月|这周|本周|即日|下周[一二三四五六日天])(?:开始|起)[，,\s]*"
-)
+_FROM_ON_ZH = re.compile(rf"^从?(?:{FROM_DAY_ZH}|下周[一二三四五六日天])(?:开始|起)[，,\s]*")
 # the time of a routine moved: "遛狗时间挪到早上", "健身的时间改到晚上"
 _TIME_MOVED_ZH = re.compile(
     r"(?P<act>[^，,。]{1,12}?)\s*的?时间\s*(?:挪|调|改|换|推)(?:到|成)\s*(?P<when>[^，,。]{1,10}?)"

@@ -400,9 +400,7 @@ _LEAD_ZH = re.compile(
     r"记得|你)+[，,]?"
 )
 # a time from which on something holds, before its clause ("从今天开始", "今天起", "从下周起")
-_FROM_NOW_ZH = re.compile(
-    r"^从?(?:今天|今儿|现在|明天|下周|下个?月|这周|本周|即日)(?:开始|起)[，,\s]*"
-)
+_FROM_NOW_ZH = re.compile(rf"^从?(?:{semantic.FROM_DAY_ZH})(?:开始|起)[，,\s]*")
 # the user's own eating, drinking or quitting ("改喝茶", "戒酒了", "开始吃素"): no request
 _OWN_DOING_ZH = re.compile(r"^(?:都|就|也)?(?:改|开始|不再|只|要)?(?:喝|吃|戒|抽)")
 _TAIL_ZH = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯吗么~～\s。！!，,？?]+$")
