@@ -148,7 +148,7 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     replaced = [
         old.value
         for old in olds
-        if old.value is not None and not _same_turn(cand, old) and _named_by(instead, old.value)
+        if old.value is not None and not _same_turn(cand, old) and named_by(instead, old.value)
     ]
     if replaced:
         cand.is_correction = True
@@ -281,11 +281,43 @@ def _same_turn(cand: Candidate, old: Memory) -> bool:
     return bool(said_now & set((old.origin or {}).get("message_ids") or []))
 
 
-def _named_by(instead: list[str], value: str) -> bool:
-    """True if a value a statement stands instead of ("Max, not Milo" → "Milo") names
-    ``value`` or is named by it (``_mentions`` either way), or is its Chinese short form
-    ("是华中科技大学，不是武大" after "我本科在武汉大学读的", ``abbreviates``)."""
-    return any(_mentions(y, value) or _mentions(value, y) or abbreviates(y, value) for y in instead)
+def named_by(instead: list[str], value: str, *, exact: bool = False) -> bool:
+    """True if a value a statement stands instead of ("Max, not Milo" → "Milo"; a classifier's
+    guess stands instead of its whole sentence) names ``value`` or is named by it
+    (``_mentions`` either way), or is its Chinese short form ("是华中科技大学，不是武大" after
+    "我本科在武汉大学读的", ``abbreviates``). ``exact`` (the words after a "not"): ``value``
+    with no more than the words of its slot (``bare_value``: "在北京工作" names 北京; "北京烤鸭",
+    "英语老师" and "pine nuts" do not name 北京, 英语 or nuts), a run of it ("coffee" names
+    "black coffee"), or its short form."""
+    v = normalize_value(value)
+    return any(
+        abbreviates(bare_value(y), value)
+        or _mentions(y, value)
+        or normalize_value(bare_value(y)) == v
+        or (not exact and _mentions(value, y))
+        for y in instead
+    )
+
+
+# the user's things by their word, in a Chinese correction ("我手机…", "预算从…")
+OWN_THING_ZH = (
+    r"手机号?|电话|号码|邮箱|名字|预算|学校|公司|单位|工作|职位|老家|家乡|城市|猫|狗|宠物"
+)
+# the words around a value that only place it in its slot ("我手机安卓" → 安卓, "在北京工作" →
+# 北京, "叫阿明" → 阿明, "allergic to peanuts" → peanuts, "in Berlin" → Berlin)
+_SLOT_BEFORE_ZH = re.compile(
+    r"^(?:把)?(?:我的?)?(?:" + OWN_THING_ZH + r")?(?:叫|在|对|用|养|喝|吃|住在|住|是|去)?"
+)
+_SLOT_AFTER_ZH = re.compile(r"(?:的|人|了|工作|上班|过敏|毕业)$")
+_SLOT_BEFORE_EN = re.compile(r"^(?:(?:a|an|the|my)\s+)?(?:allergic to|in|at|called|named)\s+", re.I)
+
+
+def bare_value(words: str) -> str:
+    """``words`` without what only places a value in its slot (``_SLOT_BEFORE_ZH``,
+    ``_SLOT_AFTER_ZH``, ``_SLOT_BEFORE_EN``); ``words`` when nothing else is left."""
+    if re.search(r"[\u4e00-\u9fff]", words):
+        return _SLOT_AFTER_ZH.sub("", _SLOT_BEFORE_ZH.sub("", words)) or words
+    return _SLOT_BEFORE_EN.sub("", words) or words
 
 
 def abbreviates(short: str, full: str) -> bool:
@@ -604,7 +636,7 @@ async def _take_back(
         # "打错了，研究生是清华大学，不是北大" after "本科在武汉大学，研究生在北京大学": only
         # the value the "not …" names, when it names one of them
         instead = (cand.metadata or {}).get("instead_of") or []
-        named = [m for m in others if m.value and _named_by(instead, m.value)]
+        named = [m for m in others if m.value and named_by(instead, m.value)]
         cand.retract_ids += [m.id for m in named or others]
         return
     if flip := cand.metadata.pop("flip_to", None):
@@ -770,7 +802,11 @@ async def _misstated(
     valued = [m for m in formed if fits(m)]
     if instead:
         # "其实不是海鲜，是芒果": a health value is replaced only when the "not …" names it
-        named = [m for m in formed if fits(m, named=True) and _named_by(instead, m.value or "")]
+        named = [
+            m
+            for m in formed
+            if fits(m, named=True) and named_by(instead, m.value or "", exact=True)
+        ]
         if not named:
             norms = {normalize_value(y) for y in instead}
             named = [
@@ -1169,7 +1205,7 @@ def ended_values(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[st
         ENDED_KEYS,
         said,
         lambda value: any(
-            _ends_named(value, t) or _mentions(_activity(value), t) or _by_its_verb(value, t)
+            _ends_named(value, t) or _activity_ended(value, t) or _by_its_verb(value, t)
             for t in texts
         ),
     )
@@ -1232,12 +1268,50 @@ def _ended_by_verb(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[
     return found if len(found) == 1 else []
 
 
+# an English routine said as a verb of doing, its thing and its time ("play piano every
+# evening", "go swimming on weekends"): the thing is what an ending names ("I quit piano")
+_ROUTINE_EN = re.compile(
+    r"^(?:play(?:s|ing)?|go(?:es|ing)?|do(?:es|ing)?|practi[cs](?:e|es|ing)|take(?:s)?|taking)\s+"
+    r"(?:to\s+)?(?:the\s+|a\s+|some\s+)?(?P<what>[a-z][a-z -]*?)"
+    r"(?:\s+(?:every|each|on|at|in|daily|weekly|nightly|twice|once|before|after|most|with"
+    r"|\d+)\b.*)?$",
+    re.I,
+)
+
+
+# an ending said of what might be, or of a part of the doing ("I'd never quit piano", "I won't
+# stop swimming")
+_NOT_ENDED_EN = re.compile(r"\b(?:never|won't|wouldn't|would|will|'d)\b", re.I)
+
+
+def _activity_ended(value: str, text: str) -> bool:
+    """True if a clause of ending names a routine by its activity (``_activity``): in Chinese
+    anywhere in it; in English as the last words of one of its parts, with nothing after but
+    "anymore", "for good"… ("I quit piano, I paint now" ends "play piano every evening"; "I quit
+    piano lessons with my old teacher" and "I'd never quit piano" do not)."""
+    what = _activity(value)
+    if not what:
+        return False
+    if not value.isascii():
+        return _mentions(what, text)
+    if _NOT_ENDED_EN.search(text):
+        return False
+    tail = r"(?:\s+(?:anymore|any more|for good|altogether|completely|entirely))?\W*$"
+    return any(
+        re.search(rf"\b{re.escape(what)}{tail}", part, re.I) for part in re.split(r"[,，;；]", text)
+    )
+
+
 def _activity(value: str) -> str:
-    """A Chinese routine's activity without its time and frequency ("每周去跑步" → "跑步"):
-    the value less the leading and trailing characters of time, frequency or function
-    (``_STOP_HAN``); ``""`` for a Latin value or when under two characters are left."""
+    """A routine's activity without its time and frequency: Chinese, the value less the
+    leading and trailing characters of time, frequency or function (``_STOP_HAN``: "每周去跑步"
+    → "跑步"); English, the thing of a verb of doing (``_ROUTINE_EN``: "play piano every
+    evening" → "piano"). ``""`` when under two characters (three letters) are left or
+    nothing is cut."""
     if value.isascii():
-        return ""
+        m = _ROUTINE_EN.match(value.strip())
+        what = m.group("what").strip() if m else ""
+        return what if len(what) >= 3 and what.lower() != value.strip().lower() else ""
     core = value.lstrip("".join(_STOP_HAN)).rstrip("".join(_STOP_HAN))
     return core if len(core) >= 2 and core != value else ""
 

@@ -13,16 +13,18 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.arbitration.keys import KeySpec, key_spec
+from app.arbitration.keys import CATALOGUE, KeySpec, key_spec
 from app.arbitration.service import PLACE_KEYS, Outcome, normalize_text, same_value
 from app.arbitration.values import (
     DENIABLE_KEYS,
     DENIED_KEYS,
     ENDED_KEYS,
     NAMED_PLAN_KEYS,
+    abbreviates,
     activity_words,
     denied_values,
     ended_values,
+    named_by,
     named_plans,
     spelled_alike,
 )
@@ -38,6 +40,8 @@ from app.ingest.extraction.rules import (
     addon_content,
     addon_has_subject,
     addon_sentences,
+    may_put_right,
+    said_in_place,
 )
 from app.ingest.repository import ConversationRepository, to_turn
 from app.ingest.service import archive_session_scope
@@ -53,6 +57,7 @@ from app.memories.repository import MemoryRepository
 from app.memories.schemas import MAX_CONTENT_CHARS, MAX_VALUE_CHARS
 from app.memories.service import outcome_result, writer_for
 from app.memories.writer import MemoryDraft, MemoryWriter
+from app.privacy import detect
 from app.privacy.detect import reads_as_credential
 from app.privacy.protect import SECRET_KEYS, owner_of
 from app.runtime import Runtime
@@ -265,6 +270,7 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
     if runs_rules(rt):
         reveal = lambda text, sealed: rt.privacy.reveal_all(text, sealed, owner)  # noqa: E731
         memories = MemoryRepository(session, job.tenant_id, job.user_id)
+        facts = await replace_in_place(memories, messages, facts, reveal)
         facts = await inherit_change_slots(memories, messages, facts, reveal)
         facts = await inherit_changes(conv, memories, session_id, messages, facts, reveal)
         facts = await inherit_addons(conv, memories, session_id, messages, facts, reveal)
@@ -916,6 +922,11 @@ async def inherit_changes(
             out.append(fact)
             continue
         allowed = NOW_HOLDS_KEYS.get(str(prep), ())
+        if prep == "" and (instead := fact.metadata.get("instead_of")):
+            # "不是X，是Y": Y takes the key of the fact of X, not of whatever the turn before
+            # held ("不是北京烤鸭，是南京盐水鸭" after "我住在北京" names no city)
+            said_not = [str(w) for w in instead] if isinstance(instead, list) else []
+            earlier = [e for e in earlier if e.value and named_by(said_not, e.value, exact=True)]
         if prep == "doing":
             # "Walking the dog at 6 now." after "I walk the dog at 7am": the routine of the
             # turn before, done another way, when it names most of the same doing
@@ -1154,6 +1165,187 @@ async def inherit_change_slots(
             out = [
                 f for f in out if not (mid in f.message_ids and f.value and f.value.lower() == same)
             ]
+            out.append(fact)
+    return out
+
+
+# the keys a denial followed by what holds can correct: every key of the catalogue but the
+# secrets (sealed; a secret given again is read by its own rules)
+_DENIABLE_BY_VALUE = tuple(k for k in CATALOGUE if k not in SECRET_KEYS)
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_REPORT = "report:"
+
+
+def _named_value(
+    denied: str, said: str, olds: Sequence[tuple[str, str]]
+) -> tuple[str, str, str] | None:
+    """``(key, stored value, new value)`` when ``denied`` is exactly one stored value (``olds``:
+    (key, value) pairs in simplified characters), or a Chinese short form of it
+    (``values.abbreviates``: 武大 → 武汉大学); a doctor's finding (``rules.said_in_place``'s
+    "report:") names only a condition or an allergy. A value of digits alone (an age) is never
+    named: any number in a sentence would be. ``None`` when none or several keys are named, or
+    ``said`` is the stored value."""
+    report = denied.startswith(_REPORT)
+    denied = denied.removeprefix(_REPORT)
+    zh = bool(_HAN.search(denied))
+    low = denied.lower()
+    hits = [
+        (key, value, said)
+        for key, value in olds
+        if not value.isdigit()
+        and (key.startswith("health.") or not report)
+        and (low == value.lower() or (zh and abbreviates(denied, value)))
+        and said.lower() != value.lower()
+    ]
+    return hits[0] if len({h[0] for h in hits}) == 1 else None
+
+
+_CONTACT_SHAPES = {"contact.phone": detect.PHONE_SHAPED, "contact.email": detect.EMAIL}
+
+
+# a turn that changes a contact by naming the old one ("不是liming@example.com，是…", "changed
+# my email from … to …", "手机号从138…换成139…了")
+_CONTACT_CHANGED = re.compile(r"不是|换成|改成|\b(?:not|changed|from|switched)\b", re.I)
+# another contact beside the one held ("工作邮箱不是…，是…", "my work email is …"): none replaced
+_ANOTHER_CONTACT = re.compile(
+    r"工作|公司|单位|另一个|另外|备用|第二|也|还有|\b(?:work|office|another|second|backup|also"
+    r"|other)\b",
+    re.I,
+)
+
+
+def _contact_put_right(
+    said: str, olds: Sequence[tuple[str, str]], *, named_old: bool = False
+) -> list[tuple[str, str]]:
+    """``(stored, new)`` for a phone number or an email put right in a turn that says it was
+    mistyped ("打错了，尾数是9，就是 6234 5679" after "我电话是 6234 5678"), or that names the
+    stored one as what it changes (``named_old``: "不是liming@example.com，是liming@test.com"):
+    the one value of the turn shaped like the user's one stored value of that key (an email;
+    a number of as many digits), and not it."""
+    out = []
+    for key, pattern in _CONTACT_SHAPES.items():
+        held = [v for k, v in olds if k == key]
+        if len(held) != 1:
+            continue
+        old = held[0]
+        digits = re.sub(r"\D", "", old)
+        in_turn = old.lower() in said.lower() or (
+            key == "contact.phone" and len(digits) >= 7 and digits in re.sub(r"\D", "", said)
+        )
+        if named_old and not in_turn:
+            continue
+        if key == "contact.email":
+            found = {
+                m.group(0) for m in pattern.finditer(said) if m.group(0).lower() != old.lower()
+            }
+        else:
+            found = {
+                m.group(0).strip()
+                for m in pattern.finditer(said)
+                if len(number := re.sub(r"\D", "", m.group(0))) == len(digits) and number != digits
+            }
+        if len(found) == 1:
+            out.append((old, found.pop()))
+    return out
+
+
+def _restates(fact: ExtractedFact, mid: str, values: tuple[str, ...]) -> bool:
+    """Whether ``fact``, of message ``mid``, holds one of ``values`` (lower-cased, simplified)
+    and retracts nothing: a value the turn names, read as if it held now."""
+    return (
+        mid in fact.message_ids
+        and bool(fact.value)
+        and simplified(fact.value or "").lower() in values
+        and not fact.retracts
+        and not fact.metadata.get("takes_back_message")
+    )
+
+
+async def replace_in_place(
+    repo: MemoryRepository,
+    messages: Sequence[Message],
+    facts: list[ExtractedFact],
+    reveal: Callable[[str, list[dict[str, Any]]], str],
+) -> list[ExtractedFact]:
+    """``facts``, with a stored value the user puts another in the place of, in one breath
+    (``rules.said_in_place``: "医生说不是胃炎，是胃酸倒流", "it's not a hamster, it's a guinea
+    pig", "预算从20万改成15万了"), replaced under its own key: the new value is formed under
+    the key of the stored one and retracts it. The key comes from what the user holds, so words
+    that name nothing stored form nothing. Of the turn's own facts, one holding the new value
+    under another key was a guess of its key and gives way; one holding the old value as if it
+    held now was a misreading ("预算从20万改成15万了" read as a budget of 20万) and goes; one
+    holding the new value (or its words) under the same key is kept and retracts the old value
+    too ("我是浙江工业大学毕业的，不是浙大": the school the rules read stays)."""
+    out = list(facts)
+    olds: list[tuple[str, str]] | None = None
+    raw: dict[tuple[str, str], str] = {}
+    earlier: set[str] = set()
+    for m in messages:
+        earlier_here, earlier = set(earlier), earlier | {str(m.id)}
+        if m.role != "user":
+            continue
+        written = reveal(m.content, m.sealed)
+        said = simplified(written)
+        pairs = said_in_place(said)
+        users_own = may_put_right(said) and not semantic.someone_elses(said)
+        slip = users_own and semantic.is_slip(said)
+        names_old = (
+            users_own and bool(_CONTACT_CHANGED.search(said)) and not _ANOTHER_CONTACT.search(said)
+        )
+        if not (pairs or slip or names_old):
+            continue
+        if olds is None:
+            stored = await repo.active_with_keys(_DENIABLE_BY_VALUE, "user", "", lock=False)
+            for old in stored:
+                if old.key and old.value:
+                    # retracted as stored: a personal value is held as its token
+                    raw[(old.key, simplified(reveal(old.value, old.sealed)))] = old.value
+            olds = list(raw)
+        mid = str(m.id)
+        # what earlier turns of this batch said counts as held ("我有胃炎" and "医生说不是胃炎，
+        # 是胃酸倒流" sent in one request)
+        for f in out:
+            if f.key in _DENIABLE_BY_VALUE and f.value and set(f.message_ids) <= earlier_here:
+                said_before = (f.key, simplified(f.value))
+                if said_before not in raw:
+                    raw[said_before] = f.value
+                    olds.append(said_before)
+        if slip or names_old:
+            pairs = pairs + _contact_put_right(said, olds, named_old=not slip)
+        for denied, new_words in pairs:
+            named = _named_value(denied, new_words, olds)
+            if named is None:
+                continue
+            key, value, new = named
+            own = [f for f in out if mid in f.message_ids]
+            low = new.lower()
+            same = [
+                f
+                for f in own
+                if f.key == key and f.value and (f.value.lower() in low or low in f.value.lower())
+            ]
+            if same:
+                out = [f for f in out if not _restates(f, mid, (value.lower(),))]
+                for f in same:
+                    if f.metadata.get("takes_back_message") or f.metadata.get("instead_of"):
+                        continue  # a slip or a "not …" the rules read: arbitration reads it
+                    f.retracts = list(dict.fromkeys([*f.retracts, raw[(key, value)]]))
+                    f.is_correction = True
+                continue
+            out = [f for f in out if not _restates(f, mid, (low, value.lower()))]
+            spec = key_spec(key)
+            fact = ExtractedFact(
+                type=spec.type if spec else "fact",  # type: ignore[arg-type]
+                content=semantic.describe(key, new, bool(_HAN.search(said))),
+                key=key,
+                value=new,
+                is_correction=True,
+                message_ids=[mid],
+                metadata={"formed_by": "change"},
+            )
+            if said != written:
+                fact = script.fact_as_written(fact, written, said)
+            fact.retracts = [raw[(key, value)]]
             out.append(fact)
     return out
 

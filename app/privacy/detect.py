@@ -189,7 +189,7 @@ _NOT_CREDENTIALS_ZH = (
     "怎么",
     "如何",
 )
-_EMAIL = re.compile(
+EMAIL = re.compile(
     r"(?<![A-Za-z0-9._%+-])([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
 )
 
@@ -498,7 +498,7 @@ _NEW_NUMBER = re.compile(
     r"号码|手机|电话|换号|门号|門號|邮箱|\b(?:phone|number|cell|mobile|e-?mail)\b", re.I
 )
 _NEW_SECRET = re.compile(r"密码|口令|\b(?:password|passcode|pin)\b", re.I)
-_PHONE_SHAPED = re.compile(r"\+?\(?\d[\d\s().-]{6,16}\d")
+PHONE_SHAPED = re.compile(r"\+?\(?\d[\d\s().-]{6,16}\d")
 # a bare "code" is a secret's only beside what it opens ("the safe in the hotel room, code
 # 1-9-8-4"; not "zip code 94110" nor "the code is 1234")
 _OPENS = re.compile(
@@ -666,7 +666,7 @@ def window_spans(text: str) -> list[tuple[int, int, str]]:
                 while b < len(text) and text[b] == "!":  # "sunflower88!": the mark is kept
                     b += 1
             shaped = _secret_shaped(value)
-            if a_number and _PHONE_SHAPED.fullmatch(value):
+            if a_number and PHONE_SHAPED.fullmatch(value):
                 break
             if digits_only and not re.fullmatch(r"[\d\s#*-]+", value):
                 shaped = False
@@ -838,7 +838,7 @@ def detect(text: str, known: Sequence[tuple[str, str]] = ()) -> list[Finding]:
     if _SPEAKS_OF_CARD.search(text):
         for m in _EXPIRY.finditer(text):
             add("card_expiry", "secret", *m.span("v"))
-    for m in _EMAIL.finditer(text):
+    for m in EMAIL.finditer(text):
         add("email", "personal", *m.span(1))
     for start, end, _ in phone_spans(text):
         add("phone", "personal", start, end)

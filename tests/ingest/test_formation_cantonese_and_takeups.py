@@ -83,6 +83,12 @@ async def test_a_cantonese_job_change_replaces_the_employer(tenant: TenantCtx) -
             "run every morning",
             "do yoga",
         ),
+        # the routine ended is named by its thing alone
+        (
+            ("I play piano every evening", "I quit piano, I paint now"),
+            "play piano every evening",
+            "painting",
+        ),
     ],
 )
 async def test_a_doing_taken_up_in_place_of_one_ended_is_the_new_routine(

@@ -70,7 +70,7 @@ async def test_a_plan_given_up_for_another_zh(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "我打算明年考研", at=T1)
     await tenant.say("u", "s1", "考研不考了，想了想还是直接找工作吧", at=T2)
     assert await _values(tenant, "u", "plan", "active") == ["还是直接找工作"]
-    assert await _values(tenant, "u", "plan", "frozen") == ["打算明年考研"]
+    assert await _values(tenant, "u", "plan", "frozen") == ["明年考研"]
 
 
 async def test_a_stopped_routine_forms_no_habit(tenant: TenantCtx) -> None:

@@ -25,8 +25,10 @@ from app.arbitration.values import (
     COMMUTE_ZH,
     MEATLESS,
     MOVABLE_KEYS,
+    OWN_THING_ZH,
     STOP_HAN,
     activity_words,
+    bare_value,
     time_marks,
 )
 from app.ingest.extraction import segment, semantic, spelling, standing
@@ -4288,6 +4290,205 @@ def _denied_first(text: str) -> str:
     return _DENIED_FIRST_ZH.sub(zh, _DENIED_FIRST_EN.sub(en, text))
 
 
+# a value denied and another said in its place ("医生说不是胃炎，是胃酸倒流", "是华科的，不是武
+# 大", "it's not a hamster, it's a guinea pig"), or one changed into another ("预算从20万改成15万
+# 了"), whatever its key. The key is settled by what the user holds: the old words must name a
+# stored value (``tasks.replace_in_place``), so "不是花生，是杏仁" with no peanut stored changes
+# nothing.
+_DENIED_SAID_ZH = re.compile(
+    r"(?P<head>(?:^|(?<=[。！!？?；;，,\s]))[^，,。！!？?；;]*?)(?:并|也)?不是"
+    r"(?P<x>[^，,。！!？?；;]{1,16}?)[，,\s]\s*"
+    r"(?:而|其实|应该|实际上|就)?是(?P<y>[^，,。！!？?；;]{1,16}?)(?=[。！!？?；;，,~～]|$)"
+)
+_SAID_DENIED_ZH = re.compile(
+    r"(?P<head>(?:^|(?<=[。！!？?；;，,\s]))[^，,。！!？?；;]*?)(?<![不还但可于总要倒正只算像])是"
+    r"(?P<y>[^，,。！!？?；;是]{1,16}?)[，,\s]\s*(?:而)?不是"
+    r"(?P<x>[^，,。！!？?；;]{1,16}?)(?=[。！!？?；;，,~～]|$)"
+)
+_DENIED_SAID_EN = re.compile(
+    r"(?P<head>(?:^|(?<=[.!?;,]\s))[^,.;!?]*?)\s*"
+    r"\b(?:isn't|is not|wasn't|was not|'s not|'m not|am not|aren't|are not|not)\s+"
+    r"(?P<x>[^,.;!?]+?)\s*[,;—–]\s*(?:(?:but|rather|actually)\s+)?"
+    r"(?:it's|it is|it was|its|that's|that is|he's|she's|they're|I'm|I am)\s+"
+    r"(?P<y>[^,.;!?]+?)(?=\s*(?:[.!?,;]|\s-\s|$))",
+    re.I,
+)
+_SAID_DENIED_EN = re.compile(
+    r"(?P<head>(?:^|(?<=[.!?;,]\s))[^,.;!?]*?)\s*\b(?:it's|it is|its|that's|he's|she's)\s+"
+    r"(?P<y>[^,.;!?]+?)\s*,?\s+not\s+(?P<x>[^,.;!?]+?)(?=\s*(?:[.!?,;]|$))",
+    re.I,
+)
+_SAID_EDGE_ZH = re.compile(
+    r"^(?:其实|应该|就|而|那个|这个)+|(?:的|了|啦|啊|呀|哈+|吧|嘛|呢|哦|喔|噢|哟|[~～!！\s])+$"
+)
+_SAID_EDGE_EN = re.compile(
+    r"^(?:(?:a|an|my|actually|really|just)\s+)+|\s+(?:anymore|now|instead|either|though|lol"
+    r"|haha|tbh)$",
+    re.I,
+)
+_SAID_PERSON = re.compile(
+    r"[我你他她它]|自己|别人|\b(?:I|me|my|you|your|he|him|his|she|her|they|them|their|we|us|our)\b",
+    re.I,
+)
+# what the denial is about is a cause, not a fact of the user ("问题不是腾讯，是加班太多", "the
+# issue isn't Python, it's the deadline"), and a said part that tells how much ("加班太多")
+_ABOUT_A_CAUSE = re.compile(
+    r"问题|原因|关键|麻烦|毛病|主要|重点|\b(?:problem|issue|reason|point|trouble|thing)\b", re.I
+)
+_SAID_DEGREE = re.compile(r"太|很|非常|特别|越来越|[多少]了|\b(?:too|so|very)\b", re.I)
+_SAID_NEGATION = re.compile(r"不|没|别|\b(?:no|not|never)\b|n't\b", re.I)
+
+
+# one thing changed into another, both named ("预算从20万改成15万了", "安卓换成苹果了", "moved
+# the standup from Monday to Wednesday", "swapped my Pixel for an iPhone")
+_SWITCHED_ZH = re.compile(
+    r"(?P<head>(?:^|(?<=[。！!？?；;，,\s]))[^，,。！!？?；;从由]*?)(?:从|由)?"
+    r"(?P<x>[^，,。！!？?；;从由]{1,12}?)"
+    r"(?:改成|换成|改为|换为|变成|改到|换到|调到|挪到|推到|转成|转去了?|转到|跳槽到|跳到|跳去)"
+    r"(?P<y>[^，,。！!？?；;]{1,12}?)(?=[。！!？?；;，,~～]|$)"
+)
+_SWITCHED_EN = re.compile(
+    r"(?P<head>(?:^|(?<=[.!?;,]\s))[^,.;!?]*?)\b(?:from\s+(?P<x>[^,.;!?]+?)\s+to"
+    r"|(?:swapped|traded|replaced|switched)\s+(?P<x2>[^,.;!?]+?)\s+(?:for|with))\s+"
+    r"(?P<y>[^,.;!?]+?)(?=\s*(?:[.!?,;]|\s-\s|$))",
+    re.I,
+)
+
+
+# what may stand before a correction of the user's own, in its clause: nothing, the words of a
+# slip or a correction, the user ("我", "I'm"), the user's thing by its word ("我手机", "预算", "my
+# email"), or — for a condition — a doctor's finding ("医生说"); nothing else ("这批货",
+# "the cough", "For my daughter it", "哈哈")
+_OWN_HEAD_ZH = re.compile(
+    r"^(?:(?:哦|噢|啊|呃|嗯|不对|错了|说错了|打错了|写错了|记错了|口误|更正一下|更正|纠正一下|"
+    r"不好意思|抱歉|等等)[，,\s]*)*(?:其实|应该)?(?:把)?(?:我的?)?(?:" + OWN_THING_ZH + r")?"
+    r"(?:其实|应该|本来)?$"
+)
+_REPORT_HEAD_ZH = re.compile(
+    r"^(?=.)(?:医生|大夫)?(?:复查|复诊|覆诊|检查|诊断|看了|查了)?(?:结果)?(?:说|讲|话|显示)?$"
+)
+# what is before a correction in the turn that says nothing: the words of a slip ("wait,",
+# "sorry —", "不对，")
+_ONLY_OOPS = re.compile(
+    rf"^\W*(?:(?:{_OOPS_EN}|actually|well|so|correction|typo|my bad|哦|噢|啊|呃|嗯|不对|错了|"
+    r"说错了|打错了|写错了|记错了|口误|更正一下|更正|纠正一下|不好意思|抱歉|等等)\W*)*$",
+    re.I,
+)
+_OWN_HEAD_EN = re.compile(
+    rf"^(?:(?:{_OOPS_EN}|actually|well|so|correction|typo|my bad)\W+)*"
+    r"(?:it|that|I|I'm|I am|my (?:(?:first |last |full |nick)?name|surname|e-?mail"
+    r"|(?:phone )?number|birthday|city|hometown|job|role|title|company|employer|school|major"
+    r"|budget|allergy|diet|drink|language))?$",
+    re.I,
+)
+# a turn whose "not X, Y" or "from X to Y" is not the user putting their own fact right: a
+# question, a wish or a what-if, a quote, a joke, a time only, a secret
+_NOT_SAID_AS_SO = re.compile(
+    r"[“”「」『』\"]|会不会|要不要|是不是|是否|你是说|还是说|如果|假如|假设|假設|要是|万一|的话|"
+    r"考虑|建议|还没决定|打算|想把|想从|对对对|行了吧|是啦是啦|是是是|係呀係呀|写着|唱|标题|台词|"
+    r"[?？]\W*$|吗\W*$|\b(?:if|imagine|might|maybe|someday|thinking about|considering|should"
+    r"|could|would|did you|do you|you mean|yeah right|oh sure|sure,|label|line|headline|lyrics?"
+    r"|says|read)\b",
+    re.I,
+)
+_FOR_NOW_OR_SECRET = re.compile(
+    r"[?？]|今天|今晚|这周|本周|这次|这趟|这两天|密码|口令|"
+    r"\b(?:today|tonight|this week|this time|password|passcode|pin)\b",
+    re.I,
+)
+# more than one thing said in the new part, or the old one said as one of several
+_SAID_SEVERAL = re.compile(
+    r"和|跟|及|以及|还有|也|、|\b(?:and|also|plus|as well)\b|/|&|只|仅|\b(?:only|just|alone)\b",
+    re.I,
+)
+
+
+def may_put_right(text: str) -> bool:
+    """False for a turn that cannot be the user putting their own fact right, whatever it names:
+    a question, a wish, a what-if, a quote, a joke (``said_as_not_so``), a time only or a secret
+    (``_FOR_NOW_OR_SECRET``)."""
+    return not (_FOR_NOW_OR_SECRET.search(text) or said_as_not_so(text))
+
+
+def said_as_not_so(text: str) -> bool:
+    """True for a turn whose "not X, Y" is no one's statement of fact: a question, a wish, a
+    what-if, a quote, a joke (``_NOT_SAID_AS_SO``, ``semantic.is_hypothetical``)."""
+    return bool(_NOT_SAID_AS_SO.search(text) or semantic.is_hypothetical(text))
+
+
+def thing_denied(text: str) -> bool:
+    """True if a "不是X，是Y" / "isn't X, it's Y" of ``text`` is said of something other than
+    the user: a thing, someone, a cause ("这批货不是上海的，是广州的", "The cough isn't asthma,
+    it's a cold", "问题不是腾讯，是加班太多"), not of the user or the user's thing by its word."""
+    for pattern, zh in ((_DENIED_SAID_ZH, True), (_DENIED_SAID_EN, False)):
+        for m in pattern.finditer(text):
+            head = m.group("head").strip()
+            own = (_OWN_HEAD_ZH if zh else _OWN_HEAD_EN).match(head) or (
+                zh and _REPORT_HEAD_ZH.match(head)
+            )
+            if not own or semantic.someone_elses(head) or _ABOUT_A_CAUSE.search(head):
+                return True
+    return False
+
+
+def said_in_place(text: str) -> list[tuple[str, str]]:
+    """``(old, new)`` word pairs of ``text`` (simplified Chinese or English) where the user
+    puts their own fact right in one breath: a denial and what holds, either order ("不是胃炎，
+    是胃酸倒流" → ("胃炎", "胃酸倒流"); "it's almonds, not peanuts" → ("peanuts", "almonds")),
+    or a change that names both ("预算从20万改成15万了" → ("20万", "15万")). Leading and
+    trailing small words and particles are cut, and the words that only place a value in its
+    slot (``values.bare_value``: "我手机安卓" → 安卓, "allergic to peanuts" → peanuts).
+
+    Kept only when nothing but the user, the user's thing or the words of a slip stand before
+    it in its clause (``_OWN_HEAD_ZH``/``_EN``; a doctor's finding for a condition, which the
+    old part then opens with "report:"), nothing before or after it in the turn is about
+    someone else,
+    and the turn is no question, wish, what-if, quote, joke, time only or secret
+    (``may_put_right``); the new part names no person, negates nothing, tells no degree, is
+    one thing, and is a value ("it's the sugar", ``_NO_VALUE_EN``). The old words are not
+    checked against anything here: the caller keeps a pair only when they are a stored value."""
+    if not may_put_right(text):
+        return []
+    pairs = []
+    for pattern, zh in (
+        (_DENIED_SAID_ZH, True),
+        (_SAID_DENIED_ZH, True),
+        (_SWITCHED_ZH, True),
+        (_DENIED_SAID_EN, False),
+        (_SAID_DENIED_EN, False),
+        (_SWITCHED_EN, False),
+    ):
+        edge = _SAID_EDGE_ZH if zh else _SAID_EDGE_EN
+        for m in pattern.finditer(text):
+            head, before = m.group("head").strip(), text[: m.start()]
+            if not _ONLY_OOPS.match(before) and (
+                semantic.someone_elses(before) or not semantic.own_subject(before)
+            ):
+                continue  # "我妈去看了医生，医生说不是…", "Ordered for Jake: not green tea…"
+            if semantic.someone_elses(text[m.end() :]):
+                continue  # "Not Google, it's Meta - that's where my wife works"
+            report = bool(zh and _REPORT_HEAD_ZH.match(head))
+            if not (report or (_OWN_HEAD_ZH if zh else _OWN_HEAD_EN).match(head)):
+                continue
+            if semantic.someone_elses(head) or _ABOUT_A_CAUSE.search(head):
+                continue
+            old = m.group("x") or m.groupdict().get("x2") or ""
+            x, y = edge.sub("", old.strip()), edge.sub("", m.group("y").strip())
+            x, y = bare_value(x), bare_value(y)
+            if not zh and _NO_VALUE_EN.match(y):
+                continue
+            if not x or not y or x.lower() == y.lower():
+                continue
+            if _SAID_PERSON.search(y) or _SAID_NEGATION.search(y) or _SAID_DEGREE.search(y):
+                continue
+            if _SAID_SEVERAL.search(y) or _SAID_SEVERAL.search(x):
+                continue
+            if (len(y) > 12) if zh else (len(y.split()) > 4):
+                continue
+            pairs.append(("report:" + x if report else x, y))
+    return pairs
+
+
 # a correction that names what was wrong by its word alone ("Wrong city, it's Porto.", "you got
 # the wrong email, it's …"): said as the slip it is ("I gave you the wrong city, it's Porto"),
 # which names its fact by that word (``values._TOPIC_KEYS``)
@@ -4996,10 +5197,13 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts = _taken_back(turn, facts)
     facts = _surname_dropped(_one_per_name(_pet_named(_named_in_passing(facts)), turn.content))
     facts = _named_once(facts)
+    _where_it_went(turn.content, facts)
     for f in facts:
         if f.key == "schedule.habit" and f.value:
             f.value = _HABIT_COPULA.sub(r"\g<when>", f.value)  # "每天是走路上班": 每天走路上班
             f.value = _HABIT_ADVERB.sub(r"\g<when>", f.value)  # "周末还会游泳": 周末游泳
+        if f.key == "plan" and f.value:
+            f.value = plan_as_done(f.value)  # "打算明年去日本": 明年去日本
         if f.key in _TOPIC_KEYS:
             # "辣的我现在完全不碰了": the thing is the topic, not what is said of it after
             f.value = f.value and _TOPIC_TAIL_ZH.sub("", f.value)
@@ -6180,6 +6384,9 @@ def _changed_to_name(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
     ):
         return facts
     denied = [d.lower() for d in semantic.contrast_objects(text)]
+    if denied and (said_as_not_so(text) or thing_denied(text)):
+        # "歌词里唱“不是北京，是上海”", "这批货不是上海的，是广州的": nothing of the user's
+        denied = []
     if _THING_MOVED.search(text) or _THING_SWITCHED.search(text):
         return facts  # "moved my savings to Fidelity", "手机换了，现在用华为": a thing of theirs
     said = next((kind for kind, words in _CHANGE_SAID.items() if words.search(text)), "")
@@ -6209,6 +6416,8 @@ def _changed_to_name(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
         )
         # "被同事安利了": a word said as a verb names nothing
         and not re.search(rf"{re.escape(a)}[了过着](?![，,。！!？?~～]|$)", text)
+        # "问题不是咖啡，是我睡太晚": what holds is a reason the user gives, not a thing
+        and not (denied and re.search(rf"{_REASON_SAID}[^，,。.;；!！?？]*{re.escape(a)}", text))
     ]
     if ended and not (said or denied):
         return facts  # "I quit my job, I'm watching Netflix now": what ended, and a doing
@@ -6233,9 +6442,21 @@ def _changed_to_name(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
             value=names[0],
             is_correction=True,
             message_ids=[turn.message_id],
-            metadata={"now_holds": "" if denied else said, "strong": False},
+            metadata={
+                "now_holds": "" if denied else said,
+                "strong": False,
+                # what it is said instead of: the ingest job keys it only by a fact so named
+                **({"instead_of": semantic.contrast_objects(text)} if denied else {}),
+            },
         ),
     ]
+
+
+# what is said in the place of a thing denied that is a reason: the user doing something ("问题不
+# 是咖啡，是我睡太晚", "it's not the coffee, it's because I sleep late")
+_REASON_SAID = (
+    r"(?:是|\b(?:it's|it is|is)\s+)(?:因为|由于|(?:because|cause|since)\b\s*)?(?:我|\bI\b)"
+)
 
 
 # the keys a name said as what holds now can take, by the preposition before it ("in Dallas
@@ -6558,6 +6779,10 @@ def _taken_back(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         flipped = {"retraction": True, "takes_back": True, "flip_to": flip}
         return [_withdrawal_record(turn, flipped), *facts]
     value = semantic.said_in_place(text)
+    if value is not None and (said_as_not_so(text) or thing_denied(text)):
+        # "did you mean it's not Berlin, it's Munich?", "这批货不是上海的，是广州的": no slip of
+        # the user's own is put right
+        return facts
     # "说错了，是二十九": the number said in place, in digits like the stored one
     if value and _HAN.search(value) and (n := cn_int(value.removesuffix("岁"))) is not None:
         value = str(n)
@@ -8019,6 +8244,65 @@ _HABIT_ADVERB = re.compile(
 
 
 _LATELY_ZH = re.compile(r"最近|近来")
+
+# a value said with what it changed from and to ("预算从5000涨到8000了", "my budget went up from
+# 5k to 8k"): the value is where it went, not where it was
+_FROM_TO_ZH = re.compile(
+    r"从(?P<x>[^，,。从]{1,12}?)(?:改|换|调|变|降|涨|升|提|减|加|挪|推)(?:成|到|为|至)了?"
+    r"(?P<y>[^，,。！!？?；;了]{1,12}?)(?=了|[，,。！!？?；;~～]|$)"
+)
+_FROM_TO_EN = re.compile(
+    r"\b(?:went|gone|changed|moved|raised|cut|dropped|increased|decreased|bumped|pushed|jumped"
+    r"|rose|fell)\s+(?:up\s+|down\s+)?from\s+(?P<x>[^,.;!?]{1,20}?)\s+to\s+"
+    r"(?P<y>[^,.;!?]{1,20}?)(?=\s*(?:[.!?,;]|$))",
+    re.I,
+)
+
+
+# what may come before a change said from and to, in its clause: the user's thing by its word
+# alone ("预算", "我的预算", "my budget"), not another's or another one ("第二期预算", "the
+# marketing budget", "my boss's budget")
+_OWN_BEFORE_CHANGE = re.compile(
+    r"(?:^|[，,。.!！;；]\s*)(?:把)?(?:我的?|我们的?)?[\u4e00-\u9fff]{1,2}$"
+    r"|(?:^|[,.!;]\s*)(?:(?:my|our|the)\s+)?\w+\s+$",
+    re.I,
+)
+
+
+def _where_it_went(text: str, facts: list[ExtractedFact]) -> None:
+    """Give a fact whose value is what a change went from (``_FROM_TO_ZH``/``_EN``: "预算从5000
+    涨到8000了" read as a budget of 5000) the value it went to, its content said of that value,
+    when the change is the user's own (``may_put_right``, ``_OWN_BEFORE_CHANGE``)."""
+    if not may_put_right(text):
+        return
+    for pattern in (_FROM_TO_ZH, _FROM_TO_EN):
+        for m in pattern.finditer(text):
+            x, y = m["x"].strip(), m["y"].strip()
+            if not _OWN_BEFORE_CHANGE.search(text[: m.start()]):
+                continue  # "客户那边预算从5000改成3000了", "the marketing budget went from…"
+            for f in facts:
+                if f.value and f.value.strip().lower() == x.lower() and y:
+                    f.value = y
+                    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
+                    f.content = semantic.describe(f.key, y, zh) if f.key else f.content
+
+
+# a Chinese plan's words of intent, which its value leaves out ("打算", "还想顺便", "准备"): the
+# plan is the thing to do, at its time
+_PLAN_INTENT_ZH = re.compile(
+    r"^(?P<when>[^，,把]{0,6}?)(?:(?:还|也|就|都)?(?:打算|准备|计划|想要|决定|想)"
+    r"(?:着|要|好)?|顺便)+(?=[\u4e00-\u9fff])"
+)
+
+
+def plan_as_done(value: str) -> str:
+    """A Chinese plan's value without its words of intent, its time kept (``_PLAN_INTENT_ZH``):
+    "打算明年去日本" → "明年去日本", "明年想去读研" → "明年去读研", "还想顺便去冰岛看极光" →
+    "去冰岛看极光". Other values are returned as they are."""
+    done = value
+    while (cut := _PLAN_INTENT_ZH.sub(r"\g<when>", done)) != done:
+        done = cut
+    return done if len(done) >= 2 else value
 
 
 def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:

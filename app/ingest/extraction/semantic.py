@@ -1135,6 +1135,14 @@ _DESCRIBE = {
     "tech.preferred": ("常用{v}", "uses {v}"),
     "language.preferred": ("会说{v}", "speaks {v}"),
     "preference.drink": ("常喝{v}", "drinks {v}"),
+    "preference.likes": ("喜欢{v}", "likes {v}"),
+    "preference.dislikes": ("不喜欢{v}", "dislikes {v}"),
+    "health.condition": ("患有{v}", "has {v}"),
+    "health.allergy": ("对{v}过敏", "is allergic to {v}"),
+    "diet.avoid": ("不吃{v}", "avoids {v}"),
+    "project.budget": ("预算是{v}", "the budget is {v}"),
+    "name.full": ("名字叫{v}", "is named {v}"),
+    "name.nickname": ("希望被叫作{v}", "goes by {v}"),
 }
 
 
