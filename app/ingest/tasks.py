@@ -1173,7 +1173,7 @@ async def inherit_change_slots(
 # secrets (sealed; a secret given again is read by its own rules)
 _DENIABLE_BY_VALUE = tuple(k for k in CATALOGUE if k not in SECRET_KEYS)
 _HAN = re.compile(r"[\u4e00-\u9fff]")
-_REPORT = "report:"
+_REPORT, _PET = "report:", "pet:"
 
 
 def _named_value(
@@ -1182,11 +1182,11 @@ def _named_value(
     """``(key, stored value, new value)`` when ``denied`` is exactly one stored value (``olds``:
     (key, value) pairs in simplified characters), or a Chinese short form of it
     (``values.abbreviates``: 武大 → 武汉大学); a doctor's finding (``rules.said_in_place``'s
-    "report:") names only a condition or an allergy. A value of digits alone (an age) is never
-    named: any number in a sentence would be. ``None`` when none or several keys are named, or
-    ``said`` is the stored value."""
-    report = denied.startswith(_REPORT)
-    denied = denied.removeprefix(_REPORT)
+    "report:") names only a condition or an allergy, and "his name" ("pet:") only a pet's. A
+    value of digits alone (an age) is never named: any number in a sentence would be. ``None``
+    when none or several keys are named, or ``said`` is the stored value."""
+    report, pet = denied.startswith(_REPORT), denied.startswith(_PET)
+    denied = denied.removeprefix(_REPORT).removeprefix(_PET)
     zh = bool(_HAN.search(denied))
     low = denied.lower()
     hits = [
@@ -1194,6 +1194,7 @@ def _named_value(
         for key, value in olds
         if not value.isdigit()
         and (key.startswith("health.") or not report)
+        and (key == "pets.name" or not pet)
         and (low == value.lower() or (zh and abbreviates(denied, value)))
         and said.lower() != value.lower()
     ]

@@ -70,6 +70,12 @@ def test_what_is_denied_and_what_is_said_in_its_place(
             ["peanuts"],
         ),
         (
+            ("I live in Denver.", "sorry not Denver, it's Boulder"),
+            "residence.city",
+            ["boulder"],
+            ["denver"],
+        ),
+        (
             ("I'm allergic to peanuts", "sorry, it's almonds, not peanuts"),
             "health.allergy",
             ["almonds"],
@@ -89,6 +95,28 @@ async def test_a_stored_value_denied_and_put_right_is_replaced_under_its_key(
     tenant: TenantCtx, turns: tuple[str, str], key: str, active: list[str], frozen: list[str]
 ) -> None:
     assert await tenant.change("u", turns, key, at=(AT, LATER)) == (active, frozen)
+
+
+@pytest.mark.parametrize(
+    ("turns", "key", "expected"),
+    [
+        (
+            ("I have a dog named Rex", "Sorry, his name isn't Rex, it's Max"),
+            "pets.name",
+            (["max"], ["rex"]),
+        ),
+        # "his name" about a person corrects no name of the user's
+        (
+            ("My name is Sam Lee", "his name isn't Sam Lee, it's Tom Hart"),
+            "name.full",
+            (["sam lee"], []),
+        ),
+    ],
+)
+async def test_a_pets_name_put_right_by_his_name(
+    tenant: TenantCtx, turns: tuple[str, str], key: str, expected: tuple[list[str], list[str]]
+) -> None:
+    assert await tenant.change("u", turns, key, at=(AT, LATER)) == expected
 
 
 async def test_the_value_the_rules_read_is_kept_not_formed_twice(tenant: TenantCtx) -> None:
@@ -262,6 +290,12 @@ async def test_a_contact_changed_by_naming_the_old_one_replaces_it(
             "berlin",
         ),
         (("我喺匯豐返工", "呢張信用卡唔係匯豐，係恒生"), "work.employer", "匯豐"),
+        # a wish
+        (
+            ("I live in Boston", "lol I wish, not Boston, it's Hawaii in my dreams"),
+            "residence.city",
+            "boston",
+        ),
         # the stored value inside a longer word
         (("我住在北京", "这家店不是北京烤鸭，是南京盐水鸭"), "residence.city", "北京"),
         (("我会说英语", "不是英语老师，是数学老师"), "language.preferred", "英语"),

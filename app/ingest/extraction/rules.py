@@ -4355,6 +4355,10 @@ _SWITCHED_EN = re.compile(
 )
 
 
+# the words that open a correction in English, beside "oops", "sorry"…
+_SLIP_WORDS_EN = (
+    r"actually|well|so|correction|typo|my bad|nvm|nevermind|never mind|turns out|ok|okay"
+)
 # what may stand before a correction of the user's own, in its clause: nothing, the words of a
 # slip or a correction, the user ("我", "I'm"), the user's thing by its word ("我手机", "预算", "my
 # email"), or — for a condition — a doctor's finding ("医生说"); nothing else ("这批货",
@@ -4364,18 +4368,28 @@ _OWN_HEAD_ZH = re.compile(
     r"不好意思|抱歉|等等)[，,\s]*)*(?:其实|应该)?(?:把)?(?:我的?)?(?:" + OWN_THING_ZH + r")?"
     r"(?:其实|应该|本来)?$"
 )
+_REPORT_HEAD_EN = re.compile(
+    r"^(?:(?:the|my) )?doc(?:tor)?s? (?:says|said|thinks)(?: that)?(?: it)?$", re.I
+)
 _REPORT_HEAD_ZH = re.compile(
     r"^(?=.)(?:医生|大夫)?(?:复查|复诊|覆诊|检查|诊断|看了|查了)?(?:结果)?(?:说|讲|话|显示)?$"
+)
+# a pet's name put right ("sorry, his name isn't Rex, it's Max"): only the name of a pet is
+# corrected so
+_PET_NAME_HEAD = re.compile(
+    rf"^(?:(?:{_OOPS_EN}|actually|well|so)\W+)*(?:(?:his|her|its|(?:my |the )?(?:dog|cat|puppy"
+    r"|kitten|pet)'s) name)$",
+    re.I,
 )
 # what is before a correction in the turn that says nothing: the words of a slip ("wait,",
 # "sorry —", "不对，")
 _ONLY_OOPS = re.compile(
-    rf"^\W*(?:(?:{_OOPS_EN}|actually|well|so|correction|typo|my bad|哦|噢|啊|呃|嗯|不对|错了|"
+    rf"^\W*(?:(?:{_OOPS_EN}|{_SLIP_WORDS_EN}|哦|噢|啊|呃|嗯|不对|错了|"
     r"说错了|打错了|写错了|记错了|口误|更正一下|更正|纠正一下|不好意思|抱歉|等等)\W*)*$",
     re.I,
 )
 _OWN_HEAD_EN = re.compile(
-    rf"^(?:(?:{_OOPS_EN}|actually|well|so|correction|typo|my bad)\W+)*"
+    rf"^(?:(?:{_OOPS_EN}|{_SLIP_WORDS_EN})(?:\W+|$))*"
     r"(?:it|that|I|I'm|I am|my (?:(?:first |last |full |nick)?name|surname|e-?mail"
     r"|(?:phone )?number|birthday|city|hometown|job|role|title|company|employer|school|major"
     r"|budget|allergy|diet|drink|language))?$",
@@ -4388,7 +4402,7 @@ _NOT_SAID_AS_SO = re.compile(
     r"考虑|建议|还没决定|打算|想把|想从|对对对|行了吧|是啦是啦|是是是|係呀係呀|写着|唱|标题|台词|"
     r"[?？]\W*$|吗\W*$|\b(?:if|imagine|might|maybe|someday|thinking about|considering|should"
     r"|could|would|did you|do you|you mean|yeah right|oh sure|sure,|label|line|headline|lyrics?"
-    r"|says|read)\b",
+    r"|read|wish|dream\w*)\b|可能|也许|或许|梦|是呀是呀|对呀对呀",
     re.I,
 )
 _FOR_NOW_OR_SECRET = re.compile(
@@ -4440,8 +4454,9 @@ def said_in_place(text: str) -> list[tuple[str, str]]:
     slot (``values.bare_value``: "我手机安卓" → 安卓, "allergic to peanuts" → peanuts).
 
     Kept only when nothing but the user, the user's thing or the words of a slip stand before
-    it in its clause (``_OWN_HEAD_ZH``/``_EN``; a doctor's finding for a condition, which the
-    old part then opens with "report:"), nothing before or after it in the turn is about
+    it in its clause (``_OWN_HEAD_ZH``/``_EN``; a doctor's finding for a condition, or a pet's
+    name said by "his name", which the old part then opens with "report:" or "pet:"), nothing
+    before or after it in the turn is about
     someone else,
     and the turn is no question, wish, what-if, quote, joke, time only or secret
     (``may_put_right``); the new part names no person, negates nothing, tells no degree, is
@@ -4467,10 +4482,11 @@ def said_in_place(text: str) -> list[tuple[str, str]]:
                 continue  # "我妈去看了医生，医生说不是…", "Ordered for Jake: not green tea…"
             if semantic.someone_elses(text[m.end() :]):
                 continue  # "Not Google, it's Meta - that's where my wife works"
-            report = bool(zh and _REPORT_HEAD_ZH.match(head))
-            if not (report or (_OWN_HEAD_ZH if zh else _OWN_HEAD_EN).match(head)):
+            report = bool((_REPORT_HEAD_ZH if zh else _REPORT_HEAD_EN).match(head))
+            pet = bool(_PET_NAME_HEAD.match(head))
+            if not (report or pet or (_OWN_HEAD_ZH if zh else _OWN_HEAD_EN).match(head)):
                 continue
-            if semantic.someone_elses(head) or _ABOUT_A_CAUSE.search(head):
+            if not pet and (semantic.someone_elses(head) or _ABOUT_A_CAUSE.search(head)):
                 continue
             old = m.group("x") or m.groupdict().get("x2") or ""
             x, y = edge.sub("", old.strip()), edge.sub("", m.group("y").strip())
@@ -4485,7 +4501,7 @@ def said_in_place(text: str) -> list[tuple[str, str]]:
                 continue
             if (len(y) > 12) if zh else (len(y.split()) > 4):
                 continue
-            pairs.append(("report:" + x if report else x, y))
+            pairs.append((("report:" if report else "pet:" if pet else "") + x, y))
     return pairs
 
 
@@ -6384,7 +6400,7 @@ def _changed_to_name(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
     ):
         return facts
     denied = [d.lower() for d in semantic.contrast_objects(text)]
-    if denied and (said_as_not_so(text) or thing_denied(text)):
+    if denied and (not may_put_right(text) or thing_denied(text)):
         # "歌词里唱“不是北京，是上海”", "这批货不是上海的，是广州的": nothing of the user's
         denied = []
     if _THING_MOVED.search(text) or _THING_SWITCHED.search(text):
@@ -8765,6 +8781,8 @@ def _contrasts(turn: Turn, facts: list[ExtractedFact]) -> None:
     whole = [turn.content] if semantic.replaces_mentioned(turn.content) else []
     if not (named or whole):
         return
+    if not may_put_right(turn.content) or thing_denied(turn.content):
+        return  # "This cup isn't oat milk, it's soy milk", "我想把美式換成拿鐵，但還沒決定"
     for fact in facts:
         if fact.key is None or not fact.value or fact.type == "constraint":
             continue
