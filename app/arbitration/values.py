@@ -306,7 +306,7 @@ OWN_THING_ZH = (
 # the words around a value that only place it in its slot ("我手机安卓" → 安卓, "在北京工作" →
 # 北京, "叫阿明" → 阿明, "allergic to peanuts" → peanuts, "in Berlin" → Berlin)
 _SLOT_BEFORE_ZH = re.compile(
-    r"^(?:把)?(?:我的?)?(?:" + OWN_THING_ZH + r")?(?:叫|在|对|用|养|喝|吃|住在|住|是|去)?"
+    r"^(?:把)?(?:我们?家?的?)?(?:" + OWN_THING_ZH + r")?(?:叫|在|对|用|养|喝|吃|住在|住|是|去)?"
 )
 _SLOT_AFTER_ZH = re.compile(r"(?:的|人|了|工作|上班|过敏|毕业)$")
 _SLOT_BEFORE_EN = re.compile(r"^(?:(?:a|an|the|my)\s+)?(?:allergic to|in|at|called|named)\s+", re.I)

@@ -323,3 +323,8 @@ async def test_a_look_alike_of_a_correction_freezes_nothing(
     active, frozen = await tenant.change("u", turns, key, at=(AT, LATER))
     assert kept in active
     assert frozen == []
+
+
+async def test_the_users_pet_named_by_our_cat_is_put_right(tenant: TenantCtx) -> None:
+    turns = ("我养了一只猫叫咪咪", "我家猫不是叫咪咪，是叫花花")
+    assert await tenant.change("u", turns, "pets.name", at=(AT, LATER)) == (["花花"], ["咪咪"])
