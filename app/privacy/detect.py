@@ -73,7 +73,8 @@ _IBAN = re.compile(
 # something else.
 _SSN = re.compile(r"(?<![\d-])(\d{3}-\d{2}-\d{4})(?![\d-])")
 # A password or PIN stated in text: a keyword, then what it is (docs/privacy.md, "Passwords"):
-#   keyword   密码 口令 支付密码 登录密码 PIN码 | password(s) passwd pwd pw passcode passphrase PIN
+#   keyword   密码 口令 支付密码 登录密码 登录码 PIN码 | password(s) passwd pwd pw passcode
+#             passphrase PIN
 #             (PIN code, PIN number), login (only a credential-looking token: "the login is
 #             admin" names a user); English keywords stand as whole words ("spinning" is not)
 #   via       optional "for/of/on/at/to" + up to 4 words, only before an explicit separator
@@ -83,7 +84,7 @@ _SSN = re.compile(r"(?<![\d-])(\d{3}-\d{2}-\d{4})(?![\d-])")
 #   value     the next token, up to a space, quote or punctuation mark
 # Whether the token is taken is decided by ``_looks_like_credential``.
 _PASSWORD = re.compile(
-    r"(?:(?P<zh>支付密码|登录密码|密码|口令|pin\s*码)"
+    r"(?:(?P<zh>支付密码|登录密码|登[录陆入]码|密码|口令|pin\s*码)"
     r"|(?<![A-Za-z0-9!#$%&*@_.:/-])(?P<en>passwords?|passwd|pwd|pw|passcode|passphrase|log-?ins?(?!\s+(?:passwords?|passcode|passphrase|pin|pwd|pw)\b)|pass(?=\s*[:=])"
     r"|(?<!area\s)(?<!postal\s)pin(?:\s*(?:code|number))?)"
     r"(?![A-Za-z0-9]))"
@@ -483,7 +484,7 @@ _SECRET_WORD = re.compile(
     # a bank account's numbers: "routing 021000021", "sort code 20-45-77", "checking acct …"
     r"|(?P<account>(?<![A-Za-z])(?:routing(?:\s+(?:number|no\.?))?|sort\s+code|acct"
     r"|account(?:\s+(?:number|no\.?))?)(?![A-Za-z])|(?:银行)?账号|账户|帐号)"
-    r"|密码|秘码|口令|暗号|验证码|校验码|动态码|安全码|门禁码|开门码|取件码|取货码|撤防码|布防码"
+    r"|密码|秘码|口令|暗号|登[录陆入]码|验证码|校验码|动态码|安全码|门禁码|开门码|取件码|取货码|撤防码|布防码"
     r"|解锁码|开锁码|备用码|恢复码|激活码|授权码|护照|身份证|证件|驾照|驾驶证|社保卡?|医保卡?|通行证"
     r"|(?P<cvv_zh>背面(?:的|那)?(?:三|3)(?:位|个)(?:数字?|码)?)"
     r"|(?P<opens_zh>门锁|密码锁|保险柜|保险箱|智能锁|指纹锁)"

@@ -74,6 +74,8 @@ def test_passwords(text: str, value: str) -> None:
         ("my wifi password is now tulip-4471", "tulip-4471"),
         ("the wifi password changed to sunflower88", "sunflower88"),
         ("wifi密码改成了 abc12345", "abc12345"),
+        ("我的登录码是dd2025x", "dd2025x"),
+        ("登录码不是豆豆，是dd2025x", "dd2025x"),
     ],
 )
 def test_password_phrasings(text: str, value: str) -> None:
