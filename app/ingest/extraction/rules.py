@@ -4437,8 +4437,10 @@ def thing_denied(text: str) -> bool:
     for pattern, zh in ((_DENIED_SAID_ZH, True), (_DENIED_SAID_EN, False)):
         for m in pattern.finditer(text):
             head = m.group("head").strip()
+            if _PET_NAME_HEAD.match(head):
+                continue  # "his name isn't Rex, it's Max": the pet's
             own = (_OWN_HEAD_ZH if zh else _OWN_HEAD_EN).match(head) or (
-                zh and _REPORT_HEAD_ZH.match(head)
+                (_REPORT_HEAD_ZH if zh else _REPORT_HEAD_EN).match(head)
             )
             if not own or semantic.someone_elses(head) or _ABOUT_A_CAUSE.search(head):
                 return True
