@@ -8783,7 +8783,10 @@ def _contrasts(turn: Turn, facts: list[ExtractedFact]) -> None:
     whole = [turn.content] if semantic.replaces_mentioned(turn.content) else []
     if not (named or whole):
         return
-    if not may_put_right(turn.content) or thing_denied(turn.content):
+    # (a favourite replaced is read as said new-first: "Coldplay isn't my favourite anymore,
+    # it's Radiohead" denies no thing)
+    read = _denied_first(_favourite_swapped(turn.content))
+    if not may_put_right(turn.content) or thing_denied(read):
         return  # "This cup isn't oat milk, it's soy milk", "我想把美式換成拿鐵，但還沒決定"
     for fact in facts:
         if fact.key is None or not fact.value or fact.type == "constraint":
