@@ -280,7 +280,8 @@ async def test_a_slip_with_a_number_of_another_shape_changes_no_phone(tenant: Te
             "berlin",
         ),
         (("我喺匯豐返工", "呢張信用卡唔係匯豐，係恒生"), "work.employer", "匯豐"),
-        # a wish
+        # a drink for today, a wish
+        (("我喜欢喝咖啡", "今天不是咖啡，是奶茶"), "preference.drink", "咖啡"),
         (
             ("I live in Boston", "lol I wish, not Boston, it's Hawaii in my dreams"),
             "residence.city",

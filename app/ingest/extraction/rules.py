@@ -673,7 +673,14 @@ def _fact(
         frame = semantic.time_frame(_sentence_of(state.turn, clause.raw))
     if key in _ONCE_KEYS and semantic.one_off(clause.raw, _sentence_of(state.turn, clause.raw)):
         frame = "today"  # "had pizza for lunch", "刚下班": the day's chatter, see _not_now
-    if key in ("preference.drink", "preference.likes") and semantic.for_once(clause.raw):
+    if key in ("preference.drink", "preference.likes") and (
+        semantic.for_once(clause.raw)
+        # "今天不是咖啡，是奶茶": the day said once for the sentence's clauses
+        or (
+            _TODAY_ONLY_CONTRAST.search(clause.raw)
+            and semantic.for_once(_sentence_of(state.turn, clause.raw))
+        )
+    ):
         frame = "today"  # "今晚喝点红酒": tonight's drink, not the usual one
     if key in _SPOT_KEYS and semantic.here_now(clause.raw):
         frame = "today"  # "I'm at Starbucks right now": a spot, not where the user works
@@ -781,6 +788,10 @@ def _value_and_rest(text: str, value: str) -> str:
     if at < 0:
         return value
     return re.split(r"[，,。.!！?？;；]", text[at:], maxsplit=1)[0].strip()
+
+
+# a clause that only says what holds instead ("是奶茶", "it's tea"): of the day its sentence names
+_TODAY_ONLY_CONTRAST = re.compile(r"^\W*(?:而|其实|就)?是|^\W*(?:it's|it is)\b", re.I)
 
 
 def _sentence_of(turn: Turn, raw: str) -> str:
