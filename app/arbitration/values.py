@@ -315,7 +315,7 @@ _SLOT_BEFORE_EN = re.compile(r"^(?:(?:a|an|the|my)\s+)?(?:allergic to|in|at|call
 def bare_value(words: str) -> str:
     """``words`` without what only places a value in its slot (``_SLOT_BEFORE_ZH``,
     ``_SLOT_AFTER_ZH``, ``_SLOT_BEFORE_EN``); ``words`` when nothing else is left."""
-    if re.search(r"[\u4e00-\u9fff]", words):
+    if _HAN.search(words):
         return _SLOT_AFTER_ZH.sub("", _SLOT_BEFORE_ZH.sub("", words)) or words
     return _SLOT_BEFORE_EN.sub("", words) or words
 
@@ -829,7 +829,7 @@ async def _misstated(
         )
     ):
         return valued[0]
-    if re.search(r"[\u4e00-\u9fff]", value):
+    if _HAN.search(value):
         # "打错了，是米米" after "我家猫叫咪咪，三岁的英短": an input method's slip keeps the
         # number of characters; the one Chinese value of that length
         size = [
@@ -856,7 +856,7 @@ def in_key_form(key: str, value: str) -> str | None:
 
 def _same_writing(a: str, b: str) -> bool:
     """True if both values are written in Chinese characters, or neither is."""
-    return bool(re.search(r"[\u4e00-\u9fff]", a)) == bool(re.search(r"[\u4e00-\u9fff]", b))
+    return bool(_HAN.search(a)) == bool(_HAN.search(b))
 
 
 def spelled_alike(a: str, b: str) -> bool:

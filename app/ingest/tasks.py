@@ -64,6 +64,7 @@ from app.runtime import Runtime
 from app.tasks.service import fill_task_slots
 
 log = logging.getLogger(__name__)
+_HAN = re.compile(r"[\u4e00-\u9fff]")
 
 KIND = kinds.INGEST
 TASK_KEY_PREFIXES = ("project.", "task.")
@@ -851,7 +852,7 @@ def _addon_fact(
                 for e in earlier
                 if e.key == key and e.value and e.value.lower() in e.content.lower()
             ),
-            semantic.describe(key, value, bool(re.search(r"[\u4e00-\u9fff]", value))),
+            semantic.describe(key, value, bool(_HAN.search(value))),
         )
         return _inherited(earlier, key, value, content, mid)
     if len(keys) != 1 or keys[0] in semantic.ADDON_NAMED:
@@ -1172,7 +1173,6 @@ async def inherit_change_slots(
 # the keys a denial followed by what holds can correct: every key of the catalogue but the
 # secrets (sealed; a secret given again is read by its own rules)
 _DENIABLE_BY_VALUE = tuple(k for k in CATALOGUE if k not in SECRET_KEYS)
-_HAN = re.compile(r"[\u4e00-\u9fff]")
 _REPORT, _PET = "report:", "pet:"
 
 

@@ -4366,6 +4366,11 @@ _SWITCHED_EN = re.compile(
 )
 
 
+# the words that open a correction in Chinese ("不对，", "打错了，", "不好意思，")
+_SLIP_WORDS_ZH = (
+    r"哦|噢|啊|呃|嗯|不对|错了|说错了|打错了|写错了|记错了|口误|更正一下|更正|纠正一下|"
+    r"不好意思|抱歉|等等"
+)
 # the words that open a correction in English, beside "oops", "sorry"…
 _SLIP_WORDS_EN = (
     r"actually|well|so|correction|typo|my bad|nvm|nevermind|never mind|turns out|ok|okay"
@@ -4375,8 +4380,7 @@ _SLIP_WORDS_EN = (
 # email"), or — for a condition — a doctor's finding ("医生说"); nothing else ("这批货",
 # "the cough", "For my daughter it", "哈哈")
 _OWN_HEAD_ZH = re.compile(
-    r"^(?:(?:哦|噢|啊|呃|嗯|不对|错了|说错了|打错了|写错了|记错了|口误|更正一下|更正|纠正一下|"
-    r"不好意思|抱歉|等等)[，,\s]*)*(?:其实|应该)?(?:把)?(?:我们?家?的?)?(?:" + OWN_THING_ZH + r")?"
+    rf"^(?:(?:{_SLIP_WORDS_ZH})[，,\s]*)*(?:其实|应该)?(?:把)?(?:我们?家?的?)?(?:{OWN_THING_ZH})?"
     r"(?:其实|应该|本来)?$"
 )
 _REPORT_HEAD_EN = re.compile(
@@ -4394,11 +4398,7 @@ _PET_NAME_HEAD = re.compile(
 )
 # what is before a correction in the turn that says nothing: the words of a slip ("wait,",
 # "sorry —", "不对，")
-_ONLY_OOPS = re.compile(
-    rf"^\W*(?:(?:{_OOPS_EN}|{_SLIP_WORDS_EN}|哦|噢|啊|呃|嗯|不对|错了|"
-    r"说错了|打错了|写错了|记错了|口误|更正一下|更正|纠正一下|不好意思|抱歉|等等)\W*)*$",
-    re.I,
-)
+_ONLY_OOPS = re.compile(rf"^\W*(?:(?:{_OOPS_EN}|{_SLIP_WORDS_EN}|{_SLIP_WORDS_ZH})\W*)*$", re.I)
 _OWN_HEAD_EN = re.compile(
     rf"^(?:(?:{_OOPS_EN}|{_SLIP_WORDS_EN})(?:\W+|$))*"
     r"(?:it|that|I|I'm|I am|my (?:(?:first |last |full |nick)?name|surname|e-?mail"
@@ -8312,7 +8312,7 @@ def _where_it_went(text: str, facts: list[ExtractedFact]) -> None:
             for f in facts:
                 if f.value and f.value.strip().lower() == x.lower() and y:
                     f.value = y
-                    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
+                    zh = bool(_HAN.search(text))
                     f.content = semantic.describe(f.key, y, zh) if f.key else f.content
 
 
