@@ -428,13 +428,17 @@ def _rule_words(text: str) -> set[str]:
     """What a rule is about beyond the words of any rule: its English words of four letters
     or more and its Chinese character pairs ("推荐餐厅时标一下人均" → 推荐, 荐餐, 餐厅, 人均)."""
     body = _RULE_FILLER.sub(" ", simplified(text).lower())
-    # "translations" is what "a translation" names
-    words = {
-        w[:-1] if w.endswith("s") and len(w) > 4 else w for w in re.findall(r"[a-z]{4,}", body)
-    }
+    # "translations" is what "a translation" names, "summaries" what "a summary" does
+    words = {_singular(w) for w in re.findall(r"[a-z]{4,}", body)}
     for run in re.findall(r"[\u4e00-\u9fff]+", body):
         words |= {run[i : i + 2] for i in range(len(run) - 1)}
     return words
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 5:
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") and len(word) > 4 else word
 
 
 _LIFTS_RULE = re.compile(
@@ -451,7 +455,8 @@ _NOT_NEEDED_ZH = re.compile(
 # the words of calling a rule off, which name nothing of it ("不要英文翻译", "scrap the X")
 _CANCEL_WORDS = re.compile(
     r"不要|不用|不需要|不必|别加?|算了|免了|\b(?:no|need|forget|never ?mind|skip|drop|ditch"
-    r"|lose|scrap|enough|stop|about|anymore|any more)\b",
+    r"|lose|scrap|enough|stop|quit|about|anymore|any more|longer|needed|necessary|adding"
+    r"|including|doing|giving)\b",
     re.I,
 )
 # the same said verb first, as a rule said topic first is stored ("不用加例子")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import uuid
@@ -1066,23 +1067,40 @@ _CHANGE_KEYS = {
     "switch": ("tech.preferred", "preference.drink"),
     "move": ("residence.city",),
     "post": ("work.location",),
+    # an English name after "switched to": the key of the clause's family; a school is left
+    # only by a transfer ("switched to LSE for my master's" adds one)
+    "named": ("work.employer", "tech.preferred", "residence.city"),
+    "transfer": ("work.employer", "education.school", "residence.city"),
 }
+# the kinds of change whose key is the one of the clause's family
+_BY_FAMILY = ("named", "transfer")
 
 
 def _changed_fact(
-    kind: str, value: str, olds: dict[str, list[str]], own: list[ExtractedFact], mid: str
+    kind: str,
+    value: str,
+    olds: dict[str, list[str]],
+    own: list[ExtractedFact],
+    mid: str,
+    family_key: str | None = None,
 ) -> ExtractedFact | None:
     """The fact a change said by its verb and value alone forms: the value of the one key of
     its kind the user holds an active value of (a workplace gone to replaces the employer, a
     thing switched to the tool or the drink, a home moved to the city, a post the place of
-    work; 老家 is the hometown),
+    work; 老家 is the hometown; for an English name, ``family_key``, the key of the family the
+    classifier gives its clause, however sure: the value the user holds of it makes the guess),
     when the value reads as one (``segment.name_run``: a name, not a spot or a doing; a
     place for a home) and the turn formed no value of that key itself. ``None`` otherwise."""
-    keys = [k for k in _CHANGE_KEYS[kind] if olds.get(k)]
+    keys = [
+        k for k in _CHANGE_KEYS[kind] if olds.get(k) and (kind not in _BY_FAMILY or k == family_key)
+    ]
     if len(keys) != 1:
         return None
     key = keys[0]
-    if any(f.key == key and f.value for f in own):
+    held = {v.lower() for v in olds[key]}
+    # a value of the key the turn formed itself stands, unless it is the one held: "switched to
+    # Zed, VS Code got way too sluggish" names the old tool as what it leaves
+    if any(f.key == key and f.value and simplified(f.value).lower() not in held for f in own):
         return None
     if kind in ("move", "post"):
         if value == "老家":
@@ -1093,13 +1111,13 @@ def _changed_fact(
             return None
     elif not (segment.name_run(value) or (kind == "switch" and segment.brand(value))):
         return None
-    if value.lower() in (v.lower() for v in olds[key]):
+    if value.lower() in held:
         return None
     spec = key_spec(key)
     single = spec is not None and spec.cardinality == "single"
     return ExtractedFact(
         type=spec.type if spec else "fact",  # type: ignore[arg-type]
-        content=semantic.describe(key, value, True),
+        content=semantic.describe(key, value, kind not in _BY_FAMILY),
         key=key,
         value=value,
         is_correction=single,
@@ -1142,7 +1160,7 @@ async def inherit_change_slots(
         written = reveal(m.content, m.sealed)
         said = simplified(written)  # traditional Chinese read in simplified characters
         slots = [
-            s
+            (c, *s)
             for c in users_clauses(re.split(r"[，,。！!；;\n]", said))
             for s in semantic.change_slots(c)
         ]
@@ -1155,16 +1173,24 @@ async def inherit_change_slots(
                 if old.key and old.value:
                     olds.setdefault(old.key, []).append(simplified(reveal(old.value, old.sealed)))
         mid = str(m.id)
-        for kind, value in slots:
+        for clause, kind, value in slots:
             own = [f for f in out if mid in f.message_ids]
-            fact = _changed_fact(kind, value, olds, own, mid)
+            family_key = None
+            if kind in _BY_FAMILY:
+                guess = (await asyncio.to_thread(semantic.classify, [clause]))[0]
+                family_key = semantic.FAMILY_KEY.get(guess.family)
+            fact = _changed_fact(kind, value, olds, own, mid, family_key)
             if fact is None:
                 continue
             if said != written:
                 fact = script.fact_as_written(fact, written, said)
             same = fact.value.lower() if fact.value else ""
+            held = tuple(v.lower() for v in olds.get(fact.key or "", []))
             out = [
-                f for f in out if not (mid in f.message_ids and f.value and f.value.lower() == same)
+                f
+                for f in out
+                if not (mid in f.message_ids and f.value and f.value.lower() == same)
+                and not (f.key == fact.key and _restates(f, mid, held))
             ]
             out.append(fact)
     return out

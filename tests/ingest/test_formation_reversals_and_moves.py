@@ -41,7 +41,8 @@ async def test_a_rule_called_off_ends_it_and_asks_nothing_of_its_own(
 async def test_a_rule_no_longer_needed_replaces_the_one_it_names(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "please include a Chinese translation under every answer", at=T1)
     await tenant.say("u", "s1", "no need for the translations anymore", at=T2)
-    assert await tenant.values("u", RULE) == ["no need for the translations"]
+    # the rule is left to the assistant: it ends, and nothing of its own is asked
+    assert await tenant.values("u", RULE) == []
     assert len(await tenant.values("u", RULE, "frozen")) == 1
 
 

@@ -5086,12 +5086,28 @@ _NOW_AT = re.compile(r"(?:现在|目前|如今)(?:已经)?在\s*$")
 _NOW_AT_TAIL = re.compile(r"\s*(?:做|当|上班|工作|干|待|了|啦)")
 
 
+# the same in English, by a verb of change done and a name after it ("transferred to USC this
+# fall", "ok I caved and switched to Zed", "we moved over to Notion"): which key the name
+# changes is the one of the clause's family (``app/ingest/tasks.py``)
+_CHANGE_SLOT_EN = re.compile(
+    # the user's own: nobody else named before the verb ("my team switched to Jira")
+    r"^(?i:(?:(?!\b(?:my|our|his|her|their|the|they|he|she|it|team|company|boss)\b)[^,;])*?)"
+    r"(?i:\b(?:switched|transferred|moved|changed|swapped|migrated|converted|jumped|relocated)"
+    r"(?: (?:over|back|across|everything|it all|all|us|me))? (?:to|into) (?:the )?)"
+    r"(?P<x>[A-Z][\w.+#&'-]*(?: [A-Z][\w.+#&'-]*){0,2})(?![\w.+#&'-])"
+    # the name whole, not the first words of a thing ("moved to Mountain View office")
+    r"(?=\s*(?:$|[,.;:!?)—-]|(?i:(?:this|last|a|in|at|for|on|from|since|after|now|too|because"
+    r"|as|and|but|so|when|recently|yesterday|today|instead|lol|haha)\b)))"
+)
+
+
 def change_slots(clause: str) -> list[tuple[str, str]]:
     """``(kind, value)`` of each change a Chinese clause states by its verb and value alone:
     ``go`` (a workplace: 去了/跳槽到/换到/现在在), ``switch`` (换成/改用), ``move`` (搬到/回老家;
-    the value 老家 when the place is not named) or ``post`` (调到/外派到: a place of work).
-    None for another person's clause, a question, a hypothetical, a plan or an outing of one
-    day."""
+    the value 老家 when the place is not named) or ``post`` (调到/外派到: a place of work); of an
+    English clause, ``transfer`` (a name after "transferred to") or ``named`` (after "switched
+    to", "moved to", ``_CHANGE_SLOT_EN``). None for another person's clause, a question, a
+    hypothetical, a plan or an outing of one day."""
     if (
         is_about_others(clause)
         or family_subject(clause)
@@ -5101,6 +5117,11 @@ def change_slots(clause: str) -> list[tuple[str, str]]:
         or re.search(r"[？?吗]", clause)
     ):
         return []
+    if not _is_zh(clause):
+        return [
+            ("transfer" if "transferred" in m[0].lower() else "named", m["x"].rstrip("."))
+            for m in _CHANGE_SLOT_EN.finditer(clause)
+        ]
     out = []
     for m in _CHANGE_SLOT_ZH.finditer(clause):
         kind = next(k for k in ("go", "switch", "move", "post") if m.group(k))

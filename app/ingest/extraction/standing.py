@@ -733,8 +733,14 @@ _TOPIC_FIRST_ZH = re.compile(
 # X" ask for answers without it: rules of their own)
 _CANCELS_ZH = re.compile(r"(?:不要|不用|不需要|不必|别)[\u4e00-\u9fff]?了|算了|免了")
 _CANCELS_EN = re.compile(
-    r"^\W*(?:\w+\W+)?(?:forget|never ?mind|skip|drop|ditch|lose|scrap)"
-    r"(?: about)? (?:the|all the|your|those|these)\b",
+    r"^\W*(?:\w+\W+)?(?:(?:you )?(?:can|could|may) )?"
+    r"(?:(?:forget|never ?mind|skip|drop|ditch|lose|scrap)(?: about)?"
+    # leave to the assistant, not forbid: "you can stop with the emojis now", "no need for the
+    # translations anymore" (but "stop giving me code examples" asks for none from now on)
+    r"|(?<=can )(?:stop|quit)(?: with| using| adding| including| doing| giving me)?"
+    r"|no (?:more )?need (?:for|of)|(?:i )?(?:don'?t|do not|no longer) need)"
+    r" (?:the|all the|your|those|these|any)\b"
+    r"|^\W*(?:the|those|these|your) [\w -]{1,24}? (?:is|are)(?: not|n't) (?:needed|necessary)",
     re.I,
 )
 
@@ -767,6 +773,11 @@ def verb_first(rule: str) -> str:
     return f"{ask}{m['v'] or ''}{m['x'].strip()}"
 
 
+# what says a clause after a rule called off wants something in its place ("You can drop the
+# bullet points, normal paragraphs are better")
+_INSTEAD = re.compile(r"\b(?:better|instead|fine|prefer|rather)\b|更好|就行|就好|就可以|即可", re.I)
+
+
 def cancels(clauses: list[str], sentence: list[str]) -> bool:
     """True if a rule read from ``clauses`` of ``sentence`` only calls off what it names ("英文
     翻译还是不要了", "表格还是算了吧", "scrap the British spelling"): after a rule it ends,
@@ -774,7 +785,9 @@ def cancels(clauses: list[str], sentence: list[str]) -> bool:
     first ask for something in its place ("drop the bullet points, plain paragraphs are fine"),
     nor when the sentence says it stands ("going forward, skip the pleasantries")."""
     first, *rest = clauses
-    if _GOING_FORWARD.search(" ".join(sentence)) or any(is_request(r) for r in rest):
+    if _GOING_FORWARD.search(" ".join(sentence)) or any(
+        is_request(r) or _INSTEAD.search(r) for r in rest
+    ):
         return False
     core = _core(first)
     if _zh(core):

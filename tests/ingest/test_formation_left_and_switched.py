@@ -1,0 +1,90 @@
+"""Leaving a rule to the assistant ("you can stop with the emojis now") ends it and asks
+nothing; an English name after "switched to" or "transferred to" replaces the value the user
+holds of the key its clause is about, and nothing else. Through the HTTP API (turns on Saturday
+2026-12-05)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import TenantCtx
+
+AT = "2026-12-05T09:00:00+08:00"
+LATER = "2026-12-05T10:00:00+08:00"
+RULE = "assistant.constraint"
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("Always add emojis when you reply!", "you can stop with the emojis now, it's a bit much"),
+        (
+            "please include a Chinese translation under every answer",
+            "no need for the translations anymore",
+        ),
+        ("please cite your sources at the end of each answer", "I don't need the sources anymore"),
+    ],
+)
+async def test_a_rule_left_to_the_assistant_ends_and_asks_nothing(
+    tenant: TenantCtx, turns: tuple[str, str]
+) -> None:
+    active, frozen = await tenant.change("u", turns, RULE, at=(AT, LATER))
+    assert active == []
+    assert len(frozen) == 1
+
+
+async def test_a_rule_forbidding_what_was_asked_is_kept(tenant: TenantCtx) -> None:
+    turns = ("Give me code examples in Python always", "stop giving me code examples")
+    active, frozen = await tenant.change("u", turns, RULE, at=(AT, LATER))
+    assert active == ["stop giving me code examples"]
+    assert len(frozen) == 1
+
+
+@pytest.mark.parametrize(
+    ("turns", "key", "expected"),
+    [
+        (("I study at UCLA", "transferred to USC this fall"), "education.school", "usc"),
+        (
+            (
+                "I do all my coding in VS Code",
+                "ok I caved and switched to Zed, VS Code got way too sluggish on this machine",
+            ),
+            "tech.preferred",
+            "zed",
+        ),
+    ],
+)
+async def test_a_name_switched_to_replaces_the_value_held_of_its_clauses_key(
+    tenant: TenantCtx, turns: tuple[str, str], key: str, expected: str
+) -> None:
+    active, frozen = await tenant.change("u", turns, key, at=(AT, LATER))
+    assert [v.lower() for v in active] == [expected]
+    assert len(frozen) == 1
+
+
+@pytest.mark.parametrize(
+    ("turns", "key", "kept"),
+    [
+        # someone else's switch; a switch of another kind than what is held; a thing named after
+        # a place; a school switched to for another degree; a question
+        (("I work at Google", "my sister switched to Apple last year"), "work.employer", "google"),
+        (("I work at Google", "I switched to Zed as my editor"), "work.employer", "google"),
+        (("I work at Google", "I moved to Mountain View office"), "work.employer", "google"),
+        (
+            ("I did my undergrad at HKU", "switched to LSE for my master's"),
+            "education.school",
+            "hku",
+        ),
+        (
+            ("I do all my coding in VS Code", "if I switched to Zed, would it be faster?"),
+            "tech.preferred",
+            "vs code",
+        ),
+    ],
+)
+async def test_a_switch_of_something_else_replaces_nothing(
+    tenant: TenantCtx, turns: tuple[str, str], key: str, kept: str
+) -> None:
+    active, frozen = await tenant.change("u", turns, key, at=(AT, LATER))
+    assert kept in [v.lower() for v in active]
+    assert frozen == []
