@@ -1068,9 +1068,10 @@ _CHANGE_KEYS = {
     "move": ("residence.city",),
     "post": ("work.location",),
     # an English name after "switched to": the key of the clause's family; a school is left
-    # only by a transfer ("switched to LSE for my master's" adds one)
-    "named": ("work.employer", "tech.preferred", "residence.city"),
-    "transfer": ("work.employer", "education.school", "residence.city"),
+    # only by a transfer ("switched to LSE for my master's" adds one); a home is left by the
+    # rules' own readings ("moved over to Notion" reads as a move to the classifier)
+    "named": ("work.employer", "tech.preferred"),
+    "transfer": ("work.employer", "education.school"),
 }
 # the kinds of change whose key is the one of the clause's family
 _BY_FAMILY = ("named", "transfer")
@@ -1083,12 +1084,15 @@ def _changed_fact(
     own: list[ExtractedFact],
     mid: str,
     family_key: str | None = None,
+    *,
+    zh: bool = True,
 ) -> ExtractedFact | None:
     """The fact a change said by its verb and value alone forms: the value of the one key of
     its kind the user holds an active value of (a workplace gone to replaces the employer, a
     thing switched to the tool or the drink, a home moved to the city, a post the place of
     work; 老家 is the hometown; for an English name, ``family_key``, the key of the family the
     classifier gives its clause, however sure: the value the user holds of it makes the guess),
+    described in the clause's language (``zh``),
     when the value reads as one (``segment.name_run``: a name, not a spot or a doing; a
     place for a home) and the turn formed no value of that key itself. ``None`` otherwise."""
     keys = [
@@ -1117,7 +1121,7 @@ def _changed_fact(
     single = spec is not None and spec.cardinality == "single"
     return ExtractedFact(
         type=spec.type if spec else "fact",  # type: ignore[arg-type]
-        content=semantic.describe(key, value, kind not in _BY_FAMILY),
+        content=semantic.describe(key, value, zh),
         key=key,
         value=value,
         is_correction=single,
@@ -1179,7 +1183,8 @@ async def inherit_change_slots(
             if kind in _BY_FAMILY:
                 guess = (await asyncio.to_thread(semantic.classify, [clause]))[0]
                 family_key = semantic.FAMILY_KEY.get(guess.family)
-            fact = _changed_fact(kind, value, olds, own, mid, family_key)
+            zh = bool(_HAN.search(clause))
+            fact = _changed_fact(kind, value, olds, own, mid, family_key, zh=zh)
             if fact is None:
                 continue
             if said != written:
@@ -1233,6 +1238,19 @@ _CONTACT_SHAPES = {"contact.phone": detect.PHONE_SHAPED, "contact.email": detect
 # a turn that changes a contact by naming the old one ("不是liming@example.com，是…", "changed
 # my email from … to …", "手机号从138…换成139…了")
 _CONTACT_CHANGED = re.compile(r"不是|换成|改成|\b(?:not|changed|from|switched)\b", re.I)
+# a contact given as the one from now on, the old one lost or given up
+_CONTACT_NOW = re.compile(
+    r"改用|换成|换了|不用了|停用|弃用|以后用|新的|新号|新邮箱|\b(?:new|now|changed|switched"
+    r"|replaced|lost|no longer|don'?t use|stopped using)\b",
+    re.I,
+)
+# a number or an address of someone to reach, asked of the assistant ("call the new pizza place
+# at …", "帮我打给…"): not the user's
+_SOMEONE_TO_REACH = re.compile(
+    r"\b(?:call|text|ring|dial|email|message|contact|book|reach)\b[^.!?]*?\b(?:at|on)\b"
+    r"|打给|打电话给|联系一下|发给|帮我|替我",
+    re.I,
+)
 # another contact beside the one held ("工作邮箱不是…，是…", "my work email is …"): none replaced
 _ANOTHER_CONTACT = re.compile(
     r"工作|公司|单位|另一个|另外|备用|第二|也|还有|\b(?:work|office|another|second|backup|also"
@@ -1319,7 +1337,15 @@ async def replace_in_place(
         names_old = (
             users_own and bool(_CONTACT_CHANGED.search(said)) and not _ANOTHER_CONTACT.search(said)
         )
-        if not (pairs or slip or names_old):
+        # "new one: (312) 555-0199", "163那个不用了，改用 …@qq.com": the one held is replaced by
+        # the one of its shape the turn gives, named or not
+        given_now = (
+            users_own
+            and bool(_CONTACT_NOW.search(said))
+            and not _ANOTHER_CONTACT.search(said)
+            and not _SOMEONE_TO_REACH.search(said)
+        )
+        if not (pairs or slip or names_old or given_now):
             continue
         if olds is None:
             stored = await repo.active_with_keys(_DENIABLE_BY_VALUE, "user", "", lock=False)
@@ -1337,8 +1363,8 @@ async def replace_in_place(
                 if said_before not in raw:
                     raw[said_before] = f.value
                     olds.append(said_before)
-        if slip or names_old:
-            pairs = pairs + _contact_put_right(said, olds, named_old=not slip)
+        if slip or names_old or given_now:
+            pairs = pairs + _contact_put_right(said, olds, named_old=not (slip or given_now))
         for denied, new_words in pairs:
             named = _named_value(denied, new_words, olds)
             if named is None:

@@ -88,3 +88,54 @@ async def test_a_switch_of_something_else_replaces_nothing(
     active, frozen = await tenant.change("u", turns, key, at=(AT, LATER))
     assert kept in [v.lower() for v in active]
     assert frozen == []
+
+
+async def test_a_firm_that_poached_the_user_is_the_employer_now(tenant: TenantCtx) -> None:
+    turns = ("I'm an engineer at Uber", "Lyft poached me, started there this week")
+    active, frozen = await tenant.change("u", turns, "work.employer", at=(AT, LATER))
+    assert ([v.lower() for v in active], [v.lower() for v in frozen]) == (["lyft"], ["uber"])
+
+
+async def test_a_club_joined_is_no_employer(tenant: TenantCtx) -> None:
+    turns = ("I work at Google", "I joined the Sierra Club")
+    assert await tenant.change("u", turns, "work.employer", at=(AT, LATER)) == (["google"], [])
+
+
+@pytest.mark.parametrize(
+    ("turns", "key", "active", "frozen"),
+    [
+        (
+            (
+                "My cell is (312) 555-0148",
+                "lost my phone AND the number with it, long story. new one: (312) 555-0199",
+            ),
+            "contact.phone",
+            ["(312) 555-0199"],
+            ["(312) 555-0148"],
+        ),
+        (
+            ("邮箱 xiaohe@163.com", "163那个不用了，老收不到邮件，改用 xiaohe2024@qq.com"),
+            "contact.email",
+            ["xiaohe2024@qq.com"],
+            ["xiaohe@163.com"],
+        ),
+    ],
+)
+async def test_a_contact_given_as_the_new_one_replaces_the_one_held(
+    tenant: TenantCtx, turns: tuple[str, str], key: str, active: list[str], frozen: list[str]
+) -> None:
+    assert await tenant.change("u", turns, key, at=(AT, LATER)) == (active, frozen)
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        "call the new pizza place at (312) 555-0111 for me",
+        "my wife's new number is (312) 555-0177",
+    ],
+)
+async def test_a_new_number_of_someone_else_replaces_nothing(tenant: TenantCtx, then: str) -> None:
+    turns = ("My cell is (312) 555-0148", then)
+    active, frozen = await tenant.change("u", turns, "contact.phone", at=(AT, LATER))
+    assert "(312) 555-0148" in active
+    assert frozen == []

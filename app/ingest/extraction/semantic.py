@@ -5092,8 +5092,10 @@ _NOW_AT_TAIL = re.compile(r"\s*(?:做|当|上班|工作|干|待|了|啦)")
 _CHANGE_SLOT_EN = re.compile(
     # the user's own: nobody else named before the verb ("my team switched to Jira")
     r"^(?i:(?:(?!\b(?:my|our|his|her|their|the|they|he|she|it|team|company|boss)\b)[^,;])*?)"
-    r"(?i:\b(?:switched|transferred|moved|changed|swapped|migrated|converted|jumped|relocated)"
-    r"(?: (?:over|back|across|everything|it all|all|us|me))? (?:to|into) (?:the )?)"
+    r"(?i:\b(?:(?:switched|transferred|moved|changed|swapped|migrated|converted|jumped"
+    r"|relocated)(?: (?:over|back|across|everything|it all|all|us|me))? (?:to|into)"
+    r"|signed with|(?:got )?hired (?:at|by)|poached by|recruited by)"
+    r" (?:the )?)"
     r"(?P<x>[A-Z][\w.+#&'-]*(?: [A-Z][\w.+#&'-]*){0,2})(?![\w.+#&'-])"
     # the name whole, not the first words of a thing ("moved to Mountain View office")
     r"(?=\s*(?:$|[,.;:!?)—-]|(?i:(?:this|last|a|in|at|for|on|from|since|after|now|too|because"
@@ -5101,12 +5103,20 @@ _CHANGE_SLOT_EN = re.compile(
 )
 
 
+# the same said with the name first: "Lyft poached me, started there this week"
+_CHANGED_BY_EN = re.compile(
+    r"^\W*(?P<x>[A-Z][\w.+#&'-]*(?: [A-Z][\w.+#&'-]*){0,2})"
+    r" (?i:(?:just |finally )?(?:poached|hired|recruited|snagged|headhunted) me)\b"
+)
+
+
 def change_slots(clause: str) -> list[tuple[str, str]]:
     """``(kind, value)`` of each change a Chinese clause states by its verb and value alone:
     ``go`` (a workplace: 去了/跳槽到/换到/现在在), ``switch`` (换成/改用), ``move`` (搬到/回老家;
     the value 老家 when the place is not named) or ``post`` (调到/外派到: a place of work); of an
-    English clause, ``transfer`` (a name after "transferred to") or ``named`` (after "switched
-    to", "moved to", ``_CHANGE_SLOT_EN``). None for another person's clause, a question, a
+    English clause, ``transfer`` (a name after "transferred to"), ``named`` (after "switched
+    to", "moved to", ``_CHANGE_SLOT_EN``) or ``go`` (a firm that "poached me",
+    ``_CHANGED_BY_EN``). None for another person's clause, a question, a
     hypothetical, a plan or an outing of one day."""
     if (
         is_about_others(clause)
@@ -5121,7 +5131,7 @@ def change_slots(clause: str) -> list[tuple[str, str]]:
         return [
             ("transfer" if "transferred" in m[0].lower() else "named", m["x"].rstrip("."))
             for m in _CHANGE_SLOT_EN.finditer(clause)
-        ]
+        ] + [("go", m["x"]) for m in _CHANGED_BY_EN.finditer(clause)]
     out = []
     for m in _CHANGE_SLOT_ZH.finditer(clause):
         kind = next(k for k in ("go", "switch", "move", "post") if m.group(k))
