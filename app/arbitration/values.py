@@ -1324,7 +1324,8 @@ def _activity(value: str) -> str:
 def _ends_named(value: str, text: str) -> bool:
     """True if a clause of ending names ``value``: as a run of its words, or — Chinese, a value
     of three characters or more — by its last two, the thing itself without its verb or kind
-    ("篮球基本不打了" names 打篮球, "日剧看腻了" 看日剧, "胃炎已经好了" 慢性胃炎)."""
+    ("篮球基本不打了" names 打篮球, "日剧看腻了" 看日剧, "胃炎已经好了" 慢性胃炎), and a value of
+    one character by its verb of eating or drinking before it ("不能再吃辣了" names 辣)."""
     if _mentions(value, text):
         return True
     v = normalize_value(value)
@@ -1336,6 +1337,9 @@ def _ends_named(value: str, text: str) -> bool:
             and words[-1] in _KINDS_OF_WORK
             and _mentions(" ".join(words[:-1]), text)
         )
+    if len(v) == 1:
+        # "醫生說我不能再吃辣了" names 辣: a one-character thing after its verb of eating
+        return bool(re.search(rf"[吃喝抽]{re.escape(v)}", normalize_value(simplified(text))))
     return len(v) >= 3 and v[-2:] in normalize_value(text)
 
 

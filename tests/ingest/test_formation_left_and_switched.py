@@ -139,3 +139,44 @@ async def test_a_new_number_of_someone_else_replaces_nothing(tenant: TenantCtx, 
     active, frozen = await tenant.change("u", turns, "contact.phone", at=(AT, LATER))
     assert "(312) 555-0148" in active
     assert frozen == []
+
+
+@pytest.mark.parametrize(
+    ("turns", "frozen"),
+    [
+        (("我超愛吃辣", "最近胃不好，醫生說我不能再吃辣了"), ["辣"]),
+        (
+            (
+                "I love horror movies, the gorier the better",
+                "ok since having a kid I genuinely can't watch horror anymore",
+            ),
+            ["horror movies"],
+        ),
+    ],
+)
+async def test_a_liking_said_to_be_over_ends(
+    tenant: TenantCtx, turns: tuple[str, str], frozen: list[str]
+) -> None:
+    assert await tenant.change("u", turns, "preference.likes", at=(AT, LATER)) == ([], frozen)
+
+
+@pytest.mark.parametrize(
+    ("turns", "kept"),
+    [
+        (("我爱吃辣", "我妈不能再吃辣了"), "辣"),
+        (("I love horror movies", "ok the gym is done for me today"), "horror movies"),
+    ],
+)
+async def test_what_only_looks_like_a_liking_over_ends_nothing(
+    tenant: TenantCtx, turns: tuple[str, str], kept: str
+) -> None:
+    assert await tenant.change("u", turns, "preference.likes", at=(AT, LATER)) == ([kept], [])
+
+
+@pytest.mark.parametrize("then", ["今天不喝茶了，喝了两杯了", "今晚不喝茶了，明天再说"])
+async def test_a_drink_left_out_for_the_day_is_no_drink_given_up(
+    tenant: TenantCtx, then: str
+) -> None:
+    turns = ("我爱喝茶", then)
+    assert await tenant.change("u", turns, "preference.drink", at=(AT, LATER)) == (["茶"], [])
+    assert await tenant.values("u", "diet.avoid") == []

@@ -5257,11 +5257,26 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             return f.value is None and f.key != kind.key and bool(f.metadata.get("retraction"))
 
         facts = [f for f in facts if not unnamed(f)] + [f for f in ended if not unnamed(f)]
-        return _rules_verb_first([*facts, kind])
+        return _rules_verb_first(_not_for_today(turn, [*facts, kind]))
     facts = facts + ended
     # the doing taken up goes first: stored before the record of what ended, that record then
     # holds nothing more than it and is archived (``ArbitrationService._said_beside``)
-    return _rules_verb_first(_especially(_taste_now(turn, _doing_instead(turn, facts) + facts)))
+    facts = _especially(_taste_now(turn, _doing_instead(turn, facts) + facts))
+    return _rules_verb_first(_not_for_today(turn, facts))
+
+
+def _not_for_today(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts`` without a food or drink left out for the day or the night only ("今天不喝茶了，
+    喝了两杯了", "今晚不喝酒了", ``_for_today_only``): nothing given up, nothing it retracts."""
+    return [
+        f
+        for f in facts
+        if not (
+            f.key == "diet.avoid"
+            and f.value
+            and _for_today_only(_clause_with(turn.content, f.value))
+        )
+    ]
 
 
 # a clause that names the one most meant of what the clause before it said ("我喜欢吃辣的，尤其
@@ -7478,6 +7493,18 @@ def _sentence_with(text: str, value: str) -> list[str]:
         (sentence for sentence in split_clauses(text) if low in "".join(sentence).lower()),
         [text],
     )
+
+
+# a day said as where a change starts ("今天开始不喝酒了", "from today on"): not a day's only
+_FROM_THE_DAY = re.compile(
+    r"开始|起|\b(?:from (?:today|tonight|now) on|starting (?:today|tonight)|as of today)\b", re.I
+)
+
+
+def _for_today_only(clause: str) -> bool:
+    """True if ``clause`` says what holds for the day or the night only ("今天不喝茶了", "I'm
+    not drinking coffee today", ``semantic.for_once``), not from that day on."""
+    return semantic.for_once(clause) and not _FROM_THE_DAY.search(clause)
 
 
 def _clause_with(text: str, value: str) -> str:

@@ -1213,13 +1213,17 @@ _ENDING_EN = re.compile(
     r"\b(?:stopped|quit|gave up|given up|dropped|ditched|cleared up|went away|is gone|are gone"
     r"|cured|got over|grew out of|lost interest|forgot|forgotten|done with|sold|cancell?ed"
     r"|called off|withdrew|pulled out|moved on from|switched (?:away )?from|healed(?: up)?"
-    r"|recovered)\b",
+    r"|recovered|(?:'s|is|are|'re) (?:done|over) for me)\b",
     re.I,
 )
 _ENDING_ZH = re.compile(
     r"不再|(?:不|没)[^，,。.！!？?；;]{0,8}了|戒了|戒掉|停了|放弃|忘光|忘了|取消|下线|治好|痊愈"
     r"|没(?:什么)?兴趣|腻了|退出|不感兴趣|(?:已经|早就?|都|全)好了|康复|好利索|(?:恢复)?正常了"
 )
+
+
+# a word a turn opens with that only takes the floor ("ok", "well", "so", "yeah")
+_OPENING_WORD = re.compile(r"^\W*(?:ok(?:ay)?|well|so|yeah|hmm+|um+|lol)\b[\s,.!:-]*", re.I)
 
 
 def _users_statement(clause: str) -> bool:
@@ -1249,7 +1253,9 @@ def ends(clause: str) -> bool:
     memories it ends are those whose value the clause (or its sentence) names. A question
     or a clause about someone else ends nothing, nor does one of a thing done less ("I don't
     use Twitter that much anymore")."""
-    if not _users_statement(clause) or _STILL_HOLDS.search(clause) or seldom(clause):
+    # "ok since having a kid I can't watch horror anymore": an opening "ok" says nothing holds
+    opened = _OPENING_WORD.sub("", clause)
+    if not _users_statement(clause) or _STILL_HOLDS.search(opened) or seldom(clause):
         return False
     if _NOT_BEEN_BACK.search(clause):
         return False
