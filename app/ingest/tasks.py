@@ -1105,6 +1105,12 @@ def _changed_fact(
     # a value of the key the turn formed itself stands, unless it is the one held: "switched to
     # Zed, VS Code got way too sluggish" names the old tool as what it leaves
     if any(f.key == key and f.value and simplified(f.value).lower() not in held for f in own):
+        # the turn's own reading of the new value ("I transferred to Columbia") stays, and
+        # replaces what is held as this one would
+        for f in own:
+            if f.key == key and f.value and f.value.lower() == value.lower():
+                f.is_correction = True
+                f.metadata["replaces"] = True
         return None
     if kind in ("move", "post"):
         if value == "老家":
@@ -1248,6 +1254,9 @@ _CONTACT_NOW = re.compile(
 # at …", "帮我打给…"): not the user's
 _SOMEONE_TO_REACH = re.compile(
     r"\b(?:call|text|ring|dial|email|message|contact|book|reach)\b[^.!?]*?\b(?:at|on)\b"
+    # "my dentist's new number: …", "我妈的新号码"
+    r"|\w['’]s (?:new )?(?:number|phone|cell|mobile|email|address)\b"
+    r"|(?:爸|妈|哥|姐|弟|妹|朋友|同事|老板|医生|老婆|老公|女朋友|男朋友)的?(?:新)?(?:号码|手机|电话|邮箱)"
     r"|打给|打电话给|联系一下|发给|帮我|替我",
     re.I,
 )

@@ -45,6 +45,12 @@ async def test_a_rule_forbidding_what_was_asked_is_kept(tenant: TenantCtx) -> No
     [
         (("I study at UCLA", "transferred to USC this fall"), "education.school", "usc"),
         (
+            ("I'm a student at NYU", "big news, I transferred to Columbia!"),
+            "education.school",
+            "columbia",
+        ),
+        (("I work at IBM", "got poached by Oracle 😅"), "work.employer", "oracle"),
+        (
             (
                 "I do all my coding in VS Code",
                 "ok I caved and switched to Zed, VS Code got way too sluggish on this machine",
@@ -75,6 +81,13 @@ async def test_a_name_switched_to_replaces_the_value_held_of_its_clauses_key(
             "education.school",
             "hku",
         ),
+        # long ago, once, in jest
+        (
+            ("I work at Amazon", "Google hired me as an intern back in 2015"),
+            "work.employer",
+            "amazon",
+        ),
+        (("I work at Uber", "Lyft poached me lol jk"), "work.employer", "uber"),
         (
             ("I do all my coding in VS Code", "if I switched to Zed, would it be faster?"),
             "tech.preferred",
@@ -132,6 +145,7 @@ async def test_a_contact_given_as_the_new_one_replaces_the_one_held(
     [
         "call the new pizza place at (312) 555-0111 for me",
         "my wife's new number is (312) 555-0177",
+        "my dentist's new number: (312) 555-0199",
     ],
 )
 async def test_a_new_number_of_someone_else_replaces_nothing(tenant: TenantCtx, then: str) -> None:
@@ -164,6 +178,7 @@ async def test_a_liking_said_to_be_over_ends(
     ("turns", "kept"),
     [
         (("我爱吃辣", "我妈不能再吃辣了"), "辣"),
+        (("我超爱吃辣", "医生说我爸不能再吃辣了"), "辣"),
         (("I love horror movies", "ok the gym is done for me today"), "horror movies"),
     ],
 )

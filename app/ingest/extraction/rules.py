@@ -5257,12 +5257,12 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             return f.value is None and f.key != kind.key and bool(f.metadata.get("retraction"))
 
         facts = [f for f in facts if not unnamed(f)] + [f for f in ended if not unnamed(f)]
-        return _rules_verb_first(_not_for_today(turn, [*facts, kind]))
+        return _rules_verb_first(_rules_joined(_not_for_today(turn, [*facts, kind])))
     facts = facts + ended
     # the doing taken up goes first: stored before the record of what ended, that record then
     # holds nothing more than it and is archived (``ArbitrationService._said_beside``)
     facts = _especially(_taste_now(turn, _doing_instead(turn, facts) + facts))
-    return _rules_verb_first(_not_for_today(turn, facts))
+    return _rules_verb_first(_rules_joined(_not_for_today(turn, facts)))
 
 
 def _not_for_today(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -5299,6 +5299,25 @@ def _especially(facts: list[ExtractedFact]) -> list[ExtractedFact]:
         fact.content = f"{before.content}，尤其是{value}" if _HAN.search(value) else fact.content
         fact.metadata.pop("family", None)
     return facts
+
+
+def _rules_joined(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A rule for the assistant said in the sentence after another rule of the turn and going
+    on with it ("No disclaimers. Just answer.", ``standing.joins``) is one rule with it, as in
+    one sentence: its words join the first's value and content."""
+    out: list[ExtractedFact] = []
+    last: ExtractedFact | None = None
+    for f in facts:
+        rule = f.metadata.get("formed_by") == "standing_rule" and bool(f.value)
+        if rule and last is not None and standing.joins(last.content, f.content):
+            sep = "，" if _HAN.search(last.content) else ", "
+            last.value = f"{last.value}{sep}{f.value}"
+            last.content = f"{last.content}{sep}{f.content}"
+            last.message_ids = list(dict.fromkeys([*last.message_ids, *f.message_ids]))
+            continue
+        last = f if rule and not f.metadata.get("cancels") else last
+        out.append(f)
+    return out
 
 
 def _rules_verb_first(facts: list[ExtractedFact]) -> list[ExtractedFact]:

@@ -1222,6 +1222,8 @@ _ENDING_ZH = re.compile(
 )
 
 
+# who says it, before what is said ("医生说", "the doctor says"): the rest is whose it is
+_REPORTED = re.compile(r"^[^，,。]{0,8}?(?:说|讲)|^\W*(?:the )?\w+ (?:says|said) (?:that )?", re.I)
 # a word a turn opens with that only takes the floor ("ok", "well", "so", "yeah")
 _OPENING_WORD = re.compile(r"^\W*(?:ok(?:ay)?|well|so|yeah|hmm+|um+|lol)\b[\s,.!:-]*", re.I)
 
@@ -1257,6 +1259,8 @@ def ends(clause: str) -> bool:
     opened = _OPENING_WORD.sub("", clause)
     if not _users_statement(clause) or _STILL_HOLDS.search(opened) or seldom(clause):
         return False
+    if someone_elses(_REPORTED.sub("", clause)):
+        return False  # "医生说我爸不能再吃辣了": the father's, as the doctor says
     if _NOT_BEEN_BACK.search(clause):
         return False
     clause = _FORGOT_TO_SAY.sub("", clause)  # "Forgot to mention, …", "忘了说": nothing ended
@@ -5098,22 +5102,37 @@ _NOW_AT_TAIL = re.compile(r"\s*(?:做|当|上班|工作|干|待|了|啦)")
 _CHANGE_SLOT_EN = re.compile(
     # the user's own: nobody else named before the verb ("my team switched to Jira")
     r"^(?i:(?:(?!\b(?:my|our|his|her|their|the|they|he|she|it|team|company|boss)\b)[^,;])*?)"
-    r"(?i:\b(?:(?:switched|transferred|moved|changed|swapped|migrated|converted|jumped"
+    r"(?i:\b(?:(?:switched|transferr?ed|moved|changed|swapped|migrated|converted|jumped"
     r"|relocated)(?: (?:over|back|across|everything|it all|all|us|me))? (?:to|into)"
     r"|signed with|(?:got )?hired (?:at|by)|poached by|recruited by)"
     r" (?:the )?)"
     r"(?P<x>[A-Z][\w.+#&'-]*(?: [A-Z][\w.+#&'-]*){0,2})(?![\w.+#&'-])"
     # the name whole, not the first words of a thing ("moved to Mountain View office")
-    r"(?=\s*(?:$|[,.;:!?)—-]|(?i:(?:this|last|a|in|at|for|on|from|since|after|now|too|because"
+    r"(?=\s*(?:$|[^\w\s]|(?i:(?:this|last|a|in|at|for|on|from|since|after|now|too|because"
     r"|as|and|but|so|when|recently|yesterday|today|instead|lol|haha)\b)))"
 )
 
 
+# what makes an English change no change of now: once, long ago, for a day, in jest or a dream
+_NOT_SO_NOW_EN = re.compile(
+    r"\b(?:jk|j/k|just kidding|kidding|in my dreams|i wish|once|years ago|back in|used to"
+    r"|for (?:like )?(?:a|one) (?:day|week)|went back|switched back)\b",
+    re.I,
+)
 # the same said with the name first: "Lyft poached me, started there this week"
 _CHANGED_BY_EN = re.compile(
     r"^\W*(?P<x>[A-Z][\w.+#&'-]*(?: [A-Z][\w.+#&'-]*){0,2})"
     r" (?i:(?:just |finally )?(?:poached|hired|recruited|snagged|headhunted) me)\b"
 )
+
+
+def _english_change_kind(said: str) -> str:
+    """``go`` for a firm that hired the user ("got poached by Oracle"), ``transfer`` for a
+    transfer, else ``named`` (the key is the clause's family's)."""
+    low = said.lower()
+    if re.search(r"\b(?:poached|recruited|hired|signed)\b", low):
+        return "go"
+    return "transfer" if "transfer" in low else "named"
 
 
 def change_slots(clause: str) -> list[tuple[str, str]]:
@@ -5134,8 +5153,10 @@ def change_slots(clause: str) -> list[tuple[str, str]]:
     ):
         return []
     if not _is_zh(clause):
+        if time_frame(clause) == "past" or _NOT_SO_NOW_EN.search(clause):
+            return []  # "Google hired me as an intern back in 2015", "Lyft poached me lol jk"
         return [
-            ("transfer" if "transferred" in m[0].lower() else "named", m["x"].rstrip("."))
+            (_english_change_kind(m[0]), m["x"].rstrip("."))
             for m in _CHANGE_SLOT_EN.finditer(clause)
         ] + [("go", m["x"]) for m in _CHANGED_BY_EN.finditer(clause)]
     out = []

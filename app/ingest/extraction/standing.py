@@ -1012,6 +1012,14 @@ def _aspects(text: str) -> set[str]:
     return {name for name, words in _ASPECTS.items() if words.search(text)}
 
 
+def joins(before: str, rule: str) -> bool:
+    """True if ``rule``, said in the sentence after the rule ``before``, goes on with it as a
+    request of one sentence does (``standing_rules``): it restates it ("No disclaimers. Just
+    answer.", "直接说重点") or asks of the same aspect ("Keep it short. No fluff.")."""
+    core = _core(rule)
+    return bool(_RESTATES.search(_clean(core) or core) or _aspects(before) & _aspects(rule))
+
+
 def aspects(text: str) -> set[str]:
     """What a rule for the assistant is about (format, length, tone, emoji, code, units)."""
     return _aspects(text)
