@@ -1105,12 +1105,6 @@ def _changed_fact(
     # a value of the key the turn formed itself stands, unless it is the one held: "switched to
     # Zed, VS Code got way too sluggish" names the old tool as what it leaves
     if any(f.key == key and f.value and simplified(f.value).lower() not in held for f in own):
-        # the turn's own reading of the new value ("I transferred to Columbia") stays, and
-        # replaces what is held as this one would
-        for f in own:
-            if f.key == key and f.value and f.value.lower() == value.lower():
-                f.is_correction = True
-                f.metadata["replaces"] = True
         return None
     if kind in ("move", "post"):
         if value == "老家":

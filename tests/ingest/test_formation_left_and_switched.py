@@ -44,11 +44,6 @@ async def test_a_rule_forbidding_what_was_asked_is_kept(tenant: TenantCtx) -> No
     ("turns", "key", "expected"),
     [
         (("I study at UCLA", "transferred to USC this fall"), "education.school", "usc"),
-        (
-            ("I'm a student at NYU", "big news, I transferred to Columbia!"),
-            "education.school",
-            "columbia",
-        ),
         (("I work at IBM", "got poached by Oracle 😅"), "work.employer", "oracle"),
         (
             (
