@@ -1094,7 +1094,8 @@ def _changed_fact(
     classifier gives its clause, however sure: the value the user holds of it makes the guess),
     described in the clause's language (``zh``),
     when the value reads as one (``segment.name_run``: a name, not a spot or a doing; a
-    place for a home) and the turn formed no value of that key itself. ``None`` otherwise."""
+    place for a home) and the turn formed no other value of that key itself than the one held.
+    ``None`` otherwise."""
     keys = [
         k for k in _CHANGE_KEYS[kind] if olds.get(k) and (kind not in _BY_FAMILY or k == family_key)
     ]
@@ -1345,6 +1346,7 @@ async def replace_in_place(
         # the one of its shape the turn gives, named or not
         given_now = (
             users_own
+            and bool(detect.PHONE_SHAPED.search(said) or detect.EMAIL.search(said))
             and bool(_CONTACT_NOW.search(said))
             and not _ANOTHER_CONTACT.search(said)
             and not _SOMEONE_TO_REACH.search(said)
