@@ -1246,13 +1246,14 @@ _CONTACT_NOW = re.compile(
     re.I,
 )
 # a number or an address of someone to reach, asked of the assistant ("call the new pizza place
-# at …", "帮我打给…"): not the user's
+# at …", "帮我打给…"): not the user's. A relative's or a colleague's ("我妈的新号码") is already
+# someone else's (``semantic.someone_elses``); a doctor's is not, and is named here
 _SOMEONE_TO_REACH = re.compile(
     r"\b(?:call|text|ring|dial|email|message|contact|book|reach)\b[^.!?]*?\b(?:at|on)\b"
-    # "my dentist's new number: …", "new email from my boss: …", "我妈的新号码"
+    # "my dentist's new number: …", "new email from my boss: …"
     r"|\w['’]s (?:new )?(?:number|phone|cell|mobile|email|address)\b"
     r"|\b(?:from|of|for)\s+(?:my|our|the|his|her|their)\s+(?!own\b)\w+"
-    r"|(?:爸|妈|哥|姐|弟|妹|朋友|同事|老板|医生|老婆|老公|女朋友|男朋友)的?(?:新)?(?:号码|手机|电话|邮箱)"
+    r"|医生的?(?:新)?(?:号码|手机|电话|邮箱)"
     r"|打给|打电话给|联系一下|发给|帮我|替我",
     re.I,
 )

@@ -5257,11 +5257,17 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             return f.value is None and f.key != kind.key and bool(f.metadata.get("retraction"))
 
         facts = [f for f in facts if not unnamed(f)] + [f for f in ended if not unnamed(f)]
-        return _rules_verb_first(_rules_joined(_not_for_today(turn, [*facts, kind])))
+        return _finished(turn, [*facts, kind])
     facts = facts + ended
     # the doing taken up goes first: stored before the record of what ended, that record then
     # holds nothing more than it and is archived (``ArbitrationService._said_beside``)
-    facts = _especially(_taste_now(turn, _doing_instead(turn, facts) + facts))
+    return _finished(turn, _especially(_taste_now(turn, _doing_instead(turn, facts) + facts)))
+
+
+def _finished(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """The turn's facts as returned: a day's exception left out (``_not_for_today``), rules of
+    consecutive sentences joined (``_rules_joined``), rules in the order of a request
+    (``_rules_verb_first``)."""
     return _rules_verb_first(_rules_joined(_not_for_today(turn, facts)))
 
 
