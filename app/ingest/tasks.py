@@ -274,6 +274,7 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
         memories = MemoryRepository(session, job.tenant_id, job.user_id)
         facts = await replace_in_place(memories, messages, facts, reveal)
         facts = await inherit_change_slots(memories, messages, facts, reveal)
+        facts = await decisions_redone(conv, memories, session_id, messages, facts, reveal)
         facts = await inherit_changes(conv, memories, session_id, messages, facts, reveal)
         facts = await inherit_addons(conv, memories, session_id, messages, facts, reveal)
     # The user's cues (temporary, emphasis, remember) decide where each fact starts.
@@ -1129,6 +1130,94 @@ def _changed_fact(
         message_ids=[mid],
         metadata={"formed_by": "change", **({} if single else {"replaces": True})},
     )
+
+
+# the part of a system a decision is about: "后端用 Go" is not taken back by "前端改用 React"
+_PART = re.compile(
+    r"前端|后端|移动端|客户端|服务端|数据库|日志|缓存|部署|测试|支付|登录|监控|消息队列|搜索|样式|落地页"
+    r"|\b(?:front-?end|back-?end|mobile|client|server|database|db|logs?|logging|cache|caching"
+    r"|deploy\w*|hosting|tests?|testing|payments?|auth\w*|login|monitoring|queue|search|styl\w+"
+    r"|ci|landing page)\b",
+    re.I,
+)
+# the user speaking for themselves, not for the project: "我个人现在改用 Vim 了"
+_FOR_MYSELF = re.compile(r"我个人|我自己|\b(?:i personally|for me|myself|my own)\b", re.I)
+
+
+def _parts(text: str) -> set[str]:
+    return {m.group(0).lower() for m in _PART.finditer(text)}
+
+
+async def decisions_redone(
+    conv: ConversationRepository,
+    repo: MemoryRepository,
+    session_id: str,
+    messages: Sequence[Message],
+    facts: list[ExtractedFact],
+    reveal: Callable[[str, list[dict[str, Any]]], str],
+) -> list[ExtractedFact]:
+    """``facts``, where a turn that takes a project's decision again ("架构 review 完改成
+    PostgreSQL 了", "team vote overruled me, it's React for the redesign now", "开会又改了，日志
+    改用 Elasticsearch") right after a turn of the session that formed one ("这个 project 我们
+    decide 用 MongoDB") decides the new thing in its place. The tool, decision or name the turn
+    holds now (a tool it keys as the user's own, a name said to hold now with no key of its
+    own) becomes a decision (``task.decision``) that retracts the previous turn's decisions —
+    those only, not every decision the user holds; when the turn names a part of the system,
+    only a decision that names it too ("前端改用 React" after "后端用 Go" replaces nothing);
+    not one the turn names again. Only for a turn
+    that says a change and adds nothing beside (``semantic.moves``: not "we're also going to
+    use Zapier"), and not one said of the user alone ("我个人现在改用 Vim 了")."""
+    for m in messages:
+        if m.role != "user":
+            continue
+        said = reveal(m.content, m.sealed)
+        if not semantic.moves(said) or _FOR_MYSELF.search(said):
+            continue
+        mid = str(m.id)
+        taken = [
+            f
+            for f in facts
+            if mid in f.message_ids
+            and f.value
+            and (
+                f.key in ("task.decision", "tech.preferred")
+                or (f.key is None and "now_holds" in f.metadata)
+            )
+        ]
+        if not taken:
+            continue
+        earlier = await _stated_before(conv, repo, session_id, m, facts, reveal)
+        parts = _parts(said)
+        decided = [
+            e.value
+            for e in earlier
+            if e.key == "task.decision"
+            and e.value
+            and not (parts and not parts & _parts(f"{e.content} {e.value}"))
+        ]
+        if not decided:
+            continue
+        for fact in taken:
+            value = fact.value or ""
+            if any(value.lower() in d.lower() or d.lower() in value.lower() for d in decided):
+                continue  # the decision said again
+            if fact.key != "task.decision":
+                fact.key, fact.type = "task.decision", "fact"
+                fact.content = addon_content(
+                    next(
+                        (
+                            c
+                            for c in re.split(r"[，,。.!！；;\n]", said)
+                            if value.lower() in c.lower()
+                        ),
+                        said,
+                    ).strip()
+                )
+            for k in ("now_holds", "strong", "replaces"):
+                fact.metadata.pop(k, None)
+            fact.is_correction = True
+            fact.retracts = list(dict.fromkeys([*fact.retracts, *decided]))
+    return facts
 
 
 def users_clauses(clauses: Sequence[str]) -> list[str]:

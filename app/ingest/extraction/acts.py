@@ -138,6 +138,10 @@ def apply(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         return [
             f
             for f in facts
-            if _withdraws(f) or f.key in _NOT_VETOED or _moves(f) or _appointment(turn, f)
+            if _withdraws(f)
+            or f.key in _NOT_VETOED
+            or _moves(f)
+            or _appointment(turn, f)
+            or "now_holds" in f.metadata
         ]
     return facts

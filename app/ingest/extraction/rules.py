@@ -6172,7 +6172,11 @@ _LEAD_NOW_EN = (
     r"^(?:(?:oh|so|well|nope|nah|no|actually|yeah|yep|and|but|btw|update|ok|okay|anyway"
     r"|correction|lol)\b[\s,:!-]*)*"
 )
-_NAME_NOW_EN = r"(?P<name>[A-Z][\w&.'+-]*(?: (?:of |de |the |& )?[A-Z0-9][\w&.'+-]*)*?)"
+# a name: capitalised, or a short lower-case head before a capital ("macOS", "iPhone", "eBay")
+_NAME_NOW_EN = (
+    r"(?P<name>(?:[A-Z]|(?-i:[a-z]{1,4}(?=[A-Z])))[\w&.'+-]*"
+    r"(?: (?:of |de |the |& )?[A-Z0-9][\w&.'+-]*)*?)"
+)
 _NOW_EN = (
     r"(?P<now>now|these days|nowadays|at the moment|right now|for good|as of [\w ]{2,20}"
     r"|since [\w ]{2,20})"
@@ -8764,7 +8768,13 @@ def _moved_alone(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         return []
     text = turn.content.strip()
     if is_question(text):
-        return []
+        # "they moved it to friday 10am, can u remind me the night before?": the move said
+        # before a question stands
+        text = ", ".join(
+            c.strip(" ,，") for s in split_clauses(text) for c in s if not is_question(c)
+        )
+        if not text:
+            return []
     m = _MOVED_TO.match(text)
     if m is None and (it := _MOVED_IT_TO.search(text)) and _moved_unnamed(text):
         text, when = it[0], it["when"]  # "they pushed it to Thursday at 6"

@@ -1066,6 +1066,7 @@ def withdrawal_key(text: str, thing: str | None = None) -> str | None:
 _SWITCH = re.compile(
     r"\b(?:switch(?:ed)? (?:over |fully |entirely )?to|moved (?:over )?to|migrated to|now use"
     r"|replaced \w+ with)\b|改用|改成|换成|换到|转到|全面转|都换成|改为|变成|改喝|换喝"
+    r"|迁(?:移)?到|转投"
     # a preference said to hold now ("I actually prefer English now", "现在更喜欢用 Go")
     # (not when the one before is still had: "…, Python is still for scripts")
     r"|\bprefer(?:s|red)?\s+(?:\w+\s+){1,3}?now\b(?![^.;!?]*\b(?:still|too|as well|also)\b)"
@@ -1213,7 +1214,12 @@ _ENDING_EN = re.compile(
     r"\b(?:stopped|quit|gave up|given up|dropped|ditched|cleared up|went away|is gone|are gone"
     r"|cured|got over|grew out of|lost interest|forgot|forgotten|done with|sold|cancell?ed"
     r"|called off|withdrew|pulled out|moved on from|switched (?:away )?from|healed(?: up)?"
-    r"|recovered|(?:'s|is|are|'re) (?:done|over) for me)\b",
+    r"|recovered|(?:'s|is|are|'re) (?:done|over) for me"
+    # a place or a firm left by the user, however written ("I left spotify last week"); not a
+    # thing left somewhere ("I left my keys at work", "left early")
+    r"|(?:\bi|\bwe|'ve|\bjust|\bfinally|\bofficially)\s+left\s+(?!(?:my|our|a|an|the|it|this"
+    r"|that|for|to|at|on|in|with|early|home|work|behind|him|her|them|you|out|off|over)\b)(?=\w)"
+    r"|wrapped up|came to an end)\b",
     re.I,
 )
 _ENDING_ZH = re.compile(
@@ -1899,7 +1905,9 @@ _FORGET_THAT = re.compile(
 
 _OPENING = re.compile(
     r"^(?:(?:hmm+|oh|ok|okay|wait|sorry|actually|no|nah|well|oops|ugh|eh|lol|so|um|uh|correction|"
-    r"哦|噢|啊|嗯|呃|哎|诶|不好意思|抱歉|对不起|等等|其实|不对|不是|(?:准确|确切)(?:地|来)?说)"
+    r"哦|噢|啊|嗯|呃|哎|诶|不好意思|抱歉|对不起|等等|其实|不对|不是|(?:准确|确切)(?:地|来)?说"
+    # a hedge before the denial: "好像不是猫毛，…是尘螨"
+    r"|(?:好像|貌似|似乎)(?=不是|不对))"
     r"[\s,，.!！:：~]*)*",
     re.I,
 )
