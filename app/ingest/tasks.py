@@ -275,6 +275,7 @@ async def ingest_messages(ctx: JobContext) -> dict[str, Any]:
         facts = await replace_in_place(memories, messages, facts, reveal)
         facts = await inherit_change_slots(memories, messages, facts, reveal)
         facts = await decisions_redone(conv, memories, session_id, messages, facts, reveal)
+        facts = await tastes_turned(conv, memories, session_id, messages, facts, reveal)
         facts = await inherit_changes(conv, memories, session_id, messages, facts, reveal)
         facts = await inherit_addons(conv, memories, session_id, messages, facts, reveal)
     # The user's cues (temporary, emphasis, remember) decide where each fact starts.
@@ -1132,20 +1133,68 @@ def _changed_fact(
     )
 
 
-# the part of a system a decision is about: "后端用 Go" is not taken back by "前端改用 React"
-_PART = re.compile(
-    r"前端|后端|移动端|客户端|服务端|数据库|日志|缓存|部署|测试|支付|登录|监控|消息队列|搜索|样式|落地页"
-    r"|\b(?:front-?end|back-?end|mobile|client|server|database|db|logs?|logging|cache|caching"
-    r"|deploy\w*|hosting|tests?|testing|payments?|auth\w*|login|monitoring|queue|search|styl\w+"
-    r"|ci|landing page)\b",
+# the user speaking of themselves, not of the project ("I switched to Neovim", "我换成 Mac 了"),
+# or of long ago ("last year we switched to Terraform", "去年我们改用过 Cassandra")
+_NOT_THE_PROJECTS = re.compile(
+    r"\b(?:I|i|I'm|i'm|I've|i've|my)\b|我(?!们)|\b(?:last (?:year|month|week)|years? ago"
+    r"|back in|in \d{4})\b|去年|前年|以前|之前|过去|用过|改用过|换过",
+)
+# words of a turn that name no topic of a decision: the team, its ways of deciding, the change
+_NO_TOPIC = frozenset(
+    ("project", "projects", "plan", "plans", "team", "vote", "voted", "review", "boss", "stack",
+     "decision", "decided", "decide", "meeting", "now", "instead", "switched", "switch", "moved",
+     "going", "with", "overruled", "vetoed", "changed", "change", "after", "all", "ugh", "lol",
+     "haha", "the", "for", "and", "but", "our", "its", "it's", "that", "this", "them", "back",
+     "over", "fully", "finally", "actually", "again", "yet", "well", "okay", "ok", "so", "then",
+     "just", "new", "old", "one", "ones", "thing", "way", "anyway", "guess", "think", "mind",
+     "through", "were", "was", "are", "been", "have", "has", "had", "too", "very", "into", "from",
+     "about", "than", "will", "would", "can", "could", "should", "must", "got", "get", "use",
+     "using", "used", "goes", "went", "there", "here", "what", "which", "who", "some", "any",
+     "more", "most", "much", "many", "also", "only", "still", "not", "don't", "didn't", "everyone",
+     "agreed", "since", "because",
+     "项目", "方案", "架构", "计划", "团队", "投票", "老板", "决定", "开会", "会议", "技术栈",
+     "那套", "大家", "公司", "最后", "结果", "情况", "讨论", "评审", "意见", "事情", "东西", "问题")
+)  # fmt: skip
+
+
+# a Chinese verb of switching, and what may stand between a topic and it
+_SWITCH_ZH = re.compile(
+    r"改用|改成|换成|换到|转到|迁到|改为|改到|切到|切换到|换用|改放|还是放|还是用"
+)
+_TOPIC_FILLER_ZH = re.compile(
+    r"那边|这边|这块|那块|方面|我们|咱们|现在|已经|最后|后来|然后|结果|最终|终于|目前|如今|最近|这次"
+    r"|这回|统一|全部|全都|一律|又|也|都|就|完|了|的|还是"
+)
+# who decides for a project, before what they decided ("老板拍板了，…", "the boss vetoed it, …"):
+# the decision is still the project's
+_DECIDER = re.compile(
+    r"^\W*(?:(?:the |my |our )?(?:boss|manager|cto|lead|leader)|老板|领导|主管)\s*"
+    r"(?:拍板|定|决定|批|说|decided|vetoed|overruled|said|picked|chose)[^，,。.;；]*[，,。.;；]\s*",
     re.I,
 )
-# the user speaking for themselves, not for the project: "我个人现在改用 Vim 了"
-_FOR_MYSELF = re.compile(r"我个人|我自己|\b(?:i personally|for me|myself|my own)\b", re.I)
 
 
-def _parts(text: str) -> set[str]:
-    return {m.group(0).lower() for m in _PART.finditer(text)}
+def _topics(said: str, value: str) -> set[str]:
+    """What the clause of ``said`` holding the new ``value`` is about besides it: in Chinese,
+    what stands before its verb of switching ("日志改用 Elasticsearch" → 日志, "团建改成去杭州了"
+    → 团建); in English, its words of three letters or more. Less the value, the words of
+    ``_NO_TOPIC`` and fillers."""
+    clause = next(
+        (c for c in re.split(r"[，,。.!！；;：:\n]", said) if value.lower() in c.lower()), said
+    )
+    if _HAN.search(clause):
+        m = _SWITCH_ZH.search(clause)
+        head = clause[: m.start()] if m else ""
+        for word in sorted(_NO_TOPIC, key=len, reverse=True):
+            head = head.replace(word, " ")
+        head = _TOPIC_FILLER_ZH.sub(" ", head)
+        return {w.lower() for w in re.findall(r"[\u4e00-\u9fff]{2,}|[A-Za-z][\w-]+", head)}
+    gone = value.lower()
+    return {
+        w.lower()
+        for w in re.findall(r"[A-Za-z][A-Za-z'-]{2,}", clause)
+        if w.lower() not in _NO_TOPIC and w.lower() not in gone
+    }
 
 
 async def decisions_redone(
@@ -1162,62 +1211,189 @@ async def decisions_redone(
     decide 用 MongoDB") decides the new thing in its place. The tool, decision or name the turn
     holds now (a tool it keys as the user's own, a name said to hold now with no key of its
     own) becomes a decision (``task.decision``) that retracts the previous turn's decisions —
-    those only, not every decision the user holds; when the turn names a part of the system,
-    only a decision that names it too ("前端改用 React" after "后端用 Go" replaces nothing);
-    not one the turn names again. Only for a turn
-    that says a change and adds nothing beside (``semantic.moves``: not "we're also going to
-    use Zapier"), and not one said of the user alone ("我个人现在改用 Vim 了")."""
+    those only, not every decision the user holds, and only those that name every topic the
+    turn names besides its new things (``_topics``: "前端改用 React" after "后端用 Go", "for
+    analytics we switched to ClickHouse" after "Postgres for user data" replace nothing); not
+    one the turn names again. Only for a turn that says a change and adds nothing beside
+    (``semantic.moves``: not "we're also going to use Zapier"), and not one said of the user
+    ("I switched to Neovim", "我换成 Mac 了"), of long ago or of someone else."""
+    out = list(facts)
     for m in messages:
         if m.role != "user":
             continue
         said = reveal(m.content, m.sealed)
-        if not semantic.moves(said) or _FOR_MYSELF.search(said):
+        rest = _DECIDER.sub("", said)
+        if (
+            not semantic.moves(said)
+            or _NOT_THE_PROJECTS.search(said)
+            or semantic.is_about_others(rest)
+            or semantic.someone_elses(rest)
+        ):
             continue
         mid = str(m.id)
+        own = [f for f in out if mid in f.message_ids]
+        switched = _switched_to(said)
         taken = [
             f
-            for f in facts
-            if mid in f.message_ids
-            and f.value
+            for f in own
+            if f.value
             and (
                 f.key in ("task.decision", "tech.preferred")
                 or (f.key is None and "now_holds" in f.metadata)
+                # "deploys moved to Pulumi now": a name switched to, whatever key it was guessed
+                or (f.metadata.get("formed_by") == "classifier" and f.value in switched)
             )
         ]
+        added = None
+        if not taken and switched and not any(f.value for f in own if f.key):
+            # "数据库改用 TiDB 了", "老板拍板了，改成 Go": the name switched to, formed by nothing
+            added = _decision(switched[0], said, mid)
+            taken = [added]
         if not taken:
             continue
-        earlier = await _stated_before(conv, repo, session_id, m, facts, reveal)
-        parts = _parts(said)
-        decided = [
-            e.value
-            for e in earlier
-            if e.key == "task.decision"
-            and e.value
-            and not (parts and not parts & _parts(f"{e.content} {e.value}"))
-        ]
-        if not decided:
+        earlier = await _stated_before(conv, repo, session_id, m, out, reveal)
+        before = [e for e in earlier if e.key == "task.decision" and e.value]
+        if not before:
             continue
+        # what the turn is about besides its new things: every word of it the turns before name
+        # ("it's React for the redesign now" after "for the Q3 redesign we're going with
+        # Vue"), else it is about something else ("for analytics we switched to ClickHouse")
+        about = {w for f in taken for w in _topics(said, f.value or "")}
+        prior = (await _said_before(conv, session_id, m, reveal)).lower()
+        decided = [
+            e.value or ""
+            for e in before
+            if not {w for w in about if w not in f"{e.content} {e.value} {prior}".lower()}
+        ]
+        if not decided or (
+            not about and any(f.key not in (None, "task.decision", "tech.preferred") for f in taken)
+        ):
+            continue  # a name guessed of another key needs the topic of a decision named
+        if added is not None:
+            out.append(added)
         for fact in taken:
             value = fact.value or ""
             if any(value.lower() in d.lower() or d.lower() in value.lower() for d in decided):
                 continue  # the decision said again
             if fact.key != "task.decision":
                 fact.key, fact.type = "task.decision", "fact"
-                fact.content = addon_content(
-                    next(
-                        (
-                            c
-                            for c in re.split(r"[，,。.!！；;\n]", said)
-                            if value.lower() in c.lower()
-                        ),
-                        said,
-                    ).strip()
-                )
+                fact.content = _clause_of(said, value)
             for k in ("now_holds", "strong", "replaces"):
                 fact.metadata.pop(k, None)
             fact.is_correction = True
             fact.retracts = list(dict.fromkeys([*fact.retracts, *decided]))
-    return facts
+    return out
+
+
+# a name switched to: "改用 TiDB", "改成 Go", "switched the mobile app to React Native",
+# "payments go through Adyen now"
+_SWITCHED_TO = re.compile(
+    r"(?:改用|改成|换成|换到|转到|迁到|改为|切到|切换到|换用|switch\s*到)\s*"
+    r"(?P<zh>[A-Za-z][\w.+#-]*(?: [A-Z][\w.+#-]*){0,2}|[\u4e00-\u9fff]{2,8}?)\s*(?:了|啦|吧)?"
+    r"(?=\s*(?:[，,。！!；;]|$))"
+    r"|\b(?:switched|moved|migrated|changed|went)\b(?: (?:the |our )?[\w -]{1,30}?)? (?:over )?to "
+    r"(?P<en>[A-Z][\w.+#-]*(?: [A-Z][\w.+#-]*){0,2})"
+    r"|\bgo(?:es)? through (?P<via>[A-Z][\w.+#-]*(?: [A-Z][\w.+#-]*){0,2}) now\b",
+)
+
+
+def _switched_to(said: str) -> list[str]:
+    """The names ``said`` switches to (``_SWITCHED_TO``): a Latin name, or 2–8 Chinese
+    characters that read as a name (``segment.name_run``)."""
+    found = []
+    for m in _SWITCHED_TO.finditer(said):
+        value = (m["zh"] or m["en"] or m["via"] or "").strip()
+        if value and (value.isascii() or segment.name_run(value)):
+            found.append(value)
+    return found
+
+
+def _clause_of(said: str, value: str) -> str:
+    """The clause of ``said`` that holds ``value``, as a fact's content."""
+    return addon_content(
+        next(
+            (c for c in re.split(r"[，,。.!！；;\n]", said) if value.lower() in c.lower()), said
+        ).strip()
+    )
+
+
+def _decision(value: str, said: str, mid: str) -> ExtractedFact:
+    return ExtractedFact(
+        type="fact",
+        content=_clause_of(said, value),
+        key="task.decision",
+        value=value,
+        is_correction=True,
+        message_ids=[mid],
+        metadata={"formed_by": "change"},
+    )
+
+
+async def _said_before(
+    conv: ConversationRepository,
+    session_id: str,
+    message: Message,
+    reveal: Callable[[str, list[dict[str, Any]]], str],
+) -> str:
+    """The user's three turns of the session before ``message``, in clear text."""
+    texts, seq = [], message.seq
+    for _ in range(3):
+        previous = await conv.previous_message(session_id, seq, role="user")
+        if previous is None:
+            break
+        texts.append(reveal(previous.content, previous.sealed))
+        seq = previous.seq
+    return " ".join(texts)
+
+
+# the taste a liking turned round replaces: the other way of the same thing
+_TURNED_FROM = {"likes": "preference.dislikes", "dislikes": "preference.likes"}
+
+
+async def tastes_turned(
+    conv: ConversationRepository,
+    repo: MemoryRepository,
+    session_id: str,
+    messages: Sequence[Message],
+    facts: list[ExtractedFact],
+    reveal: Callable[[str, list[dict[str, Any]]], str],
+) -> list[ExtractedFact]:
+    """``facts``, with a taste turned round of a thing not named again ("had them on a pizza in
+    Naples and now i love them" after "I hate olives", "我收回！…真香" after "茄子是我最不喜欢
+    的菜"; ``semantic.taste_turned``): the thing the user's previous turn of the session
+    disliked (or liked) is now liked (or disliked) — a fact of the other key, which
+    arbitration lets replace the one it opposes. Only when that turn held one such thing,
+    and this turn formed no taste of its own."""
+    out = list(facts)
+    for m in messages:
+        if m.role != "user":
+            continue
+        said = reveal(m.content, m.sealed)
+        way = semantic.taste_turned(said)
+        if way is None:
+            continue
+        mid = str(m.id)
+        if any(mid in f.message_ids and f.value and f.key in _TURNED_FROM.values() for f in out):
+            continue
+        earlier = await _stated_before(conv, repo, session_id, m, out, reveal)
+        held = list(
+            dict.fromkeys(e.value for e in earlier if e.key == _TURNED_FROM[way] and e.value)
+        )
+        if len(held) != 1:
+            continue
+        key = f"preference.{way}"
+        out.append(
+            ExtractedFact(
+                type="preference",
+                content=semantic.describe(key, held[0], bool(_HAN.search(said))),
+                key=key,
+                value=held[0],
+                is_correction=True,
+                message_ids=[mid],
+                metadata={"formed_by": "change"},
+            )
+        )
+    return out
 
 
 def users_clauses(clauses: Sequence[str]) -> list[str]:

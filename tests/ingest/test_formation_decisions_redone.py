@@ -1,7 +1,8 @@
 """A project's decision taken again replaces the one the previous turn decided, and no other;
-a firm left in lower case ends the employer; a name said to hold now before a question, an
-appointment moved before a request, and a hedged "不是X…是Y" still form. Through the HTTP API
-(turns on Saturday 2026-12-05)."""
+a firm left in lower case or a contract wrapped up ends the employer, a review left or a
+meeting wrapped up does not; a name said to hold now before a question, an appointment moved
+before a request, a hedged "不是X…是Y" and a taste turned round of "it" still form. Through the
+HTTP API (turns on Saturday 2026-12-05)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,9 @@ DECISION = "task.decision"
             ),
             "elasticsearch",
         ),
+        (("项目定了用 MySQL 做数据库", "数据库改用 TiDB 了"), "tidb"),
+        (("这个项目我们决定用 Python", "老板拍板了，改成 Go"), "go"),
+        (("we decided to use Terraform for deploys", "deploys moved to Pulumi now"), "pulumi"),
         (
             (
                 "落地页我们定了用 Tailwind",
@@ -60,10 +64,20 @@ async def test_a_decision_taken_again_replaces_the_one_decided_before(
 @pytest.mark.parametrize(
     "turns",
     [
-        # another part of the system; one more beside it; the user's own tool
+        # another part of the system, or another thing; one more beside it; the user's own tool
         ("后端我们决定用 Go", "前端改用 React 了"),
+        ("We decided to use Postgres for user data.", "for analytics we switched to ClickHouse"),
+        ("我们决定用 MongoDB 存订单", "报表那边改用 Metabase 了"),
+        ("这个项目我们定了用 MongoDB", "团建改成去杭州了"),
         ("For the new CRM we decided on HubSpot", "we're also going to use Zapier now"),
         ("我们项目决定用 React", "我个人现在改用 Vim 了"),
+        (
+            "We decided to use Vue for the redesign.",
+            "I switched to Neovim lol, VS Code kept lagging",
+        ),
+        # someone else's; long ago
+        ("we decided on Jenkins for CI", "Sarah's startup moved to CircleCI now"),
+        ("We decided to use Kubernetes.", "last year we switched to Terraform, it's been great"),
     ],
 )
 async def test_a_decision_beside_another_replaces_nothing(
@@ -84,11 +98,45 @@ async def test_a_firm_left_in_lower_case_ends_the_employer(tenant: TenantCtx) ->
     assert frozen == ["spotify"]
 
 
-async def test_keys_left_somewhere_end_no_employer(tenant: TenantCtx) -> None:
-    turns = ("I work at Spotify", "ugh I left my badge at Spotify again, no lunch for me")
-    active, frozen = await tenant.change("u", turns, "work.employer", at=(AT, LATER))
-    assert active == ["spotify"]
+@pytest.mark.parametrize(
+    ("turns", "key", "kept"),
+    [
+        (("I work at Spotify", "ugh I left my badge at Spotify again"), "work.employer", "spotify"),
+        (
+            ("I work at Uber", "I left uber a 1-star review lol, driver was rude"),
+            "work.employer",
+            "uber",
+        ),
+        (
+            ("I work at Spotify", "I left spotify open all night and my battery died"),
+            "work.employer",
+            "spotify",
+        ),
+        (("I live in Beijing", "we left beijing for the weekend"), "residence.city", "beijing"),
+        (("I work at Bosch", "the Bosch meeting wrapped up early"), "work.employer", "bosch"),
+        (
+            ("I work at Spotify", "Spotify Wrapped season wrapped up, back to normal work"),
+            "work.employer",
+            "spotify",
+        ),
+    ],
+)
+async def test_a_thing_left_or_wrapped_up_ends_no_employer_or_home(
+    tenant: TenantCtx, turns: tuple[str, str], key: str, kept: str
+) -> None:
+    active, frozen = await tenant.change("u", turns, key, at=(AT, LATER))
+    assert active == [kept]
     assert frozen == []
+
+
+async def test_a_contract_wrapped_up_ends_the_employer(tenant: TenantCtx) -> None:
+    turns = (
+        "I'm a contractor at Bosch",
+        "Bosch contract wrapped up last Friday, so nothing lined up right now",
+    )
+    active, frozen = await tenant.change("u", turns, "work.employer", at=(AT, LATER))
+    assert active == []
+    assert frozen == ["bosch"]
 
 
 async def test_a_name_said_to_hold_now_before_a_question_replaces_the_tool(
@@ -118,3 +166,34 @@ async def test_a_hedged_denial_puts_the_allergen_right(tenant: TenantCtx) -> Non
     active, frozen = await tenant.change("u", turns, "health.allergy", at=(AT, LATER))
     assert active == ["尘螨"]
     assert frozen == ["猫毛"]
+
+
+@pytest.mark.parametrize(
+    ("turns", "liked", "disliked"),
+    [
+        (
+            (
+                "I hate olives. always pick them off",
+                "ok hot take reversal: had them on a pizza in Naples and now i love them??"
+                " who even am i",
+            ),
+            ["olives"],
+            [],
+        ),
+        (("茄子是我最不喜欢的菜，软塌塌的", "我收回！昨天吃了家鱼香茄子，真香😂"), ["茄子"], []),
+    ],
+)
+async def test_a_taste_turned_round_of_it_replaces_the_one_before(
+    tenant: TenantCtx, turns: tuple[str, str], liked: list[str], disliked: list[str]
+) -> None:
+    for text, when in zip(turns, (AT, LATER), strict=True):
+        await tenant.say("u", "s1", text, at=when)
+    assert await tenant.values("u", "preference.likes", lower=True) == liked
+    assert await tenant.values("u", "preference.dislikes", lower=True) == disliked
+
+
+async def test_a_reaction_to_the_answer_turns_no_taste(tenant: TenantCtx) -> None:
+    for text, when in zip(("I hate olives", "love it, thanks!"), (AT, LATER), strict=True):
+        await tenant.say("u", "s1", text, at=when)
+    assert await tenant.values("u", "preference.dislikes", lower=True) == ["olives"]
+    assert await tenant.values("u", "preference.likes", lower=True) == []

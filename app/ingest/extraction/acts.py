@@ -138,10 +138,6 @@ def apply(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         return [
             f
             for f in facts
-            if _withdraws(f)
-            or f.key in _NOT_VETOED
-            or _moves(f)
-            or _appointment(turn, f)
-            or "now_holds" in f.metadata
+            if _withdraws(f) or f.key in _NOT_VETOED or _moves(f) or _appointment(turn, f)
         ]
     return facts

@@ -2114,7 +2114,9 @@ def _avoided_first(m: re.Match[str], clause: _Clause, state: _State) -> Built:
 
 
 _I = (
-    r"^I\b\s*(?:(?:really|just|also|absolutely|totally|truly|still|now|currently|usually"
+    # a comment word may open it ("weirdly I've gotten into running", "honestly, I love it")
+    r"^(?:(?!only\b)[a-z]+ly,?\s+)?I\b\s*(?:(?:really|just|also|absolutely|totally|truly|still"
+    r"|now|currently|usually"
     r"|generally|mostly|normally|actually|definitely)\s+)*"
 )
 # an offer the user took ("just signed the offer from …", "I've accepted Stripe's offer"), and
@@ -2703,6 +2705,15 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         ),
     ),
     ("job", "zh", r"^我?(?:的)?(?:工作|职业)是(?P<role>.+)$", work()),
+    # a title that changed ("title 也变成 data scientist", "职位升成高级经理了")
+    (
+        "job",
+        "zh",
+        r"^(?:我的?)?\s*(?:title|职位|职称|岗位|头衔)\s*(?:也|就|现在|已经|终于)*"
+        r"(?:变成|改成|换成|升(?:到|成|为)|成了|改为)了?\s*"
+        r"(?P<role>[A-Za-z][A-Za-z .&/-]{1,30}?|[\u4e00-\u9fff]{2,8}?)\s*了?$",
+        work(correction=True),
+    ),
     # right after leaving a job ("我从阿里离职了，现在在字节"): where the user is now employs them
     (
         "job",
@@ -3436,6 +3447,24 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"^(?:我)?(?:现在|目前|如今)?最(?:喜欢|爱)的(?P<what>.{0,8}?)(?<![不没])(?<!不再)"
         r"(?:是|就是|(?:变|换|改)成了?|成了)(?P<v>.+)$",
         favourite,
+    ),
+    # the thing first: "茄子是我最喜欢的菜" is a favourite; "茄子是我最不喜欢的菜",
+    # "香菜是我最讨厌的东西" a dislike of the thing, not of its kind
+    (
+        "likes",
+        "zh",
+        r"^(?P<v>[^，,。是我]{1,12}?)(?:就|真的|绝对)?是我(?:这辈子|平生)?最(?:喜欢|爱)"
+        r"(?:吃|喝|看|听|玩)?的"
+        r"(?P<what>[\u4e00-\u9fffA-Za-z]{1,8})(?:了|之一)?$",
+        favourite,
+    ),
+    (
+        "dislikes",
+        "zh",
+        r"^(?P<v>[^，,。是我]{1,12}?)(?:就|真的|绝对)?是我(?:这辈子|平生)?最"
+        r"(?P<verb>不喜欢|讨厌|怕|受不了)"
+        r"(?:吃|喝|看|听|玩)?的(?:[\u4e00-\u9fffA-Za-z]{1,8})(?:了|之一)?$",
+        simple("preference.dislikes", "最{verb}{v}", check=semantic.is_taste),
     ),
     # "我是周杰伦的铁粉", "我是个足球迷": a fan named by what they follow
     (
@@ -5268,7 +5297,52 @@ def _finished(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """The turn's facts as returned: a day's exception left out (``_not_for_today``), rules of
     consecutive sentences joined (``_rules_joined``), rules in the order of a request
     (``_rules_verb_first``)."""
-    return _rules_verb_first(_rules_joined(_not_for_today(turn, facts)))
+    return _rules_verb_first(_rules_joined(_not_for_today(turn, _role_taken_up(turn, facts))))
+
+
+# a job or team moved to, in a turn that ends the one before ("no longer in sales, moved over
+# to ops", "不当老师了，改做教研"): a lower-case English name (a capitalised one is a place or a
+# firm), or 2–6 Chinese characters after 改做 / 转做 / 改当
+_ROLE_MOVED = re.compile(
+    r"\b(?:moved|switched|transferred|shifted)(?: over| across)? (?:to|into) (?:the )?"
+    r"(?P<en>(?-i:[a-z][a-z&/ -]{1,30}?))(?: team| side| department| dept)?"
+    r"(?=\s*(?:[,.;!]|$|\b(?:now|instead|since|and|but)\b))"
+    r"|(?:改|转)(?:做|当|干)了?(?P<zh>[\u4e00-\u9fff]{2,6}?)(?:了|啦)?(?=[，,。！!；;\s]|$)",
+    re.I,
+)
+
+
+def _role_taken_up(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts`` and the job or team a turn that withdraws something says the user moved to
+    (``_ROLE_MOVED``), as the role, when the turn formed no role, home or work place itself
+    and the name is no place nor a value of the turn's other facts."""
+    if not any(f.retracts for f in facts) or any(
+        f.key in ("work.role", "residence.city", "work.location") and f.value for f in facts
+    ):
+        return facts  # a role of its own, or a move of home or work place
+    m = _ROLE_MOVED.search(turn.content)
+    if m is None or semantic.is_about_others(turn.content):
+        return facts
+    value = (m["en"] or m["zh"] or "").strip()
+    if (
+        not value
+        or segment.is_place(value)
+        or value in ("it", "them", "there", "here")
+        or any(f.value and f.value.lower() == value.lower() for f in facts)
+    ):
+        return facts
+    zh = bool(m["zh"])
+    return [
+        *facts,
+        ExtractedFact(
+            type="profile",
+            content=semantic.describe("work.role", value, zh),
+            key="work.role",
+            value=value,
+            is_correction=True,
+            message_ids=[turn.message_id],
+        ),
+    ]
 
 
 def _not_for_today(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:

@@ -36,6 +36,7 @@ from typing import Any
 from app.arbitration.keys import key_spec
 from app.ingest.extraction import segment
 from app.ingest.extraction.dates import cn_int
+from app.ingest.extraction.filter import is_question
 
 # ---------------------------------------------------------------- classifier
 
@@ -1215,11 +1216,19 @@ _ENDING_EN = re.compile(
     r"|cured|got over|grew out of|lost interest|forgot|forgotten|done with|sold|cancell?ed"
     r"|called off|withdrew|pulled out|moved on from|switched (?:away )?from|healed(?: up)?"
     r"|recovered|(?:'s|is|are|'re) (?:done|over) for me"
-    # a place or a firm left by the user, however written ("I left spotify last week"); not a
-    # thing left somewhere ("I left my keys at work", "left early")
+    # a place or a firm left by the user, however written ("I left spotify last week"), said
+    # alone or with when; not a thing left somewhere or someone ("I left my keys at work",
+    # "I left uber a 1-star review", "left spotify open", "we left beijing for the weekend")
     r"|(?:\bi|\bwe|'ve|\bjust|\bfinally|\bofficially)\s+left\s+(?!(?:my|our|a|an|the|it|this"
-    r"|that|for|to|at|on|in|with|early|home|work|behind|him|her|them|you|out|off|over)\b)(?=\w)"
-    r"|wrapped up|came to an end)\b",
+    r"|that|for|to|at|on|in|with|early|home|work|behind|him|her|them|you|out|off|over)\b)"
+    r"[\w.&'-]+(?:\s(?!(?:a|an|the|my|some)\b)[\w.&'-]+)?(?=\s*(?:$|[,.;!，。；！—-]|(?:last|this|in|on|after|yesterday"
+    r"|today|recently|earlier|and|so|but|\d+|a (?:few|couple)|(?:two|three|a) (?:weeks?|months?"
+    r"|years?|days?) ago)\b))"
+    # a contract, a job or a stint ended ("Bosch contract wrapped up last Friday"); not a
+    # meeting or an event of the firm's
+    r"|(?:contract|job|gig|internship|stint|position|role|tenure|employment)(?: (?:at|with)"
+    r" [\w.&'-]+)? (?:has |have |had |just |finally )?(?:wrapped up|ended|came to an end|is over"
+    r"|was over|finished))\b",
     re.I,
 )
 _ENDING_ZH = re.compile(
@@ -1273,6 +1282,46 @@ def ends(clause: str) -> bool:
     if _ENDING_EN.search(clause) or _ENDING_ZH.search(clause):
         return True
     return bool(_NEGATION_EN.search(clause) and _CHANGED_EN.search(clause))
+
+
+# a taste turned round, said of "it" or of nothing, with a word that it is so now ("had them on
+# a pizza in Naples and now i love them", "我收回！…真香", "现在反而爱上了"): the thing is the one
+# the user's previous turn named (``app/ingest/tasks.py``, ``tastes_turned``)
+_TURNED_NOW = re.compile(
+    r"\b(?:now|these days|anymore|any more|turns out|changed my mind|come around|came around"
+    r"|converted|reversal|who knew|who even am i)\b|收回|真香|现在|如今|竟然|居然|反而|反倒",
+    re.I,
+)
+_LIKES_IT_EN = re.compile(
+    r"\b(?<!'d )(?<!would )(?:love|like|enjoy|dig|adore|(?:am|'m) (?:into|obsessed with|hooked on)"
+    r"|got hooked on)\s+(?:it|them|those|these|that)\b(?!\s+(?:if|when)\b)",
+    re.I,
+)
+_DISLIKES_IT_EN = re.compile(
+    r"\b(?:hate|can'?t stand|despise|(?:(?:am|'m) (?:so |really )?)?(?:sick|tired) of"
+    r"|(?:am|'m) over|(?:'ve|have) gone off|went off)\s+(?:it|them|those|these|that)\b",
+    re.I,
+)
+_LIKES_IT_ZH = re.compile(r"真香|(?:爱上|喜欢上|迷上)(?:了|啦)(?=[\W_]|$)")
+
+
+def taste_turned(text: str) -> str | None:
+    """``"likes"`` or ``"dislikes"`` when ``text`` says the user's taste of a thing not named
+    again turned that way now (``_TURNED_NOW`` and a liking of "it" or "them", or 真香 / 爱上了
+    with no object), else ``None``; not a question, a what-if, or someone else's."""
+    if (
+        is_question(text)
+        or is_hypothetical(text)
+        or is_about_others(text)
+        or family_subject(text)
+        or not _TURNED_NOW.search(text)
+    ):
+        return None
+    if _DISLIKES_IT_EN.search(text):
+        return "dislikes"
+    if _LIKES_IT_EN.search(text) or _LIKES_IT_ZH.search(text):
+        return "likes"
+    return None
 
 
 # a denial that it was ever so ("I never worked at Google", "I never said I lived in Paris",
