@@ -1369,30 +1369,29 @@ async def tastes_turned(
         if m.role != "user":
             continue
         said = reveal(m.content, m.sealed)
-        way = semantic.taste_turned(said)
-        if way is None:
+        if not semantic.taste_turning(said):
             continue
         mid = str(m.id)
         if any(mid in f.message_ids and f.value and f.key in _TURNED_FROM.values() for f in out):
             continue
         earlier = await _stated_before(conv, repo, session_id, m, out, reveal)
-        held = list(
-            dict.fromkeys(e.value for e in earlier if e.key == _TURNED_FROM[way] and e.value)
-        )
-        if len(held) != 1:
-            continue
-        key = f"preference.{way}"
-        out.append(
-            ExtractedFact(
-                type="preference",
-                content=semantic.describe(key, held[0], bool(_HAN.search(said))),
-                key=key,
-                value=held[0],
-                is_correction=True,
-                message_ids=[mid],
-                metadata={"formed_by": "change"},
+        for way, key in _TURNED_FROM.items():
+            held = list(dict.fromkeys(e.value for e in earlier if e.key == key and e.value))
+            if len(held) != 1 or semantic.taste_turned(said, held[0]) != way:
+                continue
+            new = f"preference.{way}"
+            out.append(
+                ExtractedFact(
+                    type="preference",
+                    content=semantic.describe(new, held[0], bool(_HAN.search(said))),
+                    key=new,
+                    value=held[0],
+                    is_correction=True,
+                    message_ids=[mid],
+                    metadata={"formed_by": "change"},
+                )
             )
-        )
+            break
     return out
 
 

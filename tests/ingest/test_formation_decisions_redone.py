@@ -197,3 +197,57 @@ async def test_a_reaction_to_the_answer_turns_no_taste(tenant: TenantCtx) -> Non
         await tenant.say("u", "s1", text, at=when)
     assert await tenant.values("u", "preference.dislikes", lower=True) == ["olives"]
     assert await tenant.values("u", "preference.likes", lower=True) == []
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        # something else liked now, named in the turn or not
+        ("I hate olives", "tried anchovies in Naples and now I love them"),
+        ("茄子是我最不喜欢的菜", "昨天第一次吃了螺蛳粉，真香"),
+        ("我讨厌吃榴莲", "这个攻略真香，现在就去试试"),
+    ],
+)
+async def test_something_else_liked_now_turns_no_taste(
+    tenant: TenantCtx, turns: tuple[str, str]
+) -> None:
+    for text, when in zip(turns, (AT, LATER), strict=True):
+        await tenant.say("u", "s1", text, at=when)
+    assert len(await tenant.values("u", "preference.dislikes", lower=True)) == 1
+    assert await tenant.values("u", "preference.dislikes", "frozen", lower=True) == []
+
+
+@pytest.mark.parametrize(
+    ("turns", "role", "old"),
+    [
+        (("I work in sales", "no longer in sales, moved over to ops"), "ops", "sales"),
+        (("我是老师", "不当老师了，改做教研，学校没换"), "教研", "老师"),
+    ],
+)
+async def test_a_job_moved_to_after_one_ended_is_the_role(
+    tenant: TenantCtx, turns: tuple[str, str], role: str, old: str
+) -> None:
+    active, frozen = await tenant.change("u", turns, "work.role", at=(AT, LATER))
+    assert active == [role]
+    assert frozen == [old]
+
+
+@pytest.mark.parametrize(
+    ("turns", "kept"),
+    [
+        (("I'm a nurse", "not on the night shift anymore, moved to days"), "nurse"),
+        (("I work in sales", "my husband is no longer in sales, he moved over to ops"), "sales"),
+        (("我是会计", "不喝奶茶了，改做咖啡了，自己在家磨豆"), "会计"),
+    ],
+)
+async def test_a_shift_a_drink_or_someone_elses_job_moves_no_role(
+    tenant: TenantCtx, turns: tuple[str, str], kept: str
+) -> None:
+    active, frozen = await tenant.change("u", turns, "work.role", at=(AT, LATER))
+    assert active == [kept]
+    assert frozen == []
+
+
+async def test_the_thing_named_first_is_what_is_disliked(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "茄子是我最不喜欢的菜，软塌塌的", at=AT)
+    assert await tenant.values("u", "preference.dislikes", lower=True) == ["茄子"]

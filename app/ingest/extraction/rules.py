@@ -75,6 +75,13 @@ _FAMILY_EN = (
     r"|grandma|grandmother|grandpa|grandfather|boyfriend|girlfriend|fiancee|fiance|baby"
     r"|stepdad|stepmom|grandson|granddaughter|niece|nephew|cousin|aunt|uncle"
 )
+# a thing named first, before 是我最喜欢的…: not "this one", "that day" or a time ("这部是我最喜欢
+# 的电影", "今天是我最讨厌的日子"); a word of now around it is no part of it ("榴莲现在是…")
+_THING_FIRST = (
+    r"(?:现在|如今|目前)?(?!这|那|哪|今天|昨天|明天|去年|今年|明年|前年|周[一二三四五六日末]|星期"
+    r"|上周|下周)(?P<v>[^，,。是我现如目]{2,12}?)(?:现在|如今|目前)?"
+)
+
 _JOB_ZH = (
     r"(?:工程师|程序员|开发|设计师|经理|总监|主管|医生|大夫|护士|老师|教师|教授|学生|研究生|博士生|律师|"
     r"会计|司机|厨师|记者|编辑|作家|主播|博主|创始人|老板|总裁|CEO|CTO|产品|运营|前端|后端|全栈|"
@@ -2705,15 +2712,6 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         ),
     ),
     ("job", "zh", r"^我?(?:的)?(?:工作|职业)是(?P<role>.+)$", work()),
-    # a title that changed ("title 也变成 data scientist", "职位升成高级经理了")
-    (
-        "job",
-        "zh",
-        r"^(?:我的?)?\s*(?:title|职位|职称|岗位|头衔)\s*(?:也|就|现在|已经|终于)*"
-        r"(?:变成|改成|换成|升(?:到|成|为)|成了|改为)了?\s*"
-        r"(?P<role>[A-Za-z][A-Za-z .&/-]{1,30}?|[\u4e00-\u9fff]{2,8}?)\s*了?$",
-        work(correction=True),
-    ),
     # right after leaving a job ("我从阿里离职了，现在在字节"): where the user is now employs them
     (
         "job",
@@ -3453,17 +3451,22 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "likes",
         "zh",
-        r"^(?P<v>[^，,。是我]{1,12}?)(?:就|真的|绝对)?是我(?:这辈子|平生)?最(?:喜欢|爱)"
+        rf"^{_THING_FIRST}(?:就|真的|绝对)?是我(?:这辈子|平生)?最(?:喜欢|爱)"
         r"(?:吃|喝|看|听|玩)?的"
-        r"(?P<what>[\u4e00-\u9fffA-Za-z]{1,8})(?:了|之一)?$",
-        favourite,
+        r"(?P<what>(?!一?(?:天|年|日子|时候|季节|个月|周))[\u4e00-\u9fffA-Za-z]{1,8}?)"
+        r"(?P<one>之一)?了?$",
+        # one of the favourites is one more liking, no favourite that replaces another
+        lambda m, c, s: (
+            simple("preference.likes", "喜欢{v}")(m, c, s) if m.group("one") else favourite(m, c, s)
+        ),
     ),
     (
         "dislikes",
         "zh",
-        r"^(?P<v>[^，,。是我]{1,12}?)(?:就|真的|绝对)?是我(?:这辈子|平生)?最"
+        rf"^{_THING_FIRST}(?:就|真的|绝对)?是我(?:这辈子|平生)?最"
         r"(?P<verb>不喜欢|讨厌|怕|受不了)"
-        r"(?:吃|喝|看|听|玩)?的(?:[\u4e00-\u9fffA-Za-z]{1,8})(?:了|之一)?$",
+        r"(?:吃|喝|看|听|玩)?的(?!一?(?:天|年|日子|时候|季节|个月|周))(?:[\u4e00-\u9fffA-Za-z]{1,8}?)"
+        r"(?:了|之一)?$",
         simple("preference.dislikes", "最{verb}{v}", check=semantic.is_taste),
     ),
     # "我是周杰伦的铁粉", "我是个足球迷": a fan named by what they follow
@@ -5300,34 +5303,49 @@ def _finished(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return _rules_verb_first(_rules_joined(_not_for_today(turn, _role_taken_up(turn, facts))))
 
 
-# a job or team moved to, in a turn that ends the one before ("no longer in sales, moved over
-# to ops", "不当老师了，改做教研"): a lower-case English name (a capitalised one is a place or a
-# firm), or 2–6 Chinese characters after 改做 / 转做 / 改当
+# a job or team moved to, in a turn that ends one ("no longer in sales, moved over to ops",
+# "不当老师了，改做教研"): the ending names a department or team, or a job; what follows the
+# verb of moving is a lower-case English name (a capitalised one is a place or a firm), or 2–6
+# Chinese characters after 改做 / 转做 / 改当
+_DEPARTMENTS_EN = (
+    r"(?:sales|marketing|ops|operations|engineering|finance|accounting|hr|legal|support"
+    r"|customer service|qa|design|product|research|it|admin|procurement|logistics|data"
+    r"|security|compliance|pr|communications|editorial|recruiting)"
+)
+_ROLE_ENDED = re.compile(
+    rf"\b(?:no longer|not)\s+(?:in|on|doing)\s+(?:the\s+)?(?:{_DEPARTMENTS_EN}\b(?:\s+team)?"
+    r"|[a-z]+(?: [a-z]+)?\s+(?:team|department|dept)\b)"
+    rf"|不(?:再)?(?:当|做|干)(?:{_JOB_ZH})了",
+    re.I,
+)
 _ROLE_MOVED = re.compile(
     r"\b(?:moved|switched|transferred|shifted)(?: over| across)? (?:to|into) (?:the )?"
-    r"(?P<en>(?-i:[a-z][a-z&/ -]{1,30}?))(?: team| side| department| dept)?"
-    r"(?=\s*(?:[,.;!]|$|\b(?:now|instead|since|and|but)\b))"
+    rf"(?P<en>(?-i:{_DEPARTMENTS_EN}|[a-z][a-z&/ -]{{1,30}}? (?:team|department|dept)))"
+    r"(?= team| side| department| dept|\s*(?:[,.;!]|$|\b(?:now|instead|since|and|but)\b))"
     r"|(?:改|转)(?:做|当|干)了?(?P<zh>[\u4e00-\u9fff]{2,6}?)(?:了|啦)?(?=[，,。！!；;\s]|$)",
     re.I,
 )
 
 
 def _role_taken_up(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
-    """``facts`` and the job or team a turn that withdraws something says the user moved to
-    (``_ROLE_MOVED``), as the role, when the turn formed no role, home or work place itself
-    and the name is no place nor a value of the turn's other facts."""
-    if not any(f.retracts for f in facts) or any(
+    """``facts`` and the job or team a turn says the user moved to (``_ROLE_MOVED``) after it
+    ends a job, a department or a team (``_ROLE_ENDED``), as the role — when the turn formed no
+    role, home or work place itself and the name is no place nor a value of its other facts.
+    "not on the night shift anymore, moved to days" and "不喝奶茶了，改做咖啡了" end no job."""
+    if not _ROLE_ENDED.search(turn.content) or any(
         f.key in ("work.role", "residence.city", "work.location") and f.value for f in facts
     ):
-        return facts  # a role of its own, or a move of home or work place
+        return facts
     m = _ROLE_MOVED.search(turn.content)
-    if m is None or semantic.is_about_others(turn.content):
+    if m is None or any(
+        check(turn.content)
+        for check in (semantic.is_about_others, semantic.someone_elses, semantic.family_subject)
+    ):
         return facts
     value = (m["en"] or m["zh"] or "").strip()
     if (
         not value
         or segment.is_place(value)
-        or value in ("it", "them", "there", "here")
         or any(f.value and f.value.lower() == value.lower() for f in facts)
     ):
         return facts

@@ -1284,37 +1284,48 @@ def ends(clause: str) -> bool:
     return bool(_NEGATION_EN.search(clause) and _CHANGED_EN.search(clause))
 
 
-# a taste turned round, said of "it" or of nothing, with a word that it is so now ("had them on
-# a pizza in Naples and now i love them", "我收回！…真香", "现在反而爱上了"): the thing is the one
-# the user's previous turn named (``app/ingest/tasks.py``, ``tastes_turned``)
-_TURNED_NOW = re.compile(
-    r"\b(?:now|these days|anymore|any more|turns out|changed my mind|come around|came around"
-    r"|converted|reversal|who knew|who even am i)\b|收回|真香|现在|如今|竟然|居然|反而|反倒",
+# a taste turned round, said of "it" or of nothing ("had them on a pizza in Naples and now i
+# love them?? hot take reversal", "我收回！…真香"): the thing is the one the user's previous turn
+# named (``app/ingest/tasks.py``, ``tastes_turned``), when the turn names it again or says it
+# turned round in so many words — "now" alone is said of whatever the turn is about ("tried
+# anchovies and now I love them", "new job, now I love it")
+_TURNED_ROUND = re.compile(
+    r"\b(?:reversal|changed my mind|come around|came around|converted|who knew|who even am i"
+    r"|take (?:it|that) back|stand corrected|turns out)\b|收回|打脸",
     re.I,
 )
 _LIKES_IT_EN = re.compile(
     r"\b(?<!'d )(?<!would )(?:love|like|enjoy|dig|adore|(?:am|'m) (?:into|obsessed with|hooked on)"
-    r"|got hooked on)\s+(?:it|them|those|these|that)\b(?!\s+(?:if|when)\b)",
+    r"|got hooked on)\s+(?:it|them)\b(?!\s+(?:if|when)\b)",
     re.I,
 )
 _DISLIKES_IT_EN = re.compile(
     r"\b(?:hate|can'?t stand|despise|(?:(?:am|'m) (?:so |really )?)?(?:sick|tired) of"
-    r"|(?:am|'m) over|(?:'ve|have) gone off|went off)\s+(?:it|them|those|these|that)\b",
+    r"|(?:am|'m) over|(?:'ve|have) gone off|went off)\s+(?:it|them)\b(?!\s+(?:if|when)\b)",
     re.I,
 )
 _LIKES_IT_ZH = re.compile(r"真香|(?:爱上|喜欢上|迷上)(?:了|啦)(?=[\W_]|$)")
 
 
-def taste_turned(text: str) -> str | None:
-    """``"likes"`` or ``"dislikes"`` when ``text`` says the user's taste of a thing not named
-    again turned that way now (``_TURNED_NOW`` and a liking of "it" or "them", or 真香 / 爱上了
-    with no object), else ``None``; not a question, a what-if, or someone else's."""
+def taste_turning(text: str) -> bool:
+    """True if ``text`` holds a liking or disliking of "it" or "them", or 真香 / 爱上了 alone:
+    the cheap test before ``taste_turned`` reads what the previous turn held."""
+    return bool(
+        _LIKES_IT_EN.search(text) or _DISLIKES_IT_EN.search(text) or _LIKES_IT_ZH.search(text)
+    )
+
+
+def taste_turned(text: str, thing: str) -> str | None:
+    """``"likes"`` or ``"dislikes"`` when ``text`` says the user's taste of ``thing`` (what the
+    previous turn liked or disliked) turned that way: a liking of "it" or "them", or 真香 /
+    爱上了 with no object, in a turn that names ``thing`` again or says it turned round
+    (``_TURNED_ROUND``); else ``None``. Not a question, a what-if, or someone else's."""
     if (
         is_question(text)
         or is_hypothetical(text)
         or is_about_others(text)
         or family_subject(text)
-        or not _TURNED_NOW.search(text)
+        or not (_TURNED_ROUND.search(text) or (thing and thing.lower() in text.lower()))
     ):
         return None
     if _DISLIKES_IT_EN.search(text):
