@@ -1318,6 +1318,7 @@ def _clause_of(said: str, value: str) -> str:
 
 
 def _decision(value: str, said: str, mid: str) -> ExtractedFact:
+    """A decision of ``value``, in the words of its clause of ``said``."""
     return ExtractedFact(
         type="fact",
         content=_clause_of(said, value),
@@ -1358,12 +1359,13 @@ async def tastes_turned(
     facts: list[ExtractedFact],
     reveal: Callable[[str, list[dict[str, Any]]], str],
 ) -> list[ExtractedFact]:
-    """``facts``, with a taste turned round of a thing not named again ("had them on a pizza in
-    Naples and now i love them" after "I hate olives", "我收回！…真香" after "茄子是我最不喜欢
-    的菜"; ``semantic.taste_turned``): the thing the user's previous turn of the session
-    disliked (or liked) is now liked (or disliked) — a fact of the other key, which
-    arbitration lets replace the one it opposes. Only when that turn held one such thing,
-    and this turn formed no taste of its own."""
+    """``facts``, with a taste turned round and said of "it" ("hot take reversal: had them on a
+    pizza in Naples and now i love them" after "I hate olives", "我收回！昨天吃了家鱼香茄子，
+    真香" after "茄子是我最不喜欢的菜"; ``semantic.taste_turned``): the thing the user's previous
+    turn of the session disliked (or liked) is now liked (or disliked) — a fact of the other
+    key, which arbitration lets replace the one it opposes. Only when that turn held one such
+    thing, this turn formed no taste of its own, and it names the thing again or says it
+    turned round ("tried anchovies and now I love them" turns nothing)."""
     out = list(facts)
     for m in messages:
         if m.role != "user":
