@@ -7,7 +7,7 @@ import asyncio
 import logging
 import re
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -789,11 +789,7 @@ async def _stated_before(
     """What the user's previous turn of the session formed (a turn that formed nothing, such
     as "thanks!", is passed over, up to three turns back): from this batch's facts when that
     turn is in it, else the active memories formed from it."""
-    seq = message.seq
-    for _ in range(3):
-        previous = await conv.previous_message(session_id, seq, role="user")
-        if previous is None:
-            return []
+    async for previous in _previous_turns(conv, session_id, message):
         pid = str(previous.id)
         here = [f for f in batch if pid in f.message_ids and f.key]
         if here:
@@ -809,8 +805,21 @@ async def _stated_before(
                 )
                 for m in stored
             ]
-        seq = previous.seq
     return []
+
+
+async def _previous_turns(
+    conv: ConversationRepository, session_id: str, message: Message, most: int = 3
+) -> AsyncIterator[Message]:
+    """The user's turns of the session before ``message``, the nearest first, ``most`` at
+    most."""
+    seq = message.seq
+    for _ in range(most):
+        previous = await conv.previous_message(session_id, seq, role="user")
+        if previous is None:
+            return
+        yield previous
+        seq = previous.seq
 
 
 def _of_sentence(fact: ExtractedFact, sentence: str) -> bool:
@@ -1157,10 +1166,11 @@ _NO_TOPIC = frozenset(
 )  # fmt: skip
 
 
-# a Chinese verb of switching, and what may stand between a topic and it
-_SWITCH_ZH = re.compile(
-    r"改用|改成|换成|换到|转到|迁到|改为|改到|切到|切换到|换用|改放|还是放|还是用"
-)
+# a Chinese verb of switching to a thing (``_SWITCHED_TO``); before it a topic may stand, also
+# before a verb of moving or keeping ("日志还是放 Elasticsearch"), and what stands between a
+# topic and its verb
+_SWITCH_VERBS_ZH = r"改用|改成|换成|换到|转到|迁到|改为|切到|切换到|换用"
+_SWITCH_ZH = re.compile(rf"{_SWITCH_VERBS_ZH}|改到|改放|还是放|还是用")
 _TOPIC_FILLER_ZH = re.compile(
     r"那边|这边|这块|那块|方面|我们|咱们|现在|已经|最后|后来|然后|结果|最终|终于|目前|如今|最近|这次"
     r"|这回|统一|全部|全都|一律|又|也|都|就|完|了|的|还是"
@@ -1288,7 +1298,7 @@ async def decisions_redone(
 # a name switched to: "改用 TiDB", "改成 Go", "switched the mobile app to React Native",
 # "payments go through Adyen now"
 _SWITCHED_TO = re.compile(
-    r"(?:改用|改成|换成|换到|转到|迁到|改为|切到|切换到|换用|switch\s*到)\s*"
+    rf"(?:{_SWITCH_VERBS_ZH}|switch\s*到)\s*"
     r"(?P<zh>[A-Za-z][\w.+#-]*(?: [A-Z][\w.+#-]*){0,2}|[\u4e00-\u9fff]{2,8}?)\s*(?:了|啦|吧)?"
     r"(?=\s*(?:[，,。！!；;]|$))"
     r"|\b(?:switched|moved|migrated|changed|went)\b(?: (?:the |our )?[\w -]{1,30}?)? (?:over )?to "
@@ -1337,14 +1347,9 @@ async def _said_before(
     reveal: Callable[[str, list[dict[str, Any]]], str],
 ) -> str:
     """The user's three turns of the session before ``message``, in clear text."""
-    texts, seq = [], message.seq
-    for _ in range(3):
-        previous = await conv.previous_message(session_id, seq, role="user")
-        if previous is None:
-            break
-        texts.append(reveal(previous.content, previous.sealed))
-        seq = previous.seq
-    return " ".join(texts)
+    return " ".join(
+        [reveal(p.content, p.sealed) async for p in _previous_turns(conv, session_id, message)]
+    )
 
 
 # the taste a liking turned round replaces: the other way of the same thing
@@ -1371,29 +1376,29 @@ async def tastes_turned(
         if m.role != "user":
             continue
         said = reveal(m.content, m.sealed)
-        if not semantic.taste_turning(said):
+        way = semantic.taste_turned(said)
+        if way is None:
             continue
         mid = str(m.id)
         if any(mid in f.message_ids and f.value and f.key in _TURNED_FROM.values() for f in out):
             continue
         earlier = await _stated_before(conv, repo, session_id, m, out, reveal)
-        for way, key in _TURNED_FROM.items():
-            held = list(dict.fromkeys(e.value for e in earlier if e.key == key and e.value))
-            if len(held) != 1 or semantic.taste_turned(said, held[0]) != way:
-                continue
-            new = f"preference.{way}"
-            out.append(
-                ExtractedFact(
-                    type="preference",
-                    content=semantic.describe(new, held[0], bool(_HAN.search(said))),
-                    key=new,
-                    value=held[0],
-                    is_correction=True,
-                    message_ids=[mid],
-                    metadata={"formed_by": "change"},
-                )
+        key = _TURNED_FROM[way]
+        held = list(dict.fromkeys(e.value for e in earlier if e.key == key and e.value))
+        if len(held) != 1 or not semantic.turned_round(said, held[0]):
+            continue
+        new = f"preference.{way}"
+        out.append(
+            ExtractedFact(
+                type="preference",
+                content=semantic.describe(new, held[0], bool(_HAN.search(said))),
+                key=new,
+                value=held[0],
+                is_correction=True,
+                message_ids=[mid],
+                metadata={"formed_by": "change"},
             )
-            break
+        )
     return out
 
 

@@ -1307,32 +1307,26 @@ _DISLIKES_IT_EN = re.compile(
 _LIKES_IT_ZH = re.compile(r"真香|(?:爱上|喜欢上|迷上)(?:了|啦)(?=[\W_]|$)")
 
 
-def taste_turning(text: str) -> bool:
-    """True if ``text`` holds a liking or disliking of "it" or "them", or 真香 / 爱上了 alone:
-    the cheap test before ``taste_turned`` reads what the previous turn held."""
-    return bool(
-        _LIKES_IT_EN.search(text) or _DISLIKES_IT_EN.search(text) or _LIKES_IT_ZH.search(text)
-    )
-
-
-def taste_turned(text: str, thing: str) -> str | None:
-    """``"likes"`` or ``"dislikes"`` when ``text`` says the user's taste of ``thing`` (what the
-    previous turn liked or disliked) turned that way: a liking of "it" or "them", or 真香 /
-    爱上了 with no object, in a turn that names ``thing`` again or says it turned round
-    (``_TURNED_ROUND``); else ``None``. Not a question, a what-if, or someone else's."""
-    if (
-        is_question(text)
-        or is_hypothetical(text)
-        or is_about_others(text)
-        or family_subject(text)
-        or not (_TURNED_ROUND.search(text) or (thing and thing.lower() in text.lower()))
-    ):
-        return None
+def taste_turned(text: str) -> str | None:
+    """``"likes"`` or ``"dislikes"`` when ``text`` says the user's taste of a thing not named
+    by it turned that way: a liking of "it" or "them", or 真香 / 爱上了 with no object; else
+    ``None``, and for a question, a what-if, or someone else's. Which thing, and whether the
+    turn says it turned round, is ``turned_round``'s."""
     if _DISLIKES_IT_EN.search(text):
-        return "dislikes"
-    if _LIKES_IT_EN.search(text) or _LIKES_IT_ZH.search(text):
-        return "likes"
-    return None
+        way = "dislikes"
+    elif _LIKES_IT_EN.search(text) or _LIKES_IT_ZH.search(text):
+        way = "likes"
+    else:
+        return None
+    if is_question(text) or is_hypothetical(text) or is_about_others(text) or family_subject(text):
+        return None
+    return way
+
+
+def turned_round(text: str, thing: str) -> bool:
+    """True if ``text`` names ``thing`` (what the previous turn liked or disliked) again or
+    says in so many words that a taste turned round (``_TURNED_ROUND``)."""
+    return bool(_TURNED_ROUND.search(text)) or thing.lower() in text.lower()
 
 
 # a denial that it was ever so ("I never worked at Google", "I never said I lived in Paris",
