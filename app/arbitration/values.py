@@ -96,7 +96,8 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     - a switch (``cand.metadata["replaces"]``) retracts every other active value of the key,
       and a favourite (``cand.metadata["category"]``) the active favourites of the same
       category; either becomes a correction;
-    - before these, a take-back (``_take_back``), a job left that names no workplace
+    - before these, a take-back (``_take_back``), a kind asked to be forgotten
+      (``_forgotten``), a job left that names no workplace
       (``_job_without_employer``), a thing given up named in fewer words
       (``_widen_retracts``), a moved appointment or routine (``moved_from``), a duty beside a
       role (``_duty_beside_role``) and a rule for the assistant that says it changed
@@ -112,6 +113,7 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
         await _take_back(repo, cand, str(taken) if taken else None, topic)
     await _relative_respelled(repo, cand)
     await _kind_ended(repo, cand)
+    await _forgotten(repo, cand)
     await _recovered(repo, cand)
     await _parted(repo, cand)
     await _job_without_employer(repo, cand)
@@ -1418,6 +1420,20 @@ async def _kind_ended(repo: MemoryStore, cand: Candidate) -> None:
     ]
     if len(held) == 1:
         cand.retract_ids.append(held[0].id)
+
+
+async def _forgotten(repo: MemoryStore, cand: Candidate) -> None:
+    """A request to forget what the user holds of a kind ("forget my email", "把我手机号删了",
+    ``metadata["forgotten"]``) ends every active value of that key said in an earlier turn."""
+    if not (cand.metadata or {}).pop("forgotten", None) or cand.key is None:
+        return
+    # the user's own memories too when the request was read for its session ("别存…")
+    held = [
+        m
+        for scope, scope_id in dict.fromkeys([(cand.scope, cand.scope_id), ("user", "")])
+        for m in await repo.active_with_keys([cand.key], scope, scope_id)
+    ]
+    cand.retract_ids += [m.id for m in held if not _same_turn(cand, m)]
 
 
 async def _recovered(repo: MemoryStore, cand: Candidate) -> None:

@@ -153,14 +153,31 @@ _OWN_WORK = re.compile(
     re.I,
 )
 
+# the speaker's home, no owner named, said as the whole clause: "home is Denver for me",
+# "Chicago is home now", "Austin's been home for 4 years" ("home to the Bulls", "home now to my
+# brother" name someone else's)
+_PLACE_NAME = r"(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*"
+_HOME_TAIL = (
+    r"(?: (?:for me|for us|now|these days|for now|for (?:about |almost |over |nearly )?\w+ "
+    r"(?:years?|months?|decades?)(?: now)?|since \w+))*\W*$"
+)
+_OWN_HOME = re.compile(
+    rf"^\W*(?:my )?home(?: base)?(?: (?:these days|nowadays|now))? is (?:now )?{_PLACE_NAME}"
+    rf"{_HOME_TAIL}"
+    rf"|^\W*{_PLACE_NAME}(?: is|'s| has been|'s been) (?:(?:now|still) )?(?:my |our )?home"
+    rf"{_HOME_TAIL}",
+    re.I,
+)
+
 
 def has_memory_signal(text: str) -> bool:
-    """True if ``text`` talks about the user (我/I/my/we…, or their work as the subject: "Work
-    has been insane at Pfizer"), instructs the assistant (以后/不要/别/always/don't…) or names a
-    remembered attribute (预算/budget/邮箱/email…)."""
+    """True if ``text`` talks about the user (我/I/my/we…, or their work or home as the
+    subject: "Work has been insane at Pfizer", "Chicago is home now"), instructs the assistant
+    (以后/不要/别/always/don't…) or names a remembered attribute (预算/budget/邮箱/email…)."""
     return bool(
         _FIRST_PERSON.search(text)
         or _OWN_WORK.search(text)
+        or _OWN_HOME.search(text)
         or _DIRECTIVE.search(text)
         or _DOMAIN.search(text)
     )

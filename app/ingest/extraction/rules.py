@@ -233,7 +233,7 @@ _PRONOUNS = {
 
 _ZH_FILLER = re.compile(
     r"^(?:其实|实际上|事实上|说实话|说真的|老实说|对了|另外|还有就是|而且|然后|不过|但是|可是|所以|"
-    r"那么?|嗯+|哦+|啊|呃|好吧|而|首先|其次|再确认一下|确认一下|顺便说一下|顺便|补充一下|重申一下|"
+    r"那么?|嗯+|哦+|啊|呃|好吧|而|首先|其次|再确认一下|确认一下|顺便(?:说|提)一?(?:下|句)|顺便|补充一下|重申一下|"
     r"哈哈+|嘿嘿+|呵呵+|唉|哎呀?|诶)[，,\s]*"
 )
 _EN_FILLER = re.compile(
@@ -687,6 +687,8 @@ def _fact(
             _TODAY_ONLY_CONTRAST.search(clause.raw)
             and semantic.for_once(_sentence_of(state.turn, clause.raw))
         )
+        # "今天破个例，来杯奶茶": an exception said for the sentence's clauses
+        or semantic.made_exception(_sentence_of(state.turn, clause.raw))
     ):
         frame = "today"  # "今晚喝点红酒": tonight's drink, not the usual one
     if key in _SPOT_KEYS and semantic.here_now(clause.raw):
@@ -868,6 +870,8 @@ def _place(value: str) -> str | None:
     if _is_latin(value):
         # "moved to Canada as a teen": when, no part of the name
         value = _WHEN_YOUNG_EN.sub("", value)
+        # "I live in Boston so winters are rough": what follows a conjunction is no part of it
+        value = re.split(r"\s+(?:so|but|because|cause|cuz|while|though|which|where)\s", value)[0]
         # "I live in Leeds mostly because…": an adverb after the name is no part of it
         while (
             (words := value.rsplit(" ", 1))[1:] and words[1].islower() and _is_ly_adverb(words[1])
@@ -890,6 +894,32 @@ def _undated(m: re.Match[str], group: str, clause: _Clause) -> str:
             if offset <= start <= m.end(group):
                 text = text[: start - offset] + text[end - offset :]
     return text.strip()
+
+
+# someone else a home is said of in the turn: "for my parents, Chicago is home now", "home
+# these days is Lisbon for my best friend", "Denver is home now to my brother"; or something
+# else
+_HOME_OF_OTHERS = re.compile(
+    r"\b(?:for|to)\s+(?:my|his|her|their|our|a lot of|lots of|many|the)\s+(?!own\b)\w+"
+    # "Seattle is home now to Amazon's second campus"
+    r"|\bhome (?:now |these days )?(?:to|for) (?!(?:me|us|now|about|almost|over|nearly|a|an"
+    r"|one|two|three|four|five|six|seven|eight|nine|ten|several|\d+)\b)",
+    re.I,
+)
+
+
+_HOME_WORD = re.compile(r"\bhome\b", re.I)
+
+
+def _own_home(build: Builder) -> Builder:
+    """``build``, unless the turn says whose home it is and it is someone else's."""
+
+    def own(m: re.Match[str], clause: _Clause, state: _State) -> Built:
+        if _HOME_OF_OTHERS.search(state.turn.content):
+            return None
+        return build(m, clause, state)
+
+    return own
 
 
 def place(key: str, template: str, *, correction: bool = False, dated: bool = False) -> Builder:
@@ -2544,6 +2574,20 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         place("residence.city", "now lives in {v}", correction=True, dated=True),
     ),
     (
+        # "we packed up and went to Portland last month", "packed up and left for Austin": a
+        # household packed up and gone somewhere has moved there
+        "move",
+        "en",
+        r"^(?:(?:I|we) )?(?:(?:just|finally|recently|officially) )?packed (?:up|everything up"
+        r"|our (?:bags|stuff|things|lives) up|up (?:everything|our lives|the house))"
+        r"(?: and| then)? (?:went|headed|moved|left|drove|flew|came) (?:back )?(?:to|for|out to"
+        r"|down to|up to|over to) "
+        r"(?P<v>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*)"
+        r"(?: (?:last \w+|this \w+|(?:a|two|three|a few) (?:days|weeks|months) ago|recently"
+        r"|yesterday|in \w+))?[!.]*$",
+        place("residence.city", "now lives in {v}", correction=True, dated=True),
+    ),
+    (
         # "we've been renting a place up in Milwaukee", "just bought a house in Tacoma": a home
         # taken somewhere is where the user lives now
         "move",
@@ -2607,6 +2651,36 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"|condo|studio|place)(?:'s| is) (?:(?:now|currently|still) )?in "
         r"(?P<v>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*)(?: now)?[!.]*$",
         place("residence.city", "lives in {v}"),
+    ),
+    (
+        # "home is Denver for me", "home these days is Lisbon": where home is, by the word
+        # home ("back home in Ohio" is where the user is from, and no clause of its own)
+        "residence",
+        "en",
+        r"^(?:my )?home(?: base)?(?: (?:these days|nowadays|now))? is (?:now )?"
+        r"(?P<v>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*)"
+        r"(?: (?:for me|for us|now|these days|for now))*[!.]*$",
+        _own_home(place("residence.city", "lives in {v}")),
+    ),
+    (
+        # "Chicago is home now", "Austin's been home for about 4 years", "Berlin has been home
+        # since 2019": a place said to be home
+        "residence",
+        "en",
+        r"^(?P<v>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*)(?: is|'s| has been|'s been) "
+        r"(?:(?:now|still) )?(?:my |our )?home"
+        r"(?: (?:for me|for us|now|these days|for now|for (?:about |almost |over |nearly )?"
+        r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|\d+) (?:years?|months?"
+        r"|decades?)(?: now)?|since (?:\d{4}|last year|(?:college|uni|university|grad school"
+        r"|the pandemic|covid)\b)))*[!.]*$",
+        _own_home(place("residence.city", "lives in {v}")),
+    ),
+    (
+        "residence",
+        "en",
+        r"^I (?:now )?call (?P<v>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*) home"
+        r"(?: (?:now|these days))?[!.]*$",
+        _own_home(place("residence.city", "lives in {v}")),
     ),
     # work and study
     (
@@ -3716,6 +3790,9 @@ _CLAUSE = re.compile(
     r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+"
     r"(?=(?:\w+ly,?\s+|(?:now|then|these days|nowadays),?\s+)?"
     r"(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please|pls|plz|don't|no|can|could)\b)"
+    # "moved to Texas so Fahrenheit please": what follows "so" is a clause of its own when it
+    # opens on a name
+    r"|\s+so\s+(?=(?-i:[A-Z])\w+\b)"
     r"|\s+(?=but\s+(?:now\s+|these days\s+)?(?:I|I'm|I've|I'll|I'd|my|we|we're|our|please"
     r"|don't|not|a|an|in|at|from|for|with|on)\b)"
     r"|\s+(?=(?:but|because|cause|cuz|while|whereas|though|although)\s+(?:\w+ly,?\s+)?"
@@ -5259,6 +5336,13 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts = _surname_dropped(_one_per_name(_pet_named(_named_in_passing(facts)), turn.content))
     facts = _named_once(facts)
     _where_it_went(turn.content, facts)
+    facts = _city_before_firm(facts)
+    # "今天破个例，…": that an exception is made is no happening of its own
+    facts = [
+        f
+        for f in facts
+        if not (f.key in ("event", "plan") and f.value and semantic.only_exception(f.value))
+    ]
     for f in facts:
         if f.key == "schedule.habit" and f.value:
             f.value = _HABIT_COPULA.sub(r"\g<when>", f.value)  # "每天是走路上班": 每天走路上班
@@ -5282,6 +5366,10 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         # one record: it ends what it names, and takes back the ability of the previous turn
         ability[0].metadata.update(ended[0].metadata if ended else {})
         ended = ability
+    if forgotten := _kind_forgotten(turn):
+        # "forget my email", "把我手机号删了": every value held of that kind is withdrawn
+        forgotten_keys = {f.key for f in forgotten}
+        facts = [f for f in facts if f.key not in forgotten_keys or f.value] + forgotten
     if kind := _kind_ended(turn, facts):
         # "That email is dead now, I don't use it anymore": what ended is named by its kind;
         # the records of an ending that names nothing stand aside
@@ -5903,7 +5991,13 @@ def _standing_rules(sentence: list[str], state: _State) -> tuple[list[ExtractedF
         clause = _make_clause(", ".join(said), state.turn)
         fact = _fact(state, clause, "assistant.constraint", rule.value, rule.text)
         fact.metadata["formed_by"] = "standing_rule"
-        if standing.ends_rule(rule.text) or standing.ends_rule(", ".join(said)):
+        mine = standing.aspects(rule.text)
+        if (
+            standing.ends_rule(rule.text)
+            or standing.ends_rule(", ".join(said))
+            # "the bullet points are getting annoying, just write normal paragraphs"
+            or any(standing.tired_of(c) and mine & standing.aspects(c) for c in sentence)
+        ):
             fact.metadata["changed"] = True  # "stop with the bullet points": see values.py
         if standing.cancels(said, sentence):
             fact.metadata["cancels"] = True  # "英文翻译还是不要了": nothing asked of its own
@@ -6379,6 +6473,8 @@ def _now_holds(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
                 or semantic.family_subject(text) is not None
                 or semantic.is_hypothetical(text)
                 or semantic.here_now(text)
+                # "Denver is home now to my brother", "for my parents, Chicago is home now"
+                or (_HOME_WORD.search(text) and _HOME_OF_OTHERS.search(turn.content))
             ):
                 continue
             m = next((m for p in _NOW_HOLDS_EN if (m := p.match(text))), None)
@@ -6537,6 +6633,8 @@ def _changed_to_name(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
         or semantic.is_about_others(text)
         or semantic.family_subject(text) is not None
         or semantic.here_now(text)  # "I'm at Starbucks right now": where the user is today
+        # "Denver is home now to my brother": someone else's home
+        or (_HOME_WORD.search(text) and _HOME_OF_OTHERS.search(text))
         # someone else's change, or a change of a thing ("My buddy Dave just got hired at
         # Apple", "帮我妈换成 Android 了", "公司电脑换成 Mac 了", "酒店改订到深圳了")
         or any(
@@ -7722,6 +7820,122 @@ def _kind_ended(turn: Turn, facts: list[ExtractedFact]) -> ExtractedFact | None:
                 return None
             return _ended_unnamed(turn, "profile", key, "kind_ended")
     return None
+
+
+# a request to forget what the user holds of a kind: "forget my email", "please don't keep my
+# phone number", "can you delete my passport number?", "把我手机号删了", "别存我的银行卡号";
+# the request opens its clause (an imperative, not "I deleted my number from the site") and
+# ends with the kind, or with where it is kept ("from your memory", "on file"); "忘了" and
+# "don't remember" say the user forgot ("把密码忘了", "dont remember my password")
+_KIND_NOUN_EN = (
+    r"(?:old |work |personal |home )?(?P<en>e-?mail(?: address(?:es)?|s)?|(?:phone|cell|mobile)"
+    r"(?: numbers?)?|numbers?|(?:credit |debit |bank )?card(?: numbers?| details)?|passwords?"
+    r"|passport(?: number)?|address(?:es)?|home address|where i live|city)"
+)
+_KIND_NOUN_ZH = (
+    r"(?P<zh>邮箱(?:地址)?|邮件地址|e-?mail|手机号(?:码)?|电话(?:号码)?|号码|银行卡(?:号)?"
+    r"|信用卡(?:号)?|卡号|密码|护照(?:号)?|身份证(?:号)?|住址|地址|住(?:在)?哪(?:儿|里)?)"
+)
+_FORGET_KIND = re.compile(
+    r"^\W*(?:(?:please|pls|plz|also|and|oh|actually|so|just|ok(?:ay)?|btw|hey|can you"
+    r"|could you|would you|will you)\W+)*"
+    r"(?P<verb>forget|delete|remove|erase|wipe|scrap|don'?t (?:keep|store|save|hold on to"
+    r"|record)|(?:do )?not (?:keep|store|save|record)|stop (?:keeping|storing"
+    r"|saving)|never (?:keep|store|save))\s+(?:about\s+)?(?:(?:my|the)\s+)?"
+    + _KIND_NOUN_EN
+    + r"(?:\s+(?:please|pls|from (?:your )?(?:memory|notes|records?)|on (?:file|record)"
+    r"|any ?more|too"
+    r"|as well|for me|now|for good|entirely|completely))*\W*$"
+    r"|^\W*(?:请|麻烦|帮我|你)?(?:把)?(?:我的?)?"
+    + _KIND_NOUN_ZH
+    + r"(?:也|都)?(?:删了|删掉|删除|忘掉|去掉|清掉|清除|别存了?|别记了?|不要存了?|不要记了?)"
+    r"(?:吧|啊|哈|哦)?\W*$"
+    r"|^\W*(?:请|麻烦|你)?(?:忘掉|删掉|删了|删除|清掉|清除|去掉|别存|别记|不要存|不要记|别保存"
+    r"|不要保存|不用存|不用记)(?:掉)?(?:我的?)"
+    + _KIND_NOUN_ZH.replace("(?P<zh>", "(?P<zh2>")
+    + r"(?:吧|啊|哈|哦)?\W*$",
+    re.I,
+)
+# what "forget my …" names that is a thing, not what is known of the user ("forget my phone":
+# the device), and another way offered beside it ("forget my email, just text me"): never mind
+# it, not a request to forget what was told
+_THINGS_NOT_INFO = frozenset(("card", "credit card", "debit card", "bank card", "phone", "cell"))
+_ANOTHER_WAY = re.compile(
+    r"\b(?:i'?ll|i will|i'?m gonna|let'?s|just (?:text|call|use|email|message)|use|instead|pay"
+    r"|text me|call me)\b",
+    re.I,
+)
+# what each kind asked to be forgotten names
+_FORGET_KEYS = (
+    (re.compile(r"where i live|home address|^city$|住址|住(?:在)?哪", re.I), ("residence.city",)),
+    (re.compile(r"^address$|^地址$", re.I), ("contact.email", "contact.phone", "residence.city")),
+    # the kinds named with "number" first: "passport number" is no phone
+    *((pattern, (key,)) for pattern, key in _KIND_KEYS if key != "contact.phone"),
+    *((pattern, (key,)) for pattern, key in _KIND_KEYS if key == "contact.phone"),
+)
+
+
+# the word classes of a firm's name after a city ("杭州阿里", "深圳腾讯", "广州华为"): a proper
+# name; "南京银行", "上海中学" are one name, their second word a common noun
+_FIRM_FLAGS = ("nz", "nr", "nrt", "nt", "eng")
+
+
+def _city_before_firm(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts`` with a Chinese employer said after its city ("我在杭州阿里上班") read as the
+    firm and where the user works: the employer 阿里, and 杭州 as the work location unless the
+    turn states one."""
+    out = list(facts)
+    for f in facts:
+        if f.key != "work.employer" or not f.value or not _HAN.search(f.value):
+            continue
+        words = segment.tag(f.value)
+        if (
+            len(words) != 2
+            or not segment.is_place(words[0][0])
+            or words[1][1] not in _FIRM_FLAGS
+            or len(words[1][0]) < 2
+        ):
+            continue
+        city, firm = words[0][0], words[1][0]
+        f.value, f.content = firm, f.content.replace(f"{city}{firm}", firm)
+        if not any(g.key == "work.location" for g in out):
+            where = dataclasses.replace(
+                f,
+                key="work.location",
+                value=city,
+                content=f"在{city}工作",
+                message_ids=list(f.message_ids),
+                metadata=dict(f.metadata),
+                retracts=[],
+            )
+            out.append(where)
+    return out
+
+
+def _kind_forgotten(turn: Turn) -> list[ExtractedFact]:
+    """Records of the keys a turn asks to forget by their kind ("forget my email", "don't keep
+    my phone number on file", "把我手机号删了", ``_FORGET_KIND``), each with no value and
+    ``metadata["forgotten"]``: ``values._forgotten`` withdraws every value the user holds of
+    that key from earlier turns. ``[]`` when no clause asks it."""
+    out: list[ExtractedFact] = []
+    for sentence in split_clauses(turn.content):
+        for clause in sentence:
+            m = _FORGET_KIND.search(clause.strip())
+            if m is None:
+                continue
+            noun = (m["en"] or m["zh"] or m["zh2"] or "").lower()
+            if (m["verb"] or "").lower() == "forget" and (
+                noun in _THINGS_NOT_INFO or any(_ANOTHER_WAY.search(c) for c in sentence)
+            ):
+                continue  # "forget my card, I'll pay cash": never mind it, not forget it
+            keys = next((k for pattern, k in _FORGET_KEYS if pattern.search(noun)), ())
+            type_: MemoryType = "profile"
+            out += [
+                _ended_unnamed(turn, type_, key, "forgotten")
+                for key in keys
+                if all(f.key != key for f in out)
+            ]
+    return out
 
 
 def _ended_unnamed(turn: Turn, type_: MemoryType, key: str, flag: str) -> ExtractedFact:

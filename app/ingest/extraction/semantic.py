@@ -586,6 +586,8 @@ _NAMED_OTHER = re.compile(
     r"|lives|quit|changed|bought|switched|left|started)\b"
     # "Jazz has never been my thing": a thing the user takes to, not a person's doing
     r"(?!.*\bbeen (?:really |quite )?my (?:thing|cup of tea|jam|style)\b)"
+    # "Berlin has been home since 2019": a place that is the user's home
+    r"(?!\s*been (?:(?:now|still) )?(?:my |our )?home\b(?!\s+(?:to|of)\b))"
 )
 
 
@@ -677,7 +679,7 @@ _PET_BEFORE_NAME = re.compile(
 _LEAD_IN = re.compile(
     r"^(?:(?:fwiw|btw|fyi|tbh|imo|ok|okay|oh|well|anyway|quick (?:context|note|fyi)|context"
     r"|for context|heads up|side note|for the record|just so you know|also)\b[\s,:!-]*)+"
-    r"|^(?:顺便说一下|顺便说一句|顺便提一下|顺便|对了|补充一下|另外|说实话|说一下|提一下)[，,：:\s]*",
+    r"|^(?:顺便(?:说|提)(?:一)?(?:下|句)|顺便|对了|补充一下|另外|说实话|说一下|提一下)[，,：:\s]*",
     re.I,
 )
 
@@ -783,6 +785,10 @@ _QUIT_ZH = re.compile(
     r"|对(?P<v>[^，,。！!]{1,10}?)(?:完全|一点|也)?(?:没|不)(?:什么)?(?:兴趣|感兴趣)了"
     r"|(?:不|没)在\s*(?P<u>[^，,。！!\s]{1,8}?|[A-Za-z][\w&.+-]*(?: [A-Za-z][\w&.+-]*){0,3})"
     r"\s*(?:住|工作|上班|干|做|待|呆)?了"
+)
+# the user and the words of when before a thing given up, said first ("我现在牛肉也不吃了")
+_QUIT_TOPIC_LEAD_ZH = re.compile(
+    r"^(?:我们?|我自己|本人)(?:现在|已经|早就|最近|目前|基本上?|真的|一直|平时)*"
 )
 # what the user did once and does no more ("I used to use Vim but
 # now I'm on VS Code", "以前用 Python，现在主要写 Go 了"): the part of a change that ended
@@ -1611,7 +1617,13 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
         if after.startswith("都") and "去" in after and segment.is_place(y + "都"):
             found.append(y + "都")  # "成都不去了": the place's 都, not the adverb
             continue
-        found.extend(g for g in m.groupdict().values() if g)
+        # "我现在牛肉也不吃了", "顺便说下我现在牛肉也不吃了": the thing said after the user and
+        # the words that lead in, not with them
+        found.extend(
+            _QUIT_TOPIC_LEAD_ZH.sub("", _LEAD_IN.sub("", g)) or g
+            for g in m.groupdict().values()
+            if g
+        )
     for m in _NEG_SCOPE_EN.finditer(text):
         found.append(m.group("x") or m.group("w") or gerund(m.group("v")))
     found += [m.group("x") or m.group("y") for m in _USED_TO.finditer(text)]
@@ -2423,7 +2435,7 @@ _SUBJ_EN = re.compile(
 )
 _ZH_LEAD = re.compile(
     r"^(?:哦|噢|嗯|啊|呃|对了|其实|说实话|另外|还有|而且|然后|不过|但是|可是|所以|那|好吧|说错了|"
-    r"更正一下|更正|纠正一下|补充一下|顺便说一下|顺便|对|现在|目前|最近|如今|平时|一般|通常|"
+    r"更正一下|更正|纠正一下|补充一下|顺便(?:说|提)一?(?:下|句)|顺便|对|现在|目前|最近|如今|平时|一般|通常|"
     r"我们|我的|我|咱们|本人|也|还|都|就|已经|一直|主要|基本上|基本|其实是)+"
 )
 # the days from which on something holds, said before it ("从今天开始", "今天起", "从下周起")
@@ -3427,7 +3439,7 @@ _STATE_BARE_EN = re.compile(
 )
 _STATE_ZH = re.compile(
     r"^(?:我|本人)(?:是|有点|有些|一直|从小就?|天生)?(?![有得患])(?P<x>[\u4e00-\u9fff]{2,6}?)"
-    r"(?=$|[，,。.！!；;]|[一二三四五六七八九十两几好多]|[了啦呢的]|很多年|多年|这么多年|\d)"
+    r"(?=$|[，,。.！!；;]|[一二三四五六七八九十两几多]|好(?:多|几|久)|[了啦呢的]|很多年|多年|这么多年|\d)"
 )
 # not a state of health: how the user feels today, or what they are doing
 _NOT_STATE = re.compile(
@@ -3686,12 +3698,51 @@ _TASTE_SAID = re.compile(r"喜欢|爱|讨厌|最爱|\b(?:like|love|hate|favou?ri
 _SOME_DAY = re.compile(r"明天|明晚|\btomorrow\b", re.I)
 
 
+# an exception made once: "破例喝杯咖啡", "just this once I'm having a coke"
+_EXCEPTION = re.compile(
+    r"破个?例|例外地?|破戒|就这一次|就这一回|\b(?:just this once|for once|this one time"
+    r"|making an exception|an exception|exception today|one-?off|cheat day)\b",
+    re.I,
+)
+
+
+# a drink or a dish ordered for now: "来杯咖啡", "给我来瓶可乐"
+_ORDER_NOW_ZH = re.compile(
+    r"(?:^|[，,。！!\s])(?:先|再|给我|帮我)?来(?:一|两|几)?(?:杯|瓶|罐|碗|份|听)"
+)
+
+
+def only_exception(text: str) -> bool:
+    """True if ``text`` says only that an exception is made today ("今天破个例", "exception
+    today"), with nothing done."""
+    rest = _EXCEPTION.sub("", _TODAY.sub("", text))
+    return bool(_EXCEPTION.search(text)) and not re.sub(r"[\W了吧啊哈呀]", "", rest)
+
+
+def made_exception(sentence: str) -> bool:
+    """True if ``sentence`` says what it tells is an exception made once ("今天破个例，来杯奶
+    茶", "exception today, gonna get a coffee"), not a taste or a change: each of its clauses
+    holds for once."""
+    return bool(
+        _EXCEPTION.search(sentence)
+        and not _TASTE_SAID.search(sentence)
+        and not has_change_cue(sentence)
+    )
+
+
 def for_once(text: str) -> bool:
     """True if ``text`` tells what the user has or will have on one day ("今晚喝点红酒",
-    "having sushi tonight", "明天吃火锅"): no taste of theirs, and nothing it replaces; not when
-    it says a taste ("今天发现我喜欢喝红酒"), recurs or changes ("今天开始改喝茶")."""
+    "having sushi tonight", "明天吃火锅"), as an exception ("破例喝杯咖啡") or as an order
+    ("来杯咖啡"): no taste of
+    theirs, and nothing it replaces; not when it says a taste ("今天发现我喜欢喝红酒"), recurs
+    or changes ("今天开始改喝茶")."""
     return bool(
-        (_TODAY.search(text) or _SOME_DAY.search(text))
+        (
+            _TODAY.search(text)
+            or _SOME_DAY.search(text)
+            or _EXCEPTION.search(text)
+            or _ORDER_NOW_ZH.search(text)
+        )
         and not _TASTE_SAID.search(text)
         and not _RECURS.search(text)
         and not has_change_cue(text)
@@ -4228,7 +4279,8 @@ def work_role_zh(text: str) -> str | None:
 
 # where the user is sent or works ("公司把我调到上海分部了", "外派到新加坡", "在上海上班")
 _WORK_PLACE_ZH = re.compile(
-    r"(?:调到|调去|调往|调回|调至|外派到|外派去|派到|派驻|派往|在)了?\s*"
+    # "现在在上海工作了": the 在 of 现在 before another opens no place
+    r"(?:调到|调去|调往|调回|调至|外派到|外派去|派到|派驻|派往|在(?!在))了?\s*"
     r"(?P<p>[\u4e00-\u9fffA-Za-z]{2,8}?)"
     r"(?:的)?(?:分部|分公司|总部|办公室|办事处|分行|分院|分厂|base|上班|工作|办公|了|$|[，,。])"
 )

@@ -885,6 +885,23 @@ def _permits(core: str) -> bool:
     return m is not None and _style(m.group("what"))
 
 
+# a way of answering the user says they are tired of: "the bullet points are getting
+# annoying", "I'm sick of the emojis", "表格看腻了"
+_TIRED_OF = re.compile(
+    r"\b(?:(?:is|are|'s|'re) (?:getting |becoming )?(?:annoying|old|tiring|too much|a bit much)"
+    r"|(?:tired|sick) of|over (?:the|all the)\b)"
+    r"|看腻了|看烦了|烦死了|受不了了?|太烦了|有点烦",
+    re.I,
+)
+
+
+def tired_of(text: str) -> bool:
+    """True if ``text`` says the user is tired of a way of answering ("ok the bullet points
+    are getting annoying", "我看腻了那些表格"): said beside a rule of the same kind, that rule
+    replaces the one they tired of."""
+    return bool(_TIRED_OF.search(text)) and bool(_aspects(text))
+
+
 def ends_rule(text: str) -> bool:
     """True if a rule says it ends or replaces an earlier one of the same kind ("stop with
     the bullet points, just write paragraphs", "别再用英文了", "longer answers are fine now");
