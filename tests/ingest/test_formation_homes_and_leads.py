@@ -153,3 +153,25 @@ async def test_working_in_a_city_now_moves_the_work_location(tenant: TenantCtx) 
     assert active == ["上海"]
     assert frozen == ["杭州"]
     assert await tenant.values("u", "work.employer") == ["阿里"]
+
+
+@pytest.mark.parametrize(
+    ("said", "tool"),
+    [
+        ("我记笔记一直用有道云笔记", "有道云笔记"),
+        ("我平时用钉钉", "钉钉"),
+        ("我手机一直是安卓", "安卓"),
+    ],
+)
+async def test_a_tool_named_in_chinese_is_the_tool_used(
+    tenant: TenantCtx, said: str, tool: str
+) -> None:
+    await tenant.say("u", "s1", said, at=AT)
+    assert await tenant.values("u", "tech.preferred") == [tool]
+
+
+async def test_a_switch_from_a_tool_named_in_chinese_replaces_it(tenant: TenantCtx) -> None:
+    turns = ("我记笔记一直用有道云笔记", "现在全部迁到 Notion 了，有道那个不续费了")
+    active, frozen = await tenant.change("u", turns, "tech.preferred", at=(AT, LATER))
+    assert active == ["notion"]
+    assert frozen == ["有道云笔记"]

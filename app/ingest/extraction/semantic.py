@@ -2479,6 +2479,16 @@ def _is_zh(text: str) -> bool:
     return bool(re.search(r"[\u4e00-\u9fff]", text))
 
 
+# tools, apps and systems named in Chinese (jieba cuts them apart: 印象 + 笔记), found in the
+# text as written, the longer name first ("飞书文档" before "飞书")
+TECH_ZH = (
+    "印象笔记", "有道云笔记", "有道笔记", "飞书文档", "飞书", "钉钉", "企业微信", "腾讯文档",
+    "腾讯会议", "石墨文档", "金山文档", "语雀", "幕布", "滴答清单", "百度网盘", "阿里云盘",
+    "夸克网盘", "坚果云", "剪映", "鸿蒙", "安卓", "苹果系统",
+)  # fmt: skip
+_TECH_ZH = re.compile("|".join(sorted(map(re.escape, TECH_ZH), key=len, reverse=True)))
+
+
 # what the user says against a thing: "plain JS drives me nuts", "Jira sucks", "I can't stand X"
 _PANNED_EN = re.compile(
     r"\b(?:drives? me (?:nuts|crazy|mad|insane|up the wall)|sucks?|is (?:the )?worst|hate|hated"
@@ -3275,11 +3285,13 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
             return []  # "plain JS drives me nuts": a tool the user can't stand is no preference
         names = zh_entities(text, ("eng",)) if zh else _tool_names_en(text)
         if zh:  # "deploy 我们一般用 Kubernetes", "我daily用vim写code": a known tool, else a
-            # capitalised name, over a lower-case word of the sentence
+            # capitalised name, over a lower-case word of the sentence; "我用印象笔记记东西": a
+            # tool named in Chinese
             names = (
                 [n for n in names if TECH.match(n)]
                 or [n for n in names if not n.islower()]
                 or names
+                or [m.group(0) for m in _TECH_ZH.finditer(text)]
             )
         return [("tech.preferred", n) for n in dict.fromkeys(names)]
     if family in ("name", "nickname"):
