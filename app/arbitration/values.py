@@ -400,6 +400,27 @@ def _amount_way(text: str) -> int:
     return int(bool(_MORE.search(text))) - int(bool(_LESS.search(text)))
 
 
+# the two systems of units a rule asks for: metric ("use Celsius", "用公制") or imperial ("in
+# Fahrenheit please", "miles not km" asks imperial and names metric: neither, as both are said)
+_METRIC = re.compile(
+    r"摄氏|公制|公里|公斤|\b(?:celsius|centigrade|metric|kilomet(?:er|re)s?|km|kg|kilos?|grams?)\b",
+    re.I,
+)
+_IMPERIAL = re.compile(
+    r"华氏|英制|英里|磅|\b(?:fahrenheit|imperial|miles?|mph|pounds?|lbs?|feet|inches|ounces?)\b",
+    re.I,
+)
+
+
+def _units_way(text: str) -> int:
+    """1 for a rule that asks for metric units, -1 for imperial, 0 for neither, both, or a
+    negation ("don't use Fahrenheit")."""
+    text = simplified(text)
+    if _NEGATION.search(text):
+        return 0
+    return int(bool(_METRIC.search(text))) - int(bool(_IMPERIAL.search(text)))
+
+
 def _length_way(text: str) -> int:
     """-1 for a rule that asks for shorter answers, 1 for longer ones, 0 when it is not plain
     (neither, both, or a negation: "不要太短")."""
@@ -507,17 +528,19 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
     TypeScript examples") replaces the user's active rules of the same kind (``_ASPECTS``), or
     that share two of its words (``_rule_words``: "推荐餐厅不用再标人均了" after "推荐餐厅时标一下
     人均"); a rule asking for less of a thing replaces one asking for more (``_amount_way``:
-    "例子少举点" after "多举例子"). A rule that only calls off what it names
-    (``metadata["cancels"]``, ``standing.cancels``: "英文翻译还是不要了") replaces the rules that
-    hold every word it names, and keeps no value: the record of what it ended, archived when it
-    ended nothing."""
+    "例子少举点" after "多举例子"), and one asking for the other system of units
+    (``_units_way``: "Fahrenheit please" after "Use Celsius"). A rule that only calls off what
+    it names (``metadata["cancels"]``, ``standing.cancels``: "英文翻译还是不要了") replaces the
+    rules that hold every word it names, and keeps no value: the record of what it ended,
+    archived when it ended nothing."""
     mine = rule_aspects(cand.content)
     changed = bool((cand.metadata or {}).get("changed"))
     # read here, never stored: "英文翻译还是不要了" asks nothing once it has ended a rule
     cancels = bool((cand.metadata or {}).pop("cancels", None))
     changed = changed or cancels
     way, more = _length_way(cand.content), _amount_way(cand.content)
-    if not (changed or way or more):
+    units = _units_way(cand.content)
+    if not (changed or way or more or units):
         return
     olds = await repo.active_with_keys(["assistant.constraint"], cand.scope, cand.scope_id)
     if not changed:
@@ -529,6 +552,7 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
             for old in olds
             if (way and _length_way(old.content) == -way)
             or (more and _amount_way(old.content) == -more)
+            or (units and _units_way(old.content) == -units)
         ]
     # a rule lifted names what it lifts: one word of it is enough ("you don't need to add a
     # summary anymore" after "always end your answers with a summary"); a thing said not to

@@ -175,3 +175,20 @@ async def test_a_switch_from_a_tool_named_in_chinese_replaces_it(tenant: TenantC
     active, frozen = await tenant.change("u", turns, "tech.preferred", at=(AT, LATER))
     assert active == ["notion"]
     assert frozen == ["有道云笔记"]
+
+
+async def test_a_rule_for_the_other_units_replaces_the_rule(tenant: TenantCtx) -> None:
+    turns = (
+        "Use Celsius when we talk weather",
+        "ok new rule, I moved to Texas so Fahrenheit please",
+    )
+    active, frozen = await tenant.change("u", turns, "assistant.constraint", at=(AT, LATER))
+    assert frozen == ["use celsius when we talk weather"]
+    assert active == ["fahrenheit"]
+
+
+async def test_a_rule_for_the_same_units_replaces_nothing(tenant: TenantCtx) -> None:
+    turns = ("Always give distances in miles", "also use Fahrenheit for temperatures")
+    active, frozen = await tenant.change("u", turns, "assistant.constraint", at=(AT, LATER))
+    assert frozen == []
+    assert "always give distances in miles" in active

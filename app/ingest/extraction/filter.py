@@ -75,6 +75,8 @@ _WEATHER = re.compile(
     r"|snowing|sunny)\b",
     re.I,
 )
+# the units a rule for the answers asks for: "Use Celsius when we talk weather" is no chatter
+_UNITS = re.compile(r"摄氏|华氏|公制|英制|\b(?:celsius|fahrenheit|metric|imperial)\b", re.I)
 # "我讨厌下雨天" / "I love rainy days" state a taste; "今天好热" / "it's so hot" is chatter.
 _OWN_TASTE = re.compile(
     r"我(?:很|最|特别|不太|不)?(?:喜欢|讨厌|怕|受不了|爱)|\bI (?:really )?(?:love|like|hate"
@@ -129,7 +131,7 @@ def is_small_talk(text: str) -> bool:
         or _ACK.match(core)
         or _THANKS.search(core)
         or _CHATTER.search(core)
-        or (_WEATHER.search(core) and not _OWN_TASTE.search(core))
+        or (_WEATHER.search(core) and not _OWN_TASTE.search(core) and not _UNITS.search(core))
     )
 
 
