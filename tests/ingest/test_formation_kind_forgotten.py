@@ -99,3 +99,13 @@ async def test_what_the_user_forgot_or_deleted_withdraws_nothing(
     active, frozen = await tenant.change("u", turns, key, at=(AT, LATER))
     assert active == [kept]
     assert frozen == []
+
+
+async def test_an_address_asked_to_be_forgotten_is_the_home_not_the_email(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "my email is sam@oldmail.com", at=AT)
+    await tenant.say("u", "s1", "I live in Denver", at=AT)
+    await tenant.say("u", "s1", "please delete my address", at=LATER)
+    assert await tenant.values("u", "residence.city") == []
+    assert await tenant.values("u", "contact.email") == ["sam@oldmail.com"]

@@ -155,20 +155,20 @@ _OWN_WORK = re.compile(
     re.I,
 )
 
-# the speaker's home, no owner named, said as the whole clause: "home is Denver for me",
-# "Chicago is home now", "Austin's been home for 4 years" ("home to the Bulls", "home now to my
-# brother" name someone else's)
-_PLACE_NAME = r"(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*"
-_HOME_TAIL = (
-    r"(?: (?:for me|for us|now|these days|for now|for (?:about |almost |over |nearly )?\w+ "
-    r"(?:years?|months?|decades?)(?: now)?|since \w+))*\W*$"
+# a home said by the word home, the whole clause (the extractor's residence rules read the same
+# words): "home is Denver for me", "Chicago is home now", "Austin's been home for 4 years" —
+# not "home to the Bulls" or "home now to my brother"
+PLACE_NAME = r"(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*"
+HOME_IS = r"(?:my )?home(?: base)?(?: (?:these days|nowadays|now))? is (?:now )?"
+IS_HOME = r"(?: is|'s| has been|'s been) (?:(?:now|still) )?(?:my |our )?home"
+HOME_TAIL = (
+    r"(?: (?:for me|for us|now|these days|for now|for (?:about |almost |over |nearly )?"
+    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|\d+) (?:years?|months?"
+    r"|decades?)(?: now)?|since (?:\d{4}|last year|(?:college|uni|university|grad school"
+    r"|the pandemic|covid)\b)))*"
 )
 _OWN_HOME = re.compile(
-    rf"^\W*(?:my )?home(?: base)?(?: (?:these days|nowadays|now))? is (?:now )?{_PLACE_NAME}"
-    rf"{_HOME_TAIL}"
-    rf"|^\W*{_PLACE_NAME}(?: is|'s| has been|'s been) (?:(?:now|still) )?(?:my |our )?home"
-    rf"{_HOME_TAIL}",
-    re.I,
+    rf"^\W*{HOME_IS}{PLACE_NAME}{HOME_TAIL}\W*$|^\W*{PLACE_NAME}{IS_HOME}{HOME_TAIL}\W*$", re.I
 )
 
 

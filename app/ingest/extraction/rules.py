@@ -45,7 +45,15 @@ from app.ingest.extraction.dates import (
     parse_month_day,
     replace_date,
 )
-from app.ingest.extraction.filter import has_memory_signal, is_noise, is_question
+from app.ingest.extraction.filter import (
+    HOME_IS,
+    HOME_TAIL,
+    IS_HOME,
+    PLACE_NAME,
+    has_memory_signal,
+    is_noise,
+    is_question,
+)
 from app.privacy.detect import detect, password_spans, valid_card
 
 Lang = Literal["zh", "en"]
@@ -2657,9 +2665,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         # home ("back home in Ohio" is where the user is from, and no clause of its own)
         "residence",
         "en",
-        r"^(?:my )?home(?: base)?(?: (?:these days|nowadays|now))? is (?:now )?"
-        r"(?P<v>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*)"
-        r"(?: (?:for me|for us|now|these days|for now))*[!.]*$",
+        rf"^{HOME_IS}(?P<v>{PLACE_NAME}){HOME_TAIL}[!.]*$",
         _own_home(place("residence.city", "lives in {v}")),
     ),
     (
@@ -2667,12 +2673,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         # since 2019": a place said to be home
         "residence",
         "en",
-        r"^(?P<v>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*)(?: is|'s| has been|'s been) "
-        r"(?:(?:now|still) )?(?:my |our )?home"
-        r"(?: (?:for me|for us|now|these days|for now|for (?:about |almost |over |nearly )?"
-        r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|\d+) (?:years?|months?"
-        r"|decades?)(?: now)?|since (?:\d{4}|last year|(?:college|uni|university|grad school"
-        r"|the pandemic|covid)\b)))*[!.]*$",
+        rf"^(?P<v>{PLACE_NAME}){IS_HOME}{HOME_TAIL}[!.]*$",
         _own_home(place("residence.city", "lives in {v}")),
     ),
     (
@@ -7867,10 +7868,14 @@ _ANOTHER_WAY = re.compile(
 )
 # what each kind asked to be forgotten names
 _FORGET_KEYS = (
-    (re.compile(r"where i live|home address|^city$|住址|住(?:在)?哪", re.I), ("residence.city",)),
-    (re.compile(r"^address$|^地址$", re.I), ("contact.email", "contact.phone", "residence.city")),
-    # the kinds named with "number" first: "passport number" is no phone
+    # an email, a card, a password or a passport named first: "email address" is no home, a
+    # "card number" or a "passport number" no phone
     *((pattern, (key,)) for pattern, key in _KIND_KEYS if key != "contact.phone"),
+    # an address is where the user lives
+    (
+        re.compile(r"where i live|address(?:es)?$|^city$|住址|地址|住(?:在)?哪", re.I),
+        ("residence.city",),
+    ),
     *((pattern, (key,)) for pattern, key in _KIND_KEYS if key == "contact.phone"),
 )
 
