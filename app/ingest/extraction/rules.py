@@ -919,6 +919,12 @@ _HOME_OF_OTHERS = re.compile(
 _HOME_WORD = re.compile(r"\bhome\b", re.I)
 
 
+def _home_of_others(clause: str, turn: str) -> bool:
+    """True if ``clause`` speaks of a home and its ``turn`` says it is someone else's
+    (``_HOME_OF_OTHERS``): "Denver is home now to my brother" names no home of the user's."""
+    return bool(_HOME_WORD.search(clause) and _HOME_OF_OTHERS.search(turn))
+
+
 def _own_home(build: Builder) -> Builder:
     """``build``, unless the turn says whose home it is and it is someone else's."""
 
@@ -6475,7 +6481,7 @@ def _now_holds(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
                 or semantic.is_hypothetical(text)
                 or semantic.here_now(text)
                 # "Denver is home now to my brother", "for my parents, Chicago is home now"
-                or (_HOME_WORD.search(text) and _HOME_OF_OTHERS.search(turn.content))
+                or _home_of_others(text, turn.content)
             ):
                 continue
             m = next((m for p in _NOW_HOLDS_EN if (m := p.match(text))), None)
@@ -6635,7 +6641,7 @@ def _changed_to_name(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
         or semantic.family_subject(text) is not None
         or semantic.here_now(text)  # "I'm at Starbucks right now": where the user is today
         # "Denver is home now to my brother": someone else's home
-        or (_HOME_WORD.search(text) and _HOME_OF_OTHERS.search(text))
+        or _home_of_others(text, text)
         # someone else's change, or a change of a thing ("My buddy Dave just got hired at
         # Apple", "帮我妈换成 Android 了", "公司电脑换成 Mac 了", "酒店改订到深圳了")
         or any(
