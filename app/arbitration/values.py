@@ -155,8 +155,15 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     if replaced:
         cand.is_correction = True
         cand.retracts = list(dict.fromkeys([*cand.retracts, *replaced]))
-    if (cand.metadata or {}).get("replaces"):
-        stale = [old.value for old in olds if old.value is not None]
+    if (replaces := (cand.metadata or {}).get("replaces")) == SAME_KIND:
+        kind = tool_kind(cand.value)
+        stale = [old.value for old in olds if old.value and kind and tool_kind(old.value) == kind]
+    elif replaces:
+        stale = [
+            old.value
+            for old in olds
+            if old.value is not None and not _other_kind_of_tool(cand.key, old.value, cand.value)
+        ]
     elif (cand.metadata or {}).get("changed"):
         stale = [
             old.value for old in olds if old.value is not None and same_head(old.value, cand.value)
@@ -235,6 +242,60 @@ async def _other_script(repo: MemoryStore, cand: Candidate) -> None:
     ]
     if len(ends) == 1:
         cand.retracts = [*cand.retracts, ends[0]]
+
+
+# what kind of tool a tool is: a switch to one replaces the tools of its kind only ("Fedora
+# now" replaces Arch and Linux, not the Emacs the user codes in)
+_TOOL_KINDS = {
+    "os": "linux ubuntu debian fedora arch manjaro mint nixos centos windows mac macos osx"
+    " chromeos chromebook macbook",
+    "phone": "android ios iphone pixel samsung galaxy 安卓 鸿蒙 苹果系统 苹果手机 华为手机",
+    "editor": "vim neovim nvim emacs vscode code sublime atom pycharm intellij webstorm goland"
+    " clion rider xcode cursor zed helix nano notepad++ jetbrains",
+    "language": "python go golang rust java javascript typescript js ts c c++ c# ruby php kotlin"
+    " swift scala elixir haskell clojure lua dart perl r julia objective-c",
+    "database": "postgres postgresql mysql sqlite redis mongodb mongo mariadb oracle dynamodb"
+    " elasticsearch clickhouse cassandra",
+    "frontend": "react vue angular svelte solid nextjs next.js nuxt",
+    "notes": "notion obsidian evernote onenote bear logseq roam 印象笔记 有道云笔记 有道笔记 语雀"
+    " 幕布 飞书文档 腾讯文档 石墨文档 金山文档",
+    "chat": "slack teams discord telegram whatsapp signal wechat 微信 飞书 钉钉 企业微信",
+    "drive": "dropbox onedrive icloud gdrive 百度网盘 阿里云盘 夸克网盘 坚果云",
+    "browser": "chrome firefox safari edge brave arc opera vivaldi",
+    "music": "spotify pandora tidal deezer 网易云音乐 网易云 qq音乐 酷狗",
+    "design": "figma sketch photoshop ps illustrator canva",
+    "shell": "bash zsh fish powershell",
+}
+_TOOL_KIND = {name: kind for kind, names in _TOOL_KINDS.items() for name in names.split()}
+_TOOL_PHRASES = {"apple music": "music", "youtube music": "music", "google drive": "drive",
+                 "vs code": "editor", "visual studio code": "editor", "google docs": "notes",
+                 "sql server": "database", "windows 10": "os", "windows 11": "os"}  # fmt: skip
+
+
+# ``metadata["replaces"]`` of a tool said to be used now ("现在主要用 Figma"): it replaces the
+# tools of its own known kind only, none of an unknown one
+SAME_KIND = "kind"
+
+
+def tool_kind(value: str) -> str | None:
+    """The kind of a tool named by ``value`` ("os", "editor", "language", "phone", "notes",
+    "chat", "drive", "browser", "music", "design", "database", "frontend", "shell"), read from
+    ``_TOOL_KINDS``: the whole value, or its first word ("Windows 11", "Arch btw"); ``None``
+    when unknown."""
+    text = " ".join(simplified(value).lower().split())
+    if text in _TOOL_PHRASES or text in _TOOL_KIND:
+        return _TOOL_PHRASES.get(text) or _TOOL_KIND[text]
+    first = text.split(" ", 1)[0] if text else ""
+    return _TOOL_KIND.get(first)
+
+
+def _other_kind_of_tool(key: str | None, old: str, new: str) -> bool:
+    """True if ``old`` and ``new`` (values of ``tech.preferred``) are tools of two known kinds
+    (``tool_kind``): a switch to one leaves the other in use."""
+    if key != "tech.preferred":
+        return False
+    a, b = tool_kind(old), tool_kind(new)
+    return a is not None and b is not None and a != b
 
 
 def _one_category(cand: Candidate, olds: Sequence[Memory]) -> str | None:
@@ -353,6 +414,13 @@ _ASPECTS = {
         re.I,
     ),
     "emoji": re.compile(r"表情|\bemojis?\b", re.I),
+    # how the user is addressed: "称呼我的时候用“您”" / "别用您了，叫“你”就行"
+    "address": re.compile(r"称呼|您|\b(?:call(?:ing)? me|address(?:ing)? me)\b", re.I),
+    # a summary or the conclusion first: "每次最后总结一句" / "换成开头先给结论", "TL;DR at the top"
+    "summary": re.compile(
+        r"总结|小结|结论|摘要|\b(?:tl;? ?dr|summary|summaries|summari[sz]e|recap|bottom line)\b",
+        re.I,
+    ),
     "figures": re.compile(r"比喻|类比|打比方|\b(?:metaphors?|analog(?:y|ies))\b", re.I),
     "tone": re.compile(
         r"正式|随意|随便|口语化|语气|客气|委婉|官腔|\b(?:formal(?:ly)?|casual(?:ly)?|tone|polite(?:ly)?"
@@ -520,6 +588,21 @@ async def _rule_withdrawn(repo: MemoryStore, cand: Candidate) -> None:
         cand.key, cand.type = "assistant.constraint", "constraint"  # the record is the rule's
 
 
+# a rule that forbids a thing: "别用您", "不要再用表格", "don't use tables", "never call me sir"
+_FORBIDS = re.compile(
+    r"^(?:以后|今后|往后)?(?:请|麻烦)?(?:你)?(?:别|不要|千万别|不许)再?(?P<zh>.+)"
+    r"|^(?:please |pls )?(?:don'?t|do not|never|stop|no more) (?:ever )?(?P<en>.+)",
+    re.I,
+)
+
+
+def _forbidden(rule: str) -> set[str]:
+    """The words (``_rule_words``) of what ``rule`` forbids ("别用您" → {用您}), or none when it
+    forbids nothing."""
+    m = _FORBIDS.match(simplified(rule).strip())
+    return _rule_words(m["zh"] or m["en"]) if m else set()
+
+
 async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
     """A rule for the assistant that says it changed something, or asks for answers of the
     other length than an active rule (``_length_way``; ``metadata["changed"]``, set
@@ -540,12 +623,14 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
     changed = changed or cancels
     way, more = _length_way(cand.content), _amount_way(cand.content)
     units = _units_way(cand.content)
-    if not (changed or way or more or units):
+    forbidden = _forbidden(cand.content)
+    if not (changed or way or more or units or forbidden):
         return
     olds = await repo.active_with_keys(["assistant.constraint"], cand.scope, cand.scope_id)
     if not changed:
         # a rule on length or on how much of a thing the other way round replaces the old one
-        # without a cue ("回答详细一点" after "回答尽量简短", "例子少举点" after "多举例子"):
+        # without a cue ("回答详细一点" after "回答尽量简短", "例子少举点" after "多举例子"),
+        # and a rule forbidding what an old one asks ("别用您" after "称呼我的时候用您"):
         # both cannot be followed
         olds = [
             old
@@ -553,6 +638,7 @@ async def _replaced_rules(repo: MemoryStore, cand: Candidate) -> None:
             if (way and _length_way(old.content) == -way)
             or (more and _amount_way(old.content) == -more)
             or (units and _units_way(old.content) == -units)
+            or (forbidden and not _forbidden(old.content) and forbidden <= _rule_words(old.content))
         ]
     # a rule lifted names what it lifts: one word of it is enough ("you don't need to add a
     # summary anymore" after "always end your answers with a summary"); a thing said not to
@@ -1062,6 +1148,9 @@ async def _duty_beside_role(repo: MemoryStore, cand: Candidate) -> None:
         cand.metadata["added_duty"] = True
 
 
+_DRINKING = re.compile(r"喝|\bdrink", re.I)
+
+
 async def _drink_routine(repo: MemoryStore, cand: Candidate) -> None:
     """A usual drink replaced ("现在早上都喝豆浆了" after "我每天早上喝一杯绿茶") also ends the
     routine of drinking the old one: the active routines whose words hold a drink the
@@ -1085,7 +1174,12 @@ async def _drink_routine(repo: MemoryStore, cand: Candidate) -> None:
         old.id
         for old in olds
         if old.key == "schedule.habit"
-        and any(_holds(d, _said(old)) for d in drinks)
+        # with no usual drink held, the routine of drinking is the usual drink ("最近改喝蜜雪冰城
+        # 了" after "我每天都要喝一杯喜茶")
+        and (
+            any(_holds(d, _said(old)) for d in drinks)
+            or (not drinks and _DRINKING.search(_said(old)))
+        )
         and not _holds(cand.value, _said(old))
         and old.id not in cand.retract_ids
     ]
@@ -1093,6 +1187,9 @@ async def _drink_routine(repo: MemoryStore, cand: Candidate) -> None:
 
 # keys of a thing with a name of its own, that it can change ("旺财改名叫来福了")
 _RENAMABLE = ("pets.name", "family.member", "name.nickname")
+# what a renaming says was renamed when it names the pet by a pronoun ("给它改名了", "we renamed
+# her Mochi"): the extractor's ``metadata["renamed_from"]``
+RENAMED_PET = "*pet"
 
 
 async def _renamed(repo: MemoryStore, cand: Candidate) -> None:
@@ -1103,17 +1200,27 @@ async def _renamed(repo: MemoryStore, cand: Candidate) -> None:
     old_name = (
         (cand.metadata or {}).pop("renamed_from", None) if cand.trigger == "extraction" else None
     )
-    if not old_name or cand.key is not None or cand.value is None:
+    if not old_name or cand.key not in (None, "pets.name") or cand.value is None:
         return
     said = normalize_value(str(old_name))
-    named = [
-        old
-        for old in await repo.active_with_keys(list(_RENAMABLE), cand.scope, cand.scope_id)
-        if old.value
-        and len(norm := normalize_value(old.value)) >= 2
-        and said.endswith(norm)
-        and not _same_turn(cand, old)
-    ]
+    if old_name == RENAMED_PET:
+        # "给它改名了，现在叫可乐", "we renamed her Mochi": the user's one pet, by its name
+        named = [
+            old
+            for old in await repo.active_with_keys(["pets.name"], cand.scope, cand.scope_id)
+            if old.value and not _same_turn(cand, old) and old.value != cand.value
+        ]
+    elif cand.key is not None:
+        return
+    else:
+        named = [
+            old
+            for old in await repo.active_with_keys(list(_RENAMABLE), cand.scope, cand.scope_id)
+            if old.value
+            and len(norm := normalize_value(old.value)) >= 2
+            and said.endswith(norm)
+            and not _same_turn(cand, old)
+        ]
     if len(named) != 1:
         return
     cand.key, cand.type = named[0].key, named[0].type

@@ -67,7 +67,12 @@ def classify(texts: list[str]) -> list[Act] | None:
 
 
 def _withdraws(f: ExtractedFact) -> bool:
-    return bool(f.retracts or f.metadata.get("takes_back") or f.metadata.get("retraction"))
+    """A fact that ends or replaces another: a withdrawal, a take-back, a switch ("Mediterranean
+    now.", ``metadata["replaces"]``)."""
+    meta = f.metadata
+    return bool(
+        f.retracts or meta.get("takes_back") or meta.get("retraction") or meta.get("replaces")
+    )
 
 
 # what may open a Chinese appointment before its verb: when it is said, and the user

@@ -26,10 +26,13 @@ from app.arbitration.values import (
     MEATLESS,
     MOVABLE_KEYS,
     OWN_THING_ZH,
+    RENAMED_PET,
+    SAME_KIND,
     STOP_HAN,
     activity_words,
     bare_value,
     time_marks,
+    tool_kind,
 )
 from app.ingest.extraction import segment, semantic, spelling, standing
 from app.ingest.extraction.base import ExtractedFact, MemoryType, Turn
@@ -2509,6 +2512,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     ),
     (
         "name",
+        "en",
+        # "I'm going by Jo now", "I go by Sam these days": the name the user answers to now
+        r"^(?:(?:actually|btw|so|and|but|also|oh)\W+)*(?:i'?m going|i go|i now go) by"
+        r" (?P<v>(?-i:[A-Z])[\w'-]*)(?=\s*(?:$|[,.;!]|\s(?:now|these days|from now on|at work)\b))",
+        simple("name.nickname", "goes by {v}", check=_a_name_said),
+    ),
+    (
+        "name",
         "zh",
         # "我的小名叫豆豆", "朋友都叫我阿杰", "大家都叫我小鱼"
         r"^(?:我的)?(?:小名|昵称|外号|绰号)(?:是|叫|(?:也|已经)?[改换](?:成|叫|为)了?)"
@@ -3128,6 +3139,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "zh",
         _S + r"(?:吃素|只吃素|是素食主义者|是素食者|是吃素的)$",
         lambda m, c, s: [_fact(s, c, "diet.style", "素食", "吃素")],
+    ),
+    (
+        "diet",
+        "zh",
+        # a kind of vegetarian diet by its name: "我吃纯素", "我是蛋奶素", "现在改吃鱼素了"
+        _S + r"(?:改|只|在|也)?(?:吃|是)(?P<v>纯素|全素|蛋奶素|奶素|蛋素|鱼素|半素)"
+        r"(?:的|者|主义者)?了?$",
+        lambda m, c, s: [_fact(s, c, "diet.style", m["v"], "吃" + m["v"])],
     ),
     (
         "diet",
@@ -4898,6 +4917,9 @@ def _guessed_keyless(f: ExtractedFact) -> bool:
     return f.key is None and f.value is None and f.metadata.get("formed_by") == "classifier"
 
 
+_MOVE_DONE_EN = re.compile(r"\b(?:finished|done|finally done) moving (?=(?:to|into)\b)", re.I)
+
+
 def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     """The facts one user turn states, in order (``[]`` for other roles and for small talk).
 
@@ -4909,6 +4931,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     turn = dataclasses.replace(turn, content=spelling.fix(turn.content))  # "i wrk at", "住再"
     unswapped = _SWAP_EN.sub(lambda m: f"switched from {m['a'] or m['b']} to ", turn.content)
     turn = dataclasses.replace(turn, content=unswapped)  # "swapped X for Y": X is what ended
+    # "Just finished moving to Salt Lake City!!": a move done, as "just moved to"
+    turn = dataclasses.replace(turn, content=_MOVE_DONE_EN.sub("moved ", turn.content))
     turn = dataclasses.replace(turn, content=_key_named_wrong(turn.content))  # "Wrong city, …"
     if (cut := standing.material_start(turn.content)) is not None:
         # "translate this into Spanish: I live near the river…": the text to work on is not
@@ -5361,6 +5385,38 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             f.value = f.value and _TOPIC_TAIL_ZH.sub("", f.value)
             f.retracts = [_TOPIC_TAIL_ZH.sub("", r) or r for r in f.retracts]
     for f in facts:
+        now_holds = f.metadata.get("now_holds") is not None
+        if f.key is None and f.value and now_holds and semantic.names_diet(f.value):
+            f.key, f.type = "diet.style", "preference"  # "Mediterranean now.": the diet kept now
+            f.metadata = {k: v for k, v in f.metadata.items() if k not in ("now_holds", "strong")}
+            f.metadata["replaces"] = True
+    facts += _diets_taken_up(turn, facts)
+    if diets_ended := [
+        r
+        for f in facts
+        if f.key not in ("diet.style", "diet.avoid")
+        for r in f.retracts
+        if semantic.names_diet(r)
+    ]:
+        # "素不吃了，最近体检查出贫血": the diet given up is withdrawn as the diet, not as the
+        # condition said beside it
+        for f in facts:
+            if f.key not in ("diet.style", "diet.avoid"):
+                f.retracts = [r for r in f.retracts if not semantic.names_diet(r)]
+                f.is_correction = f.is_correction and bool(f.retracts or f.value is None)
+        facts.append(
+            ExtractedFact(
+                type="preference",
+                content=_turn_content(turn.content),
+                key="diet.avoid",  # made the diet's own withdrawal just below
+                value=None,
+                is_correction=True,
+                retracts=list(dict.fromkeys(diets_ended)),
+                message_ids=[turn.message_id],
+                metadata={"retraction": True},
+            )
+        )
+    for f in facts:
         if f.key == "diet.avoid" and not f.value and any(map(semantic.names_diet, f.retracts)):
             # "不再吃素了" gives up the diet (stored as 素食, "吃素"), no avoided food
             f.key = "diet.style"
@@ -5388,7 +5444,12 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     facts = facts + ended
     # the doing taken up goes first: stored before the record of what ended, that record then
     # holds nothing more than it and is archived (``ArbitrationService._said_beside``)
-    return _finished(turn, _especially(_taste_now(turn, _doing_instead(turn, facts) + facts)))
+    facts = _finished(turn, _especially(_taste_now(turn, _doing_instead(turn, facts) + facts)))
+    if renamed := _RENAMED_PET_EN.search(turn.content):
+        for fact in facts:
+            if fact.key in (None, "pets.name") and fact.value == renamed.group("new"):
+                fact.metadata["renamed_from"] = RENAMED_PET  # "we renamed her Mochi"
+    return facts
 
 
 def _finished(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -7615,6 +7676,19 @@ _ANSWER_LANGUAGE = re.compile(
 
 
 _ANSWERS = "answer_language"
+# a request for the answers in a language, turned down from now on: "不用再用英文回我了",
+# "别再用英文回复了", "don't reply in English anymore", "stop answering in Spanish"
+_NO_LONGER_ASKED = re.compile(
+    rf"(?:不用|不要|别|不需要|不必)再?(?:跟我|给我|对我)?用\s*(?P<y>{_LANGS_ZH}|{_LANGS_EN})\s*"
+    r"(?:来|跟我|和我|给我)?(?:回答|回复|回|答|写|聊|交流|沟通|说)"
+    r"|^\W*(?:(?:ok(?:ay)?|so|and|please|pls|also)\W+)*(?:stop|quit|no more)\s+"
+    r"(?:reply|answer|respond|writ|talk|speak)\w*(?: (?:to |with )?me)? in"
+    rf" (?P<x>{_LANGS_EN})\b"
+    r"|^\W*(?:(?:ok(?:ay)?|so|and|please|pls|also)\W+)*(?:don'?t|do not|no need to)\s+"
+    r"(?:reply|answer|respond|write|talk|speak)\w*(?: (?:to |with )?me)? in"
+    rf" (?P<z>{_LANGS_EN})\b.*\b(?:anymore|any more)\b",
+    re.I,
+)
 
 
 # a part of the code written for the user, whose language is not the answers'
@@ -7639,6 +7713,27 @@ def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
             continue
         for raw in sentence:
             said = _ANSWER_LANGUAGE.search(raw)
+            stopped = _NO_LONGER_ASKED.search(raw)
+            if stopped is not None:
+                # "不用再用英文回我了", "stop replying in Spanish": the language asked for before
+                # is not wanted now
+                named = next(g for g in stopped.groups() if g)
+                out.append(
+                    ExtractedFact(
+                        type="preference",
+                        # its own words: the rule read from the clause holds the clause's
+                        content=f"不再希望用{named}回答"
+                        if _lang(raw) == "zh"
+                        else f"no longer wants answers in {named}",
+                        key="language.preferred",
+                        value=None,
+                        is_correction=True,
+                        retracts=[_norm(named, "language.preferred")],
+                        message_ids=[turn.message_id],
+                        metadata={"retraction": True},
+                    )
+                )
+                continue
             if (
                 said is None
                 or semantic.is_negated(raw)
@@ -8707,6 +8802,17 @@ def plan_as_done(value: str) -> str:
     return done if len(done) >= 2 else value
 
 
+# a tool used now in the place of others: "现在主要用 Figma", "I'm on Apple Music now"
+_TOOL_NOW = re.compile(
+    r"现在(?:主要|基本|都|只)(?:用|在用)|(?:主要|基本上?|都)改用"
+    r"|\b(?:I'?m|I am) (?:on|using) [\w .+-]{1,25} (?:now|these days)\b"
+    r"|\b(?:mostly|mainly|only) (?:use|using|on) [\w .+-]{1,25} (?:now|these days)\b",
+    re.I,
+)
+# a thing taken up beside the others: "最近开始用 Rust 写 side project", "started using Go"
+_TAKEN_UP = re.compile(r"开始|開始|\b(?:started|starting|begun|began|picked up)\b", re.I)
+
+
 def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
     """What the turn says the user gave up ("stopped drinking green tea", "可乐戒了") is
     retracted by the turn's facts, so the memory it came from is frozen; a change cue on a
@@ -8738,6 +8844,15 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
         for fact in facts:
             if fact.type == "constraint":
                 fact.metadata["changed"] = True  # "还是用中文回答吧": see values.py
+    if _TOOL_NOW.search(turn.content) or (
+        semantic.has_change_verb(turn.content)
+        and not semantic.is_additive(turn.content)
+        and not _TAKEN_UP.search(turn.content)
+    ):
+        for fact in facts:
+            if fact.key == "tech.preferred" and fact.value and tool_kind(fact.value):
+                # "现在主要用 Figma", "I'm on Apple Music now": in the place of a tool of its kind
+                fact.metadata.setdefault("replaces", SAME_KIND)
     quit_values = semantic.quit_objects(turn.content, lifted=False)
     if not quit_values:
         return
@@ -9194,6 +9309,34 @@ def _contrasts(turn: Turn, facts: list[ExtractedFact]) -> None:
             fact.metadata["instead_of"] = others
 
 
+def _diets_taken_up(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """The diets the user took up in another's place, not formed yet ("keto 放弃了，现在改成
+    plant-based 了", "went vegan"): ``diet.style`` facts (one diet is held at a time: the new
+    one replaces the old), marked ``replaces``; none said of someone else ("my sister went
+    vegan")."""
+    out: list[ExtractedFact] = []
+    held = {(f.value or "").lower() for f in facts if f.key == "diet.style"}
+    for sentence in split_clauses(turn.content):
+        for raw in sentence:
+            if semantic.is_about_others(raw) or semantic.family_subject(raw):
+                continue
+            for diet in semantic.diets_taken_up(raw):
+                if diet.lower() in held:
+                    continue
+                held.add(diet.lower())
+                out.append(
+                    ExtractedFact(
+                        type="preference",
+                        content=_turn_content(raw.strip()),
+                        key="diet.style",
+                        value=diet,
+                        message_ids=[turn.message_id],
+                        metadata={"replaces": True},
+                    )
+                )
+    return out
+
+
 # a thing of the user's renamed ("旺财改名叫来福了", "我家猫现在改叫团子了"): the new name, with
 # the old one it takes the place of (values._renamed gives it the key of the memory holding it)
 _RENAMED_ZH = re.compile(
@@ -9206,11 +9349,48 @@ _RENAMED_ZH = re.compile(
 )
 
 
+# a pet renamed, said of it by a pronoun: "给它改名了，现在叫可乐", "We renamed her Mochi",
+# "we changed his name to Max"
+_RENAMED_PET_ZH = re.compile(r"^给?[它他她]$")
+_RENAMED_PET_EN = re.compile(
+    r"\b(?:[Ww]e|I)(?: just| finally)? (?:renamed (?:her|him|it|the (?:cat|dog|kitten|puppy|bird"
+    r"|rabbit|bunny|hamster))(?: to)?|changed (?:her|his|its) name to) (?P<new>[A-Z][a-z]{1,15})\b"
+)
+
+
 def _renamed(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """The new name of a thing the user named before ("旺财改名叫来福了"): a fact with no key
-    whose ``metadata["renamed_from"]`` is the words before the verb; the user's own new name
-    ("我改名了，现在叫王若溪") is read by the rules for names."""
+    whose ``metadata["renamed_from"]`` is the words before the verb, or
+    ``values.RENAMED_PET`` when a pronoun names the pet ("给它改名了，现在叫可乐", "we renamed
+    her Mochi"); the user's own new name ("我改名了，现在叫王若溪") is read by the rules for
+    names."""
+    en = _RENAMED_PET_EN.search(turn.content)
+    if en is not None:
+        new_name = en.group("new")
+        if any(f.value == new_name for f in facts):
+            return []  # marked as renamed by ``extract_turn``
+        return [
+            ExtractedFact(
+                type="profile",
+                content=_turn_content(en.group(0)),
+                value=new_name,
+                is_correction=True,
+                message_ids=[turn.message_id],
+                metadata={"renamed_from": RENAMED_PET},
+            )
+        ]
     m = _RENAMED_ZH.search(turn.content)
+    if m is not None and _RENAMED_PET_ZH.match(m.group("old")):
+        return [
+            ExtractedFact(
+                type="profile",
+                content=_turn_content(m.group(0).rstrip("，,。！!")),
+                value=m.group("new"),
+                is_correction=True,
+                message_ids=[turn.message_id],
+                metadata={"renamed_from": RENAMED_PET},
+            )
+        ]
     if m is None or m.group("old").startswith(
         ("我", "你", "他", "她", "它", "公司", "老板", "同事")
     ):

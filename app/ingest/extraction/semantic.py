@@ -775,10 +775,10 @@ _QUIT_ZH = re.compile(
     # "综艺现在不怎么看了"): the user and the adverbs between are not part of it
     r"|(?P<y>[^，,。！!\s]{1,12}?)\s*(?:我们?|我自己)?"
     r"(?:现在|已经|早就|也|都|基本上?|真的|一直|平时|好久|很久|是|再也)*"
-    r"\s*(?:戒了|辞了|吃腻了|(?:已经)?(?:治好|痊愈|康复)了|(?:已经|早就|都)(?:好了|没事了)|去世了"
+    r"\s*(?:戒了|辞了|吃腻了|卸载了|卸了|弃坑了|退坑了|(?:已经)?(?:治好|痊愈|康复)了|(?:已经|早就|都)(?:好了|没事了)|去世了"
     r"|(?:不|不再|不怎么|基本不|" + _SPAN_ZH + r"没(?:有|再)?)"
     # the verbs of the verb-first form above, too: "Java 基本不写了", "猫我不养了", "老师不当了"
-    r"(?:碰|喝|吃|用|看|玩|听|抽|追|跑|穿|说|讲|打|练|弹|学|去|写|养|做|当)过?(?:了|啦)"
+    r"(?:碰|喝|吃|用|看|玩|听|抽|追|跑|穿|说|讲|打|练|弹|学|去|写|养|做|当|开|刷)过?(?:了|啦)"
     r"|(?:很少|几乎不|基本不)(?:说|讲)了?(?=$|[，,。！!；;\s]))"
     r"|(?:离开|离职|辞掉|辞了|戒掉|戒了|放弃)(?:了)?\s*(?P<z>[^，,。！!\s了]{1,12})"
     r"|从(?P<w>[^，,。！!\s]{1,12}?)(?:离职|辞职|跳槽|换|搬|转|出来了|走了)"
@@ -841,6 +841,9 @@ _LIFTED = re.compile(
     r"|(?P<b>[^，,。！!\s]{1,8}?)(?:我)?(?:现在|已经|又|也)?(?:能|可以)(?:吃|喝|碰|用|接受)了"
     r"|\bcan (?:eat|drink|have|use) (?P<c>[\w' -]{2,30}?) again\b"
     r"|\b(?P<d>[\w -]{2,30}?)(?:'s| is) (?:fine|ok|okay) (?:for me )?again\b"
+    # "dairy's back on the table", "carbs are back on the menu"
+    r"|(?:^|(?<=[,;.!]\s))(?!(?:the|this|that|our|his|her|their|it)\b)(?P<i>[\w -]{2,30}?)"
+    r"(?:'s|'re| is| are) back on (?:the )?(?:table|menu)\b"
     # ... or has it again, said with a word of change ("I eat pork now", "现在猪肉也吃了")
     r"|\bI (?:eat|drink|have) (?P<e>[\w' -]{2,30}?) (?<!\bfor )(?:now|again|these days)\b"
     r"|(?P<f>[^，,。！!\s]{1,8}?)(?:我)?(?:现在|已经|又|也)+(?:吃|喝)了"
@@ -908,7 +911,7 @@ _ENDED_ZH = re.compile(
     # ... of a cause said before 死 ("病死了", "老死了"), a Latin name before a space
     r"|(?:^|[，,。！!\s])(?![我你他她它这那])(?P<p>[\u4e00-\u9fffA-Za-z]{2,6}?)\s*"
     r"(?:去年|前年|今年|上个月|上周|前几天|前段时间|昨天|已经|也)*"
-    r"(?:去世|过世|走|[病老饿冻撞淹]?死|没|跑丢|走丢|弄丢|丢)了"
+    r"(?:去世|过世|飞走|跑掉|走|[病老饿冻撞淹]?死|没|跑丢|走丢|弄丢|丢)了"
     # given away, a pet or a thing ("猫送人了", "旺财送给我爸妈养了", "我把狗送给朋友了")
     r"|(?:^|[，,。！!\s]|把)(?![我你他她它这那])(?P<g>[\u4e00-\u9fffA-Za-z]{1,6}?)"
     r"(?:去年|前年|今年|上个月|上周|前几天|前段时间|昨天|已经|早就|也)*"
@@ -952,7 +955,13 @@ _NOT_MINE = re.compile(
 # tired of a thing ("rooibos got boring"): given up, but not avoided
 _TIRED_EN = re.compile(
     r"(?:^|[,;]\s*)(?:(?:honestly|so|but|and|well|ok|okay|yeah)\s+)?"
-    r"(?!(?:the|it|this|that|he|she|they)\b)(?P<x>[\w'-]+(?: [\w'-]+)?)\s+got (?:boring|old)\b",
+    r"(?!(?:the|it|this|that|he|she|they)\b)"
+    r"(?P<x>[\w'-]+(?: (?!(?:kinda|kind|sort|has|have|just|really|finally)\b)[\w'-]+)?)\s+"
+    r"(?:(?:kinda|kind of|sort of|has|have|just|really|finally)\s+)*got(?:ten)? (?:boring|old)\b"
+    # "Hot Cheetos are officially out of my life", "Windows is dead to me"
+    r"|(?:^|[,;.!]\s*)(?!(?:the|it|this|that|he|she|they|i|you|my \w+)\b)"
+    r"(?P<y>[\w'-]+(?: [\w'-]+)?)\s+(?:is|are|'s|'re)\s+(?:officially\s+|pretty much\s+)?"
+    r"(?:dead to me|out of my life)\b",
     re.I,
 )
 # words of getting better, in Chinese ("恢复了", "痊愈"): a health condition that ended
@@ -1603,7 +1612,7 @@ def quit_objects(text: str, *, tired: bool = True, lifted: bool = True) -> list[
     now"): an avoidance given up, not the thing."""
     found: list[str] = []
     if tired:
-        found += [m.group("x") for m in _TIRED_EN.finditer(text)]
+        found += [m.group("x") or m.group("y") for m in _TIRED_EN.finditer(text)]
     for m in _QUIT_EN.finditer(text):
         if not _quits(text, m):
             continue
@@ -2963,6 +2972,22 @@ def diet_first(text: str) -> bool:
     for about 6 years", "vegan since 2019"): the user's diet, the user left out."""
     m = _DIETS.match(text.strip())
     return m is not None and bool(re.match(r"\s+(?:for|since)\b", text.strip()[m.end() :], re.I))
+
+
+# a diet taken up in another's place: "现在改成 plant-based 了", "switched to keto", "went vegan"
+_DIET_TAKEN_UP = re.compile(
+    r"(?:改成|换成|改吃|改为|转成|转为|变成)\s*(?P<zh>" + _DIETS.pattern + r")"
+    r"|\b(?:switched (?:over )?to|went|gone|going|moved to)\s+(?:an? |the )?(?P<en>"
+    + _DIETS.pattern
+    + r")",
+    re.I,
+)
+
+
+def diets_taken_up(text: str) -> list[str]:
+    """The diets ``text`` says the user took up in place of another ("keto 放弃了，现在改成
+    plant-based 了" → ["plant-based"], "went vegan last year" → ["vegan"]), in order."""
+    return [m["zh"] or m["en"] for m in _DIET_TAKEN_UP.finditer(text)]
 
 
 def names_diet(value: str) -> bool:

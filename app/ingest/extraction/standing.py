@@ -745,6 +745,13 @@ _CANCELS_EN = re.compile(
 )
 
 
+# "不用再用英文回我了", "以后不需要再加总结了": a way of answering asked before, not needed now
+# ("别再…了", "不要再…了" forbid it: rules of their own)
+_NO_NEED_AGAIN_ZH = re.compile(
+    r"^(?:以后|现在|今后)?(?:就|也|都)?(?:不用|不需要|不必)再[^，,]{1,16}了"
+)
+
+
 def _topic_first(core: str) -> re.Match[str] | None:
     """The topic-comment order of a request about one thing of the answers (``_TOPIC_FIRST_ZH``)
     when that thing is a part of an answer (``_STYLE_ZH``), else None."""
@@ -785,6 +792,8 @@ def cancels(clauses: list[str], sentence: list[str]) -> bool:
     first ask for something in its place ("drop the bullet points, plain paragraphs are fine"),
     nor when the sentence says it stands ("going forward, skip the pleasantries")."""
     first, *rest = clauses
+    if not rest and _NO_NEED_AGAIN_ZH.match(_core(first)):
+        return True  # "以后不用再用英文回我了": what was asked is not needed now
     if _GOING_FORWARD.search(" ".join(sentence)) or any(
         is_request(r) or _INSTEAD.search(r) for r in rest
     ):
@@ -842,7 +851,7 @@ _ENDS_RULE = re.compile(
     r"|never ?mind|actually|switch(?:ed)?|go back|back to|change it|make it|scrap)\b"
     r"|别再|不要再|不用再|不需要再?|不再|不用了|改成|改为|换成|改用|改回|换回|恢复|算了|还是"
     # "翻译就别加了", "表格不要了", "总结就免了": what was asked is not wanted now
-    r"|别[\u4e00-\u9fff]?了|不要了|免了"
+    r"|别(?!忘)[\u4e00-\u9fff]{0,3}了|不要了|免了"
     # "bullet points 不用了" is read as "bullet points 不用": a thing said not needed
     r"|(?:不用|不需要|不必)$"
     # "以后不用那么简短了", "可以讲详细点了": the way asked before is not needed now
