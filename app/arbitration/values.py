@@ -1148,9 +1148,6 @@ async def _duty_beside_role(repo: MemoryStore, cand: Candidate) -> None:
         cand.metadata["added_duty"] = True
 
 
-_DRINKING = re.compile(r"喝|\bdrink", re.I)
-
-
 async def _drink_routine(repo: MemoryStore, cand: Candidate) -> None:
     """A usual drink replaced ("现在早上都喝豆浆了" after "我每天早上喝一杯绿茶") also ends the
     routine of drinking the old one: the active routines whose words hold a drink the
@@ -1174,12 +1171,7 @@ async def _drink_routine(repo: MemoryStore, cand: Candidate) -> None:
         old.id
         for old in olds
         if old.key == "schedule.habit"
-        # with no usual drink held, the routine of drinking is the usual drink ("最近改喝蜜雪冰城
-        # 了" after "我每天都要喝一杯喜茶")
-        and (
-            any(_holds(d, _said(old)) for d in drinks)
-            or (not drinks and _DRINKING.search(_said(old)))
-        )
+        and any(_holds(d, _said(old)) for d in drinks)
         and not _holds(cand.value, _said(old))
         and old.id not in cand.retract_ids
     ]

@@ -5,8 +5,8 @@ Figma") replaces the tool of its kind. A diet said in words of change ("改吃�
 pronoun ("给它改名了", "we renamed her Mochi") takes its old name's place. A rule for the
 assistant that forbids what an earlier rule asks ("别用您了" after "称呼我的时候用“您”")
 replaces it, and a language no longer wanted for the answers ("不用再用英文回我了") is
-withdrawn. A move said finished, a pet that flew away and a drink switched to after the daily
-one end what they replace too. Through the HTTP API (turns on Monday 2026-12-07)."""
+withdrawn. A move said finished and a pet that flew away end what they replace
+too. Through the HTTP API (turns on Monday 2026-12-07)."""
 
 from __future__ import annotations
 
@@ -141,6 +141,10 @@ async def test_a_language_no_longer_wanted_for_answers_is_withdrawn(
         (("I love jazz", "been into lo-fi lately tbh, jazz kinda got old for me"),
          "preference.likes", "jazz"),
         (("I don't eat dairy", "dairy's back on the table. literally lol"), "diet.avoid", "dairy"),
+        (("I love climbing", "climbing's done for me after the knee thing"), "preference.likes",
+         "climbing"),
+        (("我平时只喝喜茶", "最近被蜜雪冰城圈粉了，喜茶太贵不喝了"), "preference.drink", "喜茶"),
+        (("我吃素", "现在不完全吃素了，改成只吃鱼和蔬菜"), "diet.style", "素食"),
     ],
 )  # fmt: skip
 async def test_a_thing_given_up_or_taken_back_in_other_words_ends(
@@ -176,8 +180,26 @@ async def test_a_pet_that_flew_away_is_gone(tenant: TenantCtx) -> None:
     assert await tenant.values("u", "pets.kind", "frozen") == ["鹦鹉"]
 
 
-async def test_a_drink_switched_to_ends_the_routine_of_the_old_one(tenant: TenantCtx) -> None:
-    await tenant.say("u", "s1", "我每天都要喝一杯喜茶", at=AT)
-    await tenant.say("u", "s1", "最近改喝蜜雪冰城了，便宜量又大哈哈", at=LATER)
-    assert await tenant.values("u", "preference.drink") == ["蜜雪冰城"]
-    assert await tenant.values("u", "schedule.habit") == []
+@pytest.mark.parametrize(
+    ("turns", "key", "kept"),
+    [
+        (("我用 Windows", "公司的服务器现在都用 Linux 了"), "tech.preferred", "windows"),
+        (("I use Photoshop for design", "For this one client project I'm using Figma now"),
+         "tech.preferred", "photoshop"),
+        (("I'm on keto", "I went vegan for a month in 2019"), "diet.style", "keto"),
+        (("我是生酮饮食", "上个月出差那周改吃素了，回来就恢复了"), "diet.style", "生酮"),
+        (("我是生酮饮食", "我老公 keto 放弃了，现在改成 plant-based 了"), "diet.style", "生酮"),
+        (("我家有只猫叫雪球", "新买了个扫地机器人，给它改名了，现在叫可乐"), "pets.name", "雪球"),
+        (("I have a cat named Luna", "My son got a robot toy and we changed his name to Max"),
+         "pets.name", "luna"),
+        (("请用英文回复我", "我同事说不用再用英文回他了"), "language.preferred", "英文"),
+        (("Reply in English please", "Stop replying in English to my sister's emails when you "
+          "draft them"), "language.preferred", "english"),
+    ],
+)  # fmt: skip
+async def test_a_look_alike_of_these_changes_keeps_what_holds(
+    tenant: TenantCtx, turns: tuple[str, str], key: str, kept: str
+) -> None:
+    active, frozen = await tenant.change("u", turns, key, at=(AT, LATER))
+    assert kept in active
+    assert frozen == []

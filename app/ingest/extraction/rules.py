@@ -5391,6 +5391,16 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             f.metadata = {k: v for k, v in f.metadata.items() if k not in ("now_holds", "strong")}
             f.metadata["replaces"] = True
     facts += _diets_taken_up(turn, facts)
+    # "I went vegan for a month in 2019", "昨天试了一天素食": a diet had once is not the diet held
+    facts = [
+        f
+        for f in facts
+        if not (
+            f.key == "diet.style"
+            and f.value
+            and semantic.diet_not_now(_clause_with(turn.content, f.value))
+        )
+    ]
     if diets_ended := [
         r
         for f in facts
@@ -5445,7 +5455,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     # the doing taken up goes first: stored before the record of what ended, that record then
     # holds nothing more than it and is archived (``ArbitrationService._said_beside``)
     facts = _finished(turn, _especially(_taste_now(turn, _doing_instead(turn, facts) + facts)))
-    if renamed := _RENAMED_PET_EN.search(turn.content):
+    if (renamed := _RENAMED_PET_EN.search(turn.content)) and not _NOT_A_PET.search(turn.content):
         for fact in facts:
             if fact.key in (None, "pets.name") and fact.value == renamed.group("new"):
                 fact.metadata["renamed_from"] = RENAMED_PET  # "we renamed her Mochi"
@@ -7676,17 +7686,21 @@ _ANSWER_LANGUAGE = re.compile(
 
 
 _ANSWERS = "answer_language"
+_STOP_FIRST = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|please|pls|also)\W+)*(?:stop|quit)\b", re.I)
 # a request for the answers in a language, turned down from now on: "不用再用英文回我了",
 # "别再用英文回复了", "don't reply in English anymore", "stop answering in Spanish"
 _NO_LONGER_ASKED = re.compile(
+    # said to the assistant, of its answers to the user: not "我同事说不用再用英文回他了", "我现在
+    # 不用英文回复邮件了", "stop replying in English to my sister's emails"
+    r"^\W*(?:(?:以后|今后|那|好|算了|还有)[，,\s]*)*(?:你)?(?:就|也)?"
     rf"(?:不用|不要|别|不需要|不必)再?(?:跟我|给我|对我)?用\s*(?P<y>{_LANGS_ZH}|{_LANGS_EN})\s*"
-    r"(?:来|跟我|和我|给我)?(?:回答|回复|回|答|写|聊|交流|沟通|说)"
+    r"(?:来|跟我|和我|给我)?(?:回答|回复|回|答|写|聊|交流|沟通|说)(?:我)?(?:了|啦|吧)?\W*$"
     r"|^\W*(?:(?:ok(?:ay)?|so|and|please|pls|also)\W+)*(?:stop|quit|no more)\s+"
     r"(?:reply|answer|respond|writ|talk|speak)\w*(?: (?:to |with )?me)? in"
-    rf" (?P<x>{_LANGS_EN})\b"
+    rf" (?P<x>{_LANGS_EN})\b(?!\s+(?:to|for|when|in|on|with)\b)"
     r"|^\W*(?:(?:ok(?:ay)?|so|and|please|pls|also)\W+)*(?:don'?t|do not|no need to)\s+"
     r"(?:reply|answer|respond|write|talk|speak)\w*(?: (?:to |with )?me)? in"
-    rf" (?P<z>{_LANGS_EN})\b.*\b(?:anymore|any more)\b",
+    rf" (?P<z>{_LANGS_EN})\b(?!\s+(?:to|for|when|in|on|with)\b).*\b(?:anymore|any more)\b",
     re.I,
 )
 
@@ -7737,6 +7751,7 @@ def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
             if (
                 said is None
                 or semantic.is_negated(raw)
+                or _STOP_FIRST.match(raw)  # "stop replying in English to my sister's emails"
                 or standing.refines(raw)
                 or standing.complains(raw)  # "你老是用英文回我": the other way is asked for
             ):
@@ -8809,6 +8824,16 @@ _TOOL_NOW = re.compile(
     r"|\b(?:mostly|mainly|only) (?:use|using|on) [\w .+-]{1,25} (?:now|these days)\b",
     re.I,
 )
+# a tool used for one thing, in one place or for a while, beside the others: "For this one
+# client project I'm using Figma now", "At the office I'm on Linux now", "公司的服务器现在都用
+# Linux 了", "我现在主要用 Linux 跑服务器上的东西"
+_TOOL_SCOPED = re.compile(
+    r"\b(?:for (?:this|that|the|one|a|my|our)\b[\w ]{0,24}\b(?:project|client|job|class|course"
+    r"|team|gig|app|site)|only for|just for|but only|at (?:the office|work|school)|while I|for now"
+    r"|on (?:the|my) (?:server|work laptop))\b"
+    r"|服务器|公司的|项目|客户|在公司|上班的时候|暂时|这几天|跑",
+    re.I,
+)
 # a thing taken up beside the others: "最近开始用 Rust 写 side project", "started using Go"
 _TAKEN_UP = re.compile(r"开始|開始|\b(?:started|starting|begun|began|picked up)\b", re.I)
 
@@ -8844,10 +8869,13 @@ def _change_cues(turn: Turn, facts: list[ExtractedFact]) -> None:
         for fact in facts:
             if fact.type == "constraint":
                 fact.metadata["changed"] = True  # "还是用中文回答吧": see values.py
-    if _TOOL_NOW.search(turn.content) or (
-        semantic.has_change_verb(turn.content)
-        and not semantic.is_additive(turn.content)
-        and not _TAKEN_UP.search(turn.content)
+    if not _TOOL_SCOPED.search(turn.content) and (
+        _TOOL_NOW.search(turn.content)
+        or (
+            semantic.has_change_verb(turn.content)
+            and not semantic.is_additive(turn.content)
+            and not _TAKEN_UP.search(turn.content)
+        )
     ):
         for fact in facts:
             if fact.key == "tech.preferred" and fact.value and tool_kind(fact.value):
@@ -9317,8 +9345,12 @@ def _diets_taken_up(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFac
     out: list[ExtractedFact] = []
     held = {(f.value or "").lower() for f in facts if f.key == "diet.style"}
     for sentence in split_clauses(turn.content):
-        for raw in sentence:
-            if semantic.is_about_others(raw) or semantic.family_subject(raw):
+        for i, raw in enumerate(sentence):
+            # someone else's, said in the clause or the sentence before it ("我老公 keto 放弃了，
+            # 现在改成 plant-based 了")
+            if any(
+                semantic.is_about_others(c) or semantic.family_subject(c) for c in sentence[: i + 1]
+            ):
                 continue
             for diet in semantic.diets_taken_up(raw):
                 if diet.lower() in held:
@@ -9352,6 +9384,15 @@ _RENAMED_ZH = re.compile(
 # a pet renamed, said of it by a pronoun: "给它改名了，现在叫可乐", "We renamed her Mochi",
 # "we changed his name to Max"
 _RENAMED_PET_ZH = re.compile(r"^给?[它他她]$")
+# a thing named in the turn that a pronoun may stand for, no pet: "新买了个扫地机器人，给它改名
+# 了", "my son got a robot toy and we changed his name to Max"
+_NOT_A_PET = re.compile(
+    r"玩具|机器人|扫地机|车|船|娃娃|熊|公仔|植物|盆栽|文件|项目|账号|群|频道|路由器|电脑|手机|游戏|角色"
+    r"|\b(?:toys?|robots?|boat|car|truck|bike|doll|teddy|plant|roomba|vacuum|router|wi-?fi|file"
+    r"|project|account|channel|group|band|character|bot|app|repo|server|laptop|computer|phone"
+    r"|game|avatar|plush|stuffed)\b",
+    re.I,
+)
 _RENAMED_PET_EN = re.compile(
     r"\b(?:[Ww]e|I)(?: just| finally)? (?:renamed (?:her|him|it|the (?:cat|dog|kitten|puppy|bird"
     r"|rabbit|bunny|hamster))(?: to)?|changed (?:her|his|its) name to) (?P<new>[A-Z][a-z]{1,15})\b"
@@ -9365,6 +9406,8 @@ def _renamed(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     her Mochi"); the user's own new name ("我改名了，现在叫王若溪") is read by the rules for
     names."""
     en = _RENAMED_PET_EN.search(turn.content)
+    if _NOT_A_PET.search(turn.content):
+        en = None
     if en is not None:
         new_name = en.group("new")
         if any(f.value == new_name for f in facts):
@@ -9381,6 +9424,8 @@ def _renamed(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         ]
     m = _RENAMED_ZH.search(turn.content)
     if m is not None and _RENAMED_PET_ZH.match(m.group("old")):
+        if _NOT_A_PET.search(turn.content):
+            return []  # "新买了个扫地机器人，给它改名了": the robot's new name
         return [
             ExtractedFact(
                 type="profile",

@@ -774,7 +774,9 @@ _QUIT_ZH = re.compile(
     # the object said first, before the user and the verb ("红酒我戒了", "Python 我已经不用了",
     # "综艺现在不怎么看了"): the user and the adverbs between are not part of it
     r"|(?P<y>[^，,。！!\s]{1,12}?)\s*(?:我们?|我自己)?"
-    r"(?:现在|已经|早就|也|都|基本上?|真的|一直|平时|好久|很久|是|再也)*"
+    r"(?:现在|已经|早就|也|都|基本上?|真的|一直|平时|好久|很久|是|再也"
+    # a reason said between ("喜茶太贵不喝了", "健身房太远不去了")
+    r"|太[\u4e00-\u9fff]{1,2}了?[，,]?|有点[\u4e00-\u9fff]{1,2}[，,]?)*"
     r"\s*(?:戒了|辞了|吃腻了|卸载了|卸了|弃坑了|退坑了|(?:已经)?(?:治好|痊愈|康复)了|(?:已经|早就|都)(?:好了|没事了)|去世了"
     r"|(?:不|不再|不怎么|基本不|" + _SPAN_ZH + r"没(?:有|再)?)"
     # the verbs of the verb-first form above, too: "Java 基本不写了", "猫我不养了", "老师不当了"
@@ -960,8 +962,8 @@ _TIRED_EN = re.compile(
     r"(?:(?:kinda|kind of|sort of|has|have|just|really|finally)\s+)*got(?:ten)? (?:boring|old)\b"
     # "Hot Cheetos are officially out of my life", "Windows is dead to me"
     r"|(?:^|[,;.!]\s*)(?!(?:the|it|this|that|he|she|they|i|you|my \w+)\b)"
-    r"(?P<y>[\w'-]+(?: [\w'-]+)?)\s+(?:is|are|'s|'re)\s+(?:officially\s+|pretty much\s+)?"
-    r"(?:dead to me|out of my life)\b",
+    r"(?P<y>[\w'-]+?(?: [\w'-]+)?)(?:\s+(?:is|are)|'s|'re)\s+(?:officially\s+|pretty much\s+)?"
+    r"(?:dead to me|out of my life|(?:done|over) for me)\b",
     re.I,
 )
 # words of getting better, in Chinese ("恢复了", "痊愈"): a health condition that ended
@@ -2955,7 +2957,7 @@ _DIET_DENIED = re.compile(
     r"\b(?:i'?m|i am|i'?ve|i)\s+(?:\w+\s+)?(?:not|no longer|n't|never)\b"
     r"(?:\s+(?:actually|really|strictly|strict|fully|even|been|a|an))*\s*$"
     r"|(?:^|[，,。]|我|现在|已经|其实|不过)(?:也|现在|已经|其实)*(?:不|不再|没有?)(?:是|再)?"
-    r"\s*(?:strict|严格)?\s*$",
+    r"\s*(?:strict|严格|完全|全)?\s*$",
     re.I,
 )
 _DIETS = re.compile(
@@ -2976,17 +2978,38 @@ def diet_first(text: str) -> bool:
 
 # a diet taken up in another's place: "现在改成 plant-based 了", "switched to keto", "went vegan"
 _DIET_TAKEN_UP = re.compile(
-    r"(?:改成|换成|改吃|改为|转成|转为|变成)\s*(?P<zh>" + _DIETS.pattern + r")"
-    r"|\b(?:switched (?:over )?to|went|gone|going|moved to)\s+(?:an? |the )?(?P<en>"
-    + _DIETS.pattern
-    + r")",
+    # the user, or no one, before the verb: not "我们公司食堂现在改成素食了"
+    r"(?:^|[，,。！!\s])(?:我们?|我自己)?(?:现在|最近|已经|也|就|都|今年)*"
+    r"(?:改成|换成|改吃|改为|转成|转为)\s*(?P<zh>" + _DIETS.pattern + r")"
+    r"|(?:^|[,;.!]\s*|\b(?:I|I've|I have|we|we've|we have)\s+)"
+    r"(?:(?:just|recently|finally|officially)\s+)?(?:switched (?:over )?to|went|gone|moved to)\s+"
+    r"(?:an? |the )?(?P<en>" + _DIETS.pattern + r")",
+    re.I,
+)
+# a diet had for a while, in the past, tried, or asked about: none held now ("went vegan for a
+# month in 2019", "上个月出差那周改吃素了，回来就恢复了", "要是我改吃生酮会怎样？")
+_DIET_NOT_NOW = re.compile(
+    r"\b(?:(?:went|gone|did|tried) [\w-]+ for (?:a|one|two|three|a few|\d+) (?:days?|weeks?"
+    r"|months?|semesters?)|years? ago|last (?:year|month|week)|back in|in (?:19|20)\d\d"
+    r"|veganuary|didn'?t last|tried|trying|what if|if i|would|should i|thinking (?:about|of))\b"
+    r"|以前|那时|去年|上个月|上周|那周|那阵|试了|试试|恢复了|坚持不下来了?$|要是|如果|会怎样|打算|想[要试]|[?？]",
     re.I,
 )
 
 
+def diet_not_now(text: str) -> bool:
+    """True if ``text`` (a clause) says a diet was had for a while, in the past, tried or asked
+    about, not kept now ("went vegan for a month in 2019", "上个月出差那周改吃素了，回来就恢复了",
+    "昨天试了一天素食", "要是我改吃生酮会怎样？")."""
+    return bool(_DIET_NOT_NOW.search(text))
+
+
 def diets_taken_up(text: str) -> list[str]:
-    """The diets ``text`` says the user took up in place of another ("keto 放弃了，现在改成
-    plant-based 了" → ["plant-based"], "went vegan last year" → ["vegan"]), in order."""
+    """The diets ``text`` says the user took up now in place of another ("keto 放弃了，现在改成
+    plant-based 了" → ["plant-based"], "I went vegan" → ["vegan"]), in order; none when the
+    diet is not kept now (``diet_not_now``)."""
+    if diet_not_now(text):
+        return []
     return [m["zh"] or m["en"] for m in _DIET_TAKEN_UP.finditer(text)]
 
 
