@@ -262,7 +262,7 @@ _TOOL_KINDS = {
     "chat": "slack teams discord telegram whatsapp signal wechat 微信 飞书 钉钉 企业微信",
     "drive": "dropbox onedrive icloud gdrive 百度网盘 阿里云盘 夸克网盘 坚果云",
     "browser": "chrome firefox safari edge brave arc opera vivaldi",
-    "music": "spotify pandora tidal deezer 网易云音乐 网易云 qq音乐 酷狗",
+    "music": "spotify pandora tidal deezer 网易云音乐 网易云 qq音乐 酷狗 酷狗音乐",
     "design": "figma sketch photoshop ps illustrator canva",
     "shell": "bash zsh fish powershell",
 }

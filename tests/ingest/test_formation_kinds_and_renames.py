@@ -32,8 +32,13 @@ async def test_a_new_system_replaces_the_old_one_and_not_the_editor(tenant: Tena
     [
         (("我画图用 PS", "现在主要用 Figma，PS 基本不开了"), "figma", "ps"),
         (("I use Spotify for music", "I'm on Apple Music now"), "apple music", "spotify"),
+        (("I'm an iPhone user", "got a Pixel 8 last week, Android for me now"), "android",
+         "iphone"),
+        (("I write code in Vim", "VS Code replaced Vim for me"), "vs code", "vim"),
+        (("I'm on Chrome", "ditched Chrome for Firefox, the memory usage was insane"), "firefox",
+         "chrome"),
     ],
-)
+)  # fmt: skip
 async def test_a_tool_used_now_replaces_the_tool_of_its_kind(
     tenant: TenantCtx, turns: tuple[str, str], new: str, old: str
 ) -> None:
@@ -203,3 +208,11 @@ async def test_a_look_alike_of_these_changes_keeps_what_holds(
     active, frozen = await tenant.change("u", turns, key, at=(AT, LATER))
     assert kept in active
     assert frozen == []
+
+
+async def test_a_language_coded_in_at_work_is_a_tool_not_a_place(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I code in Java at work", at=AT)
+    assert await tenant.values("u", "work.location") == []
+    assert await tenant.values("u", "tech.preferred", lower=True) == ["java"]
+    await tenant.say("v", "s1", "我用网易云听歌", at=AT)
+    assert await tenant.values("v", "tech.preferred") == ["网易云"]

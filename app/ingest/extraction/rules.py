@@ -4702,9 +4702,16 @@ _REPLACED_TAIL = re.compile(r"\s+(?:instead of|rather than)\s+\S.*$|\s*而不是
 # "swapped Coke for sparkling water", "traded my Kindle for a Kobo", "replaced Slack with
 # Teams": the thing after "for"/"with" is the new one, as in "switched from X to Y"
 _SWAP_EN = re.compile(
-    r"\b(?:(?:swapped|traded|exchanged)\s+(?:out\s+)?(?:my\s+|the\s+)?(?P<a>[^,.;:!?，。]+?)"
-    r"\s+for|replaced\s+(?:my\s+|the\s+)?(?P<b>[^,.;:!?，。]+?)\s+with)\s+"
+    r"\b(?:(?:swapped|traded|exchanged|ditched|dumped)\s+(?:out\s+)?(?:my\s+|the\s+)?"
+    r"(?P<a>[^,.;:!?，。]+?)\s+for|replaced\s+(?:my\s+|the\s+)?(?P<b>[^,.;:!?，。]+?)\s+with)\s+"
     r"(?!(?:an?\s+)?(?:new|another|different|one)\b)",
+    re.I,
+)
+# "Python has completely replaced R for me": the new thing said first
+_REPLACED_BY_EN = re.compile(
+    r"^(?P<new>(?-i:[A-Z])[\w.+#-]*(?: (?-i:[A-Z])[\w.+#-]*)?) (?:has |have )?(?:completely |fully "
+    r"|totally |basically |pretty much )?replaced (?P<old>(?-i:[A-Z])[\w.+#-]*(?: (?-i:[A-Z])"
+    r"[\w.+#-]*)?)(?: for me\b)?(?=\s*(?:$|[,.;!]))",
     re.I,
 )
 
@@ -4930,6 +4937,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         return []
     turn = dataclasses.replace(turn, content=spelling.fix(turn.content))  # "i wrk at", "住再"
     unswapped = _SWAP_EN.sub(lambda m: f"switched from {m['a'] or m['b']} to ", turn.content)
+    unswapped = _REPLACED_BY_EN.sub(
+        lambda m: f"I switched from {m['old']} to {m['new']}", unswapped
+    )
     turn = dataclasses.replace(turn, content=unswapped)  # "swapped X for Y": X is what ended
     # "Just finished moving to Salt Lake City!!": a move done, as "just moved to"
     turn = dataclasses.replace(turn, content=_MOVE_DONE_EN.sub("moved ", turn.content))
@@ -5391,6 +5401,11 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             f.metadata = {k: v for k, v in f.metadata.items() if k not in ("now_holds", "strong")}
             f.metadata["replaces"] = True
     facts += _diets_taken_up(turn, facts)
+    for f in facts:
+        if f.key in ("work.location", "residence.city", "hometown") and semantic.TECH.match(
+            f.value or ""
+        ):
+            f.key, f.type = "tech.preferred", "preference"  # "I code in Java at work": a tool
     # "I went vegan for a month in 2019", "昨天试了一天素食": a diet had once is not the diet held
     facts = [
         f
@@ -8820,6 +8835,7 @@ def plan_as_done(value: str) -> str:
 # a tool used now in the place of others: "现在主要用 Figma", "I'm on Apple Music now"
 _TOOL_NOW = re.compile(
     r"现在(?:主要|基本|都|只)(?:用|在用)|(?:主要|基本上?|都)改用"
+    r"|\b(?:for me now|is where I am now|is what I use now|is my go-to now)\b"
     r"|\b(?:I'?m|I am) (?:on|using) [\w .+-]{1,25} (?:now|these days)\b"
     r"|\b(?:mostly|mainly|only) (?:use|using|on) [\w .+-]{1,25} (?:now|these days)\b",
     re.I,
