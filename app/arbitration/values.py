@@ -7,7 +7,9 @@ Two checks the rules of ``ArbitrationService.apply`` cannot make from strings al
   (duplicate) refreshes the memory instead of storing a second one.
 - **A switch replaces.** A fact marked ``metadata["replaces"]`` by the extractor ("我改用Go了",
   "switched to Svelte", for keys such as ``tech.preferred``) retracts the key's other active
-  values: the new one took their place.
+  values: the new one took their place — for a tool, those of its own kind and of no known
+  kind (``tool_kind``: "Fedora now" leaves the editor alone); a tool said to be used now
+  (``SAME_KIND``) replaces those of its own kind only.
 - **One favourite per category.** "my favourite football player is X" then "… is Y": a
   favourite (``metadata["category"]``, set by the extractor) replaces the earlier favourite of
   the same category, although ``preference.likes`` holds many values: the earlier value is

@@ -7701,7 +7701,9 @@ _ANSWER_LANGUAGE = re.compile(
 
 
 _ANSWERS = "answer_language"
-_STOP_FIRST = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|and|please|pls|also)\W+)*(?:stop|quit)\b", re.I)
+# what may open a request before its verb: "ok so please stop …"
+_ASK_LEAD_EN = r"^\W*(?:(?:ok(?:ay)?|so|and|please|pls|also)\W+)*"
+_STOP_FIRST = re.compile(_ASK_LEAD_EN + r"(?:stop|quit)\b", re.I)
 # a request for the answers in a language, turned down from now on: "不用再用英文回我了",
 # "别再用英文回复了", "don't reply in English anymore", "stop answering in Spanish"
 _NO_LONGER_ASKED = re.compile(
@@ -7710,10 +7712,10 @@ _NO_LONGER_ASKED = re.compile(
     r"^\W*(?:(?:以后|今后|那|好|算了|还有)[，,\s]*)*(?:你)?(?:就|也)?"
     rf"(?:不用|不要|别|不需要|不必)再?(?:跟我|给我|对我)?用\s*(?P<y>{_LANGS_ZH}|{_LANGS_EN})\s*"
     r"(?:来|跟我|和我|给我)?(?:回答|回复|回|答|写|聊|交流|沟通|说)(?:我)?(?:了|啦|吧)?\W*$"
-    r"|^\W*(?:(?:ok(?:ay)?|so|and|please|pls|also)\W+)*(?:stop|quit|no more)\s+"
+    r"|" + _ASK_LEAD_EN + r"(?:stop|quit|no more)\s+"
     r"(?:reply|answer|respond|writ|talk|speak)\w*(?: (?:to |with )?me)? in"
     rf" (?P<x>{_LANGS_EN})\b(?!\s+(?:to|for|when|in|on|with)\b)"
-    r"|^\W*(?:(?:ok(?:ay)?|so|and|please|pls|also)\W+)*(?:don'?t|do not|no need to)\s+"
+    r"|" + _ASK_LEAD_EN + r"(?:don'?t|do not|no need to)\s+"
     r"(?:reply|answer|respond|write|talk|speak)\w*(?: (?:to |with )?me)? in"
     rf" (?P<z>{_LANGS_EN})\b(?!\s+(?:to|for|when|in|on|with)\b).*\b(?:anymore|any more)\b",
     re.I,
