@@ -1190,7 +1190,9 @@ async def _renamed(repo: MemoryStore, cand: Candidate) -> None:
     """A name said as the new one of a thing named before (``metadata["renamed_from"]``, set by
     the extractor: "旺财改名叫来福了", "我家狗旺财改名叫来福") takes the key and type of the one
     active memory of ``_RENAMABLE`` keys whose value ends the words before the renaming, and
-    replaces it; with none or several it stays a fact with no key."""
+    replaces it; with none or several it stays a fact with no key. Renamed by a pronoun
+    (``RENAMED_PET``: "给它改名了", "we renamed her Mochi"), it replaces the user's one active
+    pet name, and none when the user has several."""
     old_name = (
         (cand.metadata or {}).pop("renamed_from", None) if cand.trigger == "extraction" else None
     )

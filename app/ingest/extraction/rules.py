@@ -4924,6 +4924,10 @@ def _guessed_keyless(f: ExtractedFact) -> bool:
     return f.key is None and f.value is None and f.metadata.get("formed_by") == "classifier"
 
 
+# words of writing software: "I code in Java at work" names a language, not a place
+_CODES = re.compile(
+    r"\b(?:code|coding|program\w*|develop\w*|writ\w*|script\w*)\b|写|编程|开发", re.I
+)
 _MOVE_DONE_EN = re.compile(r"\b(?:finished|done|finally done) moving (?=(?:to|into)\b)", re.I)
 
 
@@ -5402,8 +5406,10 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             f.metadata["replaces"] = True
     facts += _diets_taken_up(turn, facts)
     for f in facts:
-        if f.key in ("work.location", "residence.city", "hometown") and semantic.TECH.match(
-            f.value or ""
+        if (
+            f.key == "work.location"
+            and semantic.TECH.match(f.value or "")
+            and _CODES.search(_clause_with(turn.content, f.value or ""))
         ):
             f.key, f.type = "tech.preferred", "preference"  # "I code in Java at work": a tool
     # "I went vegan for a month in 2019", "昨天试了一天素食": a diet had once is not the diet held
