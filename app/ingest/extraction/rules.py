@@ -5476,7 +5476,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     # the doing taken up goes first: stored before the record of what ended, that record then
     # holds nothing more than it and is archived (``ArbitrationService._said_beside``)
     facts = _finished(turn, _especially(_taste_now(turn, _doing_instead(turn, facts) + facts)))
-    if (renamed := _RENAMED_PET_EN.search(turn.content)) and not _NOT_A_PET.search(turn.content):
+    if renamed := _pet_renamed_en(turn.content):
         for fact in facts:
             if fact.key in (None, "pets.name") and fact.value == renamed.group("new"):
                 fact.metadata["renamed_from"] = RENAMED_PET  # "we renamed her Mochi"
@@ -7749,7 +7749,6 @@ def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
         if not sentence:
             continue
         for raw in sentence:
-            said = _ANSWER_LANGUAGE.search(raw)
             stopped = _NO_LONGER_ASKED.search(raw)
             if stopped is not None:
                 # "不用再用英文回我了", "stop replying in Spanish": the language asked for before
@@ -7771,6 +7770,7 @@ def _answer_language(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
                     )
                 )
                 continue
+            said = _ANSWER_LANGUAGE.search(raw)
             if (
                 said is None
                 or semantic.is_negated(raw)
@@ -9423,43 +9423,41 @@ _RENAMED_PET_EN = re.compile(
 )
 
 
+def _pet_renamed_en(text: str) -> re.Match[str] | None:
+    """ "We renamed her Mochi", "we changed his name to Max" (``_RENAMED_PET_EN``), unless the
+    turn names a thing the pronoun may stand for that is no pet (``_NOT_A_PET``)."""
+    m = _RENAMED_PET_EN.search(text)
+    return None if m is None or _NOT_A_PET.search(text) else m
+
+
+def _renamed_fact(turn: Turn, said: str, new: str, old: str) -> ExtractedFact:
+    """The new name ``new`` of a thing renamed, said in ``said``, standing for ``old`` (the
+    words that named it, or ``RENAMED_PET``): ``values._renamed`` gives it its key."""
+    return ExtractedFact(
+        type="profile",
+        content=_turn_content(said.rstrip("，,。！!")),
+        value=new,
+        is_correction=True,
+        message_ids=[turn.message_id],
+        metadata={"renamed_from": old},
+    )
+
+
 def _renamed(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """The new name of a thing the user named before ("旺财改名叫来福了"): a fact with no key
     whose ``metadata["renamed_from"]`` is the words before the verb, or
     ``values.RENAMED_PET`` when a pronoun names the pet ("给它改名了，现在叫可乐", "we renamed
     her Mochi"); the user's own new name ("我改名了，现在叫王若溪") is read by the rules for
     names."""
-    en = _RENAMED_PET_EN.search(turn.content)
-    if _NOT_A_PET.search(turn.content):
-        en = None
-    if en is not None:
-        new_name = en.group("new")
-        if any(f.value == new_name for f in facts):
+    if (en := _pet_renamed_en(turn.content)) is not None:
+        if any(f.value == en.group("new") for f in facts):
             return []  # marked as renamed by ``extract_turn``
-        return [
-            ExtractedFact(
-                type="profile",
-                content=_turn_content(en.group(0)),
-                value=new_name,
-                is_correction=True,
-                message_ids=[turn.message_id],
-                metadata={"renamed_from": RENAMED_PET},
-            )
-        ]
+        return [_renamed_fact(turn, en.group(0), en.group("new"), RENAMED_PET)]
     m = _RENAMED_ZH.search(turn.content)
     if m is not None and _RENAMED_PET_ZH.match(m.group("old")):
         if _NOT_A_PET.search(turn.content):
             return []  # "新买了个扫地机器人，给它改名了": the robot's new name
-        return [
-            ExtractedFact(
-                type="profile",
-                content=_turn_content(m.group(0).rstrip("，,。！!")),
-                value=m.group("new"),
-                is_correction=True,
-                message_ids=[turn.message_id],
-                metadata={"renamed_from": RENAMED_PET},
-            )
-        ]
+        return [_renamed_fact(turn, m.group(0), m.group("new"), RENAMED_PET)]
     if m is None or m.group("old").startswith(
         ("我", "你", "他", "她", "它", "公司", "老板", "同事")
     ):
@@ -9470,16 +9468,7 @@ def _renamed(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         f.metadata["instead_of"] = [*(before if isinstance(before, list) else []), m.group("old")]
     if named or any(f.value == m.group("new") for f in facts):
         return []
-    return [
-        ExtractedFact(
-            type="profile",
-            content=_turn_content(m.group(0).rstrip("，,。！!")),
-            value=m.group("new"),
-            is_correction=True,
-            message_ids=[turn.message_id],
-            metadata={"renamed_from": m.group("old")},
-        )
-    ]
+    return [_renamed_fact(turn, m.group(0), m.group("new"), m.group("old"))]
 
 
 class RuleExtractor:
