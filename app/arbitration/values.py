@@ -119,6 +119,7 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
     await _recovered(repo, cand)
     await _parted(repo, cand)
     await _job_without_employer(repo, cand)
+    await _promoted(repo, cand)
     await _age_said_again(repo, cand)
     await _name_said_again(repo, cand)
     await _gathering_moved(repo, cand)
@@ -1602,23 +1603,44 @@ async def _parted(repo: MemoryStore, cand: Candidate) -> None:
         cand.retracts = list(dict.fromkeys([*cand.retracts, partners[0]]))
 
 
+# the job itself left, not only the workplace ("辞职了", "I quit", "got laid off")
+_JOB_QUIT = re.compile(
+    r"辞职|离职|裸辞|被裁|被开除"
+    r"|\b(?:quit|resigned|laid off|got fired|let go|handed in my notice)\b",
+    re.I,
+)
+# a job taken up, or the same work kept, said beside it
+_JOB_TAKEN = re.compile(
+    r"跳到|跳槽|入职|加入|去了|offer|还是|没变|一样|同样|\b(?:joined|now at|started at|starting at"
+    r"|new job|moved to|same|still|hired|got a job|now work|now i work)\b",
+    re.I,
+)
+
+
 async def _job_without_employer(repo: MemoryStore, cand: Candidate) -> None:
     """A job left that names no workplace ("辞职了", "I got laid off": a withdrawal of
     ``work.employer`` with no value, ``rules._job_left``) ends the job the user held: the
     employer and the role told before this turn, as "I quit my job" ends both by its kind word
     (``_KIND_KEYS["job"]``). A role told in the same turn is the one taken up
     ("辞职了，现在在做保险销售") and stays; so does every role when the user now works for
-    themselves ("I went freelance", ``metadata["own_work"]``): the same work, no employer."""
+    themselves ("I went freelance", ``metadata["own_work"]``): the same work, no employer. A
+    workplace named and the job quit ("已经不在京东了，辞职了") ends the roles the same way,
+    unless the turn says another job is taken up or the work stays (``_JOB_TAKEN``)."""
     own_work = (cand.metadata or {}).pop("own_work", None)
     if not (
         cand.key == "work.employer"
         and cand.value is None
-        and not cand.retracts
         and (cand.metadata or {}).get("retraction")
     ):
         return
+    if cand.retracts and not (
+        # "已经不在京东了，辞职了，在家歇一段时间再说": the workplace named and the job left,
+        # no other taken up and nothing said to stay ("跳到蚂蚁了，title 没变")
+        _JOB_QUIT.search(cand.content) and not _JOB_TAKEN.search(cand.content) and not own_work
+    ):
+        return
     held = [
-        old.value
+        old
         for old in await repo.active_with_keys(
             ["work.employer"] if own_work else ["work.employer", "work.role"],
             cand.scope,
@@ -1626,9 +1648,44 @@ async def _job_without_employer(repo: MemoryStore, cand: Candidate) -> None:
         )
         if old.value is not None and not _same_turn(cand, old)
     ]
+    if cand.retracts:
+        named = {normalize_value(r) for r in cand.retracts}
+        if any(
+            old.key == "work.employer" and normalize_value(old.value or "") not in named
+            for old in held
+        ):
+            return  # "I quit St Mary's" beside the tutoring for Kumon: whose role is unclear
     if held:
         cand.is_correction = True
-        cand.retracts = list(dict.fromkeys(held))
+        cand.retracts = list(dict.fromkeys([*cand.retracts, *(old.value or "" for old in held)]))
+
+
+# the levels of a job, said alone after a promotion ("promoted to senior") or first in its title
+_LEVEL = re.compile(
+    r"^(?:senior|sr\.?|junior|jr\.?|lead|staff|principal|mid-level|associate|chief|head"
+    r"|高级|资深|初级|中级|首席)\b\s*",
+    re.I,
+)
+
+
+async def _promoted(repo: MemoryStore, cand: Candidate) -> None:
+    """A promotion to a level alone ("got promoted to senior last week", ``metadata
+    ["promoted"]``) names the job the user holds at that level: the level put in the place of
+    the one role held's own, or before it ("junior dev" → "senior dev", "engineer" → "senior
+    engineer"); the value stays as said when no role or several are held."""
+    if not (cand.metadata or {}).pop("promoted", None) or cand.key != "work.role":
+        return
+    level = (cand.value or "").strip()
+    if not _LEVEL.fullmatch(level + " "):
+        return
+    held = [
+        old
+        for old in await repo.active_with_keys(["work.role"], cand.scope, cand.scope_id)
+        if old.value and not _same_turn(cand, old)
+    ]
+    if len(held) == 1 and held[0].value:
+        role = _LEVEL.sub("", held[0].value) or held[0].value
+        cand.value = f"{level}{role}" if not level.isascii() else f"{level} {role}"
 
 
 async def _age_said_again(repo: MemoryStore, cand: Candidate) -> None:

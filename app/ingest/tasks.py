@@ -940,6 +940,9 @@ async def inherit_changes(
             # held ("不是北京烤鸭，是南京盐水鸭" after "我住在北京" names no city)
             said_not = [str(w) for w in instead] if isinstance(instead, list) else []
             earlier = [e for e in earlier if e.value and named_by(said_not, e.value, exact=True)]
+            # the value denied names the fact exactly: any key of a named thing may be it
+            # ("过敏的是头孢，不是青霉素" after "我对青霉素过敏")
+            allowed = (*allowed, *_CONTRASTED_KEYS)
         if prep == "doing":
             # "Walking the dog at 6 now." after "I walk the dog at 7am": the routine of the
             # turn before, done another way, when it names most of the same doing
@@ -964,10 +967,22 @@ async def inherit_changes(
             # "成都那个出差取消了，改成下个月去杭州了" after "现在改喝茶": a place is no drink
             continue
         spec = _take_key(fact, keys[0], fact.value)
-        if spec is not None and spec.cardinality == "multi":
+        if spec is not None and spec.cardinality == "multi" and fact.metadata.get("instead_of"):
+            # "过敏的是头孢，不是青霉素": only the value denied is put right
+            fact.retracts = [e.value for e in earlier if e.key == keys[0] and e.value]
+        elif spec is not None and spec.cardinality == "multi":
             fact.metadata["replaces"] = True  # "Mac now.": it took the others' place
         out.append(fact)
     return out
+
+
+# the keys beside ``NOW_HOLDS_KEYS[""]`` whose value a contrast may put right when it names
+# the stored value exactly ("不是X，是Y")
+_CONTRASTED_KEYS = (
+    "health.allergy", "health.condition", "diet.avoid", "diet.style", "preference.likes",
+    "preference.dislikes", "preference.food", "hometown", "work.role", "language.preferred",
+    "name.nickname", "pets.name",
+)  # fmt: skip
 
 
 # the keys a place's name can be the value of

@@ -109,11 +109,26 @@ def _core(text: str) -> str:
     return text.strip().rstrip(_TRAILING).strip()
 
 
+# a statement hedged with a question mark, asking nothing ("so pescatarian I guess?", "I'm
+# vegan now, I think?", "算是素食者吧？")
+_HEDGE_ASKED = re.compile(
+    r"(?<!\byou )(?<!\bdo )\b(?:I guess|I think|I suppose|kinda|sort of|lol|haha)\s*[?？]+$"
+    r"|^(?!.*[吗么呢])(?=.*我).*(?:算是|应该算)[^？?]{1,12}吧\s*[?？]+$",
+    re.I,
+)
+
+
+def hedged(text: str) -> bool:
+    """True if ``text`` is a statement hedged with a question mark ("so pescatarian I guess?",
+    "我算是素食者吧？"): it asks nothing."""
+    return bool(_HEDGE_ASKED.search(_core(text)))
+
+
 def is_question(text: str) -> bool:
     """True if ``text`` asks something (ends in ?/？, ends in 吗/么, has 怎么/哪里/多少…, or opens
     with what/how/where/can you…); a question never yields a fact."""
     core = _core(text)
-    if core.endswith(("?", "？")):
+    if core.endswith(("?", "？")) and not hedged(core):
         return True
     if core.endswith(("呢", "呢。")) and re.search(r"你|什么|怎|哪|谁", core):
         return True

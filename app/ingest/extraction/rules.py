@@ -54,6 +54,7 @@ from app.ingest.extraction.filter import (
     IS_HOME,
     PLACE_NAME,
     has_memory_signal,
+    hedged,
     is_noise,
     is_question,
 )
@@ -426,6 +427,8 @@ def _clean_zh(text: str) -> str:
     while previous != text:
         previous = text
         text = _ZH_FILLER.sub("", text.strip())
+    if hedged(text):
+        text = text.rstrip("?？ ")  # "我算是素食者吧？": said, not asked
     text = _EN_AFTER_ZH.sub("", text.strip(" 。！!；;，,"))
     text = _AS_ROLE.sub(r"做\g<r>", text)  # "我在字节 as a PM": 在字节做PM
     text = _ROLE_THEN_AT.sub(r"我在\g<o>做\g<r>", text)
@@ -441,6 +444,8 @@ def _clean_en(text: str) -> str:
     text = re.sub(r",?\s*(?:please|thanks|thank you)[.!]*$", "", text, flags=re.I)
     text = re.sub(r"\bw/(?=\s)", "with", text)
     text = _LIKE_HEDGE.sub("", text)
+    if hedged(text):
+        text = text.rstrip("?？ ")  # "so pescatarian I guess?": said, not asked
     return text.strip(" .!;,")
 
 
@@ -883,6 +888,14 @@ def _place(value: str) -> str | None:
         value = _WHEN_YOUNG_EN.sub("", value)
         # "I live in Boston so winters are rough": what follows a conjunction is no part of it
         value = re.split(r"\s+(?:so|but|because|cause|cuz|while|though|which|where)\s", value)[0]
+        # ... and a clause of its own after "and" ("Austin and honestly the heat is killing
+        # me"), not a place's own "and" ("Trinidad and Tobago")
+        value = re.split(
+            r"\s+and\s+(?=(?:honestly|really|tbh|the|it|its|it's|i|i'm|we|my|that|this|they"
+            r"|there|everything|nothing|\w+ly)(?:\s|$))",
+            value,
+            flags=re.I,
+        )[0]
         # "I live in Leeds mostly because…": an adverb after the name is no part of it
         while (
             (words := value.rsplit(" ", 1))[1:] and words[1].islower() and _is_ly_adverb(words[1])
@@ -2495,6 +2508,16 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
             ),
         ),
     ),
+    # the name the user would rather be called by ("I'd rather you use Rebecca", "I'd prefer
+    # you call me Rob"): a name, capitalised ("I'd rather you use metric" names none)
+    (
+        "name",
+        "en",
+        r"^(?:actually,?\s+)?(?:i'?d|i would) (?:much )?(?:rather|prefer(?: it if)?) you"
+        r" (?:use|used|call me|called me|go with|went with) (?P<v>(?-i:[A-Z][a-z][\w'-]*))\b"
+        r"(?!\s+(?-i:[A-Z]))",
+        simple("name.nickname", "likes to be called {v}"),
+    ),
     (
         "name",
         "en",
@@ -3100,6 +3123,48 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
             _fact(s, c, "work.role", m.group("v"), f"is {_article(m['v'])} {m['v']} in {m['f']}")
         ],
     ),
+    # a promotion names the job held now ("got promoted to senior last week!!", "I was promoted
+    # to team lead", "升职成主管了"); a level alone ("senior") is put on the job held by
+    # arbitration (``values._promoted``)
+    (
+        "work",
+        "en",
+        r"^(?:(?:so|and|but|update|news|guess what|omg|finally|yay)\W+)*(?:I(?:'ve| have)? )?"
+        r"(?:just |finally |officially )*(?:got|was|been|have been|'ve been)"
+        r" (?:just |finally |officially )?promoted to (?:be )?(?:a |an |the )?"
+        r"(?P<v>[A-Za-z][\w&/ -]{1,40}?)"
+        r"(?:\s+(?:last|this|yesterday|today|on|in|at|after|as of|effective)\b.*)?\W*$",
+        simple("work.role", "was promoted to {v}", correction=True, metadata={"promoted": True}),
+    ),
+    (
+        "work",
+        "zh",
+        _S + r"(?:终于|刚刚?)?(?:升职|晋升|被提拔|提拔)(?:了)?(?:成|为|到|做)(?:了)?"
+        r"(?P<v>[\u4e00-\u9fffA-Za-z ]{2,10}?)(?:了|啦)?$",
+        simple("work.role", "升职为{v}", correction=True, metadata={"promoted": True}),
+    ),
+    # working remotely for good is where the user works ("I'm fully remote from home now",
+    # "I work remotely", "现在完全远程办公了"); not for a day ("I work from home on Fridays",
+    # "今天在家办公")
+    (
+        "work",
+        "en",
+        r"^(?:and |so |but )?(?:now |these days )?I(?:'m| am| work| now work| have been working"
+        r"|'ve been working)(?: now)? (?:(?:fully|completely|100%|totally|permanently"
+        r"|full[- ]time) )?(?P<v>remote(?:ly)?)(?: (?:from home|now|full[- ]time|these days"
+        r"|for good))*$"
+        r"|^(?:and |so |but )?(?:now |these days )?I (?:now )?work (?:(?:fully|completely"
+        r"|permanently|full[- ]time) )?(?P<h>from home)(?: (?:now|full[- ]time|these days"
+        r"|for good))*$",
+        lambda m, c, s: [_fact(s, c, "work.location", "remote", "works remotely")],
+    ),
+    (
+        "work",
+        "zh",
+        _S + r"(?:现在|目前|已经|如今)+(?:都|是|就)?(?:完全|全职|长期|一直|彻底)?"
+        r"(?:远程办公|远程工作|居家办公|在家办公)了?$",
+        lambda m, c, s: [_fact(s, c, "work.location", "远程", "远程办公")],
+    ),
     (
         # "now I'm bartending at a hotel downtown": a job said by what one does all day
         "work",
@@ -3590,7 +3655,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "likes",
         "zh",
         # ("最喜欢的不是周杰伦了" likes no 周杰伦)
-        _S + r"(?P<verb>喜欢|爱|热爱|钟爱|迷上了?|爱上了?)(?P<eat>吃)?"
+        # (the longer verb first: "爱上香菜了" is a liking of 香菜, not of 上香菜)
+        _S + r"(?P<verb>喜欢|爱上了?|迷上了?|热爱|钟爱|爱)(?P<eat>吃)?"
         r"(?!的(?:已经|早就|并)?不)(?:的(?:就)?是)?(?P<v>.+)$",
         simple("preference.likes", "{verb}{eat}{v}", split=True, check=semantic.is_taste),
     ),
@@ -3960,8 +4026,12 @@ _MOVE_OPENS_ZH = re.compile(
     r"^\s*(?:去年|前年|今年|年初|年底|上个?月|这个?月|上周|前几天|前段时间|最近|刚刚?|已经)*"
     r"从[\u4e00-\u9fffA-Za-z]{1,10}?(?:搬|迁)(?:到|去|回|来)"
 )
-# "现在居然觉得香菜还挺香的": what the user finds, the user left out
-_FOUND_OPENS_ZH = re.compile(r"^(?:现在|如今|最近|后来)?(?:居然|竟然|反而|倒是|开始)?(?:觉得|发现)")
+# "现在居然觉得香菜还挺香的": what the user finds, the user left out; "这阵子迷上了普洱",
+# "回来居然爱上香菜了": a taste taken up, the user left out
+_FOUND_OPENS_ZH = re.compile(
+    r"^(?:现在|如今|最近|后来|这阵子|这段时间|这两年|回来|慢慢)?(?:居然|竟然|反而|倒是|开始|就)?"
+    r"(?:觉得|发现|迷上|爱上|喜欢上)"
+)
 _PLAN_OPENS_ZH = re.compile(
     r"^\s*(?:打算|计划|准备)(?!有变|好|着?呢|中|了|工作|金|生育|书|表|案|期|阶段|的)(?=\S{2,})"
     r"(?!.*[吗呢？?]\W*$)"
@@ -5093,6 +5163,11 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 # "打算国庆回趟老家", "去年从上海搬回老家长沙了": the user's plan or move, its 我
                 # left out
                 raw = "我" + raw.strip()
+                signal = True
+            if not (signal or subject) and (opens := _LIFE_OPENS_EN.match(raw)):
+                # "got promoted to senior last week!!", "moved to Denver in May": English
+                # leaves the user out before a turn of their life
+                raw = "I " + raw[opens.end() :].strip()
                 signal = True
             if not (signal or subject) and (borrowed := _borrowed_subject(raw, turn, state)):
                 # "最近搬去了Seattle", "现在住 Oakland": Chinese leaves the user out, and a
@@ -6783,6 +6858,10 @@ def _changed_to_name(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
     ]
     if ended and not (said or denied):
         return facts  # "I quit my job, I'm watching Netflix now": what ended, and a doing
+    if denied and len(put := semantic.contrast_said(text)) == 1:
+        # "过敏的是头孢，不是青霉素": the thing said in the place of the one denied, not a word
+        # of what it is (过敏)
+        names = [n for n in names if n in put[0] or put[0] in n] or put
     # "换了台 Mac，以后就用 macOS 了": a name inside another is the same thing, said shorter
     names = [a for a in names if not any(a.lower() in b.lower() and a != b for b in names)]
     if said == "switched" and not denied:
@@ -9076,7 +9155,9 @@ _WORK_ENDED = re.compile(
 # what follows a change word and is no doing: a time, a drink or food, a tool, a name, a place
 # ("改看美剧", "watch comedies now": what is watched, read or listened to is a taste)
 _NOT_A_DOING_ZH = re.compile(
-    r"^(?:(?:只|都|也|还|就)?(?:喝|吃)|用|叫|成|到|在|住|搬|看|追|听|读|玩|学|周|星期|礼拜|每?(?:周|星期)[一二三四五六日天末]$"
+    # "改主意了": the mind changed, no doing
+    r"^(?:(?:只|都|也|还|就)?(?:喝|吃)|用|叫|成|到|在|住|搬|看|追|听|读|玩|学|主意|想法|计划|打算"
+    r"|周|星期|礼拜|每?(?:周|星期)[一二三四五六日天末]$"
     r"|(?:早上|晚上|下午|上午|中午|凌晨|傍晚)?[零一二两三四五六七八九十\d]+[点:：]|(?:早上|晚上|下午|上午|中午)$)"
 )
 _NOT_A_DOING_EN = re.compile(
@@ -9084,6 +9165,18 @@ _NOT_A_DOING_EN = re.compile(
     r"|feel|feeling|think|know|guess|mean|want|need|do (?:it|that|this|so|nothing|anything|well)"
     r"|doing (?:it|that|this|well|fine|ok|okay|good|great|better)|is|was|be|being|watch|watching"
     r"|read|reading|listen|listening|play|playing|learn|learning|prefer|like|love|enjoy)\b",
+    re.I,
+)
+
+
+# a turn of the user's life said without "I": what comes before the verb ("update: got
+# promoted to senior", "just moved to Denver", "finally got hired at Stripe")
+_LIFE_OPENS_EN = re.compile(
+    r"^(?:(?:so|and|update|news|btw|fyi|guess what|omg|finally|officially|just|recently)"
+    r"(?:\W+|$))*"
+    r"(?=(?:got (?:promoted|hired|laid off|let go|fired|engaged|married|divorced|a (?:new )?job)"
+    r"|moved (?:to|back to|out to)|relocated to|started (?:at|working at|a new job)|joined"
+    r"|switched (?:jobs|to)|graduated from|transferred to)\b)",
     re.I,
 )
 
@@ -9189,7 +9282,13 @@ _MOVED_UNNAMED = re.compile(
     rf"\b(?:{_MOVE_VERBS_EN}|brought)"
     r" (?:it|that|this|them|me|us)\b"
     r"|\b(?:the|my|our) (?:appointment|appt|meeting|booking|reservation)\b"
-    r"|(?:^|[，,。.!！:：]\s*)改期|(?:^|[，,。.!！:：]\s*|说)"
+    # the thing moved named before a verb of being moved, and no time after it ("flight got
+    # moved, I'm now going out on the 14th"): ``_THING_BEFORE_IT`` keeps out a thing of the
+    # user's that is no appointment ("my car got moved")
+    r"|\b(?:got|was|were|has been|have been|'s been|is being|just got)"
+    rf" (?:{_MOVE_VERBS_EN}|pushed back|moved up)\b(?!\s+(?:to|till|until|for)\b)"
+    # "改期了", and said by whoever moved it ("牙医说要改期", Cantonese "牙醫話要改期")
+    r"|(?:^|[，,。.!！:：]\s*|说|話|话|要|又|得)改期|(?:^|[，,。.!！:：]\s*|说|話|话)"
     r"(?:聚餐|饭局|会议|开会|约会|预约|见面|面试|那个|这个|时间)?"
     rf"(?:那边|也|又|就)?(?:{MOVED_TO_ZH})",
     re.I,
@@ -9198,7 +9297,9 @@ _MOVED_UNNAMED = re.compile(
 # pushed it to Thursday"): what "it" is, not an appointment
 _THING_BEFORE_IT = re.compile(
     r"\b(?:my|our|the|his|her|their)\s+(?!(?:appointment|appt|meeting|booking|reservation"
-    r"|dentist|doctor|flight|class|date|time|call|interview|session|lesson|haircut)\b)[a-z]+",
+    r"|dentist|doctor|flight|class|date|time|call|interview|session|lesson|haircut|wedding"
+    r"|party|trip|surgery|exam|test|game|concert|show|match|practice|shift|meetup|hearing"
+    r"|checkup|check-up|scan|visit|tour|launch|demo|presentation|recital|ceremony)\b)[a-z]+",
     re.I,
 )
 
@@ -9220,7 +9321,7 @@ def _moved_unnamed(text: str) -> bool:
         m is not None
         and not _THING_BEFORE_IT.search(text[: m.start()])
         and not _DELIVERED.search(text)
-        and not semantic.is_about_others(_THEY_WHO_BOOK.sub("", text))
+        and not semantic.is_about_others(_TELLS_ZH.sub("", _THEY_WHO_BOOK.sub("", text)))
         and semantic.family_subject(text) is None
     )
 
@@ -9235,10 +9336,18 @@ _THEY_WHO_BOOK = re.compile(
 )
 
 
-# the thing moved named only by "it": "salon rang, they pushed it to Thursday at 6"
+# who tells the user of a move, before what they say ("客户刚说会议改到周五早上了", Cantonese
+# "牙醫話要改期"): the teller, not whose the appointment is
+_TELLS_ZH = re.compile(
+    r"^[^，,。]{1,6}?(?:刚刚?|又|也)?(?:说|讲|話|话|通知|告诉我)(?:了)?[，,:：]?"
+)
+
+
+# the thing moved named only by "it", or the user moved with it: "salon rang, they pushed it
+# to Thursday at 6", "they called and bumped me to next tuesday 9am"
 _MOVED_IT_TO = re.compile(
     rf"\b{_MOVE_VERBS_EN}"
-    r" (?:it|that|this|them)(?: back)? (?:to|till|until|for) (?P<when>[^,.;!?]+)",
+    r" (?:it|that|this|them|me|us)(?: back)? (?:to|till|until|for) (?P<when>[^,.;!?]+)",
     re.I,
 )
 

@@ -36,7 +36,7 @@ from typing import Any
 from app.arbitration.keys import key_spec
 from app.ingest.extraction import segment
 from app.ingest.extraction.dates import cn_int
-from app.ingest.extraction.filter import is_question
+from app.ingest.extraction.filter import hedged, is_question
 
 # ---------------------------------------------------------------- classifier
 
@@ -975,7 +975,9 @@ _WITHDRAWN_KEY = (
         re.compile(
             r"\b(?:use|using|code|coding|write|writing)\b|写|(?<!不)用"
             # "不用加班了", "不用去了": no need to do it, no tool given up
-            r"|不用(?!\s*(?:再\s*)?(?:加班|上班|去|来|做|等|担心|管|操心|麻烦|谢|客气|急|回|交|开会|出差))",
+            # "不用再提醒我忌口了": a rule for the assistant, no tool given up
+            r"|不用(?!\s*(?:再\s*)?(?:加班|上班|去|来|做|等|担心|管|操心|麻烦|谢|客气|急|回|交|开会|出差"
+            r"|提醒|告诉|跟我|给我|帮我))",
             re.I,
         ),
         "tech.preferred",
@@ -985,7 +987,9 @@ _WITHDRAWN_KEY = (
     (re.compile(r"\bliv(?:e|ing)\b|住", re.I), "residence.city"),
     (re.compile(r"\b(?:like|love|into|fan)\b|喜欢|兴趣|吃腻", re.I), "preference.likes"),
     (
-        re.compile(r"normal|recovered|cured|healed|正常|" + _HEALED_ZH, re.I),
+        re.compile(
+            r"normal|recovered|cured|healed|正常|(?:已经|都|完全|早就)好了|" + _HEALED_ZH, re.I
+        ),
         "health.condition",
     ),
     (
@@ -1376,7 +1380,8 @@ _REJECTED = re.compile(
     r"|decided against|(?<!not )(?<!n't )(?:gave|giving) up on|changed my mind (?:about|on)"
     r"|scrap(?:ped)?|ditched|(?:idea|plan|plans|trip)(?:'s| is| are) (?:off(?! to)|dead"
     r"|not happening))\b"
-    r"|否了|否决|毙了|被毙|没定|未定|待定|取消|黄了|泡汤|没戏了|搁置了|告吹"
+    r"|否了|否决|毙了|被毙|没定|未定|待定|取消|黄了|泡汤|没戏了|搁置了|告吹|以后再说|放一放|先放放"
+    r"|先搁着"
     r"|不(?:去|办|考虑|考|读|买|换|学|搬|报|搞|弄|申请|参加|装修)(?:[^，,。！!？?了]{1,8})?了",
     re.I,
 )
@@ -1401,9 +1406,18 @@ _NEGATION_ZH = re.compile(r"不|没")
 
 # what a Chinese clause drops, said before the verb that drops it ("婚礼不去了" → 婚礼)
 _DROPPED_ZH = re.compile(
-    r"(?P<x>[\u4e00-\u9fffA-Za-z0-9]{2,10}?)\s*(?:也|先|就|都|暂时|还是)*"
+    # "这个以后再说": what was just said, no thing named
+    r"(?P<x>(?![这那](?:个|些|事|件))[\u4e00-\u9fffA-Za-z0-9]{2,10}?)\s*(?:也|先|就|都|暂时|还是)*"
     r"(?:不(?:去|办|考虑|考|读|买|换|学|搬|报|搞|弄|申请|参加|装修)了|取消了|泡汤了|黄了|被?否了"
-    r"|没戏了|搁置了|告吹了)"
+    r"|没戏了|搁置了|告吹了"
+    # put off with no time: "CPA 以后再说", "买房的事先放一放"
+    r"|以后再说|(?:先)?放一放|先放放|先搁着)"
+)
+# what a Chinese clause drops said verb first, the verb with its object ("不考研了" → 考研,
+# "我不去西藏了" → 去西藏): the plan as it was said ("明年去考研" holds 考研)
+_DROPPED_VERB_FIRST_ZH = re.compile(
+    r"(?:^|[，,。\s我就也都先还])不(?:再)?"
+    r"(?P<x>(?:去|考|读|买|换|学|搬|报|申请|参加|装修)[\u4e00-\u9fffA-Za-z0-9]{1,8}?)了"
 )
 # what an English clause drops, after its verb ("decided against the marathon", "scrap the dog
 # idea") or before it ("the Lisbon trip is off"): the words of the thing, not its kind
@@ -1421,7 +1435,8 @@ _DROPPED_EN = re.compile(
 
 def dropped_objects(clause: str) -> list[str]:
     """What a clause that drops a plan names: in Chinese before its verb ("婚礼不去了，临时有事"
-    → ``["婚礼"]``, "驾照先不考了" → ``["驾照"]``), without a leading 其实/现在/我; in English
+    → ``["婚礼"]``, "驾照先不考了" → ``["驾照"]``), without a leading 其实/现在/我, or the verb
+    with its object ("不考研了" → ``["考研"]``); in English
     after it or before "… is off" ("I've decided against the marathon" → ``["marathon"]``,
     "scrap the dog idea" → ``["dog"]``); ``[]`` when none."""
     found = (
@@ -1432,8 +1447,9 @@ def dropped_objects(clause: str) -> list[str]:
         )
         for m in _DROPPED_ZH.finditer(clause)
     )
+    first = (m.group("x") for m in _DROPPED_VERB_FIRST_ZH.finditer(clause))
     english = (m.group("x") or m.group("y") for m in _DROPPED_EN.finditer(clause))
-    return [x for x in (*found, *english) if len(x) >= 2]
+    return [x for x in (*found, *first, *english) if len(x) >= 2]
 
 
 def rejected(clause: str) -> bool:
@@ -1768,6 +1784,25 @@ _CONTRAST_ZH = re.compile(
 )
 
 
+# what a Chinese contrast says holds in the place of the thing denied, in a clause of its own
+# after 是: "过敏的是头孢，不是青霉素" → 头孢, "不是青霉素，是头孢" → 头孢
+_CONTRAST_SAID_ZH = re.compile(
+    r"(?:^|[，,。！!；;]|的|就|其实|实际上|应该)\s*是\s*"
+    r"(?P<y>(?![我你他她它不这那])[\u4e00-\u9fffA-Za-z0-9 ·]{1,12}?)"
+    r"\s*[，,]\s*(?:而)?(?:不是|并非|而非)"
+    r"|(?:^|[，,。！!；;])\s*(?:其实)?(?:不是|并非)[^，,。！!？?]{1,14}[，,]\s*(?:而)?(?:是|就是)\s*"
+    r"(?P<z>(?![我你他她它不这那])[\u4e00-\u9fffA-Za-z0-9 ·]{1,12}?)\s*(?:[，,。！!；;~]|$)"
+)
+
+
+def contrast_said(text: str) -> list[str]:
+    """What a Chinese contrast in ``text`` says holds in the place of what it denies
+    (``contrast_objects``): "过敏的是头孢，不是青霉素" → ``["头孢"]``, "不是上海，是杭州" →
+    ``["杭州"]``; ``[]`` when none."""
+    found = (m.group("y") or m.group("z") for m in _CONTRAST_SAID_ZH.finditer(text))
+    return list(dict.fromkeys(v.strip() for v in found if v and v.strip()))
+
+
 _CORRECTED = re.compile(
     r"\b(?:actually|i meant|oops|scratch that|my bad|correction|typo|migrated|moved (?:\w+ )?to"
     r"|off of|replaced|went back to|back to|ended up|swapped)\b"
@@ -2082,7 +2117,8 @@ def takes_back(text: str) -> bool:
     denying = re.search(r"不对|不是|\b(?:no|nope|wait)\b", body[:start], re.I)
     first = re.split(r"[，,。.!！;；~]+", body[start:].strip(), maxsplit=1)[0]
     lead = re.compile(r"^\s*(?:(?:其实|应该|我是说)?是|(?:it'?s|it\s+is|i\s+meant)(?=\s))", re.I)
-    if denying and not re.sub(r"\W", "", lead.sub("", first.replace(value, "", 1))):
+    said = _CLEFT_TAIL_EN.sub("", lead.sub("", first.replace(value, "", 1)))
+    if denying and not re.sub(r"\W", "", said):
         return True
     rest = [
         c
@@ -2277,6 +2313,13 @@ _NOT_IN_PLACE = re.compile(
 )
 
 
+# the rest of an English cleft after the thing ("it's amoxicillin I react to", "it's Kotlin
+# that I use"): the user and a verb
+_CLEFT_TAIL_EN = re.compile(
+    r"\s+(?:that\s+|which\s+)?I(?:'m|\s+am)?\s+(?:\w+ly\s+)?[a-z]+(?:\s+(?:to|with|at|in|for))?$",
+)
+
+
 def said_in_place(text: str) -> str | None:
     """The value a take-back says in place of what the user misstated ("sorry, autocorrect —
     it's Leo, not Liam" → ``"Leo"``, "oops, I meant UCSD" → ``"UCSD"``, "打错了，是小虹" →
@@ -2299,13 +2342,16 @@ def said_in_place(text: str) -> str | None:
         x = (m.group("x") or m.groupdict().get("y") or "").strip(" '\"“”‘’")
         # "John with an h", "spelled Smith": how it is spelt, not part of it
         x = _SPELLED.sub("", x)
+        # "it's amoxicillin I react to": what the user does with it, no part of it (the
+        # cleft names the thing, in lower case too)
+        cleft = x != (x := _CLEFT_TAIL_EN.sub("", x))
         if someone_elses(x):
             return None  # "我说的是我妈，她是老师": the rest is someone else's
         if not x or _NOT_IN_PLACE.match(x):
             continue
         if x.isascii():
             words = x.split()
-            if len(words) > 4 or not (contrast or re.search(r"[A-Z0-9]", x)):
+            if len(words) > 4 or not (contrast or cleft or re.search(r"[A-Z0-9]", x)):
                 continue
         return x
     return None
@@ -2680,7 +2726,8 @@ _CUES: dict[str, tuple[str, str]] = {
         r"in love with|\blove\b|\blike\b|\benjoy\b|\binto\b|fan of"
         r"|favou?rite(?: [\w-]+){0,3} (?:is|are|=)|\bfav(?: [\w-]+){0,2} (?:is|=)|obsessed with"
         r"|\bis my\b|\bare my\b|\bdig\b|hooked on",
-        r"喜欢(?:吃|喝|看|听|玩|去)?|爱(?:吃|喝|看|听|玩)?|最爱|迷上了?|热爱|是[^，,]{0,6}迷|着迷于",
+        r"喜欢(?:上了?|吃|喝|看|听|玩|去)?|爱(?:上了?|吃|喝|看|听|玩)?|最爱|迷上了?|热爱|是[^，,]{0,6}迷"
+        r"|着迷于",
     ),
     "dislikes": (
         r"\bhate\b|can'?t stand|dislike|not a fan of|not into|don'?t (?:really )?like"
@@ -2710,7 +2757,8 @@ _CUES: dict[str, tuple[str, str]] = {
     "plan": (
         r"planning (?:to|on)|plan to|want to|wanna|thinking of|thinking about|going to|hope to"
         r"|gonna|intend to|aim to",
-        r"打算|计划|准备|想要?|考虑|要",
+        # (not 想起来, 想到, 想了想, 想通: remembering or thinking it over, no wish)
+        r"打算|计划|准备|想(?!起|到|了想|通|清楚|明白)要?|考虑|要",
     ),
     "constraint": (r"^$", r"^$"),
     "decision": (
@@ -3001,8 +3049,9 @@ _DIET_NOT_NOW = re.compile(
 def diet_not_now(text: str) -> bool:
     """True if ``text`` (a clause) says a diet was had for a while, in the past, tried or asked
     about, not kept now ("went vegan for a month in 2019", "上个月出差那周改吃素了，回来就恢复了",
-    "昨天试了一天素食", "要是我改吃生酮会怎样？")."""
-    return bool(_DIET_NOT_NOW.search(text))
+    "昨天试了一天素食", "要是我改吃生酮会怎样？"); a hedge's question mark asks nothing ("so
+    pescatarian I guess?")."""
+    return bool(_DIET_NOT_NOW.search(text.rstrip("?？ ") if hedged(text) else text))
 
 
 def diets_taken_up(text: str) -> list[str]:
@@ -5361,6 +5410,22 @@ _RECOVERED_ZH = re.compile(
     r"(?:好了|好利索了|没事了|恢复了|康复了|痊愈了)\s*(?:[，,。！!；;~]|$)"
     r"|(?:^|[，,。！!；;])\s*(?P<cure>[^，,。！!；;]*?)(?:治好|痊愈|康复)了\s*(?:[，,。！!；;~]|$)"
 )
+# a recovery told by who treats the user, or said in words of being cleared ("医生说已经没问题
+# 了", "复查都正常了", "the doc cleared me to run again", "my doctor says it's basically
+# gone", "I'm fully recovered", "in remission now"): nothing named, nothing else meant
+_RECOVERED_TOLD = re.compile(
+    r"(?:医生|大夫|复查|检查)[^。！!？?]{0,12}?(?:已经|都|完全|基本)*(?:没(?:什么|啥)?(?:问题|事)了"
+    r"|(?:都)?正常了|痊愈了|康复了)"
+    r"|\b(?:doc|doctor|physio|surgeon|dermatologist|specialist|pt)\b[^.!?]{0,20}?\b"
+    r"gave me the all[- ]clear"
+    r"|\bcleared (?:me )?to (?:run|play|train|lift|exercise|work out|swim|climb|ride|drive)"
+    r" again\b"
+    r"|\b(?:doc|doctor)\b[^.!?]{0,12}?\bsays? (?:it'?s|its|it is) (?:basically |completely |totally"
+    r" |all )?(?:gone|cleared up|healed)\b"
+    r"|\b(?:i'?m|i am) (?:now |finally )?(?:fully |completely |totally )(?:recovered|healed)\b"
+    r"|\b(?:i'?m|i am) (?:now )?in (?:full )?remission\b",
+    re.I,
+)
 # what a recovery says it came by: a treatment done ("做完手术", "吃了半年药", "休息了一周")
 _DONE = re.compile(r"(?:做|吃|打|动|住|开|治|输|调理|休养|休息|复健)(?:完|了|过)")
 
@@ -5371,6 +5436,8 @@ def recovered_unnamed(text: str) -> bool:
     is no one else's."""
     if is_about_others(text) or family_subject(text) or is_hypothetical(text):
         return False
+    if _RECOVERED_TOLD.search(text):
+        return True
     found = list(_RECOVERED_ZH.finditer(text))
     if not found:
         return False
