@@ -1609,6 +1609,13 @@ _JOB_QUIT = re.compile(
     r"|\b(?:quit|resigned|laid off|got fired|let go|handed in my notice)\b",
     re.I,
 )
+# a quit only thought of, or of a thing of the workplace, not the job ("I almost quit Stripe",
+# "我差点就从京东辞职了", "quit the Stripe softball team", "退出了华为的羽毛球群")
+_QUIT_NOT_THE_JOB = re.compile(
+    r"差点|险些|想|打算|考虑|群|队|社团|俱乐部|食堂|\b(?:almost|nearly|thinking about|considering"
+    r"|wanted to|might|team|club|group|league|chat|channel)\b",
+    re.I,
+)
 # a job taken up, or the same work kept, said beside it
 _JOB_TAKEN = re.compile(
     r"跳到|跳槽|入职|加入|去了|offer|还是|没变|一样|同样|\b(?:joined|now at|started at|starting at"
@@ -1636,7 +1643,10 @@ async def _job_without_employer(repo: MemoryStore, cand: Candidate) -> None:
     if cand.retracts and not (
         # "已经不在京东了，辞职了，在家歇一段时间再说": the workplace named and the job left,
         # no other taken up and nothing said to stay ("跳到蚂蚁了，title 没变")
-        _JOB_QUIT.search(cand.content) and not _JOB_TAKEN.search(cand.content) and not own_work
+        _JOB_QUIT.search(cand.content)
+        and not _JOB_TAKEN.search(cand.content)
+        and not _QUIT_NOT_THE_JOB.search(cand.content)
+        and not own_work
     ):
         return
     held = [

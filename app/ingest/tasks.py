@@ -940,9 +940,14 @@ async def inherit_changes(
             # held ("不是北京烤鸭，是南京盐水鸭" after "我住在北京" names no city)
             said_not = [str(w) for w in instead] if isinstance(instead, list) else []
             earlier = [e for e in earlier if e.value and named_by(said_not, e.value, exact=True)]
-            # the value denied names the fact exactly: any key of a named thing may be it
-            # ("过敏的是头孢，不是青霉素" after "我对青霉素过敏")
-            allowed = (*allowed, *_CONTRASTED_KEYS)
+            # the value denied names the fact exactly, and the turn says of the user what kind
+            # of thing it is: that key too ("过敏的是头孢，不是青霉素" after "我对青霉素过敏";
+            # not "药店缺货的是头孢，不是青霉素", nor "my son's allergy is to amoxicillin…")
+            if not (semantic.someone_elses(fact.content) or semantic.family_subject(fact.content)):
+                allowed = (
+                    *allowed,
+                    *(k for k, kind in _CONTRASTED_KEYS.items() if kind.search(fact.content)),
+                )
         if prep == "doing":
             # "Walking the dog at 6 now." after "I walk the dog at 7am": the routine of the
             # turn before, done another way, when it names most of the same doing
@@ -977,12 +982,20 @@ async def inherit_changes(
 
 
 # the keys beside ``NOW_HOLDS_KEYS[""]`` whose value a contrast may put right when it names
-# the stored value exactly ("不是X，是Y")
-_CONTRASTED_KEYS = (
-    "health.allergy", "health.condition", "diet.avoid", "diet.style", "preference.likes",
-    "preference.dislikes", "preference.food", "hometown", "work.role", "language.preferred",
-    "name.nickname", "pets.name",
-)  # fmt: skip
+# the stored value exactly ("不是X，是Y") and says what kind of thing it is
+_CONTRASTED_KEYS = {
+    "health.allergy": re.compile(r"过敏|敏感|\ballerg|\breact", re.I),
+    "health.condition": re.compile(r"病|症|炎|诊断|\b(?:diagnos|condition)", re.I),
+    "diet.avoid": re.compile(r"不吃|不喝|忌口|不能吃|\b(?:can'?t eat|avoid|don'?t eat)\b", re.I),
+    "diet.style": re.compile(r"吃素|素食|\b(?:diet|vegan|vegetarian)\b", re.I),
+    "preference.likes": re.compile(r"喜欢|爱|\b(?:like|love|into)\b", re.I),
+    "preference.dislikes": re.compile(r"讨厌|不喜欢|\b(?:hate|dislike|can'?t stand)\b", re.I),
+    "hometown": re.compile(r"老家|家乡|\b(?:hometown|grew up|from)\b", re.I),
+    "work.role": re.compile(r"职位|工作是|岗位|\b(?:job|role|title|work as)\b", re.I),
+    "language.preferred": re.compile(r"语|\blanguage\b", re.I),
+    "name.nickname": re.compile(r"叫我|名字|\b(?:call me|name)\b", re.I),
+    "pets.name": re.compile(r"[猫狗]|宠物|\b(?:cat|dog|pet)\b", re.I),
+}
 
 
 # the keys a place's name can be the value of

@@ -213,3 +213,66 @@ async def test_a_hedged_diet_is_said_not_asked(tenant: TenantCtx) -> None:
 async def test_a_taste_taken_up_without_its_subject(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "去了趟云南，回来居然爱上菌子了", at=AT)
     assert await tenant.values("u", "preference.likes") == ["菌子"]
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        "医生说我的膝盖没问题了",
+        "医生说我女儿没问题了",
+        "等医生说没问题了，我就去游泳",
+    ],
+)
+async def test_an_all_clear_of_something_else_or_to_come_ends_no_condition(
+    tenant: TenantCtx, second: str
+) -> None:
+    await tenant.say("u", "s1", "我有糖尿病", at=AT)
+    await tenant.say("u", "s1", second, at=LATER)
+    assert await tenant.values("u", "health.condition") == ["糖尿病"]
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        "I nearly quit Pixar last month but they gave me a raise",
+        "我差点就从网易辞职了，后来还是留下了",
+    ],
+)
+async def test_a_job_nearly_quit_is_kept(tenant: TenantCtx, second: str) -> None:
+    await tenant.say("u", "s1", "I work at Pixar" if second.isascii() else "我在网易工作", at=AT)
+    await tenant.say("u", "s1", second, at=LATER)
+    assert await tenant.values("u", "work.employer", "frozen") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "held"),
+    [
+        ("我对花生过敏", "超市断货的是腰果，不是花生", "花生"),
+        ("I'm allergic to sulfa drugs", "my husband's allergy is to codeine, not sulfa drugs",
+         "sulfa drugs"),
+        ("I'm allergic to sulfa drugs", "the one on sale is codeine, not sulfa drugs",
+         "sulfa drugs"),
+    ],
+)  # fmt: skip
+async def test_a_contrast_of_something_else_puts_nothing_right(
+    tenant: TenantCtx, first: str, second: str, held: str
+) -> None:
+    await tenant.say("u", "s1", first, at=AT)
+    await tenant.say("u", "s1", second, at=LATER)
+    assert await tenant.values("u", "health.allergy", lower=True) == [held]
+
+
+@pytest.mark.parametrize(
+    "second",
+    ["我问的是成都的房价，不是深圳的", "I meant the rent in Boston, not Seattle"],
+)
+async def test_what_was_asked_about_a_place_moves_no_home(tenant: TenantCtx, second: str) -> None:
+    first = "我住在深圳" if not second.isascii() else "I live in Seattle"
+    await tenant.say("u", "s1", first, at=AT)
+    await tenant.say("u", "s1", second, at=LATER)
+    assert await tenant.values("u", "residence.city", "frozen") == []
+
+
+async def test_a_clause_after_a_value_is_no_second_item(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I'm allergic to kiwi and it's such a pain at brunch", at=AT)
+    assert await tenant.values("u", "health.allergy", lower=True) == ["kiwi"]

@@ -530,6 +530,17 @@ _FOR_A_WHILE_ZH = re.compile(
 _SAID_HOW_EN = re.compile(r"^(?:actually|really|in fact|truly|definitely|honestly)\s+")
 
 
+# a clause of its own after a value, opened by "and", "but" or "so" and a word that starts a
+# clause ("Austin and honestly the heat is killing me", "Google and the free food is the best
+# part", "shellfish and it's really annoying"); not a name's own "and" ("Trinidad and Tobago",
+# "Johnson and Johnson")
+_CLAUSE_AFTER_EN = re.compile(
+    r"\s*,?\s+(?:and|but|so)\s+(?=(?:honestly|really|tbh|frankly|the|it|its|it's|i|i'm|we|my"
+    r"|that|this|they|there|everything|nothing|\w+ly)(?:\s|$))",
+    re.I,
+)
+
+
 def _norm(value: str, key: str | None) -> str:
     """The normalised value of a fact: trimmed, particles and fillers dropped; multi-valued
     keys are lower-cased for Latin text."""
@@ -544,6 +555,7 @@ def _norm(value: str, key: str | None) -> str:
     value = _SAID_HOW_EN.sub("", value) or value
     value = value.strip(" ，,。.!！")
     if key not in _FREE_TEXT_KEYS and _LATIN.match(value):
+        value = _CLAUSE_AFTER_EN.split(value, maxsplit=1)[0]
         value = _VALUE_TAIL_EN.sub("", value)
     if key in ("residence.city", "hometown", "work.location"):
         value = _PLACE_TAIL_EN.sub("", value)
@@ -851,6 +863,8 @@ def simple(
     def build(m: re.Match[str], clause: _Clause, state: _State) -> Built:
         groups = {k: (v or "") for k, v in m.groupdict().items()}
         raw = groups.get("v", "")
+        if split and key not in _FREE_TEXT_KEYS and _LATIN.match(raw):
+            raw = _CLAUSE_AFTER_EN.split(raw, maxsplit=1)[0]  # not an item of the list
         values = _items(raw, clause.lang) if split else [raw]
         facts = []
         for item in values:
@@ -888,14 +902,8 @@ def _place(value: str) -> str | None:
         value = _WHEN_YOUNG_EN.sub("", value)
         # "I live in Boston so winters are rough": what follows a conjunction is no part of it
         value = re.split(r"\s+(?:so|but|because|cause|cuz|while|though|which|where)\s", value)[0]
-        # ... and a clause of its own after "and" ("Austin and honestly the heat is killing
-        # me"), not a place's own "and" ("Trinidad and Tobago")
-        value = re.split(
-            r"\s+and\s+(?=(?:honestly|really|tbh|the|it|its|it's|i|i'm|we|my|that|this|they"
-            r"|there|everything|nothing|\w+ly)(?:\s|$))",
-            value,
-            flags=re.I,
-        )[0]
+        # ... and a clause of its own after "and" (``_CLAUSE_AFTER_EN``)
+        value = _CLAUSE_AFTER_EN.split(value, maxsplit=1)[0]
         # "I live in Leeds mostly because…": an adverb after the name is no part of it
         while (
             (words := value.rsplit(" ", 1))[1:] and words[1].islower() and _is_ly_adverb(words[1])
@@ -5218,6 +5226,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         (item, sentence_of[n])
         for n, item in enumerate(leftovers)
         if bare.get(n) not in formed
+        # "差点把咖啡戒了", "I almost quit Stripe": what nearly happened is nothing to keep
+        and not semantic.ALMOST.search(item[1].raw)
         and not (
             sentence_of[n] in denying
             and clause_at[n] > denying[sentence_of[n]]
@@ -5555,7 +5565,11 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         for fact in facts:
             if fact.key in (None, "pets.name") and fact.value == renamed.group("new"):
                 fact.metadata["renamed_from"] = RENAMED_PET  # "we renamed her Mochi"
-    return facts
+    if semantic.meant_a_thing(turn.content):
+        # "我问的是北京的房价，不是上海的": what was asked about, nothing of the user's denied
+        facts = [f for f in facts if not f.metadata.get("retraction")]
+    # "差点把咖啡戒了", "I nearly moved to Berlin": what nearly happened did not
+    return [f for f in facts if f.type == "constraint" or not semantic.ALMOST.search(f.content)]
 
 
 def _finished(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -6238,6 +6252,19 @@ _STILL_SO = re.compile(
 )
 
 
+# a clause that is only "not …", said of the clause before it
+_NOT_OF_ANOTHER = re.compile(r"^\W*(?:but\s+|and\s+)?(?:not|而不是|不是)\b", re.I)
+
+
+def _of_the_user(clause: str) -> bool:
+    """True if ``clause`` speaks of the user: in the first person, of no one else."""
+    return (
+        bool(re.search(r"\b(?:I|I'm|I've|my|me)\b|我", clause))
+        and not semantic.someone_elses(clause)
+        and semantic.family_subject(clause) is None
+    )
+
+
 def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """ "I can't handle spicy food at all anymore", "粤语都快忘光了", "上次吃榴莲吃到吐了，不喜欢
     了", "I'm not Alex": clauses that say something of the user's ended, or is not so, without
@@ -6276,7 +6303,11 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             ):
                 continue  # its value, a clause of a rule ("Use metric with me, | not imperial"),
                 # or a question ("我是不是该换个手机了" gives nothing up)
-            denials += semantic.denied(raw)  # "I'm not Alex": what the user is not
+            at = sentence.index(raw)
+            if not (at and _NOT_OF_ANOTHER.match(raw) and not _of_the_user(sentence[at - 1])):
+                # "I'm not Alex": what the user is not; "my son's allergy is to amoxicillin,
+                # not penicillin": what the one before is not
+                denials += semantic.denied(raw)
             ended = semantic.ends(raw) or semantic.never_so(raw)  # "I never worked at X"
             if not (ended or semantic.denies(raw, sentence[0])):  # "其实不太会", "被老板否了"
                 continue
@@ -6864,6 +6895,9 @@ def _changed_to_name(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
         names = [n for n in names if n in put[0] or put[0] in n] or put
     # "换了台 Mac，以后就用 macOS 了": a name inside another is the same thing, said shorter
     names = [a for a in names if not any(a.lower() in b.lower() and a != b for b in names)]
+    # "我问的是北京的房价，不是上海的", "I meant the weather in Dallas, not Austin": a thing of
+    # the place is what the user meant, not the place
+    names = [a for a in names if not _thing_of_place(a).search(text)]
     if said == "switched" and not denied:
         # a switch names what it switched to in its clause, in the one before ("…安利了 Cursor，
         # 已经 fully 转过去了") or in one after that says it is used ("换了台 Mac，以后就用 macOS
@@ -6891,6 +6925,18 @@ def _changed_to_name(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFa
             },
         ),
     ]
+
+
+def _thing_of_place(name: str) -> re.Pattern[str]:
+    """What is asked or said of a place ``name``, not the place: "北京的房价", "the weather in
+    Dallas"."""
+    n = re.escape(name)
+    return re.compile(
+        rf"{n}的(?:天气|房价|房租|交通|新闻|时间|美食|酒店|机票|物价|消费|情况|政策)"
+        rf"|\b(?:weather|prices?|rent|traffic|news|time|food|housing|costs?|hotels?|flights?"
+        rf"|restaurants?|schools?|jobs?|market) (?:in|of|at|for) {n}\b",
+        re.I,
+    )
 
 
 # what is said in the place of a thing denied that is a reason: the user doing something ("问题不
@@ -8203,6 +8249,7 @@ def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         for c in clauses
         if (not semantic.someone_elses(c) or semantic.not_mine(c))
         and not any(r in c.lower() for r in rules_said)
+        and not semantic.ALMOST.search(c)  # "我差点就从京东辞职了": it did not happen
     ]
     quit_values = [q for c in own for q in semantic.quit_objects(c) if q.lower() not in covered]
     recovered = semantic.recovered_unnamed(turn.content) and not any(

@@ -1216,7 +1216,7 @@ _COPULA_BEFORE = re.compile(
 def _quits(text: str, m: re.Match[str]) -> bool:
     """Whether the quitting verb matched at ``m`` states that the user gave something up."""
     before = text[max(0, m.start() - 24) : m.start()]
-    if _NEGATED_BEFORE.search(before):
+    if _NEGATED_BEFORE.search(before) or ALMOST.search(before):
         return False
     return not m.group(0).lower().startswith("off") or bool(_COPULA_BEFORE.search(before))
 
@@ -1264,10 +1264,24 @@ _REPORTED = re.compile(r"^[^，,。]{0,8}?(?:说|讲)|^\W*(?:the )?\w+ (?:says|s
 _OPENING_WORD = re.compile(r"^\W*(?:ok(?:ay)?|well|so|yeah|hmm+|um+|lol)\b[\s,.!:-]*", re.I)
 
 
+# what nearly happened and did not: "I almost quit Stripe", "我差点就从京东辞职了"; not how
+# much or how often ("almost always", "nearly every day", "almost 30")
+ALMOST = re.compile(
+    r"差点|差一点|险些|\b(?:almost|nearly)\b(?!\s+(?:always|every|all|entirely|exclusively"
+    r"|completely|daily|never|nothing|anything|everything|everyone|only|half|twice|a\b|an\b"
+    r"|\d|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty))",
+    re.I,
+)
+
+
 def _users_statement(clause: str) -> bool:
-    """True if ``clause`` states something of the user's: not about someone else, not a
-    question (ending in "?" or 吗)."""
-    return not someone_elses(clause) and not re.search(r"[?？吗]\s*$", clause)
+    """True if ``clause`` states something of the user's that happened: not about someone
+    else, not a question (ending in "?" or 吗), not what nearly happened (``ALMOST``)."""
+    return (
+        not someone_elses(clause)
+        and not re.search(r"[?？吗]\s*$", clause)
+        and not ALMOST.search(clause)
+    )
 
 
 # "forgot to mention", "I forgot to say", "忘了说", "忘记告诉你": what follows is said late
@@ -2078,6 +2092,25 @@ _KIND_NAMED = re.compile(
 )
 
 
+# what the user meant or asked about is a thing of a place, not a fact of theirs put right
+# ("我问的是北京的房价，不是上海的", "我说的是杭州的天气", "I meant the weather in Dallas")
+_MEANT_A_THING = re.compile(
+    r"(?:说的是|问的是|指的是|讲的是)[^，,。]{0,12}的(?:天气|房价|房租|交通|新闻|时间|美食|酒店|机票|物价"
+    r"|消费|情况|政策)"
+    r"|\b(?:meant|asking about|asked about|talking about)\s+(?:the\s+)?(?:weather|prices?|rent"
+    r"|traffic|news|time|food|housing|costs?|hotels?|flights?|restaurants?|schools?|market)"
+    r" (?:in|of|at|for)\b",
+    re.I,
+)
+
+
+def meant_a_thing(text: str) -> bool:
+    """True if ``text`` says what the user meant or asked about is a thing of a place
+    ("我问的是北京的房价，不是上海的", "I meant the weather in Dallas, not Austin"): nothing of
+    the user's is put right or denied."""
+    return bool(_MEANT_A_THING.search(text))
+
+
 def takes_back(text: str) -> bool:
     """True if ``text`` opens by taking back what the user just said ("I take that back",
     "sorry, that was a lie", "forget what I said about emojis", "说错了", "哦不对，我说的是我
@@ -2085,6 +2118,8 @@ def takes_back(text: str) -> bool:
     别记这个"); a take-back later in the turn is about something else ("my son said he ate his
     vegetables, that was a lie")."""
     body = text.strip()
+    if _MEANT_A_THING.search(body):
+        return False
     opening = _OPENING.match(body)
     start = opening.end() if opening else 0
     if _PLAN_DROPPED.search(body) or elliptic_denial(body):
@@ -2326,6 +2361,8 @@ def said_in_place(text: str) -> str | None:
     ``"小虹"``), or None: nothing short that names a thing (a person — "it's my son who…",
     "我说的是我妈" — is someone else's fact, not a value; a lower-case English word counts only
     beside a "not …" it replaces)."""
+    if _MEANT_A_THING.search(text):
+        return None
     contrast = bool(contrast_objects(text))
     found = sorted(
         [
@@ -5414,8 +5451,11 @@ _RECOVERED_ZH = re.compile(
 # 了", "复查都正常了", "the doc cleared me to run again", "my doctor says it's basically
 # gone", "I'm fully recovered", "in remission now"): nothing named, nothing else meant
 _RECOVERED_TOLD = re.compile(
-    r"(?:医生|大夫|复查|检查)[^。！!？?]{0,12}?(?:已经|都|完全|基本)*(?:没(?:什么|啥)?(?:问题|事)了"
-    r"|(?:都)?正常了|痊愈了|康复了)"
+    # nothing between who tells and the all-clear but how sure ("医生说我的牙没问题了" is the
+    # teeth's, "医生说我孩子没问题了" the child's)
+    r"(?:医生|大夫)(?:也|都|刚)?(?:说|讲|讲了|说了)(?:我)?(?:已经|都|完全|基本上?|彻底)*"
+    r"(?:没(?:什么|啥)?(?:问题|事)了|正常了|痊愈了|康复了|(?:好|全好)了)"
+    r"|(?:复查|检查)(?:结果)?(?:已经|都|完全|基本上?)*(?:正常了|没(?:什么|啥)?问题了)"
     r"|\b(?:doc|doctor|physio|surgeon|dermatologist|specialist|pt)\b[^.!?]{0,20}?\b"
     r"gave me the all[- ]clear"
     r"|\bcleared (?:me )?to (?:run|play|train|lift|exercise|work out|swim|climb|ride|drive)"
@@ -5426,6 +5466,9 @@ _RECOVERED_TOLD = re.compile(
     r"|\b(?:i'?m|i am) (?:now )?in (?:full )?remission\b",
     re.I,
 )
+# a recovery waited for, not had: "等医生说没问题了，我就去跑步", "once the doc clears me to run
+# again"
+_WHEN_IT_COMES = re.compile(r"等|如果|要是|万一|希望|\b(?:once|when|if|until|hope)\b", re.I)
 # what a recovery says it came by: a treatment done ("做完手术", "吃了半年药", "休息了一周")
 _DONE = re.compile(r"(?:做|吃|打|动|住|开|治|输|调理|休养|休息|复健)(?:完|了|过)")
 
@@ -5436,7 +5479,7 @@ def recovered_unnamed(text: str) -> bool:
     is no one else's."""
     if is_about_others(text) or family_subject(text) or is_hypothetical(text):
         return False
-    if _RECOVERED_TOLD.search(text):
+    if _RECOVERED_TOLD.search(text) and not _WHEN_IT_COMES.search(text):
         return True
     found = list(_RECOVERED_ZH.finditer(text))
     if not found:
