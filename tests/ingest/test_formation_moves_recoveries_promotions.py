@@ -276,3 +276,39 @@ async def test_what_was_asked_about_a_place_moves_no_home(tenant: TenantCtx, sec
 async def test_a_clause_after_a_value_is_no_second_item(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "I'm allergic to kiwi and it's such a pain at brunch", at=AT)
     assert await tenant.values("u", "health.allergy", lower=True) == ["kiwi"]
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        "我女朋友的高铁票改到周日了",
+        "那场演唱会改到下个月举办了",
+        "the grocery delivery got pushed to Saturday",
+        "my manager's offsite got moved to the 22nd",
+    ],
+)
+async def test_someone_elses_or_a_public_thing_moved_is_no_appointment(
+    tenant: TenantCtx, second: str
+) -> None:
+    await tenant.say("u", "s1", "dentist on Thursday at 3pm", at=AT)
+    await tenant.say("u", "s1", second, at=LATER)
+    active = await tenant.values("u", "event", lower=True)
+    assert len(active) == 1 and "dentist" in active[0]
+    assert await tenant.values("u", "event", "frozen") == []
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("我下周一上午要去做体检", "医院打电话来，把我的体检改到周三了"),
+        ("我周五晚上的火车回家", "火车票被改签到周六早上了"),
+        ("I'm flying to Oslo on the 9th", "the airline rebooked me, I fly out on the 11th now"),
+    ],
+)
+async def test_a_booking_moved_by_its_kind_replaces_the_one_held(
+    tenant: TenantCtx, turns: tuple[str, str]
+) -> None:
+    await tenant.say("u", "s1", turns[0], at=AT)
+    await tenant.say("u", "s1", turns[1], at=LATER)
+    assert len(await tenant.values("u", "event", "frozen")) == 1
+    assert len(await tenant.values("u", "event")) == 1

@@ -337,7 +337,7 @@ _PAST_EN = re.compile(
     re.I,
 )
 # the Chinese verbs that move a thing to a time ("改到", "推迟到"; ``rules._MOVED_TO`` too)
-MOVED_TO_ZH = "改到|挪到|推到|推迟到|延到|延后到|调到|提前到|换到"
+MOVED_TO_ZH = "改到|挪到|推到|推迟到|延到|延后到|延期到|改签到|调到|提前到|换到"
 _FUTURE_EN = re.compile(
     r"\b(?:will|shall|gonna|going to|plan(?:ning)? to|want to|need to|have to|hope to|can'?t wait"
     r"|looking forward|should|upcoming|coming up)\b|'ll\b"

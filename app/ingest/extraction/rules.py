@@ -5565,6 +5565,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
         for fact in facts:
             if fact.key in (None, "pets.name") and fact.value == renamed.group("new"):
                 fact.metadata["renamed_from"] = RENAMED_PET  # "we renamed her Mochi"
+    facts = [f for f in facts if not _moved_not_mine(f)]
     if semantic.meant_a_thing(turn.content):
         # "我问的是北京的房价，不是上海的": what was asked about, nothing of the user's denied
         facts = [f for f in facts if not f.metadata.get("retraction")]
@@ -9324,7 +9325,7 @@ _MOVED_TO = re.compile(
 # 挪到十一月十八号", "聚餐改到周日晚上" (a gathering in a word of its kind): the appointment
 # spoken of last is what moved (``values.moved_from``)
 # the verbs that move a booking to another time
-_MOVE_VERBS_EN = r"(?:moved|pushed|bumped|rescheduled|postponed|shifted|delayed|changed)"
+_MOVE_VERBS_EN = r"(?:moved|pushed|bumped|rescheduled|rebooked|postponed|shifted|delayed|changed)"
 _MOVED_UNNAMED = re.compile(
     rf"\b(?:{_MOVE_VERBS_EN}|brought)"
     r" (?:it|that|this|them|me|us)\b"
@@ -9335,7 +9336,11 @@ _MOVED_UNNAMED = re.compile(
     r"|\b(?:got|was|were|has been|have been|'s been|is being|just got)"
     rf" (?:{_MOVE_VERBS_EN}|pushed back|moved up)\b(?!\s+(?:to|till|until|for)\b)"
     # "改期了", and said by whoever moved it ("牙医说要改期", Cantonese "牙醫話要改期")
-    r"|(?:^|[，,。.!！:：]\s*|说|話|话|要|又|得)改期|(?:^|[，,。.!！:：]\s*|说|話|话)"
+    r"|(?:^|[，,。.!！:：]\s*|说|話|话|要|又|得)改期"
+    # the booking named by its kind, the user's ("把我的预约改到后天下午了", "航班被改签到下周六了")
+    r"|(?:^|[，,。.!！:：]\s*)(?:把)?(?:我的)?(?:预约|航班|机票|火车票|高铁票|会议|面试|体检|复查|手术|课"
+    rf"|meeting|appointment|flight)\s*(?:被|也|又|就)?(?:{MOVED_TO_ZH})"
+    r"|(?:^|[，,。.!！:：]\s*|说|話|话)"
     r"(?:聚餐|饭局|会议|开会|约会|预约|见面|面试|那个|这个|时间)?"
     rf"(?:那边|也|又|就)?(?:{MOVED_TO_ZH})",
     re.I,
@@ -9346,7 +9351,10 @@ _THING_BEFORE_IT = re.compile(
     r"\b(?:my|our|the|his|her|their)\s+(?!(?:appointment|appt|meeting|booking|reservation"
     r"|dentist|doctor|flight|class|date|time|call|interview|session|lesson|haircut|wedding"
     r"|party|trip|surgery|exam|test|game|concert|show|match|practice|shift|meetup|hearing"
-    r"|checkup|check-up|scan|visit|tour|launch|demo|presentation|recital|ceremony)\b)[a-z]+",
+    r"|checkup|check-up|scan|visit|tour|launch|demo|presentation|recital|ceremony"
+    # who keeps the booking ("the airline rebooked me", "the clinic moved it")
+    r"|airlines?|clinic|salon|office|hospital|hotel|restaurant|agency|studio|gym|venue|vet"
+    r"|receptionist|organi[sz]ers?)\b)[a-z]+",
     re.I,
 )
 
@@ -9357,6 +9365,32 @@ _DELIVERED = re.compile(
     r"|delivery|order|shipment|rent|deadline|payment)\b",
     re.I,
 )
+
+
+# a thing of the public's, moved: "那部电影改到周五上映了", "the game got moved to Sunday night"
+_PUBLIC_EVENT = re.compile(
+    r"上映|发布会?|开售|首映|比赛|球赛|演唱会|\b(?:game|match|launch|release|premiere|concert"
+    r"|season|episode|movie|film|show)\b",
+    re.I,
+)
+_OWN_WORD = re.compile(r"\b(?:my|our|I|I'm|we)\b|我", re.I)
+
+
+def _moved_not_mine(fact: ExtractedFact) -> bool:
+    """True if ``fact`` is an appointment moved (``metadata["moved"]``) that is someone else's
+    ("我老婆的航班改到下周一了", "my boss's flight got moved to the 15th", "客户说他们的年会改到下
+    个月了"), a delivery or a due date ("the package delivery got bumped to Thursday"), or a
+    public event that is not the user's ("那部电影改到周五上映了"): no appointment of the
+    user's. Whoever tells of the move ("客户刚说…", "they called and…") is left out first."""
+    if fact.key not in ("event", "plan") or "moved" not in fact.metadata:
+        return False
+    said = _TELLS_ZH.sub("", _THEY_WHO_BOOK.sub("", fact.value or fact.content))
+    return bool(
+        semantic.someone_elses(said)
+        or semantic.family_subject(said) is not None
+        or _DELIVERED.search(said)
+        or (_PUBLIC_EVENT.search(said) and not _OWN_WORD.search(said))
+    )
 
 
 def _moved_unnamed(text: str) -> bool:
