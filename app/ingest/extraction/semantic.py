@@ -2152,8 +2152,7 @@ def takes_back(text: str) -> bool:
     denying = re.search(r"不对|不是|\b(?:no|nope|wait)\b", body[:start], re.I)
     first = re.split(r"[，,。.!！;；~]+", body[start:].strip(), maxsplit=1)[0]
     lead = re.compile(r"^\s*(?:(?:其实|应该|我是说)?是|(?:it'?s|it\s+is|i\s+meant)(?=\s))", re.I)
-    said = _CLEFT_TAIL_EN.sub("", lead.sub("", first.replace(value, "", 1)))
-    if denying and not re.sub(r"\W", "", said):
+    if denying and not re.sub(r"\W", "", lead.sub("", first.replace(value, "", 1))):
         return True
     rest = [
         c
@@ -2348,13 +2347,6 @@ _NOT_IN_PLACE = re.compile(
 )
 
 
-# the rest of an English cleft after the thing ("it's amoxicillin I react to", "it's Kotlin
-# that I use"): the user and a verb
-_CLEFT_TAIL_EN = re.compile(
-    r"\s+(?:that\s+|which\s+)?I(?:'m|\s+am)?\s+(?:\w+ly\s+)?[a-z]+(?:\s+(?:to|with|at|in|for))?$",
-)
-
-
 def said_in_place(text: str) -> str | None:
     """The value a take-back says in place of what the user misstated ("sorry, autocorrect —
     it's Leo, not Liam" → ``"Leo"``, "oops, I meant UCSD" → ``"UCSD"``, "打错了，是小虹" →
@@ -2379,16 +2371,13 @@ def said_in_place(text: str) -> str | None:
         x = (m.group("x") or m.groupdict().get("y") or "").strip(" '\"“”‘’")
         # "John with an h", "spelled Smith": how it is spelt, not part of it
         x = _SPELLED.sub("", x)
-        # "it's amoxicillin I react to": what the user does with it, no part of it (the
-        # cleft names the thing, in lower case too)
-        cleft = x != (x := _CLEFT_TAIL_EN.sub("", x))
         if someone_elses(x):
             return None  # "我说的是我妈，她是老师": the rest is someone else's
         if not x or _NOT_IN_PLACE.match(x):
             continue
         if x.isascii():
             words = x.split()
-            if len(words) > 4 or not (contrast or cleft or re.search(r"[A-Z0-9]", x)):
+            if len(words) > 4 or not (contrast or re.search(r"[A-Z0-9]", x)):
                 continue
         return x
     return None
