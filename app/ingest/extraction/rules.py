@@ -9374,6 +9374,14 @@ _PUBLIC_EVENT = re.compile(
     re.I,
 )
 _OWN_WORD = re.compile(r"\b(?:my|our|I|I'm|we)\b|我", re.I)
+# whose a thing is, when it is someone else's: "my boss's flight", "他们的年会" ("Yoga's moved
+# to Thursdays" is the user's yoga)
+_THEIRS = re.compile(
+    r"\b(?!(?:it|that|what|there|here|who|he|she|let)'s)[A-Za-z]+'s\s+(?!(?:been|moved|got"
+    r"|gotten|now|pushed|bumped|rescheduled|postponed|delayed|changed|on|at|in|off|back|going"
+    r"|being|getting|also|just|finally)\b)[a-z]+|他们的|她们的|他的|她的|人家的|别人的",
+    re.I,
+)
 
 
 def _moved_not_mine(fact: ExtractedFact) -> bool:
@@ -9386,7 +9394,7 @@ def _moved_not_mine(fact: ExtractedFact) -> bool:
         return False
     said = _TELLS_ZH.sub("", _THEY_WHO_BOOK.sub("", fact.value or fact.content))
     return bool(
-        semantic.someone_elses(said)
+        _THEIRS.search(said)
         or semantic.family_subject(said) is not None
         or _DELIVERED.search(said)
         or (_PUBLIC_EVENT.search(said) and not _OWN_WORD.search(said))
