@@ -6258,11 +6258,13 @@ _NOT_OF_ANOTHER = re.compile(r"^\W*(?:but\s+|and\s+)?(?:not|而不是|不是)\b"
 
 
 def _of_the_user(clause: str) -> bool:
-    """True if ``clause`` speaks of the user: in the first person, of no one else."""
-    return (
-        bool(re.search(r"\b(?:I|I'm|I've|my|me)\b|我", clause))
-        and not semantic.someone_elses(clause)
-        and semantic.family_subject(clause) is None
+    """True if ``clause`` may speak of the user ("turns out it's reflux"): not of someone
+    else ("my son's allergy is to amoxicillin"), nor of a thing pointed at ("the one out of
+    stock is amoxicillin")."""
+    return not (
+        semantic.someone_elses(clause)
+        or semantic.family_subject(clause) is not None
+        or re.match(r"^\W*the (?:one|ones|thing|stuff|brand|kind)\b", clause, re.I)
     )
 
 
@@ -8226,6 +8228,19 @@ _HOW_MUCH_ZH = re.compile(r"^(?:一点点|一点儿?|一些|点儿?|些|少量|�
 
 
 def _withdrawal(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """What the turn gives up (``_given_up``), and beside it a recovery told by the doctor
+    that names no condition the turn formed ("the doc cleared me to run again"): a record that
+    ends the user's one condition (``values._recovered``), whatever else the turn ends by
+    name."""
+    out = _given_up(turn, facts)
+    if semantic.recovery_told(turn.content) and not any(
+        f.key == "health.condition" for f in [*facts, *out]
+    ):
+        out.append(_ended_unnamed(turn, "profile", "health.condition", "recovered"))
+    return out
+
+
+def _given_up(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """What the turn gives up that no fact of the turn retracts ("不用 Windows 了",
     "胃溃疡已经治好了"): one withdrawal record, keyed by the verb that gave it up, so the
     memory holding the value is frozen."""

@@ -5462,14 +5462,23 @@ _WHEN_IT_COMES = re.compile(r"等|如果|要是|万一|希望|\b(?:once|when|if|
 _DONE = re.compile(r"(?:做|吃|打|动|住|开|治|输|调理|休养|休息|复健)(?:完|了|过)")
 
 
+def recovery_told(text: str) -> bool:
+    """True if ``text`` tells a recovery by who treats the user or in words of clearance
+    (``_RECOVERED_TOLD``: "医生说已经没问题了", "the doc cleared me to run again"), had now and
+    the user's own: not someone else's, not to come ("等医生说没问题了", "once the doc…")."""
+    return bool(
+        _RECOVERED_TOLD.search(text)
+        and not _WHEN_IT_COMES.search(text)
+        and not (is_about_others(text) or family_subject(text) or is_hypothetical(text))
+    )
+
+
 def recovered_unnamed(text: str) -> bool:
     """True if ``text`` says the user got better without naming from what: every clause of
     recovery has nothing before its adverbs but how it came (a treatment done), and the turn
     is no one else's."""
     if is_about_others(text) or family_subject(text) or is_hypothetical(text):
         return False
-    if _RECOVERED_TOLD.search(text) and not _WHEN_IT_COMES.search(text):
-        return True
     found = list(_RECOVERED_ZH.finditer(text))
     if not found:
         return False
