@@ -1686,15 +1686,15 @@ async def _promoted(repo: MemoryStore, cand: Candidate) -> None:
     if not (cand.metadata or {}).pop("promoted", None) or cand.key != "work.role":
         return
     level = (cand.value or "").strip()
-    if not _LEVEL.fullmatch(level + " "):
+    if not _LEVEL.fullmatch(level):
         return
     held = [
         old
         for old in await repo.active_with_keys(["work.role"], cand.scope, cand.scope_id)
         if old.value and not _same_turn(cand, old)
     ]
-    if len(held) == 1 and held[0].value:
-        role = _LEVEL.sub("", held[0].value) or held[0].value
+    if len(held) == 1:
+        role = _LEVEL.sub("", held[0].value or "") or held[0].value
         cand.value = f"{level}{role}" if not level.isascii() else f"{level} {role}"
 
 

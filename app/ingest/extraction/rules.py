@@ -902,8 +902,6 @@ def _place(value: str) -> str | None:
         value = _WHEN_YOUNG_EN.sub("", value)
         # "I live in Boston so winters are rough": what follows a conjunction is no part of it
         value = re.split(r"\s+(?:so|but|because|cause|cuz|while|though|which|where)\s", value)[0]
-        # ... and a clause of its own after "and" (``_CLAUSE_AFTER_EN``)
-        value = _CLAUSE_AFTER_EN.split(value, maxsplit=1)[0]
         # "I live in Leeds mostly because…": an adverb after the name is no part of it
         while (
             (words := value.rsplit(" ", 1))[1:] and words[1].islower() and _is_ly_adverb(words[1])
@@ -6297,7 +6295,7 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         sentence = sentence[semantic.unmeant(sentence) :]
         if not sentence:
             continue
-        for raw in sentence:
+        for at, raw in enumerate(sentence):
             bare = raw.strip(" \t.!?。！？").lower()
             if (
                 any(v in raw.lower() for v in formed)
@@ -6306,7 +6304,6 @@ def _ended(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             ):
                 continue  # its value, a clause of a rule ("Use metric with me, | not imperial"),
                 # or a question ("我是不是该换个手机了" gives nothing up)
-            at = sentence.index(raw)
             if not (at and _NOT_OF_ANOTHER.match(raw) and not _of_the_user(sentence[at - 1])):
                 # "I'm not Alex": what the user is not; "my son's allergy is to amoxicillin,
                 # not penicillin": what the one before is not
@@ -6935,9 +6932,8 @@ def _thing_of_place(name: str) -> re.Pattern[str]:
     Dallas"."""
     n = re.escape(name)
     return re.compile(
-        rf"{n}的(?:天气|房价|房租|交通|新闻|时间|美食|酒店|机票|物价|消费|情况|政策)"
-        rf"|\b(?:weather|prices?|rent|traffic|news|time|food|housing|costs?|hotels?|flights?"
-        rf"|restaurants?|schools?|jobs?|market) (?:in|of|at|for) {n}\b",
+        rf"{n}的(?:{semantic.PLACE_THINGS_ZH})"
+        rf"|\b(?:{semantic.PLACE_THINGS_EN}|jobs?) (?:in|of|at|for) {n}\b",
         re.I,
     )
 

@@ -2094,11 +2094,15 @@ _KIND_NAMED = re.compile(
 
 # what the user meant or asked about is a thing of a place, not a fact of theirs put right
 # ("我问的是北京的房价，不是上海的", "我说的是杭州的天气", "I meant the weather in Dallas")
+# what is asked or said of a place, not the place ("北京的房价", "the weather in Dallas")
+PLACE_THINGS_ZH = "天气|房价|房租|交通|新闻|时间|美食|酒店|机票|物价|消费|情况|政策"
+PLACE_THINGS_EN = (
+    r"weather|prices?|rent|traffic|news|time|food|housing|costs?|hotels?|flights?"
+    r"|restaurants?|schools?|market"
+)
 _MEANT_A_THING = re.compile(
-    r"(?:说的是|问的是|指的是|讲的是)[^，,。]{0,12}的(?:天气|房价|房租|交通|新闻|时间|美食|酒店|机票|物价"
-    r"|消费|情况|政策)"
-    r"|\b(?:meant|asking about|asked about|talking about)\s+(?:the\s+)?(?:weather|prices?|rent"
-    r"|traffic|news|time|food|housing|costs?|hotels?|flights?|restaurants?|schools?|market)"
+    rf"(?:说的是|问的是|指的是|讲的是)[^，,。]{{0,12}}的(?:{PLACE_THINGS_ZH})"
+    rf"|\b(?:meant|asking about|asked about|talking about)\s+(?:the\s+)?(?:{PLACE_THINGS_EN})"
     r" (?:in|of|at|for)\b",
     re.I,
 )
