@@ -129,6 +129,7 @@ async def resolve(repo: MemoryStore, cand: Candidate) -> None:
         await _widen_retracts(repo, cand)
     await _other_script(repo, cand)
     await moved_from(repo, cand)
+    await _one_a_day(repo, cand)
     await _drink_routine(repo, cand)
     await _duty_beside_role(repo, cand)
     await _added_beside(repo, cand)
@@ -2119,6 +2120,70 @@ _COMMUTE = re.compile(
     r"|get the \w+) to (?:work|school|the office|class|uni)\b",
     re.I,
 )
+
+
+# routines a person keeps one of at a time: the hour they go to bed, the hour they get up, the
+# way they get to work. A new one of these takes the place of the one held, however the turn
+# words it ("最近开始早睡了，基本10点半就躺下" after "我一般晚上12点以后才睡"); a nap, a
+# weekend's or a weekday's hours are kept apart from the rest.
+_BEDTIME = re.compile(
+    r"(?<!午)睡(?!前|觉前|眠|衣|到|不|懒觉|个?午觉)|躺下|上床|熬夜|夜猫子"
+    r"|\b(?:go(?:es|ing)? to bed|in bed by|bedtime|asleep|lights out|night owl"
+    r"|hit the (?:sack|hay))\b"
+    r"|\bsleep(?:s|ing)?\b(?!\s+in\b)(?![^.,;!?]{0,20}\b(?:before|after) (?:bed|work)\b)",
+    re.I,
+)
+_WAKING = re.compile(
+    r"起床|早起|(?<![看想站拿说一用听做学坐爬抬举])起来|醒来?|睡到"
+    r"|\b(?:wake|wakes|waking|woke|get up|gets up|getting up|up at|sleep(?:s|ing)? in)\b",
+    re.I,
+)
+_NAP = re.compile(r"午睡|午觉|\bnaps?\b", re.I)
+_WEEKEND = re.compile(
+    r"周末|週末|礼拜六|礼拜天|周六|周日|星期六|星期天|\bweekends?\b|\bsat(?:urday)?s?\b|\bsun(?:day)?s?\b",
+    re.I,
+)
+_WEEKDAY = re.compile(r"工作日|上班日|\bweekdays?\b|\bworkdays?\b", re.I)
+
+
+def _kinds_of_one(text: str) -> set[str]:
+    """Which of the routines a person keeps one of ``text`` is: ``"bedtime"``, ``"waking"``
+    (``_BEDTIME``, ``_WAKING``), ``"commute"`` (``_COMMUTE``), each marked with the days it
+    is said for (``"bedtime@weekend"``); a nap is none of them."""
+    if _NAP.search(text):
+        return set()
+    days = "weekend" if _WEEKEND.search(text) else "weekday" if _WEEKDAY.search(text) else "all"
+    kinds = {
+        kind
+        for kind, pattern in (("bedtime", _BEDTIME), ("waking", _WAKING), ("commute", _COMMUTE))
+        if pattern.search(text)
+    }
+    return {f"{kind}@{days}" for kind in kinds}
+
+
+async def _one_a_day(repo: MemoryStore, cand: Candidate) -> None:
+    """A routine of a kind a person keeps one of (``_kinds_of_one``: a bedtime, a time to get
+    up, a way to work, for the same days) takes the place of the user's active routines of
+    that kind formed from other messages: the hour one goes to bed now is the only one. Adds
+    to ``cand.retract_ids`` and makes ``cand`` a correction; reads with
+    ``repo.active_with_keys``. Routines of other kinds (a workout, a walk after dinner) stay:
+    a person keeps several."""
+    if cand.key != "schedule.habit" or cand.value is None or cand.type == "constraint":
+        return
+    mine = _kinds_of_one(simplified(f"{cand.content} {cand.value}"))
+    if not mine:
+        return
+    gone = [
+        old.id
+        for old in await repo.active_with_keys(["schedule.habit"], cand.scope, cand.scope_id)
+        if not _same_turn(cand, old)
+        and old.id not in cand.retract_ids
+        and old.value != cand.value
+        and mine & _kinds_of_one(_said(old))
+    ]
+    if gone:
+        cand.is_correction = True
+        cand.retract_ids += gone
 
 
 def _same_thing(words: set[str], olds: list[Memory]) -> list[Memory]:

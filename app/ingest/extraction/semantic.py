@@ -1840,6 +1840,9 @@ _RENEWED = re.compile(
     r"|\b(?:the )?(?:old|previous|former|[\w.-]+) (?:one|address|number|email)(?:'s| is| will be)?"
     r" (?:going away|gone|dead|shut(?:ting)? down|closed|deactivated|expiring|no longer (?:used"
     r"|active|working))\b"
+    # the new one named as what replaced the old: "the replacement is …", "the number is now …"
+    r"|\bthe replacement(?: card| one| number)? is\b"
+    r"|\b(?:the )?(?:\w+ )?(?:number|password|pin|card number|email|e-mail) is now\b"
     r"|新(?:的)?(?:号码|号|手机号?|邮箱|卡号?|密码|护照|身份证)|换(?:了)?(?:号|手机号|邮箱|卡|密码)|补办"
     # the thing first, then the change: "邮箱换成 b@gmail.com 了", "手机号改了，…"
     # (said in English too: "email 换了", "phone number 改成 …")
@@ -1920,8 +1923,10 @@ def is_renewed(text: str) -> bool:
         return False
     clause = re.split(r"[,.;!?，。；！？\n]", text[: m.start()])[-1].strip()
     whole = clause + text[m.start() : m.end() + 24]
+    # the one given to the user: "they issued me a new passport", "the bank sent me a new card"
+    to_me = re.search(r"\b(?:issued|sent|gave|mailed|gives|sends|issues) me\b", clause, re.I)
     return not (
-        is_about_others(clause)
+        (is_about_others(clause) and not to_me)
         or family_subject(clause)
         or _NAMED_SUBJECT.match(clause)
         or re.search(r"\b(?:from|of) (?:my |our |the )?\w+", text[m.end() : m.end() + 24], re.I)

@@ -1,0 +1,83 @@
+"""Routines a person keeps one of, and secrets given anew by whoever issues them. A new bedtime,
+a new hour to get up or a new way to work takes the place of the one held, however it is worded
+("最近开始早睡了，基本10点半就躺下" after "我一般晚上12点以后才睡"); a workout, a nap or a
+weekend's hours stay beside it. A card or a passport issued anew ("the bank sent me a new
+card", "they issued me a new passport, the number is now …", "the replacement is …") replaces
+the one held; someone else's new number replaces nothing. Through the HTTP API."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import TenantCtx
+
+AT = ("2026-12-07T09:00:00+08:00", "2026-12-07T10:00:00+08:00")
+
+
+@pytest.mark.parametrize(
+    ("turns", "old"),
+    [
+        (("我一般晚上12点以后才睡", "最近开始早睡了，基本10点半就躺下"), "12"),
+        (("I usually go to bed around 1am", "these days I'm in bed by 11 every night"),
+         "1am"),
+        (("我每天早上七点半起床", "现在每天六点就起来了，送孩子上学"), "七点半"),
+        (("I get up at 9 most days", "these days I wake up at 6 without an alarm"), "9"),
+        (("我每天坐地铁上班", "单位搬了，现在骑车上班，二十分钟"), "地铁"),
+    ],
+)  # fmt: skip
+async def test_a_routine_kept_one_of_replaces_the_one_held(
+    tenant: TenantCtx, turns: tuple[str, str], old: str
+) -> None:
+    active, frozen = await tenant.change("u", turns, "schedule.habit", at=AT)
+    assert len(frozen) == 1 and old in frozen[0]
+    assert active and all(old not in value for value in active)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("我一般晚上12点以后才睡", "我每天中午午睡半小时"),
+        ("我一般晚上12点以后才睡", "周末我会睡到中午"),
+        ("I get up at 6 on weekdays", "on weekends I sleep in till 10"),
+        ("I usually go to bed around 11", "I run every morning before work"),
+        ("我每天坐地铁上班", "晚上一般十一点睡"),
+    ],
+)
+async def test_a_routine_of_another_kind_or_days_stays(
+    tenant: TenantCtx, first: str, second: str
+) -> None:
+    active, frozen = await tenant.change("u", (first, second), "schedule.habit", at=AT)
+    assert frozen == []
+    assert len(active) == 2
+
+
+async def test_two_routines_of_one_turn_both_stay(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我一般晚上十一点睡，早上六点半起来跑步", at=AT[0])
+    assert len(await tenant.values("u", "schedule.habit")) == 2
+    assert await tenant.values("u", "schedule.habit", "frozen") == []
+
+
+@pytest.mark.parametrize(
+    ("turns", "key"),
+    [
+        (("my passport number is K4829113", "they issued me a new passport last week, the "
+          "number is now P7736021"), "identity.document"),
+        (("use my visa for the booking, number is 4111 1111 1111 1111", "ugh the bank killed "
+          "that card after a fraud alert. the replacement is 4000 0566 5566 5556"),
+         "finance.card"),
+    ],
+)  # fmt: skip
+async def test_a_secret_issued_anew_replaces_the_one_held(
+    tenant: TenantCtx, turns: tuple[str, str], key: str
+) -> None:
+    await tenant.say("u", "s1", turns[0], at=AT[0])
+    await tenant.say("u", "s1", turns[1], at=AT[1])
+    assert len(await tenant.values("u", key)) == 1
+    assert len(await tenant.values("u", key, "frozen")) == 1
+
+
+async def test_a_relatives_number_now_replaces_nothing(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我的手机号是 13800138000", at=AT[0])
+    await tenant.say("u", "s1", "my brother's number is now 13912345678", at=AT[1])
+    assert await tenant.values("u", "contact.phone") == ["13800138000"]
+    assert await tenant.values("u", "contact.phone", "frozen") == []
