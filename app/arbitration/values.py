@@ -1520,6 +1520,13 @@ def named_plans(olds: Sequence[Memory], names: Sequence[str], said: Iterable[str
     )
 
 
+def ended_plans(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[str]) -> list[str]:
+    """The values of ``olds`` of the key ``plan`` that a clause of ending (``texts``) names the
+    way ``ended_values`` reads a thing given up (``_ends_named``): "雅思不考了" ends
+    "今年下半年考雅思", "驾照考完了" ends "明年三月去考驾照"."""
+    return _named(olds, ("plan",), said, lambda v: any(_ends_named(v, t) for t in texts))
+
+
 async def _birth_year(repo: MemoryStore, cand: Candidate) -> None:
     """A birth year said alone ("我是九五年的") beside a birthday held: the year of a full date
     held is that date again (a confirmation, nothing lost), and a month and day held without
@@ -2124,40 +2131,76 @@ _COMMUTE = re.compile(
 
 # routines a person keeps one of at a time: the hour they go to bed, the hour they get up, the
 # way they get to work. A new one of these takes the place of the one held, however the turn
-# words it ("最近开始早睡了，基本10点半就躺下" after "我一般晚上12点以后才睡"); a nap, a
-# weekend's or a weekday's hours are kept apart from the rest.
+# words it ("最近开始早睡了，基本10点半就躺下" after "我一般晚上12点以后才睡"). A bedtime or a
+# time to get up is one said with its hour; how long one sleeps, sleeping badly, what one does
+# after waking are none. Hours said for some days (weekends, Fridays, days off, trips) are kept
+# apart from the everyday ones.
 _BEDTIME = re.compile(
     r"(?<!午)睡(?!前|觉前|眠|衣|到|不|懒觉|个?午觉)|躺下|上床|熬夜|夜猫子"
     r"|\b(?:go(?:es|ing)? to bed|in bed by|bedtime|asleep|lights out|night owl"
-    r"|hit the (?:sack|hay))\b"
-    r"|\bsleep(?:s|ing)?\b(?!\s+in\b)(?![^.,;!?]{0,20}\b(?:before|after) (?:bed|work)\b)",
+    r"|hit(?:ting)? the (?:sack|hay))\b|\bsleep(?:s|ing)?\b(?!\s+in\b)",
     re.I,
 )
 _WAKING = re.compile(
-    r"起床|早起|(?<![看想站拿说一用听做学坐爬抬举])起来|醒来?|睡到"
-    r"|\b(?:wake|wakes|waking|woke|get up|gets up|getting up|up at|sleep(?:s|ing)? in)\b",
+    r"起床|早起|(?<![看想站拿说一用听做学坐爬抬举])起来|醒|睡到|闹钟"
+    r"|\b(?:wake|wakes|waking|woke) up\b|\bget(?:s|ting)? up (?:at|around|by|before)\b"
+    r"|\b(?:I'?m|am) up (?:at|by|around|before)\b|\bsleep(?:s|ing)? in\b|\balarm\b",
+    re.I,
+)
+# the hour said: "11", "10:30", "1am", "by 11", "十一点", "两点" (not "一点动静": a little)
+_CLOCK = re.compile(
+    r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\b(?:at|around|by|before|until|till|past)\s+"
+    r"\d{1,2}(?::\d{2})?\b(?!\s*(?:hours?|hrs?|min))|\b\d{1,2}:\d{2}\b|\bmidnight\b"
+    r"|(?:\d{1,2}|[一二两三四五六七八九十]{1,3})[点點](?!动静|儿|都|也|不|点)",
+    re.I,
+)
+_COMMUTE_WAY = re.compile(
+    COMMUTE_ZH + r"|(?:坐|骑|开车|打车|走路|步行|搭)\S{0,4}?去公司"
+    r"|\b(?:driv|walk|bik|cycl|commut|carpool|rid)\w* (?:my \w+ )?to (?:work|the office)\b"
+    r"|\b(?:take|takes|took|taking|get|catch) the \w+ to (?:work|the office)\b"
+    r"|\bcommute by \w+",
+    re.I,
+)
+# not the user's own hours or way: sleeping badly, how long, a child taken along
+_NOT_OF_ONE = re.compile(
+    r"失眠|睡不着|睡眠浅|很浅|半夜|白噪音|insomnia|awake|\d+\s*(?:个)?小时|\b\d+\s*hours?\b"
+    r"|送孩子|送女儿|送儿子|\bwith my (?:daughter|son|kids?|children)\b|\bthe dog\b",
     re.I,
 )
 _NAP = re.compile(r"午睡|午觉|\bnaps?\b", re.I)
-_WEEKEND = re.compile(
-    r"周末|週末|礼拜六|礼拜天|周六|周日|星期六|星期天|\bweekends?\b|\bsat(?:urday)?s?\b|\bsun(?:day)?s?\b",
+_WEEKEND = re.compile(r"周末|週末|\bweekends?\b|\bsat(?:urday)?s?\b|\bsun(?:day)?s?\b", re.I)
+_WEEKDAY = re.compile(
+    r"工作日|上班日|周一到周五|\bweekdays?\b|\bworkdays?\b|\bmonday to friday\b", re.I
+)
+# hours said for some days only: one day of the week, days off, trips, "when …"
+_SOME_DAYS = re.compile(
+    r"(?:每)?(?:周|星期|礼拜)[一二三四五六日天]|休息日|假期|放假|出差|节假日|的时候"
+    r"|\b(?:on )?(?:mon|tues|wednes|thurs|fri)days?\b|\bdays? off\b|\bholidays?\b"
+    r"|\bvacation\b|\btrips?\b|\btravel\w*|\bwhen\b|\bif\b",
     re.I,
 )
-_WEEKDAY = re.compile(r"工作日|上班日|\bweekdays?\b|\bworkdays?\b", re.I)
 
 
 def _kinds_of_one(text: str) -> set[str]:
-    """Which of the routines a person keeps one of ``text`` is: ``"bedtime"``, ``"waking"``
-    (``_BEDTIME``, ``_WAKING``), ``"commute"`` (``_COMMUTE``), each marked with the days it
-    is said for (``"bedtime@weekend"``); a nap is none of them."""
-    if _NAP.search(text):
+    """Which of the routines a person keeps one of ``text`` is: ``"bedtime"`` or ``"waking"``
+    said with its hour (``_BEDTIME``, ``_WAKING``, ``_CLOCK``), ``"commute"``
+    (``_COMMUTE_WAY``), each marked with the days it is said for (``"bedtime@weekend"``;
+    "some" for one day of the week, days off or trips, which are never compared). A nap, a
+    night of bad sleep or a child taken along is none of them."""
+    if _NAP.search(text) or _NOT_OF_ONE.search(text):
         return set()
-    days = "weekend" if _WEEKEND.search(text) else "weekday" if _WEEKDAY.search(text) else "all"
+    if _WEEKDAY.search(text):
+        days = "weekday"
+    elif _SOME_DAYS.search(text):
+        return set()
+    else:
+        days = "weekend" if _WEEKEND.search(text) else "all"
+    timed = bool(_CLOCK.search(text))
     kinds = {
-        kind
-        for kind, pattern in (("bedtime", _BEDTIME), ("waking", _WAKING), ("commute", _COMMUTE))
-        if pattern.search(text)
+        kind for kind, p in (("bedtime", _BEDTIME), ("waking", _WAKING)) if timed and p.search(text)
     }
+    if _COMMUTE_WAY.search(text):
+        kinds.add("commute")
     return {f"{kind}@{days}" for kind in kinds}
 
 
@@ -2184,6 +2227,67 @@ async def _one_a_day(repo: MemoryStore, cand: Candidate) -> None:
     if gone:
         cand.is_correction = True
         cand.retract_ids += gone
+
+
+# a time said: the day ("next tuesday", "the 16th", "下個禮拜五", "周一三五") and the hour or
+# the part of the day ("9am", "at 7", "in the evening", "早上六点")
+_DAY = (
+    r"\b(?:(?:next|this|on|every)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday"
+    r"|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)s?\b"
+    r"|\b(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|\btomorrow\b|\b(?:next|this) (?:week|month|year"
+    r"|weekend)\b|\bweekends?\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
+    r"\.?\s+\d{1,2}\b"
+    r"|(?:下|这|這|本|上|每)?(?:个|個)?(?:周|週|星期|礼拜|禮拜)[一二三四五六日天](?:[一二三四五六日天、])*"
+    r"|每天|每日|每晚|天天|(?:今|明|后|後|昨)(?:天|早|晚)|(?:下|这|這)(?:个|個)?(?:月|周末|週末)"
+    r"|周末|週末|\d{1,2}月\d{1,2}[日号號]?|\d{1,2}[号號](?!码)"
+)
+_HOUR = (
+    r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\bat\s+\d{1,2}(?::\d{2})?\b(?!\s*(?:%|kg|km|min|hours?))"
+    r"|\bnoon\b|\bmidnight\b|\b(?:(?:in the|every)\s+)?(?:morning|afternoon|evening|night)s?\b"
+    r"|\blunch(?:time)?\b|(?:早上|上午|中午|下午|晚上|傍晚|凌晨|早晨|夜里)"
+    r"|(?:\d{1,2}|[一二两三四五六七八九十]{1,3})\s*[点點](?:半|\d{1,2}分?|[一二三四五]十分?)?"
+    # the hour said by what it comes before or after: "before work", "下班后", "睡前"
+    r"|\b(?:before|after) (?:work|school|class|dinner|lunch|breakfast|bed)\b"
+    r"|(?:下班|放学|上班|午饭|晚饭|早饭|饭)(?:以?后|之后|前)|睡前"
+)
+_WHEN_DAY = re.compile(_DAY, re.I)
+_WHEN_HOUR = re.compile(_HOUR, re.I)
+_WHEN = re.compile(rf"(?:\b(?:at|on|by|in)\s+)?(?:{_DAY}|{_HOUR})", re.I)
+# what is left of a routine's or an appointment's words once its time is taken out and says
+# nothing of the thing: "is", "usually", "一般", "习惯"
+_WHEN_FILLER = re.compile(
+    r"\b(?:is|are|was|usually|always|normally|often|generally)\b|^\s*(?:我)?(?:一般|通常|平时|习惯)"
+    r"|^\s*(?:I\s+)?(?:(?:have|got|booked)\s+(?:a|an|my)|there'?s\s+(?:a|an))\s+",
+    re.I,
+)
+
+
+def moved_value(old: str, new: str) -> str | None:
+    """What was moved, at its new time: ``old``'s words without their time, with the times
+    ``new`` names — its day (``_DAY``) and its hour or part of the day (``_HOUR``), the one it
+    does not name kept from ``old`` ("dentist appointment thursday 3pm" moved by "moved it to
+    Monday" → "dentist appointment Monday 3pm"; "下個禮拜三牙醫覆診" by "變咗下個禮拜五" →
+    "下個禮拜五牙醫覆診"). None when ``new`` names no time, or says more of the thing than
+    ``old`` does (a thing of its own: "swapped the run for a swim at 7")."""
+    days = [m.group().strip() for m in _WHEN_DAY.finditer(new)]
+    hours = [m.group().strip() for m in _WHEN_HOUR.finditer(new)]
+    if not (days or hours) or not activity_words(new) <= activity_words(old):
+        return None
+    days = days or [m.group().strip() for m in _WHEN_DAY.finditer(old)]
+    hours = hours or [m.group().strip() for m in _WHEN_HOUR.finditer(old)]
+    thing = _WHEN_FILLER.sub(" ", _WHEN.sub(" ", old))
+    thing = re.sub(r"\s*([\u4e00-\u9fff])\s*", r"\1", thing)  # Chinese is written unspaced
+    thing = re.sub(r"\s{2,}", " ", thing).strip(" ,，、的")
+    if not thing or not activity_words(thing):
+        return None
+    if _HAN.search(thing):
+        return "".join(days + hours) + thing
+    # "evenings" said alone is "in the evenings"
+    hours = [
+        re.sub(r"^(?:the\s+)?(?=(?:morning|afternoon|evening|night)s?$)", "in the ", h)
+        for h in hours
+    ]
+    return " ".join([thing, *days, *hours])
 
 
 def _same_thing(words: set[str], olds: list[Memory]) -> list[Memory]:
@@ -2321,6 +2425,10 @@ async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
             if cand.value is None:
                 cand.value = cand.content
             cand.valid_to = None
+    if moved and len(same) == 1 and same[0].value and cand.value:
+        # "they moved it to Monday 10am" after "Dentist appointment is Thursday at 3pm": the
+        # new memory is what was moved at its new time, not the words of the move
+        cand.value = moved_value(same[0].value, cand.value) or cand.value
     gone = [old.id for old in [*named, *same] if old.value != cand.value]
     if gone:
         cand.is_correction = True

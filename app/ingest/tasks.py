@@ -24,6 +24,7 @@ from app.arbitration.values import (
     abbreviates,
     activity_words,
     denied_values,
+    ended_plans,
     ended_values,
     named_by,
     named_plans,
@@ -749,6 +750,7 @@ async def name_ended(repo: MemoryRepository, facts: list[ExtractedFact]) -> list
             *ended_values(olds, texts, said),
             *denied_values(olds, denials),
             *named_plans(olds, names, said),
+            *ended_plans(olds, texts, said),
             *ended_values([m for m in olds if m.key in DENIABLE_KEYS], denying, said),
         ]
         ended = [v for v in dict.fromkeys(found) if v.lower() not in covered]
@@ -1141,6 +1143,8 @@ def _changed_fact(
     if len(keys) != 1:
         return None
     key = keys[0]
+    if semantic.ROLE_TRACK.fullmatch(value.strip()):
+        return None  # "got moved back to IC": the track of the job, no workplace
     held = {v.lower() for v in olds[key]}
     # a value of the key the turn formed itself stands, unless it is the one held: "switched to
     # Zed, VS Code got way too sluggish" names the old tool as what it leaves

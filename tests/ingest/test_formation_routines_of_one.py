@@ -3,7 +3,9 @@ a new hour to get up or a new way to work takes the place of the one held, howev
 ("最近开始早睡了，基本10点半就躺下" after "我一般晚上12点以后才睡"); a workout, a nap or a
 weekend's hours stay beside it. A card or a passport issued anew ("the bank sent me a new
 card", "they issued me a new passport, the number is now …", "the replacement is …") replaces
-the one held; someone else's new number replaces nothing. Through the HTTP API."""
+the one held; someone else's new number replaces nothing. A thing moved is remembered by what
+it is at its new time ("dentist appointment Monday 10am", not "moved it to Monday 10am"), and a
+day moved to is no home. Through the HTTP API."""
 
 from __future__ import annotations
 
@@ -81,3 +83,60 @@ async def test_a_relatives_number_now_replaces_nothing(tenant: TenantCtx) -> Non
     await tenant.say("u", "s1", "my brother's number is now 13912345678", at=AT[1])
     assert await tenant.values("u", "contact.phone") == ["13800138000"]
     assert await tenant.values("u", "contact.phone", "frozen") == []
+
+
+@pytest.mark.parametrize(
+    ("turns", "key", "now"),
+    [
+        (("Dentist appointment is Thursday at 3pm, what should I ask about my wisdom teeth?",
+          "They called and moved it to Monday 10am"), "event", ("dentist", "monday", "10am")),
+        (("我下個禮拜三約咗牙醫覆診", "牙醫話要改期，變咗下個禮拜五"), "event", ("牙醫", "禮拜五")),
+        (("I do yoga every tuesday at 7", "yoga moved to thursdays now"), "schedule.habit",
+         ("yoga", "thursdays", "7")),
+    ],
+)  # fmt: skip
+async def test_a_thing_moved_is_remembered_by_what_it_is_at_its_new_time(
+    tenant: TenantCtx, turns: tuple[str, str], key: str, now: tuple[str, ...]
+) -> None:
+    active, frozen = await tenant.change("u", turns, key, at=AT)
+    assert len(frozen) == 1
+    assert len(active) == 1 and all(word in active[0] for word in now), active
+    assert await tenant.values("u", "residence.city") == []
+
+
+async def test_a_move_to_a_city_in_a_month_gone_by_is_dated_in_the_past(tenant: TenantCtx) -> None:
+    # said on 2026-12-07: March is the March before, not the one to come
+    await tenant.say("u", "s1", "I moved to Denver in March", at=AT[0])
+    [home] = await tenant.memories("u", key="residence.city", status="active")
+    assert home["value"] == "Denver"
+    assert "March 2026" in home["content"], home["content"]
+
+
+async def test_a_kind_put_right_with_spaces_keeps_the_pets_name(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "我养了只hamster叫Peanut", at=AT[0])
+    await tenant.say("u", "s1", "纠正一下 不是hamster 是guinea pig 我总搞混 😅", at=AT[1])
+    assert await tenant.values("u", "pets.name", lower=True) == ["peanut"]
+    assert await tenant.values("u", "pets.kind", lower=True) == ["guinea pig"]
+    assert await tenant.values("u", "pets.kind", "frozen", lower=True) == ["hamster"]
+
+
+async def test_moved_back_to_ic_is_no_workplace(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "I'm a team lead at Shopify, managing 6 engineers.", at=AT[0])
+    await tenant.say("u", "s1", "I got moved back to IC last month, no reports anymore.", at=AT[1])
+    assert await tenant.values("u", "work.employer") == ["Shopify"]
+    assert await tenant.values("u", "residence.city") == []
+
+
+@pytest.mark.parametrize(
+    ("turns", "old"),
+    [
+        (("我打算今年下半年考雅思，目标7分", "算了 雅思不考了 公司说可以内部调岗去新加坡"), "雅思"),
+        (("我计划明年去考驾照", "驾照不考了，太贵了"), "驾照"),
+    ],
+)  # fmt: skip
+async def test_a_plan_ended_by_its_thing_said_first_ends(
+    tenant: TenantCtx, turns: tuple[str, str], old: str
+) -> None:
+    active, frozen = await tenant.change("u", turns, "plan", at=AT)
+    assert len(frozen) == 1 and old in frozen[0]
+    assert all(old not in value for value in active)

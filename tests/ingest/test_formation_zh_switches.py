@@ -90,5 +90,5 @@ async def test_a_pet_renamed_takes_the_key_of_its_old_name(tenant: TenantCtx) ->
 async def test_a_routine_said_as_it_was_and_as_it_is_now_replaces_it(tenant: TenantCtx) -> None:
     await tenant.say("u", "s1", "我每天七点起床", at=T1)
     await tenant.say("u", "s1", "以前七点起，现在六点就起了", at=T2)
-    assert await tenant.values("u", "schedule.habit") == ["六点就起"]
+    assert await tenant.values("u", "schedule.habit") == ["每天六点起床"]
     assert await tenant.values("u", "schedule.habit", "frozen") == ["每天七点起床"]

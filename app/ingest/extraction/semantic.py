@@ -1794,7 +1794,7 @@ _CONTRAST_EN = re.compile(
 _CONTRAST_ZH = re.compile(
     r"(?:而不是|不是|而非|并非|不再是|不叫)\s*"
     r"(?P<x>(?![我你他她它不只光仅])[\u4e00-\u9fffA-Za-z0-9][\u4e00-\u9fffA-Za-z0-9 ·]{0,14})"
-    r"(?=$|[，,。.!！?？;；、])"
+    r"(?=$|[，,。.!！?？;；、]|(?<=[A-Za-z])\s+(?=[\u4e00-\u9fff]))"
 )
 
 
@@ -1842,7 +1842,7 @@ _RENEWED = re.compile(
     r"|active|working))\b"
     # the new one named as what replaced the old: "the replacement is …", "the number is now …"
     r"|\bthe replacement(?: card| one| number)? is\b"
-    r"|\b(?:the )?(?:\w+ )?(?:number|password|pin|card number|email|e-mail) is now\b"
+    r"|\b(?:my|the) (?:new )?(?:number|password|pin|card number|passport number) is now\b"
     r"|新(?:的)?(?:号码|号|手机号?|邮箱|卡号?|密码|护照|身份证)|换(?:了)?(?:号|手机号|邮箱|卡|密码)|补办"
     # the thing first, then the change: "邮箱换成 b@gmail.com 了", "手机号改了，…"
     # (said in English too: "email 换了", "phone number 改成 …")
@@ -1914,6 +1914,37 @@ def used_from_now_on(text: str, value: str) -> bool:
     )
 
 
+# a new one of another kind, or one more, beside the one held: "my company issued me a new
+# corporate card", "my work number is now …", "I'm keeping the visa", "又办了一张新卡",
+# "工作手机号现在是…，私人号不变"
+_ANOTHER_ONE = re.compile(
+    r"\b(?:work|corporate|company|business|office|second|another|extra|backup|spare|travel)"
+    r"(?:\s+\w+)?\s+(?:card|number|phone|cell|email|e-mail|line)\b"
+    r"|\bkeep(?:ing)? (?:the|my) (?:old|other|\w+)\b|\bas well\b"
+    r"|工作(?:的)?(?:手机号?|号码?|电话|邮箱|卡)|公司(?:的)?(?:卡|手机|邮箱|号)|(?:又|另|再|多)办"
+    r"|不变|还在用|照用|也留着|继续用",
+    re.I,
+)
+
+
+# the track of a job, not a workplace nor a home: "got moved back to IC", "转回技术岗"
+ROLE_TRACK = re.compile(
+    r"(?:an? |the )?(?:IC|individual contributor|management|manager track|people management"
+    r"|management track|technical track)|管理岗|技术岗|管理线|技术线",
+    re.I,
+)
+
+
+# a day, a month or a part of the day named alone: never a place
+_TIME_NAME_EN = re.compile(
+    r"(?:(?:next|this|on|every)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|mon|tue|tues|wed|thu|thurs|fri|sat|sun|weekend|weekday|morning|afternoon|evening|night"
+    r"|january|february|march|april|june|july|august|september|october|november|december)s?"
+    r"|today|tomorrow|tonight|now|noon|midnight|lunch(?:time)?",
+    re.I,
+)
+
+
 def is_renewed(text: str) -> bool:
     """True if ``text`` gives the user's new number, address, card or password in place of the
     old one ("new number: …", "换号了，新号码 …", "changed my password"); not someone else's
@@ -1926,7 +1957,8 @@ def is_renewed(text: str) -> bool:
     # the one given to the user: "they issued me a new passport", "the bank sent me a new card"
     to_me = re.search(r"\b(?:issued|sent|gave|mailed|gives|sends|issues) me\b", clause, re.I)
     return not (
-        (is_about_others(clause) and not to_me)
+        _ANOTHER_ONE.search(text)
+        or (is_about_others(clause) and not to_me)
         or family_subject(clause)
         or _NAMED_SUBJECT.match(clause)
         or re.search(r"\b(?:from|of) (?:my |our |the )?\w+", text[m.end() : m.end() + 24], re.I)
@@ -2346,7 +2378,8 @@ _IN_PLACE_ZH = re.compile(
     r"|我是(?=[\d零一二三四五六七八九十两]+岁?\s*(?:$|[，,。.！!？?；;])))\s*"
     # a number of any length ("应该是 138-0013-8888"), else a few words
     r"(?P<x>\+?\d[\d\s-]{5,}\d|[^，,。.！!？?；;、\s][^，,。.！!？?；;、]{0,11}?)\s*"
-    r"(?=$|[，,。.！!？?；;、]|\s+not\b|\s*(?:而)?不是)"
+    # ("不是hamster 是guinea pig 我总搞混": a space before the Chinese that follows ends it)
+    r"(?=$|[，,。.！!？?；;、]|\s+not\b|\s*(?:而)?不是|(?<=[A-Za-z])\s+(?=[\u4e00-\u9fff]))"
 )
 _NOT_IN_PLACE = re.compile(
     r"^(?:(?:my|his|her|their|our|your|him|them|me|you|he|she|we|they|i|it|that|this|not|fine"
@@ -3387,6 +3420,12 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
             elif not re.search(r"\b(?:liv|mov|relocat|based|stay|from|in|grew)", text, re.I):
                 places = []  # "Switched to decaf americanos" names no place
             places = [p for p in places if not TECH.match(p)]  # "I live in tmux": a tool
+            # "yoga moved to thursdays now": a time moved to, no home
+            places = [
+                p
+                for p in places
+                if not (_TIME_NAME_EN.fullmatch(p.strip()) or ROLE_TRACK.fullmatch(p.strip()))
+            ]
         return [(key or "", places[-1])] if places else []
     if family == "education":
         if zh:
