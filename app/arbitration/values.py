@@ -1521,10 +1521,21 @@ def named_plans(olds: Sequence[Memory], names: Sequence[str], said: Iterable[str
 
 
 def ended_plans(olds: Sequence[Memory], texts: Sequence[str], said: Iterable[str]) -> list[str]:
-    """The values of ``olds`` of the key ``plan`` that a clause of ending (``texts``) names the
-    way ``ended_values`` reads a thing given up (``_ends_named``): "雅思不考了" ends
-    "今年下半年考雅思", "驾照考完了" ends "明年三月去考驾照"."""
-    return _named(olds, ("plan",), said, lambda v: any(_ends_named(v, t) for t in texts))
+    """The values of ``olds`` of the key ``plan`` that a clause of ending (``texts``) drops with
+    its object said first (``_object_first_dropped``): "雅思不考了" ends "今年下半年考雅思";
+    "雅思的报名费又涨了，不便宜了" or "驾照找不到了" end nothing."""
+    return _named(olds, ("plan",), said, lambda v: any(_object_first_dropped(v, t) for t in texts))
+
+
+def _object_first_dropped(value: str, text: str) -> bool:
+    """True if ``text`` drops the Chinese plan ``value`` (three characters or more) with its
+    object first and its verb negated after it: the object is the plan's last two characters
+    and the verb the character before them ("考雅思": "雅思不考了", "雅思先不考了")."""
+    v = normalize_value(value)
+    if len(v) < 3 or v.isascii():
+        return False
+    thing, verb = re.escape(v[-2:]), re.escape(v[-3])
+    return bool(re.search(rf"{thing}(?:也|就|先|暂时|还是)?不{verb}了", simplified(text)))
 
 
 async def _birth_year(repo: MemoryStore, cand: Candidate) -> None:
@@ -2176,7 +2187,9 @@ _WEEKDAY = re.compile(
 _SOME_DAYS = re.compile(
     r"(?:每)?(?:周|星期|礼拜)[一二三四五六日天]|休息日|假期|放假|出差|节假日|的时候"
     r"|\b(?:on )?(?:mon|tues|wednes|thurs|fri)days?\b|\bdays? off\b|\bholidays?\b"
-    r"|\bvacation\b|\btrips?\b|\btravel\w*|\bwhen\b|\bif\b",
+    r"|\bvacation\b|\btrips?\b|\btravel\w*|\bwhen\b|\bif\b"
+    # one night, not the routine: "昨天晚上十点就睡了", "last night I was in bed by 9"
+    r"|昨天|昨晚|今天|今晚|前天|\b(?:yesterday|today|tonight|last night)\b",
     re.I,
 )
 
@@ -2235,14 +2248,16 @@ _DAY = (
     r"\b(?:(?:next|this|on|every)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday"
     r"|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)s?\b"
     r"|\b(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|\btomorrow\b|\b(?:next|this) (?:week|month|year"
-    r"|weekend)\b|\bweekends?\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
-    r"\.?\s+\d{1,2}\b"
-    r"|(?:下|这|這|本|上|每)?(?:个|個)?(?:周|週|星期|礼拜|禮拜)[一二三四五六日天](?:[一二三四五六日天、])*"
-    r"|每天|每日|每晚|天天|(?:今|明|后|後|昨)(?:天|早|晚)|(?:下|这|這)(?:个|個)?(?:月|周末|週末)"
-    r"|周末|週末|\d{1,2}月\d{1,2}[日号號]?|\d{1,2}[号號](?!码)"
+    r"|weekend)\b|\b(?:every\s+)?(?:weekend|weekday)s?\b|\b\d{1,2}/\d{1,2}\b"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+    r"|(?:下下|下|这|這|本|上|每)?(?:个|個)?(?:周|週|星期|礼拜|禮拜)[一二三四五六日天]"
+    r"(?:[一二三四五六日天、])*"
+    r"|每天|每日|每晚|天天|工作日|(?:大后|大後|今|明|后|後|昨)(?:天|早|晚)"
+    r"|(?:下|这|這)(?:个|個)?(?:月|周末|週末)|周末|週末|\d{1,2}月\d{1,2}[日号號]?|\d{1,2}[号號](?!码)"
 )
 _HOUR = (
-    r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\bat\s+\d{1,2}(?::\d{2})?\b(?!\s*(?:%|kg|km|min|hours?))"
+    r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b"
+    r"|\bat\s+\d{1,2}(?::\d{2})?(?:\s*(?:am|pm))?\b(?!\s*(?:%|kg|km|min|hours?))"
     r"|\bnoon\b|\bmidnight\b|\b(?:(?:in the|every)\s+)?(?:morning|afternoon|evening|night)s?\b"
     r"|\blunch(?:time)?\b|(?:早上|上午|中午|下午|晚上|傍晚|凌晨|早晨|夜里)"
     r"|(?:\d{1,2}|[一二两三四五六七八九十]{1,3})\s*[点點](?:半|\d{1,2}分?|[一二三四五]十分?)?"
@@ -2256,7 +2271,7 @@ _WHEN = re.compile(rf"(?:\b(?:at|on|by|in)\s+)?(?:{_DAY}|{_HOUR})", re.I)
 # what is left of a routine's or an appointment's words once its time is taken out and says
 # nothing of the thing: "is", "usually", "一般", "习惯"
 _WHEN_FILLER = re.compile(
-    r"\b(?:is|are|was|usually|always|normally|often|generally)\b|^\s*(?:我)?(?:一般|通常|平时|习惯)"
+    r"\b(?:is|are|was|usually|always|normally|often|generally)\b|^\s*(?:我)?(?:一般|通常|平时|习惯)|^\s*我\s*(?=[\u4e00-\u9fff])"
     r"|^\s*(?:I\s+)?(?:(?:have|got|booked)\s+(?:a|an|my)|there'?s\s+(?:a|an))\s+",
     re.I,
 )
@@ -2267,27 +2282,61 @@ def moved_value(old: str, new: str) -> str | None:
     ``new`` names — its day (``_DAY``) and its hour or part of the day (``_HOUR``), the one it
     does not name kept from ``old`` ("dentist appointment thursday 3pm" moved by "moved it to
     Monday" → "dentist appointment Monday 3pm"; "下個禮拜三牙醫覆診" by "變咗下個禮拜五" →
-    "下個禮拜五牙醫覆診"). None when ``new`` names no time, or says more of the thing than
-    ``old`` does (a thing of its own: "swapped the run for a swim at 7")."""
+    "下個禮拜五牙醫覆診"; "每天晚上九点半遛狗" by "遛狗改到十点了" → "每天晚上十点遛狗": an hour
+    with no am or pm keeps the part of the day). None when ``new`` names no time, says more of
+    the thing than ``old`` does (a thing of its own: "swapped the run for a swim at 7"), or
+    gives ``old`` back unchanged."""
     days = [m.group().strip() for m in _WHEN_DAY.finditer(new)]
     hours = [m.group().strip() for m in _WHEN_HOUR.finditer(new)]
     if not (days or hours) or not activity_words(new) <= activity_words(old):
         return None
     days = days or [m.group().strip() for m in _WHEN_DAY.finditer(old)]
-    hours = hours or [m.group().strip() for m in _WHEN_HOUR.finditer(old)]
+    if not hours:
+        hours = [m.group().strip() for m in _WHEN_HOUR.finditer(old)]
+    elif all(_PART_OF_DAY.search(h) is None and not re.search(r"am|pm", h, re.I) for h in hours):
+        # "改到十点" of "晚上九点半": the part of the day stays
+        parts = [
+            m.group().strip()
+            for m in _WHEN_HOUR.finditer(old)
+            if _PART_OF_DAY.fullmatch(m.group().strip())
+        ]
+        hours = [*parts, *hours]
     thing = _WHEN_FILLER.sub(" ", _WHEN.sub(" ", old))
     thing = re.sub(r"\s*([\u4e00-\u9fff])\s*", r"\1", thing)  # Chinese is written unspaced
-    thing = re.sub(r"\s{2,}", " ", thing).strip(" ,，、的")
+    thing = re.sub(r"\s{2,}", " ", thing).strip(" ,，、的:：")
     if not thing or not activity_words(thing):
         return None
     if _HAN.search(thing):
-        return "".join(days + hours) + thing
-    # "evenings" said alone is "in the evenings"
-    hours = [
-        re.sub(r"^(?:the\s+)?(?=(?:morning|afternoon|evening|night)s?$)", "in the ", h)
-        for h in hours
-    ]
-    return " ".join([thing, *days, *hours])
+        value = _joined_words([*days, *hours, thing])
+    else:
+        # "evenings" said alone is "in the evenings"
+        hours = [
+            re.sub(r"^(?:the\s+)?(?=(?:morning|afternoon|evening|night)s?$)", "in the ", h)
+            for h in hours
+        ]
+        value = " ".join([thing, *days, *hours])
+    return None if normalize_value(value) == normalize_value(old) else value
+
+
+# a part of the day, said alone ("晚上", "in the evening")
+_PART_OF_DAY = re.compile(
+    r"(?:(?:in the|every)\s+)?(?:morning|afternoon|evening|night)s?"
+    r"|早上|上午|中午|下午|晚上|傍晚|凌晨|早晨|夜里",
+    re.I,
+)
+
+
+def _joined_words(parts: list[str]) -> str:
+    """``parts`` written together the Chinese way, with a space kept between two Latin words
+    ("周日" + "afternoons" + "去swimming" → "周日 afternoons去swimming")."""
+    out = ""
+    for part in parts:
+        if out and re.match(r"[A-Za-z0-9]", part) and re.search(r"[A-Za-z0-9]$", out):
+            out += " "
+        elif out and re.match(r"[A-Za-z0-9]", part) and not _HAN.search(part[:1]):
+            out += " " if not _HAN.search(out[-1:]) else ""
+        out += part
+    return out
 
 
 def _same_thing(words: set[str], olds: list[Memory]) -> list[Memory]:

@@ -127,7 +127,7 @@ async def test_only_the_same_thing_is_replaced(tenant: TenantCtx) -> None:
         (
             "我每天早上七点起床",
             "现在都是六点就起了，为了赶早班地铁",
-            "每天六点起床",
+            "每天早上六点起床",
             "每天早上七点起床",
         ),
     ],

@@ -140,3 +140,44 @@ async def test_a_plan_ended_by_its_thing_said_first_ends(
     active, frozen = await tenant.change("u", turns, "plan", at=AT)
     assert len(frozen) == 1 and old in frozen[0]
     assert all(old not in value for value in active)
+
+
+@pytest.mark.parametrize(
+    ("plan", "second"),
+    [
+        ("我今年打算考摩托车驾照", "之前的汽车驾照找不到了，得去补办"),
+        ("我打算下半年考雅思", "雅思的报名费又涨了，不便宜了"),
+        ("我明年打算考公务员", "公务员的培训班我不报了，自己在家刷题"),
+    ],
+)
+async def test_a_clause_of_ending_about_something_beside_the_plan_leaves_it(
+    tenant: TenantCtx, plan: str, second: str
+) -> None:
+    active, frozen = await tenant.change("u", (plan, second), "plan", at=AT)
+    assert frozen == []
+    assert len(active) == 1
+
+
+async def test_one_early_night_leaves_the_bedtime(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u", ("我一般十二点睡", "昨天晚上十点就睡了，太累了"), "schedule.habit", at=AT
+    )
+    assert frozen == []
+    assert any("十二点" in value for value in active)
+
+
+@pytest.mark.parametrize(
+    ("turns", "key", "now"),
+    [
+        (("dinner with Priya on Thursday at 7", "moved dinner to Friday at 7:30pm"), "event",
+         "dinner with priya friday at 7:30pm"),
+        (("我每天晚上九点半遛狗", "遛狗改到十点了"), "schedule.habit", "每天晚上十点遛狗"),
+        (("下周三下午两点约了牙医", "牙医改到下下周三了"), "event", "下下周三下午两点约了牙医"),
+    ],
+)  # fmt: skip
+async def test_a_new_time_keeps_what_it_does_not_name(
+    tenant: TenantCtx, turns: tuple[str, str], key: str, now: str
+) -> None:
+    active, frozen = await tenant.change("u", turns, key, at=AT)
+    assert active == [now]
+    assert len(frozen) == 1

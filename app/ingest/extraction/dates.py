@@ -344,10 +344,11 @@ _FUTURE_EN = re.compile(
     # a thing moved to a time: the time is to come ("they pushed it to Thursday at 6")
     r"|\b(?:moved|pushed(?: back)?|bumped|rescheduled|postponed|shifted|changed|delayed)"
     r"(?: \w+){0,3}? (?:to|till|until|for)\b"
-    # to a time, not to a place ("moved to Denver in March": a move done)
-    r"(?=\s+(?:next|this|later|tomorrow|tonight|noon|midnight|the \d|\d|(?:mon|tues|wednes|thurs"
-    r"|fri|satur|sun)day|(?:morning|afternoon|evening|night|lunch|end of)\b|(?:jan|feb|mar|apr"
-    r"|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|a (?:later|new|different)\b|after\b))"
+    # to a time, not to a place ("moved to Denver in March", "moved to a new flat": a move done)
+    r"(?!\s+(?:the\s+)?(?!(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct"
+    r"|Nov|Dec))(?-i:[A-Z]))"
+    r"(?!\s+(?:a |an |the |our |my )?(?:new |bigger |smaller |nicer )?(?:apartment|flat|house|place"
+    r"|city|town|country|suburbs?|area|neighbou?rhood|state|home|office|building|team)\b)"
     r"|\b(?:i'm|i am|we're|we are|he's|she's|they're)\s+(?:\w+ly\s+)?\w+ing\b",
     re.I,
 )

@@ -907,8 +907,14 @@ def _place(value: str) -> str | None:
             (words := value.rsplit(" ", 1))[1:] and words[1].islower() and _is_ly_adverb(words[1])
         ):
             value = words[0]
-        # "笔记全搬到 Obsidian 了": a tool moved to is no home
-        return value if value[:1].isupper() and not semantic.TECH.match(value) else None
+        # "笔记全搬到 Obsidian 了": a tool moved to is no home; "moved to IC": a job's track
+        return (
+            value
+            if value[:1].isupper()
+            and not semantic.TECH.match(value)
+            and not re.match(rf"(?:{semantic.ROLE_TRACK.pattern})(?:\s|$)", value, re.I)
+            else None
+        )
     # "搬回老家成都": the place named after the word for one's home town
     value = re.sub(r"^(?:老家|家乡|故乡)(?:的)?(?=\S)", "", value)
     head = segment.slot_place(value)
