@@ -112,12 +112,22 @@ async def test_a_move_to_a_city_in_a_month_gone_by_is_dated_in_the_past(tenant: 
     assert "March 2026" in home["content"], home["content"]
 
 
-async def test_a_kind_put_right_with_spaces_keeps_the_pets_name(tenant: TenantCtx) -> None:
-    await tenant.say("u", "s1", "我养了只hamster叫Peanut", at=AT[0])
-    await tenant.say("u", "s1", "纠正一下 不是hamster 是guinea pig 我总搞混 😅", at=AT[1])
-    assert await tenant.values("u", "pets.name", lower=True) == ["peanut"]
-    assert await tenant.values("u", "pets.kind", lower=True) == ["guinea pig"]
-    assert await tenant.values("u", "pets.kind", "frozen", lower=True) == ["hamster"]
+@pytest.mark.parametrize(
+    ("turns", "name", "kinds"),
+    [
+        (("我养了只hamster叫Peanut", "纠正一下 不是hamster 是guinea pig 我总搞混 😅"), "peanut",
+         ("guinea pig", "hamster")),
+        (("我养了一只cat叫Momo", "纠正一下 不是cat 是rabbit 打错了"), "momo", ("rabbit", "cat")),
+    ],
+)  # fmt: skip
+async def test_a_kind_put_right_with_spaces_keeps_the_pets_name(
+    tenant: TenantCtx, turns: tuple[str, str], name: str, kinds: tuple[str, str]
+) -> None:
+    await tenant.say("u", "s1", turns[0], at=AT[0])
+    await tenant.say("u", "s1", turns[1], at=AT[1])
+    assert await tenant.values("u", "pets.name", lower=True) == [name]
+    assert await tenant.values("u", "pets.kind", lower=True) == [kinds[0]]
+    assert await tenant.values("u", "pets.kind", "frozen", lower=True) == [kinds[1]]
 
 
 async def test_moved_back_to_ic_is_no_workplace(tenant: TenantCtx) -> None:

@@ -1793,7 +1793,7 @@ _CONTRAST_EN = re.compile(
 )
 _CONTRAST_ZH = re.compile(
     r"(?:而不是|不是|而非|并非|不再是|不叫)\s*"
-    r"(?P<x>(?![我你他她它不只光仅])[\u4e00-\u9fffA-Za-z0-9][\u4e00-\u9fffA-Za-z0-9 ·]{0,14})"
+    r"(?P<x>(?![我你他她它不只光仅])[\u4e00-\u9fffA-Za-z0-9][\u4e00-\u9fffA-Za-z0-9 ·]{0,14}?)"
     r"(?=$|[，,。.!！?？;；、]|(?<=[A-Za-z])\s+(?=[\u4e00-\u9fff]))"
 )
 
