@@ -2197,9 +2197,10 @@ _SOME_DAYS = re.compile(
 def _kinds_of_one(text: str) -> set[str]:
     """Which of the routines a person keeps one of ``text`` is: ``"bedtime"`` or ``"waking"``
     said with its hour (``_BEDTIME``, ``_WAKING``, ``_CLOCK``), ``"commute"``
-    (``_COMMUTE_WAY``), each marked with the days it is said for (``"bedtime@weekend"``;
-    "some" for one day of the week, days off or trips, which are never compared). A nap, a
-    night of bad sleep or a child taken along is none of them."""
+    (``_COMMUTE_WAY``), each marked with the days it is said for (``"bedtime@weekend"``,
+    ``"waking@weekday"``, ``"commute@all"``). Hours said for one day of the week, days off,
+    trips or one night (``_SOME_DAYS``) are none of them, so never compared; nor are a nap, a
+    night of bad sleep or a child taken along."""
     if _NAP.search(text) or _NOT_OF_ONE.search(text):
         return set()
     if _WEEKDAY.search(text):
@@ -2271,7 +2272,8 @@ _WHEN = re.compile(rf"(?:\b(?:at|on|by|in)\s+)?(?:{_DAY}|{_HOUR})", re.I)
 # what is left of a routine's or an appointment's words once its time is taken out and says
 # nothing of the thing: "is", "usually", "一般", "习惯"
 _WHEN_FILLER = re.compile(
-    r"\b(?:is|are|was|usually|always|normally|often|generally)\b|^\s*(?:我)?(?:一般|通常|平时|习惯)|^\s*我\s*(?=[\u4e00-\u9fff])"
+    r"\b(?:is|are|was|usually|always|normally|often|generally)\b"
+    r"|^\s*(?:我)?(?:一般|通常|平时|习惯)|^\s*我\s*(?=[\u4e00-\u9fff])"
     r"|^\s*(?:I\s+)?(?:(?:have|got|booked)\s+(?:a|an|my)|there'?s\s+(?:a|an))\s+",
     re.I,
 )
@@ -2327,14 +2329,13 @@ _PART_OF_DAY = re.compile(
 
 
 def _joined_words(parts: list[str]) -> str:
-    """``parts`` written together the Chinese way, with a space kept between two Latin words
-    ("周日" + "afternoons" + "去swimming" → "周日 afternoons去swimming")."""
+    """``parts`` written together the Chinese way, with a space kept before a Latin word that
+    follows anything but Chinese ("Sunday" + "afternoons" + "去swimming" → "Sunday
+    afternoons去swimming")."""
     out = ""
     for part in parts:
-        if out and re.match(r"[A-Za-z0-9]", part) and re.search(r"[A-Za-z0-9]$", out):
+        if out and re.match(r"[A-Za-z0-9]", part) and not _HAN.search(out[-1]):
             out += " "
-        elif out and re.match(r"[A-Za-z0-9]", part) and not _HAN.search(part[:1]):
-            out += " " if not _HAN.search(out[-1:]) else ""
         out += part
     return out
 
