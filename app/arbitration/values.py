@@ -2180,7 +2180,7 @@ _NOT_OF_ONE = re.compile(
 )
 _NAP = re.compile(r"午睡|午觉|\bnaps?\b", re.I)
 _WEEKEND = re.compile(r"周末|週末|\bweekends?\b|\bsat(?:urday)?s?\b|\bsun(?:day)?s?\b", re.I)
-_WEEKDAY = re.compile(
+_WORKDAYS = re.compile(
     r"工作日|上班日|周一到周五|\bweekdays?\b|\bworkdays?\b|\bmonday to friday\b", re.I
 )
 # hours said for some days only: one day of the week, days off, trips, "when …"
@@ -2203,7 +2203,7 @@ def _kinds_of_one(text: str) -> set[str]:
     night of bad sleep or a child taken along."""
     if _NAP.search(text) or _NOT_OF_ONE.search(text):
         return set()
-    if _WEEKDAY.search(text):
+    if _WORKDAYS.search(text):
         days = "weekday"
     elif _SOME_DAYS.search(text):
         return set()
@@ -2256,11 +2256,15 @@ _DAY = (
     r"|每天|每日|每晚|天天|工作日|(?:大后|大後|今|明|后|後|昨)(?:天|早|晚)"
     r"|(?:下|这|這)(?:个|個)?(?:月|周末|週末)|周末|週末|\d{1,2}月\d{1,2}[日号號]?|\d{1,2}[号號](?!码)"
 )
+# a part of the day ("in the evening", "mornings", "晚上")
+_PARTS_OF_DAY = (
+    r"\b(?:(?:in the|every)\s+)?(?:morning|afternoon|evening|night)s?\b"
+    r"|早上|上午|中午|下午|晚上|傍晚|凌晨|早晨|夜里"
+)
 _HOUR = (
     r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b"
     r"|\bat\s+\d{1,2}(?::\d{2})?(?:\s*(?:am|pm))?\b(?!\s*(?:%|kg|km|min|hours?))"
-    r"|\bnoon\b|\bmidnight\b|\b(?:(?:in the|every)\s+)?(?:morning|afternoon|evening|night)s?\b"
-    r"|\blunch(?:time)?\b|(?:早上|上午|中午|下午|晚上|傍晚|凌晨|早晨|夜里)"
+    rf"|\bnoon\b|\bmidnight\b|{_PARTS_OF_DAY}|\blunch(?:time)?\b"
     r"|(?:\d{1,2}|[一二两三四五六七八九十]{1,3})\s*[点點](?:半|\d{1,2}分?|[一二三四五]十分?)?"
     # the hour said by what it comes before or after: "before work", "下班后", "睡前"
     r"|\b(?:before|after) (?:work|school|class|dinner|lunch|breakfast|bed)\b"
@@ -2320,12 +2324,7 @@ def moved_value(old: str, new: str) -> str | None:
     return None if normalize_value(value) == normalize_value(old) else value
 
 
-# a part of the day, said alone ("晚上", "in the evening")
-_PART_OF_DAY = re.compile(
-    r"(?:(?:in the|every)\s+)?(?:morning|afternoon|evening|night)s?"
-    r"|早上|上午|中午|下午|晚上|傍晚|凌晨|早晨|夜里",
-    re.I,
-)
+_PART_OF_DAY = re.compile(_PARTS_OF_DAY, re.I)
 
 
 def _joined_words(parts: list[str]) -> str:

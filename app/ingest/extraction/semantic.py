@@ -1791,10 +1791,13 @@ _CONTRAST_EN = re.compile(
     r"\s*(?:[,.;!?)，。；！？]|$|\s+(?:any ?more|now|these days)\b)",
     re.I,
 )
+# where a Chinese contrast's value ends when it was typed with spaces: the space after a Latin
+# word before the Chinese that follows ("不是hamster 是guinea pig 我总搞混")
+LATIN_BEFORE_HAN = r"(?<=[A-Za-z])\s+(?=[\u4e00-\u9fff])"
 _CONTRAST_ZH = re.compile(
     r"(?:而不是|不是|而非|并非|不再是|不叫)\s*"
     r"(?P<x>(?![我你他她它不只光仅])[\u4e00-\u9fffA-Za-z0-9][\u4e00-\u9fffA-Za-z0-9 ·]{0,14}?)"
-    r"(?=$|[，,。.!！?？;；、]|(?<=[A-Za-z])\s+(?=[\u4e00-\u9fff]))"
+    rf"(?=$|[，,。.!！?？;；、]|{LATIN_BEFORE_HAN})"
 )
 
 
@@ -2129,14 +2132,14 @@ _KIND_NAMED = re.compile(
 )
 
 
-# what the user meant or asked about is a thing of a place, not a fact of theirs put right
-# ("我问的是北京的房价，不是上海的", "我说的是杭州的天气", "I meant the weather in Dallas")
 # what is asked or said of a place, not the place ("北京的房价", "the weather in Dallas")
 PLACE_THINGS_ZH = "天气|房价|房租|交通|新闻|时间|美食|酒店|机票|物价|消费|情况|政策"
 PLACE_THINGS_EN = (
     r"weather|prices?|rent|traffic|news|time|food|housing|costs?|hotels?|flights?"
     r"|restaurants?|schools?|market"
 )
+# what the user meant or asked about is a thing of a place, not a fact of theirs put right
+# ("我问的是北京的房价，不是上海的", "我说的是杭州的天气", "I meant the weather in Dallas")
 _MEANT_A_THING = re.compile(
     rf"(?:说的是|问的是|指的是|讲的是)[^，,。]{{0,12}}的(?:{PLACE_THINGS_ZH})"
     rf"|\b(?:meant|asking about|asked about|talking about)\s+(?:the\s+)?(?:{PLACE_THINGS_EN})"
@@ -2378,8 +2381,7 @@ _IN_PLACE_ZH = re.compile(
     r"|我是(?=[\d零一二三四五六七八九十两]+岁?\s*(?:$|[，,。.！!？?；;])))\s*"
     # a number of any length ("应该是 138-0013-8888"), else a few words
     r"(?P<x>\+?\d[\d\s-]{5,}\d|[^，,。.！!？?；;、\s][^，,。.！!？?；;、]{0,11}?)\s*"
-    # ("不是hamster 是guinea pig 我总搞混": a space before the Chinese that follows ends it)
-    r"(?=$|[，,。.！!？?；;、]|\s+not\b|\s*(?:而)?不是|(?<=[A-Za-z])\s+(?=[\u4e00-\u9fff]))"
+    rf"(?=$|[，,。.！!？?；;、]|\s+not\b|\s*(?:而)?不是|{LATIN_BEFORE_HAN})"
 )
 _NOT_IN_PLACE = re.compile(
     r"^(?:(?:my|his|her|their|our|your|him|them|me|you|he|she|we|they|i|it|that|this|not|fine"
