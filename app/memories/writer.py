@@ -188,26 +188,30 @@ async def embed_drafts(embedder: Embedder | None, drafts: Sequence[MemoryDraft])
 def guesses_outdated(outcomes: Sequence[Outcome]) -> frozenset[uuid.UUID]:
     """The facts of ``outcomes`` whose retirement does not take their turns out of recall: a
     fact the key-family classifier guessed (``metadata.formed_by == "classifier"``: its key
-    from the sentence's nearest prototype, its value from a span of it) that a fact formed from
-    a later turn (trigger ``extraction``) superseded by recency or source (any rule but
-    ``user_correction``). Nothing the user said stated a change, and the guess may never have
-    been what the turn meant; the turn keeps its words, as it would had the classifier formed
-    nothing. A stated change (user_correction), a guess stored frozen on arrival, and every
-    act of the client — an explicit write, a PATCH, a deletion — still freeze the turns
-    (docs/formation.md, Episodes)."""
-    losers: dict[uuid.UUID, Memory] = {}
-    for o in outcomes:
-        for m in o.memories:
-            if m.type != EPISODE and (m.metadata_ or {}).get("formed_by") == "classifier":
-                losers[m.id] = m
+    from the sentence's nearest prototype, its value from a span of it) that a fact of the
+    same key formed from a later turn (trigger ``extraction``) superseded by recency or source
+    (any rule but ``user_correction``). Nothing the user said stated a change, and the guess
+    may never have been what the turn meant; the turn keeps its words, as it would had the
+    classifier formed nothing. A stated change (user_correction), a fact of another key that
+    ends the guess (a liking guessed, then "我已经戒辣了": the user said the opposite), a guess
+    stored frozen on arrival, and every act of the client — an explicit write, a PATCH, a
+    deletion — still freeze the turns (docs/formation.md, Episodes)."""
+    formed = {m.id: m for o in outcomes for m in o.memories}
+    losers = {
+        i: m
+        for i, m in formed.items()
+        if m.type != EPISODE and (m.metadata_ or {}).get("formed_by") == "classifier"
+    }
     out = set()
     for o in outcomes:
         for a in o.arbitrations:
+            winner = formed.get(a.new_memory_id) if a.new_memory_id else None
             if (
                 a.outcome == "superseded"
                 and a.existing_memory_id in losers
                 and a.trigger == "extraction"
                 and a.rule != "user_correction"
+                and (winner is None or winner.key == losers[a.existing_memory_id].key)
             ):
                 out.add(a.existing_memory_id)
     return frozenset(out)

@@ -453,3 +453,22 @@ async def test_a_guess_confirmed_in_plain_words_is_no_guess(tenant: TenantCtx) -
         assert (await get(tenant, "u", body["episode_ids"][0]))["status"] == "frozen"
     _, contents = await recall_first_and_contents(tenant, "where do I work")
     assert "Initech" not in contents
+
+
+async def test_a_guess_turned_into_its_opposite_freezes_its_turn(tenant: TenantCtx) -> None:
+    # a liking the classifier guessed, then the user gives the thing up: the later fact is of
+    # another key (an avoidance), so no plain recency replaced the guess — the user said the
+    # opposite, and the old turn must not answer "can I eat spicy food?" as current
+    old = await tenant.say(
+        "u", "s1", "我超级喜欢吃辣的，尤其是重庆火锅～", at="2026-01-10T09:00:00+08:00"
+    )
+    [liking] = [m for m in old["memories"] if m["key"] == "preference.likes"]
+    assert liking["metadata"]["formed_by"] == "classifier"
+    later = await tenant.say(
+        "u", "s2", "最近胃不好，医生让我别吃辣，我已经戒辣了。", at="2026-03-10T09:00:00+08:00"
+    )
+    assert ("diet.avoid", "辣") in [(m["key"], m["value"]) for m in later["memories"]]
+    assert (await get(tenant, "u", liking["id"]))["status"] == "frozen"
+    assert (await get(tenant, "u", old["episode_ids"][0]))["status"] == "frozen"
+    _, contents = await recall_first_and_contents(tenant, "我能吃辣吗？")
+    assert not any("超级喜欢吃辣" in c for c in contents)
