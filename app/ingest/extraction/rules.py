@@ -4048,6 +4048,12 @@ _PLAN_OPENS_ZH = re.compile(
     r"^\s*(?:打算|计划|准备)(?!有变|好|着?呢|中|了|工作|金|生育|书|表|案|期|阶段|的)(?=\S{2,})"
     r"(?!.*[吗呢？?]\W*$)"
 )
+# a trip taken in place of another, its 我 left out: "只好改成去新加坡" (``is_place`` checks the
+# place)
+_TRIP_INSTEAD_ZH = re.compile(
+    r"^\s*(?:现在|最后|只好|只能|那就|就|还是)*(?P<go>(?:改成|换成)去)"
+    r"(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:了|啦|吧)?[。！!]*$"
+)
 _SUBJECTLESS_CHANGE_ZH = re.compile(
     r"^(?P<t>\s*(?:后来|之后|然后|最近|现在|如今|去年|前年|今年|年初|年底|上个?月|上周|上礼拜|前段时间)?"
     r"(?:又|也|就|已经|早就|刚|刚刚|终于)?)(?=(?:"
@@ -5166,6 +5172,15 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 # "算了，改用TiDB吧" proposes a change, no doing of the user's
                 raw = _SUBJECTLESS_CHANGE_ZH.sub(r"我\g<t>", raw, count=1)
                 signal = True
+            if (
+                not (signal or subject)
+                and (trip := _TRIP_INSTEAD_ZH.match(raw))
+                and segment.is_place(trip.group("v"))
+            ):
+                # "日本的旅行取消了，改成去泰国": a trip to a place in place of the one dropped
+                # ("改成去健身房", "改成去游泳": no place, a doing)
+                raw = "我" + raw[trip.start("go") :].strip()
+                signal = True
             if not (signal or subject) and (
                 _PLAN_OPENS_ZH.match(raw)
                 or _MOVE_OPENS_ZH.match(raw)
@@ -5177,9 +5192,12 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 # left out
                 raw = "我" + raw.strip()
                 signal = True
-            if not (signal or subject) and (opens := _LIFE_OPENS_EN.match(raw)):
+            if (not (signal or subject) or (subject and not semantic.own_subject(raw))) and (
+                opens := _LIFE_OPENS_EN.match(raw)
+            ):
                 # "got promoted to senior last week!!", "moved to Denver in May": English
-                # leaves the user out before a turn of their life
+                # leaves the user out before a turn of their life, and after a clause of theirs
+                # ("I quit coffee, switched to green tea in the mornings")
                 raw = "I " + raw[opens.end() :].strip()
                 signal = True
             if not (signal or subject) and (borrowed := _borrowed_subject(raw, turn, state)):
@@ -9269,6 +9287,8 @@ def _doing_instead(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact
                 doing = m.group("v")
                 if _NOT_A_DOING_ZH.match(doing) or re.fullmatch(_LANGS_ZH, doing):
                     continue
+                if doing.startswith("去") and segment.is_place(doing[1:]):
+                    continue  # "日本的旅行取消了，改成去泰国": a trip in place of a trip
             elif m := _INSTEAD_DOING_EN.match(bare):
                 doing = next(g for g in m.group("v1", "v2", "v3", "v4", "v5") if g).lower()
                 if _NOT_A_DOING_EN.match(doing):
