@@ -77,9 +77,23 @@ async def test_a_doing_in_place_of_a_doing_stays_a_routine(tenant: TenantCtx) ->
         "晚上的瑜伽课取消了，改成去健身房。",
         "每周六的英语课取消了，改成去图书馆自习。",
         "食堂的午饭取消了，改成去外面吃。",
+        "公司原定的团建取消了，改成去莫干山。",
     ],
 )
-async def test_a_doing_in_place_of_another_leaves_the_trip(tenant: TenantCtx, second: str) -> None:
+async def test_a_doing_or_an_outing_in_place_of_another_leaves_the_trip(
+    tenant: TenantCtx, second: str
+) -> None:
     active, frozen = await tenant.change("u", ("下个月我打算去日本旅行。", second), "plan", at=AT)
     assert len(active) == 1 and "日本" in active[0]
+    assert frozen == []
+
+
+async def test_a_move_asked_about_is_no_move(tenant: TenantCtx) -> None:
+    active, frozen = await tenant.change(
+        "u",
+        ("I live in Seattle.", "If I quit my job, moved to Portland, would my rent go down?"),
+        "residence.city",
+        at=AT,
+    )
+    assert active == ["seattle"]
     assert frozen == []

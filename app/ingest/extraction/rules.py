@@ -5176,9 +5176,11 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 not (signal or subject)
                 and (trip := _TRIP_INSTEAD_ZH.match(raw))
                 and segment.is_place(trip.group("v"))
+                and not any(semantic.gathering_named(c) for c in sentence[:i])
             ):
                 # "日本的旅行取消了，改成去泰国": a trip to a place in place of the one dropped
-                # ("改成去健身房", "改成去游泳": no place, a doing)
+                # ("改成去健身房", "改成去游泳": no place, a doing; "公司原定的团建取消了，改成去
+                # 莫干山": the outing's place, not a trip of the user's)
                 raw = "我" + raw[trip.start("go") :].strip()
                 signal = True
             if not (signal or subject) and (
@@ -6690,6 +6692,10 @@ def _now_holds(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     joined = [", ".join(c.strip(" ,") for c in sentence) for sentence in sentences]
     change = next((m for text in joined if (m := _CHANGE_SAID_EN.match(text))), None)
     for sentence in sentences:
+        # "If I quit my job, moved to Portland, would my rent go down?": nothing so
+        sentence = sentence[semantic.unmeant(sentence) :]
+        if not sentence:
+            continue
         said = [c.strip(" ,") for c in sentence]
         for i, text in enumerate([*said, ", ".join(said)] if len(said) > 1 else said):
             if (
