@@ -97,3 +97,24 @@ async def test_a_move_asked_about_is_no_move(tenant: TenantCtx) -> None:
     )
     assert active == ["seattle"]
     assert frozen == []
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("I live in Manchester.",
+         "I sometimes dream that I quit everything, moved to London and opened a bar."),
+        ("I live in Dublin.",
+         "In the book I'm reading, the detective resigned from the force, moved to Lisbon."),
+        ("I live in Osaka.", "I often dream of living in Kyoto."),
+    ],
+)  # fmt: skip
+async def test_a_dream_or_a_story_moves_no_one(tenant: TenantCtx, first: str, second: str) -> None:
+    active, frozen = await tenant.change("u", (first, second), "residence.city", at=AT)
+    assert active == [first.removeprefix("I live in ").rstrip(".").lower()]
+    assert frozen == []
+
+
+async def test_a_book_club_is_no_story(tenant: TenantCtx) -> None:
+    await tenant.say("u", "s1", "In my book club we read thrillers, I live in Leeds.", at=AT[0])
+    assert await tenant.values("u", "residence.city") == ["Leeds"]

@@ -404,11 +404,18 @@ _HYPOTHETICAL = re.compile(
     # a dream, asleep or awake: "my dream is to work at SpaceX", "我梦见自己在谷歌上班",
     # "我的梦想是去腾讯工作" — nothing in it is so of the user yet
     r"^(?:(?:my|our) (?:\w+ )?dreams? (?:is|was|would be|job)\b|in my dreams?\b"
-    r"|i (?:dream(?:ed|t|s)?|had a dream|keep dreaming)\b)"
+    r"|i (?:(?:sometimes|often|always|still|even|\w+ly) )?(?:dream(?:ed|t|s)?|had a dream"
+    r"|keep dreaming)\b)"
     r"|^(?:我们?)?(?:的)?(?:梦想|理想|心愿|愿望)(?:就)?是|^(?:我们?)?[^，,。]{0,4}?(?:梦见|梦到|做梦|做了个梦)"
     # make-believe and fiction: "Pretending I work at NASA in my D&D campaign", "我在写一个小说，
     # 主角叫张三", "I'm writing a story about a girl named Clara"
     r"|^(?:(?:i |i'?m |we |we'?re |just )?pretend(?:ing|s)?|let'?s pretend|role-?play\w*)\b"
+    # "In the book I'm reading, the detective resigned…": what happens in a story (not "in my
+    # book, …", an opinion, nor "in my book club we…")
+    r"|^in (?!my book\b)(?:the|a|an|my|this|that) (?:\w+ )?(?:book|novel|story|show|series|film"
+    r"|movie|game|comic|manga|anime|drama)"
+    r"(?:\s*,|\s+(?:i|we)(?:'m|'re| am| are)? (?:(?:just )?(?:reading|watching|playing|writing"
+    r"|read|watched|played|wrote))\b)"
     r"|^(?:i'?m|i am|we'?re) (?:\w+ )?writing (?:a|an|my|our) (?:\w+ )?(?:story|novel|script"
     r"|screenplay|book|fanfic|poem)\b"
     r"|^(?:jk|j/k|just kidding|kidding)\b|^(?:我们?)?(?:开玩笑|开个玩笑|说笑)"
