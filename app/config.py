@@ -95,7 +95,8 @@ class Settings(BaseSettings):
         ge=0,
         le=1_000_000,
         description="Query embeddings kept per process, least recently used evicted, keyed by "
-        "model and text; 0 disables the cache (docs/recall.md)",
+        "model and the text's SHA-256, and as many embeddings of stored text; 0 disables both "
+        "caches (docs/recall.md)",
     )
 
     # --- extraction / LLM ------------------------------------------------------------------

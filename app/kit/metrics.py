@@ -87,6 +87,12 @@ QUERY_CACHE = Counter(
     "Query embeddings answered from the in-process cache (hit) or computed (miss)",
     ["result"],
 )
+EMBEDDING_CACHE = Counter(
+    "memlane_embedding_cache_total",
+    "Embeddings of stored text (use=passage) and of the extractor's classified clauses "
+    "(use=classify) answered from the in-process cache (hit) or computed (miss)",
+    ["use", "result"],
+)
 CONTEXT_TOKENS = Histogram(
     "memlane_context_token_usage", "Tokens of assembled contexts", buckets=TOKEN_BUCKETS
 )

