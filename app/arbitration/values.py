@@ -269,11 +269,17 @@ _TOOL_KINDS = {
     "music": "spotify pandora tidal deezer 网易云音乐 网易云 qq音乐 酷狗 酷狗音乐",
     "design": "figma sketch photoshop ps illustrator canva",
     "shell": "bash zsh fish powershell",
+    "cloud": "aws gcp azure heroku vercel netlify fly.io digitalocean linode render railway"
+    " 阿里云 腾讯云 华为云 百度云 京东云",
+    "ci": "jenkins circleci travis buildkite teamcity bamboo",
+    "backend": "django flask fastapi spring rails laravel express nestjs gin",
 }
 _TOOL_KIND = {name: kind for kind, names in _TOOL_KINDS.items() for name in names.split()}
 _TOOL_PHRASES = {"apple music": "music", "youtube music": "music", "google drive": "drive",
                  "vs code": "editor", "visual studio code": "editor", "google docs": "notes",
-                 "sql server": "database", "windows 10": "os", "windows 11": "os"}  # fmt: skip
+                 "sql server": "database", "windows 10": "os", "windows 11": "os",
+                 "github actions": "ci", "gitlab ci": "ci", "travis ci": "ci",
+                 "spring boot": "backend", "adobe xd": "design"}  # fmt: skip
 
 
 # ``metadata["replaces"]`` of a tool said to be used now ("现在主要用 Figma"): it replaces the

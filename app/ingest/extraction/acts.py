@@ -25,7 +25,12 @@ from pathlib import Path
 from app.ingest.extraction.base import ExtractedFact, Turn
 from app.ingest.extraction.dates import WHEN_AHEAD_ZH
 from app.ingest.extraction.filter import is_noise
-from app.ingest.extraction.semantic import CLASSIFY_MAX_CHARS, TrainedWeights
+from app.ingest.extraction.semantic import (
+    CLASSIFY_MAX_CHARS,
+    TrainedWeights,
+    is_tool,
+    works_in_tool,
+)
 from app.privacy.protect import SECRET_KEYS
 
 ACTS_MODEL = Path(__file__).with_name("acts_model.npz")
@@ -115,6 +120,14 @@ def _moves(f: ExtractedFact) -> bool:
 _NOT_VETOED = ("assistant.constraint", "family.member", "name.nickname", *SECRET_KEYS)
 
 
+def _tool_worked_with(turn: Turn, fact: ExtractedFact) -> bool:
+    """A known tool the turn says the user works in or on ("my laptop runs Windows 11"): the
+    classifier reads a thing's doing as nothing of the user's."""
+    return (
+        fact.key == "tech.preferred" and is_tool(fact.value or "") and works_in_tool(turn.content)
+    )
+
+
 def said(text: str) -> str:
     """What ``text`` states: its clauses that are no question or small talk, or the whole text
     when all or none of them are. "我最喜欢的 band 是 Radiohead，顺便问下今天天气怎么样" states the
@@ -145,6 +158,10 @@ def apply(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
         return [
             f
             for f in facts
-            if _withdraws(f) or f.key in _NOT_VETOED or _moves(f) or _appointment(turn, f)
+            if _withdraws(f)
+            or f.key in _NOT_VETOED
+            or _moves(f)
+            or _appointment(turn, f)
+            or _tool_worked_with(turn, f)
         ]
     return facts

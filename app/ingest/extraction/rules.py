@@ -5514,6 +5514,10 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             f.key, f.type = "diet.style", "preference"  # "Mediterranean now.": the diet kept now
             f.metadata = {k: v for k, v in f.metadata.items() if k not in ("now_holds", "strong")}
             f.metadata["replaces"] = True
+        elif f.key is None and f.value and now_holds and tool_kind(f.value):
+            f.key, f.type = "tech.preferred", "preference"  # "it's all Postgres now": a tool
+            f.metadata = {k: v for k, v in f.metadata.items() if k not in ("now_holds", "strong")}
+            f.metadata["replaces"] = SAME_KIND
     facts += _diets_taken_up(turn, facts)
     for f in facts:
         if (

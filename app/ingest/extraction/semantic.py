@@ -1102,9 +1102,11 @@ _SWITCH = re.compile(
     r"|\bnow\s+prefer\b(?![^.;!?]*\b(?:still|too|as well|also)\b)"
     # what was moved said between the verb and "to" ("moved my side projects to TypeScript")
     r"|\b(?:switched|moved|migrated|ported)\s+(?:my|our|all|the|everything)\b[\w\s]{0,30}?\bto\b"
+    # the work done again in another tool ("we rewrote the app in Vue")
+    r"|\b(?:rewrote|rewritten|rewriting|redid|redone)\s+(?:it|my|our|all|the|everything)\b[\w\s]{0,30}?\bin\b"
     # a clause of its own that opens with the verb, the 了 of a new situation after it or at
     # its end ("换 VS Code 了", "换了苹果", "转 Go 了")
-    r"|(?:^|(?<=[，,。！!\s我]))(?:终于|又|刚|已经|上个?月|上周|去年|前几天|昨天)?(?:换|转)(?:了\s*[^，,。了\s][^，,。了]{1,14}|\s*[^，,。了\s]"
+    r"|(?:^|(?<=[，,。！!\s我])|(?<=我们)|(?<=团队)|(?<=我们组))(?:终于|又|刚|已经|上个?月|上周|去年|前几天|昨天)?(?:换|转)(?:了\s*[^，,。了\s][^，,。了]{1,14}|\s*[^，,。了\s]"
     r"[^，,。了]{1,14}了)(?=[，,。！!]|$)"
     # "现在都用Notion了", "我如今只写Go": now, and all of it; not a team's ("我们组现在全用Go了")
     r"|(?:^|(?<=[，,。！!\s我]))(?:现在|如今|目前)(?:全|都|全都|基本都|基本上都|只)(?:用|写|说)"
@@ -2619,7 +2621,7 @@ TECH_ZH = (
     "印象笔记", "有道云笔记", "有道笔记", "飞书文档", "飞书", "钉钉", "企业微信", "腾讯文档",
     "腾讯会议", "石墨文档", "金山文档", "语雀", "幕布", "滴答清单", "百度网盘", "阿里云盘",
     "夸克网盘", "坚果云", "剪映", "鸿蒙", "安卓", "苹果系统", "网易云音乐", "网易云", "QQ音乐",
-    "酷狗音乐",
+    "酷狗音乐", "阿里云", "腾讯云", "华为云", "百度云", "京东云", "墨刀", "蓝湖",
 )  # fmt: skip
 _TECH_ZH = re.compile("|".join(sorted(map(re.escape, TECH_ZH), key=len, reverse=True)))
 
@@ -3465,6 +3467,8 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
         if not zh and _PANNED_EN.search(text):
             return []  # "plain JS drives me nuts": a tool the user can't stand is no preference
         names = zh_entities(text, ("eng",)) if zh else _tool_names_en(text)
+        if not zh and any(is_tool(n) for n in names):
+            names = [n for n in names if is_tool(n)]  # "the API is a Flask app": Flask
         if zh:  # "deploy 我们一般用 Kubernetes", "我daily用vim写code": a known tool, else a
             # capitalised name, over a lower-case word of the sentence; "我用印象笔记记东西": a
             # tool named in Chinese
@@ -3474,6 +3478,12 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
                 or names
                 or [m.group(0) for m in _TECH_ZH.finditer(text)]
             )
+        if zh:  # "从腾讯云迁到华为云了": the one moved from is no tool of now
+            names = [
+                n
+                for n in names
+                if not re.search(rf"从\s*{re.escape(n)}\s*(?:迁移?|换|转|搬|改|切)(?:到|成)", text)
+            ]
         return [("tech.preferred", n) for n in dict.fromkeys(names)]
     if family in ("name", "nickname"):
         if zh:
@@ -4604,6 +4614,14 @@ def reframed(family: str, text: str, sentence: str = "") -> str:
         return "work"  # "I teach high school chemistry": teaching, not studying
     if family in ("decision", *_REFRAMED) and _TEAM_DOES_ZH.match(text.strip()):
         return "work"  # "我们组做推荐算法": the line of work of the user's team, no decision
+    if family in ("work", "language", "education", *_REFRAMED) and works_in_tool(text):
+        return "tech"  # "I build frontends in React", "我用 Angular 做前端": a tool, no workplace
+    if (
+        family == "decision"
+        and (works_in_tool(text) or (is_switch(text) and any(map(is_tool, _tools_named(text)))))
+        and not _DECIDED.search(text)
+    ):
+        return "tech"  # "我们用Jenkins做CI": the tools worked with; "我们决定用 Kafka" is chosen
     if family == "tech" and (_AT_NAME_ZH.match(text.strip()) or _WITH_NAME_EN.match(text.strip())):
         return "work"  # "我在Microsoft", "I'm with Initech": where the user is, not a tool
     if family == "tech" and _PROPOSED_ZH.search(text.strip()):
@@ -4632,6 +4650,69 @@ def reframed(family: str, text: str, sentence: str = "") -> str:
     if family in _LEARNT_FROM and learning_now(text) and not isolate("language", text):
         return "other"  # "我最近开始学吉他": what the user is learning now, no plan
     return family
+
+
+# work done in, with or on a named tool, or the tool said to be one's main one: "I build
+# frontends in React", "we deploy on AWS", "my main language is Java", "我用 Angular 做前端",
+# "我们用Jenkins做CI" (the name is a known tool's, ``TECH``: "I work in Boston" is a place)
+# a tool's name in Chinese text: Latin words ("Spring Boot"), or a few Han characters ("阿里云")
+_NAME_IN_ZH = r"[A-Za-z][A-Za-z0-9.+#-]*(?: [A-Za-z][A-Za-z0-9.+#-]*)?|[\u4e00-\u9fff]{2,5}?"
+_WORKS_IN_TOOL = re.compile(
+    r"\b(?:build|write|code|program|develop|work|ship|deploy|host|run|design|draw|keep|go)"
+    r"(?:s|ed|ing)?\b[^,;.!?]{0,40}?\b(?:in|with|on|into)\s+"
+    r"(?P<t>[\w.+#-]+(?: [A-Z][\w.+#-]*)?)"
+    r"|\b(?:main|primary|go-to|daily|favou?rite|preferred)\s+(?:programming\s+)?"
+    r"(?:language|stack|editor|ide|framework|database|db|os|cloud)\s+(?:is|has been)\s+"
+    r"(?P<u>[\w.+#-]+(?: [A-Z][\w.+#-]*)?)"
+    # "we're on GCP", "I'm all on Linux", "my laptop runs Windows 11", "an iPhone person"
+    r"|\b(?:I'?m|I am|we'?re|we are|it'?s|everything'?s|everything is)\s+"
+    r"(?:all\s+|fully\s+|now\s+)?on\s+(?P<o>[\w.+#-]+(?: [A-Z0-9][\w.+#-]*)?)"
+    r"|\b(?:it'?s|it is|everything'?s|everything is)\s+all\s+(?P<l>[\w.+#-]+)"  # "it's all Go"
+    r"|\b(?:laptop|computer|pc|desktop|machine|phone|server|box|mac)\s+(?:runs|is running|is on)\s+"
+    r"(?P<d>[\w.+#-]+(?: [A-Z0-9][\w.+#-]*)?)"
+    r"|\b(?:an?|the)\s+(?P<a>[\w.+#-]+(?: [A-Z][\w.+#-]*)?)\s+"
+    r"(?:app|person|user|guy|girl|fan|shop)\b"
+    # "我用 Angular 做前端", "我们项目用 Spring Boot", "跑在腾讯云上", "在 AWS 上部署",
+    # "是 PHP 写的"
+    r"|用(?:的是|的)?\s*(?P<z>" + _NAME_IN_ZH + r")\s*(?:做|写|开发|搭|跑|部署|来|画|[，,。！!]|$)"
+    r"|(?:跑|部署|放|托管)在\s*(?P<y>" + _NAME_IN_ZH + r")\s*(?:上|里)"
+    r"|在\s*(?P<x>" + _NAME_IN_ZH + r")\s*(?:上|里)\s*(?:部署|跑|做|画|写|开发)"
+    r"|是\s*(?P<w>" + _NAME_IN_ZH + r")\s*写的",
+    re.I,
+)
+
+
+# a choice made: "我们决定用 Kafka 做消息队列", "we decided to go with Stripe", "開完會改咗用…"
+_DECIDED = re.compile(
+    r"决定|決定|定了|定下|定咗|拍板|敲定|选了|选定|改用|改成|改咗|统一|\b(?:decid\w*|going with"
+    r"|go with|settled on|agreed|chose|picked|voted?)\b",
+    re.I,
+)
+
+
+def works_in_tool(text: str) -> bool:
+    """True if ``text`` says the user works in, with or on a known tool (``TECH``, or a tool
+    of a known kind, ``values.tool_kind``), or names one as their main one ("I deploy on AWS",
+    "my go-to editor is Emacs", "we're on GCP", "用 Vue 写前端", "代码跑在腾讯云上")."""
+    for m in _WORKS_IN_TOOL.finditer(text):
+        name = next((g for g in m.groups() if g), "").strip(" .")
+        if is_tool(name) or is_tool(name.split(" ")[0]):
+            return True
+    return False
+
+
+def _tools_named(text: str) -> list[str]:
+    """The Latin names and known Chinese tool names of ``text``."""
+    if _is_zh(text):
+        return zh_entities(text, ("eng",)) + [m.group(0) for m in _TECH_ZH.finditer(text)]
+    return _tool_names_en(text)
+
+
+def is_tool(name: str) -> bool:
+    """True if ``name`` is a known tool's: ``TECH`` or a tool of a known kind."""
+    from app.arbitration.values import tool_kind
+
+    return bool(name) and (bool(TECH.match(name)) or tool_kind(name) is not None)
 
 
 # a gathering held at a place ("在杭州办", "定在三亚举行"), and a choice made of it
@@ -4843,7 +4924,7 @@ def read_as(family: str, text: str) -> bool:
     worded): a job named by a verb of working ("I teach 3rd grade at …", "got promoted to
     senior PM"), what a thing does to the body or a part of it hurt ("peanuts make my throat
     close up", "sprained my ankle"), a doing in the progressive with a time ahead ("we're
-    flying to Tokyo in March")."""
+    flying to Tokyo in March"), a known tool worked in or on (``works_in_tool``)."""
     if family == "work":
         return bool(verb_role(text) or _PROMOTED_EN.search(text))
     if family in ("condition", "allergy"):
@@ -4852,6 +4933,8 @@ def read_as(family: str, text: str) -> bool:
         return _DISAGREES_EN.match(text.strip()) is not None
     if family == "plan":
         return progressive_ahead(text) is not None
+    if family == "tech":
+        return works_in_tool(text)  # "it's all CircleCI now", "we're on GCP"
     return False
 
 
