@@ -27,6 +27,9 @@ AT = ("2026-12-01T09:00:00+08:00", "2026-12-07T10:00:00+08:00")
         ("我们项目用 Spring Boot", "spring boot"),
         ("我们的服务都部署在阿里云上", "阿里云"),
         ("我在 AWS 上部署服务", "aws"),
+        ("我们的 side project 都 deploy 在 Vercel 上", "vercel"),
+        ("our services are written in Rust", "rust"),
+        ("我们团队用飞书沟通", "飞书"),
     ],
 )
 async def test_a_tool_worked_in_or_on_is_a_tool(tenant: TenantCtx, text: str, tool: str) -> None:
@@ -66,6 +69,7 @@ async def test_a_workplace_a_language_or_a_choice_stays_what_it_is(
           "These days I write almost everything in Kotlin instead of Java."), "kotlin", "java"),
         (("我们的代码跑在腾讯云上", "从腾讯云迁到华为云了，领导拍板的，没办法"),
          "华为云", "腾讯云"),
+        (("我一直用 Sublime 写代码", "最近换 Zed 了，挺快的"), "zed", "sublime"),
         (("We're on Jenkins for builds.", "Jenkins is gone, it's all CircleCI now."),
          "circleci", "jenkins"),
         (("We store everything in MongoDB.", "these days it's all Postgres, mongo was a mistake"),

@@ -1106,7 +1106,7 @@ _SWITCH = re.compile(
     r"|\b(?:rewrote|rewritten|rewriting|redid|redone)\s+(?:it|my|our|all|the|everything)\b[\w\s]{0,30}?\bin\b"
     # a clause of its own that opens with the verb, the 了 of a new situation after it or at
     # its end ("换 VS Code 了", "换了苹果", "转 Go 了")
-    r"|(?:^|(?<=[，,。！!\s我])|(?<=我们)|(?<=团队)|(?<=我们组))(?:终于|又|刚|已经|上个?月|上周|去年|前几天|昨天)?(?:换|转)(?:了\s*[^，,。了\s][^，,。了]{1,14}|\s*[^，,。了\s]"
+    r"|(?:^|(?<=[，,。！!\s我])|(?<=我们)|(?<=团队)|(?<=我们组))(?:终于|又|刚|已经|最近|现在|上个?月|上周|去年|前几天|前阵子|昨天)?(?:换|转)(?:了\s*[^，,。了\s][^，,。了]{1,14}|\s*[^，,。了\s]"
     r"[^，,。了]{1,14}了)(?=[，,。！!]|$)"
     # "现在都用Notion了", "我如今只写Go": now, and all of it; not a team's ("我们组现在全用Go了")
     r"|(?:^|(?<=[，,。！!\s我]))(?:现在|如今|目前)(?:全|都|全都|基本都|基本上都|只)(?:用|写|说)"
@@ -4658,8 +4658,8 @@ def reframed(family: str, text: str, sentence: str = "") -> str:
 # a tool's name in Chinese text: Latin words ("Spring Boot"), or a few Han characters ("阿里云")
 _NAME_IN_ZH = r"[A-Za-z][A-Za-z0-9.+#-]*(?: [A-Za-z][A-Za-z0-9.+#-]*)?|[\u4e00-\u9fff]{2,5}?"
 _WORKS_IN_TOOL = re.compile(
-    r"\b(?:build|write|code|program|develop|work|ship|deploy|host|run|design|draw|keep|go)"
-    r"(?:s|ed|ing)?\b[^,;.!?]{0,40}?\b(?:in|with|on|into)\s+"
+    r"\b(?:build|write|code|program|develop|work|ship|deploy|host|run|design|draw|keep|go"
+    r"|written|writen|built)(?:s|ed|ing)?\b[^,;.!?]{0,40}?\b(?:in|with|on|into)\s+"
     r"(?P<t>[\w.+#-]+(?: [A-Z][\w.+#-]*)?)"
     r"|\b(?:main|primary|go-to|daily|favou?rite|preferred)\s+(?:programming\s+)?"
     r"(?:language|stack|editor|ide|framework|database|db|os|cloud)\s+(?:is|has been)\s+"
@@ -4668,14 +4668,16 @@ _WORKS_IN_TOOL = re.compile(
     r"|\b(?:I'?m|I am|we'?re|we are|it'?s|everything'?s|everything is)\s+"
     r"(?:all\s+|fully\s+|now\s+)?on\s+(?P<o>[\w.+#-]+(?: [A-Z0-9][\w.+#-]*)?)"
     r"|\b(?:it'?s|it is|everything'?s|everything is)\s+all\s+(?P<l>[\w.+#-]+)"  # "it's all Go"
+    r"|\ball[- ]in\s+on\s+(?P<i>[\w.+#-]+)"  # "the team's all in on Kubernetes"
     r"|\b(?:laptop|computer|pc|desktop|machine|phone|server|box|mac)\s+(?:runs|is running|is on)\s+"
     r"(?P<d>[\w.+#-]+(?: [A-Z0-9][\w.+#-]*)?)"
     r"|\b(?:an?|the)\s+(?P<a>[\w.+#-]+(?: [A-Z][\w.+#-]*)?)\s+"
     r"(?:app|person|user|guy|girl|fan|shop)\b"
     # "我用 Angular 做前端", "我们项目用 Spring Boot", "跑在腾讯云上", "在 AWS 上部署",
     # "是 PHP 写的"
-    r"|用(?:的是|的)?\s*(?P<z>" + _NAME_IN_ZH + r")\s*(?:做|写|开发|搭|跑|部署|来|画|[，,。！!]|$)"
-    r"|(?:跑|部署|放|托管)在\s*(?P<y>" + _NAME_IN_ZH + r")\s*(?:上|里)"
+    r"|用(?:的是|的)?\s*(?P<z>" + _NAME_IN_ZH + r")"
+    r"\s*(?:做|写|开发|搭|跑|部署|来|画|沟通|记|管|打包|编译|测试|办公|[，,。！!]|$)"
+    r"|(?:跑|部署|放|托管|deploy|host|run)\s*在\s*(?P<y>" + _NAME_IN_ZH + r")\s*(?:上|里)"
     r"|在\s*(?P<x>" + _NAME_IN_ZH + r")\s*(?:上|里)\s*(?:部署|跑|做|画|写|开发)"
     r"|是\s*(?P<w>" + _NAME_IN_ZH + r")\s*写的",
     re.I,
