@@ -692,6 +692,28 @@ class QueryCache:
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
 
+    def lookup(self, model: str, texts: list[str]) -> tuple[list[list[float] | None], list[str]]:
+        """-> the cached vector of each text (None where there is none), and the texts to
+        compute (each distinct one once)."""
+        found = [self.get(model, text) for text in texts]
+        missing = [t for t, vec in zip(texts, found, strict=True) if vec is None]
+        return found, list(dict.fromkeys(missing))
+
+    def fill(
+        self,
+        model: str,
+        texts: list[str],
+        found: list[list[float] | None],
+        missing: list[str],
+        vectors: list[list[float]],
+    ) -> list[list[float]]:
+        """Cache ``vectors`` (one per text of ``missing``, from ``lookup``) -> one vector per
+        text of ``texts``, in order."""
+        computed = dict(zip(missing, vectors, strict=True))
+        for text, vec in computed.items():
+            self.put(model, text, vec)
+        return [computed[t] if vec is None else vec for t, vec in zip(texts, found, strict=True)]
+
     def __len__(self) -> int:
         return len(self._entries)
 
@@ -712,8 +734,8 @@ class InstrumentedEmbedder:
         self.passage_cache = QueryCache(query_cache_size, use="passage")
 
     async def embed_passages(self, texts: list[str]) -> list[list[float]]:
-        found = [self.passage_cache.get(self.model, text) for text in texts]
-        missing = list(dict.fromkeys(t for t, vec in zip(texts, found, strict=True) if vec is None))
+        found, missing = self.passage_cache.lookup(self.model, texts)
+        vectors: list[list[float]] = []
         if missing:
             try:
                 with timed(PROVIDER_LATENCY, f"embedding:{self.provider}", "passages"):
@@ -721,13 +743,7 @@ class InstrumentedEmbedder:
             except EmbeddingError:
                 PROVIDER_ERRORS.labels(f"embedding:{self.provider}", "passages").inc()
                 raise
-            computed = dict(zip(missing, vectors, strict=True))
-            for text, vec in computed.items():
-                self.passage_cache.put(self.model, text, vec)
-            found = [
-                computed[t] if vec is None else vec for t, vec in zip(texts, found, strict=True)
-            ]
-        return [vec for vec in found if vec is not None]
+        return self.passage_cache.fill(self.model, texts, found, missing, vectors)
 
     async def embed_query(self, text: str) -> list[float]:
         cached = self.query_cache.get(self.model, text)
@@ -762,11 +778,6 @@ def encode_local(texts: list[str], *, is_query: bool) -> list[list[float]]:
     recall's queries like stored text does (``_E5Handle``): no one waits on it for an answer,
     and on the queries' thread a recall would wait behind its calls."""
     prefix = "query" if is_query else "passage"
-    found = [_CLASSIFIED.get(prefix, text) for text in texts]
-    missing = list(dict.fromkeys(t for t, vec in zip(texts, found, strict=True) if vec is None))
-    if not missing:
-        return [vec for vec in found if vec is not None]
-    computed = dict(zip(missing, _E5.encode(missing, is_query, background=True), strict=True))
-    for text, vec in computed.items():
-        _CLASSIFIED.put(prefix, text, vec)
-    return [computed[t] if vec is None else vec for t, vec in zip(texts, found, strict=True)]
+    found, missing = _CLASSIFIED.lookup(prefix, texts)
+    vectors = _E5.encode(missing, is_query, background=True) if missing else []
+    return _CLASSIFIED.fill(prefix, texts, found, missing, vectors)
