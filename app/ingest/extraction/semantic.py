@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from app.arbitration.keys import key_spec
+from app.arbitration.values import tool_kind
 from app.ingest.extraction import segment
 from app.ingest.extraction.dates import cn_int
 from app.ingest.extraction.filter import hedged, is_question
@@ -4652,11 +4653,11 @@ def reframed(family: str, text: str, sentence: str = "") -> str:
     return family
 
 
-# work done in, with or on a named tool, or the tool said to be one's main one: "I build
-# frontends in React", "we deploy on AWS", "my main language is Java", "我用 Angular 做前端",
-# "我们用Jenkins做CI" (the name is a known tool's, ``TECH``: "I work in Boston" is a place)
 # a tool's name in Chinese text: Latin words ("Spring Boot"), or a few Han characters ("阿里云")
 _NAME_IN_ZH = r"[A-Za-z][A-Za-z0-9.+#-]*(?: [A-Za-z][A-Za-z0-9.+#-]*)?|[\u4e00-\u9fff]{2,5}?"
+# work done in, with or on a named tool, or the tool said to be one's main one: "I build
+# frontends in React", "we deploy on AWS", "my main language is Java", "我用 Angular 做前端",
+# "我们用Jenkins做CI" (the name is a known tool's, ``is_tool``: "I work in Boston" is a place)
 _WORKS_IN_TOOL = re.compile(
     r"\b(?:build|write|code|program|develop|work|ship|deploy|host|run|design|draw|keep|go"
     r"|written|writen|built)(?:s|ed|ing)?\b[^,;.!?]{0,40}?\b(?:in|with|on|into)\s+"
@@ -4712,8 +4713,6 @@ def _tools_named(text: str) -> list[str]:
 
 def is_tool(name: str) -> bool:
     """True if ``name`` is a known tool's: ``TECH`` or a tool of a known kind."""
-    from app.arbitration.values import tool_kind
-
     return bool(name) and (bool(TECH.match(name)) or tool_kind(name) is not None)
 
 
