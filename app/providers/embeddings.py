@@ -671,10 +671,14 @@ class QueryCache:
         self._counted = QUERY_CACHE.labels if use == "query" else EMBEDDING_CACHE.labels
         self._use = () if use == "query" else (use,)
 
+    @staticmethod
+    def _key(model: str, text: str) -> tuple[str, bytes]:
+        return model, hashlib.sha256(text.encode()).digest()
+
     def get(self, model: str, text: str) -> list[float] | None:
         if self.size <= 0:
             return None
-        key = (model, hashlib.sha256(text.encode()).digest())
+        key = self._key(model, text)
         with self._lock:
             vec = self._entries.get(key)
             if vec is not None:
@@ -685,7 +689,7 @@ class QueryCache:
     def put(self, model: str, text: str, vec: list[float]) -> None:
         if self.size <= 0:
             return
-        key = (model, hashlib.sha256(text.encode()).digest())
+        key = self._key(model, text)
         with self._lock:
             self._entries[key] = array("d", vec)
             self._entries.move_to_end(key)
