@@ -371,6 +371,8 @@ def tense(text: str) -> Literal["past", "future"] | None:
     Monday", "周六去看了演唱会") and of nothing to come; ``"future"`` if it tells of something to
     come ("I'm seeing the dentist on Monday", "I'm moving in March", "周六要去"); else ``None``."""
     zh = re.search(r"[\u4e00-\u9fff]", text) is not None
+    # "I've got a haircut booked for Wednesday": a thing had, no past
+    text = re.sub(r"\b(?:i|we|you)(?:'ve| have) got\b", "have", text, flags=re.I)
     future = (_FUTURE_ZH if zh else _FUTURE_EN).search(text) is not None
     if future:
         return "future"

@@ -59,6 +59,10 @@ _CHATTER = re.compile(
     r" (?:about it|it over|on it))"
     r"(?: (?:now|lol|haha|tho|though|for now))?[\s!.,~]*$|"
     r"^我?(?:再)?(?:想想|考虑一下|琢磨一下|想一下)[吧啊哈]*$|"
+    # an aside on the user's own words, no rule: "don't ask why lol", "don't judge me", "别笑我"
+    r"^(?:and |but |pls |please )?(?:don'?t|do not) (?:ask (?:me )?why|judge(?: me)?|laugh"
+    r"|hate me|@ me)(?: (?:lol|haha|lmao|tho|though))?[\s!.,~]*$|"
+    r"^(?:别|不要)(?:问(?:我)?为(?:什么|啥)|笑(?:我)?|骂我|喷我)[了啊哈吧]*$|"
     # pleasantries about the talk or the assistant: "hope you're doing well", "haha that's
     # funny", "希望你一切都好", "哈哈太好笑了"
     r"^(?:and |i )?hope (?:you'?re|you are) (?:doing )?(?:well|good|ok(?:ay)?|great)\b[\s!.,~]*$|"
@@ -100,6 +104,7 @@ _DOMAIN = re.compile(
     r"|^\s*(?:u|user(?:name)?)\s*[:=]"  # "u: anna p: hunter2"
     r"|^\s*\d{2}\s?[mf]\b"  # "36f here": an age and a sex, the forums' self-introduction
     r"|(?<![\d-])1[3-9]\d{9}(?![\d-])"
+    r"|(?<![\d-])(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?![\d-])"  # "628-555-0199"
     r"|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+\.[A-Za-z]",
     re.I,
 )
@@ -187,6 +192,15 @@ _OWN_HOME = re.compile(
 )
 
 
+# a trip planned or a job started with the subject left unsaid, as Chinese does ("五一想去成都
+# 玩", "明年打算去冰岛", "下周一去 Microsoft 报到"): the speaker's own; a time of a few
+# characters may come first, no one else does
+_SUBJECTLESS_TRIP_ZH = re.compile(
+    r"^(?![他她它你])[\u4e00-\u9fff\d]{0,4}?(?:(?:打算|准备|计划|想)去[\u4e00-\u9fffA-Za-z]{2}"
+    r"|(?:就|要)?去\s*[\u4e00-\u9fffA-Za-z][^，,。]{1,20}?(?:报到|入职))"
+)
+
+
 def has_memory_signal(text: str) -> bool:
     """True if ``text`` talks about the user (我/I/my/we…, or their work or home as the
     subject: "Work has been insane at Pfizer", "Chicago is home now"), instructs the assistant
@@ -197,6 +211,7 @@ def has_memory_signal(text: str) -> bool:
         or _OWN_HOME.search(text)
         or _DIRECTIVE.search(text)
         or _DOMAIN.search(text)
+        or _SUBJECTLESS_TRIP_ZH.search(text)
     )
 
 

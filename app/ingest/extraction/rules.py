@@ -47,6 +47,7 @@ from app.ingest.extraction.dates import (
     find_date,
     parse_month_day,
     replace_date,
+    tense,
 )
 from app.ingest.extraction.filter import (
     HOME_IS,
@@ -486,10 +487,18 @@ _VALUE_TAIL_EN = re.compile(
 # my sister", "Boise in the spring")
 _PLACE_TAIL_EN = re.compile(
     r"\s+(?:with\s+(?:my|our|his|her|their|the)|for|to (?:be|join|work|study|live|take)|after"
+    r"|from (?-i:[A-Z])\w*"  # "moved to Denver from Atlanta": where from is no part of where
     r"|in the (?:spring|summer|fall|autumn|winter)|(?:last|this|past) (?:week|month|year|weekend)"
     r"|(?:a|an|one|two|three|few|\d+) (?:\w+ )?(?:days?|weeks?|months?|years?) ago|yesterday)\b.*$",
     re.I,
 )
+# a time ahead a trip is planned for: a holiday, a season, a month or a year to come
+_TRIP_WHEN_ZH = (
+    r"五一|十一|国庆|春节|过年|元旦|中秋|端午|清明|圣诞|寒假|暑假|年底|年初|月底"
+    r"|下个?月|明年|今年|下周|下礼拜|这个?周末|下个?周末|[\d一二三四五六七八九十]{1,2}月份?"
+)
+
+
 _FREE_TEXT_KEYS = frozenset(("schedule.habit", "assistant.constraint", "event", "plan"))
 # "anything by Studio Ghibli", "anything with mushrooms": a liking of any of a kind names the kind
 _FREE_CHOICE_EN = re.compile(
@@ -559,6 +568,15 @@ def _norm(value: str, key: str | None) -> str:
         value = _VALUE_TAIL_EN.sub("", value)
     if key in ("residence.city", "hometown", "work.location"):
         value = _PLACE_TAIL_EN.sub("", value)
+    if key == "schedule.habit":
+        # "'ve started journaling every night": what is done, not that it began
+        value = re.sub(
+            r"^(?:'?ve|have|'?m|am)?\s*(?:(?:just|recently)\s+)?(?:started|begun|been|got into)"
+            r"\s+(?=\w+ing\b)",
+            "",
+            value,
+            flags=re.I,
+        )
     if key in _NAMED_KEYS:  # "ORG1 in 2015" is ORG1: the date is when, not what
         value = semantic.strip_dates(value)
     if key in _THING_KEYS and _LATIN.match(value):
@@ -719,10 +737,31 @@ def _fact(
         or semantic.made_exception(_sentence_of(state.turn, clause.raw))
     ):
         frame = "today"  # "今晚喝点红酒": tonight's drink, not the usual one
+    if (
+        (key in _TIMED_KEYS or _once_done(key, clause))
+        and not retracts
+        and _over(clause, state.turn)
+    ):
+        frame = "past"  # "did my first 10k on sunday", "手续上周办完": over, no date to keep
+    if (
+        key in ("work.employer", "work.role")
+        and _SIDE_WORK.search(clause.raw)
+        and not semantic.has_change_cue(clause.raw)
+    ):
+        # "晚上还在 Upwork 上接点 freelance 的单子赚外快", "picked up weekend shifts bartending
+        # on the side": work beside the job, which a single-valued key would replace
+        frame = "side"
     if key in _SPOT_KEYS and semantic.here_now(clause.raw):
         frame = "today"  # "I'm at Starbucks right now": a spot, not where the user works
     if frame == "stay" and clause_cues(clause.raw)[0].temporary:
         frame = None  # "这次出差我住在杭州": a temporary fact, held in its session (session_scope)
+    if (
+        key in ("event", "residence.city", "work.location")
+        and (frame == "stay" or (key == "event" and semantic.time_frame(clause.raw) == "stay"))
+        and not retracts
+        and _stay_now(clause, state.turn)
+    ):
+        frame = "today"  # "this week I'm in Lisbon for a conference": a stay under way, see
     if key in _PROSPECT_KEYS and not retracts and semantic.prospective(clause.raw):
         frame = "future"  # "我想去腾讯工作", "I'm applying to Stanford": a plan, see below
     if (frame == "future" and key in ("residence.city", *_PROSPECT_KEYS)) or (
@@ -754,6 +793,66 @@ def _fact(
         valid_to=date.end if date and kind == "event" else None,
         message_ids=[state.turn.message_id],
         metadata=metadata or {},
+    )
+
+
+# a time said to be gone by in its own words ("上周", "last month", "yesterday", "two days ago")
+_GONE_BY = re.compile(
+    r"上(?:个?(?:周|星期|礼拜|月)|周末)|昨[天晚]|前天|去年|前年"
+    r"|\b(?:last (?:week|weekend|month|year|night|mon|tues|wednes|thurs|fri|satur|sun)\w*"
+    r"|yesterday|\w+ ago)\b",
+    re.I,
+)
+
+
+def _over(clause: _Clause, turn: Turn) -> bool:
+    """True if the clause tells of a time gone by: its date (``dates.find_date``, resolved
+    against the turn's time) ends before the turn was said, and the words say so — a time
+    said as past (``_GONE_BY``), or a day or longer told in the past tense and not moved
+    ("Handed in my notice in June", "did my first 10k on sunday"; not "they pushed it to
+    Thursday at 6", "got a haircut on Friday at 3", which name an hour to come). What
+    happened is kept as the turn's episode: neither an appointment nor a plan to remember."""
+    date = clause.date
+    if date is None or date.end > turn.occurred_at:
+        return False
+    if _GONE_BY.search(clause.raw):
+        return True
+    return (
+        date.granularity not in ("minute", "part")
+        # "got" alone says no past: "also got a haircut on Friday at 3" is one booked
+        and tense(re.sub(r"\bgot\b", "", clause.raw)) == "past"
+        and not _MOVED_UNNAMED.search(clause.raw)
+    )
+
+
+# a firm's office named by its place ("Singapore office", "上海分公司")
+_AN_OFFICE = re.compile(r"^(?P<place>.+?)\s*(?:office|branch|分公司|办公室|分部)$", re.I)
+# work done beside the job: a side gig, extra money, shifts picked up on the side
+_SIDE_WORK = re.compile(
+    r"兼职|副业|外快|接(?:点|些|了)?(?:私活|单子?)"
+    r"|\b(?:on the side|side (?:gig|hustle|job|project)s?|moonlight\w*|extra (?:cash|money)"
+    r"|picked up (?:\w+ )?(?:weekend |night |extra )?shifts?)\b",
+    re.I,
+)
+
+
+def _stay_now(clause: _Clause, turn: Turn) -> bool:
+    """True if a stay away from home (``semantic.time_frame`` ``"stay"``) is under way as the
+    turn is said: no word of a time to come, and its date, if any, holds the turn's time ("这周
+    在杭州出差", "I'm in Osaka on a business trip"). The turn's episode keeps it; neither an
+    appointment to remember nor a home (a stay to come, "visiting my parents next week", is an
+    event)."""
+    date = clause.date
+    if tense(clause.raw) == "future":
+        return False
+    return date is None or date.start <= turn.occurred_at < date.end
+
+
+def _once_done(key: str, clause: _Clause) -> bool:
+    """A routine's clause that says no recurrence (``_HABITUAL``, ``_EVERY``): with a date
+    gone by it tells of one time ("did my first 10k on sunday"), see ``_over``."""
+    return key == "schedule.habit" and not (
+        _HABITUAL.search(clause.raw) or _EVERY.search(clause.raw)
     )
 
 
@@ -1349,6 +1448,8 @@ def drink(*, correction: bool = False) -> Builder:
                 return None
         if not value or re.match(r"^(?:多|醉|不|完|过|了|点)", value):
             return None
+        if clause.lang == "zh" and re.search(r".就|一喝|会", value):
+            return None  # "喝牛奶就拉肚子": what drinking it does, not the usual drink
         changed = correction or bool(groups.get("old")) or clause.marker
         if groups.get("old"):
             old = _norm(groups["old"], "preference.drink")
@@ -2205,6 +2306,7 @@ _OFFER_WHEN_EN = r"(?:,? (?:yesterday|today|last \w+|this \w+|start(?:ing)? \w+)
 
 
 _MOBILE_CN = r"(?<![\d-])(?P<v>1[3-9]\d(?:\d{8}|([\s-])\d{4}\2\d{4}))(?![\d-])"
+_NANP = r"(?<![\d-])(?P<v>(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4})(?![\d-])"
 # a number of that shape that is no phone of the user's: a parcel's or an order's, an amount,
 # a service line, a relative's or someone else's
 _NOT_OWN_NUMBER = re.compile(
@@ -2307,6 +2409,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     # in groups of 3-4-4 ("139 8012 6677", "139-8012-6677")
     ("contact", "zh", _MOBILE_CN, _own_mobile),
     ("contact", "en", _MOBILE_CN, _own_mobile),
+    # a North American number needs no label either: "use 628-555-0199 instead"
+    ("contact", "en", _NANP, _own_mobile),
     (
         "contact",
         "en",
@@ -2373,6 +2477,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "zh",
         r"^我?(?:今年|已经)+(?:其实|实际上)?(?:是)?(?:都|快|刚好|正好|刚|才|也)?\s*"
         r"(?P<v>[\d零一二两三四五六七八九十]{1,3})\s*(?:了|啦|喽|咯)?$",
+        age,
+    ),
+    # "上个月过完生日已经29了", "过完生日就30了": the age a birthday brought
+    (
+        "age",
+        "zh",
+        r"(?:过完|过了)(?:生日|年)[，,]?\s*(?:我)?(?:已经|就|都|刚好|正好)?\s*"
+        r"(?P<v>[1-9]\d|[二三四五六七八九]十[一二三四五六七八九]?)\s*(?:岁)?(?:了|啦|咯)?$",
         age,
     ),
     # "说错了，我29了": a number of years and nothing else
@@ -2564,7 +2676,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "name",
         "zh",
-        r"^(?:我)?(?:朋友|家里人|家人|大家|同事)(?:们)?(?:都|一般|平时)*叫我\s*(?P<v>[^\s，,]{1,8}?)\s*$",
+        r"^(?:现在|如今|最近)?(?:我)?(?:朋友|家里人|家人|大家|同事)(?:们)?(?:现在)?(?:都|一般|平时)*叫我"
+        r"\s*(?P<v>[^\s，,]{1,8}?)\s*$",
         # "同事叫我去吃饭", "朋友叫我明天去爬山": asked to do something, no name
         simple("name.nickname", "大家叫我{v}", check=_name_not_doing),
     ),
@@ -2663,6 +2776,15 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"|recently|yesterday|today|now|and (?:we )?moved in(?: \w+ \w+)?"
         r"|for (?:a year|(?:two|three|four|five|a few|many|\d+) (?:years|months))))?[!.]*$",
         place("residence.city", "now lives in {v}", correction=True, dated=True),
+    ),
+    # "base 深圳", "我 based 在上海": where the user is based, said the office way
+    (
+        "residence",
+        "zh",
+        r"^我?(?:现在|目前|一直)?\s*(?:base|based)\s*(?:在|in)?\s*(?P<v>[\u4e00-\u9fff]{2,6}?)[了啦呢]?$",
+        lambda m, c, s: (
+            place("residence.city", "住在{v}")(m, c, s) if segment.is_place(m.group("v")) else None
+        ),
     ),
     (
         "residence",
@@ -3151,9 +3273,25 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "work",
         "zh",
-        _S + r"(?:终于|刚刚?)?(?:升职|晋升|被提拔|提拔)(?:了)?(?:成|为|到|做)(?:了)?"
+        _S + r"(?:终于|刚刚?)?(?:升职|晋升|被提拔|提拔|升)(?:了)?(?:成|为|到|做)?(?:了)?"
         r"(?P<v>[\u4e00-\u9fffA-Za-z ]{2,10}?)(?:了|啦)?$",
-        simple("work.role", "升职为{v}", correction=True, metadata={"promoted": True}),
+        simple(
+            "work.role",
+            "升职为{v}",
+            correction=True,
+            metadata={"promoted": True},
+            check=lambda v: not re.match(r"职|级|学|官|值|温|高|空", v),
+        ),
+    ),
+    # a job to start at a firm named ("下周一去 Microsoft 报到", "月底去腾讯入职"): the workplace
+    # from then on ("去新公司报到" names none)
+    (
+        "work",
+        "zh",
+        r"^(?:我)?(?:下周.|下个?月|月底|明天|后天|周.|下礼拜.|\d+号)?(?:就|要)?(?:去|到)\s*"
+        r"(?P<v>(?!新公司|公司|单位)[A-Za-z][\w&.-]*(?: [A-Z][\w&.-]*)*|[\u4e00-\u9fff]{2,8}?)\s*"
+        r"(?:报到|入职)了?$",
+        simple("work.employer", "入职{v}", correction=True),
     ),
     # working remotely for good is where the user works ("I'm fully remote from home now",
     # "I work remotely", "现在完全远程办公了"); not for a day ("I work from home on Fridays",
@@ -3549,6 +3687,14 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"|上午|中午|下午|晚上|周末|工作日|晚饭后|饭后|睡前|每天|每周.).+)$",
         simple("schedule.habit"),
     ),
+    # "我每天必须来一杯美式": the drink had every day is the usual one, no routine of its own
+    (
+        "drink",
+        "zh",
+        _S + r"(?:每天|天天)(?:都|必须|都要|要|得|必)*(?:来|喝)(?:一|1|两|2)?[杯瓶罐]"
+        r"(?P<v>[^，,。]{1,8}?)(?:续命|提神)?$",
+        lambda m, c, s: drink()(m, c, s) if semantic.is_drink(m.group("v")) else None,
+    ),
     (
         "habit",
         "zh",
@@ -3559,7 +3705,7 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "habit",
         "zh",
         r"^(?:在)?(?P<v>(?:早上|上午|中午|下午|晚上|周末|工作日|睡前).{2,})$",
-        simple("schedule.habit"),
+        simple("schedule.habit", check=lambda v: semantic.fits("schedule.habit", v)),
         "habit",
     ),
     # how the user gets to work or school is a routine without a word of frequency ("I take the
@@ -3790,6 +3936,18 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "zh",
         r"^(?:我|我们)?.{0,8}?(?<![不没别])(?:打算|计划|准备|考虑(?!到))(?P<v>.{2,})$",
         event("plan"),
+    ),
+    # "五一想去成都玩四五天", "明年想去冰岛看极光": a trip wished for a time ahead is a plan (a
+    # wish with no time, "好想去冰岛啊", is not; nor a doing, "周末想去吃火锅")
+    (
+        "plan",
+        "zh",
+        rf"^(?:我|我们)?(?P<when>{_TRIP_WHEN_ZH})(?:我|我们)?(?:还)?(?:想|想要|要)去"
+        r"(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:玩|旅游|旅行|度假|逛逛|转转|看看|住|待|滑雪|看[\u4e00-\u9fff]{1,3})"
+        r".{0,8}$",
+        lambda m, c, s: [
+            _fact(s, c, "plan", f"{m.group('when')}去{m.group('v')}", _content(c), dated=True)
+        ],
     ),
     # "计划有变，改去韩国了": a trip in place of the one planned
     (
@@ -6176,7 +6334,7 @@ def _not_now(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     out = []
     for fact in facts:
         frame = fact.metadata.pop("frame", None)
-        held_before = frame in ("past", "today") or (
+        held_before = frame in ("past", "today", "side") or (
             frame == "past-verb" and fact.key in _PAST_BY_VERB
         )
         if held_before and not fact.retracts:
@@ -8656,6 +8814,11 @@ def _semantic(
         for key, value in semantic.isolate(family, _what_changed(clause.text)):
             if not semantic.fits(key, value):
                 continue
+            if key == "tech.preferred" and value and semantic.is_drink(value):
+                key = "preference.drink"  # "switch 到 hojicha 了": a drink switched to
+            if key == "work.employer" and value and (office := _AN_OFFICE.match(value)):
+                # "transfer 到 Singapore office": where the user works, the firm unchanged
+                key, value = "work.location", office.group("place")
             if value is not None:
                 value = _LEADING_DE.sub("", value)  # "我的鼻炎好了": 鼻炎, as ``_norm`` has it
                 if key in _PERSONS_KEYS:
@@ -8687,6 +8850,7 @@ def _semantic(
                     continue  # "给我来一杯美式吧": asked for; "oat milk in my coffee": put in one
                 if cup := _A_CUP_ZH.search(value):
                     value = cup.group("d")  # "每天早上都得来一杯美式": the drink had
+                value = re.sub(r"\s*(?:续命|提神)$", "", value)  # "matcha latte 续命": what for
             if key == "schedule.habit" and _WOULD.match(clause.raw):
                 continue  # "I could eat fries every day": what the user could do, not does
             if (
@@ -8759,8 +8923,13 @@ def _semantic(
                 )
             ):
                 fact.metadata["gathering"] = said
-            if fact.value and semantic.is_switch(clause.raw) and key in _SWITCHABLE:
-                fact.metadata["replaces"] = True  # "改用Go了": Go takes the place of the rest
+            if fact.value and (
+                (semantic.is_switch(clause.raw) and key in _SWITCHABLE)
+                or (key == "education.school" and _TRANSFERRED.search(clause.raw))
+            ):
+                # "改用Go了": Go takes the place of the rest; "Transferred to UC Davis": the
+                # school left is no longer the user's
+                fact.metadata["replaces"] = True
             new.append(fact)
         if len(new) > 1:  # one clause, several facts: each its own words (and content hash)
             for fact in new:
@@ -8879,6 +9048,8 @@ def _what_changed(text: str) -> str:
 _HEALTH_KEYS = frozenset(("health.condition", "health.allergy"))
 
 # multi-valued keys where "switched to X" means X replaces what the user had
+# a move from one school to another ("transferred to UC Davis", "PhD 转去 NTU 了")
+_TRANSFERRED = re.compile(r"\btransferr(?:ed|ing)\b|\btransfer to\b|转学|转到|转去|转入|转校", re.I)
 _SWITCHABLE = frozenset(("tech.preferred", "language.preferred", "preference.drink"))
 
 
@@ -9250,7 +9421,8 @@ _WORK_ENDED = re.compile(
 # ("改看美剧", "watch comedies now": what is watched, read or listened to is a taste)
 _NOT_A_DOING_ZH = re.compile(
     # "改主意了": the mind changed, no doing
-    r"^(?:(?:只|都|也|还|就)?(?:喝|吃)|用|叫|成|到|在|住|搬|看|追|听|读|玩|学|主意|想法|计划|打算"
+    # "改一下哈": a moment's change of the words, no doing
+    r"^(?:(?:只|都|也|还|就)?(?:喝|吃)|用|叫|成|到|在|住|搬|看|追|听|读|玩|学|主意|想法|计划|打算|一下"
     r"|周|星期|礼拜|每?(?:周|星期)[一二三四五六日天末]$"
     r"|(?:早上|晚上|下午|上午|中午|凌晨|傍晚)?[零一二两三四五六七八九十\d]+[点:：]|(?:早上|晚上|下午|上午|中午)$)"
 )

@@ -1061,7 +1061,8 @@ DRINKS = re.compile(
     r"^(?:(?!(?:of|a|an|the|lot|lots|some|my|cups?|glass(?:es)?|bottles?)\b)[\w-]+\s+){0,3}"
     r"(?:coffee|tea|latte|lattes"
     r"|americano|americanos|espresso|cappuccino|mocha|flat white|juice|milk|water|beer|wine"
-    r"|soda|cola|coke|matcha|kombucha|smoothie|chai)s?$|咖啡|美式|拿铁|茶|奶茶|果汁|牛奶|豆浆|"
+    r"|soda|cola|coke|matcha|kombucha|smoothie|chai|hojicha|oolong|rooibos|sencha|genmaicha"
+    r"|yerba mate|boba)s?$|[\u4e00-\u9fff]{1,2}茶$|咖啡|美式|拿铁|茶|奶茶|果汁|牛奶|豆浆|"
     r"可乐|啤酒|红酒|白酒|酒|摩卡|卡布奇诺|抹茶|气泡水|燕麦奶|澳白|苏打水|酸奶",
     re.I,
 )
@@ -1807,7 +1808,8 @@ LATIN_BEFORE_HAN = r"(?<=[A-Za-z])\s+(?=[\u4e00-\u9fff])"
 _CONTRAST_ZH = re.compile(
     r"(?:而不是|不是|而非|并非|不再是|不叫)\s*"
     r"(?P<x>(?![我你他她它不只光仅])[\u4e00-\u9fffA-Za-z0-9][\u4e00-\u9fffA-Za-z0-9 ·]{0,14}?)"
-    rf"(?=$|[，,。.!！?？;；、]|{LATIN_BEFORE_HAN})"
+    # (an emoji after it ends it too: "是 Mochi 不是 Momo 🙈")
+    rf"(?=\s*(?:$|[，,。.!！?？;；、]|[^\w\s])|{LATIN_BEFORE_HAN})"
 )
 
 
@@ -2766,6 +2768,17 @@ _SCHOOL_ZH = re.compile(
 )
 
 
+# where the user is in a year or a degree: "在华东师范读研一", "在 NUS 读 PhD"
+_STUDIES_AT_ZH = re.compile(
+    r"在\s*(?P<s>[\u4e00-\u9fffA-Za-z]{2,10}?)\s*(?:读|念|上)\s*(?:研[一二三]?|博士?|硕士|本科"
+    r"|大[一二三四]|高[一二三]|初[一二三]|研究生|MBA|PhD|master|bachelor)",
+    re.I,
+)
+# the school after the verb of studying: "在 Vancouver 读 UBC 大二"
+_STUDIES_IN_ZH = re.compile(
+    r"(?:读|念|上)\s*(?P<s>[A-Z][A-Za-z&.]{1,15}(?: [A-Z][A-Za-z&.]*)*)\s*的?"
+    r"(?:大[一二三四]|研[一二三]?|本科|硕士|博士|研究生)"
+)
 _SCHOOL_NAME_ZH = re.compile(r"[\u4e00-\u9fffA-Za-z]{1,10}?(?:大学|学院|中学|小学|附中|高中|大)")
 
 
@@ -2931,7 +2944,13 @@ def languages_zh(text: str) -> list[str]:
         ):
             found.append(lang)
         prev = (word, flag)
+    # "我以前的英文名", "中文字幕": a thing of the language named, not the language
+    found = [(s, w) for s, w in found if not _OF_A_LANGUAGE_ZH.match(text, s + len(w))]
     return [w for _, w in sorted(found)]
+
+
+# what after a language's name makes it a thing of that language: a name, a version, subtitles
+_OF_A_LANGUAGE_ZH = re.compile(r"名字?|版本?|字幕|原文|翻译|译本")
 
 
 def is_language(text: str) -> bool:
@@ -3440,12 +3459,18 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
             ]
         return [(key or "", places[-1])] if places else []
     if family == "education":
+        studied_in: list[str] = []
         if zh:
-            names = [
-                n
-                for x in _SCHOOL_ZH.finditer(text)
-                if (n := org_name_zh(x.group(0), _SCHOOL_NAME_ZH))
-            ] or zh_entities(text, ("nt", "ns", "nz", "eng", "j"))
+            names = (
+                [
+                    n
+                    for x in _SCHOOL_ZH.finditer(text)
+                    if (n := org_name_zh(x.group(0), _SCHOOL_NAME_ZH))
+                ]
+                or [x.group("s") for x in _STUDIES_AT_ZH.finditer(text)]
+                or (studied_in := [x.group("s") for x in _STUDIES_IN_ZH.finditer(text)])
+                or zh_entities(text, ("nt", "ns", "nz", "eng", "j"))
+            )
         else:
             names = cap_spans(text)
         # a degree is no school, in either language ("我现在在 NYU 读 MBA"), nor is what is
@@ -3454,7 +3479,11 @@ def isolate(family: str, text: str) -> list[tuple[str, str | None]]:
             strip_dates(n)
             for n in names
             if n.lower() not in _DEGREES
-            and not (zh and re.search(r"(?:读|学|念|修|专业是?)的?\s*$", text[: text.find(n)]))
+            # (unless a year of study follows it: "读 UBC 大二")
+            and (
+                n in studied_in
+                or not (zh and re.search(r"(?:读|学|念|修|专业是?)的?\s*$", text[: text.find(n)]))
+            )
             # "Back in college I lived in Boston": the place lived in while studying, no school
             and not (not zh and _LIVED_IN_EN.search(text[: text.find(n)]))
         ]
@@ -3811,7 +3840,8 @@ _FUTURE_MOVE = re.compile(
 _PROSPECT = re.compile(
     r"\b(?:plan(?:ning)? to|hop(?:e|ing) to|wants? to|would like to|'d (?:like|love) to"
     r"|dream of|applying (?:to|for|at)|applied (?:to|for|at)|interview(?:ing|ed)? (?:at|with|for)"
-    r"|someday|one day)\b|想去|想进|打算|准备|计划|申请|面试|以后想|梦想",
+    r"|someday|one day)\b|想去|想进|打算|准备|计划|申请|面试|以后想|梦想"
+    r"|面的是|[^\s，,]{1,12}的\s*\S{1,10}岗",  # "面的是 Google 的 PM 岗": a post interviewed for
     re.I,
 )
 # a stay away from home, however long: a visit, a trip, a hotel, a span of days ("I'm in London
@@ -5282,8 +5312,16 @@ _AMOUNT_ONLY = re.compile(
 
 
 _WHEN_GOING_ZH = re.compile(
-    r"(?:下|上|这|本)(?:周|个?月|星期)|明天|今天|后天|周[一二三四五六日末]|去新|到新|报到"
+    # (a firm named before 报到 is where the user starts: "去腾讯报到")
+    r"(?:下|上|这|本)(?:周|个?月|星期)|明天|今天|后天|周[一二三四五六日末]|去新|到新|^报到"
     r"|找到|了一份|一份$"  # "在腾讯找到了一份工作": the firm is before what was found
+)
+
+
+# how a time of day goes for the user ("效率高很多", "精神特别好", "人很困"), said of it
+_HOW_IT_FEELS_ZH = re.compile(
+    r"(?:效率|精神|状态|心情|脑子|人)?(?:[更太挺]|很(?![少早晚])|非常|特别|比较)[^，,]{0,3}"
+    r"(?:高|低|好|差|多|困|累|清醒|舒服|难受)|(?:高|好|多)(?:很多|多了|不少)"
 )
 
 
@@ -5301,6 +5339,10 @@ def fits(key: str, value: str | None) -> bool:
         return False  # "…, like 3 cups a day": how much, not what
     if _QUANTIFIER.fullmatch(v):
         return False  # "Most of my notes live in Notion": how many, not what
+    if key == "schedule.habit" and _HOW_IT_FEELS_ZH.search(v):
+        return False  # "下午效率高很多": how a time of day goes, not what the user does in it
+    if key == "education.school" and re.search(r"学历$|文凭$|学位$|毕业$", v):
+        return False  # "本科学历": a level of schooling, not a school
     if key == "education.school" and re.search(r"[读上念]的", v):
         return False  # "我在北京读的大学": where, not which school
     spec = key_spec(key)
@@ -5314,6 +5356,10 @@ def fits(key: str, value: str | None) -> bool:
         return False  # "joined Slack's beta program", "加入了某某的内测": a programme, no job
     if key in _NAMED_KEYS and _PRONOUN.fullmatch(v):
         return False  # "my sister got a beagle, named her Pepper": "her" names no one
+    if key == "work.role" and re.fullmatch(r"起来|下来|出来|过来|上来|一下|一起|好了?|完了?", v):
+        return False  # "把公众号也管起来": the end of a verb, no job
+    if key == "work.role" and re.search(r"方向$|领域$", v):
+        return False  # "做 NLP 方向": a field of study or research, not a job
     if key == "work.role" and _FIRM_AT_END.search(v):
         return False  # "在线教育的公司上班", "a fintech company": a firm of a kind, no job
     if key == "work.employer" and (dept := DEPARTMENT_ZH.search(v)) and dept.start() == 0:

@@ -242,6 +242,14 @@ _REFINES_ZH = re.compile(
     r"|^(?!.*(?:回答|回复|答案|说话|聊天|讲话|解释|时候|时|跟我|对我|和我))[^，,]{1,10}?\s*(?:一点|一些|点儿)"
     r"[吧啊哈呀]*$"
 )
+
+
+def _refines_said(core: str) -> bool:
+    """A word of the answer at hand in either language: a Chinese sentence may say it in
+    English ("this time 不用给 sources") and the other way round."""
+    return bool(_REFINES_ZH.search(core) or _REFINES_EN.search(core))
+
+
 # the text at hand reshaped, said alone ("换成列表形式", "改成markdown格式", "写成一段话"): into
 # what, with no answers named and nothing that says it stands — the answer just given
 _RESHAPES_ZH = re.compile(
@@ -597,7 +605,7 @@ def _one_off(text: str, standing: bool) -> bool:
         return True
     if standing:
         return False
-    if (_REFINES_ZH if zh else _REFINES_EN).search(core) or (
+    if _refines_said(core) or (
         not zh and _DEFINITE_EN.search(core) and not _ORDERS_EN.search(core)
     ):
         return True
@@ -941,6 +949,10 @@ _ASPECTS = {
         r"|gentle|pleasantries|slang|jargon|客气|官腔|套话|直接|直说|绕弯子|委婉|直白|语气|口吻|正式|随意|客套|寒暄|夸",
         re.I,
     ),
+    # what comes first in an answer ("先给结论，再解释原因", "bottom line first, then why")
+    "order": re.compile(
+        r"^先|^再|^然后|结论|\b(?:first|then|conclusion|bottom line|tl;?dr)\b", re.I
+    ),
     "emoji": re.compile(r"emojis?|emoticons?|表情", re.I),
     "code": re.compile(r"code|snippets?|examples?|comments?|代码|示例|例子|注释", re.I),
     "units": re.compile(
@@ -1168,7 +1180,7 @@ def _refines(core: str) -> bool:
     """A request about the answer just given ("Try again, but in German", "再详细一点", "这次
     简短点回答就好"), not a statement that names an occasion ("这次年会的预算一共8万块")."""
     zh = _zh(core)
-    if not (_REFINES_ZH if zh else _REFINES_EN).search(core) or _standing(core):
+    if not _refines_said(core) or _standing(core):
         return False
     lead = _LEAD_ZH.sub("", core) if zh else _LEAD_EN.sub("", core)
     opens = r"再|重新|重来|换个" if zh else r"try again|redo|once more|one more time"
@@ -1180,7 +1192,7 @@ def refines(text: str) -> bool:
     time?", "用英文再说一遍"), not answers to come: a word of the answer just given and none
     that says it stands."""
     core = _core(text)
-    return bool((_REFINES_ZH if _zh(core) else _REFINES_EN).search(core)) and not _standing(core)
+    return _refines_said(core) and not _standing(core)
 
 
 def task_clauses(sentence: list[str]) -> set[int]:
