@@ -8923,13 +8923,8 @@ def _semantic(
                 )
             ):
                 fact.metadata["gathering"] = said
-            if fact.value and (
-                (semantic.is_switch(clause.raw) and key in _SWITCHABLE)
-                or (key == "education.school" and _TRANSFERRED.search(clause.raw))
-            ):
-                # "改用Go了": Go takes the place of the rest; "Transferred to UC Davis": the
-                # school left is no longer the user's
-                fact.metadata["replaces"] = True
+            if fact.value and semantic.is_switch(clause.raw) and key in _SWITCHABLE:
+                fact.metadata["replaces"] = True  # "改用Go了": Go takes the place of the rest
             new.append(fact)
         if len(new) > 1:  # one clause, several facts: each its own words (and content hash)
             for fact in new:
@@ -9048,8 +9043,6 @@ def _what_changed(text: str) -> str:
 _HEALTH_KEYS = frozenset(("health.condition", "health.allergy"))
 
 # multi-valued keys where "switched to X" means X replaces what the user had
-# a move from one school to another ("transferred to UC Davis", "PhD 转去 NTU 了")
-_TRANSFERRED = re.compile(r"\btransferr(?:ed|ing)\b|\btransfer to\b|转学|转到|转去|转入|转校", re.I)
 _SWITCHABLE = frozenset(("tech.preferred", "language.preferred", "preference.drink"))
 
 
