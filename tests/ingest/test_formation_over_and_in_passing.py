@@ -1,8 +1,10 @@
 """What is over, said in passing or asked for once forms no memory; what a breaker's ordinary
 sentences state or change does. Through the HTTP API.
 
-- A happening with a date gone by ("did my first 10k on sunday", "上周复查了") is no
-  appointment and no routine: the turn's episode keeps it. A booking said with a past verb
+- A happening with a date gone by is no routine ("did my first 10k on sunday"), and, told
+  as how another fact of the turn came about ("Handed in my notice in June! Starting at
+  Genvia"), no event: the turn's episode keeps it. Told alone it is an event
+  (tests/ingest/test_event_dates.py). A booking said with a past verb
   ("they pushed it to Thursday at 6", "I've got a haircut booked for Wednesday") is still one.
 - An aside ("don't ask why lol"), a request for this answer only, said in the other language
   ("this time 不用给 sources"), how a time of day goes ("下午效率高很多") and what a drink does
@@ -30,7 +32,7 @@ AT = ("2026-12-01T09:00:00+08:00", "2026-12-02T10:00:00+08:00")
          "dragged me along", ("schedule.habit", "event")),
         ("Handed in my notice in June! Starting at a biotech startup called Genvia next month",
          ("event", "plan")),
-        ("上周复查了，医生说已经发展成胃溃疡了", ("event", "plan")),
+        ("我们离婚了，手续上周办完。", ("event", "plan")),
         ("昨天加班到两点，今天脑子完全转不动，帮我把这段话改得通顺一点",
          ("schedule.habit", "event")),
     ],

@@ -737,12 +737,12 @@ def _fact(
         or semantic.made_exception(_sentence_of(state.turn, clause.raw))
     ):
         frame = "today"  # "今晚喝点红酒": tonight's drink, not the usual one
-    if (
-        (key in _TIMED_KEYS or _once_done(key, clause))
-        and not retracts
-        and _over(clause, state.turn)
-    ):
-        frame = "past"  # "did my first 10k on sunday", "手续上周办完": over, no date to keep
+    if _once_done(key, clause) and not retracts and _over(clause, state.turn):
+        frame = "past"  # "did my first 10k on sunday": once, and over; no routine
+    if key in _TIMED_KEYS and not retracts and _over(clause, state.turn):
+        # "Handed in my notice in June! Starting at Genvia": the backstory of another fact of
+        # the turn, if there is one (``_backstory``); alone, a thing that happened is an event
+        metadata = {**(metadata or {}), "over": True}
     if (
         key in ("work.employer", "work.role")
         and _SIDE_WORK.search(clause.raw)
@@ -845,7 +845,18 @@ def _stay_now(clause: _Clause, turn: Turn) -> bool:
     date = clause.date
     if tense(clause.raw) == "future":
         return False
-    return date is None or date.start <= turn.occurred_at < date.end
+    if date is not None:
+        return date.start <= turn.occurred_at < date.end
+    # no date: said as now ("I'm in Osaka on a business trip"), not ahead ("月底去成都出差")
+    return bool(_SAID_NOW.search(clause.raw)) and not re.search(_TRIP_WHEN_ZH, clause.raw)
+
+
+# words that put a clause in the present: "I'm in", "currently", "现在", "人在"
+_SAID_NOW = re.compile(
+    r"\b(?:i'?m|i am|we'?re|we are|currently|right now|at the moment)\b"
+    r"|现在|正在|目前|这几天|这两天|人在",
+    re.I,
+)
 
 
 def _once_done(key: str, clause: _Clause) -> bool:
@@ -5763,8 +5774,11 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
 def _finished(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """The turn's facts as returned: a day's exception left out (``_not_for_today``), rules of
     consecutive sentences joined (``_rules_joined``), rules in the order of a request
-    (``_rules_verb_first``)."""
-    return _rules_verb_first(_rules_joined(_not_for_today(turn, _role_taken_up(turn, facts))))
+    (``_rules_verb_first``), happenings gone by told as another fact's backstory left out
+    (``_backstory``)."""
+    return _backstory(
+        _rules_verb_first(_rules_joined(_not_for_today(turn, _role_taken_up(turn, facts))))
+    )
 
 
 # a job or team moved to, in a turn that ends one ("no longer in sales, moved over to ops",
@@ -6321,6 +6335,21 @@ def _one_plan(facts: list[ExtractedFact]) -> list[ExtractedFact]:
                 planned[fact.value].content = _turn_content(fact.value)
                 continue
             planned[fact.value] = fact
+        out.append(fact)
+    return out
+
+
+def _backstory(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """``facts`` without the happenings gone by (``metadata["over"]``, set by ``_fact``) told
+    beside a fact of another key of the same turn: "Handed in my notice in June! Starting at
+    Genvia next month", "上周复查了，医生说已经发展成胃溃疡了", "离婚了，手续上周办完" — how the
+    fact came about, kept by the turn's episode. Told alone ("I went to the dentist on Monday")
+    a happening is an event, dated when it happened."""
+    told = any(f.key not in (None, "event", "plan") for f in facts)  # a withdrawal too
+    out = []
+    for fact in facts:
+        if fact.metadata.pop("over", None) and told:
+            continue
         out.append(fact)
     return out
 
