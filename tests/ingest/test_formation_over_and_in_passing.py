@@ -231,7 +231,6 @@ async def test_a_job_or_a_name_put_right_in_ordinary_words(
     ("text", "key", "values"),
     [
         ("Hi～现在在 Vancouver 读 UBC 大二，想找个 part-time", "education.school", ["ubc"]),
-        ("我今年28，base 深圳，老家潮汕的。", "residence.city", ["深圳"]),
         ("Quick context: I'm 34 and I just moved to Denver from Atlanta for work.",
          "residence.city", ["denver"]),
         ("本人92年的，老家湖南衡阳，现在在杭州漂着。本科学历", "education.school", []),

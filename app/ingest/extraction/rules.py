@@ -2496,7 +2496,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "zh",
         r"(?:过完|过了)(?:生日|年)[，,]?\s*(?:我)?(?:已经|就|都|刚好|正好)?\s*"
         r"(?P<v>[1-9]\d|[二三四五六七八九]十[一二三四五六七八九]?)\s*(?:岁)?(?:了|啦|咯)?$",
-        age,
+        # ("女儿上周过生日了。过完生日已经15了": the daughter's)
+        lambda m, c, s: None if semantic.family_subject(s.turn.content) else age(m, c, s),
     ),
     # "说错了，我29了": a number of years and nothing else
     ("age", "zh", r"^我(?:都|快)?\s*(?P<v>[1-9]\d)\s*了?$", age),
@@ -2787,15 +2788,6 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"|recently|yesterday|today|now|and (?:we )?moved in(?: \w+ \w+)?"
         r"|for (?:a year|(?:two|three|four|five|a few|many|\d+) (?:years|months))))?[!.]*$",
         place("residence.city", "now lives in {v}", correction=True, dated=True),
-    ),
-    # "base 深圳", "我 based 在上海": where the user is based, said the office way
-    (
-        "residence",
-        "zh",
-        r"^我?(?:现在|目前|一直)?\s*(?:base|based)\s*(?:在|in)?\s*(?P<v>[\u4e00-\u9fff]{2,6}?)[了啦呢]?$",
-        lambda m, c, s: (
-            place("residence.city", "住在{v}")(m, c, s) if segment.is_place(m.group("v")) else None
-        ),
     ),
     (
         "residence",
