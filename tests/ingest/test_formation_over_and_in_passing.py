@@ -13,6 +13,9 @@ sentences state or change does. Through the HTTP API.
 - A phone number with no label, a trip wished for a holiday with the subject left unsaid, a
   school named short, an age a birthday brought, a tea switched to: formed; a school
   transferred from stays one the user attended (a school is a history, not a place of now).
+- A stay under way is no appointment, one to come is; work done beside the job replaces
+  neither employer nor role; a job started by 报到, a promotion by 升, an office named by its
+  place and a name put right with an emoji after it are read.
 """
 
 from __future__ import annotations

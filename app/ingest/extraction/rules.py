@@ -761,7 +761,7 @@ def _fact(
         and not retracts
         and _stay_now(clause, state.turn)
     ):
-        frame = "today"  # "this week I'm in Lisbon for a conference": a stay under way, see
+        frame = "today"  # "this week I'm in Lisbon for a conference": under way (_stay_now)
     if key in _PROSPECT_KEYS and not retracts and semantic.prospective(clause.raw):
         frame = "future"  # "我想去腾讯工作", "I'm applying to Stanford": a plan, see below
     if (frame == "future" and key in ("residence.city", *_PROSPECT_KEYS)) or (
@@ -810,8 +810,8 @@ def _over(clause: _Clause, turn: Turn) -> bool:
     against the turn's time) ends before the turn was said, and the words say so — a time
     said as past (``_GONE_BY``), or a day or longer told in the past tense and not moved
     ("Handed in my notice in June", "did my first 10k on sunday"; not "they pushed it to
-    Thursday at 6", "got a haircut on Friday at 3", which name an hour to come). What
-    happened is kept as the turn's episode: neither an appointment nor a plan to remember."""
+    Thursday at 6", "got a haircut on Friday at 3", which name an hour to come). Such a
+    clause is no routine of one time, and no event beside another fact (``_backstory``)."""
     date = clause.date
     if date is None or date.end > turn.occurred_at:
         return False
@@ -838,10 +838,10 @@ _SIDE_WORK = re.compile(
 
 def _stay_now(clause: _Clause, turn: Turn) -> bool:
     """True if a stay away from home (``semantic.time_frame`` ``"stay"``) is under way as the
-    turn is said: no word of a time to come, and its date, if any, holds the turn's time ("这周
-    在杭州出差", "I'm in Osaka on a business trip"). The turn's episode keeps it; neither an
-    appointment to remember nor a home (a stay to come, "visiting my parents next week", is an
-    event)."""
+    turn is said: no word of a time to come, and its date holds the turn's time ("这周在杭州出
+    差") or, with no date, words of the present say so ("I'm in Osaka on a business trip"). The
+    turn's episode keeps it; neither an appointment to remember nor a home (a stay to come,
+    "visiting my parents next week", "月底去成都出差", is an event)."""
     date = clause.date
     if tense(clause.raw) == "future":
         return False
@@ -6333,9 +6333,9 @@ def _one_plan(facts: list[ExtractedFact]) -> list[ExtractedFact]:
 
 def _backstory(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """``facts`` without the happenings gone by (``metadata["over"]``, set by ``_fact``) told
-    beside a fact of another key of the same turn: "Handed in my notice in June! Starting at
-    Genvia next month", "上周复查了，医生说已经发展成胃溃疡了", "离婚了，手续上周办完" — how the
-    fact came about, kept by the turn's episode. Told alone ("I went to the dentist on Monday")
+    beside a fact of another key of the same turn (a withdrawal too): "Handed in my notice in
+    June! Starting at Genvia next month", "离婚了，手续上周办完" — how the fact came about, kept
+    by the turn's episode. Told alone ("I went to the dentist on Monday")
     a happening is an event, dated when it happened."""
     told = any(f.key not in (None, "event", "plan") for f in facts)  # a withdrawal too
     out = []
