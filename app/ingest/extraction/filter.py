@@ -95,6 +95,8 @@ _DIRECTIVE = re.compile(
     r"\b(?:please|always|never|don'?t|do not|stop|avoid|from now on|make sure)\b",
     re.I,
 )
+# a North American phone number: "628-555-0199", "(415) 555-0101" (read by ``rules`` too)
+NANP_PHONE = r"(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}"
 _DOMAIN = re.compile(
     r"预算|生日|出生|邮箱|电话|手机|微信|地址|身份证|护照|银行卡|卡号|密码|决定|定了|截止|项目|号码|驾照|"
     r"最(?:喜欢|爱)的|"
@@ -104,7 +106,7 @@ _DOMAIN = re.compile(
     r"|^\s*(?:u|user(?:name)?)\s*[:=]"  # "u: anna p: hunter2"
     r"|^\s*\d{2}\s?[mf]\b"  # "36f here": an age and a sex, the forums' self-introduction
     r"|(?<![\d-])1[3-9]\d{9}(?![\d-])"
-    r"|(?<![\d-])(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?![\d-])"  # "628-555-0199"
+    rf"|(?<![\d-]){NANP_PHONE}(?![\d-])"  # "628-555-0199"
     r"|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+\.[A-Za-z]",
     re.I,
 )

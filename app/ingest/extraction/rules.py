@@ -53,6 +53,7 @@ from app.ingest.extraction.filter import (
     HOME_IS,
     HOME_TAIL,
     IS_HOME,
+    NANP_PHONE,
     PLACE_NAME,
     has_memory_signal,
     hedged,
@@ -2317,7 +2318,7 @@ _OFFER_WHEN_EN = r"(?:,? (?:yesterday|today|last \w+|this \w+|start(?:ing)? \w+)
 
 
 _MOBILE_CN = r"(?<![\d-])(?P<v>1[3-9]\d(?:\d{8}|([\s-])\d{4}\2\d{4}))(?![\d-])"
-_NANP = r"(?<![\d-])(?P<v>(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4})(?![\d-])"
+_NANP = rf"(?<![\d-])(?P<v>(?:\+?1[\s.-]?)?{NANP_PHONE})(?![\d-])"
 # a number of that shape that is no phone of the user's: a parcel's or an order's, an amount,
 # a service line, a relative's or someone else's
 _NOT_OWN_NUMBER = re.compile(
