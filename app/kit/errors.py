@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 log = logging.getLogger(__name__)
 
@@ -216,6 +217,17 @@ _STATUS_SLUGS = {
 }
 
 
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route of the app serves at the request's path (RFC 9110 §15.5.6:
+    a 405's ``Allow`` lists them all; Starlette names only the first route's)."""
+    routes = request.app.router.routes
+    return [
+        method
+        for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+        if any(r.matches({**request.scope, "method": method})[0] is Match.FULL for r in routes)
+    ]
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Register the handlers: MemlaneError, validation errors, HTTP errors, anything else."""
 
@@ -243,6 +255,11 @@ def install_error_handlers(app: FastAPI) -> None:
         ]
         first = errors[0] if errors else None
         detail = f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}" if first else None
+        if first and first["type"] == "json_invalid":
+            # "body.11: JSON decode error" says little: where, and what the decoder expected
+            at = first["loc"][1] if len(first["loc"]) > 1 else "?"
+            why = (exc.errors()[0].get("ctx") or {}).get("error", "")
+            detail = f"the request body is not valid JSON (at character {at}: {why or 'malformed'})"
         return problem_response(
             request,
             status=422,
@@ -266,13 +283,16 @@ def install_error_handlers(app: FastAPI) -> None:
                 "than 4300 digits)",
             )
         slug, title = _STATUS_SLUGS.get(exc.status_code, ("http-error", "HTTP error"))
+        headers = getattr(exc, "headers", None)
+        if exc.status_code == 405:
+            headers = {**(headers or {}), "Allow": ", ".join(_allowed_methods(request))}
         return problem_response(
             request,
             status=exc.status_code,
             slug=slug,
             title=title,
             detail=str(exc.detail) if exc.detail else None,
-            headers=getattr(exc, "headers", None),
+            headers=headers,
         )
 
     @app.exception_handler(DBAPIError)

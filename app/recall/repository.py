@@ -474,7 +474,8 @@ def ranked_sql(
         + ",\n".join(ctes)
         + f""",
 top AS (
-    SELECT f.*, f.relevance * f.confidence * {recency_sql("f")} * f.scope_weight * f.type_weight
+    SELECT f.*, {recency_sql("f")} AS recency,
+           f.relevance * f.confidence * {recency_sql("f")} * f.scope_weight * f.type_weight
            AS score
       FROM fused f
      WHERE f.decay >= :min_decay
@@ -524,6 +525,7 @@ class RankedRow:
     decay_floor: float
     score: float
     base_half_life_days: float | None = None
+    recency: float = 1.0  # 1 - w × (1 - decay), ``recency_sql``
     # The components of a minmax-fused relevance (0..1 each; None when not computed).
     vector_score: float | None = None
     text_score: float | None = None
@@ -649,6 +651,7 @@ class RecallRepository:
                 relevance=float(r["relevance"]),
                 confidence=float(r["confidence"]),
                 decay=float(r["decay"]),
+                recency=float(r["recency"]),
                 scope_weight=float(r["scope_weight"]),
                 type_weight=float(r["type_weight"]),
                 age_days=float(r["age_days"]),

@@ -120,6 +120,10 @@ class ScoreFactors(BaseModel):
     relevance: float
     confidence: float
     decay: float
+    recency: float = Field(
+        description="The bounded time factor of the score: 1 - w × (1 - decay), w = "
+        "settings.recall_recency_weight (0..1; 1 when w is 0)"
+    )
     scope_weight: float
     type_weight: float = Field(
         description="1 for facts; settings.recall_type_weight_episode for an episode"

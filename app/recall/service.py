@@ -121,6 +121,7 @@ def _recalled(
             relevance=row.relevance,
             confidence=row.confidence,
             decay=row.decay,
+            recency=row.recency,
             scope_weight=row.scope_weight,
             type_weight=row.type_weight,
             age_days=row.age_days,

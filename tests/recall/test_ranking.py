@@ -53,7 +53,9 @@ async def test_explain_returns_every_factor_and_they_multiply(
     assert abs(e["decay"] - 0.6) < 1e-6  # 0.5 after one half-life, lifted to the profile floor
     # age lowers the score by at most the recency weight: × (1 - w·(1 - decay))
     recency = 1 - settings.recall_recency_weight * (1 - e["decay"])
-    assert abs(e["score"] - e["relevance"] * e["confidence"] * recency * e["scope_weight"]) < 1e-9
+    assert abs(e["recency"] - recency) < 1e-9  # the factor is shown, not left to be derived
+    product = e["relevance"] * e["confidence"] * e["recency"] * e["scope_weight"] * e["type_weight"]
+    assert abs(e["score"] - product) < 1e-9
     assert 0 < e["relevance"] <= 1 and 0 < e["similarity"] < 1
     plain = (await tenant.recall("u", "pet name", at=AT))["memories"][0]
     assert plain["explain"] is None

@@ -106,6 +106,26 @@ async def test_malformed_bodies(tenant: TenantCtx, raw: bytes) -> None:
     _is_problem(r, 422)
 
 
+async def test_truncated_json_says_where_it_broke(tenant: TenantCtx) -> None:
+    r = await tenant.client.post(
+        f"{tenant.user('u')}/memories",
+        content=b'{"content":',
+        headers={**tenant.headers, "content-type": "application/json"},
+    )
+    _is_problem(r, 422)
+    assert r.json()["detail"].startswith("the request body is not valid JSON (at character 11")
+
+
+async def test_a_wrong_method_lists_every_method_the_path_serves(tenant: TenantCtx) -> None:
+    r = await tenant.client.put(f"{tenant.user('u')}/memories", headers=tenant.headers)
+    _is_problem(r, 405)
+    assert r.json()["type"] == "urn:memlane:problem:method-not-allowed"
+    allowed = {m.strip() for m in r.headers["allow"].split(",")}
+    assert {"GET", "POST"} <= allowed and "PUT" not in allowed
+    listed = await tenant.client.get(f"{tenant.user('u')}/memories", headers=tenant.headers)
+    assert listed.is_success
+
+
 @pytest.mark.parametrize(
     ("path", "params"),
     [

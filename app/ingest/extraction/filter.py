@@ -32,9 +32,18 @@ _QUESTION_ZH = re.compile(
 )
 _GREETING = re.compile(
     r"^(?:hi|hello|hey|yo|hiya|howdy|good (?:morning|afternoon|evening|night)|bye|goodbye|"
-    r"see you|see ya|你好|您好|嗨|哈喽|哈啰|早上好|上午好|下午好|晚上好|早安|午安|晚安|"
+    r"see you|see ya|你好|您好|大家好|嗨|哈喽|哈啰|早上好|上午好|下午好|晚上好|早安|午安|晚安|"
     r"早晨好|早晨|早|在吗|"
     r"再见|拜拜|回见)[\s,，!！.。~～]*(?:there|everyone|all|呀|啊|哦)?[\s!！.。~～]*$",
+    re.I,
+)
+# how-are-you said as a greeting, often with no question mark: "hey hows it going lol",
+# "what's up", "你最近怎么样" is a question already
+_HOW_ARE_YOU = re.compile(
+    r"^(?:(?:hi|hello|hey|yo|hiya)(?: there)?[\s,!.]*)?(?:how'?s it going|how is it going"
+    r"|how(?:'?re| are) (?:you|ya|u)(?: doing)?(?: today)?|what'?s up|wh?at'?s good|sup|wass?up"
+    r"|how(?:'?ve| have) (?:you|ya|u) been|how'?s (?:your|ur) (?:day|week)(?: going)?)"
+    r"(?:[\s,!.~]*(?:lol|haha+|man|dude|mate|buddy|friend))?[\s!.~]*$",
     re.I,
 )
 _THANKS = re.compile(
@@ -69,7 +78,12 @@ _CHATTER = re.compile(
     r"^(?:(?:ha){2,}|lol|lmao|hehe)?[\s,!]*(?:that'?s|that is|so|how) (?:so |really |very )?"
     r"(?:funny|hilarious|cute|sweet|cool|awesome|interesting|nice of you|helpful|useful"
     r"|perfect|great|exactly what i needed)[\s!.,~]*$|"
-    r"^希望你(?:一切)?(?:都)?(?:好|顺利)[吧呀啊哦]*$|^(?:哈哈+)?[，,\s]*(?:太|真|好)?(?:好笑|搞笑|有意思|可爱)了?[啊呀哈]*$",
+    r"^希望你(?:一切)?(?:都)?(?:好|顺利)[吧呀啊哦]*$|"
+    # the courtesies of an introduction: "以后多指教", "请多多关照", "nice to meet you"
+    r"^(?:以后|今后|往后|还望|还请)?(?:也)?(?:请)?(?:多多|多)(?:指教|关照|包涵|担待|指点)"
+    r"[了啊呀哈吧哦啦～~]*$|^(?:(?:it'?s |so )?(?:nice|good|great|pleased) to meet (?:you|u)"
+    r"|looking forward to (?:working|chatting|talking) with (?:you|u))(?: all)?[\s!.,~]*$|"
+    r"^(?:哈哈+)?[，,\s]*(?:太|真|好)?(?:好笑|搞笑|有意思|可爱)了?[啊呀哈]*$",
     re.I,
 )
 _WEATHER = re.compile(
@@ -150,6 +164,7 @@ def is_small_talk(text: str) -> bool:
         return True
     return bool(
         _GREETING.match(core)
+        or _HOW_ARE_YOU.match(core)
         or _ACK.match(core)
         or _THANKS.search(core)
         or _CHATTER.search(core)

@@ -245,6 +245,8 @@ _PRONOUNS = {
 
 # ---------------------------------------------------------------- text helpers
 
+# "keep in mind I keep kosher": a fact of the user's to heed, the user its subject
+_HEED_LEAD = r"(?:please |pls )?(?:keep|bear) in mind(?: that)?(?= (?:i|i'm|im|i've|my)\b)"
 _ZH_FILLER = re.compile(
     r"^(?:其实|实际上|事实上|说实话|说真的|老实说|对了|另外|还有就是|而且|然后|不过|但是|可是|所以|"
     r"那么?|嗯+|哦+|啊|呃|好吧|而|首先|其次|再确认一下|确认一下|顺便(?:说|提)一?(?:下|句)|顺便|补充一下|重申一下|"
@@ -253,6 +255,7 @@ _ZH_FILLER = re.compile(
 _EN_FILLER = re.compile(
     r"^(?:actually|well|so|oh|um|uh|also|and|but|btw|by the way|fyi|ok|okay|yeah|hey|anyway"
     r"|honestly|to be honest|just so you know|just fyi|oh and|rather|instead|to clarify"
+    rf"|{_HEED_LEAD}"
     r"|correction|just to confirm|to confirm|now|these days|nowadays|turns out|turned out|wait"
     r"|hmm+|sorry|oops|lol|ugh|eh|ah|fun fact|quick update|update)\b[,:\s]*",
     re.I,
@@ -444,11 +447,21 @@ def _clean_en(text: str) -> str:
         previous = text
         text = _EN_FILLER.sub("", text).strip()
     text = re.sub(r",?\s*(?:please|thanks|thank you)[.!]*$", "", text, flags=re.I)
+    # "I keep kosher when you suggest recipes": when the assistant should heed the fact
+    text = _WHEN_YOU_TAIL.sub("", text)
     text = re.sub(r"\bw/(?=\s)", "with", text)
     text = _LIKE_HEDGE.sub("", text)
     if hedged(text):
         text = text.rstrip("?？ ")  # "so pescatarian I guess?": said, not asked
     return text.strip(" .!;,")
+
+
+_HEEDED = re.compile(rf"^{_HEED_LEAD}\s*", re.I)
+_WHEN_YOU_TAIL = re.compile(
+    r"(?<=\w),?\s+(?:when(?:ever)?|if) (?:you|u)(?:'re| are)? (?:suggest|recommend|plan|pick"
+    r"|write|give|make|answer|reply|propose|help)\w*\b[^,.!?]*[.!]*$",
+    re.I,
+)
 
 
 # "like" as a hedge before an amount, after a verb of the user's: "I drink like 4 cups of
@@ -2555,6 +2568,13 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
             "名字叫{v}",
             check=lambda v: len(v) <= 4 or segment.is_person_name(v) or _is_latin(v),
         ),
+    ),
+    # "我是李雷": a full name said alone after 是 (not "我是宝妈", "我是李医生")
+    (
+        "name",
+        "zh",
+        r"^(?:我|本人)(?:就)?是\s*(?P<v>[\u4e00-\u9fff]{2,4})[啊呀哈哦啦]?\s*[。！!.]*$",
+        simple("name.full", "名字叫{v}", check=segment.is_full_name),
     ),
     # "我姓刘，叫刘思远": a clause of the user's sentence that names a person
     (
@@ -5215,6 +5235,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     sentence_of: list[int] = []  # the sentence of each leftover
     bare: dict[int, int] = {}  # leftover → its sentence, for clauses with no subject
     formed: set[int] = set()  # sentences the rules formed a fact from
+    ruled_single: dict[int, set[str]] = {}  # sentence → the single-valued keys rules formed
     # sentences that take back what the user said of themselves → the first clause doing so
     denying: dict[int, int] = {}
     clause_at: dict[int, int] = {}  # leftover → its clause's index in its sentence
@@ -5407,6 +5428,9 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             facts.extend(new)
             if new:
                 formed.add(sid)
+                ruled_single.setdefault(sid, set()).update(
+                    f.key for f in new if f.key and _single(f.key)
+                )
     # a subject-less clause ("no contest", "wish me luck") beside a formed fact adds nothing
     # and one after a denial explains it ("…not allergic to penicillin, got tested last week")
     kept = [
@@ -5440,6 +5464,22 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             if semantic.own_subject(kept[i][0][1].raw)
             or not made
             or any(f.value or (kept[i][1], f.key) not in stated for f in made)
+        ]
+        # nor is a clause with no subject and no change that names a spot within what a rule
+        # of its sentence formed under a single key ("我住在杭州，就在西湖边上": 杭州 stays)
+        guessed = [
+            (i, pos, kept_made)
+            for i, pos, made in guessed
+            if (
+                kept_made := [
+                    f
+                    for f in made
+                    if semantic.own_subject(kept[i][0][1].raw)
+                    or semantic.has_change_cue(kept[i][0][1].raw)
+                    or f.key not in ruled_single.get(kept[i][1], set())
+                ]
+            )
+            or not made
         ]
         # what each sentence's clauses formed alone: a whole sentence adds only other keys
         keys: dict[int, set[str | None]] = {}
@@ -8794,7 +8834,9 @@ def _semantic(
     # user as its subject, so the classifier reads where the user is, not a bare place
     guesses = semantic.classify(
         [
-            ("我" if c.borrowed and c.raw.lstrip().startswith("在") else "") + _what_changed(c.raw)
+            ("我" if c.borrowed and c.raw.lstrip().startswith("在") else "")
+            # "keep in mind I keep kosher when you suggest recipes": I keep kosher
+            + _what_changed(_WHEN_YOU_TAIL.sub("", _HEEDED.sub("", c.raw)))
             for _, c, _ in leftovers
         ]
     )

@@ -149,6 +149,55 @@ def slot_place(text: str) -> str | None:
     return word
 
 
+# the most common Chinese family names (the first character of most people's full name) and the
+# compound ones: "我是李雷" names the speaker, "我是宝妈" / "我是北漂" say what they are
+_SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕"
+    "丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严"
+    "覃武戴莫孔向汤常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚"
+    "符舒阮柯纪梅童凌毕单季裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆"
+    "农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋"
+    "商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝"
+)
+_COMPOUND_SURNAMES = frozenset(
+    [
+        "欧阳",
+        "司马",
+        "上官",
+        "诸葛",
+        "东方",
+        "皇甫",
+        "尉迟",
+        "公孙",
+        "慕容",
+        "长孙",
+        "宇文",
+        "司徒",
+        "夏侯",
+        "轩辕",
+        "令狐",
+        "西门",
+        "南宫",
+        "独孤",
+        "端木",
+    ]
+)
+# a title after a family name ("李医生", "张老师") names a role, not the whole name
+_TITLE_TAIL = re.compile(
+    r"(?:老师|医生|大夫|律师|教授|博士|经理|总|工|姐|哥|叔|婶|阿姨|师傅|同学)$"
+)
+
+
+def is_full_name(text: str) -> bool:
+    """True if ``text`` is a Chinese full name said alone: 2–4 Han characters that jieba tags as
+    one person's name (``is_tagged_name``), opening with a common family name and ending in no
+    title (``李雷``, ``欧阳娜娜``; not ``宝妈``, ``北漂``, ``李医生``)."""
+    text = text.strip()
+    if not (2 <= len(text) <= 4) or _TITLE_TAIL.search(text) or not is_tagged_name(text):
+        return False
+    return text[:2] in _COMPOUND_SURNAMES or (text[0] in _SURNAMES and len(text) <= 3)
+
+
 def is_tagged_name(text: str) -> bool:
     """True if jieba reads ``text`` as one person's name (``刘思远``, ``老王``), not any 2–4
     Han characters (``外卖``)."""

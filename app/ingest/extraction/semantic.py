@@ -383,7 +383,9 @@ def classify(texts: list[str]) -> list[Guess]:
 # ---------------------------------------------------------------- gates
 
 _HYPOTHETICAL = re.compile(
-    r"^(?:if(?!\s+(?:you|u)\b)|when i|maybe i should(?! (?:mention|tell|say|add|let))|should i"
+    r"^(?:(?:hypothetically|theoretically|in theory|purely hypothetically)\b[\s,，:]*"
+    r"|(?:hypothetically|theoretically)\s*(?=[\u4e00-\u9fff])"
+    r"|if(?!\s+(?:you|u)\b)|when i|maybe i should(?! (?:mention|tell|say|add|let))|should i"
     r"|i wonder|i might(?! as well)|i may|what if"
     r"|suppose|i wish|i (?:could|can) (?:see myself|imagine))\b"
     # a case set up to reason about: "Say a user is allergic to gluten — how would you …",

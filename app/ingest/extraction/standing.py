@@ -433,7 +433,10 @@ def _zh(text: str) -> bool:
 # a lead that only marks what follows as worth keeping: "Remember: no spoilers …", "FYI, …"
 _NOTE_LEAD = re.compile(
     r"^(?:remember|note|n\.?b\.?|fyi|reminder|ps|p\.s\.|important|heads up|just so you know"
-    r"|记住|记好了|提醒一下|提醒你一下|注意)\s*[:：,，-]\s*(?=\S)",
+    r"|记住|记好了|提醒一下|提醒你一下|注意)\s*[:：,，-]\s*(?=\S)"
+    # "keep in mind I keep kosher when you suggest recipes": a fact of the user's to heed
+    r"|^(?:please |pls )?(?:(?:keep|bear) in mind|remember|note)(?: that)?\s+"
+    r"(?=(?:i|i'm|im|i've|my|we|we're)\b)",
     re.I,
 )
 
@@ -707,6 +710,8 @@ def _asks_for_standing(text: str) -> bool:
     """A question that asks for something standing ("could you always …", "以后能不能都…")."""
     core = _core(text)
     if _zh(core):  # "你回答能不能别这么长", "能不能不要每句话都加感叹号"
+        if _WONDERS_ZH.search(core) and not _ASKS_OF_YOU_ZH.search(core):
+            return False  # "会不会影响以后找工作": wonders what will be, asks nothing of you
         return bool(_ASKS_STANDING_ZH.search(core))
     core = re.sub(r"^(?:but|and|so|ok(?:ay)?|also|actually)[\s,]+", "", core, flags=re.I)
     if _ASKS_STANDING_EN.match(core):
@@ -717,6 +722,9 @@ def _asks_for_standing(text: str) -> bool:
     )
 
 
+# a question of what is or will be, and one that asks the assistant to do something
+_WONDERS_ZH = re.compile(r"会不会|是不是|有没有|什么|怎么|为什么|为啥|哪|谁")
+_ASKS_OF_YOU_ZH = re.compile(r"能不能|可不可以|能否|可以|好吗|行吗|好不好|行不行|你|您")
 _ASKS_STANDING_ZH = re.compile(
     r"以后|今后|每次|一律|从现在|(?:能不能|可不可以|能否|可以|能)(?:别|不要|不用|少)"
 )

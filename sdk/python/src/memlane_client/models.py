@@ -684,6 +684,13 @@ class ScoreFactors(BaseModel):
     relevance: Annotated[float, Field(title="Relevance")]
     confidence: Annotated[float, Field(title="Confidence")]
     decay: Annotated[float, Field(title="Decay")]
+    recency: Annotated[
+        float,
+        Field(
+            description="The bounded time factor of the score: 1 - w × (1 - decay), w = settings.recall_recency_weight (0..1; 1 when w is 0)",
+            title="Recency",
+        ),
+    ]
     scope_weight: Annotated[float, Field(title="Scope Weight")]
     type_weight: Annotated[
         float,
