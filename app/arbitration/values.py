@@ -218,7 +218,8 @@ async def _other_script(repo: MemoryStore, cand: Candidate) -> None:
     stated it ("I don't live in Beijing anymore" after "我住在北京", "我已经不在谷歌了" after "I
     work at Google"): values are compared as strings, so it matched nothing. It ends the one
     active value of its key (for a withdrawal with no key, of the one key its verb can end)
-    when that value is in the other script and nothing active holds the name as written."""
+    when that value is in the other script, nothing active holds the name as written and the
+    key held no other value before (else the name may be that one's)."""
     if cand.value is not None or not cand.is_correction or len(cand.retracts) != 1:
         return
     named = cand.retracts[0] or ""
@@ -238,6 +239,10 @@ async def _other_script(repo: MemoryStore, cand: Candidate) -> None:
     mine = normalize_value(named)
     if any(old.value and normalize_value(old.value) == mine for old in held):
         return  # said as stated: the retraction matches it as it is
+    if await repo.held_before(keys):
+        # "I used to live in Beijing" after 北京 gave way to 上海: with a value of before, the
+        # name may be that one, in the other script; which, strings cannot tell: none ends
+        return
     other = [[old.value for old in held if old.key == k and old.value is not None] for k in keys]
     ends = [
         values[0]

@@ -55,13 +55,12 @@ async def add_messages(
 ) -> Response:
     """Send conversation turns: stored at once, facts extracted and arbitrated by a worker."""
     rid = request_id(request)
-    job, created = await IngestService(rt, db, tenant_id, user_id, rid).add_messages(
+    job, _created = await IngestService(rt, db, tenant_id, user_id, rid).add_messages(
         session_id, body, idempotency_key=idempotency_key
     )
     return await accepted_or_waited(
         MemoryService(rt, db, tenant_id, user_id, rid),
-        job.id,
-        created,
+        job,
         wait,
         rt.settings.job_wait_timeout_s,
     )

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.kit.types import Timestamp
-from app.memories.schemas import ID_PATTERN, MAX_CONTENT_CHARS, small_metadata
+from app.memories.schemas import ID_PATTERN, MAX_CONTENT_CHARS, is_blank, small_metadata
 
 _TOOL_NAME = re.compile(r"[A-Za-z0-9_.:-]+")
 
@@ -51,8 +51,8 @@ class MessageIn(BaseModel):
     def _no_nul(cls, value: str) -> str:
         if "\x00" in value:
             raise ValueError("must not contain NUL characters")
-        if not value.strip():
-            raise ValueError("must not be blank")  # as a memory's content (POST /memories)
+        if is_blank(value):  # nothing visible ("\u200b"), as a memory's content (POST /memories)
+            raise ValueError("must not be blank")
         return value
 
     @field_validator("name")

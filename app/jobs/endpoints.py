@@ -1,18 +1,18 @@
-"""Job status."""
+"""Job status, and a failed job run again."""
 
 from __future__ import annotations
 
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, status
 
 from app.auth.principal import CurrentPrincipal, require_scope
 from app.db.session import ALL_USERS
 from app.jobs.repository import JobRepository
 from app.jobs.schemas import JobRead
 from app.kit.deps import get_runtime
-from app.kit.errors import Forbidden, NotFound, Unauthorized, error_responses
+from app.kit.errors import Conflict, Forbidden, NotFound, Unauthorized, error_responses
 from app.runtime import Runtime
 
 router = APIRouter(prefix="/v1/jobs", tags=["jobs"])
@@ -37,3 +37,33 @@ async def get_job(
     if job is None or (principal.user_id is not None and job.user_id != principal.user_id):
         raise NotFound("no such job")
     return JobRead.model_validate(job, from_attributes=True)
+
+
+@router.post(
+    "/{job_id}/retry",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=JobRead,
+    responses=error_responses(Unauthorized, Forbidden, NotFound, Conflict),
+    dependencies=[require_scope("memories:write")],
+)
+async def retry_job(
+    job_id: uuid.UUID, principal: CurrentPrincipal, rt: Annotated[Runtime, Depends(get_runtime)]
+) -> JobRead:
+    """Run a failed job again, from its first attempt.
+
+    Its write was kept: once what failed it is back (an embedding provider, the LLM), the
+    acknowledged write lands. Raises Conflict (409) for a job that has not failed, NotFound
+    (404) as ``GET`` does."""
+    if principal.tenant_id is None:
+        raise Forbidden("jobs belong to tenants; use a tenant API key")
+    async with rt.scoped(principal.tenant_id, ALL_USERS) as session:
+        repo = JobRepository(session, principal.tenant_id)
+        job = await repo.get(job_id, for_update=True)
+        if job is None or (principal.user_id is not None and job.user_id != principal.user_id):
+            raise NotFound("no such job")
+        if job.status != "failed":
+            raise Conflict(f"only a failed job is run again; this one is {job.status}")
+        await repo.requeue_failed(job)
+        read = JobRead.model_validate(job, from_attributes=True)
+        await session.commit()
+    return read

@@ -25,8 +25,9 @@ class JobIntake:
     async def replay(self, idempotency_key: str | None, digest: str) -> Job | None:
         """Start an intake: take the user lock (shared: an erase waits for this write, or this
         write waits for the erase), and with an Idempotency-Key return the job of the first
-        request with this key. Raises IdempotencyKeyReused (409) when that request had another
-        body (``digest`` identifies a body)."""
+        request with this key — queued again when it had failed, so a client's retry lands the
+        write (``JobRepository.requeue_failed``). Raises IdempotencyKeyReused (409) when that
+        request had another body (``digest`` identifies a body)."""
         await self.user.lock_user()
         if idempotency_key is None:
             return None
@@ -36,6 +37,8 @@ class JobIntake:
             raise IdempotencyKeyReused(
                 "this Idempotency-Key was used with a different request body"
             )
+        if existing is not None and existing.status == "failed":
+            await self.jobs.requeue_failed(existing)
         return existing
 
     async def submit(

@@ -76,6 +76,15 @@ class JobRepository:
         await self.enqueue(user_id, job.id)
         return job
 
+    async def requeue_failed(self, job: Job) -> None:
+        """Run a failed job again from its first attempt: status ``queued``, attempts 0, the
+        last error cleared, a new queue entry (in the session's transaction). Its payload was
+        kept: an acknowledged write lands once what failed it (a provider down) is back."""
+        job.status, job.attempts, job.error = "queued", 0, None
+        job.finished_at, job.updated_at = None, utcnow()
+        await self.session.flush()
+        await self.enqueue(job.user_id, job.id)
+
     async def enqueue(self, user_id: str, job_id: uuid.UUID) -> None:
         """A queue entry for the job, on the session's own connection and transaction."""
         conn = await self.session.connection()

@@ -55,6 +55,19 @@ def _json_integer(value: Any) -> Any:
     return value
 
 
+def _json_number(value: Any) -> Any:
+    # the same for a fraction: "confidence": "0.5" or true is no JSON number
+    if isinstance(value, bool):
+        raise PydanticCustomError("float_type", "Input should be a valid number, not a boolean")
+    if isinstance(value, str):
+        raise PydanticCustomError("float_type", "Input should be a JSON number, not a string")
+    return value
+
+
+JsonNumber = BeforeValidator(_json_number)
+"""``JsonInteger`` for a number with a fraction (``confidence``): ``"0.5"`` and ``true`` are
+refused (422)."""
+
 JsonInteger = BeforeValidator(_json_integer)
 """Marks an integer field of a JSON body (``Annotated[int | None, JsonInteger] = Field(ge=…)``):
 a JSON number without a fraction is read as before (``8``, and ``8.0`` as 8: JSON Schema's

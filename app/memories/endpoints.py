@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response, status
 from fastapi.responses import JSONResponse
 
 from app.auth.principal import TenantPrincipal, require_scope
+from app.db.models import Job
 from app.jobs.waiting import wait_for_job
 from app.kit.deps import IdempotencyKey, UserId, UserSession, get_runtime, request_id
 from app.kit.errors import (
@@ -57,14 +58,16 @@ WaitForJob = Annotated[bool, Query(description="Wait for the job and return what
 
 
 async def accepted_or_waited(
-    service: MemoryService, job_id: uuid.UUID, created: bool, wait: bool, timeout_s: float
+    service: MemoryService, intake: Job, wait: bool, timeout_s: float
 ) -> Response:
-    """202 {job_id, status}; with wait, 201 {job_id, memories, arbitrations} once done.
+    """202 {job_id, status}; with wait, 201 {job_id, memories, arbitrations} once done. A
+    replayed request (same Idempotency-Key) answers its job's status as it is now.
 
     The intake is committed here, before waiting: the job must exist for a worker to run it.
     """
+    job_id, state = intake.id, intake.status
     await service.session.commit()
-    state = "queued"
+    job: Job | None
     if wait:
         try:
             job = await wait_for_job(
@@ -127,8 +130,8 @@ async def create_memory(
 ) -> Response:
     """Write a memory: persisted and queued at once, stored by a worker."""
     service = MemoryService(rt, db, tenant_id, user_id, request_id(request))
-    job, created = await service.submit(body, idempotency_key=idempotency_key)
-    return await accepted_or_waited(service, job.id, created, wait, rt.settings.job_wait_timeout_s)
+    job, _created = await service.submit(body, idempotency_key=idempotency_key)
+    return await accepted_or_waited(service, job, wait, rt.settings.job_wait_timeout_s)
 
 
 @router.post(
@@ -160,8 +163,8 @@ async def create_memories(
 ) -> Response:
     """Write a batch of memories as given (infer=false): persisted and queued as one job."""
     service = MemoryService(rt, db, tenant_id, user_id, request_id(request))
-    job, created = await service.submit_batch(body, idempotency_key=idempotency_key)
-    return await accepted_or_waited(service, job.id, created, wait, rt.settings.job_wait_timeout_s)
+    job, _created = await service.submit_batch(body, idempotency_key=idempotency_key)
+    return await accepted_or_waited(service, job, wait, rt.settings.job_wait_timeout_s)
 
 
 LIST_FILTERS = frozenset(

@@ -310,6 +310,21 @@ class MemoryRepository(UserScopedRepository):
         )
         return list((await self.session.scalars(stmt)).all())
 
+    async def held_before(self, keys: Sequence[str]) -> bool:
+        """True if a frozen or archived memory of one of ``keys`` holds a value: the key had a
+        value that has ended since."""
+        stmt = (
+            select(Memory.id)
+            .where(
+                self._mine(),
+                Memory.status.in_(("frozen", "archived")),
+                Memory.key.in_(list(keys)),
+                Memory.value.is_not(None),
+            )
+            .limit(1)
+        )
+        return (await self.session.scalar(stmt)) is not None
+
     async def frozen_reminders(self, ids_or_none: None = None, limit: int = 5) -> list[Memory]:
         stmt = (
             select(Memory)

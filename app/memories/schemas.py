@@ -6,13 +6,13 @@ import json
 import unicodedata
 import uuid
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
 
 from app.arbitration.service import MAX_METADATA_BYTES
 from app.jobs.schemas import JobAccepted, JobRead
-from app.kit.types import ID_PATTERN, Timestamp
+from app.kit.types import ID_PATTERN, JsonNumber, Timestamp
 
 __all__ = ["ID_PATTERN", "JobAccepted", "JobRead"]  # re-exported for the routers
 
@@ -78,7 +78,7 @@ class MemoryCreate(BaseModel):
     key: str | None = Field(default=None, max_length=MAX_KEY_CHARS, pattern=KEY_PATTERN)
     value: str | None = Field(default=None, max_length=MAX_VALUE_CHARS)
     source: MemorySource = "user_declared"
-    confidence: float | None = Field(default=None, ge=0, le=1)
+    confidence: Annotated[float | None, JsonNumber] = Field(default=None, ge=0, le=1)
     scope: WritableScope = "user"
     scope_id: str | None = Field(default=None, pattern=ID_PATTERN)
     agent_id: str | None = Field(
@@ -160,7 +160,7 @@ class MemoryUpdate(BaseModel):
 
     content: str | None = Field(default=None, min_length=1, max_length=MAX_CONTENT_CHARS)
     value: str | None = Field(default=None, max_length=MAX_VALUE_CHARS)
-    confidence: float | None = Field(default=None, ge=0, le=1)
+    confidence: Annotated[float | None, JsonNumber] = Field(default=None, ge=0, le=1)
     metadata: dict[str, Any] | None = None
 
     _content = field_validator("content")(lambda v: not_blank(v))

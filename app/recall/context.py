@@ -151,8 +151,14 @@ class ContextService:
         privacy, owner = self.rt.privacy, owner_of(self.tenant_id, self.user_id)
         if query is None or is_blank(query):
             # The latest user turn, as the embedder may see it (no sensitive values).
+            # (one with nothing visible, "\u200b", is no query: recall would refuse it)
             query = next(
-                (embedding_text(m.content) for m in reversed(recent) if m.role == "user"), None
+                (
+                    text
+                    for m in reversed(recent)
+                    if m.role == "user" and not is_blank(text := embedding_text(m.content))
+                ),
+                None,
             )
             query = query[:MAX_QUERY_CHARS] if query else None
         recaller = RecallService(self.rt, self.tenant_id, self.user_id)

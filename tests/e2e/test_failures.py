@@ -1,6 +1,8 @@
 """Dependencies failing: the embedder down, slow or answering garbage. Writes are still
 accepted and retried, end failed with a clear error after the retry budget, recall falls back
-to full-text search and says so, and /metrics shows it."""
+to full-text search and says so, and /metrics shows it. Once the embedder is back, a failed
+write lands when the client sends it again with its Idempotency-Key or an operator runs the job
+again (``POST /v1/jobs/{id}/retry``)."""
 
 from __future__ import annotations
 
@@ -59,13 +61,15 @@ def test_embedder_outage(tmp_path: Path) -> None:
                 )
                 assert ok.status_code == 201
 
+                failed: dict[str, str] = {}
                 for mode in ("500", "timeout", "garbage"):
                     fake.fail_mode, fake.delay_s = mode, 3.0
                     r = http.post(
                         f"{base}/memories",
                         json={"content": f"Note written while the embedder answers {mode}"},
-                        headers=h,
+                        headers={**h, "Idempotency-Key": f"note-{mode}"},
                     )
+                    failed[mode] = r.json()["job_id"]
                     assert r.status_code == 202, (mode, r.text)  # accepted all the same
                     job = _wait_job(http, r.json()["job_id"], h)
                     assert job["status"] == "failed", (mode, job)
@@ -115,6 +119,31 @@ def test_embedder_outage(tmp_path: Path) -> None:
                     body["degraded"] is False
                     and body["memories"][0]["content"] == "My bees make chestnut honey"
                 )
+
+                # a failed write lands: sent again with its Idempotency-Key, or run again
+                replay = http.post(
+                    f"{base}/memories",
+                    json={"content": "Note written while the embedder answers 500"},
+                    headers={**h, "Idempotency-Key": "note-500"},
+                )
+                assert replay.status_code == 202
+                assert replay.json() == {"job_id": failed["500"], "status": "queued"}
+                retried = http.post(f"/v1/jobs/{failed['timeout']}/retry", headers=h)
+                assert retried.status_code == 202 and retried.json()["status"] == "queued"
+                for mode in ("500", "timeout"):
+                    job = _wait_job(http, failed[mode], h)
+                    assert job["status"] == "done" and job["error"] is None, job
+                listed = http.get(f"{base}/memories", headers=h).json()["items"]
+                notes = {m["content"] for m in listed if m["content"].startswith("Note")}
+                assert notes == {
+                    "Note written while the embedder answers 500",
+                    "Note written while the embedder answers timeout",
+                }
+                # a done job is not run twice; the one still failed stays so, visible
+                again_done = http.post(f"/v1/jobs/{failed['500']}/retry", headers=h)
+                assert again_done.status_code == 409
+                assert again_done.json()["type"] == "urn:memlane:problem:conflict"
+                assert _wait_job(http, failed["garbage"], h)["status"] == "failed"
         finally:
             if server.proc is not None:
                 server.stop()

@@ -8,9 +8,12 @@ standpoint of what follows ("As a nurse on night shifts I…"), after "the" or a
 verb of the work opening the clause ("teaching 3rd grade this year") or as an English title
 before 在<organisation> ("I'm a PM 在美团"); "As a kid …" and "Teaching is hard" name none.
 A language alone said to stand ("Actually, English from now on.") replaces the language of
-the answers asked before. Through the HTTP API, in Chinese, English and both."""
+the answers asked before, and so does one switched back to ("还是用中文吧", "换回中文吧", "let's
+go back to English"). Through the HTTP API, in Chinese, English and both."""
 
 from __future__ import annotations
+
+import pytest
 
 from tests.conftest import TenantCtx
 
@@ -101,3 +104,26 @@ async def test_a_language_said_to_stand_replaces_the_answer_language(tenant: Ten
     assert [m["value"] for m in active if m["key"] == RULE] == ["english"]
     frozen = await tenant.memories("u1", status="frozen")
     assert {m["value"] for m in frozen} >= {"chinese", "answer in chinese"}, frozen
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "now", "before"),
+    [
+        ("以后回答都用英文", "还是用中文吧，英文看着累", "中文", "英文"),
+        ("以后回答我都用英文吧，我想练练", "还是换回中文吧，英文看着太累了", "中文", "英文"),
+        (
+            "please answer me in Spanish from now on",
+            "actually let's go back to English, my Spanish isn't there yet",
+            "english",
+            "spanish",
+        ),
+    ],
+)
+async def test_the_answers_switched_back_to_a_language_replace_the_one_asked_before(
+    tenant: TenantCtx, first: str, then: str, now: str, before: str
+) -> None:
+    await tenant.say("u1", "s1", first, at=T1)
+    await tenant.say("u1", "s1", then, at=T2)
+    assert await tenant.values("u1", "language.preferred") == [now]
+    assert await tenant.values("u1", "language.preferred", "frozen") == [before]
+    assert len(await tenant.values("u1", RULE)) == 1

@@ -2,15 +2,19 @@
 from its change ("Relocated. Phoenix.", "New job: Stripe."), a name the classifier guessed
 another key for ("Transferred to Roosevelt High" after "I teach at Lincoln High"), a withdrawal
 that names the place or the employer in the other script than it was stated ("I don't live in
-Beijing anymore" after "我住在北京"), a job left the Chinese way ("从腾讯出来了", "我没在腾讯上班
-了"), a routine moved by its noun. A spot the user is at this moment is no employer. Through the
-HTTP API."""
+Beijing anymore" after "我住在北京") — but not the one held now when the key held another value
+before ("I used to live in Beijing" after 北京 gave way to 上海), a job left the Chinese way
+("从腾讯出来了", "我没在腾讯上班了"), a routine moved by its noun. A spot the user is at this
+moment is no employer. Through the HTTP API."""
 
 from __future__ import annotations
+
+import pytest
 
 from tests.conftest import TenantCtx
 
 T1, T2 = "2026-03-01T09:00:00+00:00", "2026-03-01T09:01:00+00:00"
+T3 = "2026-03-01T09:02:00+00:00"
 
 
 async def test_a_change_said_apart_from_its_value_replaces_the_old_one(
@@ -84,3 +88,20 @@ async def test_a_routine_moved_by_its_noun_replaces_the_old_one(tenant: TenantCt
     for n, (first, then, old) in enumerate(cases):
         active, frozen = await tenant.change(f"u{n}", (first, then), "schedule.habit", at=(T1, T2))
         assert frozen == [old] and len(active) == 1 and old not in active, then
+
+
+@pytest.mark.parametrize(
+    ("turns", "now"),
+    [
+        (("I live in Lisbon.", "我搬到上海了。", "I used to live in Lisbon, years ago."), "上海"),
+        (("我住在北京。", "我搬到上海了。", "I used to live in Beijing."), "上海"),
+        (("I live in Berlin.", "I moved to Paris.", "我以前住在柏林。"), "paris"),
+        (("I live in Lisbon.", "我搬到上海了。", "I no longer live in Lisbon."), "上海"),
+    ],
+)
+async def test_a_home_of_before_named_in_the_other_script_leaves_the_one_of_now(
+    tenant: TenantCtx, turns: tuple[str, str, str], now: str
+) -> None:
+    for text, at in zip(turns, (T1, T2, T3), strict=True):
+        await tenant.say("u", "s1", text, at=at)
+    assert await tenant.values("u", "residence.city", lower=True) == [now]

@@ -51,6 +51,9 @@ def test_wait_false_answers_the_job_and_wait_for_job_polls_it(client: Memlane) -
     job = client.wait_for_job(str(accepted.job_id))
     assert job.status == "done"
     assert [m.content for m in bob.memories()] == ["I like green tea"]
+    # only a failed job is run again (tests/e2e/test_failures.py: one that failed lands)
+    with pytest.raises(MemlaneConflict):
+        client.retry_job(str(accepted.job_id))
 
 
 def test_messages_then_context_of_the_session(client: Memlane) -> None:

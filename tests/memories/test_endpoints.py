@@ -60,6 +60,10 @@ async def test_idempotency_key_makes_retries_safe(tenant: TenantCtx) -> None:
     assert c.status_code == 409
     assert c.headers["content-type"] == "application/problem+json"
     assert c.json()["type"] == "urn:memlane:problem:idempotency-key-reused"
+    # a replay answers the job's status as it is now, not "queued" once it is done
+    done = await tenant.finished_job(a.json()["job_id"])
+    d = await tenant.client.post(url, json={"content": "Budget is 300 euros"}, headers=headers)
+    assert d.status_code == 202 and d.json() == {"job_id": done["id"], "status": "done"}
 
 
 async def test_list_paginates_with_cursor_and_filters(tenant: TenantCtx) -> None:

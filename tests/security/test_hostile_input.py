@@ -106,6 +106,40 @@ async def test_malformed_bodies(tenant: TenantCtx, raw: bytes) -> None:
     _is_problem(r, 422)
 
 
+@pytest.mark.parametrize("content", ["\u200b", " \u200b ", "\u2060\u200b", "\u202e\u202d"])
+async def test_a_turn_with_nothing_visible_is_refused_and_the_context_still_answers(
+    tenant: TenantCtx, content: str
+) -> None:
+    session = f"{tenant.user('u')}/sessions/s1"
+    ok = {"role": "user", "content": "I live in Porto"}
+    r = await tenant.client.post(
+        f"{session}/messages?wait=true", json={"messages": [ok]}, headers=tenant.headers
+    )
+    assert r.status_code == 201, r.text
+    r = await tenant.client.post(
+        f"{session}/messages?wait=true",
+        json={"messages": [{"role": "user", "content": content}]},
+        headers=tenant.headers,
+    )
+    _is_problem(r, 422)
+    r = await tenant.client.get(f"{session}/context", headers=tenant.headers)
+    assert r.status_code == 200, r.text
+    assert "Porto" in r.json()["text"]
+
+
+@pytest.mark.parametrize("confidence", ["0.5", True])
+async def test_a_confidence_that_is_no_json_number_is_refused(
+    tenant: TenantCtx, confidence: object
+) -> None:
+    r = await tenant.client.post(
+        f"{tenant.user('u')}/memories",
+        json={"content": "I like tea", "confidence": confidence},
+        headers=tenant.headers,
+    )
+    _is_problem(r, 422)
+    assert await tenant.memories("u") == []
+
+
 async def test_truncated_json_says_where_it_broke(tenant: TenantCtx) -> None:
     r = await tenant.client.post(
         f"{tenant.user('u')}/memories",

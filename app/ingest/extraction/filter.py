@@ -197,7 +197,7 @@ _OWN_WORK = re.compile(
 # not "home to the Bulls" or "home now to my brother"
 PLACE_NAME = r"(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*"
 HOME_IS = r"(?:my )?home(?: base)?(?: (?:these days|nowadays|now))? is (?:now )?"
-IS_HOME = r"(?: is|'s| has been|'s been) (?:(?:now|still) )?(?:my |our )?home"
+IS_HOME = r"(?: is|'s| has been|'s been) (?:(?:now|still|officially|finally) )?(?:my |our )?home"
 HOME_TAIL = (
     r"(?: (?:for me|for us|now|these days|for now|for (?:about |almost |over |nearly )?"
     r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|\d+) (?:years?|months?"

@@ -119,6 +119,40 @@ _JOB_EN = re.compile(
     re.I,
 )
 # capitalised words after "I'm" that are no name: where one is from, a faith, a sign, a word
+_GREETED = re.compile(
+    r"^\W*(?:hi|hey|hello|hiya|heya|yo|howdy)\b[\s,!.~]*(?:there[\s,!.~]*)?i", re.I
+)
+# what follows "hi im" and is no name: a state, a place of being, a newcomer's word
+_STATE_EN = frozenset((
+    "new", "back", "here", "there", "home", "done", "good", "fine", "ok", "okay", "well", "great",
+    "tired", "sick", "stuck", "confused", "lost", "bored", "curious", "hungry", "busy", "ready",
+    "sorry", "glad", "happy", "sad", "excited", "nervous", "late", "early", "alone", "single",
+    "married", "pregnant", "retired", "vegan", "vegetarian", "sober", "free", "available", "off",
+    "on", "in", "out", "away", "up", "down", "broke", "stressed", "worried", "desperate",
+    "struggling",
+))  # fmt: skip
+
+
+def _greeted_with(text: str, name: str) -> bool:
+    """True if the turn opens with a greeting and "I'm ``name``" ("hello, im sarah")."""
+    return bool(
+        re.match(
+            rf"^\W*(?:hi|hey|hello|hiya|heya|yo|howdy)\b[\s,!.~]*(?:there[\s,!.~]*)?"
+            rf"(?:i'?m|i am)\s+{re.escape(name)}\b",
+            text,
+            re.I,
+        )
+    )
+
+
+def _greeted_name(value: str) -> bool:
+    """A word after "hi im" that may be a name: no state, function word, -ing, -ed or -ly."""
+    v = value.lower()
+    return not (
+        v in _STATE_EN or v in semantic.EN_STOP or re.search(r"(?:ing|ed|ly)$", v)
+    ) and not _NOT_NAME_EN.fullmatch(value.capitalize())
+
+
 _NOT_NAME_EN = re.compile(
     r"(?:\w+(?:ese|ish|ican|ean|ani|ari|aqi|ali|eli)|(?:Canad|Ital|Ind|Brazil|Austral|Russ|Niger"
     r"|Egypt|Iran|Norweg|Hungar|Colomb|Peruv|As|Pers|Armen|Ukrain|Roman|Bulgar|Croat|Serb"
@@ -1744,6 +1778,15 @@ _PUBLIC_BUDGET = re.compile(
 )
 
 
+# money staked, lent or owed is no budget: "we have $20 riding on this", "bet him 50 bucks",
+# "他还欠我两百", "跟同事打赌输了一百"
+_MONEY_NOT_BUDGET = re.compile(
+    r"\b(?:riding on|bet(?:s|ting)?|wager(?:ed)?|owes? (?:me|him|her|them)|lent|borrowed|loaned"
+    r"|tip(?:ped)?)\b|打赌|赌了|欠我|借给|借了|输了|赢了",
+    re.I,
+)
+
+
 def _public_budget(raw: str) -> bool:
     """True if the budget ``raw`` states is a public body's, with no word of the user's or
     their team's in it ("学校给我们项目的预算是5万" is the user's)."""
@@ -2643,6 +2686,18 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
             "name.full",
             "name is {v}",
             check=lambda v: all(w[:1].isupper() for w in v.split()) and not _NOT_NAME_EN.match(v),
+        ),
+    ),
+    # "hi im jon": a greeting, then a name typed in lower case (not "hey im back", "hi im new")
+    (
+        "name",
+        "en",
+        r"^(?:(?:hi|hello|hiya|heya|yo|howdy)\b[\s,!.~]*(?:there[\s,!.~]*)?)?"
+        r"I(?:'m| am) (?P<v>[a-z][a-z'-]{1,14})$",
+        lambda m, c, s: (
+            simple("name.full", "name is {v}", check=_greeted_name)(m, c, s)
+            if _GREETED.match(c.raw) or _greeted_with(s.turn.content, m["v"])
+            else None
         ),
     ),
     (
@@ -5235,7 +5290,7 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
     sentence_of: list[int] = []  # the sentence of each leftover
     bare: dict[int, int] = {}  # leftover → its sentence, for clauses with no subject
     formed: set[int] = set()  # sentences the rules formed a fact from
-    ruled_single: dict[int, set[str]] = {}  # sentence → the single-valued keys rules formed
+    ruled_where: dict[int, set[str]] = {}  # sentence → the place keys its rules formed
     # sentences that take back what the user said of themselves → the first clause doing so
     denying: dict[int, int] = {}
     clause_at: dict[int, int] = {}  # leftover → its clause's index in its sentence
@@ -5428,8 +5483,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             facts.extend(new)
             if new:
                 formed.add(sid)
-                ruled_single.setdefault(sid, set()).update(
-                    f.key for f in new if f.key and _single(f.key)
+                ruled_where.setdefault(sid, set()).update(
+                    f.key for f in new if f.key in _WHERE_KEYS
                 )
     # a subject-less clause ("no contest", "wish me luck") beside a formed fact adds nothing
     # and one after a denial explains it ("…not allergic to penicillin, got tested last week")
@@ -5465,8 +5520,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
             or not made
             or any(f.value or (kept[i][1], f.key) not in stated for f in made)
         ]
-        # nor is a clause with no subject and no change that names a spot within what a rule
-        # of its sentence formed under a single key ("我住在杭州，就在西湖边上": 杭州 stays)
+        # nor is a clause with no subject and no change that names a spot within the place a
+        # rule of its sentence formed ("我住在杭州，就在西湖边上": 杭州 stays the home)
         guessed = [
             (i, pos, kept_made)
             for i, pos, made in guessed
@@ -5474,9 +5529,8 @@ def extract_turn(turn: Turn, *, has_task: bool = False) -> list[ExtractedFact]:
                 kept_made := [
                     f
                     for f in made
-                    if semantic.own_subject(kept[i][0][1].raw)
-                    or semantic.has_change_cue(kept[i][0][1].raw)
-                    or f.key not in ruled_single.get(kept[i][1], set())
+                    if not _A_SPOT_ZH.match(kept[i][0][1].raw.strip())
+                    or f.key not in ruled_where.get(kept[i][1], set())
                 ]
             )
             or not made
@@ -7916,6 +7970,28 @@ _TOOL_OR_JOB_KEYS = frozenset(
 )
 
 
+# a spot said alone after a place, no verb of its own: "就在西湖边上", "在朝阳区那边", "离外滩很近"
+_A_SPOT_ZH = re.compile(
+    r"^(?:就|也|都|离)?(?:在|离)?[\u4e00-\u9fffA-Za-z]{1,10}?(?:边上|附近|那边|这边|旁边|一带|周边|很近|不远)"
+    r"[了呢啊吧哈]*[。！!]*$"
+)
+
+
+def _tool_left(tool: str, raw: str, turn: Turn) -> ExtractedFact:
+    """The withdrawal of a tool the user no longer touches ("MySQL现在基本不碰了"): no value,
+    the tool retracted under ``tech.preferred``."""
+    return ExtractedFact(
+        type="preference",
+        content=_content(_make_clause(raw, turn)),
+        key="tech.preferred",
+        value=None,
+        is_correction=True,
+        retracts=[_as_retracted(tool)],
+        message_ids=[turn.message_id],
+        metadata={"retraction": True},
+    )
+
+
 def _abstained(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """What the user says they no longer eat or drink ("可乐戒了，体检说血糖有点高", "quit soda
     completely, my doctor said…", "现在一点辣都不碰") is avoided now: one ``diet.avoid`` per
@@ -7942,6 +8018,10 @@ def _abstained(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             ):
                 continue
             for thing in semantic.abstained(raw):
+                if semantic.TECH.match(thing.strip()) or semantic.TECH_ZH.count(thing.strip()):
+                    # "MySQL现在基本不碰了": a tool left, withdrawn where it is held
+                    new.append(_tool_left(thing.strip(), raw, turn))
+                    continue
                 value = _norm(thing, "diet.avoid")
                 if (
                     not value
@@ -8072,9 +8152,12 @@ _ANSWER_LANGUAGE = re.compile(
     rf"\b(?:reply|answer|respond|write|talk|speak|chat)\w*(?: (?:to |with )?me)?"
     rf" (?:only |always |just )?in (?:(?P<x>{_LANGS_EN})\b|\s*(?P<t>{_LANGS_ZH}))"
     rf"|\bswitch(?:ing)? (?:back |over )?to (?P<z>{_LANGS_EN})\b"
+    # "let's go back to English": the language of before asked for again
+    rf"|\b(?:go(?:ing)?|get(?:ting)?|revert(?:ing)?) back to (?P<b>{_LANGS_EN})\b"
     rf"|(?:^|[请麻烦都全只律还是以后今改]|prefer\s*)用\s*(?P<y>{_LANGS_ZH}|{_LANGS_EN})"
     rf"\s*(?:来|跟我|和我|给我|跟你|和你)?(?:回答|回复|回|答|写|聊|交流|沟通|说)"
-    rf"|(?:还是|改成|换成)\s*(?P<w>{_LANGS_ZH}|{_LANGS_EN})\s*吧"
+    rf"|(?:还是|改成|换成|换回|改回|切回)\s*(?:用)?\s*(?P<w>{_LANGS_ZH}|{_LANGS_EN})"
+    r"\s*(?:吧|就行|就好|好了)"
     rf"|(?:回答|回复)[^，,。]{{0,6}}用(?P<v>{_LANGS_ZH})"  # "回答我的时候用英文"
     # "以后跟我说中文", "和我讲English就行": what the user asks to be spoken to in
     rf"|(?:跟|和|对)我(?:说|讲)\s*(?P<s>{_LANGS_ZH}|{_LANGS_EN})\s*(?:吧|就行|就好|好吗|哈|呀|啊)?\W*$"
@@ -8741,6 +8824,8 @@ def _about_relative(clause: _Clause, state: _State, relative: str) -> list[Extra
         return [*out, _fact(state, clause, "event", value, _content(clause), dated=True)]
     # "My wife | and I both work at Microsoft": a clause that only names them says nothing of them
     said = re.sub(rf"(?i)\b(?:my|our)\b|{re.escape(relative)}s?|^我的?", "", clause.text)
+    if name:  # "my wife Priya | and I just adopted a cat": their name says nothing more
+        said = re.sub(rf"(?i)\b{re.escape(name)}\b", "", said)
     if (
         not naming
         and said.strip(" ,.!，。！")
@@ -8904,8 +8989,11 @@ def _semantic(
                 and semantic.has_change_cue(state.turn.content)
             ):
                 continue  # "switched to rooibos. I miss coffee already": the old one, wished for
-            if key == "project.budget" and _public_budget(clause.raw):
-                continue  # "the city cut the library's budget": a public body's (``budget``)
+            if key == "project.budget" and (
+                _public_budget(clause.raw) or _MONEY_NOT_BUDGET.search(clause.raw)
+            ):
+                continue  # "the city cut the library's budget": a public body's (``budget``);
+                # "we have $20 riding on this": money staked, no budget
             if value is not None and key in _TASTE_VALUE_KEYS:
                 # "tea all the way", "sushi hands down": how much, not what
                 value = _CHEER_TAIL.sub("", value) or value

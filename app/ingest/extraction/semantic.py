@@ -700,16 +700,21 @@ _HAS_RELATIVE_EN = re.compile(
     r"^(?:(?:and|also|plus|oh|btw)\s+)*(?:i|we)\s+(?:also\s+|still\s+)?(?:have|'ve got|have got"
     r"|got)\s+(?:also\s+)?(?:an?|one|two|three|\d)\s+(?:(?:older|younger|little|big|baby|twin"
     r"|step|half|kid)[- ]?)*(?P<r>brothers?|sisters?|sons?|daughters?|kids?|children|twins"
-    r"|siblings?|stepbrothers?|stepsisters?)$",
+    r"|siblings?|stepbrothers?|stepsisters?)(?:,?\s+(?:named|called)\s+[\w'-]+)?$",
     re.I,
 )
 
 
 def introduced_relative(text: str) -> str | None:
     """The relative a clause of the user's ends on, saying the user has them ("我有个双胞胎妹妹",
-    "我还有一个哥哥", "还有个姐姐", "I also have a sister", "I have an older brother"): the
+    "我还有一个哥哥", "还有个姐姐", "I also have a sister", "I have an older brother", named or
+    not: "我有个儿子叫乐乐", "I have a son named Leo"): the
     clauses after it with no subject of their own are about them."""
     body = re.sub(r"[了啊呀呢吧哦啦哈嘛~～\s，,.!]+$", "", text.strip())
+    # "我有个儿子叫乐乐": named as they are introduced
+    body = re.sub(
+        r"(?<=[\u4e00-\u9fff])(?:名字)?(?:叫做?|名叫)\s*[\u4e00-\u9fffA-Za-z]{1,8}$", "", body
+    )
     if not _is_zh(body):
         found = _HAS_RELATIVE_EN.match(body)
         return found.group("r").lower() if found else None
@@ -787,7 +792,10 @@ _QUIT_ZH = re.compile(
     r"(?:现在|已经|早就|也|都|基本上?|真的|一直|平时|好久|很久|是|再也"
     # a reason said between ("喜茶太贵不喝了", "健身房太远不去了")
     r"|太[\u4e00-\u9fff]{1,2}了?[，,]?|有点[\u4e00-\u9fff]{1,2}[，,]?)*"
-    r"\s*(?:戒了|辞了|吃腻了|卸载了|卸了|弃坑了|退坑了|(?:已经)?(?:治好|痊愈|康复)了|(?:已经|早就|都)(?:好了|没事了)|去世了"
+    r"\s*(?:戒了|辞了|吃腻了|卸载了|卸了|弃坑了|退坑了"
+    # the verb in English ("Emacs 我 already quit 了", "Notion 我 drop 了")
+    r"|(?:already\s+|just\s+)?(?:quit|drop(?:ped)?|ditch(?:ed)?|gave up|stopped(?: using)?)\s*了"
+    r"|(?:已经)?(?:治好|痊愈|康复)了|(?:已经|早就|都)(?:好了|没事了)|去世了"
     r"|(?:不|不再|不怎么|基本不|" + _SPAN_ZH + r"没(?:有|再)?)"
     # the verbs of the verb-first form above, too: "Java 基本不写了", "猫我不养了", "老师不当了"
     r"(?:碰|喝|吃|用|看|玩|听|抽|追|跑|穿|说|讲|打|练|弹|学|去|写|养|做|当|开|刷)过?(?:了|啦)"
@@ -2562,7 +2570,8 @@ _TAIL_EN = re.compile(
     r"(?:[\s,]+(?:now|these days|nowadays|atm|at the moment|lol|haha|lmao|anymore|any more"
     r"|at all|whatsoever|too|as well|though|btw|actually|currently|right now|for now|again"
     r"|already|finally|for me|completely|entirely|totally|altogether|for good"
-    r"|instead|mostly|basically|honestly|really|pls|please|i guess|i think|haha+|:\)|:d))+$",
+    r"|instead|mostly|basically|honestly|really|pls|please|i guess|i think|haha+|:\)|:d"
+    r"|like(?= *$)))+$",  # "stopped being vegan like 2 months ago": the hedge before the time
     re.I,
 )
 _LEAD_EN = re.compile(

@@ -723,8 +723,13 @@ def _asks_for_standing(text: str) -> bool:
 
 
 # a question of what is or will be, and one that asks the assistant to do something
-_WONDERS_ZH = re.compile(r"会不会|是不是|有没有|什么|怎么|为什么|为啥|哪|谁")
-_ASKS_OF_YOU_ZH = re.compile(r"能不能|可不可以|能否|可以|好吗|行吗|好不好|行不行|你|您")
+_WONDERS_ZH = re.compile(
+    r"会不会|是不是|有没有|什么|怎么|为什么|为啥|哪|谁|(?:你|您)(?:觉得|认为|说|看)|真的"
+)
+_ASKS_OF_YOU_ZH = re.compile(
+    r"能不能|可不可以|能否|可以|好吗|行吗|好不好|行不行"
+    r"|(?:你|您)(?:能|会|要|就)?(?:帮|给|用|回答|回复|写|别|不要|少)"
+)
 _ASKS_STANDING_ZH = re.compile(
     r"以后|今后|每次|一律|从现在|(?:能不能|可不可以|能否|可以|能)(?:别|不要|不用|少)"
 )

@@ -44,6 +44,11 @@ def get_job(job_id: str) -> Call:
     return Call("GET", f"/v1/jobs/{seg(job_id)}")
 
 
+def retry_job(job_id: str) -> Call:
+    # Safe to send again: a job no longer failed answers 409, it is not queued twice.
+    return Call.write("POST", f"/v1/jobs/{seg(job_id)}/retry", retry_safe=True)
+
+
 def remember(user: str, wait: bool, fields: dict[str, Any]) -> Call:
     # The server de-duplicates by Idempotency-Key: safe to send again.
     return Call.write(

@@ -138,6 +138,11 @@ class AsyncMemlane:
         """GET /v1/jobs/{job_id}: a queued write's status."""
         return JobRead.model_validate((await self._send(_calls.get_job(str(job_id)))).json())
 
+    async def retry_job(self, job_id: str) -> JobRead:
+        """POST /v1/jobs/{job_id}/retry: run a failed job again (its write was kept). Raises
+        MemlaneConflict (409) for a job that has not failed."""
+        return JobRead.model_validate((await self._send(_calls.retry_job(str(job_id)))).json())
+
     async def wait_for_job(self, job_id: str, timeout_s: float | None = None) -> JobRead:
         """Poll the job until ``done``. Raises MemlaneJobFailed (``failed``) or MemlaneTimeout
         (still queued/running after ``timeout_s``, default ``wait_timeout_s``)."""

@@ -1,0 +1,76 @@
+"""How people open and correct themselves in chat, from a writer's fresh probe. Through the HTTP
+API.
+
+- "hi im jon" names the user in lower case after a greeting ("hey im back", "hi im new here"
+  do not), and "sorry typo lol its John with an h" then puts the name right.
+- "我有个儿子叫乐乐，5岁了": the age of a son named as he is introduced is his, not the user's.
+- "你觉得AI以后真的会取代程序员吗？" asks an opinion: no rule for the assistant, whatever 以后 it
+  holds; "你以后回答能不能别这么长" still is one.
+- Money staked ("we have $20 riding on this") is no budget.
+- "i stopped being vegan like 2 months ago" withdraws the diet: "like" is the hedge before the
+  time, no part of what stopped.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import TenantCtx
+
+AT = ("2026-12-01T09:00:00+08:00", "2026-12-01T09:01:00+08:00")
+
+
+async def test_a_name_typed_in_lower_case_after_hi_is_the_users_and_put_right(
+    tenant: TenantCtx,
+) -> None:
+    turns = (
+        "hi im jon, i need help writing a bio for my linkedin",
+        "sorry typo lol its John with an h. everyone gets it wrong",
+    )
+    active, frozen = await tenant.change("u", turns, "name.full", at=AT)
+    assert active == ["john"] and frozen == ["jon"]
+
+
+@pytest.mark.parametrize("text", ["hey im back", "hi im new here", "hi im so tired"])
+async def test_a_state_after_hi_im_is_no_name(tenant: TenantCtx, text: str) -> None:
+    await tenant.say("u", "s1", text, at=AT[0])
+    assert await tenant.values("u", "name.full") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "member"),
+    [("我有个儿子叫乐乐，5岁了，皮得很", "乐乐"), ("I have a son named Leo, 5 years old", "leo")],
+)
+async def test_the_age_after_a_child_named_is_the_childs(
+    tenant: TenantCtx, text: str, member: str
+) -> None:
+    await tenant.say("u", "s1", text, at=AT[0])
+    assert await tenant.values("u", "age") == []
+    assert await tenant.values("u", "family.member", lower=True) == [member]
+
+
+async def test_an_opinion_asked_is_no_rule(tenant: TenantCtx) -> None:
+    await tenant.say(
+        "u", "s1", "你觉得AI以后真的会取代程序员吗？我们组里最近天天在讨论这个", at=AT[0]
+    )
+    assert await tenant.values("u", "assistant.constraint") == []
+    await tenant.say("u", "s1", "你以后回答能不能别这么长", at=AT[1])
+    assert len(await tenant.values("u", "assistant.constraint")) == 1
+
+
+async def test_money_staked_is_no_budget(tenant: TenantCtx) -> None:
+    text = (
+        "whats the capital of australia?? my friend swears its sydney and we have $20 riding "
+        "on this lol"
+    )
+    await tenant.say("u", "s1", text, at=AT[0])
+    assert await tenant.values("u", "project.budget") == []
+
+
+async def test_a_diet_stopped_with_a_hedged_time_is_withdrawn(tenant: TenantCtx) -> None:
+    turns = (
+        "im vegan btw so no dairy or eggs in the suggestions pls",
+        "lol scratch that actually, i stopped being vegan like 2 months ago",
+    )
+    active, frozen = await tenant.change("u", turns, "diet.style", at=AT)
+    assert active == [] and frozen == ["vegan"]
