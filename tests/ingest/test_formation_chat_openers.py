@@ -74,3 +74,41 @@ async def test_a_diet_stopped_with_a_hedged_time_is_withdrawn(tenant: TenantCtx)
     )
     active, frozen = await tenant.change("u", turns, "diet.style", at=AT)
     assert active == [] and frozen == ["vegan"]
+
+
+async def test_an_emoji_between_two_thoughts_ends_the_first(tenant: TenantCtx) -> None:
+    turns = (
+        "I drink coffee every morning ☕",
+        "update: quit coffee cold turkey last week, switched to green tea 🍵 the headaches are "
+        "brutal tho, how long do they last",
+    )
+    active, frozen = await tenant.change("u", turns, "preference.drink", at=AT)
+    assert active == ["green tea"] and "coffee" in frozen[0]
+
+
+async def test_what_the_user_cannot_do_without_or_how_it_is_made_is_no_fact(
+    tenant: TenantCtx,
+) -> None:
+    await tenant.say("u", "s1", "我每天必须来一杯奶茶 不喝浑身难受😂 三分糖去冰", at=AT[0])
+    assert await tenant.facts("u") == [("preference.drink", "奶茶")]
+
+
+async def test_a_job_begun_on_a_day_names_the_role(tenant: TenantCtx) -> None:
+    turns = (
+        "i work as a backend dev at stripe, been there 3 yrs",
+        "UPDATE: i got the shopify offer!!! 🎉 starting monday as a staff engineer. so long "
+        "stripe lol",
+    )
+    active, frozen = await tenant.change("u", turns, "work.role", at=AT)
+    assert active == ["staff engineer"] and frozen == ["backend dev"]
+
+
+async def test_an_address_of_another_kind_said_to_be_used_instead_replaces_the_old(
+    tenant: TenantCtx,
+) -> None:
+    turns = (
+        "my email is m.ortiz88@gmail.com if u need it for the signature",
+        "oh wait use my work one instead: maria.ortiz@brightlane.io, i barely check gmail anymore",
+    )
+    active, frozen = await tenant.change("u", turns, "contact.email", at=AT)
+    assert active == ["maria.ortiz@brightlane.io"] and frozen == ["m.ortiz88@gmail.com"]

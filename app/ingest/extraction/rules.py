@@ -296,6 +296,10 @@ _EN_FILLER = re.compile(
 )
 # the 的 left of a possessive the user's 我 was cut from ("我的失眠好了" → "的失眠")
 _LEADING_DE = re.compile(r"^的\s*(?=[\u4e00-\u9fffA-Za-z])")
+# how the user feels without a thing ("不喝浑身难受"): no food avoided
+_A_FEELING_ZH = re.compile(
+    r"(?:就|会)?(?:浑身|整个人)?(?:难受|不舒服|受不了|没精神|没劲|犯困|头疼)"
+)
 _ZH_TAIL = re.compile(r"[了啊呀呢吧哦啦哈嘛喔咯的~～\s]+$")
 _ALLERGY_TAIL_ZH = re.compile(
     r"(?:也|都|还|又|有点儿?|有些|很|特别|超级?|非常|比较|严重|一直)+(?:过敏|敏感|不耐受)?$"
@@ -3336,6 +3340,17 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
             _fact(s, c, "work.role", m.group("v"), f"is {_article(m['v'])} {m['v']} in {m['f']}")
         ],
     ),
+    # a job started, said by its day ("starting monday as a staff engineer", "I start next week
+    # as a nurse"): the role held from then on (the firm, when named, is read elsewhere)
+    (
+        "work",
+        "en",
+        r"^(?:(?:so|and|but|update|news|omg|finally|yay)\W+)*(?:I(?:'m| am)? )?start(?:ing|s)?"
+        r" (?:on )?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|today|next (?:week"
+        r"|month)|in (?:two|2|a couple of) weeks)"
+        r" as (?:a |an |the )?(?P<v>[A-Za-z][\w&/ -]{1,40}?)\W*$",
+        simple("work.role", "starts as {v}", correction=True),
+    ),
     # a promotion names the job held now ("got promoted to senior last week!!", "I was promoted
     # to team lead", "升职成主管了"); a level alone ("senior") is put on the job held by
     # arbitration (``values._promoted``)
@@ -3450,7 +3465,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         _S + r"(?P<verb>不吃|不(?:太|怎么|大)?能吃|不可以吃|吃不了|不敢吃|不碰|忌口|不喝"
         r"|不(?:太|怎么|大)?能喝|戒了|戒掉了)"
         r"(?P<v>(?!素(?:了|的|食)?$).+)$",  # "不吃素" is no vegetarian, not an avoidance
-        simple("diet.avoid", "{verb}{v}", split=True),
+        # "不喝浑身难受": what follows is how the user feels without it, no food
+        simple("diet.avoid", "{verb}{v}", split=True, check=lambda v: not _A_FEELING_ZH.match(v)),
     ),
     # the food or the thing said first, before the user ("香菜我是真的吃不了", "恐怖片我一般不看"):
     # a standing refusal (one ending in 了 gives the thing up: see semantic.quit_objects)
@@ -4126,6 +4142,11 @@ _SENTENCE = re.compile(
     rf"(?<=[。！？；\n])\s*|(?<=[!?;])(?=\s|$|[^\x00-\x7f])\s*|(?<=[.]){_ABBREV}\s+(?=\S)"
     # "叫我思雨就好～ 下周一去新公司报到": a chat's tilde then a space ends a sentence
     r"|(?<=[～~])\s+(?=[^\x00-\x7f])"
+    # "switched to green tea 🍵 the headaches are brutal", "不喝浑身难受😂 三分糖去冰": an emoji
+    # then a space ends one too, unless what follows goes on with it ("sushi 🍣 and ramen")
+    r"|(?<=[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F])\s+"
+    r"(?=(?!(?:and|or|plus|with|&|和|跟|或者?|还有)(?:\b|(?=[\u4e00-\u9fff])))"
+    r"[A-Za-z\u4e00-\u9fff])"
 )
 _CLAUSE = re.compile(
     r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+"
@@ -4331,6 +4352,9 @@ _CHANGE_FIRST_EN = re.compile(
     r"|transferred|switched)\s+(?:to|at|as|over|from|working)\b"
     # "moved up to senior engineer last month"
     r"|(?:moved|stepped)\s+up\s+to\b"
+    # "starting monday as a staff engineer": a job begun on a day
+    r"|starting\s+(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|next\s+week)"
+    r"\s+as\b"
     r"|(?:signed|accepted|took)\s+(?:(?:the|an|a|their|my)|(?-i:[A-Z])\S*'s)\s+(?:job\s+)?offer\b"
     # "big news, signed with Delivery Hero": a contract signed with a named company
     r"|signed\s+with\s+(?-i:[A-Z])"
@@ -7977,6 +8001,13 @@ _A_SPOT_ZH = re.compile(
 )
 
 
+# how a drink is made, not a drink: "三分糖去冰", "少冰半糖", "大杯热的"
+_DRINK_ORDER_ZH = re.compile(
+    r"(?:[一二三四五六七八九十半全无少多去正常标准]分?糖|[去少多正常]冰|不加冰|常温|热的?|温的?"
+    r"|[超大中小]杯|\s)+"
+)
+
+
 def _tool_left(tool: str, raw: str, turn: Turn) -> ExtractedFact:
     """The withdrawal of a tool the user no longer touches ("MySQL现在基本不碰了"): no value,
     the tool retracted under ``tech.preferred``."""
@@ -8960,6 +8991,8 @@ def _semantic(
             continue  # "可乐喝太多了，现在改喝气泡水": why it changed, no fact of its own
         if _past_stay(clause.raw, state.turn.content):
             continue  # "在四川待了两年，现在能吃辣了": where the user was, before what is now
+        if family == "avoid" and semantic.craves(clause.raw):
+            continue  # "不喝浑身难受": what the user cannot do without, nothing avoided
         for key, value in semantic.isolate(family, _what_changed(clause.text)):
             if not semantic.fits(key, value):
                 continue
@@ -8998,6 +9031,8 @@ def _semantic(
                 # "tea all the way", "sushi hands down": how much, not what
                 value = _CHEER_TAIL.sub("", value) or value
             if key == "preference.drink" and value is not None:
+                if _DRINK_ORDER_ZH.fullmatch(value):
+                    continue  # "三分糖去冰": how a drink is ordered, not a drink
                 if _DRINK_ASKED.search(clause.raw) or _DRINK_ADDED.search(value):
                     continue  # "给我来一杯美式吧": asked for; "oat milk in my coffee": put in one
                 if cup := _A_CUP_ZH.search(value):

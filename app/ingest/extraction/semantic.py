@@ -1592,7 +1592,12 @@ _DONE_WITH = {
 }  # fmt: skip
 # a wish for the thing beside a span not had ("好久没吃火锅了，好想吃", "haven't had sushi in ages,
 # I miss it"): missed, not given up
-_CRAVING = re.compile(r"好想|想死|馋|怀念|\b(?:miss(?:ing)?|crav\w+|dying for|can'?t wait)\b", re.I)
+_CRAVING = re.compile(
+    r"好想|想死|馋|怀念|\b(?:miss(?:ing)?|crav\w+|dying for|can'?t wait)\b"
+    # "不喝浑身难受", "一天不抽就没精神": what the user cannot do without
+    r"|不[喝吃抽][^，,。]{0,3}?(?:就|会)?(?:浑身|整个人)?(?:难受|不舒服|受不了|没精神|没劲|犯困|头疼)",
+    re.I,
+)
 # a negated perfect over a span of time ("haven't smoked in two years", "半年没抽烟了"): nothing
 # happens on a date, and the thing no longer holds
 _NOT_SINCE = re.compile(
@@ -1898,10 +1903,14 @@ _FROM_NOW_ON = re.compile(
 _KEEPS_THE_OLD = re.compile(
     r"\b(?:assistant|boss|manager|colleague|coworker|friend|wife|husband|partner|mom|mum|dad"
     r"|client|support|team|his|her|their|cc|bcc|reply to|forward (?:to|it|them)|don'?t|do not"
-    r"|never|not|no longer|also|too|another|second|work|personal|school|office|home)\b"
-    r"|助理|老板|领导|同事|朋友|老婆|老公|妈|爸|客户|他|她|别|不要|也|还|另|工作|公司|私人|抄送|转发",
+    r"|never|not|no longer|also|too|another|second)\b"
+    r"|助理|老板|领导|同事|朋友|老婆|老公|妈|爸|客户|他|她|别|不要|也|还|另|抄送|转发",
     re.I,
 )
+# another kind of address ("my work email"), which keeps the old one unless said to be used
+# instead ("use my work one instead: …")
+_ANOTHER_KIND = re.compile(r"\b(?:work|personal|school|office|home)\b|工作|公司|私人", re.I)
+_INSTEAD = re.compile(r"\binstead\b|换成|改用", re.I)
 # or said in it or the clause before: for a time or a case only ("on weekends", "after 6pm",
 # "For this purchase only, …", "next week in Japan")
 _FOR_A_TIME = re.compile(
@@ -1930,11 +1939,16 @@ def used_from_now_on(text: str, value: str) -> bool:
     clause = text[start : end.start() if end else len(text)]
     if starts and _FROM_NOW_ON.fullmatch(text[before:start].strip(" ,，")):
         clause = text[before : end.start() if end else len(text)]  # "From now on, my …"
+    lead = text[:at].rstrip()
+    if lead.endswith((":", "：")) and _INSTEAD.search(lead[lead.rfind(",") + 1 :]):
+        clause = text[start : end.start() if end else len(text)]  # "use my work one instead: …"
     # the clause before may limit it: "For this purchase only, charge my card … instead"
     near = text[before : end.start() if end else len(text)].replace(value, " ")
+    said = clause.replace(value, " ")
     return (
         bool(_FROM_NOW_ON.search(clause.strip()))
-        and not _KEEPS_THE_OLD.search(clause.replace(value, " "))
+        and not _KEEPS_THE_OLD.search(said)
+        and not (_ANOTHER_KIND.search(said) and not _INSTEAD.search(said))
         and not _FOR_A_TIME.search(near)
     )
 
