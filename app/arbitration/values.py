@@ -444,7 +444,7 @@ _ASPECTS = {
     ),
     "format": re.compile(
         r"列表|表格|分点|段落|\b(?:bullet|bullets|table|tables|markdown|headings?|numbered|lists"
-        r"|paragraphs?|prose|plain text)\b",
+        r"|paragraphs?|prose|plain text|(?:normal|full|complete|whole|regular|proper) sentences)\b",
         re.I,
     ),
     "code": re.compile(

@@ -112,3 +112,18 @@ async def test_an_address_of_another_kind_said_to_be_used_instead_replaces_the_o
     )
     active, frozen = await tenant.change("u", turns, "contact.email", at=AT)
     assert active == ["maria.ortiz@brightlane.io"] and frozen == ["m.ortiz88@gmail.com"]
+
+
+async def test_a_format_tired_of_gives_way_to_normal_sentences_and_length_stays(
+    tenant: TenantCtx,
+) -> None:
+    turns = (
+        "pls keep ur answers short, bullet points only. i read these on my phone between meetings",
+        "ok the bullet point thing is kinda annoying actually, just use normal sentences. still "
+        "keep it short tho",
+    )
+    for text, at in zip(turns, AT, strict=True):
+        await tenant.say("u", "s1", text, at=at)
+    rules = await tenant.values("u", "assistant.constraint", lower=True)
+    assert rules == ["just use normal sentences", "keep your answers short"]
+    assert await tenant.values("u", "assistant.constraint", "frozen") == ["bullet points only"]

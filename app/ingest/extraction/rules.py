@@ -4143,9 +4143,11 @@ _SENTENCE = re.compile(
     # "叫我思雨就好～ 下周一去新公司报到": a chat's tilde then a space ends a sentence
     r"|(?<=[～~])\s+(?=[^\x00-\x7f])"
     # "switched to green tea 🍵 the headaches are brutal", "不喝浑身难受😂 三分糖去冰": an emoji
-    # then a space ends one too, unless what follows goes on with it ("sushi 🍣 and ramen")
+    # then a space ends one too, unless what follows goes on with it ("sushi 🍣 and ramen") or
+    # its subject points back ("…how to quit 😂 I don't use it": "it" is the Vim before)
     r"|(?<=[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F])\s+"
-    r"(?=(?!(?:and|or|plus|with|&|和|跟|或者?|还有)(?:\b|(?=[\u4e00-\u9fff])))"
+    r"(?=(?!(?i:and|or|plus|with|&|i|i'm|im|we|he|she|it|they|和|跟|或者?|还有|我|他|她|它)"
+    r"(?:\b|(?=[\u4e00-\u9fff])))"
     r"[A-Za-z\u4e00-\u9fff])"
 )
 _CLAUSE = re.compile(

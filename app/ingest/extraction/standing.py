@@ -918,7 +918,8 @@ def _permits(core: str) -> bool:
 # a way of answering the user says they are tired of: "the bullet points are getting
 # annoying", "I'm sick of the emojis", "表格看腻了"
 _TIRED_OF = re.compile(
-    r"\b(?:(?:is|are|'s|'re) (?:getting |becoming )?(?:annoying|old|tiring|too much|a bit much)"
+    r"\b(?:(?:is|are|'s|'re) (?:(?:getting|becoming|kinda|kind of|a bit|pretty|really|so|super"
+    r"|actually) )*(?:annoying|old|tiring|too much|a bit much)"
     r"|(?:tired|sick) of|over (?:the|all the)\b)"
     r"|看腻了|看烦了|烦死了|受不了了?|太烦了|有点烦",
     re.I,
@@ -947,11 +948,14 @@ def ends_rule(text: str) -> bool:
 _ASPECTS = {
     "format": re.compile(
         r"bullets?|lists?|numbered|tables?|markdown|headings?|paragraphs?|prose|plain text|列表|"
+        # "just use normal sentences": prose, not a count of sentences
+        r"(?:normal|full|complete|whole|regular|proper)\s+sentences|"
         r"分点|要点|表格|大段|段落|标题|加粗",
         re.I,
     ),
     "length": re.compile(
-        r"short|brief|concise|succinct|long|length|detail|verbose|wordy|ramble|sentences?|words"
+        r"short|brief|concise|succinct|long|length|detail|verbose|wordy|ramble|words"
+        r"|(?<!normal )(?<!full )(?<!complete )(?<!whole )(?<!regular )(?<!proper )sentences?"
         r"|word (?:limit|count)"
         r"|essays?|walls? of text"
         r"|简短|简洁|精简|详细|啰嗦|废话|长篇|句话|字以内|\d+字|短一点|长一点",
