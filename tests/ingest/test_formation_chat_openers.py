@@ -76,16 +76,6 @@ async def test_a_diet_stopped_with_a_hedged_time_is_withdrawn(tenant: TenantCtx)
     assert active == [] and frozen == ["vegan"]
 
 
-async def test_an_emoji_between_two_thoughts_ends_the_first(tenant: TenantCtx) -> None:
-    turns = (
-        "I drink coffee every morning ☕",
-        "update: quit coffee cold turkey last week, switched to green tea 🍵 the headaches are "
-        "brutal tho, how long do they last",
-    )
-    active, frozen = await tenant.change("u", turns, "preference.drink", at=AT)
-    assert active == ["green tea"] and "coffee" in frozen[0]
-
-
 async def test_what_the_user_cannot_do_without_or_how_it_is_made_is_no_fact(
     tenant: TenantCtx,
 ) -> None:

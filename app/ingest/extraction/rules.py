@@ -4142,13 +4142,6 @@ _SENTENCE = re.compile(
     rf"(?<=[。！？；\n])\s*|(?<=[!?;])(?=\s|$|[^\x00-\x7f])\s*|(?<=[.]){_ABBREV}\s+(?=\S)"
     # "叫我思雨就好～ 下周一去新公司报到": a chat's tilde then a space ends a sentence
     r"|(?<=[～~])\s+(?=[^\x00-\x7f])"
-    # "switched to green tea 🍵 the headaches are brutal", "不喝浑身难受😂 三分糖去冰": an emoji
-    # then a space ends one too, unless what follows goes on with it ("sushi 🍣 and ramen") or
-    # its subject points back ("…how to quit 😂 I don't use it": "it" is the Vim before)
-    r"|(?<=[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F])\s+"
-    r"(?=(?!(?i:and|or|plus|with|&|i|i'm|im|we|he|she|it|they|和|跟|或者?|还有|我|他|她|它)"
-    r"(?:\b|(?=[\u4e00-\u9fff])))"
-    r"[A-Za-z\u4e00-\u9fff])"
 )
 _CLAUSE = re.compile(
     r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+"
@@ -4349,7 +4342,9 @@ _BEEN_FIRST_EN = re.compile(r"^(?:(?:honestly|well|yeah|so|and),?\s+)?been (?=an
 # "just started at Blue Bottle as a barista", "finally moved to Austin", "joined Stripe last
 # week": a change of the user's said without its subject, as chat leaves it out
 _CHANGE_FIRST_EN = re.compile(
-    r"^(?:(?:honestly|well|yeah|so|and|ok(?:ay)?|update|(?:big |good |great )?news),?:?\s+)*"
+    # "🎉 starting monday as …": an emoji that opens the sentence is no word of it
+    r"^(?:[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F]+\s*)?"
+    r"(?:(?:honestly|well|yeah|so|and|ok(?:ay)?|update|(?:big |good |great )?news),?:?\s+)*"
     r"(?=(?:(?:just|recently|finally|officially)\s+)?(?:(?:started|joined|moved|relocated"
     r"|transferred|switched)\s+(?:to|at|as|over|from|working)\b"
     # "moved up to senior engineer last month"
