@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, status
 
-from app.auth.principal import CurrentPrincipal, require_scope
+from app.auth.principal import CurrentPrincipal, Principal, require_scope
 from app.db.session import ALL_USERS
 from app.jobs.repository import JobRepository
 from app.jobs.schemas import JobRead
@@ -16,6 +16,14 @@ from app.kit.errors import Conflict, Forbidden, NotFound, Unauthorized, error_re
 from app.runtime import Runtime
 
 router = APIRouter(prefix="/v1/jobs", tags=["jobs"])
+
+
+def _tenant_of(principal: Principal) -> uuid.UUID:
+    """The tenant whose jobs ``principal`` reaches. Raises Forbidden (403) for the admin key:
+    jobs belong to tenants."""
+    if principal.tenant_id is None:
+        raise Forbidden("jobs belong to tenants; use a tenant API key")
+    return principal.tenant_id
 
 
 @router.get(
@@ -29,10 +37,9 @@ async def get_job(
 ) -> JobRead:
     """Status of a queued write: queued, running, done (with result) or failed (with error)."""
     # A user-bound key reads only its own user's jobs (404 for others'; docs/api-keys.md).
-    if principal.tenant_id is None:
-        raise Forbidden("jobs belong to tenants; use a tenant API key")
-    async with rt.scoped(principal.tenant_id, ALL_USERS) as session:
-        job = await JobRepository(session, principal.tenant_id).get(job_id)
+    tenant_id = _tenant_of(principal)
+    async with rt.scoped(tenant_id, ALL_USERS) as session:
+        job = await JobRepository(session, tenant_id).get(job_id)
     # A key bound to one user sees that user's jobs; another user's answers like no job.
     if job is None or (principal.user_id is not None and job.user_id != principal.user_id):
         raise NotFound("no such job")
@@ -52,10 +59,9 @@ async def retry_job(
     """Run a failed job again from its first attempt (its write was kept); 409 if not failed."""
     # An operator's action: a key bound to one user is refused before this (403), as on every
     # path naming no user but ``GET /v1/jobs/{id}``; its own retry is the write sent again.
-    if principal.tenant_id is None:
-        raise Forbidden("jobs belong to tenants; use a tenant API key")
-    async with rt.scoped(principal.tenant_id, ALL_USERS) as session:
-        repo = JobRepository(session, principal.tenant_id)
+    tenant_id = _tenant_of(principal)
+    async with rt.scoped(tenant_id, ALL_USERS) as session:
+        repo = JobRepository(session, tenant_id)
         job = await repo.get(job_id, for_update=True)
         if job is None:
             raise NotFound("no such job")

@@ -8005,18 +8005,21 @@ _DRINK_ORDER_ZH = re.compile(
 )
 
 
-def _tool_left(tool: str, raw: str, turn: Turn) -> ExtractedFact:
-    """The withdrawal of a tool the user no longer touches ("MySQL现在基本不碰了"): no value,
-    the tool retracted under ``tech.preferred``."""
+def _gave_up(
+    turn: Turn, raw: str, key: str, value: str | None, thing: str, mark: str
+) -> ExtractedFact:
+    """What the clause ``raw`` says the user gave up, ``thing``, retracted under ``key``: a
+    food or drink avoided now (``value`` the thing, ``mark`` "abstained"), or a tool no longer
+    touched ("MySQL现在基本不碰了": no value, ``mark`` "retraction")."""
     return ExtractedFact(
         type="preference",
         content=_content(_make_clause(raw, turn)),
-        key="tech.preferred",
-        value=None,
+        key=key,
+        value=value,
         is_correction=True,
-        retracts=[_as_retracted(tool)],
+        retracts=[_as_retracted(thing)],
         message_ids=[turn.message_id],
-        metadata={"retraction": True},
+        metadata={mark: True},
     )
 
 
@@ -8046,9 +8049,10 @@ def _abstained(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
             ):
                 continue
             for thing in semantic.abstained(raw):
-                if semantic.TECH.match(thing.strip()) or semantic.TECH_ZH.count(thing.strip()):
+                tool = thing.strip()
+                if semantic.TECH.match(tool) or tool in semantic.TECH_ZH:
                     # "MySQL现在基本不碰了": a tool left, withdrawn where it is held
-                    new.append(_tool_left(thing.strip(), raw, turn))
+                    new.append(_gave_up(turn, raw, "tech.preferred", None, tool, "retraction"))
                     continue
                 value = _norm(thing, "diet.avoid")
                 if (
@@ -8058,18 +8062,7 @@ def _abstained(turn: Turn, facts: list[ExtractedFact]) -> list[ExtractedFact]:
                 ):
                     continue
                 held.append(value.lower())
-                new.append(
-                    ExtractedFact(
-                        type="preference",
-                        content=_content(_make_clause(raw, turn)),
-                        key="diet.avoid",
-                        value=value,
-                        is_correction=True,
-                        retracts=[_as_retracted(thing)],
-                        message_ids=[turn.message_id],
-                        metadata={"abstained": True},
-                    )
-                )
+                new.append(_gave_up(turn, raw, "diet.avoid", value, thing, "abstained"))
     return new
 
 
