@@ -32,6 +32,7 @@ async def test_a_greeting_that_asks_how_you_are_keeps_nothing(tenant: TenantCtx,
     [
         ("你好，我叫王晓明，以后多指教", "王晓明"),
         ("大家好，我是李雷，请多指教", "李雷"),
+        ("我是欧阳娜娜", "欧阳娜娜"),
         ("Hi, I'm Sam, nice to meet you", "Sam"),
     ],
 )

@@ -159,29 +159,10 @@ _SURNAMES = frozenset(
     "农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋"
     "商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝"
 )
-_COMPOUND_SURNAMES = frozenset(
-    [
-        "欧阳",
-        "司马",
-        "上官",
-        "诸葛",
-        "东方",
-        "皇甫",
-        "尉迟",
-        "公孙",
-        "慕容",
-        "长孙",
-        "宇文",
-        "司徒",
-        "夏侯",
-        "轩辕",
-        "令狐",
-        "西门",
-        "南宫",
-        "独孤",
-        "端木",
-    ]
-)
+_COMPOUND_SURNAMES = frozenset((
+    "欧阳", "司马", "上官", "诸葛", "东方", "皇甫", "尉迟", "公孙", "慕容", "长孙", "宇文", "司徒",
+    "夏侯", "轩辕", "令狐", "西门", "南宫", "独孤", "端木",
+))  # fmt: skip
 # a title after a family name ("李医生", "张老师") names a role, not the whole name
 _TITLE_TAIL = re.compile(
     r"(?:老师|医生|大夫|律师|教授|博士|经理|总|工|姐|哥|叔|婶|阿姨|师傅|同学)$"
@@ -189,13 +170,16 @@ _TITLE_TAIL = re.compile(
 
 
 def is_full_name(text: str) -> bool:
-    """True if ``text`` is a Chinese full name said alone: 2–4 Han characters that jieba tags as
-    one person's name (``is_tagged_name``), opening with a common family name and ending in no
-    title (``李雷``, ``欧阳娜娜``; not ``宝妈``, ``北漂``, ``李医生``)."""
+    """True if ``text`` is a Chinese full name said alone, ending in no title: 3–4 Han
+    characters opening with a compound family name (``欧阳娜娜``), or 2–3 that jieba tags as one
+    person's name (``is_tagged_name``) opening with a common one (``李雷``; not ``宝妈``,
+    ``北漂``, ``李医生``)."""
     text = text.strip()
-    if not (2 <= len(text) <= 4) or _TITLE_TAIL.search(text) or not is_tagged_name(text):
+    if not all("\u4e00" <= ch <= "\u9fff" for ch in text) or _TITLE_TAIL.search(text):
         return False
-    return text[:2] in _COMPOUND_SURNAMES or (text[0] in _SURNAMES and len(text) <= 3)
+    if text[:2] in _COMPOUND_SURNAMES:
+        return 3 <= len(text) <= 4
+    return 2 <= len(text) <= 3 and text[0] in _SURNAMES and is_tagged_name(text)
 
 
 def is_tagged_name(text: str) -> bool:
