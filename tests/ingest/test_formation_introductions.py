@@ -4,7 +4,8 @@ Through the HTTP API.
 - "hey hows it going lol" is a greeting: no episode, no fact. "以后多指教", "请多多关照" and
   "nice to meet you" are the courtesies of an introduction: no rule for the assistant.
 - "我是李雷" names the speaker when the name opens with a common family name and jieba reads it
-  as one person's name; "我是宝妈", "我是北漂" and "我是李医生" name no one.
+  as one person's name, "我是欧阳娜娜" by its compound family name; "我是宝妈", "我是北漂" and
+  "我是李医生" name no one.
 - A clause with no subject that names a spot inside the city a rule of its sentence formed
   ("我住在杭州，就在西湖边上") adds no second home: the city stays.
 """
