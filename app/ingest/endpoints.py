@@ -55,7 +55,7 @@ async def add_messages(
 ) -> Response:
     """Send conversation turns: stored at once, facts extracted and arbitrated by a worker."""
     rid = request_id(request)
-    job, _created = await IngestService(rt, db, tenant_id, user_id, rid).add_messages(
+    job = await IngestService(rt, db, tenant_id, user_id, rid).add_messages(
         session_id, body, idempotency_key=idempotency_key
     )
     return await accepted_or_waited(

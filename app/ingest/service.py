@@ -40,11 +40,11 @@ class IngestService:
 
     async def add_messages(
         self, session_id: str, body: MessagesCreate, *, idempotency_key: str | None
-    ) -> tuple[Job, bool]:
+    ) -> Job:
         """Store the turns and enqueue one extraction job, in the request's transaction.
 
-        Returns (job, created): a retry with the same Idempotency-Key and body returns the
-        first job (created=False); another body raises IdempotencyKeyReused (409); a session
+        Returns the job: a retry with the same Idempotency-Key and body returns the first
+        request's (``JobIntake.replay``); another body raises IdempotencyKeyReused (409); a session
         that was ended raises SessionEnded (409). Turns without ``occurred_at`` take the
         arrival time.
         """
@@ -54,7 +54,7 @@ class IngestService:
         intake = JobIntake(self.session, self.tenant_id, self.user_id)
         existing = await intake.replay(idempotency_key, digest)
         if existing is not None:
-            return existing, False
+            return existing
         # Sensitive values are sealed before the turns are stored (messages keep tokens/masks).
         # A name is stored in clear: one that would be sealed is refused.
         for i, m in enumerate(body.messages):
@@ -103,7 +103,7 @@ class IngestService:
             request_id=self.request_id,
             job_id=job_id,
         )
-        return job, True
+        return job
 
     async def end_session(self, session_id: str) -> SessionEndRead:
         """End the session: it takes no more turns (``add_messages`` raises SessionEnded), its

@@ -130,7 +130,7 @@ async def create_memory(
 ) -> Response:
     """Write a memory: persisted and queued at once, stored by a worker."""
     service = MemoryService(rt, db, tenant_id, user_id, request_id(request))
-    job, _created = await service.submit(body, idempotency_key=idempotency_key)
+    job = await service.submit(body, idempotency_key=idempotency_key)
     return await accepted_or_waited(service, job, wait, rt.settings.job_wait_timeout_s)
 
 
@@ -163,7 +163,7 @@ async def create_memories(
 ) -> Response:
     """Write a batch of memories as given (infer=false): persisted and queued as one job."""
     service = MemoryService(rt, db, tenant_id, user_id, request_id(request))
-    job, _created = await service.submit_batch(body, idempotency_key=idempotency_key)
+    job = await service.submit_batch(body, idempotency_key=idempotency_key)
     return await accepted_or_waited(service, job, wait, rt.settings.job_wait_timeout_s)
 
 

@@ -223,11 +223,11 @@ class MemoryService:
 
     async def _submit(
         self, kind: str, payload: dict[str, Any], digest: str, idempotency_key: str | None
-    ) -> tuple[Job, bool]:
+    ) -> Job:
         intake = JobIntake(self.session, self.tenant_id, self.user_id)
         existing = await intake.replay(idempotency_key, digest)
         if existing is not None:
-            return existing, False
+            return existing
         job = await intake.submit(
             kind,
             payload,
@@ -235,13 +235,14 @@ class MemoryService:
             idempotency_key=idempotency_key,
             request_id=self.request_id,
         )
-        return job, True
+        return job
 
-    async def submit(self, body: MemoryCreate, *, idempotency_key: str | None) -> tuple[Job, bool]:
+    async def submit(self, body: MemoryCreate, *, idempotency_key: str | None) -> Job:
         """Queue an explicit write (``protected_write`` is its payload; with ``infer=true`` an
-        extraction job). Returns (job, created): a retry with the same Idempotency-Key and body
-        returns the first job (created=False); another body raises IdempotencyKeyReused;
-        a write into the scope of an ended session raises SessionEnded (409)."""
+        extraction job). Returns the job: a retry with the same Idempotency-Key and body
+        returns the first request's (``JobIntake.replay``); another body raises
+        IdempotencyKeyReused; a write into the scope of an ended session raises SessionEnded
+        (409)."""
         await self._open_sessions([body])
         return await self._submit(
             kinds.INFER if body.infer else kinds.WRITE,
@@ -251,12 +252,10 @@ class MemoryService:
             idempotency_key,
         )
 
-    async def submit_batch(
-        self, batch: MemoryBatchCreate, *, idempotency_key: str | None
-    ) -> tuple[Job, bool]:
+    async def submit_batch(self, batch: MemoryBatchCreate, *, idempotency_key: str | None) -> Job:
         """Queue explicit writes as one job whose payload is ``{items: [protected_write, …]}``
-        in request order; items without ``occurred_at`` take the arrival time. Returns (job,
-        created); see ``submit`` for idempotency."""
+        in request order; items without ``occurred_at`` take the arrival time. Returns the job;
+        see ``submit`` for idempotency."""
         received_at = utcnow()
         await self._open_sessions(batch.memories)
         return await self._submit(

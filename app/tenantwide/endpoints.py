@@ -82,7 +82,7 @@ async def create_tenant_memory(
 ) -> Response:
     """Write a tenant-wide memory: persisted and queued at once, stored by a worker."""
     service = TenantWideService(rt, db, tenant_id, request_id(request))
-    job, _created = await service.submit(body, idempotency_key=idempotency_key)
+    job = await service.submit(body, idempotency_key=idempotency_key)
     return await accepted_or_waited(service.memories, job, wait, rt.settings.job_wait_timeout_s)
 
 

@@ -50,9 +50,7 @@ class TenantWideService:
         self.memories = MemoryService(rt, session, tenant_id, TENANT_WIDE_USER, request_id)
         self.templates = TemplateRepository(session, tenant_id)
 
-    async def submit(
-        self, body: TenantMemoryCreate, *, idempotency_key: str | None
-    ) -> tuple[Job, bool]:
+    async def submit(self, body: TenantMemoryCreate, *, idempotency_key: str | None) -> Job:
         """Queue the write through the memory service (``scope="tenant"``). Raises
         InvalidRequest (422) when ``template`` names no template of the tenant."""
         if body.template is not None and await self.templates.get(body.template) is None:

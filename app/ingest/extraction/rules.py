@@ -119,9 +119,9 @@ _JOB_EN = re.compile(
     re.I,
 )
 # capitalised words after "I'm" that are no name: where one is from, a faith, a sign, a word
-_GREETED = re.compile(
-    r"^\W*(?:hi|hey|hello|hiya|heya|yo|howdy)\b[\s,!.~]*(?:there[\s,!.~]*)?i", re.I
-)
+# a greeting that opens what is said: "hi", "hey there,"
+_GREETING_LEAD = r"^\W*(?:hi|hey|hello|hiya|heya|yo|howdy)\b[\s,!.~]*(?:there[\s,!.~]*)?"
+_GREETED = re.compile(_GREETING_LEAD + "i", re.I)
 # what follows "hi im" and is no name: a state, a place of being, a newcomer's word
 _STATE_EN = frozenset((
     "new", "back", "here", "there", "home", "done", "good", "fine", "ok", "okay", "well", "great",
@@ -135,14 +135,7 @@ _STATE_EN = frozenset((
 
 def _greeted_with(text: str, name: str) -> bool:
     """True if the turn opens with a greeting and "I'm ``name``" ("hello, im sarah")."""
-    return bool(
-        re.match(
-            rf"^\W*(?:hi|hey|hello|hiya|heya|yo|howdy)\b[\s,!.~]*(?:there[\s,!.~]*)?"
-            rf"(?:i'?m|i am)\s+{re.escape(name)}\b",
-            text,
-            re.I,
-        )
-    )
+    return bool(re.match(rf"{_GREETING_LEAD}(?:i'?m|i am)\s+{re.escape(name)}\b", text, re.I))
 
 
 def _greeted_name(value: str) -> bool:
