@@ -19,7 +19,7 @@ from app.db.models import Arbitration, Job, Memory
 from app.jobs import kinds
 from app.jobs.intake import JobIntake
 from app.jobs.repository import JobRepository
-from app.kit.errors import NotFound, SessionEnded
+from app.kit.errors import InvalidRequest, NotFound, SessionEnded
 from app.kit.pagination import decode_cursor, encode_cursor
 from app.kit.time import utcnow
 from app.memories.repository import MemoryRepository
@@ -278,7 +278,19 @@ class MemoryService:
             )
 
     async def _open_sessions(self, bodies: Iterable[MemoryCreate]) -> None:
-        """Raise SessionEnded when a body writes into the scope of an ended session."""
+        """Raise SessionEnded when a body writes into the scope of an ended session, and
+        InvalidRequest when a body ``corrects`` a memory this user does not have (none by that
+        id, another user's, or deleted): such a write would land as a new fact and correct
+        nothing, which is not what its caller asked for."""
+        bodies = list(bodies)
+        named = list(dict.fromkeys(b.corrects for b in bodies if b.corrects is not None))
+        found = {m.id for m in await self.repo.get_many(named) if m.status != "deleted"}
+        missing = [i for i in named if i not in found]
+        if missing:
+            raise InvalidRequest(
+                f"corrects: no memory {missing[0]} of this user to correct; send its id from "
+                "GET /v1/memories, or leave corrects out to write a new fact"
+            )
         ids = [b.scope_id for b in bodies if b.scope == "session" and b.scope_id]
         ended = await self.repo.ended_sessions(list(dict.fromkeys(ids)))
         if ended:

@@ -309,6 +309,27 @@ async def test_a_write_that_corrects_a_memory_freezes_it_as_a_user_correction(
     assert latest["reason"] == "the user explicitly corrected the earlier statement"
 
 
+async def test_a_write_that_corrects_a_memory_the_user_does_not_have_is_refused(
+    tenant: TenantCtx,
+) -> None:
+    bobs = (await tenant.remember("bob", "My dog is called Rex"))["memories"][0]
+    for named in (bobs["id"], "00000000-0000-4000-8000-000000000000"):
+        r = await tenant.client.post(
+            f"{tenant.user('ann')}/memories?wait=true",
+            json={"content": "My dog is called Max", "corrects": named},
+            headers=tenant.headers,
+        )
+        assert r.status_code == 422, r.text
+        assert r.json()["type"] == "urn:memlane:problem:validation-error"
+        assert named in r.json()["detail"]
+    r = await tenant.client.get(f"{tenant.user('ann')}/memories", headers=tenant.headers)
+    assert r.json()["items"] == []
+    r = await tenant.client.get(
+        f"{tenant.user('bob')}/memories/{bobs['id']}", headers=tenant.headers
+    )
+    assert r.json()["status"] == "active"
+
+
 # --- the policy as pure functions ------------------------------------------------------------
 
 
