@@ -294,6 +294,10 @@ class ArbitrationService:
         )
         # Meaning before strings: another spelling of a stored value, a switch, a new favourite.
         await resolve_values(self.repo, cand)
+        if cand.trigger == "extraction" and cand.metadata:
+            # what a fact stands instead of (the words its turn names as replaced) served the
+            # reading above; it is no part of the memory (a client's own key is kept)
+            cand.metadata.pop("instead_of", None)
         spec = key_spec(cand.key)  # after: a moved appointment keeps the key of what it moves,
         # a duty beside a role loses its key there
         if not cand.content_hash:

@@ -2485,10 +2485,12 @@ async def moved_from(repo: MemoryStore, cand: Candidate) -> None:
             if cand.value is None:
                 cand.value = cand.content
             cand.valid_to = None
-    if moved and len(same) == 1 and same[0].value and cand.value:
+    if moved and len(same) == 1 and same[0].value:
         # "they moved it to Monday 10am" after "Dentist appointment is Thursday at 3pm": the
-        # new memory is what was moved at its new time, not the words of the move
-        cand.value = moved_value(same[0].value, cand.value) or cand.value
+        # new memory is what was moved at its new time, not the words of the move; a move
+        # that named no value of its own ("出差提前了，改成下周三走") is read in its words
+        said = cand.value or cand.content
+        cand.value = moved_value(same[0].value, said) or cand.value
     gone = [old.id for old in [*named, *same] if old.value != cand.value]
     if gone:
         cand.is_correction = True

@@ -841,9 +841,9 @@ def _addon_fact(
     first such key its words give a value of that the previous turn did not hold
     (``semantic.addon_value``); else, when that turn formed one key only and the sentence
     names a thing without a clause of its own (``semantic.addon_elliptical``; a routine
-    without a subject; a rule for the assistant), the sentence as the content under that
-    key. ``None`` when neither. A number or an address is looked for in the whole
-    turn ``said`` ("座机也留一个吧，010-6655 7788")."""
+    without a subject; a rule for the assistant), the sentence as the content under that key
+    (a routine's or a rule's value as well). ``None`` when neither. A number or an address
+    is looked for in the whole turn ``said`` ("座机也留一个吧，010-6655 7788")."""
     keys = list(dict.fromkeys(e.key for e in earlier))
     if semantic.is_negated(sentence):  # "也不吃甜" after "我喜欢吃辣" is no second liking
         keys = [k for k in keys if k in semantic.NEGATIVE_KEYS]
@@ -879,7 +879,12 @@ def _addon_fact(
         return None  # "that's also why I carry an EpiPen" is no allergy
     elif addon_has_subject(sentence):
         return None
-    return _inherited(earlier, key, None, addon_content(sentence), mid)
+    # a routine or a rule is its words: they are the value too, as they are of a routine or a
+    # rule said in full (a keyed fact without a value would read as the record of a
+    # withdrawal); of another key the sentence is no value
+    said_again = addon_content(sentence)
+    value = said_again if key in semantic.ADDON_SENTENCE else None
+    return _inherited(earlier, key, value, said_again, mid)
 
 
 def _inherited(

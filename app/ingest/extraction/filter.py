@@ -16,9 +16,14 @@ from app.kit.chinese import simplified
 _TRAILING = " \t\r\n\"'”’」』)）~～…"
 
 _QUESTION_EN = re.compile(
-    r"^(?:what|how|where|when|who|whom|whose|why|which|can you|could you|would you|will you"
-    r"|do you|did you|does|is it|is that|is there|are you|are there|should i|shall|may i|can i"
-    r"|could i|do i|am i|any idea|have you|is this)\b",
+    # a word that only leads into the question may stand before it ("anyway how do i …",
+    # "ok so what's …")
+    r"^(?:(?:anyway|anyways|so|ok|okay|well|also|and|but|btw|oh|um+|uh+|hmm+|ugh|quick q"
+    r"|quick question|one more thing|random question)\b[\s,:.!-]*)*"
+    r"(?:what|how|where|when|who|whom|whose|why|which|can (?:you|u)|could (?:you|u)"
+    r"|would (?:you|u)|will (?:you|u)|do (?:you|u)|did (?:you|u)|does|is it|is that|is there"
+    r"|are (?:you|u)|are there|should i|shall|may i|can i|could i|do i|am i|any idea"
+    r"|have (?:you|u)|is this)\b",
     re.I,
 )
 _QUESTION_ZH = re.compile(
@@ -217,6 +222,14 @@ _SUBJECTLESS_TRIP_ZH = re.compile(
     r"|(?:就|要)?去\s*[\u4e00-\u9fffA-Za-z][^，,。]{1,20}?(?:报到|入职))"
 )
 
+# a taste judged with the subject left unsaid, as Chinese does ("火锅yyds", "螺蛳粉绝绝子",
+# "苦瓜真的吃不惯"): the speaker's own verdict on a thing (the rules check it is a taste); not
+# "别的茶都喝不惯", nor a thing not done ("再也不用上夜班了 yyds"), nor "真香", said of anything
+_OWN_VERDICT_ZH = re.compile(
+    r"^(?![他她它你]|别的|其他|其它|任何|所有)(?:(?![不没])[^，,。！!？?]){1,12}?"
+    r"(?:(?i:yyds)|永远的神|绝绝子|爱了爱了|吃不了|吃不惯|喝不了|喝不惯|接受不了|欣赏不来|(?i:get)不到)"
+)
+
 
 def has_memory_signal(text: str) -> bool:
     """True if ``text`` talks about the user (我/I/my/we…, or their work or home as the
@@ -229,6 +242,7 @@ def has_memory_signal(text: str) -> bool:
         or _DIRECTIVE.search(text)
         or _DOMAIN.search(text)
         or _SUBJECTLESS_TRIP_ZH.search(text)
+        or _OWN_VERDICT_ZH.search(text)
     )
 
 

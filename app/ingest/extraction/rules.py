@@ -115,7 +115,9 @@ _JOB_EN = re.compile(
     r"|steward|captain|apprentice|entrepreneur|paralegal|assistant|associate|resident"
     r"|postdoc|undergrad|sre|qa|pm|dev|devops|sysadmin|admin|retiree|homemaker|sde|swe|sdet"
     r"|tpm|dba"
-    r"|[a-z]+(?:er|or|ist|ian))s?$",
+    r"|[a-z]+(?:er|or|ist|ian))s?$"
+    # a post named by what it heads: "head of product", "VP of engineering"
+    r"|\b(?:head|vp|vice president|chief|director|lead) of \w+(?: \w+)?$",
     re.I,
 )
 # capitalised words after "I'm" that are no name: where one is from, a faith, a sign, a word
@@ -468,7 +470,16 @@ def _clean_zh(text: str) -> str:
     text = _EN_AFTER_ZH.sub("", text.strip(" 。！!；;，,"))
     text = _AS_ROLE.sub(r"做\g<r>", text)  # "我在字节 as a PM": 在字节做PM
     text = _ROLE_THEN_AT.sub(r"我在\g<o>做\g<r>", text)
+    text = _FOR_SO_LONG_ZH.sub("", text)  # "我吃纯素五年了": how long is no part of the fact
     return _LATIN_PARTICLE.sub("", text)
+
+
+# how long something has held, at the end of a clause after what it says ("吃纯素五年了",
+# "养猫快三年了", "用Mac十多年了"); not the clause alone ("三年了"), nor an age or a date
+_FOR_SO_LONG_ZH = re.compile(
+    r"(?<=[\u4e00-\u9fffA-Za-z]{2})(?:已经|都|快|有|差不多|将近|大概)*"
+    r"[零一二两三四五六七八九十百几半\d]+(?:多)?(?:个)?(?:多)?(?:年|月|星期|礼拜|周)(?:多|半)?(?:了|啦)$"
+)
 
 
 def _clean_en(text: str) -> str:
@@ -924,6 +935,9 @@ def _appointment(clause: _Clause) -> bool:
     )
 
 
+# who the user lives with, or that they live alone, between the verb and the place ("I live
+# with my parents in Boise", "I'm living alone in Leeds")
+_WITH_WHOM = r"(?: alone| on my own| by myself| with (?:my|our) (?:[\w'-]+ ){0,4}?[\w'-]+)?"
 # a clause that says where the user lives in its own words: its own frame is the whole say
 _LIVES = re.compile(
     r"\b(?:live|lives|living|based|reside\w*|my home is)\b|住在|住|定居|安家|^我?家(?:就)?在", re.I
@@ -1210,9 +1224,12 @@ def _org_zh(m: re.Match[str], clause: _Clause, state: _State) -> Built:
 
 
 # "a diner called Rosie's", "a startup named Lumen": a firm of a kind, then its name
-_CALLED_EN = re.compile(
+_CALLED = re.compile(
     r"^(?:an? |the )?(?:[\w'-]+ ){0,3}?(?:called|named) (?P<name>[A-Z0-9][\w&.'-]*(?: [A-Z0-9]"
     r"[\w&.'-]*)*)$"
+    # "一个 startup 叫 Nuvola", "一家叫蓝鲸数据的公司": the firm's name, not its kind
+    r"|^(?:一家|一个|一间|家|个)\s*[^，,。]{0,12}?(?:叫|名叫|叫做)\s*(?P<zh>[^，,。\s的]{2,20})"
+    r"(?:的(?:公司|企业|工作室|店))?$"
 )
 # an office of the firm in a place ("Amazon 西雅图 office", "Acme's Denver office")
 _OFFICE = re.compile(r"^(?P<head>.*?)\s*(?:(?i:office)|办公室|分部|分公司)$")
@@ -1307,8 +1324,8 @@ def work(*, correction: bool = False, field: bool = False) -> Builder:
         # "I joined Stripe last month": the date is no part of the name
         org = _norm(_undated(m, "org", clause) if groups.get("org") else "", "work.employer")
         org = re.sub(r"\s+(?:downtown|nearby|here|in town|near me|near here)$", "", org)
-        if named := _CALLED_EN.match(org):
-            org = named["name"]  # "a diner called Rosie's": the name, not the kind
+        if named := _CALLED.match(org):
+            org = named["name"] or named["zh"]  # "a diner called Rosie's": the name, not the kind
         facts = []
         if office := _office_in(org):
             # "在 Amazon 西雅图 office 上班", "at Acme's Denver office": the place is where the
@@ -2071,6 +2088,24 @@ _DAILY_EN = re.compile(
 _DRINK_ASKED = re.compile(r"吧\W*$|^\W*给我来")
 _DRINK_ADDED = re.compile(r"\bin (?:my|the|your|his|her) \w+|^在.{1,8}里|改加", re.I)
 _A_CUP_ZH = re.compile(r"来(?:一|两|几)?(?:杯|瓶|罐|听)(?P<d>[^，,。!！]{1,10})$")
+# how much of a drink, said before or after it ("一天三杯咖啡", "4 coffees a day", "2 cups of
+# tea every day")
+_AMOUNT_AROUND = re.compile(
+    r"^(?:(?:一|每)?(?:天|日|周)(?:要|得|都)?)?(?:至少|大概|差不多|起码)?[零一二两三四五六七八九十几半\d]+"
+    r"(?:多)?(?:杯|瓶|罐|听|壶)"
+    r"|^(?:like |about |around |at least )?(?:\d+|one|two|three|four|five|six|a few|a couple of)"
+    r" (?:(?:cups?|glasses|glass|bottles?|cans?|mugs?|shots?) of )?"
+    r"|\s+(?:a|per|every) (?:day|week)$",
+    re.I,
+)
+# an amount with nothing of what it is an amount of ("一天三杯", "3 cups a day", "two a day")
+_AMOUNT_ONLY = re.compile(
+    r"(?:(?:一|每)?(?:天|日|周|星期|礼拜|月))?(?:至少|最多|大概|差不多|起码)?"
+    r"[零一二两三四五六七八九十几半\d]+(?:多)?(?:杯|瓶|罐|听|次|顿|碗|壶)(?:左右)?"
+    r"|(?:like |about |around |at least )?(?:\d+|one|two|three|four|five|six|a few|a couple of)"
+    r"(?: (?:cups?|glasses|glass|bottles?|cans?|mugs?|shots?))? (?:a|per|every) (?:day|week)",
+    re.I,
+)
 
 
 # one day named, no routine: "今天", "tonight", "this morning"
@@ -2080,6 +2115,14 @@ _THIS_DAY = re.compile(
     re.I,
 )
 _EVERY = re.compile(r"\b(?:every|each|always|often)\b|每|天天|经常|总是", re.I)
+# a child told of by sex ("是个男孩", "it's a girl"): said of a child, no one's gender else
+_A_CHILD = re.compile(r"男孩|女孩|男宝|女宝|儿子|闺女|\b(?:boy|girl|baby)\b", re.I)
+# one day to come ("下周三", "明天", "next Friday", "tomorrow")
+_ONE_DAY_AHEAD = re.compile(
+    r"\b(?:tomorrow|the day after tomorrow|next (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
+    r"|(?:下|下个)(?:周|星期|礼拜)[一二三四五六日天]|明天|后天|大后天|明早|明晚",
+    re.I,
+)
 # ... or any doing in the simple present at an hour with no day ("I do my deep work before
 # 9am", "I walk the dog at 7am"): not an appointment ("I have a call at 3", "I'm seeing her at 5",
 # "I fly out at 6 tomorrow")
@@ -2865,7 +2908,9 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
     (
         "residence",
         "zh",
-        r"^我?(?:现在|目前|一直)?(?:住在|住|定居在|定居于?|生活在|常住)(?P<v>.+)$",
+        # who the user lives with may stand before the verb ("我和老婆孩子住在杭州")
+        r"^我?(?:现在|目前|一直)?(?:(?:跟|和|同|与)[^，,。！!住在]{1,8}?(?:一起|一块儿?)?|一个人)?"
+        r"(?:住在|住|定居在|定居于?|生活在|常住)(?P<v>.+)$",
         place("residence.city", "住在{v}"),
     ),
     (
@@ -2891,13 +2936,13 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "residence",
         "en",
         r"^I (?:currently |now |still )?(?:live|reside|am living|'m living|am based"
-        r"|'m based) in (?P<v>.+)$",
+        rf"|'m based){_WITH_WHOM} in (?P<v>.+)$",
         place("residence.city", "lives in {v}"),
     ),
     (
         "residence",
         "en",
-        r"^I(?:'m| am) (?:currently |now )?(?:living|based) in (?P<v>.+)$",
+        rf"^I(?:'m| am) (?:currently |now )?(?:living|based){_WITH_WHOM} in (?P<v>.+)$",
         place("residence.city", "lives in {v}"),
     ),
     (
@@ -3136,6 +3181,16 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         work(correction=True),
     ),
     (
+        # "I'm starting at Stripe next Monday as head of product": a job about to start, its
+        # day no part of the firm
+        "job",
+        "en",
+        r"^I(?:'m| am)? (?:just |officially )?(?:starting|beginning)"
+        r"(?: (?:a new job|work|my new job))? (?:at|with) (?P<org>.+?)"
+        r"(?: (?:next|this|on|in) [\w-]+| tomorrow| soon)? as (?:an? |the )?(?P<role>.+)$",
+        work(correction=True),
+    ),
+    (
         # "just signed the offer from Quillfeather Bank", "accepted an offer at Stripe as a PM":
         # an offer taken is the new employer (one only received is not)
         "job",
@@ -3297,6 +3352,18 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         "allergy",
         "en",
         r"^I(?:'m| am) (?:also |very |severely |highly |deathly )?allergic to (?P<v>.+)$",
+        simple("health.allergy", "is allergic to {v}", split=True),
+    ),
+    (
+        # "I react badly to shellfish", "it's only amoxicillin I react to": a reaction to a
+        # thing is an allergy
+        "allergy",
+        "en",
+        r"^I (?:also |still )?(?:react|have (?:a |an )?(?:bad |severe )?reactions?)"
+        r" (?:really |very )?(?:badly |bad )?to (?:only |just )?"
+        # not how the user takes a thing ("I react to stress by eating", "to criticism")
+        r"(?!(?:stress|pressure|criticism|news|it|that|this|them|people|change)\b)"
+        r"(?P<v>[\w-]{2,30}(?: [\w-]+){0,2})$",
         simple("health.allergy", "is allergic to {v}", split=True),
     ),
     (
@@ -3888,6 +3955,27 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"(?:铁粉|死忠粉|粉丝|粉|迷|发烧友)了?$",
         simple("preference.likes", "是{v}的粉丝", check=semantic.is_taste),
     ),
+    # a thing, then the net's word of praise for it ("火锅yyds", "螺蛳粉绝绝子", "奶茶永远的神",
+    # "榴莲真香"): a liking
+    (
+        "likes",
+        "zh",
+        rf"^{_THING_FIRST}(?:真的|简直|就是|绝对|永远)?(?:是)?"
+        r"(?:(?i:yyds)|永远的神|绝绝子|天下第一|爱了爱了|爱死了?)[!！~～]*$",
+        simple("preference.likes", "喜欢{v}", check=semantic.is_taste),
+    ),
+    # a thing, then that the user cannot take it in the mouth or at all ("香菜真的吃不了",
+    # "苦瓜我是真的接受不了", "咖啡喝不惯"): a dislike
+    (
+        "dislikes",
+        "zh",
+        # (not "别的茶都喝不惯": other things than the one liked are no thing of their own)
+        rf"^(?!别的|其他|其它|任何|所有){_THING_FIRST}(?:我)?(?:是)?"
+        r"(?:反倒|反而|倒是|突然|越来越|竟然|居然|已经|现在|也|都)*"
+        r"(?:真的|实在|完全|根本|一直|死活)?(?:是)?"
+        r"(?P<verb>吃不了|吃不惯|喝不了|喝不惯|接受不了|欣赏不来|(?i:get)不到)(?:了|啊|呀)?$",
+        simple("preference.dislikes", "{verb}{v}", check=semantic.is_taste),
+    ),
     # "只要是科幻片我都爱看", "anything 抹茶味的我都爱": whatever is of a kind, the user likes
     (
         "likes",
@@ -4135,6 +4223,9 @@ _SENTENCE = re.compile(
     rf"(?<=[。！？；\n])\s*|(?<=[!?;])(?=\s|$|[^\x00-\x7f])\s*|(?<=[.]){_ABBREV}\s+(?=\S)"
     # "叫我思雨就好～ 下周一去新公司报到": a chat's tilde then a space ends a sentence
     r"|(?<=[～~])\s+(?=[^\x00-\x7f])"
+    # "…obsessed w tennis balls 🎾 birthday party ideas for a dog??": an emoji then the turn's
+    # closing question; what was said before it is no part of the question
+    r"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F])\s+(?=[^.!?。！？\n]*[?？]+\s*$)"
 )
 _CLAUSE = re.compile(
     r"\s*(?:，|,(?!\d{3}\b)|：(?=\S)|(?=而是)|\s*[—–]\s*|\s+-\s+|\s+(?:and|so)\s+"
@@ -8959,6 +9050,12 @@ def _semantic(
             continue  # "Leeds is where my parents live": their place, not the user's
         if _named_subject(clause.raw):
             continue  # "腾讯又裁员了": what a company does, not the user's workplace
+        if (
+            family == "gender"
+            and _A_CHILD.search(clause.raw)
+            and not semantic.own_subject(clause.raw)
+        ):
+            continue  # "二胎落地啦！是个男孩": the baby's sex, not the user's
         if semantic.not_own_change(clause.raw, family):
             continue  # "帮我妈换成 Android 了", "公司电脑换成 Mac 了": not the user's to change
         if family not in ("plan", "event") and semantic.weighed(clause.raw):
@@ -9014,21 +9111,26 @@ def _semantic(
                 # "tea all the way", "sushi hands down": how much, not what
                 value = _CHEER_TAIL.sub("", value) or value
             if key == "preference.drink" and value is not None:
-                if _DRINK_ORDER_ZH.fullmatch(value):
-                    continue  # "三分糖去冰": how a drink is ordered, not a drink
+                if _DRINK_ORDER_ZH.fullmatch(value) or _AMOUNT_ONLY.fullmatch(value):
+                    continue  # "三分糖去冰": how a drink is ordered; "一天三杯": how much
                 if _DRINK_ASKED.search(clause.raw) or _DRINK_ADDED.search(value):
                     continue  # "给我来一杯美式吧": asked for; "oat milk in my coffee": put in one
                 if cup := _A_CUP_ZH.search(value):
                     value = cup.group("d")  # "每天早上都得来一杯美式": the drink had
+                # "4 coffees a day", "一天三杯咖啡": the drink, not how much of it (counted, an
+                # English drink is said in the plural: "coffees" is coffee)
+                if (had := _AMOUNT_AROUND.sub("", value).strip()) and had != value:
+                    value = re.sub(r"(?<=[a-z][^s\W])s$", "", had)
                 value = re.sub(r"\s*(?:续命|提神)$", "", value)  # "matcha latte 续命": what for
             if key == "schedule.habit" and _WOULD.match(clause.raw):
                 continue  # "I could eat fries every day": what the user could do, not does
             if (
                 key == "schedule.habit"
-                and _THIS_DAY.search(clause.raw)
+                and (_THIS_DAY.search(clause.raw) or _ONE_DAY_AHEAD.search(clause.raw))
                 and not (_HABITUAL.search(clause.raw) or _EVERY.search(clause.raw))
             ):
-                continue  # "我今天赶时间", "tonight I'm cooking": one day, no routine
+                # "我今天赶时间", "tonight I'm cooking", "改成下周三走": one day, no routine
+                continue
             if key in _HEALTH_KEYS and semantic.ends(clause.raw):
                 continue  # "my wrist has fully healed": an ending (_ended), no new state
             if value is None and family == "avoid" and len(quit_values) == 1:
@@ -9605,7 +9707,8 @@ _LIFE_OPENS_EN = re.compile(
     r"(?:\W+|$))*"
     r"(?=(?:got (?:promoted|hired|laid off|let go|fired|engaged|married|divorced|a (?:new )?job)"
     r"|moved (?:to|back to|out to)|relocated to|started (?:at|working at|a new job)|joined"
-    r"|switched (?:jobs|to)|graduated from|transferred to)\b)",
+    r"|switched (?:jobs|to)|graduated from|transferred to"
+    r"|starting (?:at|with) (?=.* as\b))\b)",
     re.I,
 )
 
