@@ -7,7 +7,8 @@
   question: no tool is formed from it.
 - A closing question after an emoji ("… tennis balls 🎾 birthday party ideas for a dog??")
   leaves what was said before it a statement.
-- The net's words of praise or refusal ("火锅yyds", "苦瓜我是真的接受不了") are a taste.
+- The net's words of praise or refusal ("火锅yyds", "苦瓜我是真的接受不了") are a taste; the one
+  drink of a kind ("我喝茶基本只喝龙井") is the drink, and a refusal of it ends it.
 - A firm named after its kind ("一个 startup 叫 Nuvola") is its name.
 - A reaction to a thing is an allergy ("I react badly to shellfish"; not "to stress").
 - A routine or a rule added in a second turn ("added yoga on sunday evenings to the mix as
@@ -50,11 +51,17 @@ async def test_who_the_user_lives_with_is_no_part_of_the_home(
 @pytest.mark.parametrize(
     ("text", "key", "value"),
     [
+        # how long a fact has held
         ("本人吃纯素五年了，给我推荐几个家常菜", "diet.style", "纯素"),
         ("我养猫快三年了", "pets.kind", "猫"),
+        # the net's words of praise or refusal
+        ("火锅yyds！！！尤其牛油锅底", "preference.likes", "火锅"),
+        ("螺蛳粉绝绝子", "preference.likes", "螺蛳粉"),
+        ("苦瓜我是真的接受不了", "preference.dislikes", "苦瓜"),
+        ("咖啡喝不惯", "preference.dislikes", "咖啡"),
     ],
 )
-async def test_how_long_a_fact_has_held_is_no_part_of_it(
+async def test_what_is_said_around_a_fact_is_no_part_of_it(
     tenant: TenantCtx, text: str, key: str, value: str
 ) -> None:
     await tenant.say("u", "s1", text, at=AT[0])
@@ -83,22 +90,6 @@ async def test_a_statement_before_an_emoji_and_a_closing_question_stands(
         at=AT[0],
     )
     assert await tenant.values("u", "pets.name", lower=True) == ["biscuit"]
-
-
-@pytest.mark.parametrize(
-    ("text", "key", "value"),
-    [
-        ("火锅yyds！！！尤其牛油锅底", "preference.likes", "火锅"),
-        ("螺蛳粉绝绝子", "preference.likes", "螺蛳粉"),
-        ("苦瓜我是真的接受不了", "preference.dislikes", "苦瓜"),
-        ("咖啡喝不惯", "preference.dislikes", "咖啡"),
-    ],
-)
-async def test_the_nets_words_of_praise_or_refusal_are_a_taste(
-    tenant: TenantCtx, text: str, key: str, value: str
-) -> None:
-    await tenant.say("u", "s1", text, at=AT[0])
-    assert await tenant.values("u", key) == [value]
 
 
 async def test_a_firm_named_after_its_kind_is_its_name(tenant: TenantCtx) -> None:
@@ -209,3 +200,12 @@ async def test_a_job_about_to_start_names_the_post_it_heads(tenant: TenantCtx) -
     active, frozen = await tenant.change("u", turns, "work.role", at=AT)
     assert active == ["head of product"] and frozen == ["product manager"]
     assert await tenant.values("u", "work.employer", "frozen") == ["Google"]
+
+
+async def test_the_one_drink_of_a_kind_is_the_drink_and_a_dislike_of_it_ends_it(
+    tenant: TenantCtx,
+) -> None:
+    turns = ("我喝茶基本只喝龙井", "这阵子口味变了，迷上普洱，龙井反倒喝不惯了")
+    active, frozen = await tenant.change("u", turns, "preference.drink", at=AT)
+    assert active == [] and frozen == ["龙井"]
+    assert await tenant.values("u", "preference.dislikes") == ["龙井"]

@@ -606,6 +606,10 @@ _CLAUSE_AFTER_EN = re.compile(
 )
 
 
+# what leads to the one drink had of a kind: "茶基本只喝" of "我喝茶基本只喝龙井"
+_ONLY_DRUNK_ZH = re.compile(r"^[^，,]{1,6}?(?:基本上?|一般|平时|主要|也就|就|都)*只喝")
+
+
 def _norm(value: str, key: str | None) -> str:
     """The normalised value of a fact: trimmed, particles and fillers dropped; multi-valued
     keys are lower-cased for Latin text."""
@@ -633,6 +637,9 @@ def _norm(value: str, key: str | None) -> str:
             value,
             flags=re.I,
         )
+    if key == "preference.drink" and _HAN.search(value):
+        # "我喝茶基本只喝龙井": of a kind, the one drunk
+        value = _ONLY_DRUNK_ZH.sub("", value) or value
     if key in _NAMED_KEYS:  # "ORG1 in 2015" is ORG1: the date is when, not what
         value = semantic.strip_dates(value)
     if key in _THING_KEYS and _LATIN.match(value):
