@@ -243,7 +243,7 @@ class MemoryService:
         returns the first request's (``JobIntake.replay``); another body raises
         IdempotencyKeyReused; a write into the scope of an ended session raises SessionEnded
         (409)."""
-        await self._open_sessions([body])
+        await self._check_writes([body])
         return await self._submit(
             kinds.INFER if body.infer else kinds.WRITE,
             self.protected_write(body, utcnow()),
@@ -257,7 +257,7 @@ class MemoryService:
         in request order; items without ``occurred_at`` take the arrival time. Returns the job;
         see ``submit`` for idempotency."""
         received_at = utcnow()
-        await self._open_sessions(batch.memories)
+        await self._check_writes(batch.memories)
         return await self._submit(
             kinds.WRITE_BATCH,
             {"items": [self.protected_write(m, received_at) for m in batch.memories]},
@@ -277,7 +277,7 @@ class MemoryService:
                 "fact to user scope or to a new session"
             )
 
-    async def _open_sessions(self, bodies: Iterable[MemoryCreate]) -> None:
+    async def _check_writes(self, bodies: Iterable[MemoryCreate]) -> None:
         """Raise SessionEnded when a body writes into the scope of an ended session, and
         InvalidRequest when a body ``corrects`` a memory this user does not have (none by that
         id, another user's, or deleted): such a write would land as a new fact and correct
@@ -288,8 +288,9 @@ class MemoryService:
         missing = [i for i in named if i not in found]
         if missing:
             raise InvalidRequest(
-                f"corrects: no memory {missing[0]} of this user to correct; send its id from "
-                "GET /v1/memories, or leave corrects out to write a new fact"
+                f"corrects: no memory {missing[0]} of this user to correct; send the id of one of "
+                "the user's memories (GET …/users/{user_id}/memories), or leave corrects out "
+                "to write a new fact"
             )
         ids = [b.scope_id for b in bodies if b.scope == "session" and b.scope_id]
         ended = await self.repo.ended_sessions(list(dict.fromkeys(ids)))

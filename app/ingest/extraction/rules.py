@@ -3962,8 +3962,8 @@ _R: list[tuple[str, Lang, str, Builder] | tuple[str, Lang, str, Builder, str]] =
         r"(?:铁粉|死忠粉|粉丝|粉|迷|发烧友)了?$",
         simple("preference.likes", "是{v}的粉丝", check=semantic.is_taste),
     ),
-    # a thing, then the net's word of praise for it ("火锅yyds", "螺蛳粉绝绝子", "奶茶永远的神",
-    # "榴莲真香"): a liking
+    # a thing, then the net's word of praise for it ("火锅yyds", "螺蛳粉绝绝子", "奶茶永远的神"):
+    # a liking ("真香" is said of anything: "AI 补全太香了")
     (
         "likes",
         "zh",
