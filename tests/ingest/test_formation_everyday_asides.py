@@ -17,6 +17,7 @@
   that day, and that day is no routine.
 - "是个男孩" after a second child is born is the baby's sex, not the user's gender.
 - The words a change was read by are not stored with a memory it confirms.
+- A home given up ("深圳的房子已经退了") after a move is no home of now.
 - How much of a drink is had ("一天三杯", "4 coffees a day") is no part of the drink, and
   giving the drink up ends it and its routine.
 - A job about to start ("starting at … next Monday as head of product") names the post, and a
@@ -209,3 +210,9 @@ async def test_the_one_drink_of_a_kind_is_the_drink_and_a_dislike_of_it_ends_it(
     active, frozen = await tenant.change("u", turns, "preference.drink", at=AT)
     assert active == [] and frozen == ["龙井"]
     assert await tenant.values("u", "preference.dislikes") == ["龙井"]
+
+
+async def test_a_home_given_up_is_no_home_of_now(tenant: TenantCtx) -> None:
+    turns = ("I'm based in 深圳", "最近 relocate 到香港了，深圳的房子已经退了")
+    active, frozen = await tenant.change("u", turns, "residence.city", at=AT)
+    assert active == ["香港"] and frozen == ["深圳"]

@@ -2122,6 +2122,13 @@ _THIS_DAY = re.compile(
     re.I,
 )
 _EVERY = re.compile(r"\b(?:every|each|always|often)\b|每|天天|经常|总是", re.I)
+# a home given up ("深圳的房子已经退了", "moved out of my Austin apartment", "the lease is up")
+_HOME_GIVEN_UP = re.compile(
+    r"(?:房子|房|租的房子?|公寓|出租屋|宿舍)(?:已经|也|都|早就)?(?:退了|退租|卖了|卖掉|到期|不租了)"
+    r"|\b(?:moved out of|gave up|sold|ended) (?:my|our|the) (?:[\w-]+ )?(?:apartment|flat|place"
+    r"|house|lease|condo)\b|\blease (?:is |was )?(?:up|over|ended)\b",
+    re.I,
+)
 # a child told of by sex ("是个男孩", "it's a girl"): said of a child, no one's gender else
 _A_CHILD = re.compile(r"男孩|女孩|男宝|女宝|儿子|闺女|\b(?:boy|girl|baby)\b", re.I)
 # one day to come ("下周三", "明天", "next Friday", "tomorrow")
@@ -9063,6 +9070,8 @@ def _semantic(
             and not semantic.own_subject(clause.raw)
         ):
             continue  # "二胎落地啦！是个男孩": the baby's sex, not the user's
+        if family == "residence" and _HOME_GIVEN_UP.search(clause.raw):
+            continue  # "深圳的房子已经退了": the home given up, no home of now
         if semantic.not_own_change(clause.raw, family):
             continue  # "帮我妈换成 Android 了", "公司电脑换成 Mac 了": not the user's to change
         if family not in ("plan", "event") and semantic.weighed(clause.raw):
