@@ -296,7 +296,8 @@ class ArbitrationService:
         await resolve_values(self.repo, cand)
         if cand.trigger == "extraction" and cand.metadata:
             # what a fact stands instead of (the words its turn names as replaced) served the
-            # reading above; it is no part of the memory (a client's own key is kept)
+            # reading above, which takes it from a keyed value it reads and leaves it where it
+            # returns early (a value said again): it is no part of the memory
             cand.metadata.pop("instead_of", None)
         spec = key_spec(cand.key)  # after: a moved appointment keeps the key of what it moves,
         # a duty beside a role loses its key there

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -44,31 +45,27 @@ Timestamp = Annotated[AwareDatetime, BeforeValidator(_iso_string_only), AfterVal
 """An ISO-8601 time with a UTC offset (naive times are rejected), between 1900 and 2200."""
 
 
-def _json_integer(value: Any) -> Any:
-    # pydantic's lax mode reads JSON true/false as 1/0 (bool is an int in Python): "top_k": true
-    # was recall's top 1; and a string of digits as its number ("top_k": "8"). Neither is a
-    # number in JSON (nor in JSON Schema's "integer").
-    if isinstance(value, bool):
-        raise PydanticCustomError("int_type", "Input should be a valid integer, not a boolean")
-    if isinstance(value, str):
-        raise PydanticCustomError("int_type", "Input should be a JSON number, not a string")
-    return value
+def _json_only(error_type: str, kind: str) -> Callable[[Any], Any]:
+    """A before-validator refusing what pydantic's lax mode would read as a number but JSON
+    does not: true/false (bool is an int in Python: "top_k": true was recall's top 1) and a
+    string of digits ("top_k": "8", "confidence": "0.5"). ``error_type`` and ``kind`` name the
+    number in pydantic's words ("int_type", "a valid integer")."""
+
+    def check(value: Any) -> Any:
+        if isinstance(value, bool):
+            raise PydanticCustomError(error_type, f"Input should be {kind}, not a boolean")
+        if isinstance(value, str):
+            raise PydanticCustomError(error_type, "Input should be a JSON number, not a string")
+        return value
+
+    return check
 
 
-def _json_number(value: Any) -> Any:
-    # the same for a fraction: "confidence": "0.5" or true is no JSON number
-    if isinstance(value, bool):
-        raise PydanticCustomError("float_type", "Input should be a valid number, not a boolean")
-    if isinstance(value, str):
-        raise PydanticCustomError("float_type", "Input should be a JSON number, not a string")
-    return value
-
-
-JsonNumber = BeforeValidator(_json_number)
+JsonNumber = BeforeValidator(_json_only("float_type", "a valid number"))
 """``JsonInteger`` for a number with a fraction (``confidence``): ``"0.5"`` and ``true`` are
 refused (422)."""
 
-JsonInteger = BeforeValidator(_json_integer)
+JsonInteger = BeforeValidator(_json_only("int_type", "a valid integer"))
 """Marks an integer field of a JSON body (``Annotated[int | None, JsonInteger] = Field(ge=…)``):
 a JSON number without a fraction is read as before (``8``, and ``8.0`` as 8: JSON Schema's
 ``integer``); ``true``/``false`` and ``"8"`` are refused (422) instead of read as 1/0 and 8.

@@ -2095,22 +2095,28 @@ _DAILY_EN = re.compile(
 _DRINK_ASKED = re.compile(r"吧\W*$|^\W*给我来")
 _DRINK_ADDED = re.compile(r"\bin (?:my|the|your|his|her) \w+|^在.{1,8}里|改加", re.I)
 _A_CUP_ZH = re.compile(r"来(?:一|两|几)?(?:杯|瓶|罐|听)(?P<d>[^，,。!！]{1,10})$")
+# an amount of a drink, in its parts: a count in Chinese before its measure word; in English a
+# count, what holds it, and how often
+_COUNT_ZH = r"[零一二两三四五六七八九十几半\d]+(?:多)?"
+_COUNT_EN = (
+    r"(?:like |about |around |at least )?(?:\d+|one|two|three|four|five|six|a few|a couple of)"
+)
+_VESSEL_EN = r"(?:cups?|glasses|glass|bottles?|cans?|mugs?|shots?)"
+_PER_EN = r"(?:a|per|every) (?:day|week)"
 # how much of a drink, said before or after it ("一天三杯咖啡", "4 coffees a day", "2 cups of
 # tea every day")
 _AMOUNT_AROUND = re.compile(
-    r"^(?:(?:一|每)?(?:天|日|周)(?:要|得|都)?)?(?:至少|大概|差不多|起码)?[零一二两三四五六七八九十几半\d]+"
-    r"(?:多)?(?:杯|瓶|罐|听|壶)"
-    r"|^(?:like |about |around |at least )?(?:\d+|one|two|three|four|five|six|a few|a couple of)"
-    r" (?:(?:cups?|glasses|glass|bottles?|cans?|mugs?|shots?) of )?"
-    r"|\s+(?:a|per|every) (?:day|week)$",
+    rf"^(?:(?:一|每)?(?:天|日|周)(?:要|得|都)?)?(?:至少|大概|差不多|起码)?{_COUNT_ZH}"
+    r"(?:杯|瓶|罐|听|壶)"
+    rf"|^{_COUNT_EN} (?:{_VESSEL_EN} of )?"
+    rf"|\s+{_PER_EN}$",
     re.I,
 )
 # an amount with nothing of what it is an amount of ("一天三杯", "3 cups a day", "two a day")
 _AMOUNT_ONLY = re.compile(
-    r"(?:(?:一|每)?(?:天|日|周|星期|礼拜|月))?(?:至少|最多|大概|差不多|起码)?"
-    r"[零一二两三四五六七八九十几半\d]+(?:多)?(?:杯|瓶|罐|听|次|顿|碗|壶)(?:左右)?"
-    r"|(?:like |about |around |at least )?(?:\d+|one|two|three|four|five|six|a few|a couple of)"
-    r"(?: (?:cups?|glasses|glass|bottles?|cans?|mugs?|shots?))? (?:a|per|every) (?:day|week)",
+    rf"(?:(?:一|每)?(?:天|日|周|星期|礼拜|月))?(?:至少|最多|大概|差不多|起码)?{_COUNT_ZH}"
+    r"(?:杯|瓶|罐|听|次|顿|碗|壶)(?:左右)?"
+    rf"|{_COUNT_EN}(?: {_VESSEL_EN})? {_PER_EN}",
     re.I,
 )
 
